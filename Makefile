@@ -1,0 +1,34 @@
+# Convenience front end: `make` builds everything into build/ (CLI at build/ferry).
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all test demo clean samples asan fuzz bench
+
+all: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+test: all
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+demo: all
+	bash tools/demo.sh $(BUILD)/ferry
+
+samples: all
+	$(BUILD)/make_samples samples
+
+asan:
+	$(MAKE) BUILD=build-asan CMAKE_FLAGS="-DFERRY_SANITIZE=ON -DCMAKE_C_COMPILER=clang -DFERRY_BENCH=OFF" test
+
+fuzz:
+	cmake -S . -B build-fuzz -DFERRY_FUZZ=ON -DFERRY_BENCH=OFF -DCMAKE_C_COMPILER=clang
+	cmake --build build-fuzz -j $(JOBS)
+
+bench: all
+	bash bench/run.sh $(BUILD)
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,132 @@
+/* ferry: read, validate, write and convert classic game engine 3D assets.
+ *
+ * This header holds what every format shares: result codes, the located
+ * error value, the allocation arena, byte buffers and file input/output.
+ * The library never prints, never exits and never reads the environment;
+ * every function takes what it needs explicitly. There is no global mutable
+ * state, so separate loads may run on separate threads at once.
+ */
+#ifndef FERRY_FERRY_H
+#define FERRY_FERRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FERRY_VERSION_MAJOR 0
+#define FERRY_VERSION_MINOR 1
+#define FERRY_VERSION_PATCH 0
+#define FERRY_VERSION_STRING "0.1.0"
+
+typedef enum ferry_result {
+    FERRY_OK = 0,
+    FERRY_ERR_TRUNCATED,   /* the data ends before something it announces */
+    FERRY_ERR_MALFORMED,   /* the bytes break a rule of the format */
+    FERRY_ERR_UNSUPPORTED, /* a recognised variant this version cannot handle */
+    FERRY_ERR_LIMIT,       /* a caller-set limit (memory, depth) was reached */
+    FERRY_ERR_NOMEM,       /* the system allocator failed */
+    FERRY_ERR_IO,          /* a file could not be read or written */
+    FERRY_ERR_ARGUMENT     /* the caller passed something unusable */
+} ferry_result;
+
+/* Offset value meaning "no position in the input applies". */
+#define FERRY_NO_OFFSET UINT64_MAX
+
+/* A failure, located: byte offset into the input, the chunk path leading to
+ * the place (e.g. "0x400/0x10000/0x10007"; empty when not inside a chunk),
+ * and a plain sentence saying what was expected. */
+typedef struct ferry_error {
+    ferry_result code;
+    uint64_t offset;
+    char path[96];
+    char message[256];
+} ferry_error;
+
+/* Short fixed name of a result code ("truncated", "malformed", ...). */
+const char *ferry_result_name(ferry_result code);
+
+/* Formats the error as one line: "offset 0x1a2 (418), chunk 0x400/0x401: message". */
+void ferry_error_format(const ferry_error *err, char *out, size_t out_size);
+
+/* ---- Arena: one load is one arena, freed with one call. ---- */
+
+typedef struct ferry_arena ferry_arena;
+
+/* limit_bytes: the most the arena may hold in total; 0 means no limit. */
+ferry_arena *ferry_arena_create(size_t limit_bytes);
+void ferry_arena_destroy(ferry_arena *arena);
+/* Zero-filled, aligned for any type. NULL when the limit or the allocator refuses. */
+void *ferry_arena_alloc(ferry_arena *arena, size_t size);
+/* Copies of caller data, owned by the arena. */
+void *ferry_arena_memdup(ferry_arena *arena, const void *data, size_t size);
+char *ferry_arena_strdup(ferry_arena *arena, const char *text);
+size_t ferry_arena_used(const ferry_arena *arena);
+/* The limit given at creation (0: none). */
+size_t ferry_arena_limit(const ferry_arena *arena);
+
+/* ---- Options shared by every reader. ---- */
+
+typedef struct ferry_read_options {
+    /* Most bytes the load may allocate; 0 selects the default, which is
+     * 16 times the input size plus 1 MiB (a load never needs more). */
+    size_t memory_limit;
+} ferry_read_options;
+
+/* ---- Growable byte buffer: what writers produce. ---- */
+
+typedef struct ferry_buffer {
+    uint8_t *data;
+    size_t size;
+    size_t capacity;
+    bool failed; /* set once an allocation failed; later appends do nothing */
+} ferry_buffer;
+
+void ferry_buffer_free(ferry_buffer *buf);
+
+/* ---- Files. ---- */
+
+/* Reads a whole file into memory (malloc'd; release with ferry_file_free).
+ * max_size: refuse larger files (0: no limit). */
+ferry_result ferry_file_load(const char *path, size_t max_size, uint8_t **data, size_t *size,
+                             ferry_error *err);
+void ferry_file_free(uint8_t *data);
+
+/* Writes atomically: a temporary file beside the target, flushed, then
+ * renamed over it. Refuses when the target is the same file as `input_path`
+ * (pass NULL when there is no input to protect). */
+ferry_result ferry_file_write_atomic(const char *path, const void *data, size_t size,
+                                     const char *input_path, ferry_error *err);
+
+/* ---- Diagnostics: what validation reports. ---- */
+
+typedef enum ferry_severity { FERRY_SEVERITY_ERROR = 0, FERRY_SEVERITY_WARNING = 1 } ferry_severity;
+
+typedef struct ferry_diagnostic {
+    ferry_severity severity;
+    uint64_t offset;   /* FERRY_NO_OFFSET when the place has no byte position */
+    char path[96];     /* chunk path, as in ferry_error */
+    char rule[32];     /* short stable identifier, e.g. "bone-parent-order" */
+    char message[256];
+} ferry_diagnostic;
+
+typedef struct ferry_diagnostics {
+    ferry_diagnostic *items; /* malloc'd; release with ferry_diagnostics_free */
+    size_t count;
+    size_t capacity;
+    size_t error_count;
+    size_t warning_count;
+    size_t dropped; /* reports beyond max_items, counted but not kept */
+    size_t max_items; /* 0: default of 1000 */
+} ferry_diagnostics;
+
+void ferry_diagnostics_free(ferry_diagnostics *diags);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

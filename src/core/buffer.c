@@ -1,0 +1,87 @@
+/* Growable output buffer for writers. */
+#include "core.h"
+
+#include <stdlib.h>
+
+bool fy_buf_reserve(ferry_buffer *b, size_t extra)
+{
+    if (b->failed) return false;
+    if (extra <= b->capacity - b->size) return true;
+    if (extra > SIZE_MAX / 2 - b->size) {
+        b->failed = true;
+        return false;
+    }
+    size_t cap = b->capacity ? b->capacity : 256;
+    while (cap - b->size < extra) cap *= 2;
+    uint8_t *data = realloc(b->data, cap);
+    if (!data) {
+        b->failed = true;
+        return false;
+    }
+    b->data = data;
+    b->capacity = cap;
+    return true;
+}
+
+void fy_buf_append(ferry_buffer *b, const void *data, size_t n)
+{
+    if (!n || !fy_buf_reserve(b, n)) return;
+    memcpy(b->data + b->size, data, n);
+    b->size += n;
+}
+
+void fy_buf_zeros(ferry_buffer *b, size_t n)
+{
+    if (!n || !fy_buf_reserve(b, n)) return;
+    memset(b->data + b->size, 0, n);
+    b->size += n;
+}
+
+void fy_buf_u16le(ferry_buffer *b, uint16_t v)
+{
+    uint8_t p[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+    fy_buf_append(b, p, 2);
+}
+
+void fy_buf_u32le(ferry_buffer *b, uint32_t v)
+{
+    uint8_t p[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    fy_buf_append(b, p, 4);
+}
+
+void fy_buf_u16be(ferry_buffer *b, uint16_t v)
+{
+    uint8_t p[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+    fy_buf_append(b, p, 2);
+}
+
+void fy_buf_u32be(ferry_buffer *b, uint32_t v)
+{
+    uint8_t p[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    fy_buf_append(b, p, 4);
+}
+
+void fy_buf_u64be(ferry_buffer *b, uint64_t v)
+{
+    fy_buf_u32be(b, (uint32_t)(v >> 32));
+    fy_buf_u32be(b, (uint32_t)v);
+}
+
+void fy_buf_put_u32le_at(ferry_buffer *b, size_t at, uint32_t v)
+{
+    if (b->failed || at + 4 > b->size) return;
+    uint8_t *p = b->data + at;
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+void ferry_buffer_free(ferry_buffer *buf)
+{
+    if (!buf) return;
+    free(buf->data);
+    buf->data = NULL;
+    buf->size = buf->capacity = 0;
+    buf->failed = false;
+}

@@ -1,0 +1,177 @@
+/* Internal core shared by every format module: the bounds-checked cursor,
+ * error and diagnostic helpers, byte-buffer appends. Not a public header. */
+#ifndef FERRY_CORE_H
+#define FERRY_CORE_H
+
+#include <ferry/ferry.h>
+
+#include <stdarg.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FY_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define FY_PRINTF(a, b)
+#endif
+
+/* ---- errors ---- */
+
+void fy_error_set(ferry_error *err, ferry_result code, uint64_t offset, const char *path,
+                  const char *fmt, ...) FY_PRINTF(5, 6);
+void fy_error_clear(ferry_error *err);
+
+void fy_diag_add(ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
+                 const char *path, const char *rule, const char *fmt, ...) FY_PRINTF(6, 7);
+
+/* ---- cursor ----
+ * Reads from [pos, end) of base. A failed read marks the cursor failed,
+ * records a located error once, and returns zero; later reads also return
+ * zero, so straight-line parsing code checks `failed` once at the end. */
+typedef struct fy_cursor {
+    const uint8_t *base; /* start of the whole input: offsets are relative to it */
+    size_t pos;
+    size_t end;
+    bool failed;
+    ferry_error *err;
+    const char *path; /* chunk path for error messages, may be NULL */
+} fy_cursor;
+
+static inline fy_cursor fy_cursor_make(const uint8_t *base, size_t pos, size_t end, ferry_error *err,
+                                       const char *path)
+{
+    fy_cursor c = {base, pos, end, false, err, path};
+    return c;
+}
+
+static inline size_t fy_remaining(const fy_cursor *c) { return c->failed ? 0 : c->end - c->pos; }
+
+bool fy_need(fy_cursor *c, size_t n, const char *what);
+
+static inline const uint8_t *fy_bytes(fy_cursor *c, size_t n, const char *what)
+{
+    if (!fy_need(c, n, what)) return NULL;
+    const uint8_t *p = c->base + c->pos;
+    c->pos += n;
+    return p;
+}
+
+static inline uint8_t fy_u8(fy_cursor *c, const char *what)
+{
+    const uint8_t *p = fy_bytes(c, 1, what);
+    return p ? p[0] : 0;
+}
+
+static inline uint16_t fy_load_u16le(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint32_t fy_load_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint16_t fy_load_u16be(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static inline uint32_t fy_load_u32be(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+static inline uint64_t fy_load_u64le(const uint8_t *p)
+{
+    return (uint64_t)fy_load_u32le(p) | ((uint64_t)fy_load_u32le(p + 4) << 32);
+}
+static inline uint64_t fy_load_u64be(const uint8_t *p)
+{
+    return ((uint64_t)fy_load_u32be(p) << 32) | (uint64_t)fy_load_u32be(p + 4);
+}
+static inline float fy_bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint32_t fy_f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline double fy_bits_f64(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+static inline uint64_t fy_f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+static inline uint16_t fy_u16le(fy_cursor *c, const char *what)
+{
+    const uint8_t *p = fy_bytes(c, 2, what);
+    return p ? fy_load_u16le(p) : 0;
+}
+static inline uint32_t fy_u32le(fy_cursor *c, const char *what)
+{
+    const uint8_t *p = fy_bytes(c, 4, what);
+    return p ? fy_load_u32le(p) : 0;
+}
+static inline float fy_f32le(fy_cursor *c, const char *what) { return fy_bits_f32(fy_u32le(c, what)); }
+static inline uint16_t fy_u16be(fy_cursor *c, const char *what)
+{
+    const uint8_t *p = fy_bytes(c, 2, what);
+    return p ? fy_load_u16be(p) : 0;
+}
+static inline uint32_t fy_u32be(fy_cursor *c, const char *what)
+{
+    const uint8_t *p = fy_bytes(c, 4, what);
+    return p ? fy_load_u32be(p) : 0;
+}
+static inline float fy_f32be(fy_cursor *c, const char *what) { return fy_bits_f32(fy_u32be(c, what)); }
+static inline double fy_f64be(fy_cursor *c, const char *what)
+{
+    const uint8_t *p = fy_bytes(c, 8, what);
+    return p ? fy_bits_f64(fy_load_u64be(p)) : 0.0;
+}
+
+/* Reads `count` elements of `elem_size` bytes after checking that they fit
+ * in what remains: the check that guards every count-driven allocation. */
+const uint8_t *fy_array(fy_cursor *c, uint64_t count, size_t elem_size, const char *what);
+
+/* A NUL-terminated string that must end inside the cursor's range. Returns a
+ * pointer into the input and sets *len (without the NUL). */
+const char *fy_cstring(fy_cursor *c, size_t *len, const char *what);
+
+/* Marks the cursor failed with a MALFORMED error at its current position. */
+void fy_fail(fy_cursor *c, const char *fmt, ...) FY_PRINTF(2, 3);
+void fy_fail_at(fy_cursor *c, size_t offset, ferry_result code, const char *fmt, ...) FY_PRINTF(4, 5);
+
+/* ---- buffer appends (writers) ---- */
+
+bool fy_buf_reserve(ferry_buffer *b, size_t extra);
+void fy_buf_append(ferry_buffer *b, const void *data, size_t n);
+void fy_buf_zeros(ferry_buffer *b, size_t n);
+static inline void fy_buf_u8(ferry_buffer *b, uint8_t v) { fy_buf_append(b, &v, 1); }
+void fy_buf_u16le(ferry_buffer *b, uint16_t v);
+void fy_buf_u32le(ferry_buffer *b, uint32_t v);
+static inline void fy_buf_f32le(ferry_buffer *b, float v) { fy_buf_u32le(b, fy_f32_bits(v)); }
+void fy_buf_u16be(ferry_buffer *b, uint16_t v);
+void fy_buf_u32be(ferry_buffer *b, uint32_t v);
+void fy_buf_u64be(ferry_buffer *b, uint64_t v);
+static inline void fy_buf_f32be(ferry_buffer *b, float v) { fy_buf_u32be(b, fy_f32_bits(v)); }
+static inline void fy_buf_f64be(ferry_buffer *b, double v) { fy_buf_u64be(b, fy_f64_bits(v)); }
+void fy_buf_put_u32le_at(ferry_buffer *b, size_t at, uint32_t v);
+
+/* Host byte order test, decided at compile time where the compiler says. */
+static inline bool fy_host_is_le(void)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+    return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+#else
+    const uint16_t probe = 1;
+    return *(const uint8_t *)&probe == 1;
+#endif
+}
+
+/* Default load limit for an input of `input_size` bytes. */
+size_t fy_default_memory_limit(const ferry_read_options *opts, size_t input_size);
+
+#endif
