@@ -1,0 +1,386 @@
+/* Helpers shared by the Alamo typed readers and writers. */
+#include "alamo_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void fy_alamo_fail(fy_alamo_reader *r, ferry_result code, const ferry_chunk *chunk, uint64_t offset,
+                   const char *fmt, ...)
+{
+    if (r->failed) return;
+    r->failed = true;
+    char path[96] = "";
+    if (chunk) ferry_chunk_path(chunk, path, sizeof path);
+    char message[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    fy_error_set(r->err, code, offset, path, "%s", message);
+}
+
+void *fy_alamo_alloc(fy_alamo_reader *r, const ferry_chunk *chunk, size_t size)
+{
+    if (r->failed) return NULL;
+    void *p = ferry_arena_alloc(r->arena, size);
+    if (!p)
+        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : FERRY_NO_OFFSET,
+                      "memory limit reached allocating %zu bytes", size);
+    return p;
+}
+
+void *fy_alamo_alloc_array(fy_alamo_reader *r, const ferry_chunk *chunk, size_t count, size_t elem_size)
+{
+    if (elem_size && count > SIZE_MAX / elem_size) {
+        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : FERRY_NO_OFFSET,
+                      "array of %zu elements is too large", count);
+        return NULL;
+    }
+    return fy_alamo_alloc(r, chunk, count * elem_size);
+}
+
+bool fy_alamo_expect_kind(fy_alamo_reader *r, const ferry_chunk *chunk, bool container)
+{
+    if (chunk->is_container == container) return true;
+    fy_alamo_fail(r, FERRY_ERR_MALFORMED, chunk, chunk->offset,
+                  "chunk 0x%x should be a %s, but its size field says %s", (unsigned)chunk->type,
+                  container ? "container of chunks" : "data chunk",
+                  container ? "data (bit 31 clear)" : "container (bit 31 set)");
+    return false;
+}
+
+static bool add_tail(fy_alamo_reader *r, const char *text, const uint8_t *tail, size_t size, const ferry_chunk *chunk)
+{
+    if (r->tail_count == r->tail_capacity) {
+        size_t cap = r->tail_capacity ? r->tail_capacity * 2 : 8;
+        ferry_string_tail *t = realloc(r->tails, cap * sizeof *t);
+        if (!t) {
+            fy_alamo_fail(r, FERRY_ERR_NOMEM, chunk, chunk->offset, "out of memory");
+            return false;
+        }
+        r->tails = t;
+        r->tail_capacity = cap;
+    }
+    r->tails[r->tail_count].text = text;
+    r->tails[r->tail_count].tail.data = tail;
+    r->tails[r->tail_count].tail.size = (uint32_t)size;
+    r->tail_count++;
+    return true;
+}
+
+/* Copies bytes holding a NUL-terminated string; keeps what follows the NUL. */
+static const char *copy_string(fy_alamo_reader *r, const ferry_chunk *chunk, const uint8_t *bytes, size_t size,
+                               uint64_t offset, const char *what)
+{
+    const uint8_t *nul = size ? memchr(bytes, 0, size) : NULL;
+    if (!nul) {
+        fy_alamo_fail(r, FERRY_ERR_MALFORMED, chunk, offset,
+                      "unterminated string for %s: no NUL byte in its %zu bytes", what, size);
+        return NULL;
+    }
+    char *text = fy_alamo_alloc(r, chunk, size);
+    if (!text) return NULL;
+    memcpy(text, bytes, size);
+    size_t len = (size_t)(nul - bytes);
+    if (len + 1 < size && !add_tail(r, text, (const uint8_t *)text + len + 1, size - len - 1, chunk)) return NULL;
+    return text;
+}
+
+const char *fy_alamo_read_string(fy_alamo_reader *r, const ferry_chunk *chunk)
+{
+    if (!fy_alamo_expect_kind(r, chunk, false)) return NULL;
+    return copy_string(r, chunk, chunk->data, chunk->size, chunk->offset + 8, "the name");
+}
+
+bool fy_alamo_layout_begin(fy_alamo_reader *r, const ferry_chunk *container, ferry_chunk_layout *layout)
+{
+    memset(layout, 0, sizeof *layout);
+    if (!container->child_count) return true;
+    uint32_t *order = fy_alamo_alloc_array(r, container, container->child_count, sizeof *order);
+    if (!order) return false;
+    for (size_t i = 0; i < container->child_count; i++) order[i] = container->children[i].type;
+    layout->order = order;
+    layout->order_count = container->child_count;
+    return true;
+}
+
+bool fy_alamo_keep_unknown(fy_alamo_reader *r, const ferry_chunk *child, ferry_chunk_layout *layout)
+{
+    /* Capacity is the parent's child count, allocated on first use; the
+     * root list has no parent chunk, so its caller allocates it. */
+    const ferry_chunk *parent = child->parent;
+    size_t capacity = parent ? parent->child_count : SIZE_MAX;
+    ferry_raw_chunk *items = (ferry_raw_chunk *)layout->unknown;
+    if (!items) {
+        items = fy_alamo_alloc_array(r, child, capacity, sizeof *items);
+        if (!items) return false;
+        layout->unknown = items;
+    }
+    if (layout->unknown_count >= capacity) return false;
+    ferry_raw_chunk *raw = &items[layout->unknown_count++];
+    raw->type = child->type;
+    raw->is_container = child->is_container;
+    raw->offset = child->offset;
+    raw->body.size = child->size;
+    raw->body.data = fy_alamo_alloc(r, child, child->size);
+    if (!raw->body.data) return false;
+    memcpy((uint8_t *)raw->body.data, child->data, child->size);
+    return true;
+}
+
+static size_t kind_size(uint8_t kind)
+{
+    switch (kind) {
+    case FY_MINI_U8: return 1;
+    case FY_MINI_U16: return 2;
+    case FY_MINI_U32:
+    case FY_MINI_F32: return 4;
+    case FY_MINI_F32X2: return 8;
+    case FY_MINI_F32X3: return 12;
+    case FY_MINI_F32X4: return 16;
+    default: return 0; /* strings: variable */
+    }
+}
+
+static void decode_value(uint8_t kind, const uint8_t *src, void *dst)
+{
+    switch (kind) {
+    case FY_MINI_U8: *(uint8_t *)dst = src[0]; break;
+    case FY_MINI_U16: *(uint16_t *)dst = fy_load_u16le(src); break;
+    case FY_MINI_U32: *(uint32_t *)dst = fy_load_u32le(src); break;
+    default: {
+        size_t n = kind_size(kind) / 4;
+        float *f = dst;
+        for (size_t i = 0; i < n; i++) f[i] = fy_bits_f32(fy_load_u32le(src + 4 * i));
+    }
+    }
+}
+
+bool fy_alamo_read_minis(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_mini_field *fields,
+                         size_t field_count, void *base, uint32_t *present, ferry_mini_layout *layout,
+                         const char *what)
+{
+    memset(layout, 0, sizeof *layout);
+    if (r->failed || !fy_alamo_expect_kind(r, chunk, false)) return false;
+    size_t count;
+    if (ferry_mini_chunks_parse(chunk, NULL, 0, &count, r->err) != FERRY_OK) {
+        r->failed = true;
+        return false;
+    }
+    ferry_mini_chunk *minis = fy_alamo_alloc_array(r, chunk, count ? count : 1, sizeof *minis);
+    uint8_t *order = fy_alamo_alloc_array(r, chunk, count ? count : 1, 1);
+    if (!minis || !order) return false;
+    ferry_mini_chunks_parse(chunk, minis, count, &count, r->err);
+    uint64_t seen = 0;
+    ferry_raw_mini *unknown = NULL;
+    for (size_t i = 0; i < count; i++) {
+        const ferry_mini_chunk *m = &minis[i];
+        order[i] = m->type;
+        const fy_mini_field *f = NULL;
+        for (size_t k = 0; k < field_count; k++)
+            if (fields[k].type == m->type && !(seen & (1ull << k))) f = &fields[k];
+        if (f) {
+            size_t k = (size_t)(f - fields);
+            void *dst = (uint8_t *)base + f->offset;
+            if (f->kind == FY_MINI_STRING) {
+                const char *s = copy_string(r, chunk, m->data, m->size, m->offset + 2, f->what);
+                if (!s) return false;
+                *(const char **)dst = s;
+            } else if (m->size != kind_size(f->kind)) {
+                fy_alamo_fail(r, FERRY_ERR_MALFORMED, chunk, m->offset,
+                              "mini-chunk 0x%02x (%s) of %s should hold %zu bytes, it holds %u", m->type, f->what,
+                              what, kind_size(f->kind), m->size);
+                return false;
+            } else {
+                decode_value(f->kind, m->data, dst);
+            }
+            seen |= 1ull << k;
+            if (present && m->type < 32) *present |= 1u << m->type;
+            continue;
+        }
+        if (!unknown) {
+            unknown = fy_alamo_alloc_array(r, chunk, count, sizeof *unknown);
+            if (!unknown) return false;
+        }
+        ferry_raw_mini *raw = &unknown[layout->unknown_count++];
+        raw->type = m->type;
+        raw->body.size = m->size;
+        raw->body.data = fy_alamo_alloc(r, chunk, m->size);
+        if (!raw->body.data) return false;
+        memcpy((uint8_t *)raw->body.data, m->data, m->size);
+    }
+    for (size_t k = 0; k < field_count; k++) {
+        if (fields[k].required && !(seen & (1ull << k))) {
+            fy_alamo_fail(r, FERRY_ERR_MALFORMED, chunk, chunk->offset,
+                          "%s lacks mini-chunk 0x%02x (%s)", what, fields[k].type, fields[k].what);
+            return false;
+        }
+    }
+    layout->order = order;
+    layout->order_count = count;
+    layout->unknown = unknown;
+    return true;
+}
+
+bool fy_alamo_finish_tails(fy_alamo_reader *r, const ferry_string_tail **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    if (!r->tail_count) return true;
+    ferry_string_tail *t = fy_alamo_alloc_array(r, NULL, r->tail_count, sizeof *t);
+    if (!t) return false;
+    memcpy(t, r->tails, r->tail_count * sizeof *t);
+    *out = t;
+    *count = r->tail_count;
+    return true;
+}
+
+void fy_alamo_reader_release(fy_alamo_reader *r)
+{
+    free(r->tails);
+    r->tails = NULL;
+    r->tail_count = r->tail_capacity = 0;
+}
+
+/* ---- writing ---- */
+
+void fy_alamo_wfail(fy_alamo_writer *w, const char *fmt, ...)
+{
+    if (w->failed) return;
+    w->failed = true;
+    char message[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    fy_error_set(w->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "%s", message);
+}
+
+size_t fy_alamo_begin_chunk(fy_alamo_writer *w, uint32_t type)
+{
+    size_t at = w->out->size;
+    fy_buf_u32le(w->out, type);
+    fy_buf_u32le(w->out, 0);
+    return at;
+}
+
+void fy_alamo_end_chunk(fy_alamo_writer *w, size_t header, bool container)
+{
+    if (w->out->failed) return;
+    size_t body = w->out->size - header - 8;
+    if (body > 0x7FFFFFFFu) {
+        fy_alamo_wfail(w, "a chunk body of %zu bytes exceeds the format's 2 GiB limit", body);
+        return;
+    }
+    fy_buf_put_u32le_at(w->out, header + 4, (uint32_t)body | (container ? FERRY_CHUNK_CONTAINER_BIT : 0));
+}
+
+void fy_alamo_write_raw_chunk(fy_alamo_writer *w, const ferry_raw_chunk *raw)
+{
+    size_t h = fy_alamo_begin_chunk(w, raw->type);
+    fy_buf_append(w->out, raw->body.data, raw->body.size);
+    fy_alamo_end_chunk(w, h, raw->is_container);
+}
+
+const ferry_blob *fy_alamo_string_tail(const fy_alamo_writer *w, const char *text)
+{
+    for (size_t i = 0; i < w->tail_count; i++)
+        if (w->tails[i].text == text) return &w->tails[i].tail;
+    return NULL;
+}
+
+void fy_alamo_write_string_chunk(fy_alamo_writer *w, uint32_t type, const char *text)
+{
+    size_t h = fy_alamo_begin_chunk(w, type);
+    if (!text) text = "";
+    fy_buf_append(w->out, text, strlen(text) + 1);
+    const ferry_blob *tail = fy_alamo_string_tail(w, text);
+    if (tail) fy_buf_append(w->out, tail->data, tail->size);
+    fy_alamo_end_chunk(w, h, false);
+}
+
+void fy_alamo_write_extra(fy_alamo_writer *w, const ferry_blob *extra, size_t canonical_zeros)
+{
+    if (extra->data)
+        fy_buf_append(w->out, extra->data, extra->size);
+    else
+        fy_buf_zeros(w->out, canonical_zeros);
+}
+
+static void write_mini_value(fy_alamo_writer *w, const fy_mini_field *f, const void *base)
+{
+    const void *src = (const uint8_t *)base + f->offset;
+    fy_buf_u8(w->out, f->type);
+    if (f->kind == FY_MINI_STRING) {
+        const char *s = *(const char *const *)src;
+        if (!s) s = "";
+        const ferry_blob *tail = fy_alamo_string_tail(w, s);
+        size_t n = strlen(s) + 1 + (tail ? tail->size : 0);
+        if (n > 255) {
+            fy_alamo_wfail(w, "the %s \"%.40s...\" is %zu bytes; a mini-chunk holds at most 255", f->what, s, n);
+            return;
+        }
+        fy_buf_u8(w->out, (uint8_t)n);
+        fy_buf_append(w->out, s, strlen(s) + 1);
+        if (tail) fy_buf_append(w->out, tail->data, tail->size);
+        return;
+    }
+    size_t n = kind_size(f->kind);
+    fy_buf_u8(w->out, (uint8_t)n);
+    switch (f->kind) {
+    case FY_MINI_U8: fy_buf_u8(w->out, *(const uint8_t *)src); break;
+    case FY_MINI_U16: fy_buf_u16le(w->out, *(const uint16_t *)src); break;
+    case FY_MINI_U32: fy_buf_u32le(w->out, *(const uint32_t *)src); break;
+    default:
+        for (size_t i = 0; i < n / 4; i++) fy_buf_f32le(w->out, ((const float *)src)[i]);
+    }
+}
+
+void fy_alamo_write_minis(fy_alamo_writer *w, const fy_mini_field *fields, size_t field_count,
+                          const void *base, uint32_t present, const ferry_mini_layout *layout)
+{
+    uint64_t written = 0;
+    size_t next_unknown = 0;
+    for (size_t i = 0; i < layout->order_count; i++) {
+        uint8_t t = layout->order[i];
+        const fy_mini_field *f = NULL;
+        for (size_t k = 0; k < field_count && !f; k++)
+            if (fields[k].type == t && !(written & (1ull << k))) f = &fields[k];
+        if (f && (f->required || (t < 32 && (present & (1u << t))))) {
+            write_mini_value(w, f, base);
+            written |= 1ull << (f - fields);
+        } else if (next_unknown < layout->unknown_count && layout->unknown[next_unknown].type == t) {
+            const ferry_raw_mini *raw = &layout->unknown[next_unknown++];
+            fy_buf_u8(w->out, raw->type);
+            fy_buf_u8(w->out, (uint8_t)raw->body.size);
+            fy_buf_append(w->out, raw->body.data, raw->body.size);
+        }
+    }
+    for (size_t k = 0; k < field_count; k++) {
+        const fy_mini_field *f = &fields[k];
+        if (written & (1ull << k)) continue;
+        if (f->required || (f->type < 32 && (present & (1u << f->type)))) write_mini_value(w, f, base);
+    }
+    for (; next_unknown < layout->unknown_count; next_unknown++) {
+        const ferry_raw_mini *raw = &layout->unknown[next_unknown];
+        fy_buf_u8(w->out, raw->type);
+        fy_buf_u8(w->out, (uint8_t)raw->body.size);
+        fy_buf_append(w->out, raw->body.data, raw->body.size);
+    }
+}
+
+bool fy_layout_take_unknown(fy_alamo_writer *w, fy_layout_walk *walk, uint32_t type)
+{
+    const ferry_chunk_layout *l = walk->layout;
+    if (walk->next_unknown < l->unknown_count && l->unknown[walk->next_unknown].type == type) {
+        fy_alamo_write_raw_chunk(w, &l->unknown[walk->next_unknown++]);
+        return true;
+    }
+    return false;
+}
+
+void fy_layout_flush_unknown(fy_alamo_writer *w, fy_layout_walk *walk)
+{
+    const ferry_chunk_layout *l = walk->layout;
+    while (walk->next_unknown < l->unknown_count) fy_alamo_write_raw_chunk(w, &l->unknown[walk->next_unknown++]);
+}
