@@ -331,6 +331,15 @@ typedef struct ferry_alo_validate_options {
 size_t ferry_alo_validate(const ferry_alo_model *model, const ferry_alo_validate_options *options,
                           ferry_diagnostics *diags);
 
+/* ---- textures ---- */
+
+/* Finds a texture file as the game does: by its base name, ignoring case,
+ * in the model's folder, then ../Textures beside it, then each extra folder
+ * in turn; a name ending in .tga is also tried as .dds (the game's compiled
+ * form). Writes the path found into out_path and returns true. */
+bool ferry_alamo_find_texture(const char *model_path, const char *const *extra_dirs, size_t extra_count,
+                              const char *name, char *out_path, size_t out_size);
+
 /* ---- derived data ---- */
 
 /* World (model-space) matrix of every bone, 4x4 column-major (OpenGL/glTF

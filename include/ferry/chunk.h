@@ -70,6 +70,43 @@ ferry_result ferry_mini_chunks_parse(const ferry_chunk *chunk, ferry_mini_chunk 
  * chunks of unknown meaning; the format decides for known ones). */
 bool ferry_mini_chunks_plausible(const ferry_chunk *chunk);
 
+/* ---- What a chunk means, for dumping ---- */
+
+typedef enum ferry_chunk_content {
+    FERRY_CONTENT_UNKNOWN = 0, /* not known: show as bytes */
+    FERRY_CONTENT_CONTAINER,
+    FERRY_CONTENT_MINI_CHUNKS, /* data chunk holding mini-chunks */
+    FERRY_CONTENT_STRING,      /* NUL-terminated text */
+    FERRY_CONTENT_STRUCT       /* fixed binary layout, decoded by the typed reader */
+} ferry_chunk_content;
+
+typedef struct ferry_chunk_info {
+    const char *name; /* e.g. "bone name"; NULL when unknown */
+    ferry_chunk_content content;
+} ferry_chunk_info;
+
+/* Meaning of a chunk in an Alamo file whose first chunk has type `root_type`
+ * (0x200 model, 0x900 particles, 0x1000 animation), by its parent's type
+ * (0 at the top level) and its own. */
+ferry_chunk_info ferry_alamo_chunk_info(uint32_t root_type, const ferry_chunk *chunk);
+
+typedef enum ferry_value_kind {
+    FERRY_VALUE_BYTES = 0, /* unknown: show as bytes */
+    FERRY_VALUE_STRING,
+    FERRY_VALUE_UINT,  /* little-endian unsigned integer(s) */
+    FERRY_VALUE_INT,   /* little-endian signed integer(s) */
+    FERRY_VALUE_FLOAT  /* little-endian 32-bit float(s) */
+} ferry_value_kind;
+
+/* Name and value kind of a mini-chunk inside `chunk`; NULL when unknown. */
+const char *ferry_alamo_mini_name(uint32_t root_type, const ferry_chunk *chunk, uint8_t mini_type,
+                                  ferry_value_kind *kind);
+
+/* One-line summary of a data chunk whose layout is known (counts, flags,
+ * the first values), e.g. "parent=-1 visible=1 billboard=0"; writes "" when
+ * there is nothing to say. Reads only inside the chunk. */
+void ferry_alamo_chunk_summary(uint32_t root_type, const ferry_chunk *chunk, char *out, size_t out_size);
+
 /* ---- Keeping what a typed model does not interpret ----
  *
  * Typed models (ALO, ALA, particles) keep, for each container they read, the

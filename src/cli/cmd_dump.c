@@ -1,0 +1,206 @@
+/* ferry dump: the chunk tree of an Alamo file, decoded where known. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char dump_usage[] =
+    "usage: ferry dump [--json] FILE\n"
+    "\n"
+    "Prints the chunk tree: type, offset, size and, where the format is known,\n"
+    "the chunk's name, its strings, its mini-chunks and a summary of its fields.\n"
+    "\n"
+    "  --json   machine-readable output on stdout\n";
+
+static void hex_preview(const uint8_t *d, size_t n, char *out, size_t out_size)
+{
+    size_t used = 0;
+    size_t show = n < 16 ? n : 16;
+    for (size_t i = 0; i < show && used + 4 < out_size; i++) used += (size_t)snprintf(out + used, out_size - used, "%02x", d[i]);
+    if (n > show && used + 4 < out_size) snprintf(out + used, out_size - used, "...");
+}
+
+/* Text that is safe to print: the string up to its NUL, non-printables escaped. */
+static void printable(const uint8_t *d, size_t n, char *out, size_t out_size)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < n && d[i] && used + 5 < out_size; i++) {
+        if (isprint(d[i]) && d[i] != '"' && d[i] != '\\')
+            out[used++] = (char)d[i];
+        else
+            used += (size_t)snprintf(out + used, out_size - used, "\\x%02x", d[i]);
+    }
+    out[used] = '\0';
+}
+
+static void format_mini_value(ferry_value_kind kind, const ferry_mini_chunk *m, char *out, size_t out_size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    if (kind == FERRY_VALUE_STRING) {
+        char text[600];
+        printable(m->data, m->size, text, sizeof text);
+        snprintf(out, out_size, "\"%s\"", text);
+        return;
+    }
+    if ((kind == FERRY_VALUE_UINT || kind == FERRY_VALUE_INT || kind == FERRY_VALUE_FLOAT) && m->size % 4 == 0 && m->size) {
+        for (size_t i = 0; i + 4 <= m->size && used < out_size; i += 4) {
+            uint32_t u = (uint32_t)m->data[i] | ((uint32_t)m->data[i + 1] << 8) | ((uint32_t)m->data[i + 2] << 16) |
+                         ((uint32_t)m->data[i + 3] << 24);
+            float f;
+            memcpy(&f, &u, 4);
+            if (kind == FERRY_VALUE_FLOAT)
+                used += (size_t)snprintf(out + used, out_size - used, "%s%g", i ? " " : "", (double)f);
+            else if (kind == FERRY_VALUE_INT)
+                used += (size_t)snprintf(out + used, out_size - used, "%s%d", i ? " " : "", (int32_t)u);
+            else
+                used += (size_t)snprintf(out + used, out_size - used, "%s%u", i ? " " : "", (unsigned)u);
+        }
+        return;
+    }
+    hex_preview(m->data, m->size, out, out_size);
+}
+
+typedef struct dump_ctx {
+    uint32_t root_type;
+    bool json;
+} dump_ctx;
+
+static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
+{
+    ferry_chunk_info info = ferry_alamo_chunk_info(ctx->root_type, c);
+    json_t *j = NULL;
+    if (ctx->json) {
+        j = json_object();
+        char type[16];
+        snprintf(type, sizeof type, "0x%x", (unsigned)c->type);
+        json_object_set_new(j, "type", json_string(type));
+        json_object_set_new(j, "name", info.name ? json_string(info.name) : json_null());
+        json_object_set_new(j, "offset", json_integer((json_int_t)c->offset));
+        json_object_set_new(j, "size", json_integer(c->size));
+        json_object_set_new(j, "container", json_boolean(c->is_container));
+    } else {
+        printf("%*s0x%x %s%s@0x%llx, %u bytes%s", depth * 2, "", (unsigned)c->type, info.name ? info.name : "",
+               info.name ? " " : "", (unsigned long long)c->offset, (unsigned)c->size,
+               c->is_container ? ", container" : "");
+    }
+    if (c->is_container) {
+        if (!ctx->json) printf("\n");
+        json_t *children = ctx->json ? json_array() : NULL;
+        for (size_t i = 0; i < c->child_count; i++) {
+            json_t *cj = dump_chunk(ctx, &c->children[i], depth + 1);
+            if (children) json_array_append_new(children, cj);
+        }
+        if (j) json_object_set_new(j, "children", children);
+        return j;
+    }
+    switch (info.content) {
+    case FERRY_CONTENT_STRING: {
+        char text[600];
+        printable(c->data, c->size, text, sizeof text);
+        if (j)
+            json_object_set_new(j, "string", json_string(text));
+        else
+            printf(": \"%s\"\n", text);
+        break;
+    }
+    case FERRY_CONTENT_MINI_CHUNKS: {
+        size_t n;
+        ferry_error err;
+        if (ferry_mini_chunks_parse(c, NULL, 0, &n, &err) != FERRY_OK) {
+            char msg[400];
+            ferry_error_format(&err, msg, sizeof msg);
+            if (j)
+                json_object_set_new(j, "error", json_string(msg));
+            else
+                printf(": (bad mini-chunks: %s)\n", msg);
+            break;
+        }
+        ferry_mini_chunk *minis = calloc(n ? n : 1, sizeof *minis);
+        ferry_mini_chunks_parse(c, minis, n, &n, &err);
+        json_t *arr = j ? json_array() : NULL;
+        if (!j) printf("\n");
+        for (size_t i = 0; i < n; i++) {
+            ferry_value_kind kind;
+            const char *name = ferry_alamo_mini_name(ctx->root_type, c, minis[i].type, &kind);
+            char value[700];
+            format_mini_value(kind, &minis[i], value, sizeof value);
+            if (arr) {
+                json_t *mj = json_object();
+                json_object_set_new(mj, "type", json_integer(minis[i].type));
+                json_object_set_new(mj, "name", name ? json_string(name) : json_null());
+                json_object_set_new(mj, "offset", json_integer((json_int_t)minis[i].offset));
+                json_object_set_new(mj, "size", json_integer(minis[i].size));
+                json_object_set_new(mj, "value", json_string(value));
+                json_array_append_new(arr, mj);
+            } else {
+                printf("%*s[0x%02x] %s (%u bytes): %s\n", depth * 2 + 2, "", minis[i].type, name ? name : "?",
+                       minis[i].size, value);
+            }
+        }
+        if (j) json_object_set_new(j, "minis", arr);
+        free(minis);
+        break;
+    }
+    default: {
+        char summary[512];
+        ferry_alamo_chunk_summary(ctx->root_type, c, summary, sizeof summary);
+        if (!summary[0] && info.content == FERRY_CONTENT_UNKNOWN) hex_preview(c->data, c->size, summary, sizeof summary);
+        if (j)
+            json_object_set_new(j, "summary", json_string(summary));
+        else
+            printf("%s%s\n", summary[0] ? ": " : "", summary);
+    }
+    }
+    return j;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    bool json = false;
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(dump_usage, stdout);
+            return CLI_OK;
+        }
+        if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("dump", "unknown option '%s'", argv[i]);
+        else if (file)
+            return cli_usage_error("dump", "one file at a time");
+        else
+            file = argv[i];
+    }
+    if (!file) return cli_usage_error("dump", "no file given");
+    uint8_t *data;
+    size_t size;
+    if (!cli_load(file, &data, &size)) return CLI_INVALID;
+    ferry_chunk_tree *tree;
+    ferry_error err;
+    if (ferry_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) {
+        cli_print_error(file, &err);
+        ferry_file_free(data);
+        return CLI_INVALID;
+    }
+    dump_ctx ctx = {tree->root_count ? tree->roots[0].type : 0, json};
+    if (json) {
+        json_t *root = json_object();
+        json_object_set_new(root, "file", json_string(file));
+        json_object_set_new(root, "format", json_string(cli_kind_name(data, size)));
+        json_object_set_new(root, "size", json_integer((json_int_t)size));
+        json_t *chunks = json_array();
+        for (size_t i = 0; i < tree->root_count; i++) json_array_append_new(chunks, dump_chunk(&ctx, &tree->roots[i], 0));
+        json_object_set_new(root, "chunks", chunks);
+        cli_print_json(root);
+        json_decref(root);
+    } else {
+        printf("%s: %s, %zu bytes\n", file, cli_kind_name(data, size), size);
+        for (size_t i = 0; i < tree->root_count; i++) dump_chunk(&ctx, &tree->roots[i], 0);
+    }
+    ferry_chunk_tree_free(tree);
+    ferry_file_free(data);
+    return CLI_OK;
+}

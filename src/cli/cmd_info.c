@@ -1,0 +1,199 @@
+/* ferry info: a one-screen summary of each file. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char info_usage[] =
+    "usage: ferry info [--json] FILE...\n"
+    "\n"
+    "Summarises each file: format, counts of bones, meshes, sub-meshes, vertices,\n"
+    "triangles, lights, proxies and dazzles, the model's bounds, the shaders and\n"
+    "textures it uses and its proxies.\n"
+    "\n"
+    "  --json   machine-readable output on stdout (an array, one object per file)\n";
+
+/* Distinct strings in first-seen order. */
+typedef struct string_set {
+    const char **items;
+    size_t count, capacity;
+} string_set;
+
+static void set_add(string_set *s, const char *text)
+{
+    if (!text || !*text) return;
+    for (size_t i = 0; i < s->count; i++)
+        if (strcmp(s->items[i], text) == 0) return;
+    if (s->count == s->capacity) {
+        s->capacity = s->capacity ? s->capacity * 2 : 16;
+        s->items = realloc(s->items, s->capacity * sizeof *s->items);
+    }
+    s->items[s->count++] = text;
+}
+
+static json_t *set_json(const string_set *s)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < s->count; i++) json_array_append_new(a, json_string(s->items[i]));
+    return a;
+}
+
+static void print_set(const char *label, const string_set *s)
+{
+    printf("  %-10s", label);
+    if (!s->count) printf(" (none)");
+    for (size_t i = 0; i < s->count; i++) printf("%s%s", i ? ", " : " ", s->items[i]);
+    printf("\n");
+}
+
+/* Model-space bounds: each mesh's vertex bounds moved by the world matrix
+ * of the bone it is connected to (skinned meshes are already in model space). */
+static bool model_bounds(const ferry_alo_model *m, float min[3], float max[3])
+{
+    float *world = calloc(m->skeleton.bone_count ? m->skeleton.bone_count * 16 : 16, sizeof *world);
+    if (!world) return false;
+    ferry_alo_bone_world_matrices(m, world);
+    bool any = false;
+    for (size_t i = 0; i < m->connections.object_count; i++) {
+        const ferry_alo_connection *c = &m->connections.objects[i];
+        if (c->object >= m->object_count || m->objects[c->object].kind != FERRY_ALO_OBJECT_MESH) continue;
+        const ferry_alo_mesh *mesh = &m->meshes[m->objects[c->object].index];
+        float lo[3], hi[3];
+        if (!ferry_alo_mesh_vertex_bounds(mesh, lo, hi)) continue;
+        bool skinned = false;
+        for (size_t s = 0; s < mesh->submesh_count; s++) skinned |= mesh->submeshes[s].bone_mapping_count > 0;
+        const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        const float *mat = (!skinned && c->bone < m->skeleton.bone_count) ? world + 16 * c->bone : identity;
+        for (int corner = 0; corner < 8; corner++) {
+            float p[3] = {corner & 1 ? hi[0] : lo[0], corner & 2 ? hi[1] : lo[1], corner & 4 ? hi[2] : lo[2]};
+            for (int r = 0; r < 3; r++) {
+                float v = mat[r] * p[0] + mat[4 + r] * p[1] + mat[8 + r] * p[2] + mat[12 + r];
+                if (!any || v < min[r]) min[r] = v;
+                if (!any || v > max[r]) max[r] = v;
+            }
+            any = true;
+        }
+    }
+    free(world);
+    return any;
+}
+
+static json_t *model_info(const char *file, size_t size, const ferry_alo_model *m, bool json)
+{
+    size_t submeshes = 0, vertices = 0, triangles = 0, skinned = 0, collision = 0;
+    string_set shaders = {0}, textures = {0}, proxies = {0};
+    for (size_t i = 0; i < m->mesh_count; i++) {
+        const ferry_alo_mesh *mesh = &m->meshes[i];
+        submeshes += mesh->submesh_count;
+        for (size_t s = 0; s < mesh->submesh_count; s++) {
+            const ferry_alo_submesh *sm = &mesh->submeshes[s];
+            vertices += sm->vertex_count;
+            triangles += sm->triangle_count;
+            skinned += sm->bone_mapping_count > 0;
+            collision += sm->collision != NULL;
+            set_add(&shaders, sm->material.shader);
+            for (size_t p = 0; p < sm->material.param_count; p++)
+                if (sm->material.params[p].type == FERRY_ALO_PARAM_TEXTURE) set_add(&textures, sm->material.params[p].texture);
+        }
+    }
+    for (size_t i = 0; i < m->connections.proxy_count; i++) set_add(&proxies, m->connections.proxies[i].name);
+    float lo[3] = {0}, hi[3] = {0};
+    bool has_bounds = model_bounds(m, lo, hi);
+    json_t *j = NULL;
+    if (json) {
+        j = json_object();
+        json_object_set_new(j, "file", json_string(file));
+        json_object_set_new(j, "format", json_string("ALO model"));
+        json_object_set_new(j, "size", json_integer((json_int_t)size));
+        json_object_set_new(j, "bones", json_integer((json_int_t)m->skeleton.bone_count));
+        json_object_set_new(j, "meshes", json_integer((json_int_t)m->mesh_count));
+        json_object_set_new(j, "submeshes", json_integer((json_int_t)submeshes));
+        json_object_set_new(j, "skinned_submeshes", json_integer((json_int_t)skinned));
+        json_object_set_new(j, "collision_trees", json_integer((json_int_t)collision));
+        json_object_set_new(j, "vertices", json_integer((json_int_t)vertices));
+        json_object_set_new(j, "triangles", json_integer((json_int_t)triangles));
+        json_object_set_new(j, "lights", json_integer((json_int_t)m->light_count));
+        json_object_set_new(j, "proxies", json_integer((json_int_t)m->connections.proxy_count));
+        json_object_set_new(j, "dazzles", json_integer((json_int_t)m->connections.dazzle_count));
+        if (has_bounds) {
+            json_object_set_new(j, "bounds_min", json_pack("[f,f,f]", (double)lo[0], (double)lo[1], (double)lo[2]));
+            json_object_set_new(j, "bounds_max", json_pack("[f,f,f]", (double)hi[0], (double)hi[1], (double)hi[2]));
+        }
+        json_object_set_new(j, "shaders", set_json(&shaders));
+        json_object_set_new(j, "textures", set_json(&textures));
+        json_object_set_new(j, "proxy_names", set_json(&proxies));
+        json_t *mesh_names = json_array();
+        for (size_t i = 0; i < m->mesh_count; i++) json_array_append_new(mesh_names, json_string(m->meshes[i].name ? m->meshes[i].name : ""));
+        json_object_set_new(j, "mesh_names", mesh_names);
+    } else {
+        printf("%s: ALO model, %zu bytes\n", file, size);
+        printf("  bones      %zu\n", m->skeleton.bone_count);
+        printf("  meshes     %zu (%zu sub-meshes, %zu skinned, %zu with collision trees)\n", m->mesh_count, submeshes,
+               skinned, collision);
+        printf("  geometry   %zu vertices, %zu triangles\n", vertices, triangles);
+        printf("  lights     %zu\n", m->light_count);
+        printf("  proxies    %zu, dazzles %zu\n", m->connections.proxy_count, m->connections.dazzle_count);
+        if (has_bounds)
+            printf("  bounds     (%.3f, %.3f, %.3f) .. (%.3f, %.3f, %.3f)\n", (double)lo[0], (double)lo[1],
+                   (double)lo[2], (double)hi[0], (double)hi[1], (double)hi[2]);
+        print_set("shaders", &shaders);
+        print_set("textures", &textures);
+        print_set("proxy list", &proxies);
+    }
+    free(shaders.items);
+    free(textures.items);
+    free(proxies.items);
+    return j;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    bool json = false;
+    int files = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(info_usage, stdout);
+            return CLI_OK;
+        }
+        if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("info", "unknown option '%s'", argv[i]);
+        else
+            files++;
+    }
+    if (!files) return cli_usage_error("info", "no file given");
+    int status = CLI_OK;
+    json_t *all = json ? json_array() : NULL;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1]) continue;
+        const char *file = argv[i];
+        uint8_t *data;
+        size_t size;
+        if (!cli_load(file, &data, &size)) {
+            status = CLI_INVALID;
+            continue;
+        }
+        ferry_alamo_kind kind = ferry_alamo_detect(data, size);
+        ferry_alo_model *model = NULL;
+        ferry_error err;
+        if (kind != FERRY_ALAMO_MODEL) {
+            fprintf(stderr, "%s: error: %s files are not supported by info yet\n", file, ferry_alamo_kind_name(kind));
+            status = CLI_INVALID;
+        } else if (ferry_alo_read(data, size, NULL, &model, &err) != FERRY_OK) {
+            cli_print_error(file, &err);
+            status = CLI_INVALID;
+        } else {
+            json_t *j = model_info(file, size, model, json);
+            if (all) json_array_append_new(all, j);
+            ferry_alo_free(model);
+        }
+        ferry_file_free(data);
+    }
+    if (all) {
+        cli_print_json(all);
+        json_decref(all);
+    }
+    return status;
+}
