@@ -295,6 +295,11 @@ typedef struct ferry_alo_model {
     ferry_arena *arena; /* owner of a read model; NULL for one built by hand */
 } ferry_alo_model;
 
+/* The model's objects: `objects` when given, else (a model built by hand
+ * may leave it empty) all meshes, then all lights. */
+size_t ferry_alo_object_count(const ferry_alo_model *model);
+ferry_alo_object ferry_alo_object_at(const ferry_alo_model *model, size_t index);
+
 /* ---- reading and writing ---- */
 
 /* What an Alamo file holds, judged from its first chunk. */

@@ -57,8 +57,10 @@ static bool model_bounds(const ferry_alo_model *m, float min[3], float max[3])
     bool any = false;
     for (size_t i = 0; i < m->connections.object_count; i++) {
         const ferry_alo_connection *c = &m->connections.objects[i];
-        if (c->object >= m->object_count || m->objects[c->object].kind != FERRY_ALO_OBJECT_MESH) continue;
-        const ferry_alo_mesh *mesh = &m->meshes[m->objects[c->object].index];
+        if (c->object >= ferry_alo_object_count(m)) continue;
+        ferry_alo_object obj = ferry_alo_object_at(m, c->object);
+        if (obj.kind != FERRY_ALO_OBJECT_MESH || obj.index >= m->mesh_count) continue;
+        const ferry_alo_mesh *mesh = &m->meshes[obj.index];
         float lo[3], hi[3];
         if (!ferry_alo_mesh_vertex_bounds(mesh, lo, hi)) continue;
         bool skinned = false;

@@ -402,9 +402,7 @@ ferry_result ferry_alo_write(const ferry_alo_model *model, ferry_buffer *out, fe
     if (!err) err = &local;
     fy_error_clear(err);
     fy_alamo_writer w = {out, err, false, model->string_tails, model->string_tail_count};
-    /* A model built by hand may leave `objects` empty: then meshes come
-     * first and lights after them. */
-    size_t object_total = model->object_count ? model->object_count : model->mesh_count + model->light_count;
+    size_t object_total = ferry_alo_object_count(model);
     fy_layout_walk walk = {&model->layout, 0};
     bool skeleton_done = false, connections_done = false;
     size_t next_object = 0;
@@ -419,14 +417,7 @@ ferry_result ferry_alo_write(const ferry_alo_model *model, ferry_buffer *out, fe
         if (end || t == FERRY_ALO_MESH || t == FERRY_ALO_LIGHT) {
             bool wrote = false;
             while (next_object < object_total && (end || !wrote)) {
-                ferry_alo_object o;
-                if (model->object_count)
-                    o = model->objects[next_object];
-                else if (next_object < model->mesh_count)
-                    o = (ferry_alo_object){FERRY_ALO_OBJECT_MESH, next_object};
-                else
-                    o = (ferry_alo_object){FERRY_ALO_OBJECT_LIGHT, next_object - model->mesh_count};
-                next_object++;
+                ferry_alo_object o = ferry_alo_object_at(model, next_object++);
                 write_object(&w, model, &o);
                 wrote = true;
             }
