@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The tool as a user runs it on the bundled samples: help, exit codes,
+# messages on stderr, --json that parses, atomic convert that never
+# overwrites its input.
+set -u
+FERRY=$1 SRC=$2 SHARED=$3
+. "$(dirname "$0")/lib.bash"
+samples=("$SRC"/samples/alamo/*.alo)
+
+expect 2 "no arguments is a usage error" -- "$FERRY"
+check "usage goes to stderr" grep -q "usage: ferry" "$tmp/err"
+expect 0 "top-level --help" -- "$FERRY" --help
+expect 0 "--version" -- "$FERRY" --version
+expect 2 "unknown command" -- "$FERRY" frobnicate
+for cmd in info dump validate convert; do
+  expect 0 "$cmd --help" -- "$FERRY" "$cmd" --help
+  check "$cmd --help prints usage" grep -q "usage: ferry $cmd" "$tmp/out"
+  expect 2 "$cmd with no file" -- "$FERRY" "$cmd"
+  expect 2 "$cmd with an unknown option" -- "$FERRY" "$cmd" --bogus "${samples[0]}"
+done
+expect 1 "a missing file is invalid input" -- "$FERRY" info "$tmp/does-not-exist.alo"
+check "the missing file is named on stderr" grep -q "does-not-exist" "$tmp/err"
+
+check "samples are bundled" test -f "${samples[0]}"
+for f in "${samples[@]}"; do
+  name=$(basename "$f")
+  expect 0 "info $name" -- "$FERRY" info "$f"
+  check "info $name names the format" grep -q "ALO model" "$tmp/out"
+  expect 0 "info --json $name" -- "$FERRY" info --json "$f"
+  check "info --json $name parses, has bones" jq -e '.[0].bones >= 1' "$tmp/out" >/dev/null
+  expect 0 "validate $name" -- "$FERRY" validate --no-textures "$f"
+  expect 0 "validate --json $name" -- "$FERRY" validate --no-textures --json "$f"
+  check "validate --json $name reports valid" jq -e '.[0].valid == true and .[0].error_count == 0' "$tmp/out" >/dev/null
+  expect 0 "dump $name" -- "$FERRY" dump "$f"
+  check "dump $name shows the skeleton" grep -q "0x200 skeleton" "$tmp/out"
+  expect 0 "dump --json $name" -- "$FERRY" dump --json "$f"
+  check "dump --json $name parses" jq -e '.chunks[0].type == "0x200"' "$tmp/out" >/dev/null
+  expect 0 "convert $name" -- "$FERRY" convert "$f" "$tmp/$name"
+  check "convert $name is byte-identical" cmp -s "$f" "$tmp/$name"
+done
+
+# Never overwrite the input, even through another name for it.
+cp "${samples[0]}" "$tmp/input.alo"
+ln -s "$tmp/input.alo" "$tmp/alias.alo"
+before=$(cksum <"$tmp/input.alo")
+expect 2 "convert refuses to overwrite its input" -- "$FERRY" convert "$tmp/input.alo" "$tmp/alias.alo"
+check "the input is unchanged" test "$(cksum <"$tmp/input.alo")" = "$before"
+expect 2 "convert to an unsupported format" -- "$FERRY" convert "${samples[0]}" "$tmp/out.xyz"
+check "no temporary files are left behind" test -z "$(ls "$tmp" | grep '\.tmp-' || true)"
+
+# A truncated copy is invalid input with a located message.
+head -c 300 "${samples[0]}" >"$tmp/cut.alo"
+expect 1 "validate a truncated model" -- "$FERRY" validate "$tmp/cut.alo"
+check "the message names an offset" grep -q "offset 0x" "$tmp/err"
+expect 1 "info on a truncated model" -- "$FERRY" info "$tmp/cut.alo"
+expect 1 "convert a truncated model" -- "$FERRY" convert "$tmp/cut.alo" "$tmp/cut-out.alo"
+check "a failed convert writes nothing" test ! -e "$tmp/cut-out.alo"
+finish

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The README's two set-up commands:
+#   bash tools/setup.sh demo   install what is missing, build, run ferry on the bundled samples
+#   bash tools/setup.sh test   install what is missing, build, run the whole test suite
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+job=${1:-}
+case "$job" in
+  demo|test) ;;
+  *) echo "usage: bash tools/setup.sh demo|test" >&2; exit 2 ;;
+esac
+
+# Debian packages the build and the tests need, each with the command or
+# pkg-config module that shows it is present.
+missing=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_cmd cc || missing+=(gcc libc6-dev)
+have_cmd make || missing+=(make)
+have_cmd cmake || missing+=(cmake)
+have_cmd pkg-config || missing+=(pkg-config)
+if have_cmd pkg-config && ! pkg-config --exists jansson; then missing+=(libjansson-dev); fi
+have_cmd pkg-config || missing+=(libjansson-dev)
+if [ "$job" = test ]; then
+  have_cmd jq || missing+=(jq)
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+make
+if [ "$job" = demo ]; then
+  make demo
+else
+  make test
+fi
