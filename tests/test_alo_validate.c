@@ -442,8 +442,9 @@ static void test_connections(void)
     fixture_init(&f);
     f.model.connections.object_count = 3;
     f.conns[2].offset = 0x300;
-    CHECK_EQ_U(run(&f, &d, false), 1);
-    EXPECT_ONLY(&d, "object-connected-twice", ERR);
+    /* The game keeps one attachment; a second one is suspicious, not fatal. */
+    CHECK_EQ_U(run(&f, &d, false), 0);
+    EXPECT_ONLY(&d, "object-connected-twice", WARN);
     const ferry_diagnostic *g = find_rule(&d, "object-connected-twice");
     if (g) {
         CHECK_EQ_U(g->offset, 0x300);

@@ -580,7 +580,7 @@ static void check_attachments(vctx *v, scope *s)
         if (o >= object_count || seen[o] == 2) continue;
         if (++seen[o] < 2) continue;
         object_label(model, o, who, sizeof who);
-        report(v, s, FERRY_SEVERITY_ERROR, c->objects[i].offset, "0x600/0x602", "object-connected-twice",
+        report(v, s, FERRY_SEVERITY_WARNING, c->objects[i].offset, "0x600/0x602", "object-connected-twice",
                "connection %zu: %s is already connected by an earlier connection", i, who);
     }
     for (size_t o = 0; o < object_count; o++) {
