@@ -1,0 +1,143 @@
+/* Core: cursor bounds, error formatting, arena limits, buffers, atomic writes. */
+#define _POSIX_C_SOURCE 200809L
+#include <ferry/ferry.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "support.h"
+#include "test.h"
+
+static void test_cursor(void)
+{
+    const uint8_t bytes[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 'h', 'i', 0, 'x'};
+    ferry_error err;
+    fy_error_clear(&err);
+    fy_cursor c = fy_cursor_make(bytes, 0, sizeof bytes, &err, "0x200/0x201");
+    CHECK_EQ_U(fy_u16le(&c, "a"), 0x0201);
+    CHECK_EQ_U(fy_u32be(&c, "b"), 0x03040506);
+    size_t len = 0;
+    const char *s = fy_cstring(&c, &len, "name");
+    CHECK(s && len == 2 && memcmp(s, "hi", 2) == 0);
+    CHECK_EQ_U(fy_remaining(&c), 1);
+    CHECK_EQ_U(fy_u32le(&c, "a count"), 0); /* only 1 byte left */
+    CHECK(c.failed);
+    CHECK_EQ_U(err.code, FERRY_ERR_TRUNCATED);
+    CHECK_EQ_U(err.offset, 9);
+    CHECK(strcmp(err.path, "0x200/0x201") == 0);
+    CHECK(strstr(err.message, "a count") != NULL);
+    /* Sticky: later reads return zero and keep the first error. */
+    CHECK_EQ_U(fy_u8(&c, "other"), 0);
+    CHECK_EQ_U(err.offset, 9);
+
+    /* A count larger than the bytes is refused before any allocation. */
+    fy_error_clear(&err);
+    c = fy_cursor_make(bytes, 0, sizeof bytes, &err, NULL);
+    CHECK(fy_array(&c, 0x40000000u, 144, "vertices") == NULL);
+    CHECK_EQ_U(err.code, FERRY_ERR_TRUNCATED);
+    CHECK_EQ_U(err.offset, 0);
+
+    /* An unterminated string is malformed, located where it starts. */
+    fy_error_clear(&err);
+    c = fy_cursor_make(bytes, 9, sizeof bytes, &err, NULL);
+    CHECK(fy_cstring(&c, &len, "name") == NULL);
+    CHECK_EQ_U(err.code, FERRY_ERR_MALFORMED);
+    CHECK_EQ_U(err.offset, 9);
+
+    /* Big-endian doubles as ALM versions 1 and 2 store them. */
+    const uint8_t be_one[] = {0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
+    c = fy_cursor_make(be_one, 0, 8, &err, NULL);
+    CHECK(fy_f64be(&c, "d") == 1.0);
+}
+
+static void test_error_format(void)
+{
+    ferry_error err;
+    fy_error_clear(&err);
+    fy_error_set(&err, FERRY_ERR_MALFORMED, 0x1a2, "0x400/0x401", "expected %s", "a NUL");
+    fy_error_set(&err, FERRY_ERR_IO, 3, "", "second error is ignored");
+    char line[256];
+    ferry_error_format(&err, line, sizeof line);
+    CHECK(strcmp(line, "offset 0x1a2 (418), chunk 0x400/0x401: expected a NUL") == 0);
+    CHECK(strcmp(ferry_result_name(FERRY_ERR_TRUNCATED), "truncated") == 0);
+}
+
+static void test_arena(void)
+{
+    ferry_arena *a = ferry_arena_create(100000);
+    uint8_t *p = ferry_arena_alloc(a, 10);
+    CHECK(p != NULL && p[0] == 0 && p[9] == 0);
+    CHECK(((uintptr_t)p % sizeof(max_align_t)) == 0);
+    CHECK(ferry_arena_alloc(a, 200000) == NULL); /* over the limit */
+    CHECK(ferry_arena_alloc(a, 1000) != NULL);   /* still usable after a refusal */
+    char *s = ferry_arena_strdup(a, "bone");
+    CHECK(s && strcmp(s, "bone") == 0);
+    CHECK(ferry_arena_used(a) <= 100000);
+    CHECK_EQ_U(ferry_arena_limit(a), 100000);
+    ferry_arena_destroy(a);
+    ferry_arena *unlimited = ferry_arena_create(0);
+    for (int i = 0; i < 100; i++) CHECK(ferry_arena_alloc(unlimited, 50000) != NULL);
+    ferry_arena_destroy(unlimited);
+}
+
+static void test_buffer(void)
+{
+    ferry_buffer b = {0};
+    fy_buf_u32le(&b, 0x11223344);
+    fy_buf_u16be(&b, 0xaabb);
+    fy_buf_f32le(&b, 1.0f);
+    fy_buf_put_u32le_at(&b, 0, 7);
+    const uint8_t want[] = {7, 0, 0, 0, 0xaa, 0xbb, 0, 0, 0x80, 0x3f};
+    CHECK(b.size == sizeof want && memcmp(b.data, want, sizeof want) == 0);
+    ferry_buffer_free(&b);
+    CHECK(b.data == NULL && b.size == 0);
+}
+
+static void test_atomic_write(void)
+{
+    char dir[] = "/tmp/ferry-core-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256], input[256];
+    snprintf(path, sizeof path, "%s/out.bin", dir);
+    snprintf(input, sizeof input, "%s/in.bin", dir);
+    ferry_error err;
+    CHECK(ferry_file_write_atomic(input, "abc", 3, NULL, &err) == FERRY_OK);
+    CHECK(ferry_file_write_atomic(path, "hello", 5, input, &err) == FERRY_OK);
+    size_t size = 0;
+    uint8_t *data = NULL;
+    CHECK(ferry_file_load(path, 0, &data, &size, &err) == FERRY_OK);
+    CHECK(size == 5 && memcmp(data, "hello", 5) == 0);
+    ferry_file_free(data);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+    /* The input is never overwritten, not even through a link to it. */
+    char link_path[256];
+    snprintf(link_path, sizeof link_path, "%s/link.bin", dir);
+    CHECK(symlink(input, link_path) == 0);
+    CHECK(ferry_file_write_atomic(link_path, "zz", 2, input, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_file_load(input, 0, &data, &size, &err) == FERRY_OK);
+    CHECK(size == 3 && memcmp(data, "abc", 3) == 0);
+    ferry_file_free(data);
+    /* A size limit on loading. */
+    CHECK(ferry_file_load(path, 4, &data, &size, &err) == FERRY_ERR_LIMIT);
+    CHECK(ferry_file_load("/nonexistent/x", 0, &data, &size, &err) == FERRY_ERR_IO);
+    /* A folder that does not exist: the error says so, nothing is left behind. */
+    char missing[300];
+    snprintf(missing, sizeof missing, "%s/no/such/dir/out.bin", dir);
+    CHECK(ferry_file_write_atomic(missing, "x", 1, NULL, &err) == FERRY_ERR_IO);
+    unlink(link_path);
+    unlink(input);
+    unlink(path);
+    CHECK(rmdir(dir) == 0); /* empty: no temporary files remain */
+}
+
+int main(void)
+{
+    test_cursor();
+    test_error_format();
+    test_arena();
+    test_buffer();
+    test_atomic_write();
+    TEST_END();
+}
