@@ -2,28 +2,28 @@
  * recorded layout so that a read model comes out byte for byte. */
 #include "alo_tables.h"
 
-static void write_bone(fy_alamo_writer *w, const ferry_alo_bone *b)
+/* Bones and lights are both a container of a name chunk and one data
+ * chunk (plus whatever unknown chunks the layout recorded). */
+typedef void (*fy_write_body)(fy_alamo_writer *w, const void *item);
+
+static void write_named_container(fy_alamo_writer *w, uint32_t type, const ferry_chunk_layout *layout,
+                                  uint32_t name_type, const char *name, uint32_t data_type,
+                                  fy_write_body write_data, const void *item)
 {
-    size_t h = fy_alamo_begin_chunk(w, FERRY_ALO_BONE);
-    fy_layout_walk walk = {&b->layout, 0};
+    size_t h = fy_alamo_begin_chunk(w, type);
+    fy_layout_walk walk = {layout, 0};
     bool name_done = false, data_done = false;
-    bool v1 = b->chunk_version == 1;
-    uint32_t data_type = v1 ? FERRY_ALO_BONE_V1 : FERRY_ALO_BONE_V2;
-    for (size_t i = 0; i <= b->layout.order_count; i++) {
-        uint32_t t = i < b->layout.order_count ? b->layout.order[i] : 0;
-        bool end = i == b->layout.order_count;
-        if ((end || t == FERRY_ALO_BONE_NAME) && !name_done) {
-            fy_alamo_write_string_chunk(w, FERRY_ALO_BONE_NAME, b->name);
+    for (size_t i = 0; i <= layout->order_count; i++) {
+        bool end = i == layout->order_count;
+        uint32_t t = end ? 0 : layout->order[i];
+        if ((end || t == name_type) && !name_done) {
+            fy_alamo_write_string_chunk(w, name_type, name);
             name_done = true;
             if (!end) continue;
         }
         if ((end || t == data_type) && !data_done) {
             size_t d = fy_alamo_begin_chunk(w, data_type);
-            fy_buf_u32le(w->out, (uint32_t)b->parent);
-            fy_buf_u32le(w->out, b->visible);
-            if (!v1) fy_buf_u32le(w->out, b->billboard);
-            for (int k = 0; k < 12; k++) fy_buf_f32le(w->out, b->matrix[k]);
-            fy_alamo_write_extra(w, &b->extra, 0);
+            write_data(w, item);
             fy_alamo_end_chunk(w, d, false);
             data_done = true;
             if (!end) continue;
@@ -32,6 +32,22 @@ static void write_bone(fy_alamo_writer *w, const ferry_alo_bone *b)
     }
     fy_layout_flush_unknown(w, &walk);
     fy_alamo_end_chunk(w, h, true);
+}
+
+static void write_bone_data(fy_alamo_writer *w, const void *item)
+{
+    const ferry_alo_bone *b = item;
+    fy_buf_u32le(w->out, (uint32_t)b->parent);
+    fy_buf_u32le(w->out, b->visible);
+    if (b->chunk_version != 1) fy_buf_u32le(w->out, b->billboard);
+    for (int k = 0; k < 12; k++) fy_buf_f32le(w->out, b->matrix[k]);
+    fy_alamo_write_extra(w, &b->extra, 0);
+}
+
+static void write_bone(fy_alamo_writer *w, const ferry_alo_bone *b)
+{
+    write_named_container(w, FERRY_ALO_BONE, &b->layout, FERRY_ALO_BONE_NAME, b->name,
+                          b->chunk_version == 1 ? FERRY_ALO_BONE_V1 : FERRY_ALO_BONE_V2, write_bone_data, b);
 }
 
 static void write_skeleton(fy_alamo_writer *w, const ferry_alo_skeleton *sk)
@@ -279,37 +295,23 @@ static void write_mesh(fy_alamo_writer *w, const ferry_alo_mesh *m)
     fy_alamo_end_chunk(w, h, true);
 }
 
+static void write_light_data(fy_alamo_writer *w, const void *item)
+{
+    const ferry_alo_light *l = item;
+    fy_buf_u32le(w->out, l->type);
+    for (int k = 0; k < 3; k++) fy_buf_f32le(w->out, l->color[k]);
+    fy_buf_f32le(w->out, l->intensity);
+    fy_buf_f32le(w->out, l->far_attenuation_end);
+    fy_buf_f32le(w->out, l->far_attenuation_start);
+    fy_buf_f32le(w->out, l->hotspot_size);
+    fy_buf_f32le(w->out, l->falloff_size);
+    fy_alamo_write_extra(w, &l->extra, 0);
+}
+
 static void write_light(fy_alamo_writer *w, const ferry_alo_light *l)
 {
-    size_t h = fy_alamo_begin_chunk(w, FERRY_ALO_LIGHT);
-    fy_layout_walk walk = {&l->layout, 0};
-    bool name_done = false, data_done = false;
-    for (size_t i = 0; i <= l->layout.order_count; i++) {
-        bool end = i == l->layout.order_count;
-        uint32_t t = end ? 0 : l->layout.order[i];
-        if ((end || t == FERRY_ALO_LIGHT_NAME) && !name_done) {
-            fy_alamo_write_string_chunk(w, FERRY_ALO_LIGHT_NAME, l->name);
-            name_done = true;
-            if (!end) continue;
-        }
-        if ((end || t == FERRY_ALO_LIGHT_DATA) && !data_done) {
-            size_t d = fy_alamo_begin_chunk(w, FERRY_ALO_LIGHT_DATA);
-            fy_buf_u32le(w->out, l->type);
-            for (int k = 0; k < 3; k++) fy_buf_f32le(w->out, l->color[k]);
-            fy_buf_f32le(w->out, l->intensity);
-            fy_buf_f32le(w->out, l->far_attenuation_end);
-            fy_buf_f32le(w->out, l->far_attenuation_start);
-            fy_buf_f32le(w->out, l->hotspot_size);
-            fy_buf_f32le(w->out, l->falloff_size);
-            fy_alamo_write_extra(w, &l->extra, 0);
-            fy_alamo_end_chunk(w, d, false);
-            data_done = true;
-            if (!end) continue;
-        }
-        if (!end) fy_layout_take_unknown(w, &walk, t);
-    }
-    fy_layout_flush_unknown(w, &walk);
-    fy_alamo_end_chunk(w, h, true);
+    write_named_container(w, FERRY_ALO_LIGHT, &l->layout, FERRY_ALO_LIGHT_NAME, l->name, FERRY_ALO_LIGHT_DATA,
+                          write_light_data, l);
 }
 
 static void write_dazzle(fy_alamo_writer *w, const ferry_alo_dazzle *dz)
