@@ -68,7 +68,7 @@ static void test_arena(void)
     ferry_arena *a = ferry_arena_create(100000);
     uint8_t *p = ferry_arena_alloc(a, 10);
     CHECK(p != NULL && p[0] == 0 && p[9] == 0);
-    CHECK(((uintptr_t)p % sizeof(max_align_t)) == 0);
+    CHECK(((uintptr_t)p % _Alignof(max_align_t)) == 0);
     CHECK(ferry_arena_alloc(a, 200000) == NULL); /* over the limit */
     CHECK(ferry_arena_alloc(a, 1000) != NULL);   /* still usable after a refusal */
     char *s = ferry_arena_strdup(a, "bone");

@@ -13,18 +13,27 @@ typedef struct arena_block {
 } arena_block;
 
 struct ferry_arena {
-    arena_block *head;
+    arena_block *head; /* the block being filled; dedicated blocks sit behind it */
     size_t limit;
-    size_t total; /* bytes of block storage obtained so far */
+    size_t total;      /* bytes of block storage obtained so far */
+    size_t block_size; /* size of ordinary blocks */
 };
 
-#define ARENA_MIN_BLOCK ((size_t)64 * 1024)
-#define ARENA_ALIGN (sizeof(max_align_t))
+#define ARENA_DEFAULT_BLOCK ((size_t)64 * 1024)
+#define ARENA_MIN_BLOCK ((size_t)4 * 1024)
+#define ARENA_ALIGN (_Alignof(max_align_t))
 
-ferry_arena *ferry_arena_create(size_t limit_bytes)
+ferry_arena *ferry_arena_create(size_t limit_bytes) { return fy_arena_create_sized(limit_bytes, 0); }
+
+ferry_arena *fy_arena_create_sized(size_t limit_bytes, size_t block_size)
 {
     ferry_arena *a = calloc(1, sizeof *a);
-    if (a) a->limit = limit_bytes;
+    if (!a) return NULL;
+    a->limit = limit_bytes;
+    if (!block_size) block_size = ARENA_DEFAULT_BLOCK;
+    if (block_size < ARENA_MIN_BLOCK) block_size = ARENA_MIN_BLOCK;
+    if (block_size > ARENA_DEFAULT_BLOCK) block_size = ARENA_DEFAULT_BLOCK;
+    a->block_size = block_size;
     return a;
 }
 
@@ -40,39 +49,67 @@ void ferry_arena_destroy(ferry_arena *arena)
     free(arena);
 }
 
-void *ferry_arena_alloc(ferry_arena *arena, size_t size)
+static arena_block *new_block(ferry_arena *arena, size_t size)
+{
+    if (arena->limit && (arena->total >= arena->limit || size > arena->limit - arena->total)) return NULL;
+    arena_block *b = malloc(sizeof *b + size);
+    if (!b) return NULL;
+    b->size = size;
+    b->used = 0;
+    arena->total += size;
+    return b;
+}
+
+void *fy_arena_alloc_uninit(ferry_arena *arena, size_t size)
 {
     if (!arena) return NULL;
     if (size == 0) size = 1;
     if (size > SIZE_MAX - ARENA_ALIGN) return NULL;
     size = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
     arena_block *b = arena->head;
-    if (!b || b->size - b->used < size) {
-        size_t block = size > ARENA_MIN_BLOCK ? size : ARENA_MIN_BLOCK;
-        /* Grow blocks with the total so that big loads need few mallocs,
-         * but never past what the limit still allows. */
-        if (arena->total / 4 > block) block = (arena->total / 4 + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
-        if (arena->limit) {
-            if (arena->total >= arena->limit || size > arena->limit - arena->total) return NULL;
-            if (block > arena->limit - arena->total) block = size;
-        }
-        b = malloc(sizeof *b + block);
-        if (!b) return NULL;
-        b->size = block;
-        b->used = 0;
-        b->next = arena->head;
-        arena->head = b;
-        arena->total += block;
+    if (b && b->size - b->used >= size) {
+        void *p = (uint8_t *)b->data + b->used;
+        b->used += size;
+        return p;
     }
-    void *p = (uint8_t *)b->data + b->used;
-    b->used += size;
-    memset(p, 0, size);
+    /* A large allocation gets a block of its own, kept behind the current
+     * one, so the current block's free tail is not abandoned: the arena then
+     * holds little more than what was asked of it. */
+    if (size > arena->block_size / 4) {
+        arena_block *own = new_block(arena, size);
+        if (!own) return NULL;
+        own->used = size;
+        if (b) {
+            own->next = b->next;
+            b->next = own;
+        } else {
+            own->next = NULL;
+            arena->head = own;
+        }
+        return own->data;
+    }
+    /* Near the limit, a smaller block that still fits beats a refusal. */
+    size_t want = arena->block_size;
+    if (arena->limit && arena->total < arena->limit && arena->limit - arena->total < want)
+        want = arena->limit - arena->total < size ? size : arena->limit - arena->total;
+    arena_block *fresh = new_block(arena, want);
+    if (!fresh) return NULL;
+    fresh->next = b;
+    arena->head = fresh;
+    fresh->used = size;
+    return fresh->data;
+}
+
+void *ferry_arena_alloc(ferry_arena *arena, size_t size)
+{
+    void *p = fy_arena_alloc_uninit(arena, size);
+    if (p) memset(p, 0, size ? size : 1);
     return p;
 }
 
 void *ferry_arena_memdup(ferry_arena *arena, const void *data, size_t size)
 {
-    void *p = ferry_arena_alloc(arena, size);
+    void *p = fy_arena_alloc_uninit(arena, size);
     if (p && size) memcpy(p, data, size);
     return p;
 }

@@ -171,6 +171,12 @@ static inline bool fy_host_is_le(void)
 #endif
 }
 
+/* Arena internals: ordinary blocks of `block_size` bytes (clamped to
+ * 4..64 KiB; 0 = 64 KiB), so that small inputs get small arenas; and an
+ * allocation that is not zeroed, for memory about to be overwritten. */
+ferry_arena *fy_arena_create_sized(size_t limit_bytes, size_t block_size);
+void *fy_arena_alloc_uninit(ferry_arena *arena, size_t size);
+
 /* Default load limit for an input of `input_size` bytes. */
 size_t fy_default_memory_limit(const ferry_read_options *opts, size_t input_size);
 

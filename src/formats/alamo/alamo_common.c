@@ -19,12 +19,14 @@ void fy_alamo_fail(fy_alamo_reader *r, ferry_result code, const ferry_chunk *chu
     fy_error_set(r->err, code, offset, path, "%s", message);
 }
 
+/* Allocations for no particular chunk serve the root list, which starts
+ * the file: offset 0 keeps such errors located. */
 void *fy_alamo_alloc(fy_alamo_reader *r, const ferry_chunk *chunk, size_t size)
 {
     if (r->failed) return NULL;
     void *p = ferry_arena_alloc(r->arena, size);
     if (!p)
-        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : FERRY_NO_OFFSET,
+        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : 0,
                       "memory limit reached allocating %zu bytes", size);
     return p;
 }
@@ -32,11 +34,34 @@ void *fy_alamo_alloc(fy_alamo_reader *r, const ferry_chunk *chunk, size_t size)
 void *fy_alamo_alloc_array(fy_alamo_reader *r, const ferry_chunk *chunk, size_t count, size_t elem_size)
 {
     if (elem_size && count > SIZE_MAX / elem_size) {
-        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : FERRY_NO_OFFSET,
+        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : 0,
                       "array of %zu elements is too large", count);
         return NULL;
     }
     return fy_alamo_alloc(r, chunk, count * elem_size);
+}
+
+void *fy_alamo_alloc_fill(fy_alamo_reader *r, const ferry_chunk *chunk, size_t count, size_t elem_size)
+{
+    if (r->failed) return NULL;
+    if (!count) count = 1;
+    if (elem_size && count > SIZE_MAX / elem_size) {
+        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : FERRY_NO_OFFSET,
+                      "array of %zu elements is too large", count);
+        return NULL;
+    }
+    void *p = fy_arena_alloc_uninit(r->arena, count * elem_size);
+    if (!p)
+        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : FERRY_NO_OFFSET,
+                      "memory limit reached allocating %zu bytes", count * elem_size);
+    return p;
+}
+
+void *fy_alamo_copy(fy_alamo_reader *r, const ferry_chunk *chunk, const void *data, size_t size)
+{
+    void *p = fy_alamo_alloc_fill(r, chunk, size, 1);
+    if (p && size) memcpy(p, data, size);
+    return p;
 }
 
 bool fy_alamo_expect_kind(fy_alamo_reader *r, const ferry_chunk *chunk, bool container)
@@ -78,9 +103,8 @@ static const char *copy_string(fy_alamo_reader *r, const ferry_chunk *chunk, con
                       "unterminated string for %s: no NUL byte in its %zu bytes", what, size);
         return NULL;
     }
-    char *text = fy_alamo_alloc(r, chunk, size);
+    char *text = fy_alamo_copy(r, chunk, bytes, size);
     if (!text) return NULL;
-    memcpy(text, bytes, size);
     size_t len = (size_t)(nul - bytes);
     if (len + 1 < size && !add_tail(r, text, (const uint8_t *)text + len + 1, size - len - 1, chunk)) return NULL;
     return text;
@@ -122,9 +146,8 @@ bool fy_alamo_keep_unknown(fy_alamo_reader *r, const ferry_chunk *child, ferry_c
     raw->is_container = child->is_container;
     raw->offset = child->offset;
     raw->body.size = child->size;
-    raw->body.data = fy_alamo_alloc(r, child, child->size);
+    raw->body.data = fy_alamo_copy(r, child, child->data, child->size);
     if (!raw->body.data) return false;
-    memcpy((uint8_t *)raw->body.data, child->data, child->size);
     return true;
 }
 
@@ -205,9 +228,8 @@ bool fy_alamo_read_minis(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_
         ferry_raw_mini *raw = &unknown[layout->unknown_count++];
         raw->type = m->type;
         raw->body.size = m->size;
-        raw->body.data = fy_alamo_alloc(r, chunk, m->size);
+        raw->body.data = fy_alamo_copy(r, chunk, m->data, m->size);
         if (!raw->body.data) return false;
-        memcpy((uint8_t *)raw->body.data, m->data, m->size);
     }
     for (size_t k = 0; k < field_count; k++) {
         if (fields[k].required && !(seen & (1ull << k))) {

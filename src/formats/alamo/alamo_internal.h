@@ -46,6 +46,10 @@ void fy_alamo_fail(fy_alamo_reader *r, ferry_result code, const ferry_chunk *chu
                    const char *fmt, ...) FY_PRINTF(5, 6);
 void *fy_alamo_alloc(fy_alamo_reader *r, const ferry_chunk *chunk, size_t size);
 void *fy_alamo_alloc_array(fy_alamo_reader *r, const ferry_chunk *chunk, size_t count, size_t elem_size);
+/* Copies `size` bytes into the arena (not zeroed first: they are overwritten). */
+void *fy_alamo_copy(fy_alamo_reader *r, const ferry_chunk *chunk, const void *data, size_t size);
+/* Uninitialised space for `count` elements, for arrays filled at once. */
+void *fy_alamo_alloc_fill(fy_alamo_reader *r, const ferry_chunk *chunk, size_t count, size_t elem_size);
 
 /* Requires `chunk` to be data (or a container when `container`). */
 bool fy_alamo_expect_kind(fy_alamo_reader *r, const ferry_chunk *chunk, bool container);

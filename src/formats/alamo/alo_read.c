@@ -51,9 +51,8 @@ static bool read_extra(fy_alamo_reader *r, const ferry_chunk *c, size_t known, f
         return false;
     }
     size_t n = c->size - known;
-    uint8_t *p = fy_alamo_alloc(r, c, n);
+    const uint8_t *p = fy_alamo_copy(r, c, c->data + known, n);
     if (!p) return false;
-    memcpy(p, c->data + known, n);
     extra->data = p;
     extra->size = (uint32_t)n;
     return true;
@@ -179,7 +178,7 @@ static bool read_vertices(fy_alamo_reader *r, const ferry_chunk *ch, ferry_alo_s
         return false;
     }
     size_t n = ch->size / stride;
-    sm->vertices = fy_alamo_alloc_array(r, ch, n ? n : 1, sizeof *sm->vertices);
+    sm->vertices = fy_alamo_alloc_fill(r, ch, n, sizeof *sm->vertices);
     if (!sm->vertices) return false;
     sm->vertex_count = n;
     sm->vertex_chunk_version = v2 ? 2 : 1;
@@ -210,7 +209,7 @@ static bool read_indices(fy_alamo_reader *r, const ferry_chunk *ch, ferry_alo_su
         return false;
     }
     size_t n = ch->size / 2;
-    sm->indices = fy_alamo_alloc_array(r, ch, n ? n : 1, sizeof *sm->indices);
+    sm->indices = fy_alamo_alloc_fill(r, ch, n, sizeof *sm->indices);
     if (!sm->indices) return false;
     if (fy_host_is_le())
         memcpy(sm->indices, ch->data, ch->size);
@@ -606,13 +605,16 @@ ferry_result ferry_alo_read(const uint8_t *data, size_t size, const ferry_read_o
     ferry_chunk_tree *tree;
     ferry_result rc = ferry_chunk_read(data, size, options, &tree, err);
     if (rc != FERRY_OK) return rc;
-    ferry_arena *arena = ferry_arena_create(fy_default_memory_limit(options, size));
+    /* Small models get small blocks; the copies of large arrays get blocks of their own. */
+    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), size / 2);
     ferry_alo_model *m = arena ? ferry_arena_alloc(arena, sizeof *m) : NULL;
     if (!m) {
+        /* With an arena, the only refusal is the caller's limit. */
+        ferry_result code = arena ? FERRY_ERR_LIMIT : FERRY_ERR_NOMEM;
         ferry_arena_destroy(arena);
         ferry_chunk_tree_free(tree);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
-        return FERRY_ERR_NOMEM;
+        fy_error_set(err, code, 0, NULL, "%s", code == FERRY_ERR_LIMIT ? "memory limit reached before reading began" : "out of memory");
+        return code;
     }
     m->arena = arena;
     fy_alamo_reader r = {arena, err, false, NULL, 0, 0};

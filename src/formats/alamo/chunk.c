@@ -124,12 +124,15 @@ ferry_result ferry_chunk_read(const uint8_t *data, size_t size, const ferry_read
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no input bytes given");
         return FERRY_ERR_ARGUMENT;
     }
-    ferry_arena *arena = ferry_arena_create(fy_default_memory_limit(options, size));
+    /* Chunk records take about a third of the bytes they describe. */
+    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), size / 4);
     ferry_chunk_tree *tree = arena ? ferry_arena_alloc(arena, sizeof *tree) : NULL;
     if (!tree) {
+        /* With an arena, the only refusal is the caller's limit. */
+        ferry_result code = arena ? FERRY_ERR_LIMIT : FERRY_ERR_NOMEM;
         ferry_arena_destroy(arena);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
-        return FERRY_ERR_NOMEM;
+        fy_error_set(err, code, 0, NULL, "%s", code == FERRY_ERR_LIMIT ? "memory limit reached before reading began" : "out of memory");
+        return code;
     }
     tree->arena = arena;
     tree->input = data;
