@@ -1,0 +1,326 @@
+/* Writes the committed seed corpus: fuzz/corpus/alo/ (small models built
+ * with the library's writer) and fuzz/corpus/chunk/ (the same, plus chunk
+ * trees that only the chunk reader cares about). Seeds are tiny on purpose:
+ * libFuzzer mutates small inputs fastest, and real files must never be
+ * committed. Usage: fuzz_make_seeds CORPUS_DIR */
+#include <ferry/alo.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+static void save(const char *dir, const char *sub, const char *name, const uint8_t *data, size_t size)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, sub, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s (does %s/%s exist?)\n", path, dir, sub);
+        failures++;
+        return;
+    }
+    printf("%s: %zu bytes\n", path, size);
+}
+
+/* Writes the model to both corpora after checking that it reads back. */
+static void save_model(const char *dir, const char *name, const ferry_alo_model *model)
+{
+    ferry_buffer out = {0};
+    ferry_error err;
+    ferry_alo_model *back = NULL;
+    if (ferry_alo_write(model, &out, &err) != FERRY_OK ||
+        ferry_alo_read(out.data, out.size, NULL, &back, &err) != FERRY_OK) {
+        fprintf(stderr, "%s: %s\n", name, err.message);
+        failures++;
+    } else {
+        save(dir, "alo", name, out.data, out.size);
+        save(dir, "chunk", name, out.data, out.size);
+    }
+    ferry_alo_free(back);
+    ferry_buffer_free(&out);
+}
+
+static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+
+/* Skeleton and connections only: the smallest model. */
+static void minimal(const char *dir)
+{
+    ferry_alo_bone bone;
+    memset(&bone, 0, sizeof bone);
+    bone.name = "Root";
+    bone.parent = -1;
+    bone.visible = 1;
+    memcpy(bone.matrix, identity, sizeof identity);
+    ferry_alo_model m;
+    memset(&m, 0, sizeof m);
+    m.skeleton.bones = &bone;
+    m.skeleton.bone_count = 1;
+    save_model(dir, "minimal.alo", &m);
+}
+
+/* Every part the reader knows, once: two bone versions, a skinned mesh with
+ * a collision tree, a light, object connections, a proxy and a dazzle. */
+static void full(const char *dir, int version, const char *name)
+{
+    ferry_alo_bone bones[2];
+    memset(bones, 0, sizeof bones);
+    bones[0].name = "Root";
+    bones[0].parent = -1;
+    bones[0].visible = 1;
+    bones[0].billboard = version == 2 ? FERRY_ALO_BILLBOARD_FACE : 0;
+    memcpy(bones[0].matrix, identity, sizeof identity);
+    bones[1].name = "Arm";
+    bones[1].parent = 0;
+    bones[1].visible = 1;
+    bones[1].chunk_version = (uint8_t)version;
+    memcpy(bones[1].matrix, identity, sizeof identity);
+    bones[1].matrix[3] = 2;
+
+    ferry_alo_vertex verts[4];
+    memset(verts, 0, sizeof verts);
+    static const float pos[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+    for (int i = 0; i < 4; i++) {
+        memcpy(verts[i].position, pos[i], sizeof pos[i]);
+        verts[i].normal[2] = 1;
+        verts[i].texcoord[0][0] = pos[i][0];
+        verts[i].texcoord[0][1] = pos[i][1];
+        verts[i].bone_index[0] = (uint32_t)(i & 1);
+        verts[i].bone_weight[0] = 1;
+    }
+    uint16_t indices[6] = {0, 1, 2, 0, 2, 3};
+    uint32_t mapping[2] = {0, 1};
+    ferry_alo_collision_node nodes[3] = {
+        {{0, 0, 0}, {255, 255, 0}, 0, 1},
+        {{0, 0, 0}, {255, 128, 0}, 1, 0},
+        {{0, 127, 0}, {255, 255, 0}, 1, 1},
+    };
+    uint16_t prims[2] = {0, 1};
+    ferry_alo_collision_tree tree;
+    memset(&tree, 0, sizeof tree);
+    tree.box_max[0] = tree.box_max[1] = 1;
+    tree.nodes = nodes;
+    tree.node_count = 3;
+    tree.primitives = prims;
+    tree.primitive_count = 2;
+
+    ferry_alo_shader_param params[5];
+    memset(params, 0, sizeof params);
+    params[0].type = FERRY_ALO_PARAM_TEXTURE;
+    params[0].name = "BaseTexture";
+    params[0].texture = "q.dds";
+    params[1].type = FERRY_ALO_PARAM_FLOAT4;
+    params[1].name = "Color";
+    params[1].value[0] = params[1].value[3] = 1;
+    params[2].type = FERRY_ALO_PARAM_FLOAT;
+    params[2].name = "Shine";
+    params[2].value[0] = 8;
+    params[3].type = FERRY_ALO_PARAM_FLOAT3;
+    params[3].name = "Dir";
+    params[3].value[2] = 1;
+    params[4].type = FERRY_ALO_PARAM_INT;
+    params[4].name = "Mode";
+    params[4].int_value = 2;
+
+    ferry_alo_submesh sub;
+    memset(&sub, 0, sizeof sub);
+    sub.material.shader = "MeshGloss.fx";
+    sub.material.params = params;
+    sub.material.param_count = 5;
+    sub.vertex_format = "alD3dVertRSkinNU2";
+    sub.vertices = verts;
+    sub.vertex_count = 4;
+    sub.indices = indices;
+    sub.triangle_count = 2;
+    sub.bone_mapping = mapping;
+    sub.bone_mapping_count = 2;
+    sub.has_bone_mapping = true;
+    sub.collision = &tree;
+    sub.vertex_chunk_version = (uint8_t)version;
+
+    ferry_alo_mesh mesh;
+    memset(&mesh, 0, sizeof mesh);
+    mesh.name = "Quad";
+    mesh.bounds_max[0] = mesh.bounds_max[1] = 1;
+    mesh.collision_enabled = 1;
+    mesh.submeshes = &sub;
+    mesh.submesh_count = 1;
+
+    ferry_alo_light light;
+    memset(&light, 0, sizeof light);
+    light.name = "Lamp";
+    light.type = FERRY_ALO_LIGHT_SPOT;
+    light.color[0] = light.color[1] = light.color[2] = 1;
+    light.intensity = 2;
+    light.far_attenuation_end = 10;
+    light.hotspot_size = 0.5f;
+    light.falloff_size = 0.7f;
+
+    ferry_alo_connection conns[2];
+    memset(conns, 0, sizeof conns);
+    conns[0].bone = 1;
+    conns[1].object = 1;
+    ferry_alo_proxy proxy;
+    memset(&proxy, 0, sizeof proxy);
+    proxy.name = "p_fire";
+    proxy.bone = 1;
+    proxy.is_hidden = 1;
+    proxy.alt_decrease_stay_hidden = 1;
+    proxy.present = FERRY_ALO_PROXY_HAS_HIDDEN | FERRY_ALO_PROXY_HAS_ALT_DECREASE;
+    ferry_alo_dazzle dazzle;
+    memset(&dazzle, 0, sizeof dazzle);
+    dazzle.color[0] = 1;
+    dazzle.radius = 3;
+    dazzle.texture = "f.tga";
+    dazzle.texture_size = 4;
+    dazzle.frequency = 1;
+    dazzle.bone = 1;
+    dazzle.name = "Blink";
+    dazzle.bias = 0.5f;
+    dazzle.present = FERRY_ALO_DAZZLE_ALL_REQUIRED | FERRY_ALO_DAZZLE_HAS_BIAS;
+
+    ferry_alo_model m;
+    memset(&m, 0, sizeof m);
+    m.skeleton.bones = bones;
+    m.skeleton.bone_count = 2;
+    m.meshes = &mesh;
+    m.mesh_count = 1;
+    m.lights = &light;
+    m.light_count = 1;
+    m.connections.objects = conns;
+    m.connections.object_count = 2;
+    m.connections.proxies = &proxy;
+    m.connections.proxy_count = 1;
+    m.connections.dazzles = &dazzle;
+    m.connections.dazzle_count = 1;
+    save_model(dir, name, &m);
+}
+
+/* What a read model keeps besides its fields: unknown chunks and
+ * mini-chunks, bytes after a string's NUL, padding that is not zero. */
+static void kept_bytes(const char *dir)
+{
+    static const char root_name[] = "Root";
+    static const uint8_t tail[3] = {'x', 0, 'y'};
+    static const uint8_t extra[4] = {1, 2, 3, 4};
+    static const uint8_t unknown_body[6] = {1, 2, 0xAA, 0xBB, 3, 0};
+    ferry_raw_chunk unknown_chunks[2] = {
+        {0x7777, false, {unknown_body, 6}, FERRY_NO_OFFSET},
+        {0x7778, true, {NULL, 0}, FERRY_NO_OFFSET},
+    };
+    static const uint32_t skeleton_order[] = {FERRY_ALO_BONE_COUNT, 0x7777, FERRY_ALO_BONE, 0x7778};
+    ferry_raw_mini unknown_mini = {0x20, {extra, 4}};
+    static const uint8_t counts_order[] = {1, 0x20, 4};
+
+    ferry_alo_bone bone;
+    memset(&bone, 0, sizeof bone);
+    bone.name = root_name;
+    bone.parent = -1;
+    bone.extra.data = extra;
+    bone.extra.size = 4;
+    memcpy(bone.matrix, identity, sizeof identity);
+    ferry_string_tail tails[1] = {{root_name, {tail, 3}}};
+
+    ferry_alo_proxy proxy;
+    memset(&proxy, 0, sizeof proxy);
+    proxy.name = "p_smoke";
+
+    ferry_alo_model m;
+    memset(&m, 0, sizeof m);
+    m.skeleton.bones = &bone;
+    m.skeleton.bone_count = 1;
+    m.skeleton.count_extra.data = extra;
+    m.skeleton.count_extra.size = 4;
+    m.skeleton.layout.order = skeleton_order;
+    m.skeleton.layout.order_count = 4;
+    m.skeleton.layout.unknown = unknown_chunks;
+    m.skeleton.layout.unknown_count = 2;
+    m.connections.proxies = &proxy;
+    m.connections.proxy_count = 1;
+    m.connections.counts_layout.order = counts_order;
+    m.connections.counts_layout.order_count = 3;
+    m.connections.counts_layout.unknown = &unknown_mini;
+    m.connections.counts_layout.unknown_count = 1;
+    m.string_tails = tails;
+    m.string_tail_count = 1;
+    save_model(dir, "kept_bytes.alo", &m);
+}
+
+/* ---- chunk trees the typed reader would refuse early ---- */
+
+typedef struct raw {
+    uint8_t data[512];
+    size_t size;
+} raw;
+
+static void set_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static size_t begin(raw *r, uint32_t type)
+{
+    size_t at = r->size;
+    set_u32(r->data + at, type);
+    set_u32(r->data + at + 4, 0);
+    r->size += 8;
+    return at;
+}
+
+static void end(raw *r, size_t at, int container)
+{
+    set_u32(r->data + at + 4, (uint32_t)(r->size - at - 8) | (container ? FERRY_CHUNK_CONTAINER_BIT : 0));
+}
+
+static void bytes(raw *r, const void *p, size_t n)
+{
+    memcpy(r->data + r->size, p, n);
+    r->size += n;
+}
+
+static void chunk_seeds(const char *dir)
+{
+    raw r;
+    size_t at[FERRY_CHUNK_MAX_DEPTH + 1];
+
+    /* As deep as allowed, and one level deeper. */
+    for (int depth = FERRY_CHUNK_MAX_DEPTH; depth <= FERRY_CHUNK_MAX_DEPTH + 1; depth++) {
+        r.size = 0;
+        for (int i = 0; i < depth; i++) at[i] = begin(&r, (uint32_t)i);
+        bytes(&r, "\x01\x02", 2);
+        for (int i = depth - 1; i >= 0; i--) end(&r, at[i], 1);
+        save(dir, "chunk", depth == FERRY_CHUNK_MAX_DEPTH ? "deepest.bin" : "too_deep.bin", r.data, r.size);
+    }
+
+    /* Several roots, an empty data chunk, an empty container, mini-chunks. */
+    r.size = 0;
+    size_t a = begin(&r, 0x900);
+    size_t b = begin(&r, 0x901);
+    static const uint8_t minis[11] = {1, 4, 0, 0, 0x80, 0x3f, 2, 3, 'a', 'b', 'c'};
+    bytes(&r, minis, sizeof minis);
+    end(&r, b, 0);
+    size_t c = begin(&r, 0x902);
+    end(&r, c, 0);
+    end(&r, a, 1);
+    size_t d = begin(&r, 0x903);
+    end(&r, d, 1);
+    size_t e = begin(&r, 0x904);
+    bytes(&r, "\x05", 1);
+    end(&r, e, 0);
+    save(dir, "chunk", "roots.bin", r.data, r.size);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s CORPUS_DIR   (writes CORPUS_DIR/alo and CORPUS_DIR/chunk)\n", argv[0]);
+        return 2;
+    }
+    minimal(argv[1]);
+    full(argv[1], 2, "full_v2.alo");
+    full(argv[1], 1, "full_v1.alo");
+    kept_bytes(argv[1]);
+    chunk_seeds(argv[1]);
+    return failures ? 1 : 0;
+}

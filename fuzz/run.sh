@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Smoke-tests the libFuzzer targets: (1) replays the committed seed corpus
+# through each target, (2) fuzzes each one for SECONDS seconds from a
+# temporary copy of that corpus (plus small real models from ../shared when
+# present, copied into the temporary directory only). Exits non-zero on any
+# crash, leak, timeout or out-of-memory; the failing inputs are kept in
+# BUILD_DIR/fuzz-artifacts/.
+#
+#   cmake -S . -B build-fuzz -DFERRY_FUZZ=ON -DCMAKE_C_COMPILER=clang -DFERRY_BENCH=OFF
+#   cmake --build build-fuzz
+#   fuzz/run.sh build-fuzz 30
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 BUILD_DIR SECONDS" >&2
+    exit 2
+fi
+build=$(cd "$1" && pwd) || exit 2
+seconds=$2
+here=$(cd "$(dirname "$0")" && pwd)
+shared=${FERRY_SHARED_DIR:-$here/../../shared}
+targets="chunk alo"
+
+for t in $targets; do
+    if [ ! -x "$build/fuzz/fuzz_$t" ]; then
+        echo "$build/fuzz/fuzz_$t is missing: configure with -DFERRY_FUZZ=ON -DCMAKE_C_COMPILER=clang" >&2
+        exit 2
+    fi
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+artifacts="$build/fuzz-artifacts"
+mkdir -p "$artifacts"
+status=0
+
+# Leak checking stays on: every load is one arena, so a leak is a bug.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+echo "== replaying the seed corpus"
+for t in $targets; do
+    if ! "$build/fuzz/fuzz_$t" -runs=0 -artifact_prefix="$artifacts/$t-" "$here/corpus/$t" >"$work/replay-$t.log" 2>&1; then
+        cat "$work/replay-$t.log"
+        echo "FAIL: fuzz_$t crashed on the committed corpus" >&2
+        status=1
+    else
+        echo "fuzz_$t: $(ls "$here/corpus/$t" | wc -l) seeds replayed, no failure"
+    fi
+done
+
+echo "== fuzzing each target for ${seconds}s"
+for t in $targets; do
+    corpus="$work/corpus-$t"
+    mkdir -p "$corpus"
+    cp "$here/corpus/$t"/* "$corpus/"
+    if [ -d "$shared/corpus/alamo" ]; then
+        # Small real files make good extra seeds; never copied anywhere else.
+        find "$shared/corpus/alamo" -type f -iname '*.alo' -size -64k -exec cp {} "$corpus/" \;
+    fi
+    echo "fuzz_$t: $(ls "$corpus" | wc -l) seeds"
+    log="$work/fuzz-$t.log"
+    "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/$t-" "$corpus" >"$log" 2>&1
+    rc=$?
+    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" |
+        sed "s/^/fuzz_$t: /"
+    grep -E '^Done [0-9]+ runs' "$log" | sed "s/^/fuzz_$t: /"
+    if [ $rc -ne 0 ]; then
+        tail -n 60 "$log"
+        echo "FAIL: fuzz_$t exited with $rc; inputs kept in $artifacts" >&2
+        status=1
+    fi
+done
+
+if [ $status -eq 0 ]; then
+    echo "fuzz smoke test passed"
+fi
+exit $status
