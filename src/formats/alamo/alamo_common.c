@@ -46,13 +46,13 @@ void *fy_alamo_alloc_fill(fy_alamo_reader *r, const ferry_chunk *chunk, size_t c
     if (r->failed) return NULL;
     if (!count) count = 1;
     if (elem_size && count > SIZE_MAX / elem_size) {
-        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : FERRY_NO_OFFSET,
+        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : 0,
                       "array of %zu elements is too large", count);
         return NULL;
     }
     void *p = fy_arena_alloc_uninit(r->arena, count * elem_size);
     if (!p)
-        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : FERRY_NO_OFFSET,
+        fy_alamo_fail(r, FERRY_ERR_LIMIT, chunk, chunk ? chunk->offset : 0,
                       "memory limit reached allocating %zu bytes", count * elem_size);
     return p;
 }
