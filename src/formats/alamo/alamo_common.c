@@ -406,3 +406,113 @@ void fy_layout_flush_unknown(fy_alamo_writer *w, fy_layout_walk *walk)
     const ferry_chunk_layout *l = walk->layout;
     while (walk->next_unknown < l->unknown_count) fy_alamo_write_raw_chunk(w, &l->unknown[walk->next_unknown++]);
 }
+
+/* ---- mini-chunk lists with types above 31 (particle emitter properties) ---- */
+
+static bool wide_present(const uint64_t present[4], uint8_t type) { return (present[type >> 6] >> (type & 63)) & 1u; }
+
+/* First field of each type (field_count when none): long lists would
+ * otherwise scan the table once per mini-chunk. */
+static void wide_index(const fy_mini_field *fields, size_t field_count, uint8_t first[256])
+{
+    memset(first, (int)field_count, 256);
+    for (size_t k = field_count; k-- > 0;) first[fields[k].type] = (uint8_t)k;
+}
+
+/* The first field of this type not in `used`: from the index, or past it
+ * when a table repeats a type. */
+static size_t wide_field(const fy_mini_field *fields, size_t field_count, const uint8_t first[256], uint8_t type,
+                         uint64_t used)
+{
+    size_t k = first[type];
+    while (k < field_count && (fields[k].type != type || (used & (1ull << k)))) k++;
+    return k;
+}
+
+static void write_raw_mini(fy_alamo_writer *w, const ferry_raw_mini *raw)
+{
+    fy_buf_u8(w->out, raw->type);
+    fy_buf_u8(w->out, (uint8_t)raw->body.size);
+    fy_buf_append(w->out, raw->body.data, raw->body.size);
+}
+
+bool fy_alamo_read_minis_wide(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_mini_field *fields,
+                              size_t field_count, void *base, uint64_t present[4], ferry_mini_layout *layout)
+{
+    memset(layout, 0, sizeof *layout);
+    if (r->failed || !fy_alamo_expect_kind(r, chunk, false)) return false;
+    size_t count;
+    if (ferry_mini_chunks_parse(chunk, NULL, 0, &count, r->err) != FERRY_OK) {
+        r->failed = true;
+        return false;
+    }
+    ferry_mini_chunk *minis = fy_alamo_alloc_array(r, chunk, count ? count : 1, sizeof *minis);
+    uint8_t *order = fy_alamo_alloc_array(r, chunk, count ? count : 1, 1);
+    if (!minis || !order) return false;
+    ferry_mini_chunks_parse(chunk, minis, count, &count, r->err);
+    /* A field is settled by the first mini-chunk of its type, used or not:
+     * later ones of that type stay raw, so the writer's walk (first
+     * occurrence typed, the rest raw) meets them in the same order. */
+    uint64_t settled = 0;
+    ferry_raw_mini *unknown = NULL;
+    uint8_t first[256];
+    wide_index(fields, field_count, first);
+    for (size_t i = 0; i < count; i++) {
+        const ferry_mini_chunk *m = &minis[i];
+        order[i] = m->type;
+        size_t k = wide_field(fields, field_count, first, m->type, settled);
+        if (k < field_count) {
+            const fy_mini_field *f = &fields[k];
+            void *dst = (uint8_t *)base + f->offset;
+            settled |= 1ull << k;
+            if (f->kind == FY_MINI_STRING) {
+                const char *s = copy_string(r, chunk, m->data, m->size, m->offset + 2, f->what);
+                if (!s) return false;
+                *(const char **)dst = s;
+                present[m->type >> 6] |= 1ull << (m->type & 63);
+                continue;
+            }
+            if (m->size == kind_size(f->kind)) {
+                decode_value(f->kind, m->data, dst);
+                present[m->type >> 6] |= 1ull << (m->type & 63);
+                continue;
+            }
+            /* A known type of another size: kept as is, its field absent. */
+        }
+        if (!unknown) {
+            unknown = fy_alamo_alloc_array(r, chunk, count, sizeof *unknown);
+            if (!unknown) return false;
+        }
+        ferry_raw_mini *raw = &unknown[layout->unknown_count++];
+        raw->type = m->type;
+        raw->body.size = m->size;
+        raw->body.data = fy_alamo_copy(r, chunk, m->data, m->size);
+        if (!raw->body.data) return false;
+    }
+    layout->order = order;
+    layout->order_count = count;
+    layout->unknown = unknown;
+    return true;
+}
+
+void fy_alamo_write_minis_wide(fy_alamo_writer *w, const fy_mini_field *fields, size_t field_count,
+                               const void *base, const uint64_t present[4], const ferry_mini_layout *layout)
+{
+    uint64_t written = 0;
+    size_t next_unknown = 0;
+    uint8_t first[256];
+    wide_index(fields, field_count, first);
+    for (size_t i = 0; i < layout->order_count; i++) {
+        uint8_t t = layout->order[i];
+        size_t k = wide_field(fields, field_count, first, t, written);
+        if (k < field_count && wide_present(present, t)) {
+            write_mini_value(w, &fields[k], base);
+            written |= 1ull << k;
+        } else if (next_unknown < layout->unknown_count && layout->unknown[next_unknown].type == t) {
+            write_raw_mini(w, &layout->unknown[next_unknown++]);
+        }
+    }
+    for (size_t k = 0; k < field_count; k++)
+        if (!(written & (1ull << k)) && wide_present(present, fields[k].type)) write_mini_value(w, &fields[k], base);
+    while (next_unknown < layout->unknown_count) write_raw_mini(w, &layout->unknown[next_unknown++]);
+}

@@ -105,4 +105,17 @@ bool fy_layout_take_unknown(fy_alamo_writer *w, fy_layout_walk *walk, uint32_t t
 /* Writes every unknown chunk not written yet. */
 void fy_layout_flush_unknown(fy_alamo_writer *w, fy_layout_walk *walk);
 
+/* Mini-chunk lists whose types go past 31 (the particle emitter properties;
+ * tables of at most 64 fields). As fy_alamo_read_minis / fy_alamo_write_minis,
+ * except: every field is optional, presence is kept per type (bit t of
+ * present[t / 64]; the writer writes a field exactly when its bit is set),
+ * and a known type of the wrong size is kept verbatim as an unknown
+ * mini-chunk (its field stays absent) instead of failing the load, since
+ * such lists are open-ended and real files already disagree with the spec
+ * on one size. */
+bool fy_alamo_read_minis_wide(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_mini_field *fields,
+                              size_t field_count, void *base, uint64_t present[4], ferry_mini_layout *layout);
+void fy_alamo_write_minis_wide(fy_alamo_writer *w, const fy_mini_field *fields, size_t field_count,
+                               const void *base, const uint64_t present[4], const ferry_mini_layout *layout);
+
 #endif

@@ -1,0 +1,378 @@
+/* ALA validation: the rules the reader does not enforce (it keeps what the
+ * bytes say, so that writing back is exact), and the check of an animation
+ * against the model it is meant for. Works on any animation, read or built
+ * by hand, and never trusts a count without its array. */
+#include "ala_tables.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* A damaged file repeats one problem per bone: the first few locate it. */
+#define CAP_PER_RULE 20
+#define MAX_RULES 24
+/* Real quaternions stay within 4.2e-5 of unit length (6507 checked): this
+ * is 25 times that, far above quantization and far below a wrong value. */
+#define UNIT_TOLERANCE 1e-3
+
+typedef struct rule_count {
+    const char *rule;
+    size_t count;
+    ferry_severity severity;
+    uint64_t offset; /* of the first report left out */
+    const char *path;
+} rule_count;
+
+typedef struct vctx {
+    const ferry_ala_animation *anim;
+    ferry_diagnostics *diags;
+    size_t errors;
+    rule_count rules[MAX_RULES];
+    size_t rule_count;
+} vctx;
+
+static bool admit(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule)
+{
+    rule_count *r = NULL;
+    for (size_t i = 0; i < v->rule_count && !r; i++)
+        if (strcmp(v->rules[i].rule, rule) == 0) r = &v->rules[i];
+    if (!r) {
+        if (v->rule_count == MAX_RULES) return true;
+        r = &v->rules[v->rule_count++];
+        r->rule = rule;
+    }
+    if (++r->count <= CAP_PER_RULE) return true;
+    if (r->count == CAP_PER_RULE + 1) {
+        r->severity = severity;
+        r->offset = offset;
+        r->path = path;
+    }
+    return false;
+}
+
+static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
+                   const char *fmt, ...) FY_PRINTF(6, 7);
+
+static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
+                   const char *fmt, ...)
+{
+    if (!admit(v, severity, offset, path, rule)) return;
+    if (severity == FERRY_SEVERITY_ERROR) v->errors++;
+    char message[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    fy_diag_add(v->diags, severity, offset, path, rule, "%s", message);
+}
+
+static void close_rules(vctx *v)
+{
+    for (size_t i = 0; i < v->rule_count; i++) {
+        const rule_count *r = &v->rules[i];
+        if (r->count <= CAP_PER_RULE) continue;
+        if (r->severity == FERRY_SEVERITY_ERROR) v->errors++;
+        fy_diag_add(v->diags, r->severity, r->offset, r->path, r->rule, "%zu more '%s' problems not listed",
+                        r->count - CAP_PER_RULE, r->rule);
+    }
+}
+
+static uint64_t either(uint64_t exact, uint64_t fallback) { return exact != FERRY_NO_OFFSET ? exact : fallback; }
+
+static void label(char *out, size_t size, size_t index, const char *name)
+{
+    if (name)
+        snprintf(out, size, "bone %zu '%.48s'", index, name);
+    else
+        snprintf(out, size, "bone %zu", index);
+}
+
+static const ferry_blob *tail_of(const ferry_ala_animation *a, const char *text)
+{
+    for (size_t i = 0; i < a->string_tail_count; i++)
+        if (a->string_tails[i].text == text) return &a->string_tails[i].tail;
+    return NULL;
+}
+
+/* ---- the animation alone ---- */
+
+static void check_header(vctx *v)
+{
+    const ferry_ala_animation *a = v->anim;
+    uint64_t at = either(a->header_offset, a->offset);
+    const char *path = "0x1000/0x1001";
+    if (a->format != FERRY_ALA_FORMAT_1 && a->format != FERRY_ALA_FORMAT_2)
+        report(v, FERRY_SEVERITY_ERROR, at, path, "format", "format %u is neither 1 nor 2", (unsigned)a->format);
+    if (a->frame_count == 0)
+        report(v, FERRY_SEVERITY_ERROR, at, path, "frame-count", "the animation has no frames (numFrames is 0)");
+    if (!(a->fps > 0) || !isfinite(a->fps))
+        report(v, FERRY_SEVERITY_ERROR, at, path, "fps", "frames per second is %g; it must be a positive number",
+               (double)a->fps);
+    if (a->bone_count_mismatch && a->stated_bone_count != a->bone_count)
+        report(v, FERRY_SEVERITY_ERROR, at, path, "bone-count",
+               "the header says %u bones but the animation holds %zu bone chunks (0x1002)",
+               (unsigned)a->stated_bone_count, a->bone_count);
+}
+
+static void check_bits(vctx *v, const char *who, const uint8_t *bits, size_t size, bool has, uint64_t at,
+                       const char *path, const char *what)
+{
+    if (!has && !size) return;
+    if (size && !bits) {
+        report(v, FERRY_SEVERITY_ERROR, at, path, "data-missing", "%s: %zu bytes of %s announced but no data given",
+               who, size, what);
+        return;
+    }
+    uint64_t need = ((uint64_t)v->anim->frame_count + 7) / 8;
+    if (size < need)
+        report(v, FERRY_SEVERITY_ERROR, at, path, "bits-length", "%s: %s holds %zu bytes; %u frames need %llu", who,
+               what, size, (unsigned)v->anim->frame_count, (unsigned long long)need);
+    else if (size > need)
+        report(v, FERRY_SEVERITY_WARNING, at, path, "bits-length",
+               "%s: %s holds %zu bytes; %u frames need only %llu", who, what, size,
+               (unsigned)v->anim->frame_count, (unsigned long long)need);
+}
+
+/* Reports the first quaternion of a run that is far from unit length. */
+static void check_units(vctx *v, const char *who, const int16_t *q, size_t count, size_t step, uint64_t at,
+                        const char *path, const char *what)
+{
+    size_t bad = 0, first = 0;
+    double first_len = 0;
+    for (size_t i = 0; i < count; i++) {
+        const int16_t *e = q + i * step;
+        double n2 = 0;
+        for (int k = 0; k < 4; k++) n2 += (e[k] / 32767.0) * (e[k] / 32767.0);
+        double len = sqrt(n2);
+        if (fabs(len - 1) <= UNIT_TOLERANCE) continue;
+        if (!bad++) {
+            first = i;
+            first_len = len;
+        }
+    }
+    if (bad)
+        report(v, FERRY_SEVERITY_WARNING, at, path, "rotation-unit",
+               "%s: %zu of %zu %s quaternions are not unit length (entry %zu: length %.4f%s)", who, bad, count, what,
+               first, first_len, first_len < 1e-6 ? ", no rotation at all; sampled as the identity" : "");
+}
+
+static void check_vectors(vctx *v, const char *who, const ferry_ala_bone *b, uint64_t at, const char *path)
+{
+    const float *sets[4] = {b->translation_offset, b->translation_scale, b->scale_offset, b->scale_scale};
+    static const char *const names[4] = {"translation offset", "translation scale", "scale offset", "scale scale"};
+    for (int s = 0; s < 4; s++)
+        for (int k = 0; k < 3; k++)
+            if (!isfinite(sets[s][k])) {
+                report(v, FERRY_SEVERITY_ERROR, at, path, "value-finite", "%s: %s is (%g, %g, %g)", who, names[s],
+                       (double)sets[s][0], (double)sets[s][1], (double)sets[s][2]);
+                break;
+            }
+}
+
+static void check_track(vctx *v, const char *who, const void *values, size_t count, bool has, bool rotation,
+                        uint64_t at, const char *path, const char *what)
+{
+    if (!has && !count) return;
+    if (count && !values) {
+        report(v, FERRY_SEVERITY_ERROR, at, path, "data-missing", "%s: %zu %s entries announced but no data given",
+               who, count, what);
+        return;
+    }
+    uint32_t frames = v->anim->frame_count;
+    if (count == frames || (rotation && count == 1)) return;
+    report(v, FERRY_SEVERITY_ERROR, at, path, "track-length", "%s: the %s track holds %zu entries; %u frames need %u%s",
+           who, what, count, (unsigned)frames, (unsigned)frames, rotation ? " (or 1 for a still bone)" : "");
+}
+
+static void check_format1_bone(vctx *v, const char *who, const ferry_ala_bone *b)
+{
+    uint64_t at = b->offset;
+    check_track(v, who, b->translations, b->translation_count, b->has_translations, false,
+                either(b->source.translations, at), "0x1000/0x1002/0x1004", "translation");
+    check_track(v, who, b->scales, b->scale_count, b->has_scales, false, either(b->source.scales, at),
+                "0x1000/0x1002/0x1005", "scale");
+    check_track(v, who, b->rotations, b->rotation_count, b->has_rotations, true, either(b->source.rotations, at),
+                "0x1000/0x1002/0x1006", "rotation");
+    if (!b->has_rotations && !b->rotation_count)
+        report(v, FERRY_SEVERITY_WARNING, at, "0x1000/0x1002", "rotation-missing",
+               "%s: no rotation chunk (0x1006), which every bone should have; sampled as the identity", who);
+    if (b->rotations)
+        check_units(v, who, b->rotations, b->rotation_count, 4, either(b->source.rotations, at),
+                    "0x1000/0x1002/0x1006", "stored");
+}
+
+static void check_index(vctx *v, const char *who, const ferry_ala_bone *b, int16_t index, uint32_t stride,
+                        uint32_t width, const char *what)
+{
+    if (index == FERRY_ALA_NOT_ANIMATED) return;
+    uint64_t at = either(b->source.header, b->offset);
+    if (index < 0)
+        report(v, FERRY_SEVERITY_ERROR, at, "0x1000/0x1002/0x1003", "track-index",
+               "%s: %s index %d is neither -1 (no track) nor a place in the frame block", who, what, index);
+    else if ((uint32_t)index + width > stride)
+        report(v, FERRY_SEVERITY_ERROR, at, "0x1000/0x1002/0x1003", "track-index",
+               "%s: %s index %d needs %u values but the frame block holds %u", who, what, index, (unsigned)width,
+               (unsigned)stride);
+}
+
+static void check_format2_bone(vctx *v, const char *who, const ferry_ala_bone *b)
+{
+    const ferry_ala_animation *a = v->anim;
+    check_index(v, who, b, b->translation_index, a->translation_stride, 3, "translation");
+    check_index(v, who, b, b->scale_index, a->scale_stride, 3, "scale");
+    check_index(v, who, b, b->rotation_index, a->rotation_stride, 4, "rotation");
+    uint64_t at = either(b->source.header, b->offset);
+    check_units(v, who, b->default_rotation, 1, 4, at, "0x1000/0x1002/0x1003", "default");
+    int16_t ri = b->rotation_index;
+    uint32_t stride = a->rotation_stride;
+    if (ri >= 0 && (uint32_t)ri + 4 <= stride && a->frame_rotations) {
+        size_t frames = a->frame_rotation_count / stride;
+        if (frames > a->frame_count) frames = a->frame_count;
+        check_units(v, who, a->frame_rotations + ri, frames, stride,
+                    either(a->frame_rotations_offset, a->offset), "0x1000/0x1009", "animated");
+    }
+    if (b->has_translations || b->has_scales || b->has_rotations || b->translation_count || b->scale_count ||
+        b->rotation_count)
+        report(v, FERRY_SEVERITY_WARNING, b->offset, "0x1000/0x1002", "format-mixed",
+               "%s: format-1 track chunks (0x1004..0x1006) in a format-2 animation are kept but not used", who);
+}
+
+static void check_blocks(vctx *v, const void *values, size_t count, bool has, uint32_t stride, uint64_t at,
+                         const char *path, const char *what)
+{
+    const ferry_ala_animation *a = v->anim;
+    if (count && !values) {
+        report(v, FERRY_SEVERITY_ERROR, at, path, "data-missing", "%zu %s values announced but no data given", count,
+               what);
+        return;
+    }
+    uint64_t need = (uint64_t)a->frame_count * stride;
+    if (!has && !count && !need) return;
+    if (count != need)
+        report(v, FERRY_SEVERITY_ERROR, at, path, "frame-data-size",
+               "%s frame blocks hold %zu values; %u frames of %u values need %llu", what, count,
+               (unsigned)a->frame_count, (unsigned)stride, (unsigned long long)need);
+}
+
+static void check_bone(vctx *v, size_t i)
+{
+    const ferry_ala_animation *a = v->anim;
+    const ferry_ala_bone *b = &a->bones[i];
+    char who[96];
+    label(who, sizeof who, i, b->name);
+    uint64_t at = either(b->source.header, b->offset);
+    const char *hpath = "0x1000/0x1002/0x1003";
+    if (!b->name) {
+        report(v, FERRY_SEVERITY_ERROR, at, hpath, "name-missing", "%s: the name is missing", who);
+    } else {
+        const ferry_blob *tail = tail_of(a, b->name);
+        size_t n = strlen(b->name) + 1 + (tail ? tail->size : 0);
+        if (!b->name[0]) report(v, FERRY_SEVERITY_WARNING, at, hpath, "name-empty", "%s: the name is empty", who);
+        if (n > 255)
+            report(v, FERRY_SEVERITY_ERROR, at, hpath, "name-length",
+                   "%s: the name takes %zu bytes; a mini-chunk holds at most 255", who, n);
+    }
+    check_vectors(v, who, b, at, hpath);
+    for (size_t j = 0; j < i; j++)
+        if (a->bones[j].index == b->index) {
+            report(v, FERRY_SEVERITY_WARNING, at, hpath, "bone-duplicate",
+                   "%s: drives model bone %u, as bone %zu does already", who, (unsigned)b->index, j);
+            break;
+        }
+    if (a->format == FERRY_ALA_FORMAT_1) check_format1_bone(v, who, b);
+    if (a->format == FERRY_ALA_FORMAT_2) check_format2_bone(v, who, b);
+    check_bits(v, who, b->visibility, b->visibility_size, b->has_visibility, either(b->source.visibility, b->offset),
+               "0x1000/0x1002/0x1007", "the visibility chunk");
+    check_bits(v, who, b->steps, b->step_size, b->has_steps, either(b->source.steps, b->offset),
+               "0x1000/0x1002/0x1008", "the step chunk");
+}
+
+size_t ferry_ala_validate(const ferry_ala_animation *anim, ferry_diagnostics *diags)
+{
+    if (!anim) return 0;
+    vctx v;
+    memset(&v, 0, sizeof v);
+    v.anim = anim;
+    v.diags = diags;
+    check_header(&v);
+    const ferry_ala_animation *a = anim;
+    if (a->bone_count && !a->bones) {
+        report(&v, FERRY_SEVERITY_ERROR, a->offset, "0x1000", "data-missing", "%zu bones announced but no data given",
+               a->bone_count);
+    } else {
+        for (size_t i = 0; i < a->bone_count; i++) check_bone(&v, i);
+    }
+    if (a->format == FERRY_ALA_FORMAT_2) {
+        check_blocks(&v, a->frame_translations, a->frame_translation_count, a->has_frame_translations,
+                     a->translation_stride, either(a->frame_translations_offset, a->offset), "0x1000/0x100a",
+                     "translation");
+        check_blocks(&v, a->frame_scales, a->frame_scale_count, a->has_frame_scales, a->scale_stride,
+                     either(a->frame_scales_offset, a->offset), "0x1000/0x100b", "scale");
+        check_blocks(&v, a->frame_rotations, a->frame_rotation_count, a->has_frame_rotations, a->rotation_stride,
+                     either(a->frame_rotations_offset, a->offset), "0x1000/0x1009", "rotation");
+    } else if (a->format == FERRY_ALA_FORMAT_1) {
+        bool blocks = a->has_frame_rotations || a->has_frame_translations || a->has_frame_scales ||
+                      a->frame_rotation_count || a->frame_translation_count || a->frame_scale_count;
+        bool indices = false;
+        for (size_t i = 0; a->bones && i < a->bone_count; i++)
+            indices |= (a->bones[i].present & FERRY_ALA_BONE_FORMAT2_MINIS) != 0;
+        if (blocks || indices)
+            report(&v, FERRY_SEVERITY_WARNING, a->offset, "0x1000", "format-mixed",
+                   "format-2 %s in a format-1 animation are kept but not used",
+                   blocks ? "frame blocks (0x1009..0x100b)" : "bone indices (minis 14..17)");
+    }
+    close_rules(&v);
+    return v.errors;
+}
+
+/* ---- against a model ---- */
+
+/* ASCII only, as names are; the C locale's tolower would do the same, but
+ * the library stays out of locales. */
+static bool same_name(const char *x, const char *y)
+{
+    if (!x || !y) return false;
+    for (;; x++, y++) {
+        unsigned char p = (unsigned char)*x, q = (unsigned char)*y;
+        if (p >= 'A' && p <= 'Z') p = (unsigned char)(p + 32);
+        if (q >= 'A' && q <= 'Z') q = (unsigned char)(q + 32);
+        if (p != q) return false;
+        if (!p) return true;
+    }
+}
+
+size_t ferry_ala_check_model(const ferry_ala_animation *anim, const ferry_alo_model *model,
+                             ferry_diagnostics *diags)
+{
+    if (!anim || !model) return 0;
+    vctx v;
+    memset(&v, 0, sizeof v);
+    v.anim = anim;
+    v.diags = diags;
+    const ferry_alo_bone *mb = model->skeleton.bones;
+    size_t mcount = mb ? model->skeleton.bone_count : 0;
+    for (size_t i = 0; anim->bones && i < anim->bone_count; i++) {
+        const ferry_ala_bone *b = &anim->bones[i];
+        if (!b->name) continue; /* ferry_ala_validate reports it */
+        uint64_t at = either(b->source.header, b->offset);
+        const char *path = "0x1000/0x1002/0x1003";
+        if (b->index < mcount && same_name(mb[b->index].name, b->name)) continue;
+        size_t found = 0;
+        while (found < mcount && !same_name(mb[found].name, b->name)) found++;
+        char where[96] = "";
+        if (found < mcount) snprintf(where, sizeof where, "; the model's '%.40s' is bone %zu", b->name, found);
+        if (b->index >= mcount)
+            report(&v, FERRY_SEVERITY_ERROR, at, path, "anim-bone-range",
+                   "track %zu '%.48s' is for bone %u, but the model has %zu bones%s", i, b->name, (unsigned)b->index,
+                   mcount, where);
+        else if (found < mcount)
+            report(&v, FERRY_SEVERITY_ERROR, at, path, "anim-bone-mismatch",
+                   "track %zu '%.48s' drives bone %u, which the model names '%.48s'%s", i, b->name,
+                   (unsigned)b->index, mb[b->index].name ? mb[b->index].name : "", where);
+        else
+            report(&v, FERRY_SEVERITY_WARNING, at, path, "anim-bone-missing",
+                   "track %zu: the model has no bone named '%.48s'; the track drives bone %u '%.48s'", i, b->name,
+                   (unsigned)b->index, mb[b->index].name ? mb[b->index].name : "");
+    }
+    close_rules(&v);
+    return v.errors;
+}
