@@ -95,7 +95,10 @@ typedef enum ferry_value_kind {
     FERRY_VALUE_STRING,
     FERRY_VALUE_UINT,  /* little-endian unsigned integer(s) */
     FERRY_VALUE_INT,   /* little-endian signed integer(s) */
-    FERRY_VALUE_FLOAT  /* little-endian 32-bit float(s) */
+    FERRY_VALUE_FLOAT, /* little-endian 32-bit float(s) */
+    FERRY_VALUE_UINT8,
+    FERRY_VALUE_UINT16,
+    FERRY_VALUE_INT16
 } ferry_value_kind;
 
 /* Name and value kind of a mini-chunk inside `chunk`; NULL when unknown. */

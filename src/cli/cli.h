@@ -2,8 +2,10 @@
 #ifndef FERRY_CLI_H
 #define FERRY_CLI_H
 
+#include <ferry/ala.h>
 #include <ferry/alo.h>
 #include <ferry/chunk.h>
+#include <ferry/particle.h>
 #include <ferry/ferry.h>
 
 #include <jansson.h>
@@ -19,6 +21,25 @@ int cmd_dump(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
+
+/* Any Alamo file, read by what its first chunk says it is. */
+typedef struct cli_asset {
+    ferry_alamo_kind kind;
+    ferry_alo_model *model;
+    ferry_ala_animation *animation;
+    ferry_particle_system *particles;
+    uint8_t *data;
+    size_t size;
+} cli_asset;
+
+/* Loads and reads a file; on failure fills `err` (I/O, unsupported or the
+ * reader's located error) and returns false. */
+bool cli_asset_load(const char *path, cli_asset *asset, ferry_error *err);
+void cli_asset_free(cli_asset *asset);
+/* Writes the asset in its own format (ALA: in `ala_format`, 0 = its own). */
+ferry_result cli_asset_write(const cli_asset *asset, int ala_format, ferry_buffer *out, ferry_error *err);
+bool cli_has_ext(const char *path, const char *ext);
 
 /* Prints "ferry CMD: message" and a hint to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

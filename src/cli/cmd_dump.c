@@ -34,9 +34,9 @@ static void printable(const uint8_t *d, size_t n, char *out, size_t out_size)
     out[used] = '\0';
 }
 
+/* Values of a mini-chunk, by the width and kind its table gives. */
 static void format_mini_value(ferry_value_kind kind, const ferry_mini_chunk *m, char *out, size_t out_size)
 {
-    size_t used = 0;
     out[0] = '\0';
     if (kind == FERRY_VALUE_STRING) {
         char text[600];
@@ -44,22 +44,33 @@ static void format_mini_value(ferry_value_kind kind, const ferry_mini_chunk *m, 
         snprintf(out, out_size, "\"%s\"", text);
         return;
     }
-    if ((kind == FERRY_VALUE_UINT || kind == FERRY_VALUE_INT || kind == FERRY_VALUE_FLOAT) && m->size % 4 == 0 && m->size) {
-        for (size_t i = 0; i + 4 <= m->size && used < out_size; i += 4) {
-            uint32_t u = (uint32_t)m->data[i] | ((uint32_t)m->data[i + 1] << 8) | ((uint32_t)m->data[i + 2] << 16) |
-                         ((uint32_t)m->data[i + 3] << 24);
-            float f;
-            memcpy(&f, &u, 4);
-            if (kind == FERRY_VALUE_FLOAT)
-                used += (size_t)snprintf(out + used, out_size - used, "%s%g", i ? " " : "", (double)f);
-            else if (kind == FERRY_VALUE_INT)
-                used += (size_t)snprintf(out + used, out_size - used, "%s%d", i ? " " : "", (int32_t)u);
-            else
-                used += (size_t)snprintf(out + used, out_size - used, "%s%u", i ? " " : "", (unsigned)u);
-        }
+    size_t width = kind == FERRY_VALUE_UINT8 ? 1 : (kind == FERRY_VALUE_UINT16 || kind == FERRY_VALUE_INT16) ? 2 : 4;
+    if (kind == FERRY_VALUE_BYTES || m->size == 0 || m->size % width) {
+        hex_preview(m->data, m->size, out, out_size);
         return;
     }
-    hex_preview(m->data, m->size, out, out_size);
+    size_t used = 0;
+    for (size_t i = 0; i + width <= m->size && used < out_size; i += width) {
+        const uint8_t *p = m->data + i;
+        uint32_t u = width == 1 ? p[0] : width == 2 ? (uint32_t)(p[0] | (p[1] << 8))
+                                                    : (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+                                                          ((uint32_t)p[3] << 24);
+        const char *sep = i ? " " : "";
+        int w;
+        if (kind == FERRY_VALUE_FLOAT) {
+            float f;
+            memcpy(&f, &u, 4);
+            w = snprintf(out + used, out_size - used, "%s%g", sep, (double)f);
+        } else if (kind == FERRY_VALUE_INT) {
+            w = snprintf(out + used, out_size - used, "%s%d", sep, (int)(int32_t)u);
+        } else if (kind == FERRY_VALUE_INT16) {
+            w = snprintf(out + used, out_size - used, "%s%d", sep, (int)(int16_t)u);
+        } else {
+            w = snprintf(out + used, out_size - used, "%s%u", sep, (unsigned)u);
+        }
+        if (w < 0) break;
+        used += (size_t)w;
+    }
 }
 
 typedef struct dump_ctx {

@@ -8,9 +8,11 @@
 static const char info_usage[] =
     "usage: ferry info [--json] FILE...\n"
     "\n"
-    "Summarises each file: format, counts of bones, meshes, sub-meshes, vertices,\n"
+    "Summarises each file. Models: counts of bones, meshes, sub-meshes, vertices,\n"
     "triangles, lights, proxies and dazzles, the model's bounds, the shaders and\n"
-    "textures it uses and its proxies.\n"
+    "textures used and the proxies. Animations: format, frames, fps, duration and\n"
+    "the animated bones with their channels. Particle systems: name, emitters,\n"
+    "their blend modes, lifetimes and textures.\n"
     "\n"
     "  --json   machine-readable output on stdout (an array, one object per file)\n";
 
@@ -149,6 +151,101 @@ static json_t *model_info(const char *file, size_t size, const ferry_alo_model *
     return j;
 }
 
+static const char *ala_channels(const ferry_ala_bone *b, uint8_t format, char *out, size_t size)
+{
+    bool t, r, sc;
+    if (format == 2) {
+        t = b->translation_index >= 0;
+        r = b->rotation_index >= 0;
+        sc = b->scale_index >= 0;
+    } else {
+        t = b->translation_count > 0;
+        r = b->rotation_count > 1;
+        sc = b->scale_count > 0;
+    }
+    snprintf(out, size, "%s%s%s%s%s", t ? " translation" : "", r ? " rotation" : "", sc ? " scale" : "",
+             b->has_visibility ? " visibility" : "", b->has_steps ? " steps" : "");
+    if (!out[0]) snprintf(out, size, " (constant)");
+    return out;
+}
+
+static json_t *animation_info(const char *file, size_t size, const ferry_ala_animation *a, bool json)
+{
+    size_t animated = 0;
+    char channels[96];
+    for (size_t i = 0; i < a->bone_count; i++)
+        if (strcmp(ala_channels(&a->bones[i], a->format, channels, sizeof channels), " (constant)") != 0) animated++;
+    if (json) {
+        json_t *j = json_object();
+        json_object_set_new(j, "file", json_string(file));
+        json_object_set_new(j, "format", json_string("ALA animation"));
+        json_object_set_new(j, "ala_format", json_integer(a->format));
+        json_object_set_new(j, "size", json_integer((json_int_t)size));
+        json_object_set_new(j, "frames", json_integer(a->frame_count));
+        json_object_set_new(j, "fps", json_real(a->fps));
+        json_object_set_new(j, "duration", json_real(ferry_ala_duration(a)));
+        json_object_set_new(j, "bones", json_integer((json_int_t)a->bone_count));
+        json_object_set_new(j, "animated_bones", json_integer((json_int_t)animated));
+        json_t *bones = json_array();
+        for (size_t i = 0; i < a->bone_count; i++) {
+            json_t *b = json_object();
+            json_object_set_new(b, "name", json_string(a->bones[i].name ? a->bones[i].name : ""));
+            json_object_set_new(b, "index", json_integer(a->bones[i].index));
+            json_object_set_new(b, "channels",
+                                json_string(ala_channels(&a->bones[i], a->format, channels, sizeof channels) + 1));
+            json_array_append_new(bones, b);
+        }
+        json_object_set_new(j, "bone_list", bones);
+        return j;
+    }
+    printf("%s: ALA animation (format %u), %zu bytes\n", file, (unsigned)a->format, size);
+    printf("  frames     %u at %g fps (%.3f s)\n", (unsigned)a->frame_count, (double)a->fps, ferry_ala_duration(a));
+    printf("  bones      %zu, %zu animated\n", a->bone_count, animated);
+    for (size_t i = 0; i < a->bone_count; i++)
+        printf("  %4u %-24s%s\n", (unsigned)a->bones[i].index, a->bones[i].name ? a->bones[i].name : "",
+               ala_channels(&a->bones[i], a->format, channels, sizeof channels));
+    return NULL;
+}
+
+static json_t *particle_info(const char *file, size_t size, const ferry_particle_system *ps, bool json)
+{
+    json_t *j = NULL, *emitters = NULL;
+    if (json) {
+        j = json_object();
+        json_object_set_new(j, "file", json_string(file));
+        json_object_set_new(j, "format", json_string("ALO particle system"));
+        json_object_set_new(j, "size", json_integer((json_int_t)size));
+        json_object_set_new(j, "name", json_string(ps->name ? ps->name : ""));
+        json_object_set_new(j, "persistent", json_boolean(ps->persistence != 0));
+        emitters = json_array();
+    } else {
+        printf("%s: ALO particle system '%s', %zu bytes, %zu emitter%s%s\n", file, ps->name ? ps->name : "", size,
+               ps->emitter_count, ps->emitter_count == 1 ? "" : "s", ps->persistence ? ", persistent" : "");
+    }
+    for (size_t i = 0; i < ps->emitter_count; i++) {
+        const ferry_particle_emitter *e = &ps->emitters[i];
+        const ferry_particle_properties *p = &e->properties;
+        if (emitters) {
+            json_t *ej = json_object();
+            json_object_set_new(ej, "name", json_string(e->name ? e->name : ""));
+            json_object_set_new(ej, "blend_mode", json_integer(p->blend_mode));
+            json_object_set_new(ej, "lifetime", json_real(p->lifetime));
+            json_object_set_new(ej, "in_bursts", json_boolean(p->in_bursts != 0));
+            json_object_set_new(ej, "color_texture", e->color_texture ? json_string(e->color_texture) : json_null());
+            json_object_set_new(ej, "secondary_texture",
+                                e->secondary_texture ? json_string(e->secondary_texture) : json_null());
+            json_array_append_new(emitters, ej);
+        } else {
+            printf("  emitter %zu %-20s blend %u, lifetime %gs, %s, texture %s%s%s\n", i, e->name ? e->name : "",
+                   (unsigned)p->blend_mode, (double)p->lifetime, p->in_bursts ? "bursts" : "stream",
+                   e->color_texture ? e->color_texture : "(none)", e->secondary_texture ? ", secondary " : "",
+                   e->secondary_texture ? e->secondary_texture : "");
+        }
+    }
+    if (j) json_object_set_new(j, "emitters", emitters);
+    return j;
+}
+
 int cmd_info(int argc, char **argv)
 {
     bool json = false;
@@ -171,27 +268,18 @@ int cmd_info(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1]) continue;
         const char *file = argv[i];
-        uint8_t *data;
-        size_t size;
-        if (!cli_load(file, &data, &size)) {
-            status = CLI_INVALID;
-            continue;
-        }
-        ferry_alamo_kind kind = ferry_alamo_detect(data, size);
-        ferry_alo_model *model = NULL;
+        cli_asset a;
         ferry_error err;
-        if (kind != FERRY_ALAMO_MODEL) {
-            fprintf(stderr, "%s: error: %s files are not supported by info yet\n", file, ferry_alamo_kind_name(kind));
-            status = CLI_INVALID;
-        } else if (ferry_alo_read(data, size, NULL, &model, &err) != FERRY_OK) {
+        if (!cli_asset_load(file, &a, &err)) {
             cli_print_error(file, &err);
             status = CLI_INVALID;
         } else {
-            json_t *j = model_info(file, size, model, json);
+            json_t *j = a.model       ? model_info(file, a.size, a.model, json)
+                        : a.animation ? animation_info(file, a.size, a.animation, json)
+                                      : particle_info(file, a.size, a.particles, json);
             if (all) json_array_append_new(all, j);
-            ferry_alo_free(model);
         }
-        ferry_file_free(data);
+        cli_asset_free(&a);
     }
     if (all) {
         cli_print_json(all);

@@ -12,7 +12,8 @@ static const char usage[] =
     "  info FILE...           one-screen summary of each file (--json)\n"
     "  dump FILE              the chunk tree, decoded where known (--json)\n"
     "  validate FILE...       check every rule of the format; exit 1 on errors (--json)\n"
-    "  convert IN OUT         rewrite through the typed model (IN.alo -> OUT.alo)\n"
+    "  convert IN OUT         rewrite through the typed model (.alo, .ala; --ala-format 1|2)\n"
+    "  sample ANIM.ala        every bone's pose at a frame or time (--frame N | --time S)\n"
     "\n"
     "Run 'ferry COMMAND --help' for a command's options.\n"
     "Exit status: 0 success, 1 invalid input, 2 usage error.\n";
@@ -36,6 +37,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "dump") == 0) return cmd_dump(argc - 1, argv + 1);
     if (strcmp(cmd, "validate") == 0) return cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "convert") == 0) return cmd_convert(argc - 1, argv + 1);
+    if (strcmp(cmd, "sample") == 0) return cmd_sample(argc - 1, argv + 1);
     fprintf(stderr, "ferry: unknown command '%s'\n\n%s", cmd, usage);
     return CLI_USAGE;
 }

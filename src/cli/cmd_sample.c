@@ -1,0 +1,146 @@
+/* ferry sample: every bone's local pose at one moment of an animation. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char sample_usage[] =
+    "usage: ferry sample ANIM.ala [--model MODEL.alo] (--frame N | --time S) [--loop] [--json]\n"
+    "\n"
+    "Prints each animated bone's local translation, rotation (unit quaternion\n"
+    "x, y, z, w), scale and visibility at frame N (fractional frames interpolate)\n"
+    "or at S seconds. Bone names come from the animation, or from the model when\n"
+    "one is given (tracks apply to the model's bones by index).\n"
+    "\n"
+    "  --frame N        frame number (0 is the first; may be fractional)\n"
+    "  --time S         seconds from the start (frame = S x fps)\n"
+    "  --loop           wrap around past the end (the last frame equals the first)\n"
+    "                   instead of holding the last frame\n"
+    "  --model FILE     the ALO model the animation is for\n"
+    "  --json           machine-readable output on stdout\n";
+
+static bool parse_number(const char *text, double *out)
+{
+    char *end;
+    *out = strtod(text, &end);
+    return end != text && *end == '\0';
+}
+
+int cmd_sample(int argc, char **argv)
+{
+    const char *anim_path = NULL, *model_path = NULL;
+    bool json = false, have_frame = false, have_time = false, loop = false;
+    double frame = 0, seconds = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(sample_usage, stdout);
+            return CLI_OK;
+        }
+        if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--loop") == 0) {
+            loop = true;
+        } else if (strcmp(argv[i], "--frame") == 0 || strcmp(argv[i], "--time") == 0) {
+            bool is_frame = argv[i][2] == 'f';
+            double v;
+            if (i + 1 >= argc || !parse_number(argv[i + 1], &v) || v < 0)
+                return cli_usage_error("sample", "%s needs a number of %s, 0 or more", argv[i],
+                                       is_frame ? "frames" : "seconds");
+            i++;
+            if (is_frame) {
+                have_frame = true;
+                frame = v;
+            } else {
+                have_time = true;
+                seconds = v;
+            }
+        } else if (strcmp(argv[i], "--model") == 0) {
+            if (i + 1 >= argc) return cli_usage_error("sample", "--model needs a file");
+            model_path = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("sample", "unknown option '%s'", argv[i]);
+        } else if (!anim_path) {
+            anim_path = argv[i];
+        } else {
+            return cli_usage_error("sample", "one animation at a time (use --model for the model)");
+        }
+    }
+    if (!anim_path) return cli_usage_error("sample", "no animation given");
+    if (have_frame == have_time) return cli_usage_error("sample", "give exactly one of --frame and --time");
+
+    cli_asset anim, model;
+    memset(&model, 0, sizeof model);
+    ferry_error err;
+    int status = CLI_INVALID;
+    if (!cli_asset_load(anim_path, &anim, &err)) {
+        cli_print_error(anim_path, &err);
+        goto done;
+    }
+    if (!anim.animation) {
+        fprintf(stderr, "%s: error: this is an %s, not an animation\n", anim_path, ferry_alamo_kind_name(anim.kind));
+        goto done;
+    }
+    if (model_path) {
+        if (!cli_asset_load(model_path, &model, &err)) {
+            cli_print_error(model_path, &err);
+            goto done;
+        }
+        if (!model.model) {
+            fprintf(stderr, "%s: error: this is an %s, not a model\n", model_path, ferry_alamo_kind_name(model.kind));
+            goto done;
+        }
+    }
+    const ferry_ala_animation *a = anim.animation;
+    if (have_time) frame = ferry_ala_frame_at(a, seconds);
+    ferry_ala_wrap wrap = loop ? FERRY_ALA_LOOP : FERRY_ALA_CLAMP;
+    ferry_ala_pose *poses = calloc(a->bone_count ? a->bone_count : 1, sizeof *poses);
+    if (!poses) goto done;
+    ferry_ala_sample_all(a, frame, wrap, poses);
+    json_t *jbones = json ? json_array() : NULL;
+    if (!json)
+        printf("%s: frame %.4g of %u (%.4g s at %.4g fps)%s\n", anim_path, frame, (unsigned)a->frame_count,
+               ferry_ala_duration(a) > 0 ? frame / (double)a->fps : 0.0, (double)a->fps, loop ? ", looping" : "");
+    for (size_t i = 0; i < a->bone_count; i++) {
+        const ferry_ala_bone *b = &a->bones[i];
+        const char *name = b->name ? b->name : "";
+        if (model.model && b->index < model.model->skeleton.bone_count && model.model->skeleton.bones[b->index].name)
+            name = model.model->skeleton.bones[b->index].name;
+        const ferry_ala_pose *p = &poses[i];
+        if (jbones) {
+            json_t *jb = json_object();
+            json_object_set_new(jb, "name", json_string(name));
+            json_object_set_new(jb, "index", json_integer(b->index));
+            json_object_set_new(jb, "translation", json_pack("[f,f,f]", (double)p->translation[0],
+                                                             (double)p->translation[1], (double)p->translation[2]));
+            json_object_set_new(jb, "rotation", json_pack("[f,f,f,f]", (double)p->rotation[0], (double)p->rotation[1],
+                                                          (double)p->rotation[2], (double)p->rotation[3]));
+            json_object_set_new(jb, "scale", json_pack("[f,f,f]", (double)p->scale[0], (double)p->scale[1],
+                                                       (double)p->scale[2]));
+            json_object_set_new(jb, "visible", p->has_visibility ? json_boolean(p->visible) : json_null());
+            json_array_append_new(jbones, jb);
+        } else {
+            printf("  %3u %-24s t=(%.5g, %.5g, %.5g) r=(%.5f, %.5f, %.5f, %.5f) s=(%.4g, %.4g, %.4g) %s\n",
+                   (unsigned)b->index, name, (double)p->translation[0], (double)p->translation[1],
+                   (double)p->translation[2], (double)p->rotation[0], (double)p->rotation[1], (double)p->rotation[2],
+                   (double)p->rotation[3], (double)p->scale[0], (double)p->scale[1], (double)p->scale[2],
+                   !p->has_visibility ? "" : p->visible ? "visible" : "hidden");
+        }
+    }
+    if (jbones) {
+        json_t *root = json_object();
+        json_object_set_new(root, "file", json_string(anim_path));
+        json_object_set_new(root, "frame", json_real(frame));
+        json_object_set_new(root, "frames", json_integer(a->frame_count));
+        json_object_set_new(root, "fps", json_real(a->fps));
+        json_object_set_new(root, "loop", json_boolean(loop));
+        json_object_set_new(root, "bones", jbones);
+        cli_print_json(root);
+        json_decref(root);
+    }
+    free(poses);
+    status = CLI_OK;
+done:
+    cli_asset_free(&anim);
+    cli_asset_free(&model);
+    return status;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Animations and particle systems through the tool: info, dump, validate
+# (alone and against their model), sample, convert (byte-identical, and
+# between ALA formats with every pose kept).
+set -u
+FERRY=$1 SRC=$2 SHARED=$3
+. "$(dirname "$0")/lib.bash"
+corpus="$SHARED/corpus/alamo"
+if [ ! -d "$corpus" ]; then
+  echo "SKIP: $corpus is absent"
+  exit 77
+fi
+mapfile -d '' anims < <(find "$corpus" -iname '*.ala' -print0 | sort -z)
+check "corpus has animations" test ${#anims[@]} -gt 0
+for f in "${anims[@]}"; do
+  name=$(basename "$f")
+  expect 0 "info $name" -- "$FERRY" info --json "$f"
+  check "info $name: frames and fps" jq -e '.[0].frames > 0 and .[0].fps > 0' "$tmp/out" >/dev/null
+  format=$(jq -r '.[0].ala_format' "$tmp/out")
+  expect 0 "dump $name" -- "$FERRY" dump "$f"
+  check "dump $name names the header" grep -q "animation header" "$tmp/out"
+  expect 0 "convert $name" -- "$FERRY" convert "$f" "$tmp/same.ala"
+  check "$name rewrites byte-identically" cmp -s "$f" "$tmp/same.ala"
+  other=$((3 - format))
+  expect 0 "convert $name to format $other" -- "$FERRY" convert --ala-format "$other" "$f" "$tmp/other.ala"
+  expect 0 "info of the converted $name" -- "$FERRY" info --json "$tmp/other.ala"
+  check "converted $name is format $other" jq -e ".[0].ala_format == $other" "$tmp/out" >/dev/null
+  frames=$(jq -r '.[0].frames' "$tmp/out")
+  for frame in 0 $((frames / 2)) $((frames - 1)) 1.5; do
+    "$FERRY" sample --json --frame "$frame" "$f" >"$tmp/a.json"
+    "$FERRY" sample --json --frame "$frame" "$tmp/other.ala" >"$tmp/b.json"
+    check "$name frame $frame: same pose after format $other" \
+      jq -e -n --slurpfile a "$tmp/a.json" --slurpfile b "$tmp/b.json" \
+      '[$a[0].bones, $b[0].bones] | transpose | all(.[0].translation == .[1].translation and .[0].rotation == .[1].rotation and .[0].scale == .[1].scale and .[0].visible == .[1].visible)'
+  done
+  # The model the animation belongs to: MODEL_NAME_00.ALA for MODEL.ALO.
+  stem=${name%_*}; stem=${stem%_*}
+  model=$(find "$(dirname "$f")" -maxdepth 1 -iname "$stem.alo" | head -n 1)
+  if [ -n "$model" ]; then
+    expect 0 "validate $name against $(basename "$model")" -- "$FERRY" validate --no-textures --json "$model" "$f"
+    check "$name fits its model" jq -e 'all(.[]; .error_count == 0)' "$tmp/out" >/dev/null
+  fi
+done
+
+expect 0 "sample by time" -- "$FERRY" sample --time 0.25 "${anims[0]}"
+expect 2 "sample needs a frame or a time" -- "$FERRY" sample "${anims[0]}"
+expect 2 "sample takes one of them" -- "$FERRY" sample --frame 1 --time 1 "${anims[0]}"
+expect 1 "sample of a model is refused" -- "$FERRY" sample --frame 0 "$corpus/ufocp/W_Grenade.alo"
+head -c 100 "${anims[0]}" >"$tmp/cut.ala"
+expect 1 "a truncated animation" -- "$FERRY" validate "$tmp/cut.ala"
+check "located" grep -q "offset 0x" "$tmp/err"
+
+mapfile -d '' particles < <(for f in "$corpus"/*/*.alo; do
+  [ "$(head -c 4 "$f" | od -An -tx4 | tr -d ' ')" = "00000900" ] && printf '%s\0' "$f"; done)
+check "corpus has particle systems" test ${#particles[@]} -gt 0
+for f in "${particles[@]}"; do
+  name=$(basename "$f")
+  expect 0 "info $name" -- "$FERRY" info --json "$f"
+  check "info $name lists emitters" jq -e '.[0].emitters | length > 0' "$tmp/out" >/dev/null
+  expect 0 "validate $name" -- "$FERRY" validate --no-textures "$f"
+  expect 0 "dump $name" -- "$FERRY" dump "$f"
+  check "dump $name names the emitters" grep -q "emitter properties" "$tmp/out"
+  expect 0 "convert $name" -- "$FERRY" convert "$f" "$tmp/p.alo"
+  check "$name rewrites byte-identically" cmp -s "$f" "$tmp/p.alo"
+  cp "$f" "$tmp/renamed.alo"
+  expect 1 "a particle system under another file name" -- "$FERRY" validate --no-textures "$tmp/renamed.alo"
+done
+echo "${#anims[@]} animations, ${#particles[@]} particle systems"
+finish
