@@ -1,13 +1,18 @@
 /* Writes the committed seed corpus: fuzz/corpus/alo/ (small models built
  * with the library's writer) and fuzz/corpus/chunk/ (the same, plus chunk
- * trees that only the chunk reader cares about). Seeds are tiny on purpose:
+ * trees that only the chunk reader cares about), fuzz/corpus/ala/ and
+ * fuzz/corpus/particle/ (the bundled samples). Seeds are tiny on purpose:
  * libFuzzer mutates small inputs fastest, and real files must never be
  * committed. Usage: fuzz_make_seeds CORPUS_DIR */
+#include <ferry/ala.h>
 #include <ferry/alo.h>
+#include <ferry/particle.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../tools/sample_models.h"
 
 static int failures;
 
@@ -311,10 +316,55 @@ static void chunk_seeds(const char *dir)
     save(dir, "chunk", "roots.bin", r.data, r.size);
 }
 
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Animations (both formats, each also converted to the other) and particle
+ * systems: the bundled samples' builders, so the seeds cover every chunk
+ * those readers know without a second hand-built copy. */
+static void sample_seeds(const char *dir)
+{
+    for (size_t i = 0; i < sample_animation_builder_count; i++) {
+        sample_animation a;
+        sample_animation_builders[i](&a);
+        for (int format = 1; format <= 2; format++) {
+            ferry_buffer out = {0};
+            ferry_error err;
+            char name[256];
+            snprintf(name, sizeof name, "f%d_%s", format, base_name(a.file));
+            if (ferry_ala_write_format(&a.anim, (ferry_ala_format)format, &out, &err) != FERRY_OK) {
+                fprintf(stderr, "%s: %s\n", name, err.message);
+                failures++;
+            } else {
+                save(dir, "ala", name, out.data, out.size);
+            }
+            ferry_buffer_free(&out);
+        }
+        sample_animation_free(&a);
+    }
+    for (size_t i = 0; i < sample_particles_builder_count; i++) {
+        sample_particles p;
+        sample_particles_builders[i](&p);
+        ferry_buffer out = {0};
+        ferry_error err;
+        if (ferry_particle_write(&p.system, &out, &err) != FERRY_OK) {
+            fprintf(stderr, "%s: %s\n", p.file, err.message);
+            failures++;
+        } else {
+            save(dir, "particle", base_name(p.file), out.data, out.size);
+        }
+        ferry_buffer_free(&out);
+        sample_particles_free(&p);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s CORPUS_DIR   (writes CORPUS_DIR/alo and CORPUS_DIR/chunk)\n", argv[0]);
+        fprintf(stderr, "usage: %s CORPUS_DIR   (writes CORPUS_DIR/alo, ala, particle and chunk)\n", argv[0]);
         return 2;
     }
     minimal(argv[1]);
@@ -322,5 +372,6 @@ int main(int argc, char **argv)
     full(argv[1], 1, "full_v1.alo");
     kept_bytes(argv[1]);
     chunk_seeds(argv[1]);
+    sample_seeds(argv[1]);
     return failures ? 1 : 0;
 }

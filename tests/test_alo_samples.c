@@ -1,15 +1,25 @@
-/* The bundled samples (the .alo files under samples/alamo, built by
- * tools/sample_models.c):
+/* The bundled samples (the files under samples/alamo, built by
+ * tools/sample_models.c: models, animations for walker.alo, a particle
+ * system):
  *  - the committed files are exactly what the generator builds now, so they
  *    can never go stale;
- *  - every hand-built model reads back equal, field by field, and a read
- *    model writes back the same bytes;
- *  - together they use every chunk type of the model format, and every
- *    optional part, so that a sample dropped or thinned out is noticed;
+ *  - every hand-built model, animation and particle system reads back
+ *    equal, field by field, and what was read writes back the same bytes;
+ *  - each validates with no report at all (animations also against their
+ *    model, the particle system under its file name);
+ *  - together they use every chunk type of the model, animation (both
+ *    formats) and particle formats, and every optional part, so that a
+ *    sample dropped or thinned out is noticed;
  *  - their geometry, collision trees and skeletons are sane, since the
- *    samples double as examples of a correct model. */
+ *    samples double as examples of a correct model; animations loop and
+ *    pose the same in the other ALA format; particle tracks give the
+ *    values worked out by hand. */
+#include <ctype.h>
+
+#include <ferry/ala.h>
 #include <ferry/alo.h>
 #include <ferry/chunk.h>
+#include <ferry/particle.h>
 
 #include "../tools/sample_models.h"
 #include "support.h"
@@ -657,6 +667,712 @@ static void check_sample(sample_builder build, coverage *cv, bool *skinned)
     sample_model_free(&sample);
 }
 
+/* ==== animations and particle systems ==== */
+
+static void same_mem(const char *where, const char *what, const void *want, const void *got, size_t bytes)
+{
+    bool same = bytes == 0 || (want && got && memcmp(want, got, bytes) == 0);
+    CHECK_MSG(same, "%s: %s differ", where, what);
+}
+
+/* A set of chunk kinds, each the chunk's type under its parent's (small
+ * particle types mean different things at different depths). */
+typedef struct kind_set {
+    uint64_t kinds[64];
+    size_t count;
+} kind_set;
+
+#define KIND(parent, type) ((uint64_t)(parent) << 32 | (uint32_t)(type))
+#define ROOT 0xFFFFFFFFu
+
+static void kind_add(kind_set *s, uint64_t kind)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (s->kinds[i] == kind) return;
+    if (s->count < sizeof s->kinds / sizeof s->kinds[0]) s->kinds[s->count++] = kind;
+}
+
+static bool kind_has(const kind_set *s, uint64_t kind)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (s->kinds[i] == kind) return true;
+    return false;
+}
+
+static void kinds_of(kind_set *s, const ferry_chunk *c)
+{
+    kind_add(s, KIND(c->parent ? c->parent->type : ROOT, c->type));
+    for (size_t i = 0; i < c->child_count; i++) kinds_of(s, &c->children[i]);
+}
+
+/* Whether a data chunk holds a mini-chunk of `type` (of `size` bytes, when
+ * size >= 0). */
+static bool has_mini(const ferry_chunk *c, uint8_t type, int size)
+{
+    ferry_mini_chunk minis[64];
+    size_t n = 0;
+    ferry_error err;
+    if (c->is_container || ferry_mini_chunks_parse(c, minis, 64, &n, &err) != FERRY_OK) return false;
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (minis[i].type == type && (size < 0 || minis[i].size == size)) return true;
+    return false;
+}
+
+static size_t mini_count(const ferry_chunk *c)
+{
+    size_t n = 0;
+    ferry_error err;
+    if (c->is_container || ferry_mini_chunks_parse(c, NULL, 0, &n, &err) != FERRY_OK) return 0;
+    return n;
+}
+
+static ferry_chunk_tree *read_chunks(const char *file, const ferry_buffer *bytes)
+{
+    ferry_error err;
+    ferry_chunk_tree *tree = NULL;
+    ferry_result rc = ferry_chunk_read(bytes->data, bytes->size, NULL, &tree, &err);
+    CHECK_MSG(rc == FERRY_OK, "%s: chunk tree: %s", file, err.message);
+    return rc == FERRY_OK ? tree : NULL;
+}
+
+/* Finds the first chunk of `type` under a parent of `parent` type. */
+static const ferry_chunk *find_chunk(const ferry_chunk *c, uint32_t parent, uint32_t type)
+{
+    if (c->type == type && c->parent && c->parent->type == parent) return c;
+    for (size_t i = 0; i < c->child_count; i++) {
+        const ferry_chunk *found = find_chunk(&c->children[i], parent, type);
+        if (found) return found;
+    }
+    return NULL;
+}
+
+/* The committed file equals the generator's bytes, and stays small. */
+static void check_committed(const char *file, const ferry_buffer *bytes)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/samples/%s", FERRY_SOURCE_DIR, file);
+    size_t committed_size = 0;
+    uint8_t *committed = test_read_file(path, &committed_size);
+    CHECK_MSG(committed != NULL, "%s is missing: run `make samples`", path);
+    if (committed)
+        CHECK_MSG(same_bytes(path, committed, committed_size, bytes->data, bytes->size),
+                  "%s is stale: run `make samples` and commit the result", path);
+    free(committed);
+    CHECK_MSG(bytes->size < 16 * 1024, "%s: %zu bytes, samples should stay small", file, bytes->size);
+}
+
+static void check_no_reports(const char *file, const char *what, size_t errors, ferry_diagnostics *diags)
+{
+    for (size_t i = 0; i < diags->count; i++)
+        fprintf(stderr, "%s (%s): [%s] %s\n", file, what, diags->items[i].rule, diags->items[i].message);
+    CHECK_MSG(errors == 0 && diags->count == 0, "%s (%s): %zu errors, %zu reports", file, what, errors, diags->count);
+    ferry_diagnostics_free(diags);
+}
+
+/* ---- animations ---- */
+
+static void compare_ala_bone(const char *where, const ferry_ala_bone *a, const ferry_ala_bone *b)
+{
+    same_s(where, "name", a->name, b->name);
+    same_u(where, "index", a->index, b->index);
+    same_u(where, "unknown", a->unknown, b->unknown);
+    same_f(where, "translation offset", a->translation_offset, b->translation_offset, 3);
+    same_f(where, "translation scale", a->translation_scale, b->translation_scale, 3);
+    same_f(where, "scale offset", a->scale_offset, b->scale_offset, 3);
+    same_f(where, "scale scale", a->scale_scale, b->scale_scale, 3);
+    same_u(where, "translation index", (uint16_t)a->translation_index, (uint16_t)b->translation_index);
+    same_u(where, "scale index", (uint16_t)a->scale_index, (uint16_t)b->scale_index);
+    same_u(where, "rotation index", (uint16_t)a->rotation_index, (uint16_t)b->rotation_index);
+    same_mem(where, "default rotation", a->default_rotation, b->default_rotation, sizeof a->default_rotation);
+    same_u(where, "format-2 minis stored", a->present & FERRY_ALA_BONE_FORMAT2_MINIS,
+           b->present & FERRY_ALA_BONE_FORMAT2_MINIS);
+    same_u(where, "translation count", a->translation_count, b->translation_count);
+    same_u(where, "scale count", a->scale_count, b->scale_count);
+    same_u(where, "rotation count", a->rotation_count, b->rotation_count);
+    if (a->translation_count == b->translation_count)
+        same_mem(where, "translations", a->translations, b->translations, 6 * a->translation_count);
+    if (a->scale_count == b->scale_count) same_mem(where, "scales", a->scales, b->scales, 6 * a->scale_count);
+    if (a->rotation_count == b->rotation_count)
+        same_mem(where, "rotations", a->rotations, b->rotations, 8 * a->rotation_count);
+    same_u(where, "translation chunk", a->has_translations, b->has_translations);
+    same_u(where, "scale chunk", a->has_scales, b->has_scales);
+    same_u(where, "rotation chunk", a->has_rotations, b->has_rotations);
+    same_u(where, "visibility size", a->visibility_size, b->visibility_size);
+    if (a->visibility_size == b->visibility_size)
+        same_mem(where, "visibility bits", a->visibility, b->visibility, a->visibility_size);
+    same_u(where, "step size", a->step_size, b->step_size);
+    if (a->step_size == b->step_size) same_mem(where, "step bits", a->steps, b->steps, a->step_size);
+    same_u(where, "visibility chunk", a->has_visibility, b->has_visibility);
+    same_u(where, "step chunk", a->has_steps, b->has_steps);
+    same_u(where, "unknown bone chunks", 0, b->layout.unknown_count);
+    same_u(where, "unknown header minis", 0, b->header_layout.unknown_count);
+}
+
+static void compare_animations(const char *file, const ferry_ala_animation *w, const ferry_ala_animation *g)
+{
+    same_u(file, "format", w->format, g->format);
+    same_u(file, "frame count", w->frame_count, g->frame_count);
+    same_f(file, "fps", &w->fps, &g->fps, 1);
+    same_u(file, "bone count", w->bone_count, g->bone_count);
+    same_u(file, "bone count mismatch", false, g->bone_count_mismatch);
+    same_u(file, "rotation stride", w->rotation_stride, g->rotation_stride);
+    same_u(file, "translation stride", w->translation_stride, g->translation_stride);
+    same_u(file, "scale stride", w->scale_stride, g->scale_stride);
+    same_u(file, "frame rotation count", w->frame_rotation_count, g->frame_rotation_count);
+    same_u(file, "frame translation count", w->frame_translation_count, g->frame_translation_count);
+    same_u(file, "frame scale count", w->frame_scale_count, g->frame_scale_count);
+    if (w->frame_rotation_count == g->frame_rotation_count)
+        same_mem(file, "frame rotations", w->frame_rotations, g->frame_rotations, 2 * w->frame_rotation_count);
+    if (w->frame_translation_count == g->frame_translation_count)
+        same_mem(file, "frame translations", w->frame_translations, g->frame_translations,
+                 2 * w->frame_translation_count);
+    if (w->frame_scale_count == g->frame_scale_count)
+        same_mem(file, "frame scales", w->frame_scales, g->frame_scales, 2 * w->frame_scale_count);
+    same_u(file, "0x1009 stored", w->has_frame_rotations, g->has_frame_rotations);
+    same_u(file, "0x100a stored", w->has_frame_translations, g->has_frame_translations);
+    same_u(file, "0x100b stored", w->has_frame_scales, g->has_frame_scales);
+    for (size_t i = 0; i < w->bone_count && i < g->bone_count; i++) {
+        char where[128];
+        snprintf(where, sizeof where, "%s bone %zu", file, i);
+        compare_ala_bone(where, &w->bones[i], &g->bones[i]);
+    }
+    same_u(file, "unknown chunks", 0, g->layout.unknown_count + g->file_layout.unknown_count);
+    same_u(file, "unknown header minis", 0, g->header_layout.unknown_count);
+    same_u(file, "string tails", 0, g->string_tail_count);
+}
+
+static bool same_pose(const ferry_ala_pose *a, const ferry_ala_pose *b)
+{
+    return memcmp(a->translation, b->translation, sizeof a->translation) == 0 &&
+           memcmp(a->rotation, b->rotation, sizeof a->rotation) == 0 &&
+           memcmp(a->scale, b->scale, sizeof a->scale) == 0 && a->has_visibility == b->has_visibility &&
+           (!a->has_visibility || a->visible == b->visible);
+}
+
+/* Every bone at every frame, and between frames (clamped and looping),
+ * bit for bit the same in both animations. */
+static void same_poses(const char *what, const ferry_ala_animation *x, const ferry_ala_animation *y)
+{
+    CHECK_MSG(x->bone_count == y->bone_count && x->frame_count == y->frame_count, "%s: shapes differ", what);
+    if (x->bone_count != y->bone_count || x->frame_count != y->frame_count) return;
+    size_t differ = 0, compared = 0;
+    for (size_t b = 0; b < x->bone_count; b++) {
+        for (uint32_t f = 0; f < x->frame_count; f++) {
+            ferry_ala_pose p, q;
+            ferry_ala_sample_frame(x, b, f, &p);
+            ferry_ala_sample_frame(y, b, f, &q);
+            differ += !same_pose(&p, &q);
+            for (int wrap = 0; wrap < 2; wrap++) {
+                double at = f + 0.375;
+                ferry_ala_sample(x, b, at, (ferry_ala_wrap)wrap, &p);
+                ferry_ala_sample(y, b, at, (ferry_ala_wrap)wrap, &q);
+                differ += !same_pose(&p, &q);
+            }
+            compared += 3;
+        }
+    }
+    CHECK_MSG(differ == 0, "%s: %zu of %zu poses differ", what, differ, compared);
+}
+
+/* What the animation means: the last frame is the first again, a step bit
+ * holds its frame's pose until the next, bones without a rotation track
+ * take their default rotation. */
+static void check_motion(const char *file, const ferry_ala_animation *a)
+{
+    uint32_t last = a->frame_count - 1;
+    for (size_t b = 0; b < a->bone_count; b++) {
+        const ferry_ala_bone *bone = &a->bones[b];
+        ferry_ala_pose first, end, mid;
+        ferry_ala_sample_frame(a, b, 0, &first);
+        ferry_ala_sample_frame(a, b, last, &end);
+        CHECK_MSG(same_pose(&first, &end), "%s bone %zu '%s': the last frame is not the first", file, b, bone->name);
+        bool moves = false;
+        for (uint32_t f = 0; f < last; f++) {
+            ferry_ala_pose p, q;
+            ferry_ala_sample_frame(a, b, f, &p);
+            ferry_ala_sample_frame(a, b, f + 1, &q);
+            moves = moves || !same_pose(&p, &q);
+            bool step = bone->steps && f / 8 < bone->step_size && ((bone->steps[f / 8] >> (f % 8)) & 1);
+            if (!step) continue;
+            ferry_ala_sample(a, b, f + 0.5, FERRY_ALA_CLAMP, &mid);
+            CHECK_MSG(same_pose(&p, &mid), "%s bone %zu: the step bit of frame %u does not hold it", file, b,
+                      (unsigned)f);
+        }
+        CHECK_MSG(moves, "%s bone %zu '%s' never changes: leave it out", file, b, bone->name);
+    }
+}
+
+typedef struct ala_coverage {
+    kind_set kinds[3];           /* by format */
+    bool one_quaternion;         /* format 1: an 8-byte 0x1006 */
+    bool rotation_per_frame;     /* format 1: a 0x1006 of numFrames entries */
+    bool header_strides;         /* format 2: 0x1001 minis 11, 12, 13 */
+    bool bone_indices;           /* format 2: 0x1003 minis 14..17 */
+    bool default_not_identity;   /* format 2: rotation index -1, default rotation not the identity */
+} ala_coverage;
+
+static void cover_ala(ala_coverage *cv, const ferry_chunk_tree *tree, const ferry_ala_animation *a)
+{
+    if (a->format != FERRY_ALA_FORMAT_1 && a->format != FERRY_ALA_FORMAT_2) return;
+    for (size_t i = 0; i < tree->root_count; i++) kinds_of(&cv->kinds[a->format], &tree->roots[i]);
+    const ferry_chunk *root = &tree->roots[0];
+    for (size_t i = 0; i < root->child_count; i++) {
+        const ferry_chunk *c = &root->children[i];
+        if (c->type == FERRY_ALA_HEADER && a->format == FERRY_ALA_FORMAT_2)
+            cv->header_strides |= has_mini(c, 11, 4) && has_mini(c, 12, 4) && has_mini(c, 13, 4);
+        if (c->type != FERRY_ALA_BONE) continue;
+        for (size_t k = 0; k < c->child_count; k++) {
+            const ferry_chunk *part = &c->children[k];
+            if (part->type == FERRY_ALA_BONE_HEADER && a->format == FERRY_ALA_FORMAT_2)
+                cv->bone_indices |= has_mini(part, 14, 2) && has_mini(part, 15, 2) && has_mini(part, 16, 2) &&
+                                    has_mini(part, 17, 8);
+            if (part->type == FERRY_ALA_ROTATIONS) {
+                cv->one_quaternion |= part->size == 8;
+                cv->rotation_per_frame |= part->size == 8 * a->frame_count && a->frame_count > 1;
+            }
+        }
+    }
+    for (size_t b = 0; a->format == FERRY_ALA_FORMAT_2 && b < a->bone_count; b++) {
+        const int16_t *q = a->bones[b].default_rotation;
+        cv->default_not_identity |= a->bones[b].rotation_index == FERRY_ALA_NOT_ANIMATED && q[3] != 32767;
+    }
+}
+
+static void check_ala_coverage(const ala_coverage *cv)
+{
+    static const uint32_t format1[] = {FERRY_ALA_ANIMATION,   FERRY_ALA_HEADER,       FERRY_ALA_BONE,
+                                       FERRY_ALA_BONE_HEADER, FERRY_ALA_TRANSLATIONS, FERRY_ALA_SCALES,
+                                       FERRY_ALA_ROTATIONS,   FERRY_ALA_VISIBILITY,   FERRY_ALA_STEPS};
+    static const uint32_t format2[] = {FERRY_ALA_ANIMATION,       FERRY_ALA_HEADER,           FERRY_ALA_BONE,
+                                       FERRY_ALA_BONE_HEADER,     FERRY_ALA_VISIBILITY,       FERRY_ALA_STEPS,
+                                       FERRY_ALA_FRAME_ROTATIONS, FERRY_ALA_FRAME_TRANSLATIONS, FERRY_ALA_FRAME_SCALES};
+    for (int format = 1; format <= 2; format++) {
+        const uint32_t *types = format == 1 ? format1 : format2;
+        size_t n = format == 1 ? sizeof format1 / sizeof *format1 : sizeof format2 / sizeof *format2;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t parent = types[i] == FERRY_ALA_ANIMATION ? ROOT
+                              : (types[i] == FERRY_ALA_BONE_HEADER || (types[i] >= FERRY_ALA_TRANSLATIONS &&
+                                                                       types[i] <= FERRY_ALA_STEPS))
+                                  ? FERRY_ALA_BONE
+                                  : FERRY_ALA_ANIMATION;
+            CHECK_MSG(kind_has(&cv->kinds[format], KIND(parent, types[i])),
+                      "no format-%d animation sample holds chunk type 0x%x", format, (unsigned)types[i]);
+        }
+    }
+    CHECK_MSG(cv->one_quaternion && cv->rotation_per_frame,
+              "format-1 samples need a one-quaternion 0x1006 and a per-frame one");
+    CHECK_MSG(cv->header_strides, "no format-2 header stores its frame sizes (minis 11..13)");
+    CHECK_MSG(cv->bone_indices, "no format-2 bone header stores minis 14..17");
+    CHECK_MSG(cv->default_not_identity, "no format-2 bone without rotation track has a default rotation of its own");
+}
+
+static void check_animation_sample(sample_animation_builder build, ala_coverage *cv)
+{
+    sample_animation sample;
+    build(&sample);
+    const char *file = sample.file;
+    const ferry_ala_animation *built = &sample.anim;
+    ferry_error err;
+    ferry_buffer bytes = {0};
+    CHECK_MSG(ferry_ala_write(built, &bytes, &err) == FERRY_OK, "%s: write: %s", file, err.message);
+
+    /* Building is deterministic, and the file is what it builds now. */
+    sample_animation again;
+    build(&again);
+    ferry_buffer bytes2 = {0};
+    CHECK(ferry_ala_write(&again.anim, &bytes2, &err) == FERRY_OK);
+    CHECK_MSG(same_bytes(file, bytes.data, bytes.size, bytes2.data, bytes2.size), "%s: two builds differ", file);
+    ferry_buffer_free(&bytes2);
+    sample_animation_free(&again);
+    check_committed(file, &bytes);
+
+    sample_model model;
+    sample.model(&model);
+    ferry_diagnostics diags = {0};
+    size_t errors = ferry_ala_validate(built, &diags);
+    errors += ferry_ala_check_model(built, &model.model, &diags);
+    check_no_reports(file, "as built", errors, &diags);
+    check_motion(file, built);
+
+    /* It reads back equal, and writes back the same bytes. */
+    ferry_ala_animation *read = NULL;
+    ferry_result rc = ferry_ala_read(bytes.data, bytes.size, NULL, &read, &err);
+    CHECK_MSG(rc == FERRY_OK, "%s: read back: %s", file, err.message);
+    if (rc == FERRY_OK) {
+        compare_animations(file, built, read);
+        same_poses(file, built, read);
+        ferry_buffer rewritten = {0};
+        CHECK(ferry_ala_write(read, &rewritten, &err) == FERRY_OK);
+        CHECK_MSG(same_bytes(file, bytes.data, bytes.size, rewritten.data, rewritten.size),
+                  "%s: the read animation writes different bytes", file);
+        ferry_buffer_free(&rewritten);
+        errors = ferry_ala_validate(read, &diags);
+        errors += ferry_ala_check_model(read, &model.model, &diags);
+        check_no_reports(file, "as read", errors, &diags);
+
+        /* In the other format every pose stays the same, and converting
+         * back gives the file again. */
+        ferry_ala_format own = (ferry_ala_format)built->format;
+        ferry_ala_format other = own == FERRY_ALA_FORMAT_1 ? FERRY_ALA_FORMAT_2 : FERRY_ALA_FORMAT_1;
+        ferry_ala_animation *converted = NULL;
+        rc = ferry_ala_convert(read, other, NULL, &converted, &err);
+        CHECK_MSG(rc == FERRY_OK, "%s: convert to format %d: %s", file, (int)other, err.message);
+        if (rc == FERRY_OK) {
+            char what[160];
+            snprintf(what, sizeof what, "%s in format %d", file, (int)other);
+            same_u(what, "format", other, converted->format);
+            same_poses(what, built, converted);
+            errors = ferry_ala_validate(converted, &diags);
+            errors += ferry_ala_check_model(converted, &model.model, &diags);
+            check_no_reports(what, "converted", errors, &diags);
+            ferry_buffer back = {0};
+            CHECK(ferry_ala_write_format(converted, own, &back, &err) == FERRY_OK);
+            CHECK_MSG(same_bytes(what, bytes.data, bytes.size, back.data, back.size),
+                      "%s: converting back does not give the file again", what);
+            ferry_buffer_free(&back);
+            ferry_ala_free(converted);
+        }
+        ferry_chunk_tree *tree = read_chunks(file, &bytes);
+        if (tree) {
+            cover_ala(cv, tree, read);
+            ferry_chunk_tree_free(tree);
+        }
+        ferry_ala_free(read);
+    }
+    sample_model_free(&model);
+    ferry_buffer_free(&bytes);
+    sample_animation_free(&sample);
+}
+
+/* ---- particle systems ---- */
+
+/* Every property of <ferry/particle.h>. */
+#define PARTICLE_PROPERTIES(X)                                                                                     \
+    X(blend_mode) X(primitive_type) X(unused1) X(in_bursts) X(link_to_system) X(inward_speed) X(acceleration)     \
+    X(outward_acceleration) X(gravity) X(lifetime) X(texture_elements) X(unused2) X(randomized_scale)             \
+    X(randomized_lifetime) X(index) X(unused3) X(randomized_rotation) X(rotation_direction) X(initial_delay)       \
+    X(burst_delay) X(particles_per_burst) X(bursts) X(emitter_speed_mult) X(particles_per_second) X(unused4)      \
+    X(randomized_color) X(randomized_is_grayscale) X(not_billboarded) X(ground_interaction) X(bounciness)         \
+    X(affected_by_wind) X(freeze_time) X(skip_time) X(emit_mode) X(object_space_acceleration)                     \
+    X(is_heat_particle) X(emit_offset) X(is_weather_particle) X(weather_cube_size) X(unused5) X(unused6)          \
+    X(has_tail) X(tail_size) X(use_emitter_speed_mult) X(wind_disturbance) X(no_depth_test)                       \
+    X(weather_cube_distance) X(fixed_rotation) X(present)
+
+static void compare_properties(const char *where, const ferry_particle_properties *a,
+                               const ferry_particle_properties *b)
+{
+#define SAME_PROPERTY(field) same_mem(where, #field, &a->field, &b->field, sizeof a->field);
+    PARTICLE_PROPERTIES(SAME_PROPERTY)
+#undef SAME_PROPERTY
+}
+
+static void compare_group(const char *where, const ferry_particle_group *a, const ferry_particle_group *b)
+{
+    same_u(where, "type", a->type, b->type);
+    same_f(where, "min", a->min, b->min, 3);
+    same_f(where, "max", a->max, b->max, 3);
+    same_f(where, "side length", &a->side_length, &b->side_length, 1);
+    same_f(where, "sphere radius", &a->sphere_radius, &b->sphere_radius, 1);
+    same_u(where, "sphere surface", a->sphere_surface, b->sphere_surface);
+    same_f(where, "cylinder radius", &a->cylinder_radius, &b->cylinder_radius, 1);
+    same_u(where, "cylinder surface", a->cylinder_surface, b->cylinder_surface);
+    same_f(where, "cylinder height", &a->cylinder_height, &b->cylinder_height, 1);
+    same_f(where, "value", a->value, b->value, 3);
+    same_blob(where, "bytes after the data", &a->extra, 0, &b->extra);
+}
+
+static void compare_track(const char *where, bool color, const ferry_particle_track *a, const ferry_particle_track *b)
+{
+    same_u(where, "interpolation", a->interpolation, b->interpolation);
+    if (color) {
+        same_u(where, "first", a->first_byte, b->first_byte);
+        same_u(where, "last", a->last_byte, b->last_byte);
+    } else {
+        same_f(where, "first", &a->first, &b->first, 1);
+        same_f(where, "last", &a->last, &b->last, 1);
+    }
+    same_u(where, "key count", a->key_count, b->key_count);
+    for (size_t k = 0; k < a->key_count && k < b->key_count; k++) {
+        same_f(where, "key time", &a->keys[k].time, &b->keys[k].time, 1);
+        if (color)
+            same_u(where, "key value", a->keys[k].int_value, b->keys[k].int_value);
+        else
+            same_f(where, "key value", &a->keys[k].value, &b->keys[k].value, 1);
+    }
+    same_u(where, "unknown minis", 0, b->header_layout.unknown_count + b->keys_layout.unknown_count);
+}
+
+static void compare_systems(const char *file, const ferry_particle_system *w, const ferry_particle_system *g)
+{
+    same_s(file, "name", w->name, g->name);
+    same_u(file, "id", w->id, g->id);
+    same_u(file, "persistence", w->persistence, g->persistence);
+    same_blob(file, "bytes after the id", &w->id_extra, 0, &g->id_extra);
+    same_blob(file, "bytes after the persistence", &w->persistence_extra, 0, &g->persistence_extra);
+    same_u(file, "emitter count", w->emitter_count, g->emitter_count);
+    for (size_t i = 0; i < w->emitter_count && i < g->emitter_count; i++) {
+        const ferry_particle_emitter *a = &w->emitters[i], *b = &g->emitters[i];
+        char where[192];
+        snprintf(where, sizeof where, "%s emitter %zu", file, i);
+        compare_properties(where, &a->properties, &b->properties);
+        same_s(where, "name", a->name, b->name);
+        same_s(where, "colour texture", a->color_texture, b->color_texture);
+        same_s(where, "secondary texture", a->secondary_texture, b->secondary_texture);
+        same_u(where, "death emitter", (uint32_t)a->death_emitter, (uint32_t)b->death_emitter);
+        same_u(where, "birth emitter", (uint32_t)a->birth_emitter, (uint32_t)b->birth_emitter);
+        for (int k = 0; k < FERRY_PARTICLE_GROUP_COUNT; k++) {
+            char at[224];
+            snprintf(at, sizeof at, "%s group %d", where, k);
+            compare_group(at, &a->groups[k], &b->groups[k]);
+        }
+        for (int k = 0; k < FERRY_PARTICLE_TRACK_COUNT; k++) {
+            char at[224];
+            snprintf(at, sizeof at, "%s track %d", where, k);
+            compare_track(at, k < FERRY_PARTICLE_COLOR_TRACKS, &a->tracks[k], &b->tracks[k]);
+        }
+        same_u(where, "unknown chunks",
+               0, b->layout.unknown_count + b->groups_layout.unknown_count + b->tracks_layout.unknown_count);
+        same_u(where, "unknown minis", 0, b->properties_layout.unknown_count + b->connections_layout.unknown_count);
+    }
+    same_u(file, "unknown chunks", 0,
+           g->layout.unknown_count + g->emitters_layout.unknown_count + g->file_layout.unknown_count);
+    same_u(file, "string tails", 0, g->string_tail_count);
+}
+
+/* Track values worked out by hand from the points of p_walker_exhaust
+ * (linear and step exactly; cosine through cos, hence the tolerance). */
+static void check_track_values(const char *file, const ferry_particle_system *s)
+{
+    static const struct {
+        unsigned emitter, track;
+        float t, value;
+    } expect[] = {
+        {0, FERRY_PARTICLE_TRACK_RED, 0.0f, 255.0f},
+        {0, FERRY_PARTICLE_TRACK_RED, 0.125f, 227.5f},      /* 255 .. 200 at 0.25, halfway */
+        {0, FERRY_PARTICLE_TRACK_RED, 0.625f, 148.0f},      /* 200 .. 96 from 0.25 to 1, halfway */
+        {0, FERRY_PARTICLE_TRACK_BLUE, 0.625f, 132.0f},     /* 168 at 0.25 .. 96, halfway */
+        {0, FERRY_PARTICLE_TRACK_ALPHA, 0.0625f, 96.0f},    /* cosine 0 .. 192, halfway */
+        {0, FERRY_PARTICLE_TRACK_ALPHA, 0.4375f, 144.0f},   /* cosine 192 .. 96, halfway */
+        {0, FERRY_PARTICLE_TRACK_ALPHA, 0.75f, 96.0f},
+        {0, FERRY_PARTICLE_TRACK_ALPHA, 1.0f, 0.0f},
+        {0, FERRY_PARTICLE_TRACK_SIZE, 0.25f, 0.625f},
+        {0, FERRY_PARTICLE_TRACK_SIZE, 0.75f, 1.25f},
+        {0, FERRY_PARTICLE_TRACK_TEXTURE_INDEX, 0.2f, 0.0f},
+        {0, FERRY_PARTICLE_TRACK_TEXTURE_INDEX, 0.3f, 1.0f},
+        {0, FERRY_PARTICLE_TRACK_TEXTURE_INDEX, 0.5f, 2.0f},
+        {0, FERRY_PARTICLE_TRACK_TEXTURE_INDEX, 0.99f, 3.0f},
+        {0, FERRY_PARTICLE_TRACK_ROTATION_SPEED, 0.25f, 0.375f}, /* cosine 0.5 .. 0.25, halfway */
+        {1, FERRY_PARTICLE_TRACK_RED, 0.75f, 255.0f},       /* step: held until the end */
+        {1, FERRY_PARTICLE_TRACK_RED, 1.0f, 128.0f},
+        {1, FERRY_PARTICLE_TRACK_GREEN, 0.75f, 112.0f},
+        {1, FERRY_PARTICLE_TRACK_BLUE, 0.5f, 64.0f},
+        {1, FERRY_PARTICLE_TRACK_ALPHA, 0.625f, 112.0f},    /* cosine 224 .. 0 from 0.25, halfway */
+        {1, FERRY_PARTICLE_TRACK_SIZE, 0.125f, 0.25f},
+        {1, FERRY_PARTICLE_TRACK_TEXTURE_INDEX, 0.49f, 2.0f},
+        {1, FERRY_PARTICLE_TRACK_TEXTURE_INDEX, 0.5f, 3.0f},
+        {1, FERRY_PARTICLE_TRACK_ROTATION_SPEED, 0.75f, 0.25f},
+    };
+    CHECK_MSG(s->emitter_count == 2, "%s: %zu emitters", file, s->emitter_count);
+    if (s->emitter_count != 2) return;
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+        float got = ferry_particle_emitter_track_value(&s->emitters[expect[i].emitter], expect[i].track, expect[i].t);
+        CHECK_MSG(fabs(got - expect[i].value) <= 1e-4, "%s emitter %u track %u at %g: %.7g, expected %.7g", file,
+                  expect[i].emitter, expect[i].track, (double)expect[i].t, (double)got, (double)expect[i].value);
+    }
+}
+
+typedef struct particle_coverage {
+    kind_set kinds;
+    bool usual_properties; /* the 47 property mini-chunks real files store */
+    bool track_minis;      /* a colour header with 1-byte 02, 03 and 04; 8-byte keys 05 */
+    bool connection_minis; /* 0x37 and 0x39 */
+    unsigned interpolations, velocity_types, position_types; /* bit per value */
+    bool color_keys, float_keys, sphere_surface, connected, secondary_texture;
+} particle_coverage;
+
+static void cover_particles(particle_coverage *cv, const ferry_chunk_tree *tree, const ferry_particle_system *s)
+{
+    for (size_t i = 0; i < tree->root_count; i++) kinds_of(&cv->kinds, &tree->roots[i]);
+    const ferry_chunk *root = &tree->roots[0];
+    const ferry_chunk *props = find_chunk(root, FERRY_PARTICLE_EMITTER, FERRY_PARTICLE_PROPERTIES);
+    const ferry_chunk *header = find_chunk(root, FERRY_PARTICLE_TRACKS, FERRY_PARTICLE_TRACK_HEADER);
+    const ferry_chunk *connections = find_chunk(root, FERRY_PARTICLE_EMITTER, FERRY_PARTICLE_CONNECTIONS);
+    cv->usual_properties |= props && mini_count(props) == 47;
+    const ferry_chunk *keys = find_chunk(root, FERRY_PARTICLE_TRACKS, FERRY_PARTICLE_TRACK_KEYS);
+    cv->track_minis |= header && has_mini(header, 2, 1) && has_mini(header, 3, 1) && has_mini(header, 4, 4) &&
+                       keys && has_mini(keys, 5, 8);
+    cv->connection_minis |= connections && has_mini(connections, 0x37, 4) && has_mini(connections, 0x39, 4);
+    for (size_t e = 0; e < s->emitter_count; e++) {
+        const ferry_particle_emitter *em = &s->emitters[e];
+        for (int t = 0; t < FERRY_PARTICLE_TRACK_COUNT; t++) {
+            const ferry_particle_track *tr = &em->tracks[t];
+            if (tr->interpolation < 32) cv->interpolations |= 1u << tr->interpolation;
+            if (tr->key_count && t < FERRY_PARTICLE_COLOR_TRACKS) cv->color_keys = true;
+            if (tr->key_count && t >= FERRY_PARTICLE_COLOR_TRACKS) cv->float_keys = true;
+        }
+        const ferry_particle_group *v = &em->groups[FERRY_PARTICLE_GROUP_VELOCITY];
+        const ferry_particle_group *p = &em->groups[FERRY_PARTICLE_GROUP_POSITION];
+        if (v->type < 32) cv->velocity_types |= 1u << v->type;
+        if (p->type < 32) cv->position_types |= 1u << p->type;
+        cv->sphere_surface |= p->type == FERRY_PARTICLE_GROUP_SPHERE && p->sphere_surface;
+        cv->connected |= em->death_emitter >= 0 || em->birth_emitter >= 0;
+        cv->secondary_texture |= em->secondary_texture != NULL;
+    }
+}
+
+static void check_particle_coverage(const particle_coverage *cv)
+{
+    static const uint32_t required[][2] = {
+        {ROOT, FERRY_PARTICLE_SYSTEM},
+        {FERRY_PARTICLE_SYSTEM, FERRY_PARTICLE_NAME},
+        {FERRY_PARTICLE_SYSTEM, FERRY_PARTICLE_ID},
+        {FERRY_PARTICLE_SYSTEM, FERRY_PARTICLE_EMITTERS},
+        {FERRY_PARTICLE_SYSTEM, FERRY_PARTICLE_PERSISTENCE},
+        {FERRY_PARTICLE_EMITTERS, FERRY_PARTICLE_EMITTER},
+        {FERRY_PARTICLE_EMITTER, FERRY_PARTICLE_PROPERTIES},
+        {FERRY_PARTICLE_EMITTER, FERRY_PARTICLE_COLOR_TEXTURE},
+        {FERRY_PARTICLE_EMITTER, FERRY_PARTICLE_EMITTER_NAME},
+        {FERRY_PARTICLE_EMITTER, FERRY_PARTICLE_GROUPS},
+        {FERRY_PARTICLE_GROUPS, FERRY_PARTICLE_GROUP},
+        {FERRY_PARTICLE_GROUP, FERRY_PARTICLE_GROUP_DATA},
+        {FERRY_PARTICLE_EMITTER, FERRY_PARTICLE_TRACKS},
+        {FERRY_PARTICLE_TRACKS, FERRY_PARTICLE_TRACK_HEADER},
+        {FERRY_PARTICLE_TRACKS, FERRY_PARTICLE_TRACK_KEYS},
+        {FERRY_PARTICLE_EMITTER, FERRY_PARTICLE_CONNECTIONS},
+        {FERRY_PARTICLE_EMITTER, FERRY_PARTICLE_SECONDARY_TEXTURE},
+    };
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        CHECK_MSG(kind_has(&cv->kinds, KIND(required[i][0], required[i][1])),
+                  "no particle sample holds chunk 0x%x in 0x%x", (unsigned)required[i][1], (unsigned)required[i][0]);
+    CHECK_MSG(cv->usual_properties, "no emitter stores the 47 usual properties");
+    CHECK_MSG(cv->track_minis, "no colour track header holds 1-byte 02/03 and 04, or no key list 8-byte 05");
+    CHECK_MSG(cv->connection_minis, "no emitter stores both connection mini-chunks");
+    CHECK_MSG(cv->interpolations == 7, "interpolations used: mask 0x%x, expected linear, cosine and step",
+              cv->interpolations);
+    CHECK_MSG(cv->color_keys && cv->float_keys, "samples need keys on colour tracks and on float tracks");
+    CHECK_MSG((cv->velocity_types & 3u) == 3u, "samples need exact and box velocity groups");
+    CHECK_MSG((cv->position_types & 0x18u) == 0x18u, "samples need sphere and cylinder position groups");
+    CHECK_MSG(cv->sphere_surface, "no position group on a sphere's surface");
+    CHECK_MSG(cv->connected, "no emitter has a death or birth emitter");
+    CHECK_MSG(cv->secondary_texture, "no emitter has a secondary texture");
+}
+
+static void check_particles_sample(sample_particles_builder build, particle_coverage *cv)
+{
+    sample_particles sample;
+    build(&sample);
+    const char *file = sample.file;
+    ferry_error err;
+    ferry_buffer bytes = {0};
+    CHECK_MSG(ferry_particle_write(&sample.system, &bytes, &err) == FERRY_OK, "%s: write: %s", file, err.message);
+
+    sample_particles again;
+    build(&again);
+    ferry_buffer bytes2 = {0};
+    CHECK(ferry_particle_write(&again.system, &bytes2, &err) == FERRY_OK);
+    CHECK_MSG(same_bytes(file, bytes.data, bytes.size, bytes2.data, bytes2.size), "%s: two builds differ", file);
+    ferry_buffer_free(&bytes2);
+    sample_particles_free(&again);
+    check_committed(file, &bytes);
+
+    /* Valid under its own file name (the game finds systems by it), and
+     * only there. */
+    const ferry_particle_validate_options options = {file, NULL, NULL}, renamed = {"alamo/p_other.alo", NULL, NULL};
+    ferry_diagnostics diags = {0};
+    size_t errors = ferry_particle_validate(&sample.system, &options, &diags);
+    check_no_reports(file, "as built", errors, &diags);
+    errors = ferry_particle_validate(&sample.system, &renamed, &diags);
+    CHECK_MSG(errors == 1 && diags.count == 1 && strcmp(diags.items[0].rule, "system-name") == 0,
+              "%s: under another file name: %zu errors, %zu reports", file, errors, diags.count);
+    ferry_diagnostics_free(&diags);
+
+    ferry_particle_system *read = NULL;
+    ferry_result rc = ferry_particle_read(bytes.data, bytes.size, NULL, &read, &err);
+    CHECK_MSG(rc == FERRY_OK, "%s: read back: %s", file, err.message);
+    if (rc == FERRY_OK) {
+        compare_systems(file, &sample.system, read);
+        ferry_buffer rewritten = {0};
+        CHECK(ferry_particle_write(read, &rewritten, &err) == FERRY_OK);
+        CHECK_MSG(same_bytes(file, bytes.data, bytes.size, rewritten.data, rewritten.size),
+                  "%s: the read system writes different bytes", file);
+        ferry_buffer_free(&rewritten);
+        errors = ferry_particle_validate(read, &options, &diags);
+        check_no_reports(file, "as read", errors, &diags);
+        check_track_values(file, read);
+        ferry_chunk_tree *tree = read_chunks(file, &bytes);
+        if (tree) {
+            cover_particles(cv, tree, read);
+            ferry_chunk_tree_free(tree);
+        }
+        ferry_particle_free(read);
+    }
+    check_track_values(file, &sample.system);
+    ferry_buffer_free(&bytes);
+    sample_particles_free(&sample);
+}
+
+/* walker.alo's proxy P_Walker_Exhaust names the particle sample: the game
+ * finds the system by file name, ignoring case. */
+static void check_proxy_target(void)
+{
+    sample_model walker;
+    sample_build_walker(&walker);
+    sample_particles exhaust;
+    sample_build_walker_exhaust(&exhaust);
+    bool found = false;
+    for (size_t i = 0; i < walker.model.connections.proxy_count; i++) {
+        const char *a = walker.model.connections.proxies[i].name, *b = exhaust.system.name;
+        bool same = strlen(a) == strlen(b);
+        for (size_t k = 0; same && a[k]; k++) same = tolower((unsigned char)a[k]) == tolower((unsigned char)b[k]);
+        found = found || same;
+    }
+    CHECK_MSG(found, "no proxy of %s names the particle system '%s'", walker.file, exhaust.system.name);
+    sample_particles_free(&exhaust);
+    sample_model_free(&walker);
+}
+
+/* Nothing under samples/alamo that the generator does not make, and
+ * everything it makes is there. */
+static bool generated(const char *relative)
+{
+    for (size_t i = 0; i < sample_builder_count; i++) {
+        sample_model s;
+        sample_builders[i](&s);
+        bool same = strcmp(s.file, relative) == 0;
+        sample_model_free(&s);
+        if (same) return true;
+    }
+    for (size_t i = 0; i < sample_animation_builder_count; i++) {
+        sample_animation s;
+        sample_animation_builders[i](&s);
+        bool same = strcmp(s.file, relative) == 0;
+        sample_animation_free(&s);
+        if (same) return true;
+    }
+    for (size_t i = 0; i < sample_particles_builder_count; i++) {
+        sample_particles s;
+        sample_particles_builders[i](&s);
+        bool same = strcmp(s.file, relative) == 0;
+        sample_particles_free(&s);
+        if (same) return true;
+    }
+    return false;
+}
+
+static void check_no_strays(void)
+{
+    const char *dir = FERRY_SOURCE_DIR "/samples/";
+    char **paths;
+    size_t n = test_list_files(FERRY_SOURCE_DIR "/samples/alamo", "", &paths);
+    same_u("samples/alamo", "files", sample_builder_count + sample_animation_builder_count + sample_particles_builder_count,
+           n);
+    for (size_t i = 0; i < n; i++) {
+        const char *relative = strncmp(paths[i], dir, strlen(dir)) == 0 ? paths[i] + strlen(dir) : paths[i];
+        CHECK_MSG(generated(relative), "%s is not made by the generator", paths[i]);
+    }
+    test_free_paths(paths, n);
+}
+
 int main(void)
 {
     coverage cv;
@@ -667,10 +1383,19 @@ int main(void)
     check_coverage(&cv);
     CHECK_MSG(skinned, "no sample has vertices skinned to more than one mapped bone");
 
-    /* Nothing under samples/alamo that the generator does not make. */
-    char **paths;
-    size_t n = test_list_files(FERRY_SOURCE_DIR "/samples/alamo", ".alo", &paths);
-    same_u("samples/alamo", "files", sample_builder_count, n);
-    test_free_paths(paths, n);
+    static ala_coverage acv;
+    CHECK(sample_animation_builder_count >= 2);
+    for (size_t i = 0; i < sample_animation_builder_count; i++)
+        check_animation_sample(sample_animation_builders[i], &acv);
+    check_ala_coverage(&acv);
+
+    static particle_coverage pcv;
+    CHECK(sample_particles_builder_count >= 1);
+    for (size_t i = 0; i < sample_particles_builder_count; i++)
+        check_particles_sample(sample_particles_builders[i], &pcv);
+    check_particle_coverage(&pcv);
+    check_proxy_target();
+
+    check_no_strays();
     TEST_END();
 }

@@ -5,7 +5,7 @@ ferry=${1:-build/ferry}
 cd "$(dirname "$0")/.."
 out=out/demo
 mkdir -p "$out"
-samples=(samples/alamo/*.alo)
+samples=(samples/alamo/*.alo samples/alamo/*.ala)
 echo "== ferry info =="
 "$ferry" info "${samples[@]}"
 echo
@@ -14,6 +14,16 @@ echo "== ferry validate =="
 echo
 echo "== ferry dump (first lines of ${samples[0]}) =="
 "$ferry" dump "${samples[0]}" | head -n 25
+echo
+echo "== ferry validate: the walker's animations against the walker =="
+"$ferry" validate --no-textures samples/alamo/walker.alo samples/alamo/walker_*.ala
+echo
+echo "== ferry sample: the walk cycle at 0.2 s =="
+"$ferry" sample --model samples/alamo/walker.alo --time 0.2 samples/alamo/walker_walk_00.ala
+echo
+echo "== ferry convert: the walk cycle to format 1 (Empire at War) =="
+"$ferry" convert --ala-format 1 samples/alamo/walker_walk_00.ala "$out/walker_walk_00_format1.ala"
+"$ferry" info "$out/walker_walk_00_format1.ala" | head -n 3
 echo
 echo "== ferry convert: rewrite each sample and compare =="
 for f in "${samples[@]}"; do

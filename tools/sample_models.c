@@ -1,5 +1,5 @@
-/* Hand-built sample models (see sample_models.h). Only the public API is
- * used: a sample is what any program could build and write with ferry.
+/* Hand-built samples (see sample_models.h). Only the public API is used: a
+ * sample is what any program could build and write with ferry.
  *
  * The committed files must come out byte for byte the same on every run, so
  * the geometry uses only exactly rounded operations (+ - * / sqrt floor
@@ -34,15 +34,21 @@ static void *take(ferry_arena *arena, size_t count, size_t size)
 
 #define TAKE(arena, type, count) ((type *)take((arena), (count), sizeof(type)))
 
+static ferry_arena *new_arena(void)
+{
+    ferry_arena *arena = ferry_arena_create(0);
+    if (!arena) {
+        fputs("sample_models: out of memory\n", stderr);
+        abort();
+    }
+    return arena;
+}
+
 static void sample_begin(sample_model *out, const char *file)
 {
     memset(out, 0, sizeof *out);
     out->file = file;
-    out->storage = ferry_arena_create(0);
-    if (!out->storage) {
-        fputs("sample_models: out of memory\n", stderr);
-        abort();
-    }
+    out->storage = new_arena();
 }
 
 void sample_model_free(sample_model *sample)
@@ -725,3 +731,484 @@ void sample_build_legacy(sample_model *out)
 
 const sample_builder sample_builders[] = {sample_build_crate, sample_build_walker, sample_build_legacy};
 const size_t sample_builder_count = sizeof sample_builders / sizeof sample_builders[0];
+
+/* ---- animations ----
+ * Rotations are rational unit quaternions: about one axis, by the angle
+ * whose quarter has tangent p/q, the half angle has sine 2pq / (p^2 + q^2)
+ * and cosine (q^2 - p^2) / (p^2 + q^2), exactly; the angle is about 4p/q
+ * radians. Each is then rounded once to the stored int16 (over 32767).
+ * Translations and scales move in power-of-two steps, so that offset +
+ * stored * scale is exact. The motion follows tables of whole numbers
+ * rather than sin(), which is not portable to the bit. */
+
+#define QUAT_ONE 32767
+
+/* One period of a sine of amplitude 8, rounded, in 15 and 10 steps. A
+ * quarter period later ((f + 4) % 15, (f + 3) % 10 roughly) it is a cosine. */
+static const int WAVE15[15] = {0, 3, 6, 8, 8, 7, 5, 2, -2, -5, -7, -8, -8, -6, -3};
+static const int WAVE10[10] = {0, 5, 8, 8, 5, 0, -5, -8, -8, -5};
+
+static int wave15(int f) { return WAVE15[f % 15]; }
+static int wave10(int f) { return WAVE10[f % 10]; }
+
+enum { AXIS_X, AXIS_Y, AXIS_Z };
+
+/* x, y, z, w: the rotation about `axis` whose quarter angle has tangent p/q. */
+static void axis_quat(double out[4], int axis, int p, int q)
+{
+    double d = (double)p * p + (double)q * q;
+    out[0] = out[1] = out[2] = 0;
+    out[axis] = 2.0 * p * q / d;
+    out[3] = ((double)q * q - (double)p * p) / d;
+}
+
+/* a then b in a's frame: the Hamilton product a b, components x, y, z, w. */
+static void quat_mul(const double a[4], const double b[4], double out[4])
+{
+    double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+                   a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+                   a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+                   a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+    memcpy(out, r, sizeof r);
+}
+
+static void store_quat(int16_t out[4], const double q[4])
+{
+    for (int k = 0; k < 4; k++) out[k] = (int16_t)floor(q[k] * QUAT_ONE + 0.5);
+}
+
+/* The head's rest rotation (a quarter turn about Z, as in walker.alo),
+ * then a turn about `axis` in the head's own frame. */
+static void head_quat(int16_t out[4], int axis, int p, int q)
+{
+    double r = sqrt(0.5), rest[4] = {0, 0, r, r}, turn[4], head[4];
+    axis_quat(turn, axis, p, q);
+    quat_mul(rest, turn, head);
+    store_quat(out, head);
+}
+
+static void turn_quat(int16_t out[4], int axis, int p, int q)
+{
+    double t[4];
+    axis_quat(t, axis, p, q);
+    store_quat(out, t);
+}
+
+/* A translation or scale channel: value = rest + w * step per axis, for
+ * whole numbers w >= low; stored as w - low over offset rest + low * step.
+ * An axis with step 0 does not move and stores 0. */
+typedef struct motion {
+    double rest[3];
+    double step[3];
+    int low;
+} motion;
+
+static void motion_header(const motion *m, float offset[3], float scale[3])
+{
+    for (int a = 0; a < 3; a++) {
+        offset[a] = (float)(m->rest[a] + m->low * m->step[a]);
+        scale[a] = (float)m->step[a];
+    }
+}
+
+static void motion_store(const motion *m, const int w[3], uint16_t out[3])
+{
+    for (int a = 0; a < 3; a++) {
+        if (m->step[a] != 0 && (w[a] < m->low || w[a] - m->low > UINT16_MAX)) {
+            fputs("sample_models: motion out of its range\n", stderr);
+            abort();
+        }
+        out[a] = m->step[a] != 0 ? (uint16_t)(w[a] - m->low) : 0;
+    }
+}
+
+static void animation_begin(sample_animation *out, const char *file, ferry_ala_format format, uint32_t frames,
+                            float fps, size_t bones)
+{
+    memset(out, 0, sizeof *out);
+    out->file = file;
+    out->model = sample_build_walker;
+    out->storage = new_arena();
+    ferry_ala_animation *a = &out->anim;
+    a->format = (uint8_t)format;
+    a->frame_count = frames;
+    a->fps = fps;
+    a->bone_count = bones;
+    a->bones = TAKE(out->storage, ferry_ala_bone, bones);
+    a->offset = a->header_offset = FERRY_NO_OFFSET;
+    a->frame_rotations_offset = a->frame_translations_offset = a->frame_scales_offset = FERRY_NO_OFFSET;
+}
+
+void sample_animation_free(sample_animation *sample)
+{
+    if (!sample) return;
+    ferry_arena_destroy(sample->storage);
+    memset(sample, 0, sizeof *sample);
+}
+
+/* A bone that does not move: translation `rest`, unit scale, identity
+ * rotation, no track (what a read bone of either format holds then). */
+static void ala_bone(ferry_ala_bone *b, ferry_ala_format format, const char *name, uint32_t index, float x, float y,
+                     float z)
+{
+    memset(b, 0, sizeof *b);
+    b->name = name;
+    b->index = index;
+    b->translation_offset[0] = x;
+    b->translation_offset[1] = y;
+    b->translation_offset[2] = z;
+    for (int a = 0; a < 3; a++) b->scale_offset[a] = 1.0f;
+    b->translation_index = b->scale_index = b->rotation_index = FERRY_ALA_NOT_ANIMATED;
+    b->default_rotation[3] = QUAT_ONE;
+    b->present = format == FERRY_ALA_FORMAT_2 ? FERRY_ALA_BONE_FORMAT2_MINIS : 0;
+    b->offset = FERRY_NO_OFFSET;
+    b->source = (ferry_ala_bone_source){FERRY_NO_OFFSET, FERRY_NO_OFFSET, FERRY_NO_OFFSET,
+                                        FERRY_NO_OFFSET, FERRY_NO_OFFSET, FERRY_NO_OFFSET};
+}
+
+static void set_bits(ferry_arena *arena, uint8_t **bits, size_t *size, bool *has, const uint8_t *value, size_t n)
+{
+    *bits = TAKE(arena, uint8_t, n);
+    memcpy(*bits, value, n);
+    *size = n;
+    *has = true;
+}
+
+/* ---- walker_walk_00.ala ---- */
+
+enum { WALK_FRAMES = 16, WALK_PERIOD = WALK_FRAMES - 1 };
+enum { WALK_PELVIS, WALK_SPINE, WALK_HEAD, WALK_BEACON, WALK_SPOT, WALK_EXHAUST, WALK_TRACKS };
+/* Columns of the frame blocks (16-bit values), in bone order as real files
+ * give them. */
+enum { WALK_T_PELVIS = 0, WALK_T_SPOT = 3, WALK_T_EXHAUST = 6, WALK_T_STRIDE = 9 };
+enum { WALK_R_PELVIS = 0, WALK_R_SPINE = 4, WALK_R_HEAD = 8, WALK_R_STRIDE = 12 };
+enum { WALK_S_SPINE = 0, WALK_S_STRIDE = 3 };
+
+void sample_build_walker_walk(sample_animation *out)
+{
+    animation_begin(out, "alamo/walker_walk_00.ala", FERRY_ALA_FORMAT_2, WALK_FRAMES, 15.0f, WALK_TRACKS);
+    ferry_arena *arena = out->storage;
+    ferry_ala_animation *a = &out->anim;
+    ferry_ala_bone *b = a->bones;
+    const ferry_ala_format f2 = FERRY_ALA_FORMAT_2;
+    ala_bone(&b[WALK_PELVIS], f2, "Pelvis", WALKER_PELVIS, 0.0f, 0.0f, 0.5f);
+    ala_bone(&b[WALK_SPINE], f2, "Spine", WALKER_SPINE, 0.0f, 0.0f, 0.5f);
+    ala_bone(&b[WALK_HEAD], f2, "Head", WALKER_HEAD, 0.0f, 0.0f, 0.75f);
+    ala_bone(&b[WALK_BEACON], f2, "Beacon", WALKER_BEACON, 0.0f, 0.3f, 0.25f);
+    ala_bone(&b[WALK_SPOT], f2, "SpotAnchor", WALKER_SPOT, 0.5f, -1.0f, 2.5f);
+    ala_bone(&b[WALK_EXHAUST], f2, "p_exhaust", WALKER_EXHAUST, 0.0f, -0.3f, 0.0f);
+
+    /* The pelvis sways sideways once a cycle and bobs twice (one step of
+     * each foot); the searchlight anchor sweeps along X; the exhaust
+     * recoils at each footfall and eases back. Spine breathes along Z. */
+    static const motion pelvis_t = {{0, 0, 0.5}, {0, 1.0 / 512, 1.0 / 256}, -8};
+    static const motion spot_t = {{0.5, -1, 2.5}, {1.0 / 64, 0, 0}, -8};
+    static const motion exhaust_t = {{0, -0.3, 0}, {0, 1.0 / 128, 0}, 0};
+    static const motion spine_s = {{1, 1, 1}, {0, 0, 1.0 / 256}, -8};
+    static const int puff[WALK_PERIOD] = {3, 2, 1, 0, 0, 0, 0, 0, 3, 2, 1, 0, 0, 0, 0};
+    b[WALK_PELVIS].translation_index = WALK_T_PELVIS;
+    motion_header(&pelvis_t, b[WALK_PELVIS].translation_offset, b[WALK_PELVIS].translation_scale);
+    b[WALK_SPOT].translation_index = WALK_T_SPOT;
+    motion_header(&spot_t, b[WALK_SPOT].translation_offset, b[WALK_SPOT].translation_scale);
+    b[WALK_EXHAUST].translation_index = WALK_T_EXHAUST;
+    motion_header(&exhaust_t, b[WALK_EXHAUST].translation_offset, b[WALK_EXHAUST].translation_scale);
+    b[WALK_SPINE].scale_index = WALK_S_SPINE;
+    motion_header(&spine_s, b[WALK_SPINE].scale_offset, b[WALK_SPINE].scale_scale);
+    b[WALK_PELVIS].rotation_index = WALK_R_PELVIS;
+    b[WALK_SPINE].rotation_index = WALK_R_SPINE;
+    b[WALK_HEAD].rotation_index = WALK_R_HEAD;
+
+    a->translation_stride = WALK_T_STRIDE;
+    a->rotation_stride = WALK_R_STRIDE;
+    a->scale_stride = WALK_S_STRIDE;
+    a->frame_translation_count = (size_t)WALK_FRAMES * WALK_T_STRIDE;
+    a->frame_rotation_count = (size_t)WALK_FRAMES * WALK_R_STRIDE;
+    a->frame_scale_count = (size_t)WALK_FRAMES * WALK_S_STRIDE;
+    a->frame_translations = TAKE(arena, uint16_t, a->frame_translation_count);
+    a->frame_rotations = TAKE(arena, int16_t, a->frame_rotation_count);
+    a->frame_scales = TAKE(arena, uint16_t, a->frame_scale_count);
+    a->has_frame_translations = a->has_frame_rotations = a->has_frame_scales = true;
+
+    for (int k = 0; k < WALK_FRAMES; k++) {
+        int f = k % WALK_PERIOD; /* the last frame is the first again */
+        uint16_t *t = a->frame_translations + (size_t)k * WALK_T_STRIDE;
+        int16_t *r = a->frame_rotations + (size_t)k * WALK_R_STRIDE;
+        motion_store(&pelvis_t, (const int[3]){0, wave15(f), wave15(2 * f + 4)}, t + WALK_T_PELVIS);
+        motion_store(&spot_t, (const int[3]){wave15(f), 0, 0}, t + WALK_T_SPOT);
+        motion_store(&exhaust_t, (const int[3]){0, puff[f], 0}, t + WALK_T_EXHAUST);
+        motion_store(&spine_s, (const int[3]){0, 0, wave15(2 * f)}, a->frame_scales + (size_t)k * WALK_S_STRIDE);
+        /* Pelvis rolls with its sway (about 4 degrees), the spine twists
+         * against it (about 8), the head nods twice a cycle (about 4). */
+        turn_quat(r + WALK_R_PELVIS, AXIS_X, wave15(f), 460);
+        turn_quat(r + WALK_R_SPINE, AXIS_Z, -wave15(f + 4), 230);
+        head_quat(r + WALK_R_HEAD, AXIS_X, wave15(2 * f + 2), 460);
+    }
+    /* Animated bones carry their first frame as default rotation, as real
+     * files do; the spot anchor has no rotation track and keeps its rest
+     * half turn about X. */
+    memcpy(b[WALK_PELVIS].default_rotation, a->frame_rotations + WALK_R_PELVIS, 8);
+    memcpy(b[WALK_SPINE].default_rotation, a->frame_rotations + WALK_R_SPINE, 8);
+    memcpy(b[WALK_HEAD].default_rotation, a->frame_rotations + WALK_R_HEAD, 8);
+    static const int16_t half_turn_x[4] = {QUAT_ONE, 0, 0, 0};
+    memcpy(b[WALK_SPOT].default_rotation, half_turn_x, sizeof half_turn_x);
+    /* The beacon holds still (the unknown flag set, as on real still
+     * bones) and blinks: lit on frames 0-3, 8-11 and 15. The exhaust's
+     * recoil jumps in: step bits hold frames 7 and 14 until the next. */
+    b[WALK_BEACON].unknown = 1;
+    static const uint8_t blink[2] = {0x0F, 0x8F}, jumps[2] = {0x80, 0x40};
+    set_bits(arena, &b[WALK_BEACON].visibility, &b[WALK_BEACON].visibility_size, &b[WALK_BEACON].has_visibility,
+             blink, sizeof blink);
+    set_bits(arena, &b[WALK_EXHAUST].steps, &b[WALK_EXHAUST].step_size, &b[WALK_EXHAUST].has_steps, jumps,
+             sizeof jumps);
+}
+
+/* ---- walker_idle_00.ala ---- */
+
+enum { IDLE_FRAMES = 11, IDLE_PERIOD = IDLE_FRAMES - 1 };
+enum { IDLE_PELVIS, IDLE_SPINE, IDLE_HEAD, IDLE_BEACON, IDLE_TRACKS };
+
+static void translation_track(ferry_arena *arena, ferry_ala_bone *b, const motion *m, const int (*w)[3], size_t frames)
+{
+    motion_header(m, b->translation_offset, b->translation_scale);
+    b->translations = TAKE(arena, uint16_t, 3 * frames);
+    b->translation_count = frames;
+    b->has_translations = true;
+    for (size_t k = 0; k < frames; k++) motion_store(m, w[k], b->translations + 3 * k);
+}
+
+static int16_t *rotation_track(ferry_arena *arena, ferry_ala_bone *b, size_t entries)
+{
+    b->rotations = TAKE(arena, int16_t, 4 * entries);
+    b->rotation_count = entries;
+    b->has_rotations = true;
+    return b->rotations;
+}
+
+void sample_build_walker_idle(sample_animation *out)
+{
+    animation_begin(out, "alamo/walker_idle_00.ala", FERRY_ALA_FORMAT_1, IDLE_FRAMES, 10.0f, IDLE_TRACKS);
+    ferry_arena *arena = out->storage;
+    ferry_ala_bone *b = out->anim.bones;
+    const ferry_ala_format f1 = FERRY_ALA_FORMAT_1;
+    ala_bone(&b[IDLE_PELVIS], f1, "Pelvis", WALKER_PELVIS, 0.0f, 0.0f, 0.5f);
+    ala_bone(&b[IDLE_SPINE], f1, "Spine", WALKER_SPINE, 0.0f, 0.0f, 0.5f);
+    ala_bone(&b[IDLE_HEAD], f1, "Head", WALKER_HEAD, 0.0f, 0.0f, 0.75f);
+    ala_bone(&b[IDLE_BEACON], f1, "Beacon", WALKER_BEACON, 0.0f, 0.3f, 0.25f);
+
+    /* Every bone has a translation track, still ones too (step 0). The
+     * pelvis breathes up and down; the beacon's glow pulses twice a cycle. */
+    static const motion pelvis_t = {{0, 0, 0.5}, {0, 0, 1.0 / 512}, -8};
+    static const motion spine_t = {{0, 0, 0.5}, {0, 0, 0}, 0};
+    static const motion head_t = {{0, 0, 0.75}, {0, 0, 0}, 0};
+    static const motion beacon_t = {{0, 0.3, 0.25}, {0, 0, 0}, 0};
+    static const motion beacon_s = {{1, 1, 1}, {1.0 / 32, 1.0 / 32, 1.0 / 32}, -8};
+    /* The head looks ahead, left, ahead, right (about 20 degrees), snapping
+     * from one to the next. */
+    static const int look[IDLE_PERIOD] = {0, 0, 1, 1, 1, 0, 0, -1, -1, 0};
+    int pelvis_w[IDLE_FRAMES][3], still[IDLE_FRAMES][3], pulse[IDLE_FRAMES][3];
+    memset(still, 0, sizeof still);
+    for (int k = 0; k < IDLE_FRAMES; k++) {
+        int f = k % IDLE_PERIOD, p = wave10(2 * f);
+        pelvis_w[k][0] = pelvis_w[k][1] = 0;
+        pelvis_w[k][2] = wave10(f);
+        pulse[k][0] = pulse[k][1] = pulse[k][2] = p;
+    }
+    translation_track(arena, &b[IDLE_PELVIS], &pelvis_t, (const int(*)[3])pelvis_w, IDLE_FRAMES);
+    translation_track(arena, &b[IDLE_SPINE], &spine_t, (const int(*)[3])still, IDLE_FRAMES);
+    translation_track(arena, &b[IDLE_HEAD], &head_t, (const int(*)[3])still, IDLE_FRAMES);
+    translation_track(arena, &b[IDLE_BEACON], &beacon_t, (const int(*)[3])still, IDLE_FRAMES);
+
+    ferry_ala_bone *beacon = &b[IDLE_BEACON];
+    motion_header(&beacon_s, beacon->scale_offset, beacon->scale_scale);
+    beacon->scales = TAKE(arena, uint16_t, 3 * IDLE_FRAMES);
+    beacon->scale_count = IDLE_FRAMES;
+    beacon->has_scales = true;
+    for (int k = 0; k < IDLE_FRAMES; k++) motion_store(&beacon_s, pulse[k], beacon->scales + 3 * k);
+
+    /* One quaternion for every frame: the pelvis leans forward a little
+     * (about 6 degrees about Y), the beacon keeps the identity. */
+    turn_quat(rotation_track(arena, &b[IDLE_PELVIS], 1), AXIS_Y, 1, 40);
+    turn_quat(rotation_track(arena, beacon, 1), AXIS_X, 0, 1);
+    int16_t *spine = rotation_track(arena, &b[IDLE_SPINE], IDLE_FRAMES);
+    int16_t *head = rotation_track(arena, &b[IDLE_HEAD], IDLE_FRAMES);
+    for (int k = 0; k < IDLE_FRAMES; k++) {
+        int f = k % IDLE_PERIOD;
+        turn_quat(spine + 4 * k, AXIS_Y, wave10(f + 3), 920);
+        head_quat(head + 4 * k, AXIS_Z, 7 * look[f], 80);
+    }
+    /* Step bits hold the head on frames 1, 4, 6 and 8 until the next; the
+     * beacon is lit on frames 0, 1, 4, 5, 8, 9 and 10. */
+    static const uint8_t snaps[2] = {0x52, 0x01}, blink[2] = {0x33, 0x07};
+    set_bits(arena, &b[IDLE_HEAD].steps, &b[IDLE_HEAD].step_size, &b[IDLE_HEAD].has_steps, snaps, sizeof snaps);
+    set_bits(arena, &beacon->visibility, &beacon->visibility_size, &beacon->has_visibility, blink, sizeof blink);
+}
+
+const sample_animation_builder sample_animation_builders[] = {sample_build_walker_walk, sample_build_walker_idle};
+const size_t sample_animation_builder_count = sizeof sample_animation_builders / sizeof sample_animation_builders[0];
+
+/* ---- particle systems ---- */
+
+void sample_particles_free(sample_particles *sample)
+{
+    if (!sample) return;
+    ferry_arena_destroy(sample->storage);
+    memset(sample, 0, sizeof *sample);
+}
+
+/* A track by its points: (0, first), the keys, (1, last). Colour tracks
+ * store first and last as bytes and key values as uint32, so theirs are
+ * given as whole numbers 0..255. */
+typedef struct track_spec {
+    uint32_t interpolation;
+    float first, last;
+    size_t key_count;
+    float time[3], value[3];
+} track_spec;
+
+static void set_track(ferry_arena *arena, ferry_particle_track *t, bool color, const track_spec *spec)
+{
+    memset(t, 0, sizeof *t);
+    t->interpolation = spec->interpolation;
+    if (color) {
+        t->first_byte = (uint8_t)spec->first;
+        t->last_byte = (uint8_t)spec->last;
+    } else {
+        t->first = spec->first;
+        t->last = spec->last;
+    }
+    t->key_count = spec->key_count;
+    t->keys = spec->key_count ? TAKE(arena, ferry_particle_key, spec->key_count) : NULL;
+    for (size_t k = 0; k < spec->key_count; k++) {
+        t->keys[k].time = spec->time[k];
+        if (color)
+            t->keys[k].int_value = (uint32_t)spec->value[k];
+        else
+            t->keys[k].value = spec->value[k];
+        t->keys[k].offset = FERRY_NO_OFFSET;
+    }
+    t->header_offset = t->keys_offset = FERRY_NO_OFFSET;
+}
+
+static void set_tracks(ferry_arena *arena, ferry_particle_emitter *e, const track_spec specs[FERRY_PARTICLE_TRACK_COUNT])
+{
+    for (int i = 0; i < FERRY_PARTICLE_TRACK_COUNT; i++)
+        set_track(arena, &e->tracks[i], i < FERRY_PARTICLE_COLOR_TRACKS, &specs[i]);
+}
+
+static void set_group(ferry_particle_group *g, uint32_t type)
+{
+    memset(g, 0, sizeof *g);
+    g->type = type;
+    g->offset = g->data_offset = FERRY_NO_OFFSET;
+}
+
+/* What every emitter shares: the 47 properties real files store, its
+ * position, names, and the lifetime group the spec derives from the
+ * lifetime (type box, x and z 0, y from lifetime x (1 - randomized) to
+ * lifetime). */
+static void emitter_begin(ferry_particle_emitter *e, uint32_t index, const char *name, float lifetime,
+                          float randomized_lifetime)
+{
+    memset(e, 0, sizeof *e);
+    ferry_particle_properties *p = &e->properties;
+    p->present[0] = FERRY_PARTICLE_PRESENT_USUAL_0;
+    p->present[1] = FERRY_PARTICLE_PRESENT_USUAL_1;
+    p->index = index;
+    p->lifetime = lifetime;
+    p->randomized_lifetime = randomized_lifetime;
+    p->primitive_type = 1; /* quads */
+    p->emitter_speed_mult = 1.0f;
+    e->name = name;
+    e->color_texture = "p_walker_smoke.tga";
+    e->secondary_texture = "p_walker_smoke_bump.tga";
+    for (int g = 0; g < FERRY_PARTICLE_GROUP_COUNT; g++) set_group(&e->groups[g], FERRY_PARTICLE_GROUP_EXACT);
+    ferry_particle_group *life = &e->groups[FERRY_PARTICLE_GROUP_LIFETIME];
+    life->type = FERRY_PARTICLE_GROUP_BOX;
+    life->min[1] = lifetime * (1.0f - randomized_lifetime);
+    life->max[1] = lifetime;
+    e->death_emitter = e->birth_emitter = FERRY_PARTICLE_NO_EMITTER;
+    e->offset = e->properties_offset = e->groups_offset = e->tracks_offset = e->connections_offset = FERRY_NO_OFFSET;
+}
+
+enum { EXHAUST_SMOKE, EXHAUST_FLASH, EXHAUST_EMITTERS };
+
+void sample_build_walker_exhaust(sample_particles *out)
+{
+    memset(out, 0, sizeof *out);
+    out->file = "alamo/p_walker_exhaust.alo";
+    out->storage = new_arena();
+    ferry_arena *arena = out->storage;
+    ferry_particle_system *s = &out->system;
+    s->name = "p_walker_exhaust"; /* the file's name, lower case as in real files */
+    s->emitter_count = EXHAUST_EMITTERS;
+    s->emitters = TAKE(arena, ferry_particle_emitter, EXHAUST_EMITTERS);
+    s->offset = s->emitters_offset = FERRY_NO_OFFSET;
+
+    /* A stream of smoke puffs from a small cylinder at the nozzle, blown
+     * backwards (-Y) and up, rising and growing as they fade. */
+    ferry_particle_emitter *smoke = &s->emitters[EXHAUST_SMOKE];
+    emitter_begin(smoke, EXHAUST_SMOKE, "smoke", 2.0f, 0.25f);
+    ferry_particle_properties *p = &smoke->properties;
+    p->blend_mode = 2; /* alpha */
+    p->acceleration[2] = 0.5f;
+    p->texture_elements = 4;
+    p->randomized_scale = 0.25f;
+    p->randomized_rotation = 0.5f;
+    p->rotation_direction = 1;
+    p->particles_per_second = 24;
+    p->randomized_color[0] = p->randomized_color[1] = p->randomized_color[2] = 0.125f;
+    p->randomized_is_grayscale = 1;
+    p->affected_by_wind = 1;
+    p->wind_disturbance = 1;
+    ferry_particle_group *velocity = &smoke->groups[FERRY_PARTICLE_GROUP_VELOCITY];
+    velocity->type = FERRY_PARTICLE_GROUP_BOX;
+    const float vmin[3] = {-0.125f, -0.75f, 0.25f}, vmax[3] = {0.125f, -0.5f, 0.5f};
+    memcpy(velocity->min, vmin, sizeof vmin);
+    memcpy(velocity->max, vmax, sizeof vmax);
+    ferry_particle_group *position = &smoke->groups[FERRY_PARTICLE_GROUP_POSITION];
+    position->type = FERRY_PARTICLE_GROUP_CYLINDER;
+    position->cylinder_radius = 0.0625f;
+    position->cylinder_height = 0.125f;
+    /* Where a smoke particle dies, a flash bursts. */
+    smoke->death_emitter = EXHAUST_FLASH;
+    static const track_spec smoke_tracks[FERRY_PARTICLE_TRACK_COUNT] = {
+        {FERRY_PARTICLE_LINEAR, 255, 96, 1, {0.25f}, {200}},                   /* red */
+        {FERRY_PARTICLE_LINEAR, 224, 96, 1, {0.25f}, {184}},                   /* green */
+        {FERRY_PARTICLE_LINEAR, 192, 96, 1, {0.25f}, {168}},                   /* blue */
+        {FERRY_PARTICLE_COSINE, 0, 0, 2, {0.125f, 0.75f}, {192, 96}},          /* alpha: fades in, then out */
+        {FERRY_PARTICLE_LINEAR, 0.25f, 1.5f, 1, {0.5f}, {1.0f}},               /* size */
+        {FERRY_PARTICLE_STEP, 0, 3, 3, {0.25f, 0.5f, 0.75f}, {1, 2, 3}},       /* texture index: 0, 1, 2, 3 */
+        {FERRY_PARTICLE_COSINE, 0.5f, 0.125f, 1, {0.5f}, {0.25f}},             /* rotation speed */
+    };
+    set_tracks(arena, smoke, smoke_tracks);
+
+    /* One burst of six sparks on a small sphere's surface, shot up. */
+    ferry_particle_emitter *flash = &s->emitters[EXHAUST_FLASH];
+    emitter_begin(flash, EXHAUST_FLASH, "flash", 0.5f, 0.5f);
+    p = &flash->properties;
+    p->blend_mode = 1; /* additive */
+    p->in_bursts = 1;
+    p->particles_per_burst = 6;
+    p->bursts = 1;
+    p->outward_acceleration = 1.0f;
+    p->texture_elements = 4;
+    velocity = &flash->groups[FERRY_PARTICLE_GROUP_VELOCITY];
+    velocity->value[2] = 0.25f;
+    position = &flash->groups[FERRY_PARTICLE_GROUP_POSITION];
+    position->type = FERRY_PARTICLE_GROUP_SPHERE;
+    position->sphere_radius = 0.125f;
+    position->sphere_surface = 1;
+    static const track_spec flash_tracks[FERRY_PARTICLE_TRACK_COUNT] = {
+        {FERRY_PARTICLE_STEP, 255, 128, 1, {0.5f}, {255}},                     /* red: drops at the end */
+        {FERRY_PARTICLE_LINEAR, 224, 64, 1, {0.5f}, {160}},                    /* green */
+        {FERRY_PARTICLE_LINEAR, 128, 0, 0, {0}, {0}},                          /* blue */
+        {FERRY_PARTICLE_COSINE, 255, 0, 1, {0.25f}, {224}},                    /* alpha */
+        {FERRY_PARTICLE_LINEAR, 0.125f, 0.5f, 1, {0.25f}, {0.375f}},           /* size */
+        {FERRY_PARTICLE_STEP, 2, 3, 1, {0.5f}, {3}},                           /* texture index */
+        {FERRY_PARTICLE_LINEAR, 1.0f, 0.0f, 0, {0}, {0}},                      /* rotation speed */
+    };
+    set_tracks(arena, flash, flash_tracks);
+}
+
+const sample_particles_builder sample_particles_builders[] = {sample_build_walker_exhaust};
+const size_t sample_particles_builder_count = sizeof sample_particles_builders / sizeof sample_particles_builders[0];
