@@ -177,7 +177,7 @@ static void check_properties(vctx *v, const ferry_particle_emitter *e, size_t in
         for (size_t k = 0; k < FY_PCOUNT(fy_particle_property_fields); k++)
             if (fy_particle_property_fields[k].type == raw->type) expected = kind_sizes[fy_particle_property_fields[k].kind];
         if (raw->body.size != expected)
-            report(v, FERRY_SEVERITY_ERROR, e->properties_offset, path, "property-size",
+            report(v, FERRY_SEVERITY_WARNING, e->properties_offset, path, "property-size",
                    "%s: property mini-chunk 0x%02x (%s) holds %u bytes, expected %zu; kept as is, its value unread",
                    who, raw->type, name, (unsigned)raw->body.size, expected);
         else
