@@ -19,10 +19,14 @@ have_cmd cc || missing+=(gcc libc6-dev)
 have_cmd make || missing+=(make)
 have_cmd cmake || missing+=(cmake)
 have_cmd pkg-config || missing+=(pkg-config)
-if have_cmd pkg-config && ! pkg-config --exists jansson; then missing+=(libjansson-dev); fi
-have_cmd pkg-config || missing+=(libjansson-dev)
+for module in jansson:libjansson-dev libpng:libpng-dev stb:libstb-dev; do
+  if ! have_cmd pkg-config || ! pkg-config --exists "${module%%:*}"; then missing+=("${module#*:}"); fi
+done
 if [ "$job" = test ]; then
   have_cmd jq || missing+=(jq)
+  # The Khronos glTF validator (tests/gltf) runs on node.
+  have_cmd node || missing+=(nodejs)
+  have_cmd npm || missing+=(npm)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
@@ -32,6 +36,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   "${sudo_cmd[@]}" apt-get update -qq
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The validator package, at the version package-lock.json pins.
+if [ "$job" = test ] && [ ! -d tests/gltf/node_modules ]; then
+  (cd tests/gltf && npm ci --no-audit --no-fund)
 fi
 
 make

@@ -1,0 +1,36 @@
+/* Texture images: decoding the games' TGA and DDS files to RGBA, and
+ * encoding PNG for glTF. */
+#ifndef FERRY_IMAGE_H
+#define FERRY_IMAGE_H
+
+#include <ferry/ferry.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ferry_image {
+    uint32_t width, height;
+    uint8_t *rgba; /* width * height * 4 bytes, rows top to bottom; malloc'd */
+} ferry_image;
+
+/* Limits a decode accepts (0: defaults of 16384 x 16384 pixels). */
+typedef struct ferry_image_options {
+    uint32_t max_width, max_height;
+} ferry_image_options;
+
+/* Decodes TGA (uncompressed and RLE; 8, 16, 24, 32 bits) or DDS (DXT1,
+ * DXT3, DXT5, uncompressed RGB/RGBA; the top mip level), told apart by
+ * their bytes. Located errors for damaged or unsupported files. */
+ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_image_options *options,
+                                ferry_image *out, ferry_error *err);
+void ferry_image_free(ferry_image *image);
+
+/* Appends a PNG of the image to `out`. */
+ferry_result ferry_image_encode_png(const ferry_image *image, ferry_buffer *out, ferry_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

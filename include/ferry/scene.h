@@ -1,0 +1,184 @@
+/* The format-neutral scene: what every format converts into and the glTF
+ * writer reads. It knows nothing of any game format; converters (ALO, ALA,
+ * particles, ODOL, ALM) fill it, ferry_gltf_* write it.
+ *
+ * Conventions are glTF's, so the writer stays a plain serializer: right-
+ * handed, Y up, metres; matrices 4x4 column-major; quaternions x, y, z, w;
+ * a node's local transform is translation * rotation * scale. Converters do
+ * the change of axes (documented per format).
+ *
+ * Plain data: a scene built by a converter lives in one arena
+ * (ferry_scene_free); one built by hand may point anywhere. Indices are
+ * int32 with -1 for "none". "extras_json" fields hold a JSON object as text
+ * (or NULL), written as the glTF object's "extras".
+ */
+#ifndef FERRY_SCENE_H
+#define FERRY_SCENE_H
+
+#include <ferry/ferry.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ferry_scene_image {
+    const char *name;
+    const char *mime_type; /* "image/png" (what converters produce) or "image/jpeg" */
+    const uint8_t *data;   /* encoded bytes */
+    size_t size;
+    const char *source_path; /* where it came from, for messages; may be NULL */
+} ferry_scene_image;
+
+typedef enum ferry_alpha_mode { FERRY_ALPHA_OPAQUE = 0, FERRY_ALPHA_MASK = 1, FERRY_ALPHA_BLEND = 2 } ferry_alpha_mode;
+
+typedef struct ferry_scene_material {
+    const char *name;
+    float base_color_factor[4];   /* 1,1,1,1 by default */
+    int32_t base_color_image;     /* -1: none */
+    uint32_t base_color_texcoord; /* TEXCOORD_n the texture uses */
+    int32_t normal_image;         /* -1: none */
+    uint32_t normal_texcoord;
+    float normal_scale;           /* 1 by default */
+    int32_t emissive_image;       /* -1: none */
+    float emissive_factor[3];
+    float metallic_factor;  /* 0 for these engines' materials */
+    float roughness_factor; /* 1 by default */
+    ferry_alpha_mode alpha_mode;
+    float alpha_cutoff; /* MASK only */
+    bool double_sided;
+    bool unlit; /* KHR_materials_unlit: additive glows, sprites */
+    const char *extras_json;
+} ferry_scene_material;
+
+/* A morph target: position (and optionally normal) displacements. */
+typedef struct ferry_scene_morph_target {
+    const float *positions; /* 3 per vertex */
+    const float *normals;   /* 3 per vertex, or NULL */
+    const char *name;
+} ferry_scene_morph_target;
+
+typedef enum ferry_primitive_mode { FERRY_PRIMITIVE_TRIANGLES = 4, FERRY_PRIMITIVE_POINTS = 0 } ferry_primitive_mode;
+
+typedef struct ferry_scene_primitive {
+    size_t vertex_count;
+    const float *positions; /* 3 per vertex (required) */
+    const float *normals;   /* 3 per vertex, unit length, or NULL */
+    const float *tangents;  /* 4 per vertex (xyz unit, w = +-1 handedness), or NULL */
+    const float *texcoords[4]; /* 2 per vertex each; the first texcoord_count are used */
+    size_t texcoord_count;
+    const float *colors; /* COLOR_0: 4 per vertex (linear RGBA), or NULL */
+    const uint16_t *joints; /* JOINTS_0: 4 per vertex, indices into the skin's joints, or NULL */
+    const float *weights;   /* WEIGHTS_0: 4 per vertex, summing to 1 */
+    const uint32_t *indices; /* 3 per triangle, or NULL for non-indexed */
+    size_t index_count;
+    ferry_primitive_mode mode;
+    int32_t material; /* -1: default material */
+    ferry_scene_morph_target *targets;
+    size_t target_count;
+    const char *extras_json;
+} ferry_scene_primitive;
+
+typedef struct ferry_scene_mesh {
+    const char *name;
+    ferry_scene_primitive *primitives;
+    size_t primitive_count;
+    const float *default_weights; /* one per morph target, or NULL (all 0) */
+    const char *extras_json;
+} ferry_scene_mesh;
+
+typedef struct ferry_scene_skin {
+    const char *name;
+    const int32_t *joints; /* node indices */
+    size_t joint_count;
+    const float *inverse_bind_matrices; /* 16 per joint, column-major; NULL: identities */
+    int32_t skeleton; /* common root node, or -1 */
+} ferry_scene_skin;
+
+typedef enum ferry_light_type {
+    FERRY_LIGHT_POINT = 0,
+    FERRY_LIGHT_DIRECTIONAL = 1,
+    FERRY_LIGHT_SPOT = 2
+} ferry_light_type;
+
+/* KHR_lights_punctual: a light shines down its node's local -Z. */
+typedef struct ferry_scene_light {
+    const char *name;
+    ferry_light_type type;
+    float color[3];
+    float intensity;
+    float range;             /* 0: infinite */
+    float inner_cone_angle;  /* spot, radians, < outer */
+    float outer_cone_angle;  /* spot, radians, <= pi/2 */
+} ferry_scene_light;
+
+typedef struct ferry_scene_node {
+    const char *name;
+    int32_t parent; /* -1: a root of the scene; parents come before children */
+    float translation[3];
+    float rotation[4]; /* unit quaternion x, y, z, w */
+    float scale[3];
+    int32_t mesh;  /* -1: none */
+    int32_t skin;  /* -1: none; needs a mesh */
+    int32_t light; /* -1: none */
+    const char *extras_json;
+} ferry_scene_node;
+
+typedef enum ferry_anim_path {
+    FERRY_ANIM_TRANSLATION = 0,
+    FERRY_ANIM_ROTATION = 1,
+    FERRY_ANIM_SCALE = 2,
+    FERRY_ANIM_WEIGHTS = 3
+} ferry_anim_path;
+
+typedef enum ferry_anim_interpolation { FERRY_INTERP_LINEAR = 0, FERRY_INTERP_STEP = 1 } ferry_anim_interpolation;
+
+typedef struct ferry_scene_channel {
+    int32_t node;
+    ferry_anim_path path;
+    ferry_anim_interpolation interpolation;
+    const float *times; /* seconds, strictly increasing */
+    size_t key_count;
+    /* key_count x (3 translation/scale, 4 rotation, target_count weights) */
+    const float *values;
+} ferry_scene_channel;
+
+typedef struct ferry_scene_animation {
+    const char *name;
+    ferry_scene_channel *channels;
+    size_t channel_count;
+    const char *extras_json;
+} ferry_scene_animation;
+
+typedef struct ferry_scene {
+    ferry_scene_node *nodes;
+    size_t node_count;
+    ferry_scene_mesh *meshes;
+    size_t mesh_count;
+    ferry_scene_material *materials;
+    size_t material_count;
+    ferry_scene_image *images;
+    size_t image_count;
+    ferry_scene_skin *skins;
+    size_t skin_count;
+    ferry_scene_light *lights;
+    size_t light_count;
+    ferry_scene_animation *animations;
+    size_t animation_count;
+    const char *name;
+    const char *extras_json; /* the scene's extras */
+    const char *generator;   /* asset.generator; NULL: "ferry <version>" */
+    ferry_arena *arena;      /* owner when built by a converter */
+} ferry_scene;
+
+void ferry_scene_free(ferry_scene *scene);
+
+/* Defaults for a material (white, no textures, roughness 1, opaque). */
+void ferry_scene_material_init(ferry_scene_material *material);
+/* Defaults for a node (identity transform, no mesh, skin or light). */
+void ferry_scene_node_init(ferry_scene_node *node);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,101 @@
+/* JSON helpers for the glTF writer: every document value is built with
+ * jansson, never by hand, so escaping and number formatting are right. */
+#include "gltf_internal.h"
+
+#include <stdlib.h>
+
+void fy_gltf_json_set(fy_gltf *g, json_t *obj, const char *key, json_t *value)
+{
+    if (!value || !obj || json_object_set_new(obj, key, value) != 0) g->nomem = true;
+}
+
+void fy_gltf_json_push(fy_gltf *g, json_t *array, json_t *value)
+{
+    if (!value || !array || json_array_append_new(array, value) != 0) g->nomem = true;
+}
+
+json_t *fy_gltf_json_floats(const float *v, size_t n)
+{
+    json_t *a = json_array();
+    if (!a) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        /* json_real refuses NaN and infinities; the scene check rejects
+         * them first, so a failure here can only be the allocator. */
+        if (json_array_append_new(a, json_real((double)v[i])) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+void fy_gltf_json_set_array(fy_gltf *g, json_t *obj, const char *key, json_t *array)
+{
+    if (!array) {
+        g->nomem = true;
+        return;
+    }
+    if (json_array_size(array) == 0) {
+        json_decref(array);
+        return;
+    }
+    fy_gltf_json_set(g, obj, key, array);
+}
+
+json_t *fy_gltf_json_parse_extras(const char *text, json_error_t *jerr)
+{
+    if (!text) return NULL;
+    /* Duplicate keys would silently lose data on a round trip: refuse them. */
+    return json_loads(text, JSON_REJECT_DUPLICATES, jerr);
+}
+
+void fy_gltf_json_set_extras(fy_gltf *g, json_t *obj, const char *text)
+{
+    if (!text) return;
+    json_error_t jerr;
+    json_t *extras = fy_gltf_json_parse_extras(text, &jerr);
+    /* The check already parsed this text, so failing now means no memory. */
+    fy_gltf_json_set(g, obj, "extras", extras);
+}
+
+ferry_result fy_gltf_json_dump(fy_gltf *g, bool pretty, ferry_buffer *out, ferry_error *err)
+{
+    /* 9 significant digits restore every float32 exactly, and the values
+     * all come from floats; 17 (jansson's default) would only add noise. */
+    size_t flags = JSON_REAL_PRECISION(9) | JSON_ENSURE_ASCII;
+    flags |= pretty ? JSON_INDENT(2) : JSON_COMPACT;
+    char *text = json_dumps(g->root, flags);
+    if (!text) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory writing the glTF JSON");
+        return FERRY_ERR_NOMEM;
+    }
+    fy_buf_append(out, text, strlen(text));
+    if (pretty) fy_buf_u8(out, '\n');
+    free(text);
+    if (out->failed) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory writing the glTF JSON");
+        return FERRY_ERR_NOMEM;
+    }
+    return FERRY_OK;
+}
+
+json_t *fy_gltf_json_text(const char *text)
+{
+    json_t *s = json_string(text);
+    if (s) return s;
+    /* Names from old game files are often Latin-1 rather than UTF-8, which
+     * JSON cannot hold: keep the ASCII and mark the rest, rather than
+     * failing a whole conversion over a name. */
+    size_t n = strlen(text);
+    char *copy = malloc(n + 1);
+    if (!copy) return NULL;
+    for (size_t i = 0; i <= n; i++) copy[i] = (unsigned char)text[i] >= 0x80 ? '?' : text[i];
+    s = json_string(copy);
+    free(copy);
+    return s;
+}
+
+void fy_gltf_json_set_name(fy_gltf *g, json_t *obj, const char *name)
+{
+    if (name && name[0]) fy_gltf_json_set(g, obj, "name", fy_gltf_json_text(name));
+}
