@@ -521,8 +521,9 @@ void sample_build_walker(sample_model *out)
     init_model(m);
 
     /* Pelvis and spine use the older bone chunk 0x205; the head is turned a
-     * quarter round about Z and the spot anchor half round about X (so the
-     * light looks down), both with exactly representable matrices. */
+     * quarter round about Z and the spot anchor half round about X, both
+     * with exactly representable matrices. Lights shine down their bone's
+     * -Z (docs/formats/gltf-export.md), so the half turn points the spot up. */
     ferry_alo_skeleton *sk = &m->skeleton;
     sk->bone_count = WALKER_BONES;
     sk->bones = TAKE(arena, ferry_alo_bone, sk->bone_count);

@@ -1,51 +1,164 @@
 /* ferry convert: rewrite a file through its typed model. */
 #include "cli.h"
+#include "export.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char convert_usage[] =
-    "usage: ferry convert [--ala-format 1|2] IN OUT\n"
+    "usage: ferry convert [OPTIONS] IN OUT\n"
+    "       ferry convert -r [OPTIONS] DIR OUTDIR\n"
     "\n"
-    "Reads IN and writes OUT through the typed model. The output format follows\n"
-    "OUT's extension:\n"
+    "Reads IN and writes OUT; the output format follows OUT's extension:\n"
+    "  IN.alo -> OUT.glb   glTF 2.0 binary: skeleton, meshes, skins, materials,\n"
+    "            OUT.gltf  textures (TGA/DDS embedded as PNG), lights, proxies,\n"
+    "                      dazzles and animations (.gltf: JSON, .bin and PNG files)\n"
     "  IN.alo -> OUT.alo   rewrite an ALO model or particle system (byte-identical)\n"
     "  IN.ala -> OUT.ala   rewrite an ALA animation (byte-identical), or convert it\n"
     "                      between format 1 (Empire at War) and format 2 (Forces of\n"
-    "                      Corruption) with --ala-format; the stored values move\n"
-    "                      unchanged, so every pose stays the same\n"
+    "                      Corruption) with --ala-format; every pose stays the same\n"
     "\n"
-    "OUT is written atomically (a temporary file, then a rename); IN is never\n"
-    "overwritten.\n"
+    "With -r, every .alo under DIR becomes a .glb under OUTDIR, mirroring the\n"
+    "folders, in parallel; animations are attached to their models automatically.\n"
+    "A file that fails is named and the batch goes on; the exit status is 1 if any\n"
+    "file failed. A missing texture is a warning, never a failure.\n"
     "\n"
-    "  --ala-format N   write animations in format N (1 or 2)\n";
+    "Outputs are written atomically (a temporary file, then a rename); an input is\n"
+    "never overwritten.\n"
+    "\n"
+    "  --anim FILE       an animation of the model (repeatable)\n"
+    "  --anim auto       every MODEL_*.ala beside MODEL.alo\n"
+    "  --textures DIR    another folder to search for textures (repeatable); the\n"
+    "                    model's folder and ../Textures are always searched\n"
+    "  --no-textures     do not look textures up or embed them\n"
+    "  --ala-format N    write animations in format N (1 or 2)\n"
+    "  -r                convert a whole folder\n"
+    "  --jobs N          parallel conversions with -r (default: the number of CPUs)\n"
+    "  --quiet           with -r: only the summary and the failures\n"
+    "  --json            with -r: a machine-readable report on stdout\n";
+
+static int rewrite(const char *in, const char *out, int ala_format);
+
+static int convert_to_gltf(const char *in, const char *out, const export_options *options)
+{
+    export_result result;
+    int status = export_one(in, out, options, &result, stderr);
+    if (status == CLI_OK)
+        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s embedded, %zu warning%s\n", in, out, result.animations,
+                result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s", result.warnings,
+                result.warnings == 1 ? "" : "s");
+    return status;
+}
 
 int cmd_convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    int ala_format = 0;
+    int ala_format = 0, jobs = 0;
+    bool recursive = false, json = false, gltf_options = false;
+    export_options eo = {0};
+    eo.animations = calloc((size_t)argc, sizeof *eo.animations);
+    eo.texture_dirs = calloc((size_t)argc, sizeof *eo.texture_dirs);
+    int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(convert_usage, stdout);
-            return CLI_OK;
+            status = CLI_OK;
+            goto done;
         }
-        if (strcmp(argv[i], "--ala-format") == 0) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "1") != 0 && strcmp(argv[i + 1], "2") != 0))
-                return cli_usage_error("convert", "--ala-format takes 1 or 2");
+        if (strcmp(argv[i], "-r") == 0) {
+            recursive = true;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            eo.quiet = true;
+        } else if (strcmp(argv[i], "--no-textures") == 0) {
+            eo.skip_textures = true;
+            gltf_options = true;
+        } else if (strcmp(argv[i], "--anim") == 0 || strcmp(argv[i], "--textures") == 0 || strcmp(argv[i], "--jobs") == 0) {
+            if (i + 1 >= argc) {
+                status = cli_usage_error("convert", "%s needs a value", argv[i]);
+                goto done;
+            }
+            const char *v = argv[++i];
+            gltf_options = true;
+            if (argv[i - 1][2] == 'a') {
+                if (strcmp(v, "auto") == 0)
+                    eo.auto_animations = true;
+                else
+                    eo.animations[eo.animation_count++] = v;
+            } else if (argv[i - 1][2] == 't') {
+                eo.texture_dirs[eo.texture_dir_count++] = v;
+            } else {
+                char *end;
+                long n = strtol(v, &end, 10);
+                if (*end || n < 1 || n > 256) {
+                    status = cli_usage_error("convert", "--jobs takes a number from 1 to 256");
+                    goto done;
+                }
+                jobs = (int)n;
+            }
+        } else if (strcmp(argv[i], "--ala-format") == 0) {
+            if (i + 1 >= argc || (strcmp(argv[i + 1], "1") != 0 && strcmp(argv[i + 1], "2") != 0)) {
+                status = cli_usage_error("convert", "--ala-format takes 1 or 2");
+                goto done;
+            }
             ala_format = atoi(argv[++i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("convert", "unknown option '%s'", argv[i]);
+            status = cli_usage_error("convert", "unknown option '%s'", argv[i]);
+            goto done;
         } else if (!in) {
             in = argv[i];
         } else if (!out) {
             out = argv[i];
         } else {
-            return cli_usage_error("convert", "expected IN and OUT, got a third file '%s'", argv[i]);
+            status = cli_usage_error("convert", "expected IN and OUT, got a third file '%s'", argv[i]);
+            goto done;
         }
     }
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT files");
+    if (!in || !out) {
+        status = cli_usage_error("convert", recursive ? "expected DIR and OUTDIR" : "expected IN and OUT files");
+        goto done;
+    }
+    if (recursive) {
+        if (ala_format) {
+            status = cli_usage_error("convert", "--ala-format does not apply to -r");
+            goto done;
+        }
+        eo.auto_animations = true;
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        status = export_batch(in, out, &eo, jobs ? jobs : (cpus > 0 ? (int)cpus : 1), json);
+        goto done;
+    }
+    if (json || eo.quiet || jobs) {
+        status = cli_usage_error("convert", "--json, --quiet and --jobs apply to -r only");
+        goto done;
+    }
+    if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
+        if (ala_format) {
+            status = cli_usage_error("convert", "--ala-format applies to .ala outputs");
+            goto done;
+        }
+        status = convert_to_gltf(in, out, &eo);
+        goto done;
+    }
+    if (gltf_options) {
+        status = cli_usage_error("convert", "--anim, --textures and --no-textures apply to .glb/.gltf outputs");
+        goto done;
+    }
+    status = rewrite(in, out, ala_format);
+done:
+    free(eo.animations);
+    free(eo.texture_dirs);
+    return status;
+}
+
+/* Rewrites IN through its typed model as OUT (.alo or .ala). */
+static int rewrite(const char *in, const char *out, int ala_format)
+{
     bool to_alo = cli_has_ext(out, ".alo"), to_ala = cli_has_ext(out, ".ala");
-    if (!to_alo && !to_ala) return cli_usage_error("convert", "cannot write '%s': supported outputs: .alo, .ala", out);
+    if (!to_alo && !to_ala)
+        return cli_usage_error("convert", "cannot write '%s': supported outputs: .glb, .gltf, .alo, .ala", out);
     cli_asset asset;
     ferry_error err;
     if (!cli_asset_load(in, &asset, &err)) {

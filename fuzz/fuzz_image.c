@@ -1,0 +1,43 @@
+/* libFuzzer target: texture decoding (TGA via stb_image behind ferry's own
+ * header and extent checks, DDS by ferry's DXT/mask decoder) and PNG
+ * encoding of whatever decodes.
+ *
+ * Contracts checked (abort on breach, so libFuzzer keeps the input):
+ *  - a failed decode locates its error inside the input and leaves no pixels;
+ *  - a decoded image respects the limits and has pixels;
+ *  - every decoded image encodes as PNG. */
+#include <ferry/image.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "fuzz_image: %s\n", what);
+    abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* Small limits keep each run fast; the limit checks themselves are fuzzed too. */
+    ferry_image_options opts = {1024, 1024};
+    ferry_image img;
+    ferry_error err;
+    if (ferry_image_decode(data, size, &opts, &img, &err) != FERRY_OK) {
+        if (err.code == FERRY_OK || !err.message[0]) fail("error without a message");
+        if (err.code != FERRY_ERR_NOMEM && (err.offset == FERRY_NO_OFFSET || err.offset > size))
+            fail("error without a location inside the input");
+        if (img.rgba) fail("failed decode left pixels");
+        return 0;
+    }
+    if (!img.rgba || img.width == 0 || img.height == 0 || img.width > 1024 || img.height > 1024)
+        fail("decoded image breaks the limits or has no pixels");
+    ferry_buffer png = {0};
+    if (ferry_image_encode_png(&img, &png, &err) != FERRY_OK) fail("a decoded image does not encode as PNG");
+    if (png.size < 8 || png.data[1] != 'P') fail("PNG output lacks the signature");
+    ferry_buffer_free(&png);
+    ferry_image_free(&img);
+    return 0;
+}

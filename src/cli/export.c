@@ -1,0 +1,186 @@
+/* ferry convert MODEL.alo OUT.glb: model, animations and textures as glTF. */
+#define _DEFAULT_SOURCE
+#include "export.h"
+
+#include <ferry/convert.h>
+#include <ferry/gltf.h>
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static size_t stem_length(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+/* True when `name` (a file in the folder) is an animation of the model with
+ * stem `stem`: STEM_*.ala, ignoring case, and not the animation of another
+ * model in the folder whose stem is longer (X_Y_IDLE_00.ALA belongs to X_Y). */
+static bool belongs_to(const char *name, const char *stem, size_t stem_len, char **models, size_t model_count)
+{
+    size_t n = strlen(name);
+    if (n < stem_len + 5 || strcasecmp(name + n - 4, ".ala") != 0) return false;
+    if (strncasecmp(name, stem, stem_len) != 0 || name[stem_len] != '_') return false;
+    for (size_t i = 0; i < model_count; i++) {
+        size_t other = stem_length(models[i]);
+        if (other > stem_len && strncasecmp(name, models[i], other) == 0 && name[other] == '_') return false;
+    }
+    return true;
+}
+
+size_t export_find_animations(const char *model_path, char ***paths)
+{
+    *paths = NULL;
+    const char *slash = strrchr(model_path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - model_path) : 1, slash ? model_path : ".");
+    const char *base = slash ? slash + 1 : model_path;
+    size_t stem_len = stem_length(base);
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    char **models = NULL, **names = NULL;
+    size_t model_count = 0, name_count = 0, model_cap = 0, name_cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        bool is_alo = n > 4 && strcasecmp(e->d_name + n - 4, ".alo") == 0;
+        bool is_ala = n > 4 && strcasecmp(e->d_name + n - 4, ".ala") == 0;
+        char ***list = is_alo ? &models : is_ala ? &names : NULL;
+        if (!list) continue;
+        size_t *count = is_alo ? &model_count : &name_count, *cap = is_alo ? &model_cap : &name_cap;
+        if (*count == *cap) {
+            *cap = *cap ? *cap * 2 : 16;
+            *list = realloc(*list, *cap * sizeof **list);
+        }
+        (*list)[(*count)++] = strdup(e->d_name);
+    }
+    closedir(d);
+    size_t found = 0;
+    for (size_t i = 0; i < name_count; i++) {
+        if (belongs_to(names[i], base, stem_len, models, model_count)) {
+            size_t need = strlen(dir) + strlen(names[i]) + 2;
+            char *path = malloc(need);
+            snprintf(path, need, "%s/%s", dir, names[i]);
+            *paths = realloc(*paths, (found + 1) * sizeof **paths);
+            (*paths)[found++] = path;
+        }
+        free(names[i]);
+    }
+    for (size_t i = 0; i < model_count; i++) free(models[i]);
+    free(models);
+    free(names);
+    if (found) qsort(*paths, found, sizeof **paths, cmp_str);
+    return found;
+}
+
+void export_free_paths(char **paths, size_t count)
+{
+    for (size_t i = 0; i < count; i++) free(paths[i]);
+    free(paths);
+}
+
+static void print_diags(FILE *log, const char *file, const ferry_diagnostics *d, bool quiet)
+{
+    if (quiet || !log) return;
+    for (size_t i = 0; i < d->count; i++)
+        fprintf(log, "%s: %s: %s [%s]\n", file, d->items[i].severity == FERRY_SEVERITY_ERROR ? "error" : "warning",
+                d->items[i].message, d->items[i].rule);
+}
+
+int export_one(const char *in, const char *out, const export_options *options, export_result *result, FILE *log)
+{
+    memset(result, 0, sizeof *result);
+    cli_asset asset;
+    ferry_error err;
+    int status = CLI_INVALID;
+    char **auto_paths = NULL;
+    size_t auto_count = 0;
+    cli_asset *anims = NULL;
+    const ferry_ala_animation **anim_ptrs = NULL;
+    char **anim_names = NULL;
+    size_t anim_count = 0;
+    ferry_scene *scene = NULL;
+    ferry_diagnostics diags = {0};
+    if (!cli_asset_load(in, &asset, &err)) {
+        char line[512];
+        ferry_error_format(&err, line, sizeof line);
+        if (log) fprintf(log, "%s: error: %s\n", in, line);
+        goto done;
+    }
+    if (asset.animation) {
+        if (log) fprintf(log, "%s: error: an animation alone cannot be exported; give its model and --anim\n", in);
+        goto done;
+    }
+    if (asset.particles) {
+        if (ferry_particle_to_scene(asset.particles, &scene, &err) != FERRY_OK) goto convert_failed;
+    } else {
+        if (options->auto_animations) auto_count = export_find_animations(in, &auto_paths);
+        size_t total = options->animation_count + auto_count;
+        anims = calloc(total ? total : 1, sizeof *anims);
+        anim_ptrs = calloc(total ? total : 1, sizeof *anim_ptrs);
+        anim_names = calloc(total ? total : 1, sizeof *anim_names);
+        for (size_t i = 0; i < total; i++) {
+            const char *path = i < options->animation_count ? options->animations[i] : auto_paths[i - options->animation_count];
+            cli_asset *a = &anims[anim_count];
+            if (!cli_asset_load(path, a, &err) || !a->animation) {
+                char line[512];
+                ferry_error_format(&err, line, sizeof line);
+                if (log) fprintf(log, "%s: warning: animation skipped: %s\n", path, a->data && !a->animation && err.code == FERRY_OK ? "not an animation" : line);
+                result->warnings++;
+                cli_asset_free(a);
+                continue;
+            }
+            const char *base = strrchr(path, '/');
+            base = base ? base + 1 : path;
+            anim_names[anim_count] = strndup(base, stem_length(base));
+            anim_ptrs[anim_count] = a->animation;
+            anim_count++;
+        }
+        ferry_alo_scene_options so = {0};
+        so.model_path = in;
+        so.texture_dirs = options->texture_dirs;
+        so.texture_dir_count = options->texture_dir_count;
+        so.skip_textures = options->skip_textures;
+        so.animations = anim_ptrs;
+        so.animation_names = (const char *const *)anim_names;
+        so.animation_count = anim_count;
+        so.diagnostics = &diags;
+        if (ferry_alo_to_scene(asset.model, &so, &scene, &err) != FERRY_OK) goto convert_failed;
+        result->animations = anim_count;
+    }
+    print_diags(log, in, &diags, options->quiet);
+    result->warnings += diags.warning_count;
+    result->images = scene->image_count;
+    if (ferry_gltf_save(scene, out, in, &err) != FERRY_OK) {
+        char line[512];
+        ferry_error_format(&err, line, sizeof line);
+        if (log) fprintf(log, "%s: error: %s\n", out, line);
+        status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
+        goto done;
+    }
+    status = CLI_OK;
+    goto done;
+convert_failed : {
+    char line[512];
+    ferry_error_format(&err, line, sizeof line);
+    if (log) fprintf(log, "%s: error: %s\n", in, line);
+}
+done:
+    ferry_diagnostics_free(&diags);
+    ferry_scene_free(scene);
+    for (size_t i = 0; i < anim_count; i++) {
+        cli_asset_free(&anims[i]);
+        free(anim_names[i]);
+    }
+    free(anims);
+    free(anim_ptrs);
+    free(anim_names);
+    export_free_paths(auto_paths, auto_count);
+    cli_asset_free(&asset);
+    return status;
+}

@@ -1,0 +1,33 @@
+/* glTF export from the command line: one file, and whole folders. */
+#ifndef FERRY_CLI_EXPORT_H
+#define FERRY_CLI_EXPORT_H
+
+#include "cli.h"
+
+typedef struct export_options {
+    const char **animations; /* explicit --anim files */
+    size_t animation_count;
+    bool auto_animations; /* --anim auto: every MODEL_*.ala beside MODEL.alo */
+    const char **texture_dirs;
+    size_t texture_dir_count;
+    bool skip_textures;
+    bool quiet; /* batch: warnings counted, not printed one by one */
+} export_options;
+
+typedef struct export_result {
+    size_t warnings;
+    size_t animations;
+    size_t images;
+} export_result;
+
+/* Converts one .alo (model or particle system) to OUT (.glb or .gltf).
+ * Messages go to `log` (stderr, or a batch's buffer). Returns CLI_OK or CLI_INVALID. */
+int export_one(const char *in, const char *out, const export_options *options, export_result *result, FILE *log);
+
+/* The MODEL_*.ala files beside a model (malloc'd paths, sorted). */
+size_t export_find_animations(const char *model_path, char ***paths);
+void export_free_paths(char **paths, size_t count);
+
+int export_batch(const char *in_dir, const char *out_dir, const export_options *options, int jobs, bool json);
+
+#endif

@@ -1,0 +1,610 @@
+/* ALO model -> ferry_scene: the node tree (axis root, bones, objects,
+ * proxies, dazzles, lights) and the shared math and JSON helpers. Meshes,
+ * materials and animations are in the alo_scene_*.c files beside this one;
+ * docs/formats/gltf-export.md explains every mapping. */
+#include "convert_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- math ---- */
+
+void fy_mat4_identity(float m[16])
+{
+    memset(m, 0, 16 * sizeof *m);
+    m[0] = m[5] = m[10] = m[15] = 1.0f;
+}
+
+void fy_mat4_mul(const float a[16], const float b[16], float out[16])
+{
+    float r[16];
+    for (int c = 0; c < 4; c++) {
+        for (int row = 0; row < 4; row++) {
+            double s = 0;
+            for (int k = 0; k < 4; k++) s += (double)a[k * 4 + row] * b[c * 4 + k];
+            r[c * 4 + row] = (float)s;
+        }
+    }
+    memcpy(out, r, sizeof r);
+}
+
+bool fy_mat4_invert(const float m[16], float out[16])
+{
+    /* Gauss-Jordan in double: bone matrices are affine and well conditioned,
+     * but the general form keeps this usable for anything. */
+    double a[4][8];
+    for (int r = 0; r < 4; r++) {
+        for (int c = 0; c < 4; c++) {
+            a[r][c] = m[c * 4 + r];
+            a[r][c + 4] = r == c ? 1.0 : 0.0;
+        }
+    }
+    for (int c = 0; c < 4; c++) {
+        int p = c;
+        for (int r = c + 1; r < 4; r++)
+            if (fabs(a[r][c]) > fabs(a[p][c])) p = r;
+        if (!(fabs(a[p][c]) > 1e-20)) {
+            fy_mat4_identity(out);
+            return false;
+        }
+        if (p != c) {
+            for (int k = 0; k < 8; k++) {
+                double t = a[c][k];
+                a[c][k] = a[p][k];
+                a[p][k] = t;
+            }
+        }
+        double inv = 1.0 / a[c][c];
+        for (int k = 0; k < 8; k++) a[c][k] *= inv;
+        for (int r = 0; r < 4; r++) {
+            if (r == c) continue;
+            double f = a[r][c];
+            if (f == 0) continue;
+            for (int k = 0; k < 8; k++) a[r][k] -= f * a[c][k];
+        }
+    }
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) out[c * 4 + r] = (float)a[r][c + 4];
+    return true;
+}
+
+void fy_mat4_from_trs(const float t[3], const float q[4], const float s[3], float out[16])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
+                   2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                   2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
+    for (int c = 0; c < 3; c++) {
+        for (int row = 0; row < 3; row++) out[c * 4 + row] = (float)(r[c * 3 + row] * s[c]);
+        out[c * 4 + 3] = 0.0f;
+    }
+    out[12] = t[0];
+    out[13] = t[1];
+    out[14] = t[2];
+    out[15] = 1.0f;
+}
+
+void fy_quat_normalize(float q[4])
+{
+    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+    if (!(n > 1e-12) || !isfinite(n)) {
+        q[0] = q[1] = q[2] = 0.0f;
+        q[3] = 1.0f;
+        return;
+    }
+    for (int i = 0; i < 4; i++) q[i] = (float)(q[i] / n);
+}
+
+void fy_quat_from_mat4(const float m[16], float q[4])
+{
+    /* Shepperd's method: pick the largest of the four squared components
+     * so the division is well conditioned. m[c*4+r] is row r, column c. */
+    double m00 = m[0], m11 = m[5], m22 = m[10];
+    double tr = m00 + m11 + m22;
+    double x, y, z, w;
+    if (tr > 0) {
+        double s = sqrt(tr + 1.0) * 2;
+        w = 0.25 * s;
+        x = (m[6] - m[9]) / s;
+        y = (m[8] - m[2]) / s;
+        z = (m[1] - m[4]) / s;
+    } else if (m00 > m11 && m00 > m22) {
+        double s = sqrt(1.0 + m00 - m11 - m22) * 2;
+        w = (m[6] - m[9]) / s;
+        x = 0.25 * s;
+        y = (m[4] + m[1]) / s;
+        z = (m[8] + m[2]) / s;
+    } else if (m11 > m22) {
+        double s = sqrt(1.0 + m11 - m00 - m22) * 2;
+        w = (m[8] - m[2]) / s;
+        x = (m[4] + m[1]) / s;
+        y = 0.25 * s;
+        z = (m[9] + m[6]) / s;
+    } else {
+        double s = sqrt(1.0 + m22 - m00 - m11) * 2;
+        w = (m[1] - m[4]) / s;
+        x = (m[8] + m[2]) / s;
+        y = (m[9] + m[6]) / s;
+        z = 0.25 * s;
+    }
+    /* One sign for every conversion (w >= 0) keeps rest poses comparable. */
+    if (w < 0) {
+        x = -x, y = -y, z = -z, w = -w;
+    }
+    q[0] = (float)x, q[1] = (float)y, q[2] = (float)z, q[3] = (float)w;
+    fy_quat_normalize(q);
+}
+
+bool fy_mat4_to_trs(const float m[16], float t[3], float q[4], float s[3])
+{
+    bool clean = true;
+    t[0] = m[12], t[1] = m[13], t[2] = m[14];
+    float r[16];
+    fy_mat4_identity(r);
+    for (int c = 0; c < 3; c++) {
+        double len = sqrt((double)m[c * 4] * m[c * 4] + (double)m[c * 4 + 1] * m[c * 4 + 1] +
+                          (double)m[c * 4 + 2] * m[c * 4 + 2]);
+        if (!(len > 1e-12) || !isfinite(len)) {
+            /* A collapsed axis: keep a unit axis so the rotation stays valid. */
+            clean = false;
+            s[c] = 0.0f;
+            continue;
+        }
+        s[c] = (float)len;
+        for (int k = 0; k < 3; k++) r[c * 4 + k] = (float)(m[c * 4 + k] / len);
+    }
+    double det = (double)r[0] * ((double)r[5] * r[10] - (double)r[9] * r[6]) -
+                 (double)r[4] * ((double)r[1] * r[10] - (double)r[9] * r[2]) +
+                 (double)r[8] * ((double)r[1] * r[6] - (double)r[5] * r[2]);
+    if (det < 0) {
+        /* A mirror: Z carries the sign, so the rest is a proper rotation. */
+        s[2] = -s[2];
+        for (int k = 0; k < 3; k++) r[8 + k] = -r[8 + k];
+    }
+    /* Shear shows as columns that are not orthogonal. */
+    for (int a = 0; a < 3; a++) {
+        for (int c = a + 1; c < 3; c++) {
+            double d = (double)r[a * 4] * r[c * 4] + (double)r[a * 4 + 1] * r[c * 4 + 1] +
+                       (double)r[a * 4 + 2] * r[c * 4 + 2];
+            if (fabs(d) > 1e-3) clean = false;
+        }
+    }
+    fy_quat_from_mat4(r, q);
+    return clean;
+}
+
+void fy_mat4_point(const float m[16], const float p[3], float out[3])
+{
+    float r[3];
+    for (int k = 0; k < 3; k++)
+        r[k] = (float)((double)m[k] * p[0] + (double)m[4 + k] * p[1] + (double)m[8 + k] * p[2] + m[12 + k]);
+    memcpy(out, r, sizeof r);
+}
+
+void fy_mat4_vector(const float m[16], const float v[3], float out[3])
+{
+    float r[3];
+    for (int k = 0; k < 3; k++)
+        r[k] = (float)((double)m[k] * v[0] + (double)m[4 + k] * v[1] + (double)m[8 + k] * v[2]);
+    memcpy(out, r, sizeof r);
+}
+
+/* ---- JSON ---- */
+
+const char *fy_json_to_arena(ferry_arena *arena, json_t *obj)
+{
+    if (!obj) return NULL;
+    char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(9));
+    json_decref(obj);
+    if (!text) return NULL;
+    char *copy = ferry_arena_strdup(arena, text);
+    free(text);
+    return copy;
+}
+
+json_t *fy_json_real(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *fy_json_floats(const float *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) json_array_append_new(a, fy_json_real(v[i]));
+    return a;
+}
+
+/* The number after `tag` when the name ends in tag<digits>, else -1. */
+static long name_suffix_number(const char *name, const char *tag)
+{
+    size_t n = strlen(name), tl = strlen(tag);
+    size_t d = n;
+    while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') d--;
+    if (d == n || d < tl || n - d > 6) return -1;
+    for (size_t i = 0; i < tl; i++) {
+        char c = name[d - tl + i];
+        if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+        if (c != tag[i]) return -1;
+    }
+    return strtol(name + d, NULL, 10);
+}
+
+void fy_json_name_tags(json_t *obj, const char *name)
+{
+    if (!name) return;
+    long lod = name_suffix_number(name, "_LOD"), alt = name_suffix_number(name, "_ALT");
+    if (lod >= 0) json_object_set_new(obj, "lod", json_integer(lod));
+    if (alt >= 0) json_object_set_new(obj, "alt", json_integer(alt));
+    if ((name[0] == 'F' || name[0] == 'f') && (name[1] == 'C' || name[1] == 'c') && name[2] == '_')
+        json_object_set_new(obj, "faction_colored", json_true());
+}
+
+void *fy_build_alloc(fy_alo_build *b, size_t count, size_t size)
+{
+    if (count == 0) count = 1;
+    if (size != 0 && count > SIZE_MAX / size) {
+        fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "scene too large");
+        return NULL;
+    }
+    void *p = ferry_arena_alloc(b->arena, count * size);
+    if (!p) fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+    return p;
+}
+
+/* ---- nodes ---- */
+
+static const char *const billboard_names[] = {"none", "parallel", "face", "z_view", "z_wind", "z_light", "sun_glow", "sun"};
+
+static ferry_scene_node *new_node(fy_alo_build *b, const char *name, int32_t parent, int32_t *index)
+{
+    ferry_scene *s = b->scene;
+    if (s->node_count >= b->node_capacity) {
+        fy_error_set(b->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "node count exceeded its estimate");
+        return NULL;
+    }
+    ferry_scene_node *n = &s->nodes[s->node_count];
+    ferry_scene_node_init(n);
+    n->name = name ? ferry_arena_strdup(b->arena, name) : NULL;
+    n->parent = parent;
+    *index = (int32_t)s->node_count++;
+    return n;
+}
+
+/* The base name of the model file without folders and extension. */
+static char *model_name(fy_alo_build *b)
+{
+    const char *path = b->opts ? b->opts->model_path : NULL;
+    if (!path || !*path) return ferry_arena_strdup(b->arena, "model");
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    size_t len = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot != base) len = (size_t)(dot - base);
+    char *out = ferry_arena_alloc(b->arena, len + 1);
+    if (out) memcpy(out, base, len);
+    return out;
+}
+
+static int32_t bone_parent_node(const fy_alo_build *b, uint32_t bone)
+{
+    return bone < b->model->skeleton.bone_count ? b->bone_node[bone] : b->root_node;
+}
+
+static bool add_bones(fy_alo_build *b)
+{
+    const ferry_alo_skeleton *sk = &b->model->skeleton;
+    for (size_t i = 0; i < sk->bone_count; i++) {
+        const ferry_alo_bone *bone = &sk->bones[i];
+        /* A parent not below the bone cannot come first in the node list;
+         * ferry_alo_bone_world_matrices treats it as no parent too. */
+        int32_t parent = (bone->parent >= 0 && (size_t)bone->parent < i) ? b->bone_node[bone->parent] : b->root_node;
+        int32_t idx;
+        ferry_scene_node *n = new_node(b, bone->name, parent, &idx);
+        if (!n) return false;
+        b->bone_node[i] = idx;
+        float local[16];
+        ferry_alo_bone_local_matrix(bone, local);
+        bool clean = fy_mat4_to_trs(local, n->translation, n->rotation, n->scale);
+        bool finite = true;
+        for (int k = 0; k < 4; k++) finite &= isfinite(n->rotation[k]) && (k == 3 || (isfinite(n->translation[k]) && isfinite(n->scale[k])));
+        if (!finite) {
+            /* A damaged matrix: identity keeps the file writable; extras keep the numbers. */
+            ferry_scene_node_init(n);
+            n->name = ferry_arena_strdup(b->arena, bone->name ? bone->name : "");
+            n->parent = parent;
+            clean = false;
+        }
+        json_t *x = json_object();
+        json_object_set_new(x, "alamo", json_string("bone"));
+        json_object_set_new(x, "bone_index", json_integer((json_int_t)i));
+        json_object_set_new(x, "visible", json_boolean(bone->visible != 0));
+        if (bone->billboard != 0) {
+            json_object_set_new(x, "billboard", bone->billboard < 8 ? json_string(billboard_names[bone->billboard])
+                                                                    : json_integer(bone->billboard));
+        }
+        if (!clean) json_object_set_new(x, "matrix", fy_json_floats(bone->matrix, 12));
+        fy_json_name_tags(x, bone->name);
+        n->extras_json = fy_json_to_arena(b->arena, x);
+    }
+    return true;
+}
+
+static bool add_light(fy_alo_build *b, const ferry_alo_light *light, int32_t parent)
+{
+    ferry_scene *s = b->scene;
+    ferry_scene_light *l = &s->lights[s->light_count];
+    l->name = light->name ? ferry_arena_strdup(b->arena, light->name) : NULL;
+    for (int k = 0; k < 3; k++) l->color[k] = isfinite(light->color[k]) ? fminf(fmaxf(light->color[k], 0.0f), 1.0f) : 1.0f;
+    l->intensity = isfinite(light->intensity) && light->intensity > 0 ? light->intensity : 0.0f;
+    switch (light->type) {
+    case FERRY_ALO_LIGHT_DIRECTIONAL: l->type = FERRY_LIGHT_DIRECTIONAL; break;
+    case FERRY_ALO_LIGHT_SPOT: l->type = FERRY_LIGHT_SPOT; break;
+    default: l->type = FERRY_LIGHT_POINT; break;
+    }
+    if (l->type != FERRY_LIGHT_DIRECTIONAL && isfinite(light->far_attenuation_end) && light->far_attenuation_end > 0)
+        l->range = light->far_attenuation_end;
+    if (l->type == FERRY_LIGHT_SPOT) {
+        /* Hotspot and falloff are full cone angles (3ds Max's; the corpus'
+         * one spot has Max's defaults, 43 and 45 degrees); glTF wants half
+         * angles, outer at most pi/2 and inner below outer. */
+        const float half_pi = 1.5707963f;
+        float outer = isfinite(light->falloff_size) && light->falloff_size > 0 ? light->falloff_size / 2 : 0.7853982f;
+        if (outer > half_pi) outer = half_pi;
+        float inner = isfinite(light->hotspot_size) && light->hotspot_size > 0 ? light->hotspot_size / 2 : 0.0f;
+        if (inner >= outer) inner = outer * 0.999f;
+        l->inner_cone_angle = inner;
+        l->outer_cone_angle = outer;
+    }
+    int32_t idx;
+    ferry_scene_node *n = new_node(b, light->name, parent, &idx);
+    if (!n) return false;
+    /* Alamo lights shine down the local -Z of their bone, as glTF's do, so
+     * the light node needs no rotation of its own. */
+    n->light = (int32_t)s->light_count++;
+    json_t *x = json_object();
+    static const char *const types[] = {"omni", "directional", "spot"};
+    json_object_set_new(x, "alamo", json_string("light"));
+    json_object_set_new(x, "type", light->type < 3 ? json_string(types[light->type]) : json_integer(light->type));
+    json_object_set_new(x, "intensity", fy_json_real(light->intensity));
+    json_object_set_new(x, "far_attenuation_start", fy_json_real(light->far_attenuation_start));
+    json_object_set_new(x, "far_attenuation_end", fy_json_real(light->far_attenuation_end));
+    json_object_set_new(x, "hotspot_size", fy_json_real(light->hotspot_size));
+    json_object_set_new(x, "falloff_size", fy_json_real(light->falloff_size));
+    n->extras_json = fy_json_to_arena(b->arena, x);
+    return true;
+}
+
+static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t bone, bool connected)
+{
+    bool skinned = fy_alo_mesh_is_skinned(mesh) && b->skin >= 0;
+    int32_t mi = fy_alo_mesh(b, mesh, skinned, bone);
+    if (mi == -1) return false;
+    if (mi < 0) {
+        /* Nothing to draw: the node stays (it names the mesh), without mesh or skin. */
+        skinned = false;
+    }
+    /* A skinned mesh node is a root of the scene with no transform: glTF
+     * ignores the node's own transform for skinned meshes, and the
+     * validator warns when a parent could seem to move it. */
+    int32_t idx;
+    ferry_scene_node *n = new_node(b, mesh->name, skinned ? -1 : bone_parent_node(b, bone), &idx);
+    if (!n) return false;
+    n->mesh = mi >= 0 ? mi : -1;
+    if (skinned) n->skin = b->skin;
+    json_t *x = json_object();
+    json_object_set_new(x, "alamo", json_string("mesh"));
+    json_object_set_new(x, "hidden", json_boolean(mesh->is_hidden != 0));
+    json_object_set_new(x, "collision_enabled", json_boolean(mesh->collision_enabled != 0));
+    json_object_set_new(x, "bounds_min", fy_json_floats(mesh->bounds_min, 3));
+    json_object_set_new(x, "bounds_max", fy_json_floats(mesh->bounds_max, 3));
+    if (bone < b->model->skeleton.bone_count && b->model->skeleton.bones[bone].name)
+        json_object_set_new(x, "bone", json_string(b->model->skeleton.bones[bone].name));
+    if (!connected) json_object_set_new(x, "unconnected", json_true());
+    bool shadow = false, collision = false;
+    for (size_t i = 0; i < mesh->submesh_count; i++) {
+        const char *sh = mesh->submeshes[i].material.shader;
+        shadow |= fy_alo_shader_is(sh, "shadow");
+        collision |= fy_alo_shader_is(sh, "collision");
+    }
+    if (shadow) json_object_set_new(x, "shadow_volume", json_true());
+    if (collision) json_object_set_new(x, "collision_mesh", json_true());
+    if (skinned) json_object_set_new(x, "skinned", json_true());
+    fy_json_name_tags(x, mesh->name);
+    n->extras_json = fy_json_to_arena(b->arena, x);
+    return true;
+}
+
+static bool add_objects(fy_alo_build *b)
+{
+    const ferry_alo_model *m = b->model;
+    size_t count = ferry_alo_object_count(m);
+    for (size_t o = 0; o < count; o++) {
+        /* The first connection wins; validation warns about a second one. */
+        uint32_t bone = UINT32_MAX;
+        bool connected = false;
+        for (size_t c = 0; c < m->connections.object_count; c++) {
+            if (m->connections.objects[c].object == o) {
+                bone = m->connections.objects[c].bone;
+                connected = true;
+                break;
+            }
+        }
+        ferry_alo_object obj = ferry_alo_object_at(m, o);
+        if (obj.kind == FERRY_ALO_OBJECT_MESH) {
+            if (obj.index >= m->mesh_count) continue;
+            if (!add_mesh_node(b, &m->meshes[obj.index], bone, connected)) return false;
+        } else {
+            if (obj.index >= m->light_count) continue;
+            if (!add_light(b, &m->lights[obj.index], bone_parent_node(b, bone))) return false;
+        }
+    }
+    return true;
+}
+
+static bool add_proxies_and_dazzles(fy_alo_build *b)
+{
+    const ferry_alo_connections *cn = &b->model->connections;
+    for (size_t i = 0; i < cn->proxy_count; i++) {
+        const ferry_alo_proxy *p = &cn->proxies[i];
+        int32_t idx;
+        ferry_scene_node *n = new_node(b, p->name, bone_parent_node(b, p->bone), &idx);
+        if (!n) return false;
+        json_t *x = json_object();
+        json_object_set_new(x, "alamo", json_string("proxy"));
+        json_object_set_new(x, "proxy", json_string(p->name ? p->name : ""));
+        json_object_set_new(x, "hidden", json_boolean(p->is_hidden != 0));
+        json_object_set_new(x, "alt_decrease_stay_hidden", json_boolean(p->alt_decrease_stay_hidden != 0));
+        fy_json_name_tags(x, p->name);
+        n->extras_json = fy_json_to_arena(b->arena, x);
+    }
+    for (size_t i = 0; i < cn->dazzle_count; i++) {
+        const ferry_alo_dazzle *d = &cn->dazzles[i];
+        int32_t idx;
+        ferry_scene_node *n = new_node(b, d->name, bone_parent_node(b, d->bone), &idx);
+        if (!n) return false;
+        for (int k = 0; k < 3; k++) n->translation[k] = isfinite(d->position[k]) ? d->position[k] : 0.0f;
+        json_t *x = json_object();
+        json_object_set_new(x, "alamo", json_string("dazzle"));
+        json_object_set_new(x, "color", fy_json_floats(d->color, 3));
+        json_object_set_new(x, "position", fy_json_floats(d->position, 3));
+        json_object_set_new(x, "radius", fy_json_real(d->radius));
+        json_object_set_new(x, "texture", json_string(d->texture ? d->texture : ""));
+        json_object_set_new(x, "texture_x", json_integer(d->texture_x));
+        json_object_set_new(x, "texture_y", json_integer(d->texture_y));
+        json_object_set_new(x, "texture_size", json_integer(d->texture_size));
+        json_object_set_new(x, "frequency", fy_json_real(d->frequency));
+        json_object_set_new(x, "phase", fy_json_real(d->phase));
+        json_object_set_new(x, "night_only", json_boolean(d->night_only != 0));
+        json_object_set_new(x, "hidden", json_boolean(d->is_hidden != 0));
+        json_object_set_new(x, "bias", fy_json_real((d->present & FERRY_ALO_DAZZLE_HAS_BIAS) ? d->bias : 1.0f));
+        n->extras_json = fy_json_to_arena(b->arena, x);
+    }
+    return true;
+}
+
+/* Light nodes to come: light objects in the object list. */
+static size_t count_lights(const ferry_alo_model *m)
+{
+    size_t n = 0, count = ferry_alo_object_count(m);
+    for (size_t o = 0; o < count; o++) {
+        ferry_alo_object obj = ferry_alo_object_at(m, o);
+        n += obj.kind == FERRY_ALO_OBJECT_LIGHT && obj.index < m->light_count;
+    }
+    return n;
+}
+
+ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_scene_options *options,
+                                ferry_scene **out, ferry_error *err)
+{
+    ferry_error local_err;
+    if (!err) err = &local_err;
+    fy_error_clear(err);
+    if (!out) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no output given");
+        return FERRY_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    if (!model) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no model given");
+        return FERRY_ERR_ARGUMENT;
+    }
+    ferry_alo_scene_options no_options;
+    if (!options) {
+        memset(&no_options, 0, sizeof no_options);
+        options = &no_options;
+    }
+
+    fy_alo_build b;
+    memset(&b, 0, sizeof b);
+    b.model = model;
+    b.opts = options;
+    b.err = err;
+    b.skin = -1;
+    b.arena = ferry_arena_create(0);
+    if (!b.arena) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
+        return FERRY_ERR_NOMEM;
+    }
+    ferry_scene *s = ferry_arena_alloc(b.arena, sizeof *s);
+    if (!s) {
+        ferry_arena_destroy(b.arena);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
+        return FERRY_ERR_NOMEM;
+    }
+    s->arena = b.arena;
+    b.scene = s;
+
+    const ferry_alo_skeleton *sk = &model->skeleton;
+    size_t objects = ferry_alo_object_count(model);
+    /* Capacities from the object list: a hand-built list may name a mesh twice. */
+    size_t submeshes = 0, mesh_objects = 0;
+    for (size_t o = 0; o < objects; o++) {
+        ferry_alo_object obj = ferry_alo_object_at(model, o);
+        if (obj.kind != FERRY_ALO_OBJECT_MESH || obj.index >= model->mesh_count) continue;
+        mesh_objects++;
+        submeshes += model->meshes[obj.index].submesh_count;
+    }
+    b.node_capacity = 1 + sk->bone_count + objects + model->connections.proxy_count + model->connections.dazzle_count;
+    b.mesh_capacity = mesh_objects;
+    b.material_capacity = submeshes;
+    b.image_capacity = 2 * submeshes; /* base colour and normal map per sub-mesh at most */
+    s->nodes = fy_build_alloc(&b, b.node_capacity, sizeof *s->nodes);
+    s->meshes = fy_build_alloc(&b, b.mesh_capacity, sizeof *s->meshes);
+    s->materials = fy_build_alloc(&b, b.material_capacity, sizeof *s->materials);
+    s->images = fy_build_alloc(&b, b.image_capacity, sizeof *s->images);
+    s->lights = fy_build_alloc(&b, count_lights(model), sizeof *s->lights);
+    b.bone_node = fy_build_alloc(&b, sk->bone_count, sizeof *b.bone_node);
+    b.bone_world = fy_build_alloc(&b, sk->bone_count, 16 * sizeof *b.bone_world);
+    bool ok = s->nodes && s->meshes && s->materials && s->images && s->lights && b.bone_node && b.bone_world;
+
+    if (ok) {
+        char *name = model_name(&b);
+        s->name = name;
+        ferry_alo_bone_world_matrices(model, b.bone_world);
+        /* The axis change: Alamo is right-handed Z-up (3ds Max's frame; the
+         * ships face -Y), glTF right-handed Y-up facing +Z. A rotation of
+         * -90 degrees about X maps Z to Y and -Y to +Z. */
+        size_t len = strlen(name ? name : "") + 32;
+        char *root_name = ferry_arena_alloc(b.arena, len);
+        ok = root_name != NULL;
+        if (ok) {
+            snprintf(root_name, len, "%s (Z-up to Y-up)", name ? name : "model");
+            ferry_scene_node *root = new_node(&b, root_name, -1, &b.root_node);
+            ok = root != NULL;
+            if (ok) {
+                root->rotation[0] = -0.70710678f;
+                root->rotation[3] = 0.70710678f;
+                json_t *x = json_object();
+                json_object_set_new(x, "alamo", json_string("axis_root"));
+                root->extras_json = fy_json_to_arena(b.arena, x);
+            }
+        }
+    }
+    ok = ok && add_bones(&b);
+    if (ok) {
+        bool any_skinned = false;
+        for (size_t i = 0; i < model->mesh_count; i++) any_skinned |= fy_alo_mesh_is_skinned(&model->meshes[i]);
+        if (any_skinned && sk->bone_count > 0) ok = fy_alo_make_skin(&b);
+    }
+    ok = ok && add_objects(&b);
+    ok = ok && add_proxies_and_dazzles(&b);
+    ok = ok && fy_alo_animations(&b);
+    if (ok) {
+        json_t *x = json_object();
+        json_object_set_new(x, "source", json_string("alamo model"));
+        json_object_set_new(x, "bone_count", json_integer((json_int_t)sk->bone_count));
+        s->extras_json = fy_json_to_arena(b.arena, x);
+    }
+    fy_alo_textures_free(&b);
+    if (!ok) {
+        if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+        ferry_result r = err->code;
+        ferry_arena_destroy(b.arena);
+        return r;
+    }
+    *out = s;
+    return FERRY_OK;
+}

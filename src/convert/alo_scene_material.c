@@ -1,0 +1,245 @@
+/* ALO materials -> scene materials, and their textures found, decoded and
+ * embedded as PNG (each file once). */
+#include "convert_internal.h"
+
+#include <ferry/image.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Largest texture file read (the games' largest are a few MiB). */
+#define TEXTURE_FILE_LIMIT (256u << 20)
+
+bool fy_alo_shader_is(const char *shader, const char *word)
+{
+    if (!shader || !word) return false;
+    size_t wl = strlen(word);
+    for (const char *p = shader; *p; p++)
+        if (strncasecmp(p, word, wl) == 0) return true;
+    return false;
+}
+
+static const ferry_alo_shader_param *find_param(const ferry_alo_material *m, const char *name, uint32_t type)
+{
+    for (size_t i = 0; i < m->param_count; i++) {
+        const ferry_alo_shader_param *p = &m->params[i];
+        if (p->type == type && p->name && strcasecmp(p->name, name) == 0) return p;
+    }
+    return NULL;
+}
+
+void fy_alo_textures_free(fy_alo_build *b)
+{
+    for (size_t i = 0; i < b->texture_count; i++) free(b->textures[i].name);
+    free(b->textures);
+    b->textures = NULL;
+    b->texture_count = b->texture_capacity = 0;
+    if (b->image_paths) {
+        for (size_t i = 0; i < b->scene->image_count; i++) free(b->image_paths[i]);
+        free(b->image_paths);
+        b->image_paths = NULL;
+    }
+}
+
+static void warn(fy_alo_build *b, const char *rule, const char *fmt, const char *a, const char *c)
+{
+    if (b->opts->diagnostics) fy_diag_add(b->opts->diagnostics, FERRY_SEVERITY_WARNING, FERRY_NO_OFFSET, "", rule, fmt, a, c);
+}
+
+static char *dup_malloc(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* Reads, decodes and re-encodes one file; -1 with a warning when it cannot. */
+static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, bool *nomem)
+{
+    ferry_scene *s = b->scene;
+    for (size_t i = 0; i < s->image_count; i++)
+        if (b->image_paths && b->image_paths[i] && strcmp(b->image_paths[i], path) == 0) return (int32_t)i;
+    if (s->image_count >= b->image_capacity) return -1;
+
+    uint8_t *data = NULL;
+    size_t size = 0;
+    ferry_error e;
+    if (ferry_file_load(path, TEXTURE_FILE_LIMIT, &data, &size, &e) != FERRY_OK) {
+        warn(b, "texture-undecodable", "texture %s (%s) cannot be read", name, path);
+        return -1;
+    }
+    ferry_image img;
+    memset(&img, 0, sizeof img);
+    ferry_result r = ferry_image_decode(data, size, NULL, &img, &e);
+    ferry_file_free(data);
+    if (r != FERRY_OK) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s: %s", path, e.message);
+        warn(b, "texture-undecodable", "texture %s cannot be decoded (%s)", name, msg);
+        return -1;
+    }
+    ferry_buffer png = {0};
+    r = ferry_image_encode_png(&img, &png, &e);
+    ferry_image_free(&img);
+    if (r != FERRY_OK || png.failed) {
+        ferry_buffer_free(&png);
+        if (r == FERRY_ERR_NOMEM || png.failed) *nomem = true;
+        else warn(b, "texture-undecodable", "texture %s cannot be encoded as PNG (%s)", name, e.message);
+        return -1;
+    }
+    if (!b->image_paths) {
+        b->image_paths = calloc(b->image_capacity ? b->image_capacity : 1, sizeof *b->image_paths);
+        if (!b->image_paths) {
+            ferry_buffer_free(&png);
+            *nomem = true;
+            return -1;
+        }
+    }
+    ferry_scene_image *im = &s->images[s->image_count];
+    im->data = ferry_arena_memdup(b->arena, png.data, png.size);
+    im->size = png.size;
+    ferry_buffer_free(&png);
+    /* The image is named after the texture's stem, as artists know it. */
+    const char *base = name;
+    for (const char *p = name; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    char *stem = ferry_arena_strdup(b->arena, base);
+    if (stem) {
+        char *dot = strrchr(stem, '.');
+        if (dot && dot != stem) *dot = '\0';
+    }
+    im->name = stem;
+    im->mime_type = "image/png";
+    im->source_path = ferry_arena_strdup(b->arena, path);
+    b->image_paths[s->image_count] = dup_malloc(path);
+    if (!im->data || !stem || !im->source_path || !b->image_paths[s->image_count]) {
+        *nomem = true;
+        return -1;
+    }
+    return (int32_t)s->image_count++;
+}
+
+/* The scene image for a texture name, looked up once per distinct name
+ * (ignoring case, as the game does). -1 when absent; *nomem on memory failure. */
+static int32_t texture_image(fy_alo_build *b, const char *name, bool *nomem)
+{
+    const ferry_alo_scene_options *o = b->opts;
+    if (!name || !*name || o->skip_textures) return -1;
+    if (!o->model_path && o->texture_dir_count == 0) return -1;
+    for (size_t i = 0; i < b->texture_count; i++)
+        if (strcasecmp(b->textures[i].name, name) == 0) return b->textures[i].image;
+    if (b->texture_count == b->texture_capacity) {
+        size_t cap = b->texture_capacity ? 2 * b->texture_capacity : 16;
+        fy_texture_entry *t = realloc(b->textures, cap * sizeof *t);
+        if (!t) {
+            *nomem = true;
+            return -1;
+        }
+        b->textures = t;
+        b->texture_capacity = cap;
+    }
+    int32_t image = -1;
+    char path[4096];
+    if (ferry_alamo_find_texture(o->model_path, o->texture_dirs, o->texture_dir_count, name, path, sizeof path)) {
+        image = embed_file(b, name, path, nomem);
+    } else {
+        warn(b, "texture-missing", "texture %s not found beside the model, in ../Textures or the given folders%s", name, "");
+    }
+    char *copy = dup_malloc(name);
+    if (!copy) {
+        *nomem = true;
+        return -1;
+    }
+    b->textures[b->texture_count].name = copy;
+    b->textures[b->texture_count].image = image;
+    b->texture_count++;
+    return image;
+}
+
+static json_t *param_json(const ferry_alo_shader_param *p)
+{
+    switch (p->type) {
+    case FERRY_ALO_PARAM_INT: return json_integer(p->int_value);
+    case FERRY_ALO_PARAM_FLOAT: return fy_json_real(p->value[0]);
+    case FERRY_ALO_PARAM_FLOAT3: return fy_json_floats(p->value, 3);
+    case FERRY_ALO_PARAM_FLOAT4: return fy_json_floats(p->value, 4);
+    case FERRY_ALO_PARAM_TEXTURE: return json_string(p->texture ? p->texture : "");
+    default: return json_null();
+    }
+}
+
+static float unit(float v)
+{
+    return isfinite(v) ? fminf(fmaxf(v, 0.0f), 1.0f) : 1.0f;
+}
+
+int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t submesh_index)
+{
+    ferry_scene *s = b->scene;
+    if (s->material_count >= b->material_capacity) {
+        fy_error_set(b->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "material count exceeded its estimate");
+        return -1;
+    }
+    const ferry_alo_material *am = &mesh->submeshes[submesh_index].material;
+    ferry_scene_material *m = &s->materials[s->material_count];
+    ferry_scene_material_init(m);
+    const char *mesh_name = mesh->name ? mesh->name : "mesh";
+    if (mesh->submesh_count > 1) {
+        size_t len = strlen(mesh_name) + 24;
+        char *name = ferry_arena_alloc(b->arena, len);
+        if (name) snprintf(name, len, "%s.%zu", mesh_name, submesh_index);
+        m->name = name;
+    } else {
+        m->name = ferry_arena_strdup(b->arena, mesh_name);
+    }
+    const char *shader = am->shader ? am->shader : "";
+    bool nomem = false;
+
+    const ferry_alo_shader_param *base = find_param(am, "BaseTexture", FERRY_ALO_PARAM_TEXTURE);
+    if (base) m->base_color_image = texture_image(b, base->texture, &nomem);
+    const ferry_alo_shader_param *normal = find_param(am, "NormalTexture", FERRY_ALO_PARAM_TEXTURE);
+    if (normal) m->normal_image = texture_image(b, normal->texture, &nomem);
+    if (nomem) {
+        fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory embedding textures");
+        return -1;
+    }
+
+    /* Base colour: Diffuse's RGB (lit shaders), else Color's (additive,
+     * alpha, shield). Alpha stays 1: Diffuse's w is 0 in 76 real materials
+     * that are drawn opaque, and additive colours' w is 0 in 10. */
+    const ferry_alo_shader_param *color = find_param(am, "Diffuse", FERRY_ALO_PARAM_FLOAT4);
+    if (!color) color = find_param(am, "Color", FERRY_ALO_PARAM_FLOAT4);
+    if (!color) color = find_param(am, "DiffuseColor", FERRY_ALO_PARAM_FLOAT3);
+    if (color && !fy_alo_shader_is(shader, "collision"))
+        for (int k = 0; k < 3; k++) m->base_color_factor[k] = unit(color->value[k]);
+    const ferry_alo_shader_param *emissive = find_param(am, "Emissive", FERRY_ALO_PARAM_FLOAT4);
+    if (emissive)
+        for (int k = 0; k < 3; k++) m->emissive_factor[k] = unit(emissive->value[k]);
+    m->metallic_factor = 0.0f;
+
+    json_t *x = json_object();
+    json_object_set_new(x, "shader", json_string(shader));
+    if (fy_alo_shader_is(shader, "additive") || fy_alo_shader_is(shader, "shield")) {
+        /* glTF has no additive blending: blended and unlit is the closest. */
+        m->alpha_mode = FERRY_ALPHA_BLEND;
+        m->unlit = true;
+        json_object_set_new(x, "blend", json_string("additive"));
+    } else if (fy_alo_shader_is(shader, "alpha")) {
+        m->alpha_mode = FERRY_ALPHA_BLEND;
+        json_object_set_new(x, "blend", json_string("alpha"));
+    }
+    if (fy_alo_shader_is(shader, "shadow")) json_object_set_new(x, "kind", json_string("shadow_volume"));
+    else if (fy_alo_shader_is(shader, "collision")) json_object_set_new(x, "kind", json_string("collision"));
+    if (fy_alo_shader_is(shader, "colorize")) json_object_set_new(x, "colorized", json_true());
+    json_t *params = json_object();
+    for (size_t i = 0; i < am->param_count; i++) {
+        const ferry_alo_shader_param *p = &am->params[i];
+        if (p->name) json_object_set_new(params, p->name, param_json(p));
+    }
+    json_object_set_new(x, "params", params);
+    m->extras_json = fy_json_to_arena(b->arena, x);
+    return (int32_t)s->material_count++;
+}

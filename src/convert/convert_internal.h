@@ -1,0 +1,87 @@
+/* Shared by the converters from game formats to ferry_scene (src/convert).
+ * docs/formats/gltf-export.md describes every mapping decision made here. */
+#ifndef FERRY_CONVERT_INTERNAL_H
+#define FERRY_CONVERT_INTERNAL_H
+
+#include <ferry/convert.h>
+#include <jansson.h>
+
+#include "../core/core.h"
+
+/* ---- small math: 4x4 column-major matrices, quaternions x, y, z, w ---- */
+
+void fy_mat4_identity(float m[16]);
+void fy_mat4_mul(const float a[16], const float b[16], float out[16]);
+/* False (and identity in out) when the matrix is singular. */
+bool fy_mat4_invert(const float m[16], float out[16]);
+void fy_mat4_from_trs(const float t[3], const float q[4], const float s[3], float out[16]);
+/* Splits an affine matrix into translation, rotation and scale. A mirror
+ * (negative determinant) becomes a negative scale on Z; shear cannot be
+ * expressed and is dropped (the rotation is taken from the normalized
+ * columns). Returns false when shear or a zero axis was found. */
+bool fy_mat4_to_trs(const float m[16], float t[3], float q[4], float s[3]);
+void fy_mat4_point(const float m[16], const float p[3], float out[3]);
+void fy_mat4_vector(const float m[16], const float v[3], float out[3]);
+void fy_quat_normalize(float q[4]);
+/* Rotation matrix (3x3 inside a 4x4) to unit quaternion. */
+void fy_quat_from_mat4(const float m[16], float q[4]);
+
+/* ---- JSON extras ---- */
+
+/* Serializes `obj` compactly into the arena and releases the reference
+ * (NULL obj: NULL). NULL when memory fails. */
+const char *fy_json_to_arena(ferry_arena *arena, json_t *obj);
+/* A float as JSON: non-finite values become null (JSON has no NaN). */
+json_t *fy_json_real(double v);
+json_t *fy_json_floats(const float *v, size_t n);
+
+/* ---- the ALO converter's working state ---- */
+
+/* A texture parameter's lookup, remembered so that each file is decoded
+ * and embedded once and each missing name is reported once. */
+typedef struct fy_texture_entry {
+    char *name;  /* as the material names it (malloc'd) */
+    int32_t image; /* scene image, or -1 when missing/undecodable */
+} fy_texture_entry;
+
+typedef struct fy_alo_build {
+    const ferry_alo_model *model;
+    const ferry_alo_scene_options *opts;
+    ferry_scene *scene;
+    ferry_arena *arena;
+    size_t node_capacity, mesh_capacity, material_capacity, image_capacity;
+    int32_t root_node;    /* the Z-up to Y-up node */
+    int32_t *bone_node;   /* node of each bone */
+    float *bone_world;    /* Alamo model-space world matrix of each bone */
+    int32_t skin;         /* the model's one skin, or -1 */
+    fy_texture_entry *textures;
+    size_t texture_count, texture_capacity;
+    char **image_paths; /* resolved path per scene image (malloc'd), for dedupe */
+    ferry_error *err;
+} fy_alo_build;
+
+/* Allocation in the scene arena; sets err (NOMEM) on failure. */
+void *fy_build_alloc(fy_alo_build *b, size_t count, size_t size);
+
+/* alo_scene_material.c: a material for a sub-mesh; returns its index or -1 (err set). */
+int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t submesh_index);
+void fy_alo_textures_free(fy_alo_build *b);
+/* Classes of shaders the converter cares about. */
+bool fy_alo_shader_is(const char *shader, const char *word);
+
+/* alo_scene_mesh.c: the scene mesh of an ALO mesh. skinned: the mesh is
+ * bound to the model's skin (positions in model space); bone: the bone the
+ * mesh hangs on (rigid sub-meshes of a skinned mesh are moved by its world
+ * matrix). Returns the mesh index or -1 (err set). */
+int32_t fy_alo_mesh(fy_alo_build *b, const ferry_alo_mesh *mesh, bool skinned, uint32_t bone);
+bool fy_alo_mesh_is_skinned(const ferry_alo_mesh *mesh);
+/* The model's skin: every bone a joint, inverse bind matrices from the rest pose. */
+bool fy_alo_make_skin(fy_alo_build *b);
+
+/* alo_scene_anim.c: one scene animation per ALA. */
+bool fy_alo_animations(fy_alo_build *b);
+
+/* Level of detail and alternate suffixes (_LOD<n>, _ALT<n>) into extras. */
+void fy_json_name_tags(json_t *obj, const char *name);
+
+#endif

@@ -1,0 +1,215 @@
+/* Particle system -> ferry_scene: an axis root for the system, a child
+ * node per emitter, and everything needed to rebuild the emitters (their
+ * properties, groups, tracks, connections and textures) in extras. glTF has
+ * no particles, so the nodes only place and name the emitters. */
+#include "convert_internal.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef enum { P_U32, P_U8, P_F32 } prop_kind;
+
+typedef struct prop_field {
+    const char *name;
+    uint8_t mini; /* mini-chunk type: present bit */
+    prop_kind kind;
+    uint8_t count;
+    size_t offset;
+} prop_field;
+
+/* Every known property, named as in particle.h. */
+static const prop_field prop_fields[] = {
+    {"blend_mode", 0x04, P_U32, 1, offsetof(ferry_particle_properties, blend_mode)},
+    {"primitive_type", 0x05, P_U32, 1, offsetof(ferry_particle_properties, primitive_type)},
+    {"unused1", 0x06, P_U32, 1, offsetof(ferry_particle_properties, unused1)},
+    {"in_bursts", 0x07, P_U8, 1, offsetof(ferry_particle_properties, in_bursts)},
+    {"link_to_system", 0x08, P_U8, 1, offsetof(ferry_particle_properties, link_to_system)},
+    {"inward_speed", 0x09, P_F32, 1, offsetof(ferry_particle_properties, inward_speed)},
+    {"acceleration", 0x0a, P_F32, 3, offsetof(ferry_particle_properties, acceleration)},
+    {"outward_acceleration", 0x0b, P_F32, 1, offsetof(ferry_particle_properties, outward_acceleration)},
+    {"gravity", 0x0c, P_F32, 1, offsetof(ferry_particle_properties, gravity)},
+    {"lifetime", 0x0f, P_F32, 1, offsetof(ferry_particle_properties, lifetime)},
+    {"texture_elements", 0x10, P_U32, 1, offsetof(ferry_particle_properties, texture_elements)},
+    {"unused2", 0x11, P_F32, 1, offsetof(ferry_particle_properties, unused2)},
+    {"randomized_scale", 0x12, P_F32, 1, offsetof(ferry_particle_properties, randomized_scale)},
+    {"randomized_lifetime", 0x13, P_F32, 1, offsetof(ferry_particle_properties, randomized_lifetime)},
+    {"index", 0x14, P_U32, 1, offsetof(ferry_particle_properties, index)},
+    {"unused3", 0x15, P_U8, 1, offsetof(ferry_particle_properties, unused3)},
+    {"randomized_rotation", 0x17, P_F32, 1, offsetof(ferry_particle_properties, randomized_rotation)},
+    {"rotation_direction", 0x23, P_U8, 1, offsetof(ferry_particle_properties, rotation_direction)},
+    {"initial_delay", 0x24, P_F32, 1, offsetof(ferry_particle_properties, initial_delay)},
+    {"burst_delay", 0x25, P_F32, 1, offsetof(ferry_particle_properties, burst_delay)},
+    {"particles_per_burst", 0x26, P_U32, 1, offsetof(ferry_particle_properties, particles_per_burst)},
+    {"bursts", 0x27, P_U32, 1, offsetof(ferry_particle_properties, bursts)},
+    {"emitter_speed_mult", 0x28, P_F32, 1, offsetof(ferry_particle_properties, emitter_speed_mult)},
+    {"particles_per_second", 0x2a, P_U32, 1, offsetof(ferry_particle_properties, particles_per_second)},
+    {"unused4", 0x2b, P_U8, 1, offsetof(ferry_particle_properties, unused4)},
+    {"randomized_color", 0x2c, P_F32, 4, offsetof(ferry_particle_properties, randomized_color)},
+    {"randomized_is_grayscale", 0x2d, P_U8, 1, offsetof(ferry_particle_properties, randomized_is_grayscale)},
+    {"not_billboarded", 0x2e, P_U8, 1, offsetof(ferry_particle_properties, not_billboarded)},
+    {"ground_interaction", 0x2f, P_U32, 1, offsetof(ferry_particle_properties, ground_interaction)},
+    {"bounciness", 0x30, P_F32, 1, offsetof(ferry_particle_properties, bounciness)},
+    {"affected_by_wind", 0x31, P_U8, 1, offsetof(ferry_particle_properties, affected_by_wind)},
+    {"freeze_time", 0x32, P_F32, 1, offsetof(ferry_particle_properties, freeze_time)},
+    {"skip_time", 0x33, P_F32, 1, offsetof(ferry_particle_properties, skip_time)},
+    {"emit_mode", 0x34, P_U32, 1, offsetof(ferry_particle_properties, emit_mode)},
+    {"object_space_acceleration", 0x35, P_U8, 1, offsetof(ferry_particle_properties, object_space_acceleration)},
+    {"is_heat_particle", 0x3b, P_U8, 1, offsetof(ferry_particle_properties, is_heat_particle)},
+    {"emit_offset", 0x3c, P_F32, 1, offsetof(ferry_particle_properties, emit_offset)},
+    {"is_weather_particle", 0x3d, P_U8, 1, offsetof(ferry_particle_properties, is_weather_particle)},
+    {"weather_cube_size", 0x3e, P_F32, 1, offsetof(ferry_particle_properties, weather_cube_size)},
+    {"unused5", 0x3f, P_F32, 1, offsetof(ferry_particle_properties, unused5)},
+    {"unused6", 0x40, P_F32, 1, offsetof(ferry_particle_properties, unused6)},
+    {"has_tail", 0x41, P_U8, 1, offsetof(ferry_particle_properties, has_tail)},
+    {"tail_size", 0x42, P_F32, 1, offsetof(ferry_particle_properties, tail_size)},
+    {"use_emitter_speed_mult", 0x43, P_U8, 1, offsetof(ferry_particle_properties, use_emitter_speed_mult)},
+    {"wind_disturbance", 0x44, P_U8, 1, offsetof(ferry_particle_properties, wind_disturbance)},
+    {"no_depth_test", 0x46, P_U8, 1, offsetof(ferry_particle_properties, no_depth_test)},
+    {"weather_cube_distance", 0x47, P_F32, 1, offsetof(ferry_particle_properties, weather_cube_distance)},
+    {"fixed_rotation", 0x48, P_U8, 1, offsetof(ferry_particle_properties, fixed_rotation)},
+};
+
+static json_t *properties_json(const ferry_particle_properties *p)
+{
+    json_t *o = json_object();
+    const uint8_t *base = (const uint8_t *)p;
+    for (size_t i = 0; i < sizeof prop_fields / sizeof prop_fields[0]; i++) {
+        const prop_field *f = &prop_fields[i];
+        /* Only stored properties: an absent one has no value to rebuild. */
+        if (!ferry_particle_property_present(p, f->mini)) continue;
+        json_t *v;
+        if (f->kind == P_U32) {
+            uint32_t u;
+            memcpy(&u, base + f->offset, sizeof u);
+            v = json_integer(u);
+        } else if (f->kind == P_U8) {
+            v = json_integer(base[f->offset]);
+        } else {
+            float fl[4];
+            memcpy(fl, base + f->offset, f->count * sizeof *fl);
+            v = f->count == 1 ? fy_json_real(fl[0]) : fy_json_floats(fl, f->count);
+        }
+        json_object_set_new(o, f->name, v);
+    }
+    return o;
+}
+
+static json_t *group_json(const ferry_particle_group *g)
+{
+    static const char *const types[] = {"exact", "box", "cube", "sphere", "cylinder"};
+    json_t *o = json_object();
+    json_object_set_new(o, "type", g->type < 5 ? json_string(types[g->type]) : json_integer(g->type));
+    json_object_set_new(o, "min", fy_json_floats(g->min, 3));
+    json_object_set_new(o, "max", fy_json_floats(g->max, 3));
+    json_object_set_new(o, "side_length", fy_json_real(g->side_length));
+    json_object_set_new(o, "sphere_radius", fy_json_real(g->sphere_radius));
+    json_object_set_new(o, "sphere_surface", json_boolean(g->sphere_surface != 0));
+    json_object_set_new(o, "cylinder_radius", fy_json_real(g->cylinder_radius));
+    json_object_set_new(o, "cylinder_surface", json_boolean(g->cylinder_surface != 0));
+    json_object_set_new(o, "cylinder_height", fy_json_real(g->cylinder_height));
+    json_object_set_new(o, "value", fy_json_floats(g->value, 3));
+    return o;
+}
+
+static json_t *track_json(const ferry_particle_track *t, bool color)
+{
+    static const char *const interps[] = {"linear", "cosine", "step"};
+    json_t *o = json_object();
+    json_object_set_new(o, "interpolation", t->interpolation < 3 ? json_string(interps[t->interpolation]) : json_integer(t->interpolation));
+    /* Colour tracks store bytes (0..255) first and last, integer keys. */
+    json_object_set_new(o, "first", color ? json_integer(t->first_byte) : fy_json_real(t->first));
+    json_object_set_new(o, "last", color ? json_integer(t->last_byte) : fy_json_real(t->last));
+    json_t *keys = json_array();
+    for (size_t k = 0; k < t->key_count; k++) {
+        json_t *key = json_object();
+        json_object_set_new(key, "time", fy_json_real(t->keys[k].time));
+        json_object_set_new(key, "value", color ? json_integer(t->keys[k].int_value) : fy_json_real(t->keys[k].value));
+        json_array_append_new(keys, key);
+    }
+    json_object_set_new(o, "keys", keys);
+    return o;
+}
+
+static json_t *emitter_json(const ferry_particle_emitter *e, size_t index)
+{
+    static const char *const group_names[] = {"velocity", "lifetime", "position"};
+    static const char *const track_names[] = {"red", "green", "blue", "alpha", "size", "texture_index", "rotation_speed"};
+    json_t *o = json_object();
+    json_object_set_new(o, "alamo", json_string("particle_emitter"));
+    json_object_set_new(o, "index", json_integer((json_int_t)index));
+    if (e->name) json_object_set_new(o, "name", json_string(e->name));
+    if (e->color_texture) json_object_set_new(o, "color_texture", json_string(e->color_texture));
+    if (e->secondary_texture) json_object_set_new(o, "secondary_texture", json_string(e->secondary_texture));
+    json_object_set_new(o, "death_emitter", json_integer(e->death_emitter));
+    json_object_set_new(o, "birth_emitter", json_integer(e->birth_emitter));
+    json_object_set_new(o, "properties", properties_json(&e->properties));
+    json_t *groups = json_object();
+    for (int g = 0; g < FERRY_PARTICLE_GROUP_COUNT; g++) json_object_set_new(groups, group_names[g], group_json(&e->groups[g]));
+    json_object_set_new(o, "groups", groups);
+    json_t *tracks = json_object();
+    for (int t = 0; t < FERRY_PARTICLE_TRACK_COUNT; t++)
+        json_object_set_new(tracks, track_names[t], track_json(&e->tracks[t], t < FERRY_PARTICLE_COLOR_TRACKS));
+    json_object_set_new(o, "tracks", tracks);
+    return o;
+}
+
+ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_scene **out, ferry_error *err)
+{
+    ferry_error local_err;
+    if (!err) err = &local_err;
+    fy_error_clear(err);
+    if (!out || !system) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", out ? "particle system" : "output");
+        return FERRY_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    ferry_arena *arena = ferry_arena_create(0);
+    ferry_scene *s = arena ? ferry_arena_alloc(arena, sizeof *s) : NULL;
+    size_t count = 1 + system->emitter_count;
+    if (s) s->nodes = ferry_arena_alloc(arena, count * sizeof *s->nodes);
+    bool ok = s && s->nodes;
+    if (ok) {
+        s->arena = arena;
+        const char *name = system->name && *system->name ? system->name : "particles";
+        s->name = ferry_arena_strdup(arena, name);
+        char root_name[300];
+        snprintf(root_name, sizeof root_name, "%s (Z-up to Y-up)", name);
+        ferry_scene_node *root = &s->nodes[0];
+        ferry_scene_node_init(root);
+        root->name = ferry_arena_strdup(arena, root_name);
+        /* Alamo is Z-up like its models: the same -90 degrees about X. */
+        root->rotation[0] = -0.70710678f;
+        root->rotation[3] = 0.70710678f;
+        json_t *sys = json_object();
+        json_object_set_new(sys, "alamo", json_string("particle_system"));
+        json_object_set_new(sys, "name", json_string(system->name ? system->name : ""));
+        json_object_set_new(sys, "id", json_integer(system->id));
+        json_object_set_new(sys, "persistence", json_integer(system->persistence));
+        json_object_set_new(sys, "emitter_count", json_integer((json_int_t)system->emitter_count));
+        root->extras_json = fy_json_to_arena(arena, sys);
+        ok = root->name && s->name && root->extras_json;
+        for (size_t i = 0; ok && i < system->emitter_count; i++) {
+            const ferry_particle_emitter *e = &system->emitters[i];
+            ferry_scene_node *n = &s->nodes[1 + i];
+            ferry_scene_node_init(n);
+            n->parent = 0;
+            char fallback[32];
+            snprintf(fallback, sizeof fallback, "emitter %zu", i);
+            n->name = ferry_arena_strdup(arena, e->name && *e->name ? e->name : fallback);
+            n->extras_json = fy_json_to_arena(arena, emitter_json(e, i));
+            ok = n->name && n->extras_json;
+        }
+        s->node_count = count;
+        json_t *x = json_object();
+        json_object_set_new(x, "source", json_string("alamo particle system"));
+        s->extras_json = fy_json_to_arena(arena, x);
+    }
+    if (!ok) {
+        ferry_arena_destroy(arena);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+        return FERRY_ERR_NOMEM;
+    }
+    *out = s;
+    return FERRY_OK;
+}

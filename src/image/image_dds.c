@@ -1,0 +1,344 @@
+/* DDS: the top mip level of DXT1, DXT3, DXT5 and uncompressed (bit-mask)
+ * textures, decoded here because no C library in Debian decodes DXT
+ * (libsquish is C++ only and not installed; stb_image has no DDS).
+ *
+ * Layout: "DDS " magic, a 124-byte DDS_HEADER (with a 32-byte
+ * DDS_PIXELFORMAT at file offset 76), an optional 20-byte DDS_HEADER_DXT10
+ * when the fourCC is "DX10", then the top mip level at the start of the data.
+ *
+ * Rounding, chosen to match libsquish and the D3D9-era reference decoders:
+ * 5- and 6-bit endpoints widen by bit replication ((v << 3) | (v >> 2),
+ * (v << 2) | (v >> 4)); interpolated colours are computed per 8-bit channel
+ * with truncating division: (2*c0 + c1) / 3, (c0 + 2*c1) / 3, (c0 + c1) / 2;
+ * DXT5 alpha likewise: ((7-i)*a0 + i*a1) / 7 and ((5-i)*a0 + i*a1) / 5;
+ * DXT3 alpha widens 4 bits by a * 17. */
+#include "image_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum {
+    DDS_HEADER_END = 128, /* magic + 124-byte header */
+    DDS_OFF_HEADER_SIZE = 4,
+    DDS_OFF_HEIGHT = 12,
+    DDS_OFF_PF = 76,
+    DDS_OFF_PF_FLAGS = 80,
+    DDS_OFF_FOURCC = 84,
+    DDS_OFF_BITCOUNT = 88,
+    DDS_OFF_CAPS2 = 112,
+
+    DDPF_ALPHAPIXELS = 0x1,
+    DDPF_ALPHA = 0x2,
+    DDPF_FOURCC = 0x4,
+    DDPF_RGB = 0x40,
+    DDPF_YUV = 0x200,
+    DDPF_LUMINANCE = 0x20000
+};
+
+#define FOURCC(a, b, c, d) \
+    ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
+
+typedef enum dds_kind { DDS_DXT1, DDS_DXT3, DDS_DXT5, DDS_MASKS } dds_kind;
+
+/* How an uncompressed pixel's bits map to channels. */
+typedef struct dds_masks {
+    unsigned bytes; /* per pixel: 1..4 */
+    uint32_t mask[4]; /* r, g, b, a; 0 = channel absent */
+    bool luminance;   /* the red mask holds grey for all three colours */
+} dds_masks;
+
+/* ---- DXT blocks ---- */
+
+static void expand565(uint16_t c, uint8_t rgb[3])
+{
+    unsigned r = c >> 11, g = (c >> 5) & 63u, b = c & 31u;
+    rgb[0] = (uint8_t)((r << 3) | (r >> 2));
+    rgb[1] = (uint8_t)((g << 2) | (g >> 4));
+    rgb[2] = (uint8_t)((b << 3) | (b >> 2));
+}
+
+/* Writes the 16 texels of a colour block as RGBA into px[16][4].
+ * `dxt1`: c0 <= c1 selects three colours plus transparent black; in DXT3
+ * and DXT5 the colour block always has four colours. */
+static void decode_colour_block(const uint8_t *b, bool dxt1, uint8_t px[16][4])
+{
+    uint16_t c0 = fy_load_u16le(b), c1 = fy_load_u16le(b + 2);
+    uint8_t pal[4][4];
+    expand565(c0, pal[0]);
+    expand565(c1, pal[1]);
+    pal[0][3] = pal[1][3] = 255;
+    if (!dxt1 || c0 > c1) {
+        for (int k = 0; k < 3; k++) {
+            pal[2][k] = (uint8_t)((2 * pal[0][k] + pal[1][k]) / 3);
+            pal[3][k] = (uint8_t)((pal[0][k] + 2 * pal[1][k]) / 3);
+        }
+        pal[2][3] = pal[3][3] = 255;
+    } else {
+        for (int k = 0; k < 3; k++) {
+            pal[2][k] = (uint8_t)((pal[0][k] + pal[1][k]) / 2);
+            pal[3][k] = 0;
+        }
+        pal[2][3] = 255;
+        pal[3][3] = 0;
+    }
+    uint32_t idx = fy_load_u32le(b + 4);
+    for (int i = 0; i < 16; i++) memcpy(px[i], pal[(idx >> (2 * i)) & 3u], 4);
+}
+
+static void decode_dxt3_alpha(const uint8_t *b, uint8_t px[16][4])
+{
+    uint64_t bits = fy_load_u64le(b);
+    for (int i = 0; i < 16; i++) px[i][3] = (uint8_t)(((bits >> (4 * i)) & 15u) * 17u);
+}
+
+static void decode_dxt5_alpha(const uint8_t *b, uint8_t px[16][4])
+{
+    unsigned a0 = b[0], a1 = b[1];
+    uint8_t pal[8];
+    pal[0] = (uint8_t)a0;
+    pal[1] = (uint8_t)a1;
+    if (a0 > a1) {
+        for (unsigned i = 1; i < 7; i++) pal[1 + i] = (uint8_t)(((7 - i) * a0 + i * a1) / 7);
+    } else {
+        for (unsigned i = 1; i < 5; i++) pal[1 + i] = (uint8_t)(((5 - i) * a0 + i * a1) / 5);
+        pal[6] = 0;
+        pal[7] = 255;
+    }
+    /* 48 bits of 3-bit indices, little-endian, texel 0 in the lowest bits. */
+    uint64_t bits = 0;
+    for (int k = 0; k < 6; k++) bits |= (uint64_t)b[2 + k] << (8 * k);
+    for (int i = 0; i < 16; i++) px[i][3] = pal[(bits >> (3 * i)) & 7u];
+}
+
+static void decode_blocks(const uint8_t *src, dds_kind kind, ferry_image *img)
+{
+    /* In 64 bits: a caller may raise the limits to 2^32 - 1. */
+    uint64_t bw = ((uint64_t)img->width + 3) / 4, bh = ((uint64_t)img->height + 3) / 4;
+    size_t block_size = kind == DDS_DXT1 ? 8 : 16;
+    uint8_t px[16][4];
+    for (uint64_t by = 0; by < bh; by++) {
+        for (uint64_t bx = 0; bx < bw; bx++, src += block_size) {
+            if (kind == DDS_DXT1) {
+                decode_colour_block(src, true, px);
+            } else {
+                decode_colour_block(src + 8, false, px);
+                if (kind == DDS_DXT3)
+                    decode_dxt3_alpha(src, px);
+                else
+                    decode_dxt5_alpha(src, px);
+            }
+            /* Edge blocks of sizes not a multiple of 4 hold texels past
+             * the image: keep only those inside. */
+            for (uint64_t y = 0; y < 4 && by * 4 + y < img->height; y++) {
+                for (uint64_t x = 0; x < 4 && bx * 4 + x < img->width; x++) {
+                    size_t at = ((size_t)(by * 4 + y) * img->width + bx * 4 + x) * 4;
+                    memcpy(img->rgba + at, px[y * 4 + x], 4);
+                }
+            }
+        }
+    }
+}
+
+/* ---- uncompressed ---- */
+
+/* Scales the masked field of `v` to 0..255, rounding to nearest; 8-bit
+ * fields come out unchanged. */
+static uint8_t channel(uint32_t v, uint32_t mask)
+{
+    unsigned shift = 0;
+    while (!((mask >> shift) & 1u)) shift++;
+    uint64_t max = (uint64_t)mask >> shift;
+    uint64_t x = ((uint64_t)v & mask) >> shift;
+    return (uint8_t)((x * 255 + max / 2) / max);
+}
+
+static void decode_masks(const uint8_t *src, const dds_masks *m, ferry_image *img)
+{
+    size_t count = (size_t)img->width * img->height;
+    for (size_t i = 0; i < count; i++, src += m->bytes) {
+        uint32_t v = 0;
+        for (unsigned k = 0; k < m->bytes; k++) v |= (uint32_t)src[k] << (8 * k);
+        uint8_t *dst = img->rgba + i * 4;
+        if (m->luminance) {
+            uint8_t l = m->mask[0] ? channel(v, m->mask[0]) : 0;
+            dst[0] = dst[1] = dst[2] = l;
+        } else {
+            for (int k = 0; k < 3; k++) dst[k] = m->mask[k] ? channel(v, m->mask[k]) : 0;
+        }
+        dst[3] = m->mask[3] ? channel(v, m->mask[3]) : 255;
+    }
+}
+
+/* ---- header ---- */
+
+static void describe_fourcc(uint32_t fourcc, char out[24])
+{
+    bool printable = true;
+    for (int k = 0; k < 4; k++) {
+        unsigned ch = (fourcc >> (8 * k)) & 0xFFu;
+        if (ch < 0x20 || ch > 0x7E) printable = false;
+    }
+    if (printable)
+        snprintf(out, 24, "\"%c%c%c%c\"", (char)(fourcc & 0xFF), (char)((fourcc >> 8) & 0xFF),
+                 (char)((fourcc >> 16) & 0xFF), (char)(fourcc >> 24));
+    else
+        snprintf(out, 24, "0x%08" PRIx32, fourcc);
+}
+
+/* The DX10 extension's formats that mean the same as a legacy header. */
+static bool dx10_format(uint32_t dxgi, dds_kind *kind, dds_masks *m)
+{
+    switch (dxgi) {
+    case 71: case 72: *kind = DDS_DXT1; return true;  /* BC1_UNORM(_SRGB) */
+    case 74: case 75: *kind = DDS_DXT3; return true;  /* BC2_UNORM(_SRGB) */
+    case 77: case 78: *kind = DDS_DXT5; return true;  /* BC3_UNORM(_SRGB) */
+    case 28: case 29: /* R8G8B8A8_UNORM(_SRGB) */
+        *kind = DDS_MASKS;
+        *m = (dds_masks){4, {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u}, false};
+        return true;
+    case 87: case 91: /* B8G8R8A8_UNORM(_SRGB) */
+        *kind = DDS_MASKS;
+        *m = (dds_masks){4, {0xFF0000u, 0xFF00u, 0xFFu, 0xFF000000u}, false};
+        return true;
+    case 88: case 93: /* B8G8R8X8_UNORM(_SRGB) */
+        *kind = DDS_MASKS;
+        *m = (dds_masks){4, {0xFF0000u, 0xFF00u, 0xFFu, 0}, false};
+        return true;
+    default: return false;
+    }
+}
+
+ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_width,
+                                 uint32_t max_height, ferry_image *out, ferry_error *err)
+{
+    fy_cursor c = fy_cursor_make(data, 0, size, err, NULL);
+    const uint8_t *magic = fy_bytes(&c, 4, "the DDS magic \"DDS \"");
+    if (magic && memcmp(magic, "DDS ", 4) != 0) fy_fail_at(&c, 0, FERRY_ERR_MALFORMED, "expected the DDS magic \"DDS \"");
+    const uint8_t *h = fy_bytes(&c, 124, "the 124-byte DDS header");
+    if (!h) return err ? err->code : FERRY_ERR_TRUNCATED;
+    h -= 4; /* index by file offset */
+
+    uint32_t header_size = fy_load_u32le(h + DDS_OFF_HEADER_SIZE);
+    uint32_t height = fy_load_u32le(h + DDS_OFF_HEIGHT), width = fy_load_u32le(h + 16);
+    uint32_t pf_size = fy_load_u32le(h + DDS_OFF_PF), pf_flags = fy_load_u32le(h + DDS_OFF_PF_FLAGS);
+    uint32_t fourcc = fy_load_u32le(h + DDS_OFF_FOURCC), bitcount = fy_load_u32le(h + DDS_OFF_BITCOUNT);
+    uint32_t caps2 = fy_load_u32le(h + DDS_OFF_CAPS2);
+
+    if (header_size != 124) {
+        fy_error_set(err, FERRY_ERR_MALFORMED, DDS_OFF_HEADER_SIZE, NULL,
+                     "expected DDS header size 124, found %" PRIu32, header_size);
+        return FERRY_ERR_MALFORMED;
+    }
+    if (pf_size != 32) {
+        fy_error_set(err, FERRY_ERR_MALFORMED, DDS_OFF_PF, NULL,
+                     "expected DDS pixel format size 32, found %" PRIu32, pf_size);
+        return FERRY_ERR_MALFORMED;
+    }
+    (void)caps2; /* cube maps and volumes: the first face or slice comes first */
+
+    dds_kind kind = DDS_MASKS;
+    dds_masks m = {0, {0, 0, 0, 0}, false};
+    char name[24];
+    if (pf_flags & DDPF_FOURCC) {
+        if (fourcc == FOURCC('D', 'X', 'T', '1')) {
+            kind = DDS_DXT1;
+        } else if (fourcc == FOURCC('D', 'X', 'T', '3')) {
+            kind = DDS_DXT3;
+        } else if (fourcc == FOURCC('D', 'X', 'T', '5')) {
+            kind = DDS_DXT5;
+        } else if (fourcc == FOURCC('D', 'X', '1', '0')) {
+            size_t at = c.pos;
+            const uint8_t *x = fy_bytes(&c, 20, "the 20-byte DX10 header extension");
+            if (!x) return err ? err->code : FERRY_ERR_TRUNCATED;
+            uint32_t dxgi = fy_load_u32le(x), dim = fy_load_u32le(x + 4);
+            uint32_t array_size = fy_load_u32le(x + 12);
+            if (!dx10_format(dxgi, &kind, &m)) {
+                fy_error_set(err, FERRY_ERR_UNSUPPORTED, at, NULL,
+                             "DX10 DDS with DXGI format %" PRIu32
+                             " is not supported (only BC1-3 and 8-bit RGBA/BGRA/BGRX)",
+                             dxgi);
+                return FERRY_ERR_UNSUPPORTED;
+            }
+            if (dim != 3 || array_size == 0) {
+                fy_error_set(err, FERRY_ERR_UNSUPPORTED, at + 4, NULL,
+                             "expected a DX10 2D texture (dimension 3, array size at least 1), "
+                             "found dimension %" PRIu32 ", array size %" PRIu32,
+                             dim, array_size);
+                return FERRY_ERR_UNSUPPORTED;
+            }
+        } else {
+            /* DXT2 and DXT4 hold premultiplied colour; decoding them as DXT3
+             * and DXT5 would show darkened colours, so they are named here. */
+            describe_fourcc(fourcc, name);
+            fy_error_set(err, FERRY_ERR_UNSUPPORTED, DDS_OFF_FOURCC, NULL,
+                         "DDS compression %s is not supported (only DXT1, DXT3, DXT5, "
+                         "uncompressed and DX10 with those formats)",
+                         name);
+            return FERRY_ERR_UNSUPPORTED;
+        }
+    } else if (pf_flags & (DDPF_RGB | DDPF_LUMINANCE | DDPF_ALPHA)) {
+        if (pf_flags & DDPF_YUV) {
+            fy_error_set(err, FERRY_ERR_UNSUPPORTED, DDS_OFF_PF_FLAGS, NULL,
+                         "YUV DDS pixel formats are not supported");
+            return FERRY_ERR_UNSUPPORTED;
+        }
+        if (bitcount != 8 && bitcount != 16 && bitcount != 24 && bitcount != 32) {
+            fy_error_set(err, FERRY_ERR_UNSUPPORTED, DDS_OFF_BITCOUNT, NULL,
+                         "expected 8, 16, 24 or 32 bits per uncompressed DDS pixel, found %" PRIu32,
+                         bitcount);
+            return FERRY_ERR_UNSUPPORTED;
+        }
+        m.bytes = bitcount / 8;
+        uint32_t limit = bitcount == 32 ? UINT32_MAX : ((uint32_t)1 << bitcount) - 1;
+        bool colour = (pf_flags & (DDPF_RGB | DDPF_LUMINANCE)) != 0;
+        for (int k = 0; k < 4; k++) {
+            uint32_t mask = fy_load_u32le(h + 92 + 4 * k);
+            /* A colour mask only counts for colour formats, the alpha mask
+             * only when a flag says alpha is there (X8R8G8B8 files often
+             * carry an alpha mask all the same). */
+            if (k < 3 && !colour) mask = 0;
+            if (k == 3 && !(pf_flags & (DDPF_ALPHAPIXELS | DDPF_ALPHA))) mask = 0;
+            if (mask & ~limit) {
+                fy_error_set(err, FERRY_ERR_MALFORMED, 92 + 4 * (uint64_t)k, NULL,
+                             "DDS channel mask 0x%08" PRIx32 " has bits beyond the %" PRIu32
+                             "-bit pixel",
+                             mask, bitcount);
+                return FERRY_ERR_MALFORMED;
+            }
+            m.mask[k] = mask;
+        }
+        m.luminance = (pf_flags & DDPF_LUMINANCE) != 0;
+    } else {
+        fy_error_set(err, FERRY_ERR_UNSUPPORTED, DDS_OFF_PF_FLAGS, NULL,
+                     "DDS pixel format flags 0x%" PRIx32
+                     " name no supported layout (expected FOURCC, RGB, LUMINANCE or ALPHA)",
+                     pf_flags);
+        return FERRY_ERR_UNSUPPORTED;
+    }
+
+    ferry_result r = fy_image_check_dims(width, height, max_width, max_height, DDS_OFF_HEIGHT, err);
+    if (r != FERRY_OK) return r;
+
+    /* The top mip level comes first; its size follows from the dimensions
+     * (the header's pitch/linear size is often wrong, so it is not used).
+     * fy_array proves the bytes are there before anything is allocated. */
+    const uint8_t *pixels;
+    if (kind == DDS_MASKS) {
+        pixels = fy_array(&c, (uint64_t)width * height, m.bytes, "the uncompressed top mip level");
+    } else {
+        uint64_t blocks = (((uint64_t)width + 3) / 4) * (((uint64_t)height + 3) / 4);
+        pixels = fy_array(&c, blocks, kind == DDS_DXT1 ? 8 : 16,
+                          kind == DDS_DXT1   ? "DXT1 blocks of the top mip level"
+                          : kind == DDS_DXT3 ? "DXT3 blocks of the top mip level"
+                                             : "DXT5 blocks of the top mip level");
+    }
+    if (!pixels) return err ? err->code : FERRY_ERR_TRUNCATED;
+
+    r = fy_image_alloc(width, height, max_width, max_height, DDS_OFF_HEIGHT, out, err);
+    if (r != FERRY_OK) return r;
+    if (kind == DDS_MASKS)
+        decode_masks(pixels, &m, out);
+    else
+        decode_blocks(pixels, kind, out);
+    return FERRY_OK;
+}

@@ -1,0 +1,26 @@
+/* Internal to src/image: the per-format decoders behind ferry_image_decode.
+ * Each one receives limits already resolved (never 0) and a zeroed `out`;
+ * on failure it leaves `out` zeroed and `err` set. */
+#ifndef FERRY_IMAGE_INTERNAL_H
+#define FERRY_IMAGE_INTERNAL_H
+
+#include <ferry/image.h>
+
+#include <inttypes.h>
+
+#include "../core/core.h"
+
+ferry_result fy_image_decode_tga(const uint8_t *data, size_t size, uint32_t max_width,
+                                 uint32_t max_height, ferry_image *out, ferry_error *err);
+ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_width,
+                                 uint32_t max_height, ferry_image *out, ferry_error *err);
+
+/* Checks width x height against the limits (and against what size_t can
+ * address as RGBA), then allocates the RGBA pixels. Located errors point at
+ * `dims_offset`, where the file states the dimensions. */
+ferry_result fy_image_alloc(uint32_t width, uint32_t height, uint32_t max_width, uint32_t max_height,
+                            uint64_t dims_offset, ferry_image *out, ferry_error *err);
+ferry_result fy_image_check_dims(uint32_t width, uint32_t height, uint32_t max_width,
+                                 uint32_t max_height, uint64_t dims_offset, ferry_error *err);
+
+#endif

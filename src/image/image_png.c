@@ -1,0 +1,105 @@
+/* PNG encoding with libpng: its output is written into a ferry_buffer by a
+ * custom write function, and its errors (reported by longjmp) become a
+ * ferry_error. Everything lives in the png_struct and a context on the
+ * stack, so separate encodes may run on separate threads. */
+#include "image_internal.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+
+typedef struct png_ctx {
+    ferry_buffer *out;
+    char message[200]; /* libpng's own words for the failure */
+} png_ctx;
+
+static void on_error(png_structp png, png_const_charp message)
+{
+    png_ctx *ctx = png_get_error_ptr(png);
+    snprintf(ctx->message, sizeof ctx->message, "%s", message ? message : "unknown error");
+    png_longjmp(png, 1);
+}
+
+/* Warnings (e.g. about chunk settings) change nothing in the output, and the
+ * library never prints: drop them. */
+static void on_warning(png_structp png, png_const_charp message)
+{
+    (void)png;
+    (void)message;
+}
+
+static void on_write(png_structp png, png_bytep data, size_t length)
+{
+    png_ctx *ctx = png_get_io_ptr(png);
+    fy_buf_append(ctx->out, data, length);
+    if (ctx->out->failed) png_error(png, "out of memory growing the output buffer");
+}
+
+static void on_flush(png_structp png) { (void)png; }
+
+/* Kept apart from the caller so that no local of a function that calls
+ * setjmp changes after it (those would need `volatile`). */
+static bool write_png(png_structp png, png_infop info, const ferry_image *image, bool rgb)
+{
+    if (setjmp(png_jmpbuf(png))) return false;
+    png_set_IHDR(png, info, image->width, image->height, 8, rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    /* Rows stay RGBA in memory; for an RGB file libpng drops the 4th byte. */
+    if (rgb) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    size_t row = (size_t)image->width * 4;
+    for (uint32_t y = 0; y < image->height; y++) png_write_row(png, image->rgba + row * y);
+    png_write_end(png, info);
+    return true;
+}
+
+ferry_result ferry_image_encode_png(const ferry_image *image, ferry_buffer *out, ferry_error *err)
+{
+    fy_error_clear(err);
+    if (!image || !out || !image->rgba || image->width == 0 || image->height == 0) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                     "expected an image of at least 1 x 1 pixels with pixel data, and an output buffer");
+        return FERRY_ERR_ARGUMENT;
+    }
+    if (image->width > PNG_UINT_31_MAX || image->height > PNG_UINT_31_MAX ||
+        (uint64_t)image->width * image->height > SIZE_MAX / 4) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                     "image of %" PRIu32 " x %" PRIu32 " pixels is too large for PNG", image->width,
+                     image->height);
+        return FERRY_ERR_ARGUMENT;
+    }
+    if (out->failed) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "the output buffer had already failed");
+        return FERRY_ERR_NOMEM;
+    }
+
+    /* Fully opaque images are written as RGB: a quarter smaller before
+     * compression, and viewers need not consider alpha. */
+    size_t count = (size_t)image->width * image->height;
+    bool opaque = true;
+    for (size_t i = 0; i < count && opaque; i++) opaque = image->rgba[i * 4 + 3] == 255;
+
+    png_ctx ctx = {out, ""};
+    size_t start = out->size;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    if (!png) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "libpng could not create a writer");
+        return FERRY_ERR_NOMEM;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "libpng could not create a writer");
+        return FERRY_ERR_NOMEM;
+    }
+    png_set_write_fn(png, &ctx, on_write, on_flush);
+    bool ok = write_png(png, info, image, opaque);
+    png_destroy_write_struct(&png, &info);
+    if (ok) return FERRY_OK;
+
+    /* Leave the buffer as it was: a half-written PNG is of no use. */
+    ferry_result code = out->failed ? FERRY_ERR_NOMEM : FERRY_ERR_ARGUMENT;
+    if (!out->failed) out->size = start;
+    fy_error_set(err, code, FERRY_NO_OFFSET, NULL, "libpng could not encode the image: %s", ctx.message);
+    return code;
+}

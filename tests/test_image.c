@@ -1,0 +1,614 @@
+/* Texture images (src/image): TGA and DDS decoding, PNG encoding.
+ *  - hand-made TGA files (24/32-bit, bottom-up and top-down, RLE, grey,
+ *    15-bit, colour-mapped, right-to-left) decode to the pixels written in;
+ *  - hand-made DDS files (DXT1 opaque and 1-bit alpha, DXT3, DXT5, edge
+ *    blocks, uncompressed masks, DX10) decode to colours worked out by hand
+ *    from the DXT rules (5/6-bit widening by bit replication, truncating
+ *    thirds, halves, sevenths and fifths);
+ *  - every fixture cut short at every byte fails with a located error;
+ *  - dimension limits refuse images before anything is allocated;
+ *  - PNG output decodes (libpng's simplified reader) to the same pixels;
+ *  - the corpus textures under ../shared, when present, decode to the size
+ *    their headers state and survive a PNG round trip. */
+#include <ferry/image.h>
+
+#include <png.h>
+#include <stdint.h>
+
+#include "support.h"
+#include "test.h"
+
+/* ---- byte builders ---- */
+
+typedef struct bytes {
+    uint8_t data[4096];
+    size_t size;
+} bytes;
+
+static void put8(bytes *b, unsigned v) { b->data[b->size++] = (uint8_t)v; }
+static void put16(bytes *b, unsigned v)
+{
+    put8(b, v & 0xFF);
+    put8(b, (v >> 8) & 0xFF);
+}
+static void put32(bytes *b, uint32_t v)
+{
+    put16(b, v & 0xFFFF);
+    put16(b, v >> 16);
+}
+static void put_n(bytes *b, const uint8_t *p, size_t n)
+{
+    memcpy(b->data + b->size, p, n);
+    b->size += n;
+}
+
+static void tga_header(bytes *b, unsigned id_len, unsigned cmap_type, unsigned image_type, unsigned cmap_len,
+                       unsigned cmap_bits, unsigned w, unsigned h, unsigned bpp, unsigned descriptor)
+{
+    b->size = 0;
+    put8(b, id_len);
+    put8(b, cmap_type);
+    put8(b, image_type);
+    put16(b, 0);
+    put16(b, cmap_len);
+    put8(b, cmap_bits);
+    put16(b, 0);
+    put16(b, 0);
+    put16(b, w);
+    put16(b, h);
+    put8(b, bpp);
+    put8(b, descriptor);
+}
+
+enum { PF_ALPHAPIXELS = 0x1, PF_ALPHA = 0x2, PF_FOURCC = 0x4, PF_RGB = 0x40, PF_LUMINANCE = 0x20000 };
+
+static void dds_header(bytes *b, uint32_t w, uint32_t h, uint32_t pf_flags, const char *fourcc, uint32_t bitcount,
+                       uint32_t rmask, uint32_t gmask, uint32_t bmask, uint32_t amask)
+{
+    b->size = 0;
+    put_n(b, (const uint8_t *)"DDS ", 4);
+    put32(b, 124);
+    put32(b, 0x1007); /* CAPS | HEIGHT | WIDTH | PIXELFORMAT */
+    put32(b, h);
+    put32(b, w);
+    put32(b, 0); /* pitch or linear size: not trusted anyway */
+    put32(b, 0);
+    put32(b, 1);
+    for (int i = 0; i < 11; i++) put32(b, 0);
+    put32(b, 32);
+    put32(b, pf_flags);
+    if (fourcc)
+        put_n(b, (const uint8_t *)fourcc, 4);
+    else
+        put32(b, 0);
+    put32(b, bitcount);
+    put32(b, rmask);
+    put32(b, gmask);
+    put32(b, bmask);
+    put32(b, amask);
+    put32(b, 0x1000); /* DDSCAPS_TEXTURE */
+    for (int i = 0; i < 4; i++) put32(b, 0);
+}
+
+/* A DXT colour block: endpoints, then one row of four 2-bit indices per byte. */
+static void colour_block(bytes *b, unsigned c0, unsigned c1, const unsigned idx[16])
+{
+    put16(b, c0);
+    put16(b, c1);
+    for (int y = 0; y < 4; y++)
+        put8(b, idx[y * 4] | idx[y * 4 + 1] << 2 | idx[y * 4 + 2] << 4 | idx[y * 4 + 3] << 6);
+}
+
+/* ---- checking ---- */
+
+static int decode(const bytes *b, ferry_image *img, ferry_error *err)
+{
+    return ferry_image_decode(b->data, b->size, NULL, img, err);
+}
+
+/* want: width*height RGBA values, rows top to bottom. */
+static void expect_pixels(const char *name, const bytes *b, uint32_t w, uint32_t h, const uint8_t *want)
+{
+    ferry_image img;
+    ferry_error err;
+    ferry_result r = decode(b, &img, &err);
+    CHECK_MSG(r == FERRY_OK, "%s: %s", name, err.message);
+    if (r != FERRY_OK) return;
+    CHECK_MSG(img.width == w && img.height == h, "%s: %ux%u, expected %ux%u", name, img.width, img.height, w, h);
+    if (img.width == w && img.height == h) {
+        for (uint32_t i = 0; i < w * h; i++) {
+            const uint8_t *g = img.rgba + i * 4, *e = want + i * 4;
+            CHECK_MSG(memcmp(g, e, 4) == 0, "%s: pixel (%u,%u) is %u,%u,%u,%u, expected %u,%u,%u,%u", name, i % w,
+                      i / w, g[0], g[1], g[2], g[3], e[0], e[1], e[2], e[3]);
+        }
+    }
+    ferry_image_free(&img);
+}
+
+/* Every proper prefix of a fixture must fail cleanly, located inside it. */
+static void expect_truncations_fail(const char *name, const bytes *b)
+{
+    int bad = 0;
+    for (size_t cut = 0; cut < b->size; cut++) {
+        ferry_image img;
+        ferry_error err;
+        ferry_result r = ferry_image_decode(b->data, cut, NULL, &img, &err);
+        bool ok = r != FERRY_OK && err.code == r && err.offset != FERRY_NO_OFFSET && err.offset <= cut &&
+                  err.message[0] && img.rgba == NULL;
+        if (!ok && bad++ < 3)
+            CHECK_MSG(ok, "%s cut to %zu bytes: result %s, offset %llu, message \"%s\"", name, cut,
+                      ferry_result_name(r), (unsigned long long)err.offset, err.message);
+        if (r == FERRY_OK) ferry_image_free(&img);
+    }
+    CHECK_MSG(bad == 0, "%s: %d cuts did not fail cleanly", name, bad);
+}
+
+static void expect_error(const char *name, const bytes *b, const ferry_image_options *opts, ferry_result code,
+                         uint64_t offset, const char *needle)
+{
+    ferry_image img;
+    ferry_error err;
+    ferry_result r = ferry_image_decode(b->data, b->size, opts, &img, &err);
+    CHECK_MSG(r == code, "%s: result %s, expected %s (%s)", name, ferry_result_name(r), ferry_result_name(code),
+              err.message);
+    CHECK_MSG(err.offset == offset, "%s: offset %llu, expected %llu", name, (unsigned long long)err.offset,
+              (unsigned long long)offset);
+    if (needle) CHECK_MSG(strstr(err.message, needle) != NULL, "%s: message \"%s\" lacks \"%s\"", name, err.message, needle);
+    CHECK(img.rgba == NULL);
+    if (r == FERRY_OK) ferry_image_free(&img);
+}
+
+/* PNG out, libpng's simplified reader back in: the same pixels. Returns the
+ * PNG colour type (2 RGB, 6 RGBA) or -1. */
+static int png_round_trip(const char *name, const ferry_image *img)
+{
+    ferry_buffer png = {0};
+    ferry_error err;
+    ferry_result r = ferry_image_encode_png(img, &png, &err);
+    CHECK_MSG(r == FERRY_OK, "%s: encode: %s", name, err.message);
+    if (r != FERRY_OK) return -1;
+    int colour_type = png.size > 25 ? png.data[25] : -1; /* IHDR's colour type byte */
+    png_image pi;
+    memset(&pi, 0, sizeof pi);
+    pi.version = PNG_IMAGE_VERSION;
+    bool ok = png_image_begin_read_from_memory(&pi, png.data, png.size);
+    CHECK_MSG(ok, "%s: libpng cannot read the PNG: %s", name, pi.message);
+    if (ok) {
+        CHECK_MSG(pi.width == img->width && pi.height == img->height, "%s: PNG is %ux%u", name, pi.width, pi.height);
+        pi.format = PNG_FORMAT_RGBA;
+        size_t n = (size_t)img->width * img->height * 4;
+        uint8_t *back = malloc(n);
+        ok = back && png_image_finish_read(&pi, NULL, back, 0, NULL);
+        CHECK_MSG(ok, "%s: libpng cannot decode the PNG: %s", name, pi.message);
+        if (ok) CHECK_MSG(memcmp(back, img->rgba, n) == 0, "%s: PNG pixels differ", name);
+        free(back);
+        png_image_free(&pi);
+    }
+    ferry_buffer_free(&png);
+    return colour_type;
+}
+
+static void decode_and_round_trip(const char *name, const bytes *b)
+{
+    ferry_image img;
+    ferry_error err;
+    if (decode(b, &img, &err) != FERRY_OK) return; /* reported by expect_pixels */
+    png_round_trip(name, &img);
+    ferry_image_free(&img);
+}
+
+/* ---- TGA fixtures ---- */
+
+#define RED 255, 0, 0, 255
+#define GREEN 0, 255, 0, 255
+#define BLUE 0, 0, 255, 255
+#define WHITE 255, 255, 255, 255
+
+static void test_tga(void)
+{
+    bytes b;
+
+    /* 2x2, 24-bit, bottom-up: the first stored row is the bottom one. BGR. */
+    tga_header(&b, 0, 0, 2, 0, 0, 2, 2, 24, 0);
+    const uint8_t bottom_up[] = {0, 0, 255, 0, 255, 0, /* bottom: red, green */
+                                 255, 0, 0, 255, 255, 255 /* top: blue, white */};
+    put_n(&b, bottom_up, sizeof bottom_up);
+    const uint8_t want_bu[] = {BLUE, WHITE, RED, GREEN};
+    expect_pixels("tga 24-bit bottom-up", &b, 2, 2, want_bu);
+    expect_truncations_fail("tga 24-bit bottom-up", &b);
+    decode_and_round_trip("tga 24-bit bottom-up", &b);
+
+    /* 2x2, 32-bit with 8 alpha bits, top-down (descriptor bit 5), an image ID. */
+    tga_header(&b, 3, 0, 2, 0, 0, 2, 2, 32, 0x28);
+    put_n(&b, (const uint8_t *)"abc", 3);
+    const uint8_t top_down[] = {0, 0, 255, 128, 0, 255, 0, 0, 255, 0, 0, 255, 10, 20, 30, 40};
+    put_n(&b, top_down, sizeof top_down);
+    const uint8_t want_td[] = {255, 0, 0, 128, 0, 255, 0, 0, 0, 0, 255, 255, 30, 20, 10, 40};
+    expect_pixels("tga 32-bit top-down", &b, 2, 2, want_td);
+    expect_truncations_fail("tga 32-bit top-down", &b);
+    decode_and_round_trip("tga 32-bit top-down", &b);
+
+    /* RLE 24-bit, 3x2 top-down: a run of 4 red crossing the row end (older
+     * writers do that), then a raw packet of green, blue. */
+    tga_header(&b, 0, 0, 10, 0, 0, 3, 2, 24, 0x20);
+    put8(&b, 0x83);
+    put_n(&b, (const uint8_t[]){0, 0, 255}, 3);
+    put8(&b, 0x01);
+    put_n(&b, (const uint8_t[]){0, 255, 0, 255, 0, 0}, 6);
+    const uint8_t want_rle[] = {RED, RED, RED, RED, GREEN, BLUE};
+    expect_pixels("tga rle 24-bit", &b, 3, 2, want_rle);
+    expect_truncations_fail("tga rle 24-bit", &b);
+    decode_and_round_trip("tga rle 24-bit", &b);
+
+    /* RLE 32-bit bottom-up 2x2: raw 1, run 3. */
+    tga_header(&b, 0, 0, 10, 0, 0, 2, 2, 32, 0x08);
+    put8(&b, 0x00);
+    put_n(&b, (const uint8_t[]){1, 2, 3, 4}, 4);
+    put8(&b, 0x82);
+    put_n(&b, (const uint8_t[]){5, 6, 7, 8}, 4);
+    const uint8_t want_rle32[] = {7, 6, 5, 8, 7, 6, 5, 8, 3, 2, 1, 4, 7, 6, 5, 8};
+    expect_pixels("tga rle 32-bit bottom-up", &b, 2, 2, want_rle32);
+    expect_truncations_fail("tga rle 32-bit bottom-up", &b);
+
+    /* Grey 8-bit 2x1, top-down, and RLE grey. */
+    tga_header(&b, 0, 0, 3, 0, 0, 2, 1, 8, 0x20);
+    put8(&b, 0);
+    put8(&b, 200);
+    const uint8_t want_grey[] = {0, 0, 0, 255, 200, 200, 200, 255};
+    expect_pixels("tga grey", &b, 2, 1, want_grey);
+    expect_truncations_fail("tga grey", &b);
+    tga_header(&b, 0, 0, 11, 0, 0, 2, 1, 8, 0x20);
+    put8(&b, 0x81);
+    put8(&b, 77);
+    const uint8_t want_grey_rle[] = {77, 77, 77, 255, 77, 77, 77, 255};
+    expect_pixels("tga grey rle", &b, 2, 1, want_grey_rle);
+
+    /* 16-bit (A1R5G5B5, stored little-endian): 5 bits widen as v*255/31;
+     * stb_image ignores the attribute bit, so alpha is 255. */
+    tga_header(&b, 0, 0, 2, 0, 0, 2, 1, 16, 0x21);
+    put16(&b, 0x7C00);      /* red 31 */
+    put16(&b, 0x8000 | 16u << 5); /* green 16: 16*255/31 = 131 */
+    const uint8_t want_16[] = {RED, 0, 131, 0, 255};
+    expect_pixels("tga 16-bit", &b, 2, 1, want_16);
+
+    /* Colour-mapped: 8-bit indices into a 3-entry 24-bit map. */
+    tga_header(&b, 0, 1, 1, 3, 24, 3, 1, 8, 0x20);
+    put_n(&b, (const uint8_t[]){0, 0, 255, 0, 255, 0, 255, 0, 0}, 9);
+    put_n(&b, (const uint8_t[]){2, 0, 1}, 3);
+    const uint8_t want_cmap[] = {BLUE, RED, GREEN};
+    expect_pixels("tga colour-mapped", &b, 3, 1, want_cmap);
+    expect_truncations_fail("tga colour-mapped", &b);
+
+    /* Right-to-left (descriptor bit 4), which stb_image ignores and ferry undoes. */
+    tga_header(&b, 0, 0, 2, 0, 0, 2, 1, 24, 0x30);
+    put_n(&b, (const uint8_t[]){0, 0, 255, 255, 0, 0}, 6);
+    const uint8_t want_rtl[] = {BLUE, RED};
+    expect_pixels("tga right-to-left", &b, 2, 1, want_rtl);
+
+    /* Refusals, each located. */
+    tga_header(&b, 0, 0, 2, 0, 0, 0, 1, 24, 0);
+    expect_error("tga zero width", &b, NULL, FERRY_ERR_MALFORMED, 12, "at least 1");
+    tga_header(&b, 0, 0, 2, 0, 0, 2, 2, 12, 0);
+    expect_error("tga 12-bit", &b, NULL, FERRY_ERR_UNSUPPORTED, 16, "bits per pixel");
+    tga_header(&b, 0, 0, 0, 0, 0, 2, 2, 24, 0);
+    expect_error("tga type 0", &b, NULL, FERRY_ERR_UNSUPPORTED, 2, "no image data");
+    tga_header(&b, 0, 0, 2, 0, 0, 2, 2, 24, 0x40);
+    expect_error("tga interleaved", &b, NULL, FERRY_ERR_UNSUPPORTED, 17, "interleaved");
+    tga_header(&b, 0, 1, 1, 0, 24, 2, 2, 8, 0);
+    expect_error("tga empty colour map", &b, NULL, FERRY_ERR_MALFORMED, 5, "colour map");
+
+    /* Limits: checked from the header, before anything is allocated. */
+    tga_header(&b, 0, 0, 2, 0, 0, 2, 2, 24, 0);
+    put_n(&b, bottom_up, sizeof bottom_up);
+    ferry_image_options small = {1, 16};
+    expect_error("tga over width limit", &b, &small, FERRY_ERR_LIMIT, 12, "exceeds the limit");
+    tga_header(&b, 0, 0, 10, 0, 0, 65535, 65535, 32, 0);
+    put8(&b, 0xFF);
+    expect_error("tga 65535^2 default limit", &b, NULL, FERRY_ERR_LIMIT, 12, "16384");
+    ferry_image_options big = {65535, 65535};
+    /* Raised limits: an RLE stream far too short is caught by the packet walk. */
+    expect_error("tga 65535^2 rle truncated", &b, &big, FERRY_ERR_TRUNCATED, 19, "RLE");
+}
+
+/* ---- DDS fixtures ---- */
+
+static void test_dds(void)
+{
+    bytes b;
+    static const unsigned ramp[16] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3};
+
+    /* DXT1 opaque: c0 = 0xF800 (red) > c1 = 0x001F (blue): four colours,
+     * c2 = (2*c0 + c1)/3 = (170, 0, 85), c3 = (c0 + 2*c1)/3 = (85, 0, 170). */
+    dds_header(&b, 4, 4, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
+    colour_block(&b, 0xF800, 0x001F, ramp);
+    uint8_t want[64 * 4];
+    const uint8_t opaque_row[16] = {RED, BLUE, 170, 0, 85, 255, 85, 0, 170, 255};
+    for (int y = 0; y < 4; y++) memcpy(want + y * 16, opaque_row, 16);
+    expect_pixels("dds dxt1 opaque", &b, 4, 4, want);
+    expect_truncations_fail("dds dxt1 opaque", &b);
+    decode_and_round_trip("dds dxt1 opaque", &b);
+
+    /* DXT1 1-bit alpha: c0 = 0x001F <= c1 = 0xF800: c2 = (c0 + c1)/2 =
+     * (127, 0, 127), c3 = transparent black. */
+    dds_header(&b, 4, 4, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
+    colour_block(&b, 0x001F, 0xF800, ramp);
+    const uint8_t alpha_row[16] = {BLUE, RED, 127, 0, 127, 255, 0, 0, 0, 0};
+    for (int y = 0; y < 4; y++) memcpy(want + y * 16, alpha_row, 16);
+    expect_pixels("dds dxt1 1-bit alpha", &b, 4, 4, want);
+    expect_truncations_fail("dds dxt1 1-bit alpha", &b);
+    decode_and_round_trip("dds dxt1 1-bit alpha", &b);
+
+    /* DXT1 8x8, four blocks; the second tests 6-bit green widening:
+     * c0 = 0x07E0 (g 63 -> 255), c1 = 0x0020 (g 1 -> (1<<2)|(1>>4) = 4),
+     * c2 g = (2*255 + 4)/3 = 171, c3 g = (255 + 2*4)/3 = 87; the third
+     * tests 5-bit widening: r 16 -> (16<<3)|(16>>2) = 132, b 1 -> 8. */
+    dds_header(&b, 8, 8, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
+    colour_block(&b, 0xF800, 0x001F, ramp);
+    colour_block(&b, 0x07E0, 0x0020, ramp);
+    colour_block(&b, 16u << 11, 1, (const unsigned[16]){0}); /* all c0 */
+    colour_block(&b, 16u << 11, 1, (const unsigned[16]){1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+    {
+        const uint8_t green_row[16] = {GREEN, 0, 4, 0, 255, 0, 171, 0, 255, 0, 87, 0, 255};
+        const uint8_t c0px[4] = {132, 0, 0, 255}, c1px[4] = {0, 0, 8, 255};
+        for (int y = 0; y < 8; y++)
+            for (int x = 0; x < 8; x++) {
+                uint8_t *p = want + (y * 8 + x) * 4;
+                if (y < 4) memcpy(p, x < 4 ? opaque_row + x * 4 : green_row + (x - 4) * 4, 4);
+                else memcpy(p, x < 4 ? c0px : c1px, 4);
+            }
+        expect_pixels("dds dxt1 8x8", &b, 8, 8, want);
+    }
+
+    /* DXT1 5x3: two blocks, the edge texels outside the image dropped;
+     * column 4 comes from column 0 of the second block. */
+    dds_header(&b, 5, 3, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
+    colour_block(&b, 0xF800, 0x001F, ramp);
+    colour_block(&b, 0x07E0, 0x0020, (const unsigned[16]){0, 3, 3, 3, 1, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3});
+    {
+        const uint8_t want53[] = {RED, BLUE, 170, 0, 85, 255, 85, 0, 170, 255, GREEN,
+                                  RED, BLUE, 170, 0, 85, 255, 85, 0, 170, 255, 0, 4, 0, 255,
+                                  RED, BLUE, 170, 0, 85, 255, 85, 0, 170, 255, 0, 171, 0, 255};
+        expect_pixels("dds dxt1 5x3", &b, 5, 3, want53);
+        expect_truncations_fail("dds dxt1 5x3", &b);
+        decode_and_round_trip("dds dxt1 5x3", &b);
+    }
+
+    /* DXT3: explicit 4-bit alpha, texel i has alpha i -> i*17. The colour
+     * block has c0 <= c1, but DXT3 always uses four colours: index 3 is
+     * (c0 + 2*c1)/3 = (170, 0, 85), not transparent. */
+    dds_header(&b, 4, 4, PF_FOURCC, "DXT3", 0, 0, 0, 0, 0);
+    for (unsigned i = 0; i < 16; i += 2) put8(&b, i | (i + 1) << 4);
+    colour_block(&b, 0x001F, 0xF800, ramp);
+    {
+        const uint8_t row[16] = {0, 0, 255, 0, 255, 0, 0, 0, 85, 0, 170, 0, 170, 0, 85, 0};
+        for (int i = 0; i < 16; i++) {
+            memcpy(want + i * 4, row + (i % 4) * 4, 3);
+            want[i * 4 + 3] = (uint8_t)(i * 17);
+        }
+        expect_pixels("dds dxt3", &b, 4, 4, want);
+        expect_truncations_fail("dds dxt3", &b);
+        decode_and_round_trip("dds dxt3", &b);
+    }
+
+    /* DXT5 8x4: block 1 has a0 = 255 > a1 = 0, eight values
+     * 255, 0, 1530/7 = 218, 1275/7 = 182, 1020/7 = 145, 765/7 = 109,
+     * 510/7 = 72, 255/7 = 36; block 2 has a0 = 10 <= a1 = 200, six values
+     * 10, 200, (40+200)/5 = 48, (30+400)/5 = 86, (20+600)/5 = 124,
+     * (10+800)/5 = 162, then 0 and 255. Texel i takes index i % 8. */
+    dds_header(&b, 8, 4, PF_FOURCC, "DXT5", 0, 0, 0, 0, 0);
+    for (int blk = 0; blk < 2; blk++) {
+        put8(&b, blk ? 10 : 255);
+        put8(&b, blk ? 200 : 0);
+        uint64_t bits = 0;
+        for (int i = 0; i < 16; i++) bits |= (uint64_t)(i % 8) << (3 * i);
+        for (int k = 0; k < 6; k++) put8(&b, (unsigned)(bits >> (8 * k)) & 0xFF);
+        colour_block(&b, 0xF800, 0x001F, ramp);
+    }
+    {
+        const uint8_t a8[8] = {255, 0, 218, 182, 145, 109, 72, 36};
+        const uint8_t a6[8] = {10, 200, 48, 86, 124, 162, 0, 255};
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 8; x++) {
+                uint8_t *p = want + (y * 8 + x) * 4;
+                memcpy(p, opaque_row + (x % 4) * 4, 3);
+                int texel = y * 4 + x % 4;
+                p[3] = x < 4 ? a8[texel % 8] : a6[texel % 8];
+            }
+        expect_pixels("dds dxt5", &b, 8, 4, want);
+        expect_truncations_fail("dds dxt5", &b);
+        decode_and_round_trip("dds dxt5", &b);
+    }
+
+    /* Uncompressed, by channel masks. A8R8G8B8 (bytes B, G, R, A). */
+    dds_header(&b, 2, 1, PF_RGB | PF_ALPHAPIXELS, NULL, 32, 0xFF0000, 0xFF00, 0xFF, 0xFF000000u);
+    put_n(&b, (const uint8_t[]){1, 2, 3, 4, 50, 60, 70, 80}, 8);
+    const uint8_t want_argb[] = {3, 2, 1, 4, 70, 60, 50, 80};
+    expect_pixels("dds a8r8g8b8", &b, 2, 1, want_argb);
+    expect_truncations_fail("dds a8r8g8b8", &b);
+    decode_and_round_trip("dds a8r8g8b8", &b);
+
+    /* X8R8G8B8 that still states an alpha mask, without ALPHAPIXELS: opaque. */
+    dds_header(&b, 2, 1, PF_RGB, NULL, 32, 0xFF0000, 0xFF00, 0xFF, 0xFF000000u);
+    put_n(&b, (const uint8_t[]){1, 2, 3, 4, 50, 60, 70, 80}, 8);
+    const uint8_t want_xrgb[] = {3, 2, 1, 255, 70, 60, 50, 255};
+    expect_pixels("dds x8r8g8b8", &b, 2, 1, want_xrgb);
+
+    /* A8B8G8R8 (bytes R, G, B, A). */
+    dds_header(&b, 1, 2, PF_RGB | PF_ALPHAPIXELS, NULL, 32, 0xFF, 0xFF00, 0xFF0000, 0xFF000000u);
+    put_n(&b, (const uint8_t[]){1, 2, 3, 4, 50, 60, 70, 80}, 8);
+    const uint8_t want_abgr[] = {1, 2, 3, 4, 50, 60, 70, 80};
+    expect_pixels("dds a8b8g8r8", &b, 1, 2, want_abgr);
+
+    /* R8G8B8, 24-bit, 3x1 (bytes B, G, R). */
+    dds_header(&b, 3, 1, PF_RGB, NULL, 24, 0xFF0000, 0xFF00, 0xFF, 0);
+    put_n(&b, (const uint8_t[]){0, 0, 255, 0, 255, 0, 255, 0, 0}, 9);
+    const uint8_t want_rgb24[] = {RED, GREEN, BLUE};
+    expect_pixels("dds r8g8b8", &b, 3, 1, want_rgb24);
+    expect_truncations_fail("dds r8g8b8", &b);
+
+    /* R5G6B5: fields scale to 0..255 rounding to nearest: g 1 -> (255 + 31)/63 = 4. */
+    dds_header(&b, 2, 1, PF_RGB, NULL, 16, 0xF800, 0x07E0, 0x001F, 0);
+    put16(&b, 0xF800);
+    put16(&b, 0x0020);
+    const uint8_t want_565[] = {RED, 0, 4, 0, 255};
+    expect_pixels("dds r5g6b5", &b, 2, 1, want_565);
+
+    /* L8 and A8L8: grey in all three colours. */
+    dds_header(&b, 2, 1, PF_LUMINANCE, NULL, 8, 0xFF, 0, 0, 0);
+    put8(&b, 9);
+    put8(&b, 250);
+    const uint8_t want_l8[] = {9, 9, 9, 255, 250, 250, 250, 255};
+    expect_pixels("dds l8", &b, 2, 1, want_l8);
+    dds_header(&b, 1, 1, PF_LUMINANCE | PF_ALPHAPIXELS, NULL, 16, 0xFF, 0, 0, 0xFF00);
+    put16(&b, 0x8040);
+    const uint8_t want_a8l8[] = {64, 64, 64, 128};
+    expect_pixels("dds a8l8", &b, 1, 1, want_a8l8);
+
+    /* DX10 header with BC1: the same pixels as the legacy DXT1 above. */
+    dds_header(&b, 4, 4, PF_FOURCC, "DX10", 0, 0, 0, 0, 0);
+    put32(&b, 71);
+    put32(&b, 3);
+    put32(&b, 0);
+    put32(&b, 1);
+    put32(&b, 0);
+    colour_block(&b, 0xF800, 0x001F, ramp);
+    for (int y = 0; y < 4; y++) memcpy(want + y * 16, opaque_row, 16);
+    expect_pixels("dds dx10 bc1", &b, 4, 4, want);
+    expect_truncations_fail("dds dx10 bc1", &b);
+
+    /* Refusals, located and named. */
+    dds_header(&b, 4, 4, PF_FOURCC, "ATI2", 0, 0, 0, 0, 0);
+    put_n(&b, (const uint8_t[16]){0}, 16);
+    expect_error("dds ati2", &b, NULL, FERRY_ERR_UNSUPPORTED, 84, "\"ATI2\"");
+    dds_header(&b, 4, 4, PF_FOURCC, "DXT2", 0, 0, 0, 0, 0);
+    expect_error("dds dxt2", &b, NULL, FERRY_ERR_UNSUPPORTED, 84, "\"DXT2\"");
+    dds_header(&b, 4, 4, PF_FOURCC, "\x24\0\0\0", 0, 0, 0, 0, 0);
+    expect_error("dds d3dformat 36", &b, NULL, FERRY_ERR_UNSUPPORTED, 84, "0x00000024");
+    dds_header(&b, 4, 4, PF_FOURCC, "DX10", 0, 0, 0, 0, 0);
+    put32(&b, 98); /* BC7 */
+    put32(&b, 3);
+    put32(&b, 0);
+    put32(&b, 1);
+    put32(&b, 0);
+    expect_error("dds dx10 bc7", &b, NULL, FERRY_ERR_UNSUPPORTED, 128, "DXGI format 98");
+    dds_header(&b, 4, 4, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
+    b.data[4] = 100;
+    expect_error("dds header size", &b, NULL, FERRY_ERR_MALFORMED, 4, "124");
+    dds_header(&b, 2, 1, PF_RGB, NULL, 16, 0xFF0000, 0xFF00, 0xFF, 0);
+    expect_error("dds mask beyond pixel", &b, NULL, FERRY_ERR_MALFORMED, 92, "beyond");
+    dds_header(&b, 4, 0, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
+    expect_error("dds zero height", &b, NULL, FERRY_ERR_MALFORMED, 12, "at least 1");
+
+    /* Limits, and a huge header over no data: refused before allocating. */
+    dds_header(&b, 8, 8, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
+    ferry_image_options small = {4, 4};
+    expect_error("dds over limit", &b, &small, FERRY_ERR_LIMIT, 12, "exceeds the limit");
+    dds_header(&b, 16384, 16384, PF_FOURCC, "DXT5", 0, 0, 0, 0, 0);
+    expect_error("dds 16384^2 without data", &b, NULL, FERRY_ERR_TRUNCATED, 128, "DXT5 blocks");
+    dds_header(&b, 0xFFFFFFFFu, 0xFFFFFFFFu, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
+    ferry_image_options huge = {0xFFFFFFFFu, 0xFFFFFFFFu};
+    expect_error("dds 2^32-1 squared", &b, &huge, FERRY_ERR_LIMIT, 12, "too large");
+    dds_header(&b, 0xFFFFFFFFu, 1, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
+    expect_error("dds 2^32-1 wide", &b, &huge, FERRY_ERR_TRUNCATED, 128, "DXT1 blocks");
+}
+
+static void test_detection_and_png(void)
+{
+    bytes b;
+    b.size = 0;
+    put_n(&b, (const uint8_t *)"\x89PNG\r\n\x1a\n", 8);
+    expect_error("png is not a texture", &b, NULL, FERRY_ERR_MALFORMED, 0, "DDS");
+    b.size = 0;
+    expect_error("empty input", &b, NULL, FERRY_ERR_TRUNCATED, 0, "empty");
+    b.size = 0;
+    put_n(&b, (const uint8_t *)"DDX ", 4);
+    expect_error("near-DDS magic", &b, NULL, FERRY_ERR_MALFORMED, 0, NULL);
+    /* Without an error record the result code still says what went wrong. */
+    ferry_image none;
+    CHECK(ferry_image_decode(b.data, b.size, NULL, &none, NULL) == FERRY_ERR_MALFORMED);
+    CHECK(ferry_image_decode((const uint8_t *)"DDS |", 5, NULL, &none, NULL) == FERRY_ERR_TRUNCATED);
+
+    /* PNG: an opaque image is written as RGB, one with alpha as RGBA; both
+     * decode back equal. Odd sizes exercise the row handling. */
+    ferry_image img = {7, 5, malloc(7 * 5 * 4)};
+    for (int i = 0; i < 7 * 5 * 4; i++) img.rgba[i] = (uint8_t)(i * 37 + 11);
+    for (int i = 0; i < 7 * 5; i++) img.rgba[i * 4 + 3] = 255;
+    CHECK_EQ_U(png_round_trip("png opaque", &img), 2);
+    img.rgba[4 * 17 + 3] = 0;
+    CHECK_EQ_U(png_round_trip("png alpha", &img), 6);
+
+    /* Appends after what the buffer holds. */
+    ferry_buffer buf = {0};
+    ferry_error err;
+    CHECK(ferry_image_encode_png(&img, &buf, &err) == FERRY_OK);
+    size_t first = buf.size;
+    CHECK(ferry_image_encode_png(&img, &buf, &err) == FERRY_OK);
+    CHECK(buf.size == 2 * first && memcmp(buf.data, buf.data + first, first) == 0);
+    ferry_buffer_free(&buf);
+
+    ferry_image empty = {0, 0, NULL};
+    CHECK(ferry_image_encode_png(&empty, &buf, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(buf.size == 0);
+    free(img.rgba);
+}
+
+static void test_corpus(void)
+{
+    const char *dir = FERRY_SHARED_DIR "/corpus/alamo/ueaw/Textures";
+    if (!test_dir_exists(dir)) {
+        printf("note: %s not found, corpus textures skipped\n", dir);
+        return;
+    }
+    const char *suffixes[2] = {".dds", ".tga"};
+    size_t total = 0;
+    for (int s = 0; s < 2; s++) {
+        char **paths;
+        size_t n = test_list_files(dir, suffixes[s], &paths);
+        for (size_t i = 0; i < n; i++) {
+            size_t size;
+            uint8_t *data = test_read_file(paths[i], &size);
+            CHECK_MSG(data && size >= 18, "%s: unreadable", paths[i]);
+            if (!data || size < 18) {
+                free(data);
+                continue;
+            }
+            uint32_t hw, hh;
+            if (s == 0) {
+                hw = (uint32_t)data[16] | (uint32_t)data[17] << 8 | (uint32_t)data[18] << 16 | (uint32_t)data[19] << 24;
+                hh = (uint32_t)data[12] | (uint32_t)data[13] << 8 | (uint32_t)data[14] << 16 | (uint32_t)data[15] << 24;
+            } else {
+                hw = (uint32_t)data[12] | (uint32_t)data[13] << 8;
+                hh = (uint32_t)data[14] | (uint32_t)data[15] << 8;
+            }
+            ferry_image img;
+            ferry_error err;
+            ferry_result r = ferry_image_decode(data, size, NULL, &img, &err);
+            CHECK_MSG(r == FERRY_OK, "%s: %s at %llu: %s", paths[i], ferry_result_name(r),
+                      (unsigned long long)err.offset, err.message);
+            if (r == FERRY_OK) {
+                CHECK_MSG(img.width == hw && img.height == hh, "%s: %ux%u, header says %ux%u", paths[i], img.width,
+                          img.height, hw, hh);
+                size_t opaque = 0, count = (size_t)img.width * img.height;
+                for (size_t k = 0; k < count; k++) opaque += img.rgba[k * 4 + 3] == 255;
+                const char *name = strrchr(paths[i], '/');
+                printf("corpus: %s %ux%u (%zu bytes), %.1f%% opaque\n", name ? name + 1 : paths[i], img.width,
+                       img.height, size, 100.0 * (double)opaque / (double)count);
+                png_round_trip(paths[i], &img);
+                ferry_image_free(&img);
+                total++;
+            }
+            free(data);
+        }
+        test_free_paths(paths, n);
+    }
+    CHECK(total > 0);
+}
+
+int main(void)
+{
+    test_tga();
+    test_dds();
+    test_detection_and_png();
+    test_corpus();
+    TEST_END();
+}
