@@ -37,8 +37,10 @@ static void collect(batch *b, const char *root, const char *rel, const char *out
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
         char path[4096], sub[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+        /* Paths too long to hold are skipped rather than cut short. */
+        int np = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        int ns = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+        if (np < 0 || (size_t)np >= sizeof path || ns < 0 || (size_t)ns >= sizeof sub) continue;
         struct stat st;
         if (stat(path, &st) != 0) continue;
         if (S_ISDIR(st.st_mode)) {
@@ -114,6 +116,10 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     if (mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "ferry convert: cannot create %s: %s\n", out_dir, strerror(errno));
         return CLI_INVALID;
+    }
+    if (stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "ferry convert: %s exists and is not a folder\n", out_dir);
+        return CLI_USAGE;
     }
     batch b = {0};
     b.options = options;
