@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="chunk alo ala particle"
+targets="chunk alo ala particle image"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -54,9 +54,11 @@ for t in $targets; do
     corpus="$work/corpus-$t"
     mkdir -p "$corpus"
     cp "$here/corpus/$t"/* "$corpus/"
-    # Every target reads any input: the bundled samples seed them all.
-    cp "$here/../samples/alamo"/* "$corpus/"
-    if [ -d "$shared/corpus/alamo" ]; then
+    # Every Alamo target reads any Alamo input: the bundled samples seed them all.
+    [ "$t" = image ] || cp "$here/../samples/alamo"/* "$corpus/"
+    if [ "$t" = image ]; then
+        :  # real textures are 64-350 KB: too big for useful seeds
+    elif [ -d "$shared/corpus/alamo" ]; then
         # Small real files make good extra seeds; never copied anywhere else.
         find "$shared/corpus/alamo" -type f \( -iname '*.alo' -o -iname '*.ala' \) -size -64k -exec cp {} "$corpus/" \;
     fi
