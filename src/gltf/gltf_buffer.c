@@ -71,7 +71,12 @@ int32_t fy_gltf_floats(fy_gltf *g, const float *data, size_t count, int componen
         g->nomem = true;
         return -1;
     }
-    for (size_t i = 0; i < n; i++) fy_buf_f32le(g->bin, data[i]);
+    /* glTF is little-endian like the host almost always is: then the floats
+     * go in with one copy instead of a checked append per value. */
+    if (fy_host_is_le())
+        fy_buf_append(g->bin, data, n * 4);
+    else
+        for (size_t i = 0; i < n; i++) fy_buf_f32le(g->bin, data[i]);
     int32_t view = end_view(g, offset, target);
 
     json_t *min = NULL, *max = NULL;
@@ -100,11 +105,24 @@ int32_t fy_gltf_indices(fy_gltf *g, const uint32_t *indices, size_t count, size_
      * glTF forbids in index data, so 16 bits serve up to 65535 vertices. */
     bool narrow = vertex_count <= 65535;
     size_t offset = begin_view(g);
-    for (size_t i = 0; i < count; i++) {
-        if (narrow)
-            fy_buf_u16le(g->bin, (uint16_t)indices[i]);
-        else
-            fy_buf_u32le(g->bin, indices[i]);
+    if (!fy_buf_reserve(g->bin, count * (narrow ? 2 : 4))) {
+        g->nomem = true;
+        return -1;
+    }
+    if (!narrow && fy_host_is_le()) {
+        fy_buf_append(g->bin, indices, count * 4);
+    } else {
+        uint8_t *p = g->bin->data + g->bin->size;
+        for (size_t i = 0; i < count; i++) {
+            uint32_t v = indices[i];
+            *p++ = (uint8_t)v;
+            *p++ = (uint8_t)(v >> 8);
+            if (!narrow) {
+                *p++ = (uint8_t)(v >> 16);
+                *p++ = (uint8_t)(v >> 24);
+            }
+        }
+        g->bin->size += count * (narrow ? 2 : 4);
     }
     int32_t view = end_view(g, offset, FY_GLTF_ELEMENT_BUFFER);
     return add_accessor(g, view, narrow ? FY_GLTF_UNSIGNED_SHORT : FY_GLTF_UNSIGNED_INT, count, 1, NULL, NULL);
@@ -113,7 +131,10 @@ int32_t fy_gltf_indices(fy_gltf *g, const uint32_t *indices, size_t count, size_
 int32_t fy_gltf_joints(fy_gltf *g, const uint16_t *joints, size_t vertex_count)
 {
     size_t offset = begin_view(g);
-    for (size_t i = 0; i < vertex_count * 4; i++) fy_buf_u16le(g->bin, joints[i]);
+    if (fy_host_is_le())
+        fy_buf_append(g->bin, joints, vertex_count * 4 * sizeof *joints);
+    else
+        for (size_t i = 0; i < vertex_count * 4; i++) fy_buf_u16le(g->bin, joints[i]);
     int32_t view = end_view(g, offset, FY_GLTF_ARRAY_BUFFER);
     return add_accessor(g, view, FY_GLTF_UNSIGNED_SHORT, vertex_count, 4, NULL, NULL);
 }
