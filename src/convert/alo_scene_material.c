@@ -56,12 +56,32 @@ static char *dup_malloc(const char *s)
     return d;
 }
 
+/* The game adds an additive texture's colour onto the screen; glTF has only
+ * alpha blending. Alpha = the texel's brightest channel and the colour
+ * divided by it give colour * alpha = the original colour, so blending adds
+ * what the game adds (only darkening the background by 1 - alpha): black,
+ * the additive "nothing", becomes fully transparent instead of a black square. */
+static void additive_to_alpha(ferry_image *img)
+{
+    size_t n = (size_t)img->width * img->height;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *p = img->rgba + 4 * i;
+        unsigned m = p[0] > p[1] ? p[0] : p[1];
+        if (p[2] > m) m = p[2];
+        for (int c = 0; c < 3; c++) p[c] = m ? (uint8_t)((p[c] * 255u + m / 2) / m) : 0;
+        p[3] = (uint8_t)m;
+    }
+}
+
 /* Reads, decodes and re-encodes one file; -1 with a warning when it cannot. */
-static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, bool *nomem)
+static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, bool additive, bool *nomem)
 {
     ferry_scene *s = b->scene;
+    /* Each file is embedded once per use: plain, and as additive variant. */
+    char key[4200];
+    snprintf(key, sizeof key, "%s%s", path, additive ? "\n(additive)" : "");
     for (size_t i = 0; i < s->image_count; i++)
-        if (b->image_paths && b->image_paths[i] && strcmp(b->image_paths[i], path) == 0) return (int32_t)i;
+        if (b->image_paths && b->image_paths[i] && strcmp(b->image_paths[i], key) == 0) return (int32_t)i;
     if (s->image_count >= b->image_capacity) return -1;
 
     uint8_t *data = NULL;
@@ -77,10 +97,11 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, b
     ferry_file_free(data);
     if (r != FERRY_OK) {
         char msg[300];
-        snprintf(msg, sizeof msg, "%s: %s", path, e.message);
+        snprintf(msg, sizeof msg, "%.120s: %.170s", path, e.message);
         warn(b, "texture-undecodable", "texture %s cannot be decoded (%s)", name, msg);
         return -1;
     }
+    if (additive) additive_to_alpha(&img);
     ferry_buffer png = {0};
     r = ferry_image_encode_png(&img, &png, &e);
     ferry_image_free(&img);
@@ -110,11 +131,17 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, b
     if (stem) {
         char *dot = strrchr(stem, '.');
         if (dot && dot != stem) *dot = '\0';
+        if (additive) {
+            size_t len = strlen(stem) + 16;
+            char *named = ferry_arena_alloc(b->arena, len);
+            if (named) snprintf(named, len, "%s (additive)", stem);
+            stem = named;
+        }
     }
     im->name = stem;
     im->mime_type = "image/png";
     im->source_path = ferry_arena_strdup(b->arena, path);
-    b->image_paths[s->image_count] = dup_malloc(path);
+    b->image_paths[s->image_count] = dup_malloc(key);
     if (!im->data || !stem || !im->source_path || !b->image_paths[s->image_count]) {
         *nomem = true;
         return -1;
@@ -124,13 +151,14 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, b
 
 /* The scene image for a texture name, looked up once per distinct name
  * (ignoring case, as the game does). -1 when absent; *nomem on memory failure. */
-static int32_t texture_image(fy_alo_build *b, const char *name, bool *nomem)
+static int32_t texture_image(fy_alo_build *b, const char *name, bool additive, bool *nomem)
 {
     const ferry_alo_scene_options *o = b->opts;
     if (!name || !*name || o->skip_textures) return -1;
     if (!o->model_path && o->texture_dir_count == 0) return -1;
     for (size_t i = 0; i < b->texture_count; i++)
-        if (strcasecmp(b->textures[i].name, name) == 0) return b->textures[i].image;
+        if (b->textures[i].additive == additive && strcasecmp(b->textures[i].name, name) == 0)
+            return b->textures[i].image;
     if (b->texture_count == b->texture_capacity) {
         size_t cap = b->texture_capacity ? 2 * b->texture_capacity : 16;
         fy_texture_entry *t = realloc(b->textures, cap * sizeof *t);
@@ -144,7 +172,7 @@ static int32_t texture_image(fy_alo_build *b, const char *name, bool *nomem)
     int32_t image = -1;
     char path[4096];
     if (ferry_alamo_find_texture(o->model_path, o->texture_dirs, o->texture_dir_count, name, path, sizeof path)) {
-        image = embed_file(b, name, path, nomem);
+        image = embed_file(b, name, path, additive, nomem);
     } else {
         warn(b, "texture-missing", "texture %s not found beside the model, in ../Textures or the given folders%s", name, "");
     }
@@ -155,6 +183,7 @@ static int32_t texture_image(fy_alo_build *b, const char *name, bool *nomem)
     }
     b->textures[b->texture_count].name = copy;
     b->textures[b->texture_count].image = image;
+    b->textures[b->texture_count].additive = additive;
     b->texture_count++;
     return image;
 }
@@ -198,10 +227,11 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
     const char *shader = am->shader ? am->shader : "";
     bool nomem = false;
 
+    bool additive = fy_alo_shader_is(shader, "additive") || fy_alo_shader_is(shader, "shield");
     const ferry_alo_shader_param *base = find_param(am, "BaseTexture", FERRY_ALO_PARAM_TEXTURE);
-    if (base) m->base_color_image = texture_image(b, base->texture, &nomem);
+    if (base) m->base_color_image = texture_image(b, base->texture, additive, &nomem);
     const ferry_alo_shader_param *normal = find_param(am, "NormalTexture", FERRY_ALO_PARAM_TEXTURE);
-    if (normal) m->normal_image = texture_image(b, normal->texture, &nomem);
+    if (normal) m->normal_image = texture_image(b, normal->texture, false, &nomem);
     if (nomem) {
         fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory embedding textures");
         return -1;
@@ -222,8 +252,9 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
 
     json_t *x = json_object();
     json_object_set_new(x, "shader", json_string(shader));
-    if (fy_alo_shader_is(shader, "additive") || fy_alo_shader_is(shader, "shield")) {
-        /* glTF has no additive blending: blended and unlit is the closest. */
+    if (additive) {
+        /* glTF has no additive blending: blended and unlit, with the texture's
+         * brightness as its alpha (additive_to_alpha), is the closest. */
         m->alpha_mode = FERRY_ALPHA_BLEND;
         m->unlit = true;
         json_object_set_new(x, "blend", json_string("additive"));

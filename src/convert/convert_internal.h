@@ -42,6 +42,7 @@ json_t *fy_json_floats(const float *v, size_t n);
 typedef struct fy_texture_entry {
     char *name;  /* as the material names it (malloc'd) */
     int32_t image; /* scene image, or -1 when missing/undecodable */
+    bool additive; /* the variant made for additive blending */
 } fy_texture_entry;
 
 typedef struct fy_alo_build {
