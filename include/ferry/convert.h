@@ -19,6 +19,11 @@ typedef struct ferry_alo_scene_options {
     const char *const *texture_dirs; /* further folders to search */
     size_t texture_dir_count;
     bool skip_textures; /* do not look textures up or embed them */
+    /* Leave out what the game does not draw: meshes marked hidden or on a
+     * hidden bone, shadow volumes, collision meshes, and level-of-detail or
+     * alternate meshes other than the first (_LOD1.., _ALT1..). By default
+     * everything is kept and marked in extras. */
+    bool game_view;
     /* Animations of this model, each becoming a glTF animation named
      * animation_names[i] (NULL names: "animation N"). */
     const ferry_ala_animation *const *animations;

@@ -32,6 +32,9 @@ static const char convert_usage[] =
     "  --textures DIR    another folder to search for textures (repeatable); the\n"
     "                    model's folder and ../Textures are always searched\n"
     "  --no-textures     do not look textures up or embed them\n"
+    "  --game-view       leave out what the game does not draw: hidden meshes and\n"
+    "                    those on hidden bones, shadow volumes, collision meshes,\n"
+    "                    LODs and ALTs above 0 (kept and marked in extras otherwise)\n"
     "  --ala-format N    write animations in format N (1 or 2)\n"
     "  -r                convert a whole folder\n"
     "  --jobs N          parallel conversions with -r (default: the number of CPUs)\n"
@@ -74,6 +77,9 @@ int cmd_convert(int argc, char **argv)
             eo.quiet = true;
         } else if (strcmp(argv[i], "--no-textures") == 0) {
             eo.skip_textures = true;
+            gltf_options = true;
+        } else if (strcmp(argv[i], "--game-view") == 0) {
+            eo.game_view = true;
             gltf_options = true;
         } else if (strcmp(argv[i], "--anim") == 0 || strcmp(argv[i], "--textures") == 0 || strcmp(argv[i], "--jobs") == 0) {
             if (i + 1 >= argc) {
@@ -143,7 +149,7 @@ int cmd_convert(int argc, char **argv)
         goto done;
     }
     if (gltf_options) {
-        status = cli_usage_error("convert", "--anim, --textures and --no-textures apply to .glb/.gltf outputs");
+        status = cli_usage_error("convert", "--anim, --textures, --no-textures and --game-view apply to .glb/.gltf outputs");
         goto done;
     }
     status = rewrite(in, out, ala_format);

@@ -146,6 +146,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
         so.texture_dirs = options->texture_dirs;
         so.texture_dir_count = options->texture_dir_count;
         so.skip_textures = options->skip_textures;
+        so.game_view = options->game_view;
         so.animations = anim_ptrs;
         so.animation_names = (const char *const *)anim_names;
         so.animation_count = anim_count;

@@ -11,6 +11,7 @@ typedef struct export_options {
     const char **texture_dirs;
     size_t texture_dir_count;
     bool skip_textures;
+    bool game_view; /* leave out what the game does not draw */
     bool quiet; /* batch: warnings counted, not printed one by one */
 } export_options;
 

@@ -417,6 +417,27 @@ static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t 
     return true;
 }
 
+/* What the game draws when the model appears: see game_view in convert.h. */
+static bool drawn_in_game(const ferry_alo_model *m, const ferry_alo_mesh *mesh, uint32_t bone)
+{
+    if (mesh->is_hidden) return false;
+    for (size_t i = 0; i < mesh->submesh_count; i++) {
+        const char *sh = mesh->submeshes[i].material.shader;
+        if (fy_alo_shader_is(sh, "shadow") || fy_alo_shader_is(sh, "collision")) return false;
+    }
+    if (mesh->name && (name_suffix_number(mesh->name, "_LOD") > 0 || name_suffix_number(mesh->name, "_ALT") > 0))
+        return false;
+    /* A hidden bone hides what hangs on it and below it; parents come
+     * first, so the walk up ends. */
+    for (size_t steps = 0; bone < m->skeleton.bone_count && steps <= m->skeleton.bone_count; steps++) {
+        const ferry_alo_bone *bn = &m->skeleton.bones[bone];
+        if (!bn->visible) return false;
+        if (bn->parent < 0 || (uint32_t)bn->parent >= bone) break;
+        bone = (uint32_t)bn->parent;
+    }
+    return true;
+}
+
 static bool add_objects(fy_alo_build *b)
 {
     const ferry_alo_model *m = b->model;
@@ -435,6 +456,7 @@ static bool add_objects(fy_alo_build *b)
         ferry_alo_object obj = ferry_alo_object_at(m, o);
         if (obj.kind == FERRY_ALO_OBJECT_MESH) {
             if (obj.index >= m->mesh_count) continue;
+            if (b->opts->game_view && !drawn_in_game(m, &m->meshes[obj.index], bone)) continue;
             if (!add_mesh_node(b, &m->meshes[obj.index], bone, connected)) return false;
         } else {
             if (obj.index >= m->light_count) continue;

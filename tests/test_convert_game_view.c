@@ -1,0 +1,107 @@
+/* ferry_alo_scene_options.game_view: what the game does not draw is left
+ * out (hidden meshes, meshes on hidden bones, shadow volumes, collision
+ * meshes, LODs and ALTs above 0); by default everything is kept. */
+#include <ferry/convert.h>
+
+#include "test.h"
+
+#define MESHES 7
+
+static const char *const names[MESHES] = {"Hull", "Hull_LOD1", "Shield", "Coll", "Shadow", "Light_ALT1", "OnHiddenBone"};
+static const char *const shaders[MESHES] = {"MeshGloss.fx", "MeshGloss.fx", "MeshGloss.fx", "MeshCollision.fx",
+                                            "MeshShadowVolume.fx", "MeshGloss.fx", "MeshGloss.fx"};
+
+static size_t count_mesh_nodes(const ferry_scene *s, bool *seen)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->node_count; i++) {
+        if (s->nodes[i].mesh < 0) continue;
+        n++;
+        for (int k = 0; k < MESHES; k++)
+            if (s->nodes[i].name && strcmp(s->nodes[i].name, names[k]) == 0) seen[k] = true;
+    }
+    return n;
+}
+
+int main(void)
+{
+    /* Bones: 0 root, 1 under it, 2 hidden with 3 below it (hidden too). */
+    ferry_alo_bone bones[4];
+    memset(bones, 0, sizeof bones);
+    const char *bone_names[4] = {"Root", "Body", "Hatch", "HatchLight"};
+    for (int i = 0; i < 4; i++) {
+        bones[i].name = bone_names[i];
+        bones[i].parent = i == 0 ? -1 : i == 3 ? 2 : 0;
+        bones[i].visible = i >= 2 ? 0 : 1;
+        bones[i].matrix[0] = bones[i].matrix[5] = bones[i].matrix[10] = 1;
+    }
+    ferry_alo_vertex vertices[3];
+    memset(vertices, 0, sizeof vertices);
+    for (int v = 0; v < 3; v++) {
+        vertices[v].position[0] = (float)(v == 1);
+        vertices[v].position[1] = (float)(v == 2);
+        vertices[v].normal[2] = 1;
+        vertices[v].tangent[0] = 1;
+        vertices[v].binormal[1] = 1;
+        vertices[v].color[0] = vertices[v].color[1] = vertices[v].color[2] = vertices[v].color[3] = 1;
+        vertices[v].bone_weight[0] = 1;
+    }
+    uint16_t indices[3] = {0, 1, 2};
+    ferry_alo_submesh submeshes[MESHES];
+    ferry_alo_mesh meshes[MESHES];
+    ferry_alo_connection connections[MESHES];
+    memset(submeshes, 0, sizeof submeshes);
+    memset(meshes, 0, sizeof meshes);
+    memset(connections, 0, sizeof connections);
+    for (int k = 0; k < MESHES; k++) {
+        submeshes[k].material.shader = shaders[k];
+        submeshes[k].vertex_format = "alD3dVertNU2";
+        submeshes[k].vertices = vertices;
+        submeshes[k].vertex_count = 3;
+        submeshes[k].indices = indices;
+        submeshes[k].triangle_count = 1;
+        meshes[k].name = names[k];
+        meshes[k].submeshes = &submeshes[k];
+        meshes[k].submesh_count = 1;
+        meshes[k].is_hidden = k == 2;
+        meshes[k].bounds_max[0] = meshes[k].bounds_max[1] = 1;
+        connections[k].object = (uint32_t)k;
+        connections[k].bone = k == MESHES - 1 ? 3 : 1;
+    }
+    ferry_alo_model model;
+    memset(&model, 0, sizeof model);
+    model.skeleton.bones = bones;
+    model.skeleton.bone_count = 4;
+    model.meshes = meshes;
+    model.mesh_count = MESHES;
+    model.connections.objects = connections;
+    model.connections.object_count = MESHES;
+
+    for (int game_view = 0; game_view <= 1; game_view++) {
+        ferry_alo_scene_options options;
+        memset(&options, 0, sizeof options);
+        options.skip_textures = true;
+        options.game_view = game_view != 0;
+        ferry_scene *scene = NULL;
+        ferry_error err;
+        CHECK(ferry_alo_to_scene(&model, &options, &scene, &err) == FERRY_OK);
+        if (!scene) continue;
+        bool seen[MESHES] = {false};
+        size_t n = count_mesh_nodes(scene, seen);
+        if (game_view) {
+            CHECK_EQ_U(n, 1);
+            CHECK(seen[0]);
+        } else {
+            CHECK_EQ_U(n, MESHES);
+            for (int k = 0; k < MESHES; k++) CHECK_MSG(seen[k], "%s kept by default", names[k]);
+        }
+        /* The bones stay either way: animations and proxies hang on them. */
+        size_t bone_nodes = 0;
+        for (size_t i = 0; i < scene->node_count; i++)
+            for (int k = 0; k < 4; k++)
+                if (scene->nodes[i].name && strcmp(scene->nodes[i].name, bone_names[k]) == 0) bone_nodes++;
+        CHECK_EQ_U(bone_nodes, 4);
+        ferry_scene_free(scene);
+    }
+    TEST_END();
+}
