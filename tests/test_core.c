@@ -119,6 +119,13 @@ static void test_atomic_write(void)
     CHECK(ferry_file_load(input, 0, &data, &size, &err) == FERRY_OK);
     CHECK(size == 3 && memcmp(data, "abc", 3) == 0);
     ferry_file_free(data);
+    /* Without the flush: the same file, the same protection of the input. */
+    ferry_write_options quick = {input, true};
+    CHECK(ferry_file_write(path, "unsynced", 8, &quick, &err) == FERRY_OK);
+    CHECK(ferry_file_load(path, 0, &data, &size, &err) == FERRY_OK);
+    CHECK(size == 8 && memcmp(data, "unsynced", 8) == 0);
+    ferry_file_free(data);
+    CHECK(ferry_file_write(link_path, "zz", 2, &quick, &err) == FERRY_ERR_ARGUMENT);
     /* A size limit on loading. */
     CHECK(ferry_file_load(path, 4, &data, &size, &err) == FERRY_ERR_LIMIT);
     CHECK(ferry_file_load("/nonexistent/x", 0, &data, &size, &err) == FERRY_ERR_IO);

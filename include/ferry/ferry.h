@@ -101,6 +101,19 @@ void ferry_file_free(uint8_t *data);
 ferry_result ferry_file_write_atomic(const char *path, const void *data, size_t size,
                                      const char *input_path, ferry_error *err);
 
+typedef struct ferry_write_options {
+    const char *protect_input; /* never write over this file (NULL: none) */
+    /* Skip flushing the file to the disk before the rename. The rename
+     * stays atomic for every reader; only a system crash right after may
+     * lose the new file. For batches of new, reproducible outputs, where a
+     * flush per file costs more than the rest of the work. */
+    bool no_sync;
+} ferry_write_options;
+
+/* ferry_file_write_atomic with options (NULL: flush, protect nothing). */
+ferry_result ferry_file_write(const char *path, const void *data, size_t size, const ferry_write_options *options,
+                              ferry_error *err);
+
 /* ---- Diagnostics: what validation reports. ---- */
 
 typedef enum ferry_severity { FERRY_SEVERITY_ERROR = 0, FERRY_SEVERITY_WARNING = 1 } ferry_severity;

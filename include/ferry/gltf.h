@@ -24,6 +24,10 @@ ferry_result ferry_gltf_write_gltf(const ferry_scene *scene, const char *bin_uri
 ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const char *protect_input,
                              ferry_error *err);
 
+/* ferry_gltf_save with write options (see ferry_write_options). */
+ferry_result ferry_gltf_save_with(const ferry_scene *scene, const char *path, const ferry_write_options *options,
+                                  ferry_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -132,6 +132,9 @@ int cmd_convert(int argc, char **argv)
             goto done;
         }
         eo.auto_animations = true;
+        /* Like cp -r: a batch writes new, reproducible files, and a flush
+         * per file would cost more than converting it. */
+        eo.no_sync = true;
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         status = export_batch(in, out, &eo, jobs ? jobs : (cpus > 0 ? (int)cpus : 1), json);
         goto done;

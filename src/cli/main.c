@@ -1,6 +1,7 @@
 /* ferry: read, validate, write and convert classic game engine 3D assets. */
 #include "cli.h"
 
+#include <malloc.h>
 #include <string.h>
 
 static const char usage[] =
@@ -20,6 +21,12 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
+    /* Keep freed memory in the process instead of handing it back to the
+     * kernel after every file: a batch reuses the same buffers file after
+     * file, and fresh pages (zeroed by the kernel, one fault each) were a
+     * third of a batch's time. A setting of this program, not the library. */
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     if (argc < 2) {
         fputs(usage, stderr);
         return CLI_USAGE;

@@ -70,6 +70,15 @@ static bool same_file(const char *a, const char *b)
 ferry_result ferry_file_write_atomic(const char *path, const void *data, size_t size,
                                      const char *input_path, ferry_error *err)
 {
+    ferry_write_options options = {input_path, false};
+    return ferry_file_write(path, data, size, &options, err);
+}
+
+ferry_result ferry_file_write(const char *path, const void *data, size_t size, const ferry_write_options *options,
+                              ferry_error *err)
+{
+    const char *input_path = options ? options->protect_input : NULL;
+    bool sync = !options || !options->no_sync;
     fy_error_clear(err);
     if (input_path && same_file(path, input_path)) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
@@ -109,7 +118,7 @@ ferry_result ferry_file_write_atomic(const char *path, const void *data, size_t 
     /* mkstemp makes 0600 files; give the result the usual 0644 (reading the
      * umask would mean changing it: process-wide state, racy in threads). */
     if (ok && fchmod(fd, 0644) != 0) ok = false;
-    if (ok && fsync(fd) != 0) ok = false;
+    if (ok && sync && fsync(fd) != 0) ok = false;
     if (close(fd) != 0) ok = false;
     if (ok && rename(tmp, path) != 0) ok = false;
     if (!ok) {

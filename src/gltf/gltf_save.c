@@ -128,7 +128,7 @@ static char *concat(const char *a, const char *b)
 /* Writes the .gltf and the files beside it. `base` is the path without
  * its extension, `stem` its last component (URIs are relative to the .gltf). */
 static ferry_result save_gltf(const ferry_scene *scene, const char *path, const char *base, const char *stem,
-                              const char *protect_input, ferry_error *err)
+                              const ferry_write_options *options, ferry_error *err)
 {
     ferry_result r = FERRY_OK;
     size_t images = scene->image_count;
@@ -157,9 +157,9 @@ static ferry_result save_gltf(const ferry_scene *scene, const char *path, const 
     if (r == FERRY_OK) r = ferry_gltf_write_gltf(scene, bin_uri, (const char *const *)uris, &json, &bin, err);
     /* The .gltf goes last, so it never names a file not yet written. */
     for (size_t i = 0; r == FERRY_OK && i < images; i++)
-        r = ferry_file_write_atomic(files[i], scene->images[i].data, scene->images[i].size, protect_input, err);
-    if (r == FERRY_OK && bin.size) r = ferry_file_write_atomic(bin_file, bin.data, bin.size, protect_input, err);
-    if (r == FERRY_OK) r = ferry_file_write_atomic(path, json.data, json.size, protect_input, err);
+        r = ferry_file_write(files[i], scene->images[i].data, scene->images[i].size, options, err);
+    if (r == FERRY_OK && bin.size) r = ferry_file_write(bin_file, bin.data, bin.size, options, err);
+    if (r == FERRY_OK) r = ferry_file_write(path, json.data, json.size, options, err);
     for (size_t i = 0; uris && files && i < images; i++) {
         free(uris[i]);
         free(files[i]);
@@ -175,13 +175,20 @@ static ferry_result save_gltf(const ferry_scene *scene, const char *path, const 
 
 ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const char *protect_input, ferry_error *err)
 {
+    ferry_write_options options = {protect_input, false};
+    return ferry_gltf_save_with(scene, path, &options, err);
+}
+
+ferry_result ferry_gltf_save_with(const ferry_scene *scene, const char *path, const ferry_write_options *options,
+                                  ferry_error *err)
+{
     fy_error_clear(err);
     if (!path || !path[0]) return argument(err, "no output path given");
     size_t len = strlen(path);
     if (ends_with_nocase(path, len, ".glb")) {
         ferry_buffer out = {0};
         ferry_result r = ferry_gltf_write_glb(scene, &out, err);
-        if (r == FERRY_OK) r = ferry_file_write_atomic(path, out.data, out.size, protect_input, err);
+        if (r == FERRY_OK) r = ferry_file_write(path, out.data, out.size, options, err);
         ferry_buffer_free(&out);
         return r;
     }
@@ -201,7 +208,7 @@ ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const c
     if (!stem[0])
         r = argument(err, "the .gltf output needs a file name before its extension");
     else
-        r = save_gltf(scene, path, base, stem, protect_input, err);
+        r = save_gltf(scene, path, base, stem, options, err);
     free(base);
     return r;
 }
