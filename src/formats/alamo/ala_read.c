@@ -290,6 +290,15 @@ static bool read_file(fy_alamo_reader *r, const ferry_chunk_tree *tree, ferry_al
     return fy_alamo_finish_tails(r, &a->string_tails, &a->string_tail_count);
 }
 
+static bool load_animation(fy_alamo_reader *r, const ferry_chunk_tree *tree, void *object)
+{
+    ferry_ala_animation *a = object;
+    a->arena = r->arena;
+    a->offset = a->header_offset = FERRY_NO_OFFSET;
+    a->frame_rotations_offset = a->frame_translations_offset = a->frame_scales_offset = FERRY_NO_OFFSET;
+    return read_file(r, tree, a);
+}
+
 ferry_result ferry_ala_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                             ferry_ala_animation **out, ferry_error *err)
 {
@@ -303,33 +312,10 @@ ferry_result ferry_ala_read(const uint8_t *data, size_t size, const ferry_read_o
                      ferry_alamo_kind_name(kind), (unsigned)fy_load_u32le(data));
         return FERRY_ERR_UNSUPPORTED;
     }
-    ferry_chunk_tree *tree;
-    ferry_result rc = ferry_chunk_read(data, size, options, &tree, err);
-    if (rc != FERRY_OK) return rc;
-    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), size / 2);
-    ferry_ala_animation *a = arena ? ferry_arena_alloc(arena, sizeof *a) : NULL;
-    if (!a) {
-        /* With an arena, the only refusal is the caller's limit. */
-        ferry_result code = arena ? FERRY_ERR_LIMIT : FERRY_ERR_NOMEM;
-        ferry_arena_destroy(arena);
-        ferry_chunk_tree_free(tree);
-        fy_error_set(err, code, 0, NULL, "%s",
-                     code == FERRY_ERR_LIMIT ? "memory limit reached before reading began" : "out of memory");
-        return code;
-    }
-    a->arena = arena;
-    a->offset = a->header_offset = FERRY_NO_OFFSET;
-    a->frame_rotations_offset = a->frame_translations_offset = a->frame_scales_offset = FERRY_NO_OFFSET;
-    fy_alamo_reader r = {arena, err, false, NULL, 0, 0};
-    bool ok = read_file(&r, tree, a);
-    fy_alamo_reader_release(&r);
-    ferry_chunk_tree_free(tree);
-    if (!ok) {
-        ferry_arena_destroy(arena);
-        return err->code != FERRY_OK ? err->code : FERRY_ERR_MALFORMED;
-    }
-    *out = a;
-    return FERRY_OK;
+    void *anim = NULL;
+    ferry_result rc = fy_alamo_load(data, size, options, sizeof(ferry_ala_animation), size / 2, load_animation, &anim, err);
+    *out = anim;
+    return rc;
 }
 
 void ferry_ala_free(ferry_ala_animation *anim)

@@ -264,6 +264,36 @@ void fy_alamo_reader_release(fy_alamo_reader *r)
     r->tail_count = r->tail_capacity = 0;
 }
 
+ferry_result fy_alamo_load(const uint8_t *data, size_t size, const ferry_read_options *options, size_t object_size,
+                           size_t block_size, fy_alamo_read_fn read, void **out, ferry_error *err)
+{
+    *out = NULL;
+    ferry_chunk_tree *tree;
+    ferry_result rc = ferry_chunk_read(data, size, options, &tree, err);
+    if (rc != FERRY_OK) return rc;
+    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), block_size);
+    void *object = arena ? ferry_arena_alloc(arena, object_size) : NULL;
+    if (!object) {
+        /* With an arena, the only refusal is the caller's limit. */
+        ferry_result code = arena ? FERRY_ERR_LIMIT : FERRY_ERR_NOMEM;
+        ferry_arena_destroy(arena);
+        ferry_chunk_tree_free(tree);
+        fy_error_set(err, code, 0, NULL, "%s",
+                     code == FERRY_ERR_LIMIT ? "memory limit reached before reading began" : "out of memory");
+        return code;
+    }
+    fy_alamo_reader r = {arena, err, false, NULL, 0, 0};
+    bool ok = read(&r, tree, object);
+    fy_alamo_reader_release(&r);
+    ferry_chunk_tree_free(tree);
+    if (!ok) {
+        ferry_arena_destroy(arena);
+        return err->code != FERRY_OK ? err->code : FERRY_ERR_MALFORMED;
+    }
+    *out = object;
+    return FERRY_OK;
+}
+
 /* ---- writing ---- */
 
 void fy_alamo_wfail(fy_alamo_writer *w, const char *fmt, ...)

@@ -68,6 +68,15 @@ bool fy_alamo_read_minis(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_
                          size_t field_count, void *base, uint32_t *present, ferry_mini_layout *layout,
                          const char *what);
 
+/* The part every typed Alamo reader shares: the chunk tree, a new arena
+ * whose first allocation is the typed object (object_size bytes, zeroed,
+ * owned by the caller through the arena pointer `read` stores in it), the
+ * reader state, and the clean-up on failure. `block_size` hints the arena's
+ * block size. On success *out is the object. */
+typedef bool (*fy_alamo_read_fn)(fy_alamo_reader *r, const ferry_chunk_tree *tree, void *object);
+ferry_result fy_alamo_load(const uint8_t *data, size_t size, const ferry_read_options *options, size_t object_size,
+                           size_t block_size, fy_alamo_read_fn read, void **out, ferry_error *err);
+
 /* Moves collected string tails into the arena. */
 bool fy_alamo_finish_tails(fy_alamo_reader *r, const ferry_string_tail **out, size_t *count);
 void fy_alamo_reader_release(fy_alamo_reader *r);

@@ -589,6 +589,13 @@ static bool read_model(fy_alamo_reader *r, const ferry_chunk_tree *tree, ferry_a
     return fy_alamo_finish_tails(r, &m->string_tails, &m->string_tail_count);
 }
 
+static bool load_model(fy_alamo_reader *r, const ferry_chunk_tree *tree, void *object)
+{
+    ferry_alo_model *m = object;
+    m->arena = r->arena;
+    return read_model(r, tree, m);
+}
+
 ferry_result ferry_alo_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                             ferry_alo_model **out, ferry_error *err)
 {
@@ -602,31 +609,11 @@ ferry_result ferry_alo_read(const uint8_t *data, size_t size, const ferry_read_o
                      ferry_alamo_kind_name(kind), (unsigned)fy_load_u32le(data));
         return FERRY_ERR_UNSUPPORTED;
     }
-    ferry_chunk_tree *tree;
-    ferry_result rc = ferry_chunk_read(data, size, options, &tree, err);
-    if (rc != FERRY_OK) return rc;
     /* Small models get small blocks; the copies of large arrays get blocks of their own. */
-    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), size / 2);
-    ferry_alo_model *m = arena ? ferry_arena_alloc(arena, sizeof *m) : NULL;
-    if (!m) {
-        /* With an arena, the only refusal is the caller's limit. */
-        ferry_result code = arena ? FERRY_ERR_LIMIT : FERRY_ERR_NOMEM;
-        ferry_arena_destroy(arena);
-        ferry_chunk_tree_free(tree);
-        fy_error_set(err, code, 0, NULL, "%s", code == FERRY_ERR_LIMIT ? "memory limit reached before reading began" : "out of memory");
-        return code;
-    }
-    m->arena = arena;
-    fy_alamo_reader r = {arena, err, false, NULL, 0, 0};
-    bool ok = read_model(&r, tree, m);
-    fy_alamo_reader_release(&r);
-    ferry_chunk_tree_free(tree);
-    if (!ok) {
-        ferry_arena_destroy(arena);
-        return err->code != FERRY_OK ? err->code : FERRY_ERR_MALFORMED;
-    }
-    *out = m;
-    return FERRY_OK;
+    void *model = NULL;
+    ferry_result rc = fy_alamo_load(data, size, options, sizeof(ferry_alo_model), size / 2, load_model, &model, err);
+    *out = model;
+    return rc;
 }
 
 void ferry_alo_free(ferry_alo_model *model)

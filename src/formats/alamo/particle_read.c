@@ -329,6 +329,13 @@ static bool read_file(fy_alamo_reader *r, const ferry_chunk_tree *tree, ferry_pa
     return fy_alamo_finish_tails(r, &s->string_tails, &s->string_tail_count);
 }
 
+static bool load_system(fy_alamo_reader *r, const ferry_chunk_tree *tree, void *object)
+{
+    ferry_particle_system *s = object;
+    s->arena = r->arena;
+    return read_file(r, tree, s);
+}
+
 ferry_result ferry_particle_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                                  ferry_particle_system **out, ferry_error *err)
 {
@@ -348,31 +355,12 @@ ferry_result ferry_particle_read(const uint8_t *data, size_t size, const ferry_r
                      ferry_alamo_kind_name(kind), (unsigned)fy_load_u32le(data));
         return FERRY_ERR_UNSUPPORTED;
     }
-    ferry_chunk_tree *tree;
-    ferry_result rc = ferry_chunk_read(data, size, options, &tree, err);
-    if (rc != FERRY_OK) return rc;
     /* Particle files are small: small blocks, and the limit follows the input. */
-    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), size * 2);
-    ferry_particle_system *s = arena ? ferry_arena_alloc(arena, sizeof *s) : NULL;
-    if (!s) {
-        ferry_result code = arena ? FERRY_ERR_LIMIT : FERRY_ERR_NOMEM;
-        ferry_arena_destroy(arena);
-        ferry_chunk_tree_free(tree);
-        fy_error_set(err, code, 0, NULL, "%s",
-                     code == FERRY_ERR_LIMIT ? "memory limit reached before reading began" : "out of memory");
-        return code;
-    }
-    s->arena = arena;
-    fy_alamo_reader r = {arena, err, false, NULL, 0, 0};
-    bool ok = read_file(&r, tree, s);
-    fy_alamo_reader_release(&r);
-    ferry_chunk_tree_free(tree);
-    if (!ok) {
-        ferry_arena_destroy(arena);
-        return err->code != FERRY_OK ? err->code : FERRY_ERR_MALFORMED;
-    }
-    *out = s;
-    return FERRY_OK;
+    void *system = NULL;
+    ferry_result rc =
+        fy_alamo_load(data, size, options, sizeof(ferry_particle_system), size * 2, load_system, &system, err);
+    *out = system;
+    return rc;
 }
 
 void ferry_particle_free(ferry_particle_system *system)
