@@ -5,6 +5,7 @@
  * are in test_ala_bad_input.c. */
 #include <ferry/ala.h>
 
+#include "support.h"
 #include "test.h"
 
 #define EPS 1e-5
@@ -269,7 +270,7 @@ static void check_sampling(const ferry_ala_animation *a, const char *label)
     ferry_ala_sample_all(a, 1.5, FERRY_ALA_CLAMP, all);
     ferry_ala_sample(a, 0, 1.5, FERRY_ALA_CLAMP, &p);
     ferry_ala_sample(a, 1, 1.5, FERRY_ALA_CLAMP, &q);
-    CHECK(memcmp(&all[0], &p, sizeof p) == 0 && memcmp(&all[1], &q, sizeof q) == 0);
+    CHECK(test_poses_equal(&all[0], &p) && test_poses_equal(&all[1], &q));
     ferry_ala_sample(a, 2, 1, FERRY_ALA_CLAMP, &p);
     const double zero[3] = {0, 0, 0};
     check_pose("bone out of range", &p, zero, one, id, -1);

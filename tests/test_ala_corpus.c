@@ -59,10 +59,10 @@ static size_t compare_poses(const ferry_ala_animation *a, const ferry_ala_animat
             ferry_ala_pose p, q;
             ferry_ala_sample_frame(a, bone, f, &p);
             ferry_ala_sample_frame(b, bone, f, &q);
-            CHECK_MSG(!memcmp(&p, &q, sizeof p), "%s %s: bone %zu frame %u differs", name, what, bone, (unsigned)f);
+            CHECK_MSG(test_poses_equal(&p, &q), "%s %s: bone %zu frame %u differs", name, what, bone, (unsigned)f);
             ferry_ala_sample(a, bone, f + 0.375, FERRY_ALA_LOOP, &p);
             ferry_ala_sample(b, bone, f + 0.375, FERRY_ALA_LOOP, &q);
-            CHECK_MSG(!memcmp(&p, &q, sizeof p), "%s %s: bone %zu frame %u.375 differs", name, what, bone, (unsigned)f);
+            CHECK_MSG(test_poses_equal(&p, &q), "%s %s: bone %zu frame %u.375 differs", name, what, bone, (unsigned)f);
             compared += 2;
         }
     }
@@ -376,7 +376,7 @@ static void corruptions(const char *name, const uint8_t *data, size_t size, cons
                         ferry_ala_pose p, q;
                         ferry_ala_sample(a, bone, f + 0.5, FERRY_ALA_CLAMP, &p);
                         ferry_ala_sample(c, bone, f + 0.5, FERRY_ALA_CLAMP, &q);
-                        CHECK_MSG(!memcmp(&p, &q, sizeof p), "%s: corruption %d: converted pose differs", name, trial);
+                        CHECK_MSG(test_poses_equal(&p, &q), "%s: corruption %d: converted pose differs", name, trial);
                     }
                 ferry_ala_free(c);
             }
