@@ -6,6 +6,7 @@
  * committed. Usage: fuzz_make_seeds CORPUS_DIR */
 #include <ferry/ala.h>
 #include <ferry/alo.h>
+#include <ferry/lzss.h>
 #include <ferry/particle.h>
 
 #include <stdio.h>
@@ -15,6 +16,20 @@
 #include "../tools/sample_models.h"
 
 static int failures;
+
+static void fy_seed_append(ferry_buffer *b, const void *data, size_t n)
+{
+    if (b->size + n > b->capacity) {
+        size_t cap = b->capacity ? b->capacity : 256;
+        while (cap < b->size + n) cap *= 2;
+        uint8_t *p = realloc(b->data, cap);
+        if (!p) return;
+        b->data = p;
+        b->capacity = cap;
+    }
+    memcpy(b->data + b->size, data, n);
+    b->size += n;
+}
 
 static void save(const char *dir, const char *sub, const char *name, const uint8_t *data, size_t size)
 {
@@ -361,6 +376,40 @@ static void sample_seeds(const char *dir)
     }
 }
 
+/* LZSS: a 3-byte little-endian expected size, then a stream (fuzz_lzss.c's
+ * input layout); streams of text and of a model's bytes, made by our encoder. */
+static void lzss_seed(const char *dir, const char *name, const uint8_t *data, size_t size)
+{
+    ferry_buffer out = {0};
+    ferry_error err;
+    uint8_t prefix[3] = {(uint8_t)size, (uint8_t)(size >> 8), (uint8_t)(size >> 16)};
+    fy_seed_append(&out, prefix, 3);
+    ferry_buffer stream = {0};
+    if (ferry_lzss_encode(data, size, &stream, &err) != FERRY_OK) {
+        fprintf(stderr, "%s: %s\n", name, err.message);
+        failures++;
+    } else {
+        fy_seed_append(&out, stream.data, stream.size);
+        save(dir, "lzss", name, out.data, out.size);
+    }
+    ferry_buffer_free(&stream);
+    ferry_buffer_free(&out);
+}
+
+static void lzss_seeds(const char *dir)
+{
+    static const char text[] = "    spaces before, then a pattern: abcabcabcabcabcabcabcabc, and the end.";
+    lzss_seed(dir, "text.bin", (const uint8_t *)text, sizeof text - 1);
+    sample_model m;
+    sample_build_crate(&m);
+    ferry_buffer model = {0};
+    ferry_error err;
+    if (ferry_alo_write(&m.model, &model, &err) == FERRY_OK && model.size > 2048)
+        lzss_seed(dir, "model.bin", model.data, 2048);
+    ferry_buffer_free(&model);
+    sample_model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -373,5 +422,6 @@ int main(int argc, char **argv)
     kept_bytes(argv[1]);
     chunk_seeds(argv[1]);
     sample_seeds(argv[1]);
+    lzss_seeds(argv[1]);
     return failures ? 1 : 0;
 }

@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="chunk alo ala particle image"
+targets="chunk alo ala particle image lzss"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -55,8 +55,8 @@ for t in $targets; do
     mkdir -p "$corpus"
     cp "$here/corpus/$t"/* "$corpus/"
     # Every Alamo target reads any Alamo input: the bundled samples seed them all.
-    [ "$t" = image ] || cp "$here/../samples/alamo"/* "$corpus/"
-    if [ "$t" = image ]; then
+    [ "$t" = image ] || [ "$t" = lzss ] || cp "$here/../samples/alamo"/* "$corpus/"
+    if [ "$t" = image ] || [ "$t" = lzss ]; then
         :  # real textures are 64-350 KB: too big for useful seeds
     elif [ -d "$shared/corpus/alamo" ]; then
         # Small real files make good extra seeds; never copied anywhere else.
