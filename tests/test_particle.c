@@ -378,8 +378,21 @@ static void test_errors(void)
     CASE(k.key_size = 9, "9-byte key", FERRY_ERR_MALFORMED, w.red_key[0], "0x900/0x800/0x700/0x1/0x1");
     CASE(k.key_overrun = 60, "key overruns its chunk", FERRY_ERR_TRUNCATED, w.red_key[0], "0x900/0x800/0x700/0x1/0x1");
     CASE(k.persistence = false, "no persistence", FERRY_ERR_MALFORMED, w.c900, "0x900");
-    CASE(k.connections = false, "no connections", FERRY_ERR_MALFORMED, w.c700[0], "0x900/0x800/0x700");
 #undef CASE
+
+    /* An emitter without 0x36 reads (no birth or death emitters) and writes back as it was. */
+    {
+        knobs kc = k0;
+        kc.connections = false;
+        bytes bc = build(&kc, &w);
+        ferry_particle_system *sc = read_ok("no connections", &bc);
+        if (sc) {
+            CHECK(sc->emitters[0].no_connections && sc->emitters[0].death_emitter == -1);
+            CHECK(rewrites_same(sc, &bc));
+            ferry_particle_free(sc);
+        }
+        free(bc.data);
+    }
 
     b = build(&k0, &w);
     static const uint8_t nothing[1] = {0};
@@ -546,6 +559,29 @@ static void test_built(void)
         ferry_particle_free(s);
     }
     ferry_buffer_free(&out);
+
+    /* An emitter without connections (0x36): read, not refused, and written
+     * back without the chunk. */
+    b.em[1].no_connections = true;
+    out = (ferry_buffer){0};
+    CHECK(ferry_particle_write(&b.sys, &out, &err) == FERRY_OK);
+    s = NULL;
+    CHECK_MSG(ferry_particle_read(out.data, out.size, NULL, &s, &err) == FERRY_OK, "no 0x36: %s", err.message);
+    if (s) {
+        CHECK(s->emitters[1].no_connections && !s->emitters[0].no_connections);
+        CHECK(s->emitters[1].death_emitter == -1 && s->emitters[1].birth_emitter == -1);
+        for (size_t i = 0; i < s->emitters[1].layout.order_count; i++)
+            CHECK(s->emitters[1].layout.order[i] != FERRY_PARTICLE_CONNECTIONS);
+        bytes again = {out.data, out.size, out.capacity};
+        CHECK(rewrites_same(s, &again));
+        ferry_diagnostics d = {0};
+        ferry_particle_validate_options o = {"SYS.ALO", NULL, NULL};
+        CHECK_EQ_U(ferry_particle_validate(s, &o, &d), 0);
+        ferry_diagnostics_free(&d);
+        ferry_particle_free(s);
+    }
+    ferry_buffer_free(&out);
+    b.em[1].no_connections = false;
 
     /* What cannot be encoded is refused, not guessed. */
     b.em[1].tracks[2].keys = NULL;

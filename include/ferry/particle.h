@@ -204,6 +204,10 @@ typedef struct ferry_particle_emitter {
     ferry_chunk_layout tracks_layout;
     int32_t death_emitter;         /* 0x36 mini 0x37: index in the system, or -1 */
     int32_t birth_emitter;         /* 0x36 mini 0x39: index in the system, or -1 */
+    /* The emitter stores no 0x36 chunk (death and birth are then -1). Every
+     * known file has one, but one without is read rather than refused, and
+     * written back without it. */
+    bool no_connections;
     ferry_mini_layout connections_layout;
     const char *secondary_texture; /* 0x45; NULL: chunk absent */
     ferry_chunk_layout layout;     /* children of 0x700 */

@@ -244,7 +244,11 @@ static bool read_emitter(fy_alamo_reader *r, const ferry_chunk *c, ferry_particl
     if (!have_properties) return missing(r, c, FERRY_PARTICLE_PROPERTIES, "properties");
     if (!have_groups) return missing(r, c, FERRY_PARTICLE_GROUPS, "property groups");
     if (!have_tracks) return missing(r, c, FERRY_PARTICLE_TRACKS, "tracks");
-    if (!have_connections) return missing(r, c, FERRY_PARTICLE_CONNECTIONS, "connections");
+    if (!have_connections) {
+        e->no_connections = true;
+        e->death_emitter = e->birth_emitter = -1;
+        e->connections_offset = FERRY_NO_OFFSET;
+    }
     return true;
 }
 

@@ -208,7 +208,7 @@ static void write_emitter(fy_alamo_writer *w, const void *item, size_t index)
 {
     const ferry_particle_emitter *e = &((const ferry_particle_system *)item)->emitters[index];
     /* Absent strings stay absent; the rest is always written. */
-    const bool wanted[] = {true, e->color_texture != NULL, e->name != NULL, true, true, true,
+    const bool wanted[] = {true, e->color_texture != NULL, e->name != NULL, true, true, !e->no_connections,
                            e->secondary_texture != NULL};
     write_singletons(w, FERRY_PARTICLE_EMITTER, &e->layout, emitter_parts, wanted, FY_PCOUNT(emitter_parts),
                      write_emitter_part, e);
