@@ -17,6 +17,7 @@
  * so foreign load on a shared machine hits both sides of a ratio. Figures
  * go to docs/benchmarks.md; nothing here asserts a threshold. */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_util.h"
 #include <ferry/ala.h>
 
 #include <dirent.h>
@@ -56,13 +57,6 @@ typedef struct workload {
 
 static volatile uint64_t sink;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static bool is_animation(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -92,30 +86,7 @@ static bool add_path(file_list *list, const char *path)
     return true;
 }
 
-static bool collect(file_list *list, const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        fprintf(stderr, "bench_ala_sample: %s: %s\n", path, strerror(errno));
-        return false;
-    }
-    if (!S_ISDIR(st.st_mode)) return S_ISREG(st.st_mode) ? add_path(list, path) : true;
-    DIR *dir = opendir(path);
-    if (!dir) return false;
-    bool ok = true;
-    struct dirent *e;
-    while (ok && (e = readdir(dir)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        size_t n = strlen(path) + strlen(e->d_name) + 2;
-        char *child = malloc(n);
-        if (!child) break;
-        snprintf(child, n, "%s/%s", path, e->d_name);
-        ok = collect(list, child);
-        free(child);
-    }
-    closedir(dir);
-    return ok;
-}
+static bool visit_file(void *list, const char *path) { return add_path(list, path); }
 
 static int by_path(const void *a, const void *b)
 {
@@ -183,9 +154,9 @@ static void run_once(int op, workload *w)
 
 static double time_op(int op, workload *w, uint64_t iterations)
 {
-    double start = now_seconds();
+    double start = bench_now();
     for (uint64_t k = 0; k < iterations; k++) run_once(op, w);
-    return now_seconds() - start;
+    return bench_now() - start;
 }
 
 static uint64_t calibrate(int op, workload *w, double round_s)
@@ -199,18 +170,6 @@ static uint64_t calibrate(int op, workload *w, double round_s)
         }
         iterations *= 2;
     }
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void usage(FILE *to)
@@ -237,7 +196,7 @@ int main(int argc, char **argv)
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             usage(stderr);
             return 2;
-        } else if (!collect(&list, argv[i])) {
+        } else if (!bench_walk("bench_ala_sample", argv[i], visit_file, &list)) {
             return 1;
         }
     }
@@ -285,14 +244,14 @@ int main(int argc, char **argv)
     double pass[OP_COUNT], ratio_sample, ratio_frames, ratio_parse;
     for (int op = 0; op < OP_COUNT; op++) {
         for (int r = 0; r < rounds; r++) tmp[r] = secs[op * rounds + r];
-        pass[op] = median(tmp, (size_t)rounds);
+        pass[op] = bench_median(tmp, (size_t)rounds);
     }
     for (int r = 0; r < rounds; r++) tmp[r] = secs[OP_SAMPLE * rounds + r] / secs[OP_POSE_COPY * rounds + r];
-    ratio_sample = median(tmp, (size_t)rounds);
+    ratio_sample = bench_median(tmp, (size_t)rounds);
     for (int r = 0; r < rounds; r++) tmp[r] = secs[OP_FRAMES * rounds + r] / secs[OP_POSE_COPY * rounds + r];
-    ratio_frames = median(tmp, (size_t)rounds);
+    ratio_frames = bench_median(tmp, (size_t)rounds);
     for (int r = 0; r < rounds; r++) tmp[r] = secs[OP_MEMCPY * rounds + r] / secs[OP_PARSE * rounds + r];
-    ratio_parse = median(tmp, (size_t)rounds);
+    ratio_parse = bench_median(tmp, (size_t)rounds);
 
     double samples = (double)w.bone_samples, mb = (double)w.file_bytes / 1e6;
     if (json) {

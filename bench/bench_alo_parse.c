@@ -13,6 +13,7 @@
  * ratio instead of one. Figures go to docs/benchmarks.md; nothing here
  * asserts a threshold, since timing belongs to measurement, not to tests. */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_util.h"
 #include <ferry/alo.h>
 
 #include <dirent.h>
@@ -49,13 +50,6 @@ typedef struct result {
 
 /* Keeps the compiler from proving the measured work unused. */
 static volatile uint64_t sink;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static char *dup_string(const char *s)
 {
@@ -96,36 +90,7 @@ static bool add_path(file_list *list, const char *path)
     return true;
 }
 
-static bool collect(file_list *list, const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        fprintf(stderr, "bench_alo_parse: %s: %s\n", path, strerror(errno));
-        return false;
-    }
-    if (!S_ISDIR(st.st_mode)) return S_ISREG(st.st_mode) ? add_path(list, path) : true;
-    DIR *dir = opendir(path);
-    if (!dir) {
-        fprintf(stderr, "bench_alo_parse: %s: %s\n", path, strerror(errno));
-        return false;
-    }
-    bool ok = true;
-    struct dirent *e;
-    while (ok && (e = readdir(dir)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        size_t n = strlen(path) + strlen(e->d_name) + 2;
-        char *child = malloc(n);
-        if (!child) {
-            ok = false;
-            break;
-        }
-        snprintf(child, n, "%s/%s", path, e->d_name);
-        ok = collect(list, child);
-        free(child);
-    }
-    closedir(dir);
-    return ok;
-}
+static bool visit_file(void *list, const char *path) { return add_path(list, path); }
 
 static int by_path(const void *a, const void *b)
 {
@@ -206,9 +171,9 @@ static void run_once(int op, model_file *files, size_t n, uint8_t *scratch)
 
 static double time_op(int op, model_file *files, size_t n, uint8_t *scratch, uint64_t iterations)
 {
-    double start = now_seconds();
+    double start = bench_now();
     for (uint64_t k = 0; k < iterations; k++) run_once(op, files, n, scratch);
-    return now_seconds() - start;
+    return bench_now() - start;
 }
 
 /* Iterations that fill about one round; also warms caches and the heap. */
@@ -223,18 +188,6 @@ static uint64_t calibrate(int op, model_file *files, size_t n, uint8_t *scratch,
         }
         iterations *= 2;
     }
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static bool measure(model_file *files, size_t n, uint8_t *scratch, int rounds, double round_s, result *res)
@@ -261,9 +214,9 @@ static bool measure(model_file *files, size_t n, uint8_t *scratch, int rounds, d
     }
     for (int op = 0; op < OP_COUNT; op++) {
         for (int r = 0; r < rounds; r++) ratio[r] = rate[op * rounds + r] / rate[OP_MEMCPY * rounds + r];
-        res->ratio[op] = median(ratio, (size_t)rounds);
+        res->ratio[op] = bench_median(ratio, (size_t)rounds);
     }
-    for (int op = 0; op < OP_COUNT; op++) res->mbps[op] = median(rate + op * rounds, (size_t)rounds);
+    for (int op = 0; op < OP_COUNT; op++) res->mbps[op] = bench_median(rate + op * rounds, (size_t)rounds);
     free(rate);
     free(ratio);
     return true;
@@ -427,7 +380,7 @@ int main(int argc, char **argv)
         return 2;
     }
     for (size_t i = 0; i < path_count; i++) {
-        if (!collect(&list, paths[i])) {
+        if (!bench_walk("bench_alo_parse", paths[i], visit_file, &list)) {
             free(paths);
             return 1;
         }
@@ -472,12 +425,12 @@ int main(int argc, char **argv)
     if (loop_op >= 0) {
         /* Nothing but the one operation, for a sampling profiler. */
         uint64_t passes = 0;
-        double start = now_seconds();
-        while (now_seconds() - start < loop_seconds) {
+        double start = bench_now();
+        while (bench_now() - start < loop_seconds) {
             run_once(loop_op, list.items, kept, scratch);
             passes++;
         }
-        double t = now_seconds() - start;
+        double t = bench_now() - start;
         printf("%s: %llu passes over %zu models, %.0f MB/s\n", op_names[loop_op], (unsigned long long)passes, kept,
                (double)total_bytes * (double)passes / t / 1e6);
         return 0;

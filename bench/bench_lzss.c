@@ -13,6 +13,7 @@
  * Each round runs every operation for at least --round-ms; the figure is the
  * median over rounds. Nothing is asserted: timings are measured. */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_util.h"
 #include <ferry/lzss.h>
 
 #include <stdio.h>
@@ -22,13 +23,6 @@
 #include <zlib.h>
 
 static volatile uint64_t sink;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The engine's loop as plainly as it reads: a ring, a byte at a time. */
 static int reference_decode(const uint8_t *in, size_t in_size, size_t expected, uint8_t *out)
@@ -127,12 +121,6 @@ static uint8_t *load_files(int argc, char **argv, int first, size_t *size_out)
 enum { OP_DECODE, OP_REFERENCE, OP_MEMCPY, OP_ENCODE, OP_ZLIB, OP_COUNT };
 static const char *op_names[OP_COUNT] = {"decode", "reference", "memcpy", "encode", "zlib -6"};
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void run_set(const char *name, const uint8_t *data, size_t size, int rounds, double round_s)
 {
     ferry_buffer enc = {0};
@@ -161,7 +149,7 @@ static void run_set(const char *name, const uint8_t *data, size_t size, int roun
         for (int k = 0; k < OP_COUNT; k++) {
             int op = (k + r) % OP_COUNT; /* rotate so drift hits every operation */
             size_t iters = 0;
-            double t0 = now_seconds(), t;
+            double t0 = bench_now(), t;
             do {
                 switch (op) {
                 case OP_DECODE: ferry_lzss_decode(enc.data, enc.size, size, out, &consumed, &err); break;
@@ -183,15 +171,14 @@ static void run_set(const char *name, const uint8_t *data, size_t size, int roun
                 }
                 sink += out[iters % size];
                 iters++;
-                t = now_seconds();
+                t = bench_now();
             } while (t - t0 < round_s);
             mbps[op * rounds + r] = (double)size * (double)iters / (t - t0) / 1e6;
         }
     }
     double med[OP_COUNT];
     for (int op = 0; op < OP_COUNT; op++) {
-        qsort(mbps + op * rounds, (size_t)rounds, sizeof *mbps, cmp_double);
-        med[op] = mbps[op * rounds + rounds / 2];
+        med[op] = bench_median(mbps + op * rounds, (size_t)rounds);
     }
     printf("== %s: %zu bytes; lzss %zu bytes (ratio %.3f), zlib -6 %lu bytes (ratio %.3f)\n", name, size, enc.size,
            (double)enc.size / (double)size, (unsigned long)zsize, (double)zsize / (double)size);

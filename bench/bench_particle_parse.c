@@ -11,6 +11,7 @@
  * machine hits both sides of a ratio. Nothing here asserts a threshold:
  * timing belongs to measurement, not to tests. */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_util.h"
 #include <ferry/particle.h>
 
 #include <dirent.h>
@@ -42,13 +43,6 @@ typedef struct result {
 } result;
 
 static volatile uint64_t sink; /* keeps the measured work from being proven unused */
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static bool add_file(plist *list, const char *path)
 {
@@ -97,33 +91,7 @@ static bool add_file(plist *list, const char *path)
     return true;
 }
 
-static bool collect(plist *list, const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        fprintf(stderr, "bench_particle_parse: %s: %s\n", path, strerror(errno));
-        return false;
-    }
-    if (!S_ISDIR(st.st_mode)) return S_ISREG(st.st_mode) ? add_file(list, path) : true;
-    DIR *dir = opendir(path);
-    if (!dir) return false;
-    bool ok = true;
-    struct dirent *e;
-    while (ok && (e = readdir(dir)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        size_t n = strlen(path) + strlen(e->d_name) + 2;
-        char *child = malloc(n);
-        if (!child) {
-            ok = false;
-            break;
-        }
-        snprintf(child, n, "%s/%s", path, e->d_name);
-        ok = collect(list, child);
-        free(child);
-    }
-    closedir(dir);
-    return ok;
-}
+static bool visit_file(void *list, const char *path) { return add_file(list, path); }
 
 static int by_path(const void *a, const void *b) { return strcmp(((const pfile *)a)->path, ((const pfile *)b)->path); }
 
@@ -151,9 +119,9 @@ static void run_once(int op, pfile *files, size_t n, uint8_t *scratch)
 
 static double time_op(int op, pfile *files, size_t n, uint8_t *scratch, uint64_t iterations)
 {
-    double start = now_seconds();
+    double start = bench_now();
     for (uint64_t k = 0; k < iterations; k++) run_once(op, files, n, scratch);
-    return now_seconds() - start;
+    return bench_now() - start;
 }
 
 /* Iterations that fill about one round; also warms caches and the heap. */
@@ -168,18 +136,6 @@ static uint64_t calibrate(int op, pfile *files, size_t n, uint8_t *scratch, doub
         }
         iterations *= 2;
     }
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static bool measure(pfile *files, size_t n, uint8_t *scratch, int rounds, double round_s, result *res)
@@ -201,8 +157,8 @@ static bool measure(pfile *files, size_t n, uint8_t *scratch, int rounds, double
         }
     for (int op = 0; op < OP_COUNT; op++) {
         for (int r = 0; r < rounds; r++) ratio[r] = rate[op * rounds + r] / rate[OP_MEMCPY * rounds + r];
-        res->ratio[op] = median(ratio, (size_t)rounds);
-        res->mbps[op] = median(rate + op * rounds, (size_t)rounds);
+        res->ratio[op] = bench_median(ratio, (size_t)rounds);
+        res->mbps[op] = bench_median(rate + op * rounds, (size_t)rounds);
     }
     free(rate);
     free(ratio);
@@ -235,7 +191,7 @@ int main(int argc, char **argv)
             return 2;
         } else {
             paths++;
-            if (!collect(&list, argv[i])) return 1;
+            if (!bench_walk("bench_particle_parse", argv[i], visit_file, &list)) return 1;
         }
     }
     if (!paths || rounds < 1 || round_ms <= 0) {
