@@ -8,6 +8,7 @@
 #include <ferry/ala.h>
 
 #include "support.h"
+#include "bytes.h"
 #include "test.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -76,49 +77,6 @@ static void expect_rule(const ferry_ala_animation *a, const char *what, const ch
 
 /* ---- hand-made bytes ---- */
 
-typedef struct bytes {
-    uint8_t *data;
-    size_t size, cap;
-} bytes;
-
-static void put(bytes *b, const void *p, size_t n)
-{
-    if (b->size + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->size + n) cap *= 2;
-        b->data = realloc(b->data, cap);
-        if (!b->data) abort();
-        b->cap = cap;
-    }
-    if (n) memcpy(b->data + b->size, p, n);
-    b->size += n;
-}
-static void put_u8(bytes *b, uint8_t v) { put(b, &v, 1); }
-static void put_u16(bytes *b, uint16_t v)
-{
-    uint8_t p[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
-    put(b, p, 2);
-}
-static void put_u32(bytes *b, uint32_t v)
-{
-    uint8_t p[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    put(b, p, 4);
-}
-static void set_u32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static size_t begin(bytes *b, uint32_t type)
-{
-    size_t at = b->size;
-    put_u32(b, type);
-    put_u32(b, 0);
-    return at;
-}
-static void end(bytes *b, size_t at, bool container)
-{
-    set_u32(b->data + at + 4, (uint32_t)(b->size - at - 8) | (container ? FERRY_CHUNK_CONTAINER_BIT : 0));
-}
 static size_t mini_u32(bytes *b, uint8_t type, uint32_t v)
 {
     size_t at = b->size;

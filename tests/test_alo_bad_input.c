@@ -11,6 +11,7 @@
 #include <ferry/alo.h>
 
 #include "support.h"
+#include "bytes.h"
 #include "test.h"
 
 #include <stdarg.h>
@@ -66,70 +67,6 @@ static uint64_t rng_next(void)
 static size_t rng_below(size_t n) { return n ? (size_t)(rng_next() % n) : 0; }
 
 /* ---- byte builder for hand-made files ---- */
-
-typedef struct bytes {
-    uint8_t *data;
-    size_t size, cap;
-} bytes;
-
-static void put(bytes *b, const void *p, size_t n)
-{
-    if (b->size + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->size + n) cap *= 2;
-        b->data = realloc(b->data, cap);
-        if (!b->data) abort();
-        b->cap = cap;
-    }
-    if (n) memcpy(b->data + b->size, p, n);
-    b->size += n;
-}
-
-static void put_u8(bytes *b, uint8_t v) { put(b, &v, 1); }
-static void put_u16(bytes *b, uint16_t v)
-{
-    uint8_t p[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
-    put(b, p, 2);
-}
-static void put_u32(bytes *b, uint32_t v)
-{
-    uint8_t p[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    put(b, p, 4);
-}
-static void put_f32(bytes *b, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    put_u32(b, u);
-}
-static void put_zeros(bytes *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++) put_u8(b, 0);
-}
-static void set_u32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-static uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static size_t begin(bytes *b, uint32_t type)
-{
-    size_t at = b->size;
-    put_u32(b, type);
-    put_u32(b, 0);
-    return at;
-}
-
-static void end(bytes *b, size_t at, bool container)
-{
-    set_u32(b->data + at + 4, (uint32_t)(b->size - at - 8) | (container ? FERRY_CHUNK_CONTAINER_BIT : 0));
-}
 
 static size_t string_chunk(bytes *b, uint32_t type, const char *s, bool nul)
 {

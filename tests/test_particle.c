@@ -5,51 +5,11 @@
 #include <ferry/particle.h>
 
 #include "formats/alamo/particle_tables.h"
+#include "bytes.h"
 #include "test.h"
 
 /* ---- byte builder ---- */
 
-typedef struct bytes {
-    uint8_t *data;
-    size_t size, cap;
-} bytes;
-
-static void put(bytes *b, const void *p, size_t n)
-{
-    if (b->size + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->size + n) cap *= 2;
-        b->data = realloc(b->data, cap);
-        if (!b->data) abort();
-        b->cap = cap;
-    }
-    if (n) memcpy(b->data + b->size, p, n);
-    b->size += n;
-}
-static void put_u8(bytes *b, uint8_t v) { put(b, &v, 1); }
-static void put_u32(bytes *b, uint32_t v)
-{
-    uint8_t p[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    put(b, p, 4);
-}
-static void put_f32(bytes *b, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    put_u32(b, u);
-}
-static size_t begin(bytes *b, uint32_t type)
-{
-    size_t at = b->size;
-    put_u32(b, type);
-    put_u32(b, 0);
-    return at;
-}
-static void end(bytes *b, size_t at, bool container)
-{
-    uint32_t v = (uint32_t)(b->size - at - 8) | (container ? FERRY_CHUNK_CONTAINER_BIT : 0);
-    for (int i = 0; i < 4; i++) b->data[at + 4 + (size_t)i] = (uint8_t)(v >> (8 * i));
-}
 static size_t string_chunk(bytes *b, uint32_t type, const char *s, bool nul, const char *tail)
 {
     size_t at = begin(b, type);

@@ -8,6 +8,7 @@
 #include <ferry/particle.h>
 
 #include "support.h"
+#include "bytes.h"
 #include "test.h"
 
 #include <time.h>
@@ -41,15 +42,6 @@ static uint64_t rng_next(void)
     return rng_state * 0x2545F4914F6CDD1Dull;
 }
 static size_t rng_below(size_t n) { return n ? (size_t)(rng_next() % n) : 0; }
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static void set_u32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static void describe(const ferry_error *err, char *out, size_t size)
 {
