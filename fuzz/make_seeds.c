@@ -13,23 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tests/bytes.h"
 #include "../tools/sample_models.h"
 
 static int failures;
-
-static void fy_seed_append(ferry_buffer *b, const void *data, size_t n)
-{
-    if (b->size + n > b->capacity) {
-        size_t cap = b->capacity ? b->capacity : 256;
-        while (cap < b->size + n) cap *= 2;
-        uint8_t *p = realloc(b->data, cap);
-        if (!p) return;
-        b->data = p;
-        b->capacity = cap;
-    }
-    memcpy(b->data + b->size, data, n);
-    b->size += n;
-}
 
 static void save(const char *dir, const char *sub, const char *name, const uint8_t *data, size_t size)
 {
@@ -269,47 +256,17 @@ static void kept_bytes(const char *dir)
 
 /* ---- chunk trees the typed reader would refuse early ---- */
 
-typedef struct raw {
-    uint8_t data[512];
-    size_t size;
-} raw;
-
-static void set_u32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static size_t begin(raw *r, uint32_t type)
-{
-    size_t at = r->size;
-    set_u32(r->data + at, type);
-    set_u32(r->data + at + 4, 0);
-    r->size += 8;
-    return at;
-}
-
-static void end(raw *r, size_t at, int container)
-{
-    set_u32(r->data + at + 4, (uint32_t)(r->size - at - 8) | (container ? FERRY_CHUNK_CONTAINER_BIT : 0));
-}
-
-static void bytes(raw *r, const void *p, size_t n)
-{
-    memcpy(r->data + r->size, p, n);
-    r->size += n;
-}
-
 static void chunk_seeds(const char *dir)
 {
-    raw r;
+    bytes r = {0};
     size_t at[FERRY_CHUNK_MAX_DEPTH + 1];
 
     /* As deep as allowed, and one level deeper. */
     for (int depth = FERRY_CHUNK_MAX_DEPTH; depth <= FERRY_CHUNK_MAX_DEPTH + 1; depth++) {
         r.size = 0;
         for (int i = 0; i < depth; i++) at[i] = begin(&r, (uint32_t)i);
-        bytes(&r, "\x01\x02", 2);
-        for (int i = depth - 1; i >= 0; i--) end(&r, at[i], 1);
+        put(&r, "\x01\x02", 2);
+        for (int i = depth - 1; i >= 0; i--) end(&r, at[i], true);
         save(dir, "chunk", depth == FERRY_CHUNK_MAX_DEPTH ? "deepest.bin" : "too_deep.bin", r.data, r.size);
     }
 
@@ -318,17 +275,18 @@ static void chunk_seeds(const char *dir)
     size_t a = begin(&r, 0x900);
     size_t b = begin(&r, 0x901);
     static const uint8_t minis[11] = {1, 4, 0, 0, 0x80, 0x3f, 2, 3, 'a', 'b', 'c'};
-    bytes(&r, minis, sizeof minis);
-    end(&r, b, 0);
+    put(&r, minis, sizeof minis);
+    end(&r, b, false);
     size_t c = begin(&r, 0x902);
-    end(&r, c, 0);
-    end(&r, a, 1);
+    end(&r, c, false);
+    end(&r, a, true);
     size_t d = begin(&r, 0x903);
-    end(&r, d, 1);
+    end(&r, d, true);
     size_t e = begin(&r, 0x904);
-    bytes(&r, "\x05", 1);
-    end(&r, e, 0);
+    put(&r, "\x05", 1);
+    end(&r, e, false);
     save(dir, "chunk", "roots.bin", r.data, r.size);
+    free(r.data);
 }
 
 static const char *base_name(const char *path)
@@ -380,20 +338,20 @@ static void sample_seeds(const char *dir)
  * input layout); streams of text and of a model's bytes, made by our encoder. */
 static void lzss_seed(const char *dir, const char *name, const uint8_t *data, size_t size)
 {
-    ferry_buffer out = {0};
+    bytes out = {0};
     ferry_error err;
     uint8_t prefix[3] = {(uint8_t)size, (uint8_t)(size >> 8), (uint8_t)(size >> 16)};
-    fy_seed_append(&out, prefix, 3);
+    put(&out, prefix, 3);
     ferry_buffer stream = {0};
     if (ferry_lzss_encode(data, size, &stream, &err) != FERRY_OK) {
         fprintf(stderr, "%s: %s\n", name, err.message);
         failures++;
     } else {
-        fy_seed_append(&out, stream.data, stream.size);
+        put(&out, stream.data, stream.size);
         save(dir, "lzss", name, out.data, out.size);
     }
     ferry_buffer_free(&stream);
-    ferry_buffer_free(&out);
+    free(out.data);
 }
 
 static void lzss_seeds(const char *dir)
