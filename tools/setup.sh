@@ -19,9 +19,11 @@ have_cmd cc || missing+=(gcc libc6-dev)
 have_cmd make || missing+=(make)
 have_cmd cmake || missing+=(cmake)
 have_cmd pkg-config || missing+=(pkg-config)
-for module in jansson:libjansson-dev libpng:libpng-dev stb:libstb-dev; do
+for module in jansson:libjansson-dev libpng:libpng-dev stb:libstb-dev lzo2:liblzo2-dev; do
   if ! have_cmd pkg-config || ! pkg-config --exists "${module%%:*}"; then missing+=("${module#*:}"); fi
 done
+# meshoptimizer (the benchmarks' reference simplifier) has no pkg-config file.
+[ -f /usr/include/meshoptimizer.h ] || missing+=(libmeshoptimizer-dev)
 if [ "$job" = test ]; then
   have_cmd jq || missing+=(jq)
   # The Khronos glTF validator (tests/gltf) runs on node.

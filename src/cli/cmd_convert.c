@@ -1,6 +1,7 @@
 /* ferry convert: rewrite a file through its typed model. */
 #include "cli.h"
 #include "export.h"
+#include "formats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +64,24 @@ int cmd_convert(int argc, char **argv)
     eo.animations = calloc((size_t)argc, sizeof *eo.animations);
     eo.texture_dirs = calloc((size_t)argc, sizeof *eo.texture_dirs);
     int status = CLI_USAGE;
+    {
+        /* ALM and ODOL conversions parse their own options: any argument
+         * with their extension hands the whole command to them. */
+        const cli_format *other = NULL;
+        for (int i = 1; i < argc && !other; i++)
+            if (argv[i][0] != '-') other = cli_format_for_convert(argv[i]);
+        bool help = false;
+        for (int i = 1; i < argc; i++) help |= cli_is_help(argv[i]);
+        if (other && !help) {
+            status = other->convert(argc, argv);
+            goto done;
+        }
+    }
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(convert_usage, stdout);
+            fputs(cli_format_alm.convert_help, stdout);
+            fputs(cli_format_odol.convert_help, stdout);
             status = CLI_OK;
             goto done;
         }

@@ -1,5 +1,6 @@
 /* ferry dump: the chunk tree of an Alamo file, decoded where known. */
 #include "cli.h"
+#include "formats.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -189,6 +190,12 @@ int cmd_dump(int argc, char **argv)
     uint8_t *data;
     size_t size;
     if (!cli_load(file, &data, &size)) return CLI_INVALID;
+    const cli_format *other = cli_format_of(data, size);
+    if (other) {
+        int status = other->dump(file, data, size, json);
+        ferry_file_free(data);
+        return status;
+    }
     ferry_chunk_tree *tree;
     ferry_error err;
     if (ferry_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) {

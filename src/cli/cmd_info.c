@@ -1,5 +1,6 @@
 /* ferry info: a one-screen summary of each file. */
 #include "cli.h"
+#include "formats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -268,6 +269,14 @@ int cmd_info(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1]) continue;
         const char *file = argv[i];
+        const cli_format *other = cli_format_sniff(file);
+        if (other) {
+            uint8_t *data;
+            size_t size;
+            if (!cli_load(file, &data, &size) || other->info(file, data, size, all) != CLI_OK) status = CLI_INVALID;
+            if (data) ferry_file_free(data);
+            continue;
+        }
         cli_asset a;
         ferry_error err;
         if (!cli_asset_load(file, &a, &err)) {

@@ -1,5 +1,6 @@
 /* ferry validate: every rule of the format, each problem with its place. */
 #include "cli.h"
+#include "formats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,31 +38,33 @@ static bool texture_exists(const char *name, void *user)
     return ferry_alamo_find_texture(t->model_path, t->dirs, t->dir_count, name, found, sizeof found);
 }
 
-static void print_diag(const char *file, const ferry_diagnostic *d)
-{
-    printf("%s: %s: ", file, d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");
-    if (d->offset != FERRY_NO_OFFSET) printf("offset 0x%llx (%llu), ", (unsigned long long)d->offset, (unsigned long long)d->offset);
-    if (d->path[0]) printf("chunk %s: ", d->path);
-    printf("%s [%s]\n", d->message, d->rule);
-}
-
-static json_t *diag_json(const ferry_diagnostic *d)
-{
-    json_t *j = json_object();
-    json_object_set_new(j, "severity", json_string(d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning"));
-    json_object_set_new(j, "rule", json_string(d->rule));
-    json_object_set_new(j, "offset", d->offset == FERRY_NO_OFFSET ? json_null() : json_integer((json_int_t)d->offset));
-    json_object_set_new(j, "path", json_string(d->path));
-    json_object_set_new(j, "message", json_string(d->message));
-    return j;
-}
-
 /* Validates one file; returns its error count (a read failure counts as one).
  * `model` (may be NULL) is the model animations are checked against; a
  * model read here is handed back through *loaded_model for the files after it. */
 static size_t validate_file(const char *file, const texture_ctx *tex_template, bool check_textures,
                             const ferry_alo_model *model, cli_asset *keep_model, json_t *report)
 {
+    const cli_format *other = cli_format_sniff(file);
+    if (other) {
+        uint8_t *data;
+        size_t size;
+        ferry_error err;
+        if (ferry_file_load(file, CLI_MAX_INPUT, &data, &size, &err) != FERRY_OK) {
+            if (report) {
+                json_t *fj = json_object();
+                json_object_set_new(fj, "file", json_string(file));
+                json_object_set_new(fj, "read_error", cli_error_json(&err));
+                json_object_set_new(fj, "valid", json_false());
+                json_array_append_new(report, fj);
+            } else {
+                cli_print_error(file, &err);
+            }
+            return 1;
+        }
+        size_t errors = other->validate(file, data, size, report);
+        ferry_file_free(data);
+        return errors;
+    }
     json_t *fj = report ? json_object() : NULL;
     if (fj) json_object_set_new(fj, "file", json_string(file));
     cli_asset a;
@@ -90,7 +93,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         if (fj) {
             json_t *e = json_array(), *w = json_array();
             for (size_t i = 0; i < diags.count; i++)
-                json_array_append_new(diags.items[i].severity == FERRY_SEVERITY_ERROR ? e : w, diag_json(&diags.items[i]));
+                json_array_append_new(diags.items[i].severity == FERRY_SEVERITY_ERROR ? e : w, cli_diag_json(&diags.items[i]));
             json_object_set_new(fj, "format", json_string(ferry_alamo_kind_name(a.kind)));
             json_object_set_new(fj, "errors", e);
             json_object_set_new(fj, "warnings", w);
@@ -99,7 +102,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         } else {
             for (int pass = 0; pass < 2; pass++)
                 for (size_t i = 0; i < diags.count; i++)
-                    if ((int)diags.items[i].severity == pass) print_diag(file, &diags.items[i]);
+                    if ((int)diags.items[i].severity == pass) cli_print_diag(file, &diags.items[i]);
             if (diags.dropped) printf("%s: ... %zu more problems not listed\n", file, diags.dropped);
             printf("%s: %zu error%s, %zu warning%s\n", file, diags.error_count, diags.error_count == 1 ? "" : "s",
                    diags.warning_count, diags.warning_count == 1 ? "" : "s");

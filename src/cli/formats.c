@@ -1,0 +1,75 @@
+/* Dispatch to the CLI code of formats outside the Alamo family. */
+#include "formats.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const cli_format *const formats[] = {&cli_format_alm, &cli_format_odol};
+
+const cli_format *cli_format_of(const uint8_t *data, size_t size)
+{
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (formats[i]->detect(data, size)) return formats[i];
+    return NULL;
+}
+
+const cli_format *cli_format_sniff(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t head[16];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return cli_format_of(head, n);
+}
+
+const cli_format *cli_format_for_convert(const char *path)
+{
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (formats[i]->claims_convert(path)) return formats[i];
+    return NULL;
+}
+
+void cli_print_diag(const char *file, const ferry_diagnostic *d)
+{
+    printf("%s: %s: ", file, d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");
+    if (d->offset != FERRY_NO_OFFSET) printf("offset 0x%llx (%llu), ", (unsigned long long)d->offset, (unsigned long long)d->offset);
+    /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
+    if (d->path[0]) printf("%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", d->path);
+    printf("%s [%s]\n", d->message, d->rule);
+}
+
+json_t *cli_diag_json(const ferry_diagnostic *d)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "severity", json_string(d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning"));
+    json_object_set_new(j, "rule", json_string(d->rule));
+    json_object_set_new(j, "offset", d->offset == FERRY_NO_OFFSET ? json_null() : json_integer((json_int_t)d->offset));
+    json_object_set_new(j, "path", json_string(d->path));
+    json_object_set_new(j, "message", json_string(d->message));
+    return j;
+}
+
+void cli_report_diags(const char *file, const char *format, const ferry_diagnostics *diags, json_t *report)
+{
+    if (report) {
+        json_t *fj = json_object(), *e = json_array(), *w = json_array();
+        json_object_set_new(fj, "file", json_string(file));
+        for (size_t i = 0; i < diags->count; i++)
+            json_array_append_new(diags->items[i].severity == FERRY_SEVERITY_ERROR ? e : w, cli_diag_json(&diags->items[i]));
+        json_object_set_new(fj, "format", json_string(format));
+        json_object_set_new(fj, "errors", e);
+        json_object_set_new(fj, "warnings", w);
+        json_object_set_new(fj, "error_count", json_integer((json_int_t)diags->error_count));
+        json_object_set_new(fj, "warning_count", json_integer((json_int_t)diags->warning_count));
+        json_object_set_new(fj, "valid", json_boolean(diags->error_count == 0));
+        json_array_append_new(report, fj);
+        return;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < diags->count; i++)
+            if ((int)diags->items[i].severity == pass) cli_print_diag(file, &diags->items[i]);
+    if (diags->dropped) printf("%s: ... %zu more problems not listed\n", file, diags->dropped);
+    printf("%s: %zu error%s, %zu warning%s\n", file, diags->error_count, diags->error_count == 1 ? "" : "s",
+           diags->warning_count, diags->warning_count == 1 ? "" : "s");
+}

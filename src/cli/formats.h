@@ -1,0 +1,44 @@
+/* Formats outside the Alamo family (ALM, ODOL), told by their first bytes.
+ * Each has a CLI file of its own (cli_alm.c, cli_odol.c) providing these
+ * entry points; the cmd_*.c files try them before the Alamo readers. */
+#ifndef FERRY_CLI_FORMATS_H
+#define FERRY_CLI_FORMATS_H
+
+#include "cli.h"
+
+typedef struct cli_format {
+    const char *name; /* "ALM", "ODOL" */
+    bool (*detect)(const uint8_t *data, size_t size);
+    /* Prints a summary (report == NULL) or appends one JSON object to the
+     * `report` array. Returns CLI_OK or CLI_INVALID (error printed or in the object). */
+    int (*info)(const char *file, const uint8_t *data, size_t size, json_t *report);
+    /* The whole structure, decoded: text, or one JSON object on stdout. */
+    int (*dump)(const char *file, const uint8_t *data, size_t size, bool json);
+    /* Validates; prints as cmd_validate does, or appends a JSON object to
+     * `report`. Returns the error count (a read failure counts as one). */
+    size_t (*validate)(const char *file, const uint8_t *data, size_t size, json_t *report);
+    /* `ferry convert` when any file argument has this format's extension
+     * (claims_convert): parses its own options from argv. */
+    bool (*claims_convert)(const char *path);
+    int (*convert)(int argc, char **argv);
+    /* Lines added to `ferry convert --help`. */
+    const char *convert_help;
+} cli_format;
+
+extern const cli_format cli_format_alm;
+extern const cli_format cli_format_odol;
+
+/* The format whose magic `data` starts with, or NULL (Alamo or unknown). */
+const cli_format *cli_format_of(const uint8_t *data, size_t size);
+/* Reads the first bytes of `path` to tell its format; NULL if not one of these. */
+const cli_format *cli_format_sniff(const char *path);
+/* The format that claims a `ferry convert` file argument, or NULL. */
+const cli_format *cli_format_for_convert(const char *path);
+
+/* Shared by the formats' validate entry points. */
+void cli_print_diag(const char *file, const ferry_diagnostic *d);
+json_t *cli_diag_json(const ferry_diagnostic *d);
+/* Prints or appends a whole diagnostics report, as cmd_validate does. */
+void cli_report_diags(const char *file, const char *format, const ferry_diagnostics *diags, json_t *report);
+
+#endif
