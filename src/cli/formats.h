@@ -35,6 +35,14 @@ const cli_format *cli_format_sniff(const char *path);
 /* The format that claims a `ferry convert` file argument, or NULL. */
 const cli_format *cli_format_for_convert(const char *path);
 
+/* ALM conversions beyond rewriting, called by cli_alm.c's convert:
+ * ALM -> .glb/.gltf (cli_alm_export.c; `lod` chooses the level of detail,
+ * NULL: full resolution) and ALO/glTF -> ALM (cli_alm_build.c). Each
+ * prints its own messages and returns CLI_OK, CLI_INVALID or CLI_USAGE. */
+struct ferry_alm_lod_options;
+int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod);
+int cli_alm_build(const char *in, const char *out);
+
 /* Shared by the formats' validate entry points. */
 void cli_print_diag(const char *file, const ferry_diagnostic *d);
 json_t *cli_diag_json(const ferry_diagnostic *d);
