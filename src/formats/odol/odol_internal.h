@@ -1,0 +1,39 @@
+/* Shared by the ODOL reader, writer and validator. Not a public header. */
+#ifndef FERRY_ODOL_INTERNAL_H
+#define FERRY_ODOL_INTERNAL_H
+
+#include "../../core/core.h"
+
+#include <ferry/lzss.h>
+#include <ferry/odol.h>
+
+/* Element sizes of the arrays whose bytes the model keeps undecoded. */
+enum {
+    FY_ODOL_POINT_FLAG_SIZE = 4,
+    FY_ODOL_INDEX_SIZE = 2,
+    FY_ODOL_SECTION_INDEX_SIZE = 4,
+    FY_ODOL_UV_SIZE = 8,
+    FY_ODOL_POSITION_SIZE = 12,
+    FY_ODOL_NORMAL_SIZE = 12,
+    FY_ODOL_ST_SIZE = 24,
+    FY_ODOL_BONE_REF_SIZE = 12,
+    FY_ODOL_NEIGHBOR_REF_SIZE = 32,
+    FY_ODOL_MASS_SIZE = 4
+};
+
+/* Bytes a face takes in the engine's memory, which the stored face block
+ * size and the sections' bounds count: a uint16 count and uint16 indices. */
+static inline uint32_t fy_odol_face_memory_size(uint8_t corners) { return 2u + 2u * corners; }
+
+/* Where the face with in-memory byte offset `bytes` starts, or UINT32_MAX
+ * when no face starts there (face_count when bytes is the end). */
+uint32_t fy_odol_face_at_bytes(const ferry_odol_lod *lod, uint32_t bytes);
+
+/* Writes one LOD (what the LOD start/end offsets delimit). */
+void fy_odol_write_lod(ferry_buffer *out, const ferry_odol_lod *lod);
+
+/* Little-endian element loads from decoded array bytes. */
+static inline uint16_t fy_odol_u16(const ferry_odol_array *a, uint32_t i) { return fy_load_u16le(a->data + 2u * i); }
+static inline float fy_odol_f32(const uint8_t *p) { return fy_bits_f32(fy_load_u32le(p)); }
+
+#endif
