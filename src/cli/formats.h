@@ -43,6 +43,10 @@ struct ferry_alm_lod_options;
 int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod);
 int cli_alm_build(const char *in, const char *out);
 
+/* ODOL -> .glb/.gltf (cli_odol_export.c), called by cli_odol.c's convert;
+ * `lods` selects LODs by index (NULL: all). */
+int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count);
+
 /* Shared by the formats' validate entry points. */
 void cli_print_diag(const char *file, const ferry_diagnostic *d);
 json_t *cli_diag_json(const ferry_diagnostic *d);
