@@ -29,8 +29,19 @@ static inline uint32_t fy_odol_face_memory_size(uint8_t corners) { return 2u + 2
  * when no face starts there (face_count when bytes is the end). */
 uint32_t fy_odol_face_at_bytes(const ferry_odol_lod *lod, uint32_t bytes);
 
-/* Writes one LOD (what the LOD start/end offsets delimit). */
-void fy_odol_write_lod(ferry_buffer *out, const ferry_odol_lod *lod);
+/* Writes one LOD (what the LOD start/end offsets delimit); *rest_start
+ * (may be NULL) receives where the data its rest size counts begins. */
+void fy_odol_write_lod(ferry_buffer *out, const ferry_odol_lod *lod, size_t *rest_start);
+/* Writes everything before the first LOD: header, model info, animations,
+ * the LOD offsets, flags and infos. */
+void fy_odol_write_prefix(ferry_buffer *out, const ferry_odol_model *model);
+
+/* The order the engine stores LODs in: descending resolution, ties in
+ * index order (what every real v40 file shows). `order` has lod_count entries. */
+void fy_odol_default_order(const ferry_odol_model *model, uint32_t *order);
+
+/* storage_order is absent or a permutation of the LODs. */
+bool fy_odol_order_ok(const ferry_odol_model *model);
 
 /* Little-endian element loads from decoded array bytes. */
 static inline uint16_t fy_odol_u16(const ferry_odol_array *a, uint32_t i) { return fy_load_u16le(a->data + 2u * i); }

@@ -1,8 +1,435 @@
-/* Checking an ODOL model against the rules of the format. */
+/* Checking an ODOL model against the rules of the format, and recomputing
+ * what a file stores about its own layout. */
 #include "odol_internal.h"
 
-size_t ferry_odol_validate(const ferry_odol_model *model, ferry_diagnostics *diags)
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Bone names compare without regard to ASCII case, as the engine's do. */
+static int name_compare(const char *a, const char *b)
 {
-    (void)model;
-    return diags->error_count;
+    for (;; a++, b++) {
+        int x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x >= 'A' && x <= 'Z') x += 32;
+        if (y >= 'A' && y <= 'Z') y += 32;
+        if (x != y || !x) return x - y;
+    }
+}
+
+uint32_t fy_odol_face_at_bytes(const ferry_odol_lod *lod, uint32_t bytes)
+{
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < lod->face_count; i++) {
+        if (at == bytes) return i;
+        if (at > bytes) return UINT32_MAX;
+        at += fy_odol_face_memory_size(lod->faces[i].count);
+    }
+    return at == bytes ? lod->face_count : UINT32_MAX;
+}
+
+static uint32_t face_block_size(const ferry_odol_lod *lod)
+{
+    uint64_t size = 0;
+    for (uint32_t i = 0; i < lod->face_count; i++) size += fy_odol_face_memory_size(lod->faces[i].count);
+    return size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+}
+
+/* The rest size a LOD stores (its vertex data, from the size field on), and the whole LOD. */
+static bool lod_sizes(const ferry_odol_lod *lod, size_t *rest, size_t *total)
+{
+    ferry_buffer b = {0};
+    size_t rest_start = 0;
+    fy_odol_write_lod(&b, lod, &rest_start);
+    bool ok = !b.failed;
+    *total = b.size;
+    /* Real v40 files count the size field's own 4 bytes too. */
+    *rest = b.size - rest_start + 4;
+    ferry_buffer_free(&b);
+    return ok;
+}
+
+/* Bytes before the first LOD: header, model info, animations, LOD table. */
+static bool prefix_size(const ferry_odol_model *m, size_t *size)
+{
+    ferry_buffer b = {0};
+    fy_odol_write_prefix(&b, m);
+    *size = b.size;
+    bool ok = !b.failed;
+    ferry_buffer_free(&b);
+    return ok;
+}
+
+static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, ferry_error *err);
+
+ferry_result ferry_odol_update(ferry_odol_model *m, ferry_error *err)
+{
+    fy_error_clear(err);
+    if (m->lod_count && (!m->lod_starts || !m->lod_ends || !m->lods || !m->resolutions)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                     "a model with %u LODs needs lods, resolutions, lod_starts and lod_ends of that many entries",
+                     m->lod_count);
+        return FERRY_ERR_ARGUMENT;
+    }
+    if (!fy_odol_order_ok(m)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                     "the LOD storage order is not a permutation of the %u LODs", m->lod_count);
+        return FERRY_ERR_ARGUMENT;
+    }
+    for (uint32_t i = 0; i < m->lod_count; i++) {
+        if (m->lods[i].uv_set_count == 0 || !m->lods[i].uv_sets) {
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                         "LOD %u has no UV set; the format always stores at least one", i);
+            return FERRY_ERR_ARGUMENT;
+        }
+    }
+    uint32_t *order = m->storage_order;
+    if (!order && m->lod_count) {
+        order = malloc(m->lod_count * sizeof *order);
+        if (!order) {
+            fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory measuring the model");
+            return FERRY_ERR_NOMEM;
+        }
+        fy_odol_default_order(m, order);
+    }
+    ferry_result rc = update_layout(m, order, err);
+    if (order != m->storage_order) free(order);
+    return rc;
+}
+
+static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, ferry_error *err)
+{
+    size_t at;
+    if (!prefix_size(m, &at)) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory measuring the model");
+        return FERRY_ERR_NOMEM;
+    }
+    for (uint32_t n = 0; n < m->lod_count; n++) {
+        uint32_t i = order[n];
+        ferry_odol_lod *lod = &m->lods[i];
+        lod->face_block_size = face_block_size(lod);
+        size_t rest, total;
+        if (!lod_sizes(lod, &rest, &total)) {
+            fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory measuring LOD %u", i);
+            return FERRY_ERR_NOMEM;
+        }
+        if (at + total > UINT32_MAX) {
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                         "LOD %u would end past 4 GiB, beyond what the format's offsets can say", i);
+            return FERRY_ERR_ARGUMENT;
+        }
+        lod->rest_size = (uint32_t)rest;
+        m->lod_starts[i] = (uint32_t)at;
+        at += total;
+        m->lod_ends[i] = (uint32_t)at;
+    }
+    return FERRY_OK;
+}
+
+/* ---- validation ---- */
+
+typedef struct checker {
+    ferry_diagnostics *d;
+    char path[96];
+} checker;
+
+static void report(checker *k, ferry_severity severity, uint64_t offset, const char *rule, const char *fmt, ...)
+    FY_PRINTF(5, 6);
+static void report(checker *k, ferry_severity severity, uint64_t offset, const char *rule, const char *fmt, ...)
+{
+    char message[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    fy_diag_add(k->d, severity, offset, k->path, rule, "%s", message);
+}
+
+#define ERR FERRY_SEVERITY_ERROR
+#define WARN FERRY_SEVERITY_WARNING
+
+static void at(checker *k, const char *fmt, ...) FY_PRINTF(2, 3);
+static void at(checker *k, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(k->path, sizeof k->path, fmt, ap);
+    va_end(ap);
+}
+
+/* Element count of a condensed array (default-filled ones count too). */
+static uint32_t condensed_count(const ferry_odol_condensed *c) { return c->array.count; }
+
+static void check_vertex_array(checker *k, uint32_t count, uint32_t vertices, uint64_t offset, const char *what,
+                               bool may_be_empty)
+{
+    if (count == vertices || (may_be_empty && count == 0)) return;
+    report(k, ERR, offset, "vertex-array-size", "%s holds %u entries for %u vertices", what, count, vertices);
+}
+
+static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
+{
+    const ferry_odol_lod *l = &m->lods[li];
+    uint32_t nv = l->positions.count;
+    at(k, "lods[%u]", li);
+    uint32_t block = face_block_size(l);
+    if (l->face_block_size != block)
+        report(k, ERR, l->faces_offset == FERRY_NO_OFFSET ? FERRY_NO_OFFSET : l->faces_offset - 6, "face-block-size",
+               "the face block is stored as %u bytes, but its %u faces take %u bytes in the engine's layout (8 per triangle, 10 per quad)",
+               l->face_block_size, l->face_count, block);
+    size_t rest, total;
+    if (lod_sizes(l, &rest, &total) && rest != l->rest_size)
+        report(k, ERR, FERRY_NO_OFFSET, "rest-size",
+               "the vertex data is stored as %u bytes long, but it takes %zu", l->rest_size, rest);
+
+    /* Per-vertex arrays. */
+    at(k, "lods[%u]/normals", li);
+    check_vertex_array(k, condensed_count(&l->normals), nv, l->normals.array.offset, "the normal array", false);
+    for (uint32_t u = 0; u < l->uv_set_count; u++) {
+        at(k, "lods[%u]/uv_sets[%u]", li, u);
+        check_vertex_array(k, condensed_count(&l->uv_sets[u]), nv, l->uv_sets[u].array.offset, "the UV set", false);
+    }
+    at(k, "lods[%u]/st_coords", li);
+    check_vertex_array(k, l->st_coords.count, nv, l->st_coords.offset, "the tangent-space array", true);
+    at(k, "lods[%u]/vertex_bone_refs", li);
+    check_vertex_array(k, l->vertex_bone_refs.count, nv, l->vertex_bone_refs.offset, "the bone weight array", true);
+    at(k, "lods[%u]/neighbor_bone_refs", li);
+    check_vertex_array(k, l->neighbor_bone_refs.count, nv, l->neighbor_bone_refs.offset, "the neighbour weight array",
+                       true);
+    at(k, "lods[%u]/point_flags", li);
+    check_vertex_array(k, condensed_count(&l->point_flags), nv, l->point_flags.array.offset, "the point flag array",
+                       true);
+    at(k, "lods[%u]/vertex_to_point", li);
+    check_vertex_array(k, l->vertex_to_point.count, nv, l->vertex_to_point.offset, "the vertex-to-point map", true);
+    for (uint32_t i = 0; i < l->vertex_to_point.count && l->vertex_to_point.data; i++) {
+        uint16_t p = fy_odol_u16(&l->vertex_to_point, i);
+        if (p >= l->point_to_vertex.count && p != 0xFFFF) {
+            report(k, ERR, l->vertex_to_point.offset, "point-index",
+                   "vertex %u maps to point %u, but there are %u points", i, p, l->point_to_vertex.count);
+            break;
+        }
+    }
+    at(k, "lods[%u]/point_to_vertex", li);
+    for (uint32_t i = 0; i < l->point_to_vertex.count && l->point_to_vertex.data; i++) {
+        uint16_t v = fy_odol_u16(&l->point_to_vertex, i);
+        if (v >= nv && v != 0xFFFF) {
+            report(k, ERR, l->point_to_vertex.offset, "vertex-index",
+                   "point %u maps to vertex %u, but there are %u vertices", i, v, nv);
+            break;
+        }
+    }
+
+    /* Faces. */
+    size_t bad_faces = 0;
+    for (uint32_t f = 0; f < l->face_count; f++) {
+        const ferry_odol_face *face = &l->faces[f];
+        for (uint8_t c = 0; c < face->count && c < 4; c++) {
+            if (face->vertices[c] < nv) continue;
+            if (bad_faces++ < 5) {
+                at(k, "lods[%u]/faces[%u]", li, f);
+                report(k, ERR, FERRY_NO_OFFSET, "face-vertex", "corner %u names vertex %u, but the LOD has %u vertices",
+                       c, face->vertices[c], nv);
+            }
+            break;
+        }
+    }
+    if (bad_faces > 5) {
+        at(k, "lods[%u]/faces", li);
+        report(k, ERR, FERRY_NO_OFFSET, "face-vertex", "%zu more faces name vertices beyond the %u the LOD has",
+               bad_faces - 5, nv);
+    }
+
+    /* Sections. */
+    for (uint32_t s = 0; s < l->section_count; s++) {
+        const ferry_odol_section *sec = &l->sections[s];
+        at(k, "lods[%u]/sections[%u]", li, s);
+        if (sec->face_begin < 0 || sec->face_end < sec->face_begin || (uint32_t)sec->face_end > block)
+            report(k, ERR, FERRY_NO_OFFSET, "section-range",
+                   "the section covers bytes %d to %d of a %u-byte face block", sec->face_begin, sec->face_end, block);
+        else if (fy_odol_face_at_bytes(l, (uint32_t)sec->face_begin) == UINT32_MAX ||
+                 fy_odol_face_at_bytes(l, (uint32_t)sec->face_end) == UINT32_MAX)
+            report(k, ERR, FERRY_NO_OFFSET, "section-range",
+                   "the section's bounds (%d, %d) do not fall on face boundaries (8 bytes per triangle, 10 per quad)",
+                   sec->face_begin, sec->face_end);
+        if (sec->texture != -1 && (sec->texture < 0 || (uint32_t)sec->texture >= l->texture_count))
+            report(k, ERR, FERRY_NO_OFFSET, "section-texture", "texture index %d, but the LOD has %u textures",
+                   sec->texture, l->texture_count);
+        if (sec->material != -1 && (sec->material < 0 || (uint32_t)sec->material >= l->material_count))
+            report(k, ERR, FERRY_NO_OFFSET, "section-material", "material index %d, but the LOD has %u materials",
+                   sec->material, l->material_count);
+    }
+
+    /* Named selections. */
+    for (uint32_t s = 0; s < l->selection_count; s++) {
+        const ferry_odol_selection *sel = &l->selections[s];
+        at(k, "lods[%u]/selections[%u]", li, s);
+        for (uint32_t i = 0; i < sel->faces.count && sel->faces.data; i++) {
+            uint16_t f = fy_odol_u16(&sel->faces, i);
+            if (f >= l->face_count) {
+                report(k, ERR, sel->faces.offset, "selection-face",
+                       "selection \"%s\" names face %u, but the LOD has %u faces", sel->name, f, l->face_count);
+                break;
+            }
+        }
+        for (uint32_t i = 0; i < sel->vertices.count && sel->vertices.data; i++) {
+            uint16_t v = fy_odol_u16(&sel->vertices, i);
+            if (v >= nv) {
+                report(k, ERR, sel->vertices.offset, "selection-vertex",
+                       "selection \"%s\" names vertex %u, but the LOD has %u vertices", sel->name, v, nv);
+                break;
+            }
+        }
+        for (uint32_t i = 0; i < sel->sections.count && sel->sections.data; i++) {
+            uint32_t v = fy_load_u32le(sel->sections.data + 4 * i);
+            if (v >= l->section_count) {
+                report(k, ERR, sel->sections.offset, "selection-section",
+                       "selection \"%s\" names section %u, but the LOD has %u sections", sel->name, v,
+                       l->section_count);
+                break;
+            }
+        }
+        if (sel->weights.count && sel->weights.count != sel->vertices.count)
+            report(k, ERR, sel->weights.offset, "selection-weights",
+                   "selection \"%s\" has %u weights for %u vertices", sel->name, sel->weights.count,
+                   sel->vertices.count);
+    }
+
+    /* Proxies. */
+    for (uint32_t p = 0; p < l->proxy_count; p++) {
+        const ferry_odol_proxy *px = &l->proxies[p];
+        at(k, "lods[%u]/proxies[%u]", li, p);
+        if (px->selection_index < 0 || (uint32_t)px->selection_index >= l->selection_count)
+            report(k, ERR, FERRY_NO_OFFSET, "proxy-selection",
+                   "proxy \"%s\" names selection %d, but the LOD has %u", px->model, px->selection_index,
+                   l->selection_count);
+        if (px->section_index != -1 && (px->section_index < 0 || (uint32_t)px->section_index >= l->section_count))
+            report(k, ERR, FERRY_NO_OFFSET, "proxy-section", "proxy \"%s\" names section %d, but the LOD has %u",
+                   px->model, px->section_index, l->section_count);
+        if (px->bone_index != -1 &&
+            (px->bone_index < 0 || (uint32_t)px->bone_index >= m->info.skeleton.bone_count))
+            report(k, ERR, FERRY_NO_OFFSET, "proxy-bone", "proxy \"%s\" names bone %d, but the skeleton has %u",
+                   px->model, px->bone_index, m->info.skeleton.bone_count);
+    }
+
+    /* Keyframes animate every vertex. */
+    for (uint32_t f = 0; f < l->keyframe_count; f++) {
+        at(k, "lods[%u]/keyframes[%u]", li, f);
+        if (l->keyframes[f].point_count != nv)
+            report(k, WARN, FERRY_NO_OFFSET, "keyframe-size", "the keyframe moves %u points of %u vertices",
+                   l->keyframes[f].point_count, nv);
+    }
+}
+
+size_t ferry_odol_validate(const ferry_odol_model *m, ferry_diagnostics *diags)
+{
+    checker k = {diags, ""};
+    size_t errors_before = diags->error_count;
+    at(&k, "header");
+    if (m->lod_count == 0) report(&k, ERR, 8, "lod-count", "the model has no LODs");
+
+    if (!fy_odol_order_ok(m)) {
+        report(&k, ERR, FERRY_NO_OFFSET, "lod-order", "the LOD storage order is not a permutation of the LODs");
+    } else if (m->storage_order && m->lod_count) {
+        uint32_t *expected = malloc(m->lod_count * sizeof *expected);
+        if (expected) {
+            fy_odol_default_order(m, expected);
+            if (memcmp(expected, m->storage_order, m->lod_count * sizeof *expected) != 0)
+                report(&k, WARN, FERRY_NO_OFFSET, "lod-order",
+                       "the LODs are not stored by descending resolution, as the engine's binarizer stores them");
+            free(expected);
+        }
+    }
+    for (uint32_t i = 0; i < m->lod_count; i++) {
+        at(&k, "header/resolutions[%u]", i);
+        float r = m->resolutions[i];
+        if (!(r >= 0.0f) || r != r)
+            report(&k, ERR, 12 + 4 * (uint64_t)i, "resolution", "resolution %g is not a non-negative number", (double)r);
+    }
+
+    /* Offsets agree with the data. */
+    ferry_odol_model copy = *m;
+    uint32_t *starts = m->lod_count ? calloc(m->lod_count, sizeof *starts) : NULL;
+    uint32_t *ends = m->lod_count ? calloc(m->lod_count, sizeof *ends) : NULL;
+    ferry_odol_lod *lods = m->lod_count ? calloc(m->lod_count, sizeof *lods) : NULL;
+    if (m->lod_count && starts && ends && lods) {
+        memcpy(lods, m->lods, m->lod_count * sizeof *lods);
+        copy.lod_starts = starts;
+        copy.lod_ends = ends;
+        copy.lods = lods;
+        ferry_error err;
+        if (ferry_odol_update(&copy, &err) == FERRY_OK) {
+            for (uint32_t i = 0; i < m->lod_count; i++) {
+                at(&k, "lod table[%u]", i);
+                if (starts[i] != m->lod_starts[i] || ends[i] != m->lod_ends[i])
+                    report(&k, ERR, FERRY_NO_OFFSET, "lod-offsets",
+                           "LOD %u is stored at bytes %u to %u, but its data lies at %u to %u", i, m->lod_starts[i],
+                           m->lod_ends[i], starts[i], ends[i]);
+            }
+        }
+    }
+    free(starts);
+    free(ends);
+    free(lods);
+
+    /* Named LOD indices. */
+    at(&k, "model info");
+    for (int i = 0; i < FERRY_ODOL_SPECIAL_LOD_COUNT; i++) {
+        uint8_t v = m->info.special_lods[i];
+        if (v != 0xFF && v >= m->lod_count)
+            report(&k, ERR, FERRY_NO_OFFSET, "special-lod", "named LOD index %d is %u, but the model has %u LODs", i, v,
+                   m->lod_count);
+    }
+    if (m->info.mass_array.count && m->info.special_lods[FERRY_ODOL_SPECIAL_LOD_GEOMETRY] < m->lod_count) {
+        const ferry_odol_lod *g = &m->lods[m->info.special_lods[FERRY_ODOL_SPECIAL_LOD_GEOMETRY]];
+        if (m->info.mass_array.count != g->positions.count)
+            report(&k, WARN, m->info.mass_array.offset, "mass-array",
+                   "the mass array holds %u values, the geometry LOD has %u points", m->info.mass_array.count,
+                   g->positions.count);
+    }
+
+    /* Skeleton: parents are bones of the skeleton. */
+    const ferry_odol_skeleton *sk = &m->info.skeleton;
+    for (uint32_t b = 0; b < sk->bone_count; b++) {
+        const char *parent = sk->bones[b].parent;
+        if (!parent || !parent[0]) continue;
+        bool found = false;
+        for (uint32_t j = 0; j < b && !found; j++) found = name_compare(sk->bones[j].name, parent) == 0;
+        if (!found) {
+            at(&k, "skeleton/bones[%u]", b);
+            report(&k, ERR, FERRY_NO_OFFSET, "bone-parent", "bone \"%s\" names parent \"%s\", which is not a bone before it",
+                   sk->bones[b].name, parent);
+        }
+    }
+
+    /* Animation tables. */
+    const ferry_odol_animations *an = &m->animations;
+    if (an->present) {
+        for (uint32_t c = 0; c < an->class_count; c++) {
+            at(&k, "animations/classes[%u]", c);
+            if (an->classes[c].type > FERRY_ODOL_ANIM_HIDE)
+                report(&k, ERR, FERRY_NO_OFFSET, "animation-type", "animation type %u is not one of 0..9",
+                       an->classes[c].type);
+        }
+        for (uint32_t l = 0; l < an->lod_count; l++) {
+            for (uint32_t b = 0; b < an->bone_counts[l]; b++) {
+                const ferry_odol_bone_anims *ba = &an->bones_to_anims[l][b];
+                for (uint32_t j = 0; j < ba->count; j++) {
+                    if (ba->animations[j] < an->class_count) continue;
+                    at(&k, "animations/bones_to_anims[%u][%u]", l, b);
+                    report(&k, ERR, FERRY_NO_OFFSET, "animation-index",
+                           "animation %u, but the model has %u animation classes", ba->animations[j], an->class_count);
+                    break;
+                }
+            }
+            for (uint32_t c = 0; c < an->class_count; c++) {
+                int32_t bone = an->anims_to_bones[(size_t)l * an->class_count + c].bone;
+                if (bone == -1 || (bone >= 0 && (uint32_t)bone < an->bone_counts[l])) continue;
+                at(&k, "animations/anims_to_bones[%u][%u]", l, c);
+                report(&k, ERR, FERRY_NO_OFFSET, "animation-bone", "bone %d, but the LOD's table has %u bones", bone,
+                       an->bone_counts[l]);
+            }
+        }
+    }
+
+    for (uint32_t i = 0; i < m->lod_count; i++) check_lod(&k, m, i);
+    return diags->error_count - errors_before;
 }

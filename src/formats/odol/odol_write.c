@@ -3,6 +3,8 @@
  * when their size calls for it. */
 #include "odol_internal.h"
 
+#include <stdlib.h>
+
 static void put_string(ferry_buffer *b, const char *s)
 {
     if (!s) s = "";
@@ -198,7 +200,7 @@ static void put_material(ferry_buffer *b, const ferry_odol_material *mt)
     if (mt->version >= 10) put_stage_texture(b, &mt->ti_stage, mt->version);
 }
 
-void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l)
+void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l, size_t *rest_start)
 {
     fy_buf_u32le(b, l->proxy_count);
     for (uint32_t i = 0; i < l->proxy_count; i++) {
@@ -275,6 +277,7 @@ void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l)
     fy_buf_u32le(b, (uint32_t)l->special);
     fy_buf_u8(b, l->vertex_bone_ref_is_simple);
     fy_buf_u32le(b, l->rest_size);
+    if (rest_start) *rest_start = b->size;
     for (uint32_t i = 0; i < l->uv_set_count; i++) {
         put_condensed(b, &l->uv_sets[i], FY_ODOL_UV_SIZE);
         if (i == 0) fy_buf_u32le(b, l->uv_set_count);
@@ -286,26 +289,35 @@ void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l)
     put_array(b, &l->neighbor_bone_refs, FY_ODOL_NEIGHBOR_REF_SIZE);
 }
 
-ferry_result ferry_odol_write(const ferry_odol_model *m, ferry_buffer *b, ferry_error *err)
+void fy_odol_default_order(const ferry_odol_model *m, uint32_t *order)
 {
-    fy_error_clear(err);
-    if (m->version != FERRY_ODOL_VERSION) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "ODOL version %u cannot be written; only version 40",
-                     m->version);
-        return FERRY_ERR_ARGUMENT;
-    }
+    /* Insertion sort: LOD counts are small, and it keeps ties in index order. */
     for (uint32_t i = 0; i < m->lod_count; i++) {
-        if (m->lods[i].uv_set_count == 0) {
-            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
-                         "LOD %u has no UV set; the format always stores at least one", i);
-            return FERRY_ERR_ARGUMENT;
+        uint32_t k = i;
+        while (k > 0 && m->resolutions[order[k - 1]] < m->resolutions[i]) {
+            order[k] = order[k - 1];
+            k--;
         }
+        order[k] = i;
     }
-    if (m->animations.present && m->animations.lod_count != m->lod_count) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
-                     "the animation bone tables cover %u LODs, the model has %u", m->animations.lod_count, m->lod_count);
-        return FERRY_ERR_ARGUMENT;
+}
+
+bool fy_odol_order_ok(const ferry_odol_model *m)
+{
+    if (!m->storage_order || m->lod_count == 0) return true;
+    uint8_t *seen = calloc(m->lod_count, 1);
+    bool ok = seen != NULL;
+    for (uint32_t i = 0; i < m->lod_count && ok; i++) {
+        uint32_t k = m->storage_order[i];
+        ok = k < m->lod_count && !seen[k];
+        if (ok) seen[k] = 1;
     }
+    free(seen);
+    return ok;
+}
+
+void fy_odol_write_prefix(ferry_buffer *b, const ferry_odol_model *m)
+{
     fy_buf_append(b, "ODOL", 4);
     fy_buf_u32le(b, m->version);
     fy_buf_u32le(b, m->lod_count);
@@ -324,8 +336,45 @@ ferry_result ferry_odol_write(const ferry_odol_model *m, ferry_buffer *b, ferry_
         fy_buf_u32le(b, li->or_hints);
         fy_buf_u8(b, li->has_skeleton);
     }
-    for (uint32_t i = 0; i < m->lod_count; i++)
-        fy_odol_write_lod(b, &m->lods[m->storage_order ? m->storage_order[i] : i]);
+}
+
+ferry_result ferry_odol_write(const ferry_odol_model *m, ferry_buffer *b, ferry_error *err)
+{
+    fy_error_clear(err);
+    if (m->version != FERRY_ODOL_VERSION) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "ODOL version %u cannot be written; only version 40",
+                     m->version);
+        return FERRY_ERR_ARGUMENT;
+    }
+    for (uint32_t i = 0; i < m->lod_count; i++) {
+        if (m->lods[i].uv_set_count == 0) {
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                         "LOD %u has no UV set; the format always stores at least one", i);
+            return FERRY_ERR_ARGUMENT;
+        }
+    }
+    if (!fy_odol_order_ok(m)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                     "the LOD storage order is not a permutation of the %u LODs", m->lod_count);
+        return FERRY_ERR_ARGUMENT;
+    }
+    if (m->animations.present && m->animations.lod_count != m->lod_count) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                     "the animation bone tables cover %u LODs, the model has %u", m->animations.lod_count, m->lod_count);
+        return FERRY_ERR_ARGUMENT;
+    }
+    uint32_t *order = m->storage_order;
+    if (!order && m->lod_count) {
+        order = malloc(m->lod_count * sizeof *order);
+        if (!order) {
+            fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory writing the model");
+            return FERRY_ERR_NOMEM;
+        }
+        fy_odol_default_order(m, order);
+    }
+    fy_odol_write_prefix(b, m);
+    for (uint32_t i = 0; i < m->lod_count; i++) fy_odol_write_lod(b, &m->lods[order[i]], NULL);
+    if (order != m->storage_order) free(order);
     if (m->trailing_size) fy_buf_append(b, m->trailing, m->trailing_size);
     if (b->failed) {
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory writing the model");
