@@ -328,14 +328,14 @@ size_t ferry_odol_validate(const ferry_odol_model *m, ferry_diagnostics *diags)
 
     if (!fy_odol_order_ok(m)) {
         report(&k, ERR, FERRY_NO_OFFSET, "lod-order", "the LOD storage order is not a permutation of the LODs");
-    } else if (m->storage_order && m->lod_count) {
-        uint32_t *expected = malloc(m->lod_count * sizeof *expected);
-        if (expected) {
-            fy_odol_default_order(m, expected);
-            if (memcmp(expected, m->storage_order, m->lod_count * sizeof *expected) != 0)
-                report(&k, WARN, FERRY_NO_OFFSET, "lod-order",
-                       "the LODs are not stored by descending resolution, as the engine's binarizer stores them");
-            free(expected);
+    } else if (m->storage_order) {
+        /* Equal resolutions come in either order in real files (the
+         * binarizer's sort is not stable), so only the descent is checked. */
+        for (uint32_t i = 1; i < m->lod_count; i++) {
+            if (m->resolutions[m->storage_order[i - 1]] >= m->resolutions[m->storage_order[i]]) continue;
+            report(&k, WARN, FERRY_NO_OFFSET, "lod-order",
+                   "the LODs are not stored by descending resolution, as the engine's binarizer stores them");
+            break;
         }
     }
     for (uint32_t i = 0; i < m->lod_count; i++) {
