@@ -64,7 +64,9 @@ void ferry_error_format(const ferry_error *err, char *out, size_t out_size)
         n += (size_t)snprintf(where, sizeof where, "offset 0x%llx (%llu)",
                               (unsigned long long)err->offset, (unsigned long long)err->offset);
     if (err->path[0] && n < sizeof where)
-        n += (size_t)snprintf(where + n, sizeof where - n, "%schunk %s", n ? ", " : "", err->path);
+        /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
+        n += (size_t)snprintf(where + n, sizeof where - n, "%s%s %s", n ? ", " : "",
+                              strncmp(err->path, "0x", 2) == 0 ? "chunk" : "at", err->path);
     if (n)
         snprintf(out, out_size, "%s: %s", where, err->message);
     else
