@@ -62,6 +62,16 @@ echo "== per file: $bin ${extra[*]:+${extra[*]} }--per-file-only $corpus"
 "$bin" "${extra[@]}" --per-file-only "$corpus" | sed '1,3d'
 echo
 
+# ALM level of detail: ours against meshoptimizer's simplifier on the same meshes.
+alm_bin="$build/bench/bench_alm_lod"
+echo "== ALM level of detail against meshoptimizer ($alm_bin --rounds 5 samples/alamo $corpus)"
+if [ -x "$alm_bin" ]; then
+    "$alm_bin" --rounds 5 "$here/../samples/alamo" "$corpus"
+else
+    echo "skipped: $alm_bin not built"
+fi
+echo
+
 echo "== peak memory of one load, the 3 largest models"
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "skipped: valgrind not installed; the arena/file column above is the estimate"

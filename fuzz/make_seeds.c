@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tests/alm_fixture.h"
 #include "../tests/bytes.h"
 #include "../tools/sample_models.h"
 
@@ -368,6 +369,19 @@ static void lzss_seeds(const char *dir)
     sample_model_free(&m);
 }
 
+/* ALM files of every version, written field by field from the spec. */
+static void alm_seeds(const char *dir)
+{
+    for (uint32_t v = 2; v <= 10; v++) {
+        bytes b = {0};
+        alm_fixture(&b, v, NULL);
+        char name[32];
+        snprintf(name, sizeof name, "fixture_v%u.alm", (unsigned)v);
+        save(dir, "alm", name, b.data, b.size);
+        free(b.data);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -381,5 +395,6 @@ int main(int argc, char **argv)
     chunk_seeds(argv[1]);
     sample_seeds(argv[1]);
     lzss_seeds(argv[1]);
+    alm_seeds(argv[1]);
     return failures ? 1 : 0;
 }

@@ -49,6 +49,28 @@ static inline void put_f32(bytes *b, float f)
     put_u32(b, u);
 }
 
+/* Big-endian values (ALM). */
+static inline void put_u32be(bytes *b, uint32_t v)
+{
+    uint8_t p[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    put(b, p, 4);
+}
+
+static inline void put_f32be(bytes *b, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    put_u32be(b, u);
+}
+
+static inline void put_f64be(bytes *b, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    put_u32be(b, (uint32_t)(u >> 32));
+    put_u32be(b, (uint32_t)u);
+}
+
 static inline void put_zeros(bytes *b, size_t n)
 {
     for (size_t i = 0; i < n; i++) put_u8(b, 0);

@@ -129,6 +129,17 @@ typedef struct ferry_alm_collapse {
     double error; /* the error metric of this collapse */
 } ferry_alm_collapse;
 
+/* Where the records of a read mesh start in the file, for located
+ * diagnostics. Fixed-size records (bones, triangles, frames) are found from
+ * their section's start and their size; records of varying size each have
+ * their own offset. */
+typedef struct ferry_alm_offsets {
+    uint64_t bones, p_matrix, triangles, frames; /* section starts */
+    uint32_t bone_size, frame_size;              /* bytes per bone, per frame */
+    uint64_t *comments, *positions, *vertices, *textures, *tangent_maps, *materials, *collapses;
+    uint64_t end; /* the file's size */
+} ferry_alm_offsets;
+
 typedef struct ferry_alm_mesh {
     uint32_t version; /* 2..10 */
     const char **comments; /* not NUL-terminated in the file; NUL-terminated here */
@@ -159,8 +170,18 @@ typedef struct ferry_alm_mesh {
     double *frames;
     uint32_t frame_count;
     double frame_rate; /* version 6 on */
+    /* Bytes after the last frame, which the spec does not have: kept so
+     * that the file rewrites byte for byte; ferry_alm_validate warns. */
+    const uint8_t *trailing;
+    size_t trailing_size;
     ferry_arena *arena; /* owner of a read mesh; NULL for one built by hand */
+    /* Record offsets of a read mesh; NULL for one built by hand (its
+     * diagnostics then carry FERRY_NO_OFFSET). */
+    const ferry_alm_offsets *offsets;
 } ferry_alm_mesh;
+
+/* Bytes per stored real number: 8 in versions 1 and 2, 4 later. */
+uint32_t ferry_alm_float_size(uint32_t version);
 
 /* ---- reading, writing, validation ---- */
 
@@ -178,7 +199,10 @@ ferry_result ferry_alm_write(const ferry_alm_mesh *mesh, ferry_buffer *out, ferr
 
 /* Indices in range, parents before children, vector bone indices within
  * the bone count, material/texture/tangent-map references, collapse records
- * consistent (vl and vr on one position, endpoints alive at their turn). */
+ * consistent (vl and vr on one position, endpoints alive at their turn).
+ * Appends to `diags` (rule ids and record paths: docs/formats/alm.md; file
+ * offsets for a read mesh). FERRY_OK when no error was added (warnings may
+ * be), FERRY_ERR_MALFORMED when some was, FERRY_ERR_NOMEM. */
 ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *diags);
 
 /* ---- level of detail ---- */
@@ -194,7 +218,10 @@ typedef struct ferry_alm_lod_options {
     double max_error;      /* < 0: unused */
 } ferry_alm_lod_options;
 
-/* A level of detail: degenerate triangles dropped, unused vertices removed. */
+/* A level of detail: degenerate triangles dropped, unused vertices removed,
+ * the rest renumbered in order of first use. An edge collapse renames the
+ * vertices on p1 and p2 of the triangles left of p1->p2 (ccw) to vl, right
+ * to vr; docs/formats/alm.md has the whole rule. */
 typedef struct ferry_alm_lod {
     uint32_t collapses_applied;
     double last_error; /* error of the last record applied (0 if none) */
@@ -209,6 +236,11 @@ ferry_result ferry_alm_lod_extract(const ferry_alm_mesh *mesh, const ferry_alm_l
                                    ferry_alm_lod **out, ferry_error *err);
 void ferry_alm_lod_free(ferry_alm_lod *lod);
 
+/* Non-degenerate triangles left after applying the first k records, for
+ * every k from 0 to collapse_count: `counts` receives collapse_count + 1
+ * values. Costs about as much as one extraction. */
+ferry_result ferry_alm_lod_triangle_counts(const ferry_alm_mesh *mesh, uint32_t *counts, ferry_error *err);
+
 /* ---- animation-space skinning ---- */
 
 /* The bones' object-space transforms (row-major 4x4 each, bone_count of
@@ -220,6 +252,30 @@ ferry_result ferry_alm_bone_matrices(const ferry_alm_mesh *mesh, int64_t frame, 
 /* Sum over components of matrices[bone] * coords: the skinned homogeneous
  * 4-vector (a position has w = 1 in a well-formed mesh; a tangent w = 0). */
 void ferry_alm_vector_eval(const ferry_alm_vector *v, const double *matrices, uint32_t bone_count, double out[4]);
+
+/* ---- building progressive meshes (alm_build.c) ---- */
+
+typedef struct ferry_alm_build_options {
+    /* Stop once at most this many triangles remain (0: go on until no
+     * collapse is allowed). */
+    uint32_t min_triangles;
+    /* Stop before the first collapse whose error exceeds this (<= 0: no limit). */
+    double max_error;
+    /* Weight of the penalty planes that keep mesh boundaries, texture seams
+     * and material edges in place, relative to the faces' own planes
+     * (<= 0: the default, 10). */
+    double seam_weight;
+} ferry_alm_build_options;
+
+/* Edge-collapse records for mesh's full-resolution triangles, by quadric
+ * error at the rest pose (half-edge collapses: the kept endpoint keeps its
+ * position and vertices). Reads bones, positions, vertices and triangles;
+ * the records (and nothing else) are allocated in `arena`. A record's
+ * error is the collapse's area-weighted mean squared distance to the
+ * planes of the faces merged into the kept position. options may be NULL. */
+ferry_result ferry_alm_build_collapses(const ferry_alm_mesh *mesh, const ferry_alm_build_options *options,
+                                       ferry_arena *arena, ferry_alm_collapse **collapses, uint32_t *count,
+                                       ferry_error *err);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,9 @@
 #define FERRY_CONVERT_H
 
 #include <ferry/ala.h>
+#include <ferry/alm.h>
 #include <ferry/alo.h>
+#include <ferry/odol.h>
 #include <ferry/particle.h>
 #include <ferry/scene.h>
 
@@ -40,6 +42,86 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
 
 /* A particle system as a scene: a node per emitter, the system's data in extras. */
 ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_scene **out, ferry_error *err);
+
+/* ---- ALM (progressive skinned meshes) ---- */
+
+/* What ferry_alm_to_scene decided and lost, filled on success. */
+typedef struct ferry_alm_scene_report {
+    bool skinned;                /* standard skin (true) or frames baked as morph targets */
+    const char *reason;          /* why morph targets, when not skinned (static text) */
+    uint32_t vertex_count;       /* glTF vertices over all primitives */
+    uint32_t triangle_count;
+    uint32_t max_influences;     /* most bones on one position */
+    uint32_t positions_truncated; /* positions with more than 4 influences */
+    double max_dropped_weight;   /* largest weight left out by the 4-influence limit */
+    uint32_t images;             /* PNG images embedded */
+} ferry_alm_scene_report;
+
+typedef struct ferry_alm_scene_options {
+    const char *name; /* scene, mesh and skin name; NULL: "alm" */
+    /* Bake the frames as morph targets even when a standard skin would do. */
+    bool force_morph;
+    /* Morph weights step from frame to frame instead of blending linearly
+     * (both are exact at the frames). */
+    bool step_morph;
+    /* Largest distance, relative to the mesh's rest-pose extent, by which a
+     * position's per-bone vectors may miss being weighted copies of one
+     * point and still become a standard skin. 0: 1e-5. */
+    double skin_tolerance;
+    ferry_alm_scene_report *report; /* may be NULL */
+    ferry_diagnostics *diagnostics; /* warnings (textures not embedded, ...), may be NULL */
+} ferry_alm_scene_options;
+
+/* An ALM mesh (NULL lod: full resolution; else that level of detail of
+ * this mesh) as a scene: a node per bone, one primitive per material, a
+ * standard skin when every position is a weighted copy of one point,
+ * otherwise every frame as a morph target (docs/formats/alm.md, "glTF
+ * export"). Bad references in the mesh are FERRY_ERR_MALFORMED errors
+ * naming the record ("triangles[4]"). */
+ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod *lod,
+                                const ferry_alm_scene_options *options, ferry_scene **out, ferry_error *err);
+
+/* A scene's triangle meshes as one ALM progressive mesh (version 10): the
+ * nodes become bones (local TRS as the rest transform), every primitive is
+ * taken at the rest pose, skinned vertices keep their weights as
+ * animation-space vectors (weight times the inverse bind matrix times the
+ * vertex), rigid ones hang on their node with weight 1; vertices on
+ * bitwise-equal positions with the same skin share one ALM position. Then
+ * ferry_alm_build_collapses adds the collapse records (options may be
+ * NULL). docs/formats/alm.md, "Building progressive meshes". */
+ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_build_options *options,
+                                  ferry_alm_mesh **out, ferry_error *err);
+
+/* ---- ODOL (ArmA binarized P3D) ---- */
+
+/* What ferry_odol_to_scene made, filled on success. */
+typedef struct ferry_odol_scene_report {
+    uint32_t lods;       /* LOD nodes */
+    uint64_t triangles;  /* over every LOD (a quad counts two) */
+    uint64_t points;     /* vertices of face-less LODs, drawn as points */
+    uint32_t proxies;    /* proxy nodes */
+    uint32_t materials;
+    uint32_t normals_dropped; /* primitives whose stored normals were unusable */
+} ferry_odol_scene_report;
+
+typedef struct ferry_odol_scene_options {
+    const char *name; /* scene and root node name; NULL: "odol" */
+    /* The LODs to convert, by index (NULL: all). Each at most once; an
+     * index out of range is a FERRY_ERR_ARGUMENT error. */
+    const uint32_t *lods;
+    size_t lod_count;
+    ferry_odol_scene_report *report; /* may be NULL */
+} ferry_odol_scene_options;
+
+/* An ODOL model as a scene: a root node, under it a node per LOD named by
+ * its resolution (ferry_odol_resolution_name, repeats numbered "(2)"...)
+ * with a primitive per section, proxies as its children, selections and
+ * properties in its extras; points for LODs without faces. The engine's
+ * left-handed axes become glTF's by negating x (docs/formats/odol-gltf.md).
+ * Indices out of range are FERRY_ERR_MALFORMED errors naming the record
+ * ("lods[2]/faces[7]"). */
+ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,
+                                 ferry_scene **out, ferry_error *err);
 
 #ifdef __cplusplus
 }

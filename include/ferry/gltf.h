@@ -28,6 +28,34 @@ ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const c
 ferry_result ferry_gltf_save_with(const ferry_scene *scene, const char *path, const ferry_write_options *options,
                                   ferry_error *err);
 
+/* ---- reading ---- */
+
+typedef struct ferry_gltf_read_options {
+    /* Loads a resource the document names by a relative URI (a .bin
+     * buffer, an image): `uri` is percent-decoded. Returns 0 and sets
+     * *data and *size, or non-zero when it cannot. The reader never opens
+     * files itself; without a callback, external resources are an error.
+     * The callback decides what it serves (folders, "..", links). */
+    int (*load_file)(void *user, const char *uri, uint8_t **data, size_t *size);
+    /* Gives back what load_file returned, once the read is over (may be NULL). */
+    void (*release_file)(void *user, uint8_t *data, size_t size);
+    void *user;
+    /* Most bytes the scene may take; 0: 16 x (document + buffers) + 1 MiB. */
+    size_t memory_limit;
+    bool skip_images; /* leave images out (materials then have none) */
+} ferry_gltf_read_options;
+
+/* Reads a .glb (JSON and BIN chunks) or a .gltf document (buffers as
+ * base64 data: URIs or external files through load_file) into a scene in
+ * one arena: nodes (parents reordered before children when the file has
+ * them later), meshes, materials, images, skins, lights and animations
+ * (LINEAR and STEP). Refused: sparse accessors, CUBICSPLINE, line modes,
+ * required extensions other than KHR_materials_unlit and
+ * KHR_lights_punctual. Errors are located: a JSON path such as
+ * "accessors[3]" and a byte offset where one applies. */
+ferry_result ferry_gltf_read(const uint8_t *data, size_t size, const ferry_gltf_read_options *options,
+                             ferry_scene **out, ferry_error *err);
+
 #ifdef __cplusplus
 }
 #endif

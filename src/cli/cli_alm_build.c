@@ -1,9 +1,112 @@
-/* ferry convert model.alo|model.glb out.alm: a progressive mesh from a real one. */
+/* ferry convert model.alo|model.glb out.alm: a progressive mesh from a real
+ * one. An ALO model is taken as the game draws it (no shadow, collision or
+ * explicit LOD meshes: the progressive mesh replaces those). */
 #include "formats.h"
+
+#include <ferry/alm.h>
+#include <ferry/convert.h>
+#include <ferry/gltf.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A .gltf's buffers and images, beside the document. */
+static int load_beside(void *user, const char *uri, uint8_t **data, size_t *size)
+{
+    const char *doc = user;
+    if (uri[0] == '/') return 1; /* only what lies relative to the document */
+    const char *slash = strrchr(doc, '/');
+    size_t dir = slash ? (size_t)(slash - doc) + 1 : 0;
+    size_t need = dir + strlen(uri) + 1;
+    char *path = malloc(need);
+    if (!path) return 1;
+    memcpy(path, doc, dir);
+    strcpy(path + dir, uri);
+    ferry_error err;
+    ferry_result r = ferry_file_load(path, CLI_MAX_INPUT, data, size, &err);
+    free(path);
+    return r == FERRY_OK ? 0 : 1;
+}
+
+static void release_loaded(void *user, uint8_t *data, size_t size)
+{
+    (void)user, (void)size;
+    ferry_file_free(data);
+}
+
+static ferry_scene *scene_from_gltf(const char *in, ferry_error *err)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (ferry_file_load(in, CLI_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
+    ferry_gltf_read_options o;
+    memset(&o, 0, sizeof o);
+    o.load_file = load_beside;
+    o.release_file = release_loaded;
+    o.user = (void *)in;
+    o.skip_images = true;
+    ferry_scene *scene = NULL;
+    if (ferry_gltf_read(data, size, &o, &scene, err) != FERRY_OK) scene = NULL;
+    ferry_file_free(data);
+    return scene;
+}
+
+static ferry_scene *scene_from_alo(const char *in, ferry_error *err)
+{
+    cli_asset asset;
+    if (!cli_asset_load(in, &asset, err)) return NULL;
+    ferry_scene *scene = NULL;
+    if (asset.kind != FERRY_ALAMO_MODEL || !asset.model) {
+        err->code = FERRY_ERR_ARGUMENT;
+        err->offset = FERRY_NO_OFFSET;
+        err->path[0] = '\0';
+        snprintf(err->message, sizeof err->message, "not a model: only models become ALM meshes");
+        cli_asset_free(&asset);
+        return NULL;
+    }
+    ferry_alo_scene_options so = {0};
+    so.model_path = in;
+    so.skip_textures = true;
+    so.game_view = true;
+    if (ferry_alo_to_scene(asset.model, &so, &scene, err) != FERRY_OK) scene = NULL;
+    cli_asset_free(&asset);
+    return scene;
+}
 
 int cli_alm_build(const char *in, const char *out)
 {
-    (void)out;
-    fprintf(stderr, "%s: building ALM files is not implemented yet\n", in);
-    return CLI_INVALID;
+    ferry_error err = {0};
+    ferry_scene *scene = NULL;
+    if (cli_has_ext(in, ".glb") || cli_has_ext(in, ".gltf")) scene = scene_from_gltf(in, &err);
+    else scene = scene_from_alo(in, &err);
+    if (!scene) {
+        cli_print_error(in, &err);
+        return CLI_INVALID;
+    }
+    ferry_alm_mesh *mesh = NULL;
+    ferry_result r = ferry_alm_from_scene(scene, NULL, &mesh, &err);
+    ferry_scene_free(scene);
+    if (r != FERRY_OK) {
+        cli_print_error(in, &err);
+        return CLI_INVALID;
+    }
+    ferry_buffer buf = {0};
+    r = ferry_alm_write(mesh, &buf, &err);
+    if (r == FERRY_OK) r = ferry_file_write_atomic(out, buf.data, buf.size, in, &err);
+    int status = CLI_OK;
+    if (r != FERRY_OK) {
+        cli_print_error(out, &err);
+        status = CLI_INVALID;
+    } else {
+        /* How far the records go: the triangles left after the last one. */
+        uint32_t *counts = malloc(((size_t)mesh->collapse_count + 1) * sizeof *counts);
+        if (counts && ferry_alm_lod_triangle_counts(mesh, counts, NULL) == FERRY_OK)
+            printf("%s: %u positions, %u vertices, %u triangles, %u collapses (down to %u triangles)\n", out,
+                   mesh->position_count, mesh->vertex_count, mesh->triangle_count, mesh->collapse_count,
+                   counts[mesh->collapse_count]);
+        free(counts);
+    }
+    ferry_buffer_free(&buf);
+    ferry_alm_free(mesh);
+    return status;
 }

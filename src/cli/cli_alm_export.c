@@ -1,9 +1,97 @@
 /* ferry convert mesh.alm out.glb: an ALM mesh (at a level of detail) as glTF. */
 #include "formats.h"
 
-int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod)
+#include <ferry/alm.h>
+#include <ferry/convert.h>
+#include <ferry/gltf.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The file name without folders and extension: the scene's name. */
+static char *stem(const char *path)
 {
-    (void)out, (void)lod;
-    fprintf(stderr, "%s: ALM to glTF is not implemented yet\n", in);
-    return CLI_INVALID;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *out = malloc(len + 1);
+    if (out) {
+        memcpy(out, base, len);
+        out[len] = 0;
+    }
+    return out;
+}
+
+int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod_options)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (!cli_load(in, &data, &size)) return CLI_INVALID;
+    int status = CLI_INVALID;
+    ferry_error err;
+    ferry_alm_mesh *mesh = NULL;
+    ferry_alm_lod *lod = NULL;
+    ferry_scene *scene = NULL;
+    ferry_diagnostics diags = {0};
+    char *name = NULL;
+    if (ferry_alm_read(data, size, NULL, &mesh, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
+        goto done;
+    }
+    /* convert and validate agree on what a file is: a mesh with errors is
+     * not exported (the level of detail trusts its collapse records). */
+    ferry_alm_validate(mesh, &diags);
+    if (diags.error_count) {
+        for (size_t i = 0; i < diags.count; i++)
+            if (diags.items[i].severity == FERRY_SEVERITY_ERROR) cli_print_diag(in, &diags.items[i]);
+        fprintf(stderr, "%s: not converted: %zu validation error%s (ferry validate lists them all)\n", in,
+                diags.error_count, diags.error_count == 1 ? "" : "s");
+        goto done;
+    }
+    ferry_diagnostics_free(&diags);
+    memset(&diags, 0, sizeof diags);
+    if (lod_options && ferry_alm_lod_extract(mesh, lod_options, &lod, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
+        goto done;
+    }
+    name = stem(in);
+    ferry_alm_scene_report rep;
+    ferry_alm_scene_options so = {0};
+    so.name = name;
+    so.report = &rep;
+    so.diagnostics = &diags;
+    if (ferry_alm_to_scene(mesh, lod, &so, &scene, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
+        goto done;
+    }
+    for (size_t i = 0; i < diags.count; i++) cli_print_diag(in, &diags.items[i]);
+    if (ferry_gltf_save(scene, out, in, &err) != FERRY_OK) {
+        cli_print_error(out, &err);
+        status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
+        goto done;
+    }
+    char lod_text[96] = "full resolution";
+    if (lod)
+        snprintf(lod_text, sizeof lod_text, "LOD after %u of %u collapses", (unsigned)lod->collapses_applied,
+                 (unsigned)mesh->collapse_count);
+    char how[256];
+    if (rep.skinned)
+        snprintf(how, sizeof how, "skin of %u bones (at most %u influences; %u positions over 4, largest dropped weight %.4g)",
+                 (unsigned)mesh->bone_count, (unsigned)rep.max_influences, (unsigned)rep.positions_truncated,
+                 rep.max_dropped_weight);
+    else
+        snprintf(how, sizeof how, "%u frames as morph targets (%s)", (unsigned)mesh->frame_count,
+                 rep.reason ? rep.reason : "");
+    fprintf(stderr, "%s -> %s: %s, %u triangles, %u vertices, %s, %u images\n", in, out, lod_text,
+            (unsigned)rep.triangle_count, (unsigned)rep.vertex_count, how, (unsigned)rep.images);
+    status = CLI_OK;
+done:
+    free(name);
+    ferry_scene_free(scene);
+    ferry_alm_lod_free(lod);
+    ferry_alm_free(mesh);
+    ferry_diagnostics_free(&diags);
+    ferry_file_free(data);
+    return status;
 }

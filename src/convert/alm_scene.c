@@ -1,0 +1,876 @@
+/* ALM mesh (at a level of detail) -> ferry_scene: a node per bone, one
+ * primitive per material, and either a standard skin (when every position
+ * is a weighted copy of one point) or every frame baked as a morph target,
+ * so that the animation stays exact. Textures are in alm_scene_material.c;
+ * docs/formats/alm.md ("glTF export") explains every decision. */
+#include "alm_scene_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A local matrix counts as translation-rotation-scale when rebuilding it
+ * from its TRS misses by at most this much, relative to its largest entry
+ * (float32 values carry about 1e-7). */
+#define TRS_TOLERANCE 1e-4
+#define DEFAULT_SKIN_TOLERANCE 1e-5
+#define DEFAULT_FRAME_RATE 30.0
+
+void *fy_alm_alloc(fy_alm_build *b, size_t count, size_t size)
+{
+    if (count == 0) count = 1;
+    if (size != 0 && count > SIZE_MAX / size) {
+        fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "scene too large");
+        return NULL;
+    }
+    void *p = ferry_arena_alloc(b->arena, count * size);
+    if (!p) fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+    return p;
+}
+
+/* ---- row-major 4x4 in double (ALM's own convention: p' = M p) ---- */
+
+static const double *rest_local(const ferry_alm_mesh *m, uint32_t bone) { return m->bones[bone].transform; }
+
+static double det3(const double a[9])
+{
+    return a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
+}
+
+/* The rotation closest to a 3x3 matrix of positive determinant (polar
+ * decomposition by Higham's averaging iteration). False when singular. */
+static bool closest_rotation(const double a[9], double r[9])
+{
+    memcpy(r, a, 9 * sizeof *r);
+    for (int iter = 0; iter < 60; iter++) {
+        double det = det3(r);
+        if (!(fabs(det) > 1e-300) || !isfinite(det)) return false;
+        /* r^-T = cofactor(r) / det */
+        double cof[9] = {r[4] * r[8] - r[5] * r[7], r[5] * r[6] - r[3] * r[8], r[3] * r[7] - r[4] * r[6],
+                         r[2] * r[7] - r[1] * r[8], r[0] * r[8] - r[2] * r[6], r[1] * r[6] - r[0] * r[7],
+                         r[1] * r[5] - r[2] * r[4], r[2] * r[3] - r[0] * r[5], r[0] * r[4] - r[1] * r[3]};
+        double change = 0;
+        for (int k = 0; k < 9; k++) {
+            double n = 0.5 * (r[k] + cof[k] / det);
+            change = fmax(change, fabs(n - r[k]));
+            r[k] = n;
+        }
+        if (change < 1e-15) break;
+    }
+    return true;
+}
+
+/* Splits a row-major affine 4x4 into glTF TRS. A mirror goes into a
+ * negative Z scale; shear has no TRS, and the closest one is taken (the
+ * polar rotation and the scales along its axes). Returns how far the TRS
+ * rebuilt misses the matrix, relative to its largest entry: ~1e-7 for a
+ * clean TRS, more for shear or a projective bottom row. */
+static double decompose(const double m[16], float t[3], float q[4], float s[3])
+{
+    double a[9];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) a[r * 3 + c] = m[r * 4 + c];
+    double flip = det3(a) < 0 ? -1.0 : 1.0;
+    for (int r = 0; r < 3; r++) a[r * 3 + 2] *= flip;
+    double rot[9];
+    float f[16];
+    if (closest_rotation(a, rot)) {
+        for (int c = 0; c < 3; c++) {
+            double sc = 0;
+            for (int r = 0; r < 3; r++) sc += rot[r * 3 + c] * a[r * 3 + c];
+            s[c] = (float)sc;
+        }
+        s[2] = (float)(s[2] * flip);
+        fy_mat4_identity(f);
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) f[c * 4 + r] = (float)rot[r * 3 + c];
+        fy_quat_from_mat4(f, q);
+    } else {
+        /* A collapsed axis: the generic split keeps a valid rotation. */
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++) f[c * 4 + r] = (float)m[r * 4 + c];
+        fy_mat4_to_trs(f, t, q, s);
+    }
+    t[0] = (float)m[3], t[1] = (float)m[7], t[2] = (float)m[11];
+    bool finite = true;
+    for (int k = 0; k < 4; k++) finite &= isfinite(q[k]) && (k == 3 || (isfinite(t[k]) && isfinite(s[k])));
+    if (!finite) {
+        t[0] = t[1] = t[2] = 0;
+        q[0] = q[1] = q[2] = 0, q[3] = 1;
+        s[0] = s[1] = s[2] = 1;
+        return INFINITY;
+    }
+    fy_mat4_from_trs(t, q, s, f);
+    double size = 1, miss = 0;
+    for (int k = 0; k < 16; k++) size = fmax(size, fabs(m[k]));
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) miss = fmax(miss, fabs(m[r * 4 + c] - f[c * 4 + r]));
+    return isfinite(miss) ? miss / size : INFINITY;
+}
+
+/* ---- checks: the converter takes meshes validate has not seen ---- */
+
+#define BAD(...)                                                                      \
+    do {                                                                              \
+        fy_error_set(err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, path, __VA_ARGS__);   \
+        return false;                                                                 \
+    } while (0)
+
+static bool check_vector(const ferry_alm_vector *v, uint32_t bone_count, const char *path, ferry_error *err)
+{
+    if (v->count && !v->components) BAD("has %u components but no data", (unsigned)v->count);
+    for (uint32_t c = 0; c < v->count; c++)
+        if (v->components[c].bone >= bone_count)
+            BAD("component %u names bone %u; there are %u bones", (unsigned)c, (unsigned)v->components[c].bone,
+                (unsigned)bone_count);
+    return true;
+}
+
+static bool check_mesh(const ferry_alm_mesh *m, const ferry_alm_lod *lod, ferry_error *err)
+{
+    char path[96] = "";
+    if ((m->bone_count && !m->bones) || (m->position_count && !m->positions) || (m->vertex_count && !m->vertices) ||
+        (m->texture_count && !m->textures) || (m->tangent_map_count && !m->tangent_maps) ||
+        (m->material_count && !m->materials) || (m->triangle_count && !m->triangles) ||
+        (m->frame_count && m->bone_count && !m->frames))
+        BAD("a count is non-zero but its array is missing");
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        int32_t p = m->bones[i].parent;
+        snprintf(path, sizeof path, "bones[%u]", (unsigned)i);
+        if (p < -1 || p >= (int32_t)i) BAD("parent %d must be -1 or an earlier bone", (int)p);
+    }
+    for (uint32_t i = 0; i < m->position_count; i++) {
+        snprintf(path, sizeof path, "positions[%u]", (unsigned)i);
+        if (!check_vector(&m->positions[i], m->bone_count, path, err)) return false;
+    }
+    for (uint32_t i = 0; i < m->vertex_count; i++) {
+        const ferry_alm_vertex *v = &m->vertices[i];
+        snprintf(path, sizeof path, "vertices[%u]", (unsigned)i);
+        if (v->position >= m->position_count)
+            BAD("position %u is out of range (%u positions)", (unsigned)v->position, (unsigned)m->position_count);
+        for (int k = 0; k < 2 && m->version >= 7; k++) {
+            snprintf(path, sizeof path, "vertices[%u]/tangents[%d]", (unsigned)i, k);
+            if (!check_vector(&v->tangents[k], m->bone_count, path, err)) return false;
+        }
+    }
+    for (uint32_t i = 0; i < m->tangent_map_count; i++) {
+        const ferry_alm_tangent_map *tm = &m->tangent_maps[i];
+        uint64_t n = (uint64_t)tm->width * tm->height;
+        for (uint64_t e = 0; e < n && tm->entries; e++)
+            for (int k = 0; k < 2; k++) {
+                snprintf(path, sizeof path, "tangent_maps[%u]/entries[%llu]/tangents[%d]", (unsigned)i,
+                         (unsigned long long)e, k);
+                if (!check_vector(&tm->entries[e].tangents[k], m->bone_count, path, err)) return false;
+            }
+    }
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const ferry_alm_material *mt = &m->materials[i];
+        snprintf(path, sizeof path, "materials[%u]", (unsigned)i);
+        if (mt->texture_id < -1 || (mt->texture_id >= 0 && (uint32_t)mt->texture_id >= m->texture_count))
+            BAD("texture_id %d is out of range (%u textures)", (int)mt->texture_id, (unsigned)m->texture_count);
+        if (m->version >= 8 && (mt->tangent_id < -1 || (mt->tangent_id >= 0 && (uint32_t)mt->tangent_id >= m->tangent_map_count)))
+            BAD("tangent_id %d is out of range (%u tangent maps)", (int)mt->tangent_id, (unsigned)m->tangent_map_count);
+        if (m->version < 8) {
+            if (mt->weight_count && (!mt->bones || !mt->tangent_ids)) BAD("weights announced but missing");
+            for (uint32_t k = 0; k < mt->weight_count; k++)
+                if (mt->tangent_ids[k] >= m->texture_count)
+                    BAD("tangent_ids[%u] is %u, out of range (%u textures)", (unsigned)k, (unsigned)mt->tangent_ids[k],
+                        (unsigned)m->texture_count);
+        }
+    }
+    const ferry_alm_triangle *tris = lod ? lod->triangles : m->triangles;
+    uint32_t tri_count = lod ? lod->triangle_count : m->triangle_count;
+    uint32_t vcount = lod ? lod->vertex_count : m->vertex_count;
+    if (lod) {
+        snprintf(path, sizeof path, "lod");
+        if ((lod->vertex_count && !lod->vertex_source) || (lod->triangle_count && !lod->triangles))
+            BAD("a count is non-zero but its array is missing");
+        for (uint32_t i = 0; i < lod->vertex_count; i++)
+            if (lod->vertex_source[i] >= m->vertex_count)
+                BAD("vertex %u is mesh vertex %u, out of range (%u vertices)", (unsigned)i,
+                    (unsigned)lod->vertex_source[i], (unsigned)m->vertex_count);
+    }
+    for (uint32_t i = 0; i < tri_count; i++) {
+        snprintf(path, sizeof path, "%striangles[%u]", lod ? "lod/" : "", (unsigned)i);
+        for (int k = 0; k < 3; k++)
+            if (tris[i].vertices[k] >= vcount)
+                BAD("vertex %u is out of range (%u vertices)", (unsigned)tris[i].vertices[k], (unsigned)vcount);
+        if (tris[i].material >= m->material_count)
+            BAD("material %u is out of range (%u materials)", (unsigned)tris[i].material, (unsigned)m->material_count);
+    }
+    return true;
+}
+
+/* ---- the skin decision ---- */
+
+typedef struct influence {
+    uint32_t bone;
+    double coords[4];
+} influence;
+
+static int by_bone(const void *a, const void *b)
+{
+    uint32_t x = ((const influence *)a)->bone, y = ((const influence *)b)->bone;
+    return (x > y) - (x < y);
+}
+
+static int by_weight_desc(const void *a, const void *b)
+{
+    double x = ((const influence *)a)->coords[3], y = ((const influence *)b)->coords[3];
+    if (x != y) return x < y ? 1 : -1;
+    return by_bone(a, b);
+}
+
+typedef struct geometry {
+    uint32_t vcount;           /* exported vertices */
+    const uint32_t *vsrc;      /* mesh vertex of each, or NULL for the identity */
+    const ferry_alm_triangle *tris;
+    uint32_t tri_count;
+    uint8_t *used;             /* per position: referenced by an exported vertex */
+    double *rest_pos;          /* 3 per position (used ones) */
+    uint16_t *joints;          /* 4 per position, skin path */
+    float *weights;            /* 4 per position, skin path */
+    bool skinned;
+    const char *reason;
+} geometry;
+
+static uint32_t source_vertex(const geometry *g, uint32_t v) { return g->vsrc ? g->vsrc[v] : v; }
+
+/* Whether every used position is sum_i w_i (G_i^-1 x) for one point x
+ * with weights w_i > 0 summing to 1, so that linear blend skinning gives
+ * exactly what ALM gives in every pose; fills the four largest influences. */
+static bool weighted_copies(fy_alm_build *b, geometry *g, ferry_alm_scene_report *rep, const char **reason)
+{
+    const ferry_alm_mesh *m = b->mesh;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint32_t most = 0;
+    for (uint32_t p = 0; p < m->position_count; p++) {
+        if (!g->used[p]) continue;
+        for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], g->rest_pos[p * 3 + k]), hi[k] = fmax(hi[k], g->rest_pos[p * 3 + k]);
+        if (m->positions[p].count > most) most = m->positions[p].count;
+    }
+    double extent = 0;
+    for (int k = 0; k < 3; k++) extent += hi[k] > lo[k] ? (hi[k] - lo[k]) * (hi[k] - lo[k]) : 0;
+    extent = sqrt(extent);
+    double rel = b->opts->skin_tolerance > 0 ? b->opts->skin_tolerance : DEFAULT_SKIN_TOLERANCE;
+    double tol = rel * (extent > 0 ? extent : 1.0);
+    if (m->bone_count > 65536) {
+        *reason = "more bones than JOINTS_0 can index";
+        return false;
+    }
+    influence *inf = malloc((most ? most : 1) * sizeof *inf);
+    if (!inf) {
+        fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
+        *reason = NULL;
+        return false;
+    }
+    bool ok = true;
+    for (uint32_t p = 0; p < m->position_count && ok; p++) {
+        if (!g->used[p]) continue;
+        const ferry_alm_vector *v = &m->positions[p];
+        /* One influence per bone: components naming a bone twice add up. */
+        uint32_t n = 0;
+        for (uint32_t c = 0; c < v->count; c++) {
+            inf[n].bone = v->components[c].bone;
+            memcpy(inf[n].coords, v->components[c].coords, sizeof inf[n].coords);
+            n++;
+        }
+        qsort(inf, n, sizeof *inf, by_bone);
+        uint32_t merged = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (merged && inf[merged - 1].bone == inf[i].bone) {
+                for (int k = 0; k < 4; k++) inf[merged - 1].coords[k] += inf[i].coords[k];
+            } else {
+                inf[merged++] = inf[i];
+            }
+        }
+        const double *x = g->rest_pos + (size_t)p * 3;
+        double miss = 0, sum = 0;
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < merged; i++) {
+            const double *c = inf[i].coords;
+            if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 0) continue;
+            if (!(c[3] > 0)) {
+                *reason = "a position has a bone weight (4th coordinate) that is not positive";
+                ok = false;
+                break;
+            }
+            const double *gm = b->rest + (size_t)inf[i].bone * 16;
+            for (int r = 0; r < 3; r++) {
+                double y = gm[r * 4] * c[0] + gm[r * 4 + 1] * c[1] + gm[r * 4 + 2] * c[2] + gm[r * 4 + 3] * c[3];
+                double d = y - c[3] * x[r];
+                miss += d * d;
+            }
+            sum += c[3];
+            inf[kept++] = inf[i];
+        }
+        if (!ok) break;
+        if (!(sqrt(miss) <= tol)) {
+            *reason = "a position's per-bone vectors are not weighted copies of one point (animation-space vectors)";
+            ok = false;
+            break;
+        }
+        if (!(fabs(sum - 1.0) <= 1e-3)) {
+            *reason = "a position's bone weights do not sum to 1";
+            ok = false;
+            break;
+        }
+        qsort(inf, kept, sizeof *inf, by_weight_desc);
+        if (kept > rep->max_influences) rep->max_influences = kept;
+        if (kept > 4) {
+            rep->positions_truncated++;
+            if (inf[4].coords[3] / sum > rep->max_dropped_weight) rep->max_dropped_weight = inf[4].coords[3] / sum;
+        }
+        double top = 0;
+        for (uint32_t i = 0; i < kept && i < 4; i++) top += inf[i].coords[3];
+        for (uint32_t i = 0; i < 4; i++) {
+            g->joints[p * 4 + i] = i < kept ? (uint16_t)inf[i].bone : 0;
+            g->weights[p * 4 + i] = i < kept ? (float)(inf[i].coords[3] / top) : 0.0f;
+        }
+    }
+    free(inf);
+    return ok;
+}
+
+/* Frames must be affine TRS too, or glTF's node animation would not be ALM's. */
+static bool frames_are_trs(const ferry_alm_mesh *m, const char **reason)
+{
+    float t[3], q[4], s[3];
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        if (decompose(rest_local(m, i), t, q, s) > TRS_TOLERANCE) {
+            *reason = "a bone's rest matrix is not translation-rotation-scale";
+            return false;
+        }
+    }
+    for (uint64_t k = 0; k < (uint64_t)m->frame_count * m->bone_count; k++) {
+        if (decompose(m->frames + k * 16, t, q, s) > TRS_TOLERANCE) {
+            *reason = "a frame's bone matrix is not translation-rotation-scale";
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- nodes, skin ---- */
+
+static bool add_bones(fy_alm_build *b, float *world)
+{
+    const ferry_alm_mesh *m = b->mesh;
+    ferry_scene *s = b->scene;
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        const ferry_alm_bone *bone = &m->bones[i];
+        ferry_scene_node *n = &s->nodes[s->node_count++];
+        ferry_scene_node_init(n);
+        char name[32];
+        snprintf(name, sizeof name, "bone %u", (unsigned)i);
+        n->name = ferry_arena_strdup(b->arena, name);
+        n->parent = bone->parent;
+        double miss = decompose(bone->transform, n->translation, n->rotation, n->scale);
+        float local[16];
+        fy_mat4_from_trs(n->translation, n->rotation, n->scale, local);
+        if (bone->parent >= 0)
+            fy_mat4_mul(world + (size_t)bone->parent * 16, local, world + (size_t)i * 16);
+        else
+            memcpy(world + (size_t)i * 16, local, sizeof local);
+        json_t *x = json_object();
+        json_object_set_new(x, "alm_bone", json_integer(i));
+        if (m->version >= 6) json_object_set_new(x, "flags", json_integer(bone->flags));
+        if (m->version >= 10) {
+            json_t *tail = json_array();
+            for (int k = 0; k < 3; k++) json_array_append_new(tail, fy_json_real(bone->tail[k]));
+            json_object_set_new(x, "tail", tail);
+        }
+        if (!(miss <= TRS_TOLERANCE)) {
+            /* Shear or a projective row: the node holds the closest TRS. */
+            json_t *mat = json_array();
+            for (int k = 0; k < 16; k++) json_array_append_new(mat, fy_json_real(bone->transform[k]));
+            json_object_set_new(x, "rest_matrix_row_major", mat);
+            json_object_set_new(x, "not_trs", json_true());
+            json_object_set_new(x, "trs_miss", fy_json_real(miss));
+        }
+        n->extras_json = fy_json_to_arena(b->arena, x);
+        if (!n->name || !n->extras_json) return false;
+    }
+    return true;
+}
+
+static bool add_skin(fy_alm_build *b, const float *world)
+{
+    const ferry_alm_mesh *m = b->mesh;
+    ferry_scene *s = b->scene;
+    s->skins = fy_alm_alloc(b, 1, sizeof *s->skins);
+    int32_t *joints = fy_alm_alloc(b, m->bone_count, sizeof *joints);
+    float *ibm = fy_alm_alloc(b, m->bone_count, 16 * sizeof *ibm);
+    if (!s->skins || !joints || !ibm) return false;
+    int32_t root = -1, roots = 0;
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        joints[i] = (int32_t)i; /* bone i is node i */
+        /* The inverse of what the nodes compose to (not of the file's
+         * matrices), so that the rest pose gives back the positions exactly. */
+        fy_mat4_invert(world + (size_t)i * 16, ibm + (size_t)i * 16);
+        if (m->bones[i].parent < 0) root = (int32_t)i, roots++;
+    }
+    ferry_scene_skin *sk = &s->skins[0];
+    sk->name = s->name;
+    sk->joints = joints;
+    sk->joint_count = m->bone_count;
+    sk->inverse_bind_matrices = ibm;
+    sk->skeleton = roots == 1 ? root : -1;
+    s->skin_count = 1;
+    return true;
+}
+
+/* ---- geometry ---- */
+
+static void normalize3(double v[3], const double fallback[3])
+{
+    double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (len > 1e-30 && isfinite(len)) {
+        for (int k = 0; k < 3; k++) v[k] /= len;
+    } else {
+        memcpy(v, fallback, 3 * sizeof *v);
+    }
+}
+
+static void cross3d(const double a[3], const double c[3], double out[3])
+{
+    out[0] = a[1] * c[2] - a[2] * c[1];
+    out[1] = a[2] * c[0] - a[0] * c[2];
+    out[2] = a[0] * c[1] - a[1] * c[0];
+}
+
+/* Unit normals per exported vertex: the rest-pose tangent plane's
+ * (span[0] x span[1], counter-clockwise as the triangles) where the file
+ * has one, else the area-weighted face normals around the position. */
+static bool vertex_normals(fy_alm_build *b, const geometry *g, double *normals)
+{
+    const ferry_alm_mesh *m = b->mesh;
+    double *face = calloc((size_t)m->position_count * 3 + 1, sizeof *face);
+    if (!face) return false;
+    for (uint32_t t = 0; t < g->tri_count; t++) {
+        uint32_t p[3];
+        for (int k = 0; k < 3; k++) p[k] = m->vertices[source_vertex(g, g->tris[t].vertices[k])].position;
+        const double *a = g->rest_pos + (size_t)p[0] * 3, *c1 = g->rest_pos + (size_t)p[1] * 3, *c2 = g->rest_pos + (size_t)p[2] * 3;
+        double e1[3], e2[3], n[3];
+        for (int k = 0; k < 3; k++) e1[k] = c1[k] - a[k], e2[k] = c2[k] - a[k];
+        cross3d(e1, e2, n);
+        for (int v = 0; v < 3; v++)
+            for (int k = 0; k < 3; k++) face[(size_t)p[v] * 3 + k] += n[k];
+    }
+    static const double up[3] = {0, 0, 1};
+    for (uint32_t v = 0; v < g->vcount; v++) {
+        const ferry_alm_vertex *vx = &m->vertices[source_vertex(g, v)];
+        double *out = normals + (size_t)v * 3;
+        bool done = false;
+        if (m->version >= 7 && vx->tangents[0].count && vx->tangents[1].count) {
+            double t0[4], t1[4];
+            ferry_alm_vector_eval(&vx->tangents[0], b->rest, m->bone_count, t0);
+            ferry_alm_vector_eval(&vx->tangents[1], b->rest, m->bone_count, t1);
+            cross3d(t0, t1, out);
+            double len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
+            double scale = sqrt(t0[0] * t0[0] + t0[1] * t0[1] + t0[2] * t0[2]) * sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+            if (isfinite(len) && len > 1e-9 * scale && len > 0) {
+                for (int k = 0; k < 3; k++) out[k] /= len;
+                done = true;
+            }
+        }
+        if (!done) {
+            memcpy(out, face + (size_t)vx->position * 3, 3 * sizeof *out);
+            normalize3(out, up);
+        }
+    }
+    free(face);
+    return true;
+}
+
+/* One primitive per material with triangles: its own compact vertex list. */
+static bool add_mesh(fy_alm_build *b, geometry *g, ferry_alm_scene_report *rep)
+{
+    const ferry_alm_mesh *m = b->mesh;
+    ferry_scene *s = b->scene;
+    uint32_t *local = malloc(((size_t)g->vcount + 1) * sizeof *local);
+    uint32_t *order = malloc(((size_t)g->vcount + 1) * sizeof *order);
+    uint32_t *per_material = calloc((size_t)m->material_count + 1, sizeof *per_material);
+    double *normals = malloc(((size_t)g->vcount + 1) * 3 * sizeof *normals);
+    bool ok = local && order && per_material && normals && vertex_normals(b, g, normals);
+    size_t prim_count = 0;
+    for (uint32_t t = 0; ok && t < g->tri_count; t++) prim_count += per_material[g->tris[t].material]++ == 0;
+    ferry_scene_mesh *mesh = ok ? fy_alm_alloc(b, 1, sizeof *mesh) : NULL;
+    ferry_scene_primitive *prims = ok ? fy_alm_alloc(b, prim_count, sizeof *prims) : NULL;
+    ok = ok && mesh && prims;
+    double *frame_mats = NULL;
+    if (ok && !g->skinned && m->frame_count > 0 && m->bone_count) {
+        frame_mats = malloc((size_t)m->frame_count * m->bone_count * 16 * sizeof *frame_mats);
+        ok = frame_mats != NULL;
+        for (uint32_t f = 0; ok && f < m->frame_count; f++)
+            ok = ferry_alm_bone_matrices(m, f, frame_mats + (size_t)f * m->bone_count * 16, b->err) == FERRY_OK;
+    }
+    size_t pi = 0;
+    for (uint32_t mat = 0; ok && mat < m->material_count; mat++) {
+        if (!per_material[mat]) continue;
+        for (uint32_t v = 0; v < g->vcount; v++) local[v] = UINT32_MAX;
+        uint32_t n = 0;
+        uint32_t *idx = fy_alm_alloc(b, (size_t)per_material[mat] * 3, sizeof *idx);
+        if (!idx) {
+            ok = false;
+            break;
+        }
+        size_t ic = 0;
+        for (uint32_t t = 0; t < g->tri_count; t++) {
+            if (g->tris[t].material != mat) continue;
+            for (int k = 0; k < 3; k++) {
+                uint32_t v = g->tris[t].vertices[k];
+                if (local[v] == UINT32_MAX) order[n] = v, local[v] = n++;
+                idx[ic++] = local[v];
+            }
+        }
+        ferry_scene_primitive *pr = &prims[pi++];
+        float *pos = fy_alm_alloc(b, n, 3 * sizeof *pos);
+        float *nor = fy_alm_alloc(b, n, 3 * sizeof *nor);
+        float *uv = fy_alm_alloc(b, n, 2 * sizeof *uv);
+        uint16_t *jo = g->skinned ? fy_alm_alloc(b, n, 4 * sizeof *jo) : NULL;
+        float *we = g->skinned ? fy_alm_alloc(b, n, 4 * sizeof *we) : NULL;
+        ferry_scene_morph_target *targets = frame_mats ? fy_alm_alloc(b, m->frame_count, sizeof *targets) : NULL;
+        if (!pos || !nor || !uv || (g->skinned && (!jo || !we)) || (frame_mats && !targets)) {
+            ok = false;
+            break;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            const ferry_alm_vertex *vx = &m->vertices[source_vertex(g, order[i])];
+            for (int k = 0; k < 3; k++) {
+                pos[i * 3 + k] = (float)g->rest_pos[(size_t)vx->position * 3 + k];
+                nor[i * 3 + k] = (float)normals[(size_t)order[i] * 3 + k];
+            }
+            /* (s, t) as they are: see texture_png on why no flip. */
+            uv[i * 2] = (float)vx->tex_coords[0];
+            uv[i * 2 + 1] = (float)vx->tex_coords[1];
+            if (g->skinned) {
+                memcpy(jo + i * 4, g->joints + (size_t)vx->position * 4, 4 * sizeof *jo);
+                memcpy(we + i * 4, g->weights + (size_t)vx->position * 4, 4 * sizeof *we);
+            }
+        }
+        for (uint32_t f = 0; frame_mats && f < m->frame_count; f++) {
+            float *d = fy_alm_alloc(b, n, 3 * sizeof *d);
+            if (!d) {
+                ok = false;
+                break;
+            }
+            const double *gm = frame_mats + (size_t)f * m->bone_count * 16;
+            for (uint32_t i = 0; i < n; i++) {
+                const ferry_alm_vertex *vx = &m->vertices[source_vertex(g, order[i])];
+                double out[4];
+                ferry_alm_vector_eval(&m->positions[vx->position], gm, m->bone_count, out);
+                for (int k = 0; k < 3; k++) d[i * 3 + k] = (float)(out[k] - g->rest_pos[(size_t)vx->position * 3 + k]);
+            }
+            char name[32];
+            snprintf(name, sizeof name, "frame %u", (unsigned)f);
+            targets[f].positions = d;
+            targets[f].name = ferry_arena_strdup(b->arena, name);
+        }
+        pr->vertex_count = n;
+        pr->positions = pos;
+        pr->normals = nor;
+        pr->texcoords[0] = uv;
+        pr->texcoord_count = 1;
+        pr->joints = jo;
+        pr->weights = we;
+        pr->indices = idx;
+        pr->index_count = ic;
+        pr->mode = FERRY_PRIMITIVE_TRIANGLES;
+        pr->material = (int32_t)mat;
+        pr->targets = targets;
+        pr->target_count = targets ? m->frame_count : 0;
+        rep->vertex_count += n;
+        rep->triangle_count += per_material[mat];
+    }
+    free(local);
+    free(order);
+    free(per_material);
+    free(normals);
+    free(frame_mats);
+    if (!ok) {
+        if (b->err->code == FERRY_OK) fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the mesh");
+        return false;
+    }
+    mesh->name = s->name;
+    mesh->primitives = prims;
+    mesh->primitive_count = prim_count;
+    s->meshes = mesh;
+    s->mesh_count = 1;
+    ferry_scene_node *n = &s->nodes[s->node_count++];
+    ferry_scene_node_init(n);
+    /* A root with no transform: glTF ignores a skinned mesh node's own
+     * transform, and the morph path's positions are already in object space. */
+    n->name = s->name;
+    n->mesh = 0;
+    n->skin = g->skinned ? 0 : -1;
+    return true;
+}
+
+/* ---- animation ---- */
+
+static bool add_animation(fy_alm_build *b, const geometry *g, int32_t mesh_node)
+{
+    const ferry_alm_mesh *m = b->mesh;
+    ferry_scene *s = b->scene;
+    uint32_t frames = m->frame_count;
+    bool morph = mesh_node >= 0 && !g->skinned && s->meshes[0].primitives[0].target_count == frames;
+    size_t channels = (size_t)m->bone_count * 3 + (morph ? 1 : 0);
+    if (frames == 0 || channels == 0) return true;
+    double rate = isfinite(m->frame_rate) && m->frame_rate > 0 ? m->frame_rate : DEFAULT_FRAME_RATE;
+    ferry_scene_animation *an = fy_alm_alloc(b, 1, sizeof *an);
+    ferry_scene_channel *ch = fy_alm_alloc(b, channels, sizeof *ch);
+    float *times = fy_alm_alloc(b, frames, sizeof *times);
+    if (!an || !ch || !times) return false;
+    for (uint32_t f = 0; f < frames; f++) times[f] = (float)(f / rate);
+    double worst = 0;
+    size_t c = 0;
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        float *tv = fy_alm_alloc(b, frames, 3 * sizeof *tv);
+        float *rv = fy_alm_alloc(b, frames, 4 * sizeof *rv);
+        float *sv = fy_alm_alloc(b, frames, 3 * sizeof *sv);
+        if (!tv || !rv || !sv) return false;
+        for (uint32_t f = 0; f < frames; f++) {
+            double miss = decompose(m->frames + ((size_t)f * m->bone_count + i) * 16, tv + f * 3, rv + f * 4, sv + f * 3);
+            if (!(miss <= worst)) worst = isfinite(miss) ? miss : 1e30;
+            /* Neighbouring keys on one hemisphere: interpolation takes the short way. */
+            if (f > 0) {
+                const float *p = rv + (f - 1) * 4;
+                float *q = rv + f * 4;
+                if (p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3] < 0)
+                    for (int k = 0; k < 4; k++) q[k] = -q[k];
+            }
+        }
+        const float *values[3] = {tv, rv, sv};
+        for (int path = 0; path < 3; path++) {
+            ch[c].node = (int32_t)i;
+            ch[c].path = (ferry_anim_path)path;
+            ch[c].interpolation = FERRY_INTERP_LINEAR;
+            ch[c].times = times;
+            ch[c].key_count = frames;
+            ch[c].values = values[path];
+            c++;
+        }
+    }
+    if (morph) {
+        /* Key f: target f at weight 1, the others 0; blending linearly
+         * between neighbours interpolates the frames' positions, and at
+         * every key the pose is the frame exactly. */
+        float *w = fy_alm_alloc(b, (size_t)frames * frames, sizeof *w);
+        if (!w) return false;
+        for (uint32_t f = 0; f < frames; f++) w[(size_t)f * frames + f] = 1.0f;
+        ch[c].node = mesh_node;
+        ch[c].path = FERRY_ANIM_WEIGHTS;
+        ch[c].interpolation = b->opts->step_morph ? FERRY_INTERP_STEP : FERRY_INTERP_LINEAR;
+        ch[c].times = times;
+        ch[c].key_count = frames;
+        ch[c].values = w;
+        c++;
+    }
+    an->name = "frames";
+    an->channels = ch;
+    an->channel_count = c;
+    json_t *x = json_object();
+    json_object_set_new(x, "frame_rate", fy_json_real(rate));
+    json_object_set_new(x, "frame_count", json_integer(frames));
+    json_object_set_new(x, "mesh", json_string(g->skinned ? "skin" : "morph targets"));
+    if (worst > TRS_TOLERANCE) {
+        json_object_set_new(x, "bones_approximate", json_true());
+        json_object_set_new(x, "bones_trs_miss", fy_json_real(worst));
+    }
+    an->extras_json = fy_json_to_arena(b->arena, x);
+    s->animations = an;
+    s->animation_count = 1;
+    return an->extras_json != NULL;
+}
+
+/* ---- extras ---- */
+
+/* Comments are bytes of unknown encoding: ASCII kept, the rest '?'. */
+static json_t *comment_json(const char *text, uint32_t len)
+{
+    char *copy = malloc((size_t)len + 1);
+    if (!copy) return json_null();
+    for (uint32_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        copy[i] = (ch >= 0x20 && ch < 0x7f) || ch == '\n' || ch == '\t' || ch == '\r' ? (char)ch : '?';
+    }
+    copy[len] = 0;
+    json_t *s = json_string(copy);
+    free(copy);
+    return s ? s : json_null();
+}
+
+static const char *scene_extras(fy_alm_build *b, const ferry_alm_lod *lod, const geometry *g,
+                                const ferry_alm_scene_report *rep)
+{
+    const ferry_alm_mesh *m = b->mesh;
+    json_t *x = json_object();
+    json_object_set_new(x, "source", json_string("alm"));
+    json_object_set_new(x, "version", json_integer(m->version));
+    json_t *comments = json_array();
+    for (uint32_t i = 0; i < m->comment_count && m->comments; i++) {
+        uint32_t len = m->comment_lengths ? m->comment_lengths[i] : (uint32_t)strlen(m->comments[i]);
+        json_array_append_new(comments, m->comments[i] ? comment_json(m->comments[i], len) : json_null());
+    }
+    json_object_set_new(x, "comments", comments);
+    json_object_set_new(x, "bone_count", json_integer(m->bone_count));
+    json_object_set_new(x, "collapse_count", json_integer(m->collapse_count));
+    json_object_set_new(x, "full_triangle_count", json_integer(m->triangle_count));
+    if (lod) {
+        json_t *l = json_object();
+        json_object_set_new(l, "collapses_applied", json_integer(lod->collapses_applied));
+        json_object_set_new(l, "last_error", fy_json_real(lod->last_error));
+        json_object_set_new(l, "triangle_count", json_integer(lod->triangle_count));
+        json_object_set_new(l, "vertex_count", json_integer(lod->vertex_count));
+        json_object_set_new(x, "lod", l);
+    } else {
+        json_object_set_new(x, "lod", json_null());
+    }
+    json_object_set_new(x, "frame_count", json_integer(m->frame_count));
+    if (m->version >= 6) {
+        json_object_set_new(x, "frame_rate", fy_json_real(m->frame_rate));
+        json_object_set_new(x, "override_p", json_boolean(m->override_p != 0));
+    }
+    json_object_set_new(x, "export", json_string(g->skinned ? "skin" : "morph targets"));
+    if (!g->skinned && g->reason) json_object_set_new(x, "morph_reason", json_string(g->reason));
+    if (g->skinned) {
+        json_object_set_new(x, "max_influences", json_integer(rep->max_influences));
+        json_object_set_new(x, "positions_truncated", json_integer(rep->positions_truncated));
+        json_object_set_new(x, "max_dropped_weight", fy_json_real(rep->max_dropped_weight));
+    }
+    json_t *tex = json_array();
+    for (uint32_t i = 0; i < m->texture_count; i++) {
+        const ferry_alm_texture *t = &m->textures[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "image", b->texture_image[i] >= 0 ? json_integer(b->texture_image[i]) : json_null());
+        json_object_set_new(o, "width", json_integer(t->width));
+        json_object_set_new(o, "height", json_integer(t->height));
+        json_object_set_new(o, "channels", json_integer(t->channels));
+        json_object_set_new(o, "signed", json_boolean(t->is_signed != 0));
+        json_array_append_new(tex, o);
+    }
+    json_object_set_new(x, "textures", tex);
+    json_t *maps = json_array();
+    for (uint32_t i = 0; i < m->tangent_map_count; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "image", b->tangent_image[i] >= 0 ? json_integer(b->tangent_image[i]) : json_null());
+        json_object_set_new(o, "width", json_integer(m->tangent_maps[i].width));
+        json_object_set_new(o, "height", json_integer(m->tangent_maps[i].height));
+        json_object_set_new(o, "scale", fy_json_real(b->tangent_scale[i]));
+        json_array_append_new(maps, o);
+    }
+    json_object_set_new(x, "tangent_maps", maps);
+    json_object_set_new(x, "axes", json_string("as stored (ALM states no up axis)"));
+    return fy_json_to_arena(b->arena, x);
+}
+
+/* ---- entry ---- */
+
+static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferry_alm_scene_report *rep)
+{
+    const ferry_alm_mesh *m = b->mesh;
+    ferry_scene *s = b->scene;
+    b->rest = fy_alm_alloc(b, m->bone_count, 16 * sizeof *b->rest);
+    g->used = fy_alm_alloc(b, m->position_count, 1);
+    g->rest_pos = fy_alm_alloc(b, m->position_count, 3 * sizeof *g->rest_pos);
+    float *world = fy_alm_alloc(b, m->bone_count, 16 * sizeof *world);
+    s->nodes = fy_alm_alloc(b, (size_t)m->bone_count + 1, sizeof *s->nodes);
+    if (!b->rest || !g->used || !g->rest_pos || !world || !s->nodes) return false;
+    if (ferry_alm_bone_matrices(m, -1, b->rest, b->err) != FERRY_OK) return false;
+
+    for (uint32_t v = 0; v < g->vcount; v++) g->used[m->vertices[source_vertex(g, v)].position] = 1;
+    for (uint32_t p = 0; p < m->position_count; p++) {
+        if (!g->used[p]) continue;
+        double out[4];
+        ferry_alm_vector_eval(&m->positions[p], b->rest, m->bone_count, out);
+        /* The spec's sum, taken as it is: x, y, z of the homogeneous result. */
+        memcpy(g->rest_pos + (size_t)p * 3, out, 3 * sizeof *out);
+    }
+
+    g->skinned = false;
+    g->reason = NULL;
+    if (b->opts->force_morph) {
+        g->reason = "morph targets asked for";
+    } else if (m->bone_count == 0) {
+        g->reason = "no bones";
+    } else if (g->tri_count == 0) {
+        g->reason = "no triangles";
+    } else if (frames_are_trs(m, &g->reason)) {
+        g->joints = fy_alm_alloc(b, m->position_count, 4 * sizeof *g->joints);
+        g->weights = fy_alm_alloc(b, m->position_count, 4 * sizeof *g->weights);
+        if (!g->joints || !g->weights) return false;
+        g->skinned = weighted_copies(b, g, rep, &g->reason);
+        if (!g->skinned && !g->reason) return false; /* memory */
+        if (!g->skinned) rep->max_influences = rep->positions_truncated = 0, rep->max_dropped_weight = 0;
+    }
+    rep->skinned = g->skinned;
+    rep->reason = g->reason;
+
+    if (!add_bones(b, world)) return false;
+    if (!fy_alm_images(b) || !fy_alm_materials(b)) return false;
+    int32_t mesh_node = -1;
+    if (g->tri_count > 0) {
+        mesh_node = (int32_t)m->bone_count;
+        if (!add_mesh(b, g, rep)) return false;
+        if (g->skinned && !add_skin(b, world)) return false;
+    }
+    if (!add_animation(b, g, mesh_node)) return false;
+    rep->images = (uint32_t)s->image_count;
+    s->extras_json = scene_extras(b, lod, g, rep);
+    return s->extras_json != NULL;
+}
+
+ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod *lod,
+                                const ferry_alm_scene_options *options, ferry_scene **out, ferry_error *err)
+{
+    ferry_error local_err;
+    if (!err) err = &local_err;
+    fy_error_clear(err);
+    if (!out || !mesh) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", out ? "mesh" : "output");
+        return FERRY_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    ferry_alm_scene_options no_options;
+    if (!options) {
+        memset(&no_options, 0, sizeof no_options);
+        options = &no_options;
+    }
+    if (!check_mesh(mesh, lod, err)) return err->code;
+
+    fy_alm_build b;
+    memset(&b, 0, sizeof b);
+    b.mesh = mesh;
+    b.opts = options;
+    b.err = err;
+    b.arena = ferry_arena_create(0);
+    ferry_scene *s = b.arena ? ferry_arena_alloc(b.arena, sizeof *s) : NULL;
+    if (!s) {
+        ferry_arena_destroy(b.arena);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
+        return FERRY_ERR_NOMEM;
+    }
+    s->arena = b.arena;
+    s->name = ferry_arena_strdup(b.arena, options->name ? options->name : "alm");
+    b.scene = s;
+
+    geometry g;
+    memset(&g, 0, sizeof g);
+    g.vcount = lod ? lod->vertex_count : mesh->vertex_count;
+    g.vsrc = lod ? lod->vertex_source : NULL;
+    g.tris = lod ? lod->triangles : mesh->triangles;
+    g.tri_count = lod ? lod->triangle_count : mesh->triangle_count;
+    ferry_alm_scene_report rep;
+    memset(&rep, 0, sizeof rep);
+    if (!s->name || !convert(&b, lod, &g, &rep)) {
+        if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+        ferry_result r = err->code;
+        ferry_arena_destroy(b.arena);
+        return r;
+    }
+    if (options->report) *options->report = rep;
+    *out = s;
+    return FERRY_OK;
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# ferry info/dump/validate/convert on ALM files written here byte by byte
+# from the spec (a version 9 fan of 4 triangles with 3 collapse records).
+set -u
+FERRY=$1
+SRC=$2
+SHARED=${3:-}
+. "$SRC/tests/cli/lib.bash"
+
+# Big-endian 32-bit words; reals are given as their float bit patterns.
+u32() {
+    local v=$1
+    printf "\\x$(printf %02x $(((v >> 24) & 255)))\\x$(printf %02x $(((v >> 16) & 255)))\\x$(printf %02x $(((v >> 8) & 255)))\\x$(printf %02x $((v & 255)))"
+}
+f() { u32 $((16#$1)); } # hex bits
+ONE=3f800000 HALF=3f000000 ZERO=00000000
+
+# fixture FILE VERTEX3_POSITION: a square 0 (0,0) 1 (1,0) 2 (1,1) 3 (0,1)
+# around 4 (0.5,0.5), triangles (0,1,4) (1,2,4) (2,3,4) (3,0,4); records:
+# edge 0 -> 4 (4 triangles -> 2), influence 1 -> 1, edge 1 -> 4 (-> 1).
+fixture() {
+    local out=$1 v3=$2
+    {
+        printf 'ALM\0'
+        u32 9
+        u32 1; u32 1; u32 5; u32 5; u32 0; u32 0 # comments bones positions vertices textures tangents
+        u32 1; u32 4; u32 3; u32 1               # materials triangles collapses frames
+        f 41f00000; u32 0                        # frame rate 30, no P
+        u32 3; printf 'cli'
+        # bone: parent, identity, flags, statistics
+        u32 0xffffffff
+        for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+            if [ $((i % 5)) -eq 0 ]; then f $ONE; else f $ZERO; fi
+        done
+        u32 0
+        for i in $(seq 38); do f $ZERO; done
+        # positions: bone 0, (x, y, 0, 1)
+        for xy in "$ZERO $ZERO" "$ONE $ZERO" "$ONE $ONE" "$ZERO $ONE" "$HALF $HALF"; do
+            set -- $xy
+            u32 1; u32 0; f $1; f $2; f $ZERO; f $ONE
+        done
+        # vertices: position, two empty tangent vectors, s, t
+        for v in 0 1 2 3 4; do
+            if [ $v -eq 3 ]; then u32 "$v3"; else u32 $v; fi
+            u32 0; u32 0; f $ZERO; f $ZERO
+        done
+        u32 0xffffffff; u32 0xffffffff           # material: no texture, no tangent map
+        for t in "0 1 4" "1 2 4" "2 3 4" "3 0 4"; do
+            set -- $t
+            u32 $1; u32 $2; u32 $3; u32 0
+        done
+        u32 0; u32 4; u32 4; u32 4; f 3dcccccd   # edge 0 -> 4, error 0.1
+        u32 0xffffffff; u32 1; u32 1; u32 1; f 3e4ccccd # influence, error 0.2
+        u32 1; u32 4; u32 4; u32 4; f 3e99999a   # edge 1 -> 4, error 0.3
+        for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do # one frame: identity
+            if [ $((i % 5)) -eq 0 ]; then f $ONE; else f $ZERO; fi
+        done
+    } >"$out"
+}
+
+fixture "$tmp/fan.alm" 3
+fixture "$tmp/broken.alm" 9
+size=$(wc -c <"$tmp/fan.alm")
+# header 56, comment 7, bone 224, positions 5 x 24, vertices 5 x 20,
+# material 8, triangles 64, records 20 + 20 + 20, frame 64
+check "fixture size" [ "$size" -eq 703 ]
+
+expect 0 "info" -- "$FERRY" info "$tmp/fan.alm"
+check "info: version" grep -q "ALM version 9, 703 bytes" "$tmp/out"
+check "info: counts" grep -q "positions: 5, vertices: 5, triangles: 4" "$tmp/out"
+check "info: collapses" grep -q "collapses: 3 (2 edge, 1 influence)" "$tmp/out"
+check "info: full LOD" grep -Eq -- "--lod 0 +4 triangles" "$tmp/out"
+check "info: last LOD" grep -Eq -- "--lod 3 +1 triangles" "$tmp/out"
+check "info: frame rate" grep -q "frames: 1 at 30 per second" "$tmp/out"
+
+expect 0 "info --json" -- "$FERRY" info --json "$tmp/fan.alm"
+check "info --json: version" grep -q '"version": 9' "$tmp/out"
+check "info --json: lods" grep -q '"triangles": 2' "$tmp/out"
+
+expect 0 "dump" -- "$FERRY" dump "$tmp/fan.alm"
+check "dump: influence record" grep -q "\[1\] influence, 1 pairs: 1->1" "$tmp/out"
+check "dump: edge record" grep -q "\[2\] edge p1 1 p2 4 -> vl 4 vr 4" "$tmp/out"
+expect 0 "dump --json" -- "$FERRY" dump --json "$tmp/fan.alm"
+check "dump --json: kinds" grep -q '"kind": "influence"' "$tmp/out"
+check "dump --json: comment" grep -q '"cli"' "$tmp/out"
+
+expect 0 "validate" -- "$FERRY" validate "$tmp/fan.alm"
+check "validate: clean" grep -q "0 errors" "$tmp/out"
+expect 1 "validate a broken file" -- "$FERRY" validate "$tmp/broken.alm"
+check "validate: rule and place" grep -q "at vertices\[3\]: .*\[vertex-position\]" "$tmp/out"
+expect 1 "validate --json a broken file" -- "$FERRY" validate --json "$tmp/broken.alm"
+check "validate --json: rule" grep -q '"rule": "vertex-position"' "$tmp/out"
+
+head -c 300 "$tmp/fan.alm" >"$tmp/cut.alm"
+expect 1 "info on a truncated file" -- "$FERRY" info "$tmp/cut.alm"
+check "truncated: located" grep -q "at positions" "$tmp/err"
+expect 1 "validate a truncated file" -- "$FERRY" validate "$tmp/cut.alm"
+
+expect 0 "rewrite" -- "$FERRY" convert "$tmp/fan.alm" "$tmp/again.alm"
+check "rewrite is byte-identical" cmp -s "$tmp/fan.alm" "$tmp/again.alm"
+
+expect 2 "two LOD choices" -- "$FERRY" convert "$tmp/fan.alm" "$tmp/x.glb" --lod 1 --triangles 2
+expect 2 "bad --lod" -- "$FERRY" convert "$tmp/fan.alm" "$tmp/x.glb" --lod many
+expect 2 "bad --error" -- "$FERRY" convert "$tmp/fan.alm" "$tmp/x.glb" --error -1
+expect 2 "--triangles 0" -- "$FERRY" convert "$tmp/fan.alm" "$tmp/x.glb" --triangles 0
+expect 2 "LOD on a rewrite" -- "$FERRY" convert "$tmp/fan.alm" "$tmp/y.alm" --lod 1
+expect 2 "unknown output" -- "$FERRY" convert "$tmp/fan.alm" "$tmp/y.obj"
+expect 2 "unknown option" -- "$FERRY" convert "$tmp/fan.alm" "$tmp/y.alm" --frobnicate
+expect 0 "convert --help" -- "$FERRY" convert --help
+check "help names the LOD options" grep -q -- "--triangles N" "$tmp/out"
+
+finish

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# ALM -> glTF as a user runs it: hand-built fixtures for both export paths
+# (skin.alm: weighted copies -> standard skin; morph.alm: animation-space
+# vectors -> frames as morph targets), written by test_alm_scene, and a
+# progressive mesh built from the bundled walker, whose --lod, --triangles
+# and --error options must change the triangle count. Every output goes
+# through the Khronos validator when node and tests/gltf/node_modules exist.
+set -u
+FERRY=$1 SRC=$2 SHARED=$3
+. "$(dirname "$0")/lib.bash"
+maker="$(dirname "$FERRY")/tests/test_alm_scene"
+if [ ! -x "$maker" ]; then
+  echo "SKIP: $maker (which writes the fixtures) is not built"
+  exit 77
+fi
+
+expect 0 "write the hand-built fixtures" -- "$maker" "$tmp"
+expect 0 "build walker.alm from walker.alo" -- "$FERRY" convert "$SRC/samples/alamo/walker.alo" "$tmp/walker.alm"
+
+files=()
+for name in skin morph walker; do
+  for ext in glb gltf; do
+    expect 0 "convert $name.alm to .$ext" -- "$FERRY" convert "$tmp/$name.alm" "$tmp/$name.$ext"
+    files+=("$tmp/$name.$ext")
+  done
+done
+expect 0 "skin.alm again" -- "$FERRY" convert "$tmp/skin.alm" "$tmp/skin2.glb"
+check "skin.alm becomes a skin" grep -q "skin of 1 bones" "$tmp/err"
+check "the dropped weight is reported" grep -q "largest dropped weight 0" "$tmp/err"
+expect 0 "morph.alm again" -- "$FERRY" convert "$tmp/morph.alm" "$tmp/morph2.glb"
+check "morph.alm becomes morph targets" grep -q "2 frames as morph targets" "$tmp/err"
+check "the .gltf has its .bin beside it" test -s "$tmp/skin.bin"
+
+# Triangle counts from the one-line summary.
+triangles() { sed -n 's/.*, \([0-9][0-9]*\) triangles,.*/\1/p' "$tmp/err"; }
+expect 0 "walker at full resolution" -- "$FERRY" convert "$tmp/walker.alm" "$tmp/w_full.glb"
+full=$(triangles)
+expect 0 "walker --lod 17" -- "$FERRY" convert --lod 17 "$tmp/walker.alm" "$tmp/w_lod.glb"
+lod=$(triangles)
+check "--lod 17 says how many collapses" grep -q "LOD after 17 of" "$tmp/err"
+expect 0 "walker --triangles 20" -- "$FERRY" convert --triangles 20 "$tmp/walker.alm" "$tmp/w_tri.glb"
+tri=$(triangles)
+expect 0 "walker --error 0" -- "$FERRY" convert --error 0 "$tmp/walker.alm" "$tmp/w_err.glb"
+err0=$(triangles)
+expect 0 "walker --lod 0" -- "$FERRY" convert --lod 0 "$tmp/walker.alm" "$tmp/w_lod0.glb"
+lod0=$(triangles)
+echo "walker triangles: full $full, --lod 0 $lod0, --lod 17 $lod, --triangles 20 $tri, --error 0 $err0"
+check "the full mesh has triangles" test "${full:-0}" -gt 20
+check "--lod 0 is the full mesh" test "${lod0:-0}" -eq "${full:-1}"
+check "--lod 17 has fewer triangles" test "${lod:-999999}" -lt "${full:-0}"
+check "--triangles 20 has at most 20" test "${tri:-999999}" -le 20
+check "--error 0 keeps no more than the full mesh" test "${err0:-999999}" -le "${full:-0}"
+files+=("$tmp/w_lod.glb" "$tmp/w_tri.glb")
+
+# A damaged file is refused with the reader's located error.
+head -c 40 "$tmp/skin.alm" >"$tmp/cut.alm"
+expect 1 "a truncated ALM is refused" -- "$FERRY" convert "$tmp/cut.alm" "$tmp/cut.glb"
+check "no output for it" test ! -e "$tmp/cut.glb"
+
+if command -v node >/dev/null 2>&1 && [ -d "$SRC/tests/gltf/node_modules/gltf-validator" ]; then
+  expect 0 "the Khronos validator finds no errors" -- node "$SRC/tests/gltf/validate.mjs" "${files[@]}"
+  cat "$tmp/out"
+  check "every file was validated" test "$(grep -c ': 0 errors' "$tmp/out")" -eq "${#files[@]}"
+else
+  echo "note: the Khronos validator part is skipped (node or tests/gltf/node_modules missing)"
+fi
+finish

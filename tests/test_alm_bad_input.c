@@ -1,0 +1,316 @@
+/* ALM files gone wrong: truncated at every byte, corrupted byte by byte,
+ * and specific breaks with the located error or diagnostic each must give
+ * (offsets from the spec-driven builder, not from the reader). */
+#include <ferry/alm.h>
+
+#include "alm_fixture.h"
+#include "test.h"
+
+static void set_be(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static bool located(const ferry_error *err, size_t size)
+{
+    return err->code != FERRY_OK && err->offset <= size && err->path[0] && err->message[0];
+}
+
+static void truncations(uint32_t v)
+{
+    bytes b = {0};
+    alm_fixture(&b, v, NULL);
+    size_t bad = 0;
+    for (size_t n = 0; n < b.size; n++) {
+        uint8_t *copy = malloc(n ? n : 1);
+        memcpy(copy, b.data, n);
+        ferry_alm_mesh *m = NULL;
+        ferry_error err;
+        ferry_result r = ferry_alm_read(copy, n, NULL, &m, &err);
+        if (r == FERRY_OK || !located(&err, n) || (n >= 8 && r != FERRY_ERR_TRUNCATED)) {
+            if (!bad) fprintf(stderr, "version %u cut at %zu: result %d, offset %llu, path '%s': %s\n", (unsigned)v, n,
+                              (int)r, (unsigned long long)err.offset, err.path, err.message);
+            bad++;
+        }
+        ferry_alm_free(m);
+        free(copy);
+    }
+    CHECK_MSG(bad == 0, "version %u: %zu truncations were not located errors", (unsigned)v, bad);
+    free(b.data);
+}
+
+/* Whatever a corrupted file holds: a located error, or a mesh that
+ * validates without crashing, rewrites byte for byte and gives LODs whose
+ * triangle counts agree with the per-record counts. */
+static size_t exercise(const uint8_t *data, size_t size)
+{
+    ferry_alm_mesh *m = NULL;
+    ferry_error err;
+    if (ferry_alm_read(data, size, NULL, &m, &err) != FERRY_OK) return located(&err, size) ? 0 : 1;
+    size_t problems = 0;
+    ferry_diagnostics d;
+    memset(&d, 0, sizeof d);
+    ferry_alm_validate(m, &d);
+    for (size_t i = 0; i < d.count; i++)
+        if (!d.items[i].rule[0] || (d.items[i].offset != FERRY_NO_OFFSET && d.items[i].offset > size)) problems++;
+    ferry_diagnostics_free(&d);
+    ferry_buffer out = {0};
+    if (ferry_alm_write(m, &out, &err) != FERRY_OK || out.size != size || memcmp(out.data, data, size) != 0) problems++;
+    ferry_buffer_free(&out);
+    uint32_t *counts = malloc(((size_t)m->collapse_count + 1) * sizeof *counts);
+    if (ferry_alm_lod_triangle_counts(m, counts, &err) != FERRY_OK) problems++;
+    for (uint32_t k = 0; k <= m->collapse_count && k < 8; k++) {
+        ferry_alm_lod_options o = {k, 0, -1};
+        ferry_alm_lod *lod;
+        if (ferry_alm_lod_extract(m, &o, &lod, &err) != FERRY_OK) {
+            problems++;
+            continue;
+        }
+        if (lod->triangle_count != counts[k]) problems++;
+        for (uint32_t t = 0; t < lod->triangle_count; t++)
+            for (int c = 0; c < 3; c++)
+                if (lod->triangles[t].vertices[c] >= lod->vertex_count) problems++;
+        ferry_alm_lod_free(lod);
+    }
+    free(counts);
+    if (m->bone_count <= 64) {
+        double mats[64 * 16];
+        if (ferry_alm_bone_matrices(m, -1, mats, &err) == FERRY_OK)
+            for (uint32_t p = 0; p < m->position_count; p++) {
+                double h[4];
+                ferry_alm_vector_eval(&m->positions[p], mats, m->bone_count, h);
+            }
+    }
+    ferry_alm_free(m);
+    return problems;
+}
+
+static void corruptions(uint32_t v)
+{
+    bytes b = {0};
+    alm_fixture(&b, v, NULL);
+    size_t problems = 0;
+    uint8_t *copy = malloc(b.size);
+    static const uint8_t values[] = {0x00, 0xff, 0x01, 0x80};
+    for (size_t i = 0; i < b.size; i++)
+        for (size_t k = 0; k < sizeof values; k++) {
+            memcpy(copy, b.data, b.size);
+            copy[i] = k == 3 ? copy[i] ^ 0x80 : values[k];
+            size_t p = exercise(copy, b.size);
+            if (p && !problems) fprintf(stderr, "version %u, byte %zu set to 0x%02x: %zu problems\n", (unsigned)v, i, copy[i], p);
+            problems += p;
+        }
+    CHECK_MSG(problems == 0, "version %u: %zu problems in corrupted files", (unsigned)v, problems);
+    free(copy);
+    free(b.data);
+}
+
+typedef struct edit_result {
+    ferry_result read;
+    ferry_error err;
+    ferry_diagnostics diags;
+} edit_result;
+
+/* Reads a fixture after `edit` and validates it. */
+static void run(bytes *b, edit_result *r)
+{
+    memset(r, 0, sizeof *r);
+    ferry_alm_mesh *m = NULL;
+    r->read = ferry_alm_read(b->data, b->size, NULL, &m, &r->err);
+    if (r->read == FERRY_OK) ferry_alm_validate(m, &r->diags);
+    ferry_alm_free(m);
+}
+
+static const ferry_diagnostic *find_rule(const edit_result *r, const char *rule)
+{
+    for (size_t i = 0; i < r->diags.count; i++)
+        if (strcmp(r->diags.items[i].rule, rule) == 0) return &r->diags.items[i];
+    return NULL;
+}
+
+static void expect_diag(bytes *b, const char *rule, uint64_t offset, const char *path, ferry_severity sev)
+{
+    edit_result r;
+    run(b, &r);
+    CHECK_MSG(r.read == FERRY_OK, "%s: read failed: %s", rule, r.err.message);
+    const ferry_diagnostic *d = find_rule(&r, rule);
+    CHECK_MSG(d != NULL, "no %s diagnostic (%zu others, first %s)", rule, r.diags.count,
+              r.diags.count ? r.diags.items[0].rule : "-");
+    if (d) {
+        CHECK_MSG(d->offset == offset, "%s: offset %llu, expected %llu", rule, (unsigned long long)d->offset,
+                  (unsigned long long)offset);
+        CHECK_MSG(strcmp(d->path, path) == 0, "%s: path '%s', expected '%s'", rule, d->path, path);
+        CHECK(d->severity == sev);
+    }
+    ferry_diagnostics_free(&r.diags);
+}
+
+static void expect_read_error(bytes *b, ferry_result code, uint64_t offset, const char *path, const char *what)
+{
+    edit_result r;
+    run(b, &r);
+    CHECK_MSG(r.read == code, "%s: result %d, expected %d", what, (int)r.read, (int)code);
+    CHECK_MSG(r.err.offset == offset, "%s: offset %llu, expected %llu", what, (unsigned long long)r.err.offset,
+              (unsigned long long)offset);
+    CHECK_MSG(strcmp(r.err.path, path) == 0, "%s: path '%s', expected '%s'", what, r.err.path, path);
+    ferry_diagnostics_free(&r.diags);
+}
+
+#define FRESH(v)                                                                                              \
+    do {                                                                                                      \
+        free(b.data);                                                                                         \
+        memset(&b, 0, sizeof b);                                                                              \
+        alm_fixture(&b, v, &at);                                                                              \
+    } while (0)
+
+static void specific(void)
+{
+    bytes b = {0};
+    alm_fixture_at at;
+    const size_t cs = 20; /* a version 3+ component: bone + 4 floats */
+    char path[96];
+
+    /* Structure: located read errors. */
+    FRESH(10);
+    set_be(b.data + at.positions[1], 1000);
+    snprintf(path, sizeof path, "positions[1]/components[%zu]", (b.size - at.positions[1] - 4) / cs);
+    expect_read_error(&b, FERRY_ERR_TRUNCATED, at.positions[1] + 4, path, "num_weights");
+
+    FRESH(10);
+    set_be(b.data + 16, 0x40000000); /* num_positions */
+    expect_read_error(&b, FERRY_ERR_TRUNCATED, at.positions[0], "positions", "num_positions");
+
+    FRESH(10);
+    set_be(b.data + at.textures[0], 0xffffffffu);
+    set_be(b.data + at.textures[0] + 4, 0xffffffffu);
+    expect_read_error(&b, FERRY_ERR_TRUNCATED, at.textures[0] + 16, "textures[0]", "texture size");
+
+    FRESH(10);
+    set_be(b.data + 4 * 11, 0x10000); /* num_frames (after 10 header words + num_tangents) */
+    expect_read_error(&b, FERRY_ERR_TRUNCATED, at.frames, "frames[2]", "num_frames");
+
+    FRESH(7);
+    set_be(b.data + at.materials[0] + 4, 0x20000000); /* old-form num_weights */
+    expect_read_error(&b, FERRY_ERR_TRUNCATED, at.materials[0] + 8, "materials[0]", "material weights");
+
+    FRESH(10);
+    set_be(b.data + at.collapses[0] + 4, 0x20000000); /* influence pair count */
+    expect_read_error(&b, FERRY_ERR_TRUNCATED, at.collapses[0] + 8, "collapses[0]", "pair count");
+
+    FRESH(10);
+    b.data[0] = 'X';
+    expect_read_error(&b, FERRY_ERR_MALFORMED, 0, "header", "magic");
+
+    /* Trailing bytes: kept, rewritten, warned about. */
+    FRESH(10);
+    put_u8(&b, 1);
+    put_u8(&b, 2);
+    expect_diag(&b, "trailing-bytes", at.end, "trailing bytes", FERRY_SEVERITY_WARNING);
+    CHECK(exercise(b.data, b.size) == 0);
+
+    /* References: validation diagnostics at the field's record. */
+    FRESH(10);
+    set_be(b.data + at.vertices[3], 9);
+    expect_diag(&b, "vertex-position", at.vertices[3], "vertices[3]", FERRY_SEVERITY_ERROR);
+
+    FRESH(3);
+    set_be(b.data + at.triangles + 16 + 8, 99);
+    expect_diag(&b, "triangle-vertex", at.triangles + 16 + 8, "triangles[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.triangles + 12, 1);
+    expect_diag(&b, "triangle-material", at.triangles + 12, "triangles[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.bones[0], 1);
+    expect_diag(&b, "bone-parent-order", at.bones[0], "bones[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(6);
+    set_be(b.data + at.bones[1], 5);
+    expect_diag(&b, "bone-parent", at.bones[1], "bones[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.positions[2] + 4 + cs, 7);
+    expect_diag(&b, "vector-bone", at.positions[2] + 4 + cs, "positions[2]/components[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    /* vertex 0: position, tangents[0] (1 component), tangents[1] */
+    set_be(b.data + at.vertices[0] + 8, 2);
+    expect_diag(&b, "vector-bone", at.vertices[0] + 8, "vertices[0]/tangents[0]/components[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.textures[0], 1);
+    set_be(b.data + at.textures[0] + 8, 6); /* 1 x 2 x 6 = the same 12 bytes */
+    expect_diag(&b, "texture-channels", at.textures[0] + 8, "textures[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.textures[0], 3);
+    set_be(b.data + at.textures[0] + 4, 4);
+    set_be(b.data + at.textures[0] + 8, 1); /* 3 x 4 x 1 = 12 */
+    expect_diag(&b, "texture-size", at.textures[0], "textures[0]", FERRY_SEVERITY_WARNING);
+
+    FRESH(10);
+    set_be(b.data + at.materials[0], 3);
+    expect_diag(&b, "material-texture", at.materials[0], "materials[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(8);
+    set_be(b.data + at.materials[0] + 4, 1);
+    expect_diag(&b, "material-tangent-map", at.materials[0] + 4, "materials[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(5);
+    set_be(b.data + at.materials[0] + 8, 2); /* old form: the weight's bone */
+    expect_diag(&b, "material-bone", at.materials[0] + 8, "materials[0]", FERRY_SEVERITY_ERROR);
+
+    /* Collapses. Version 10: [0] influence 2 -> 5, [1] edge 0, 2 -> 4. */
+    FRESH(10);
+    set_be(b.data + at.collapses[1] + 4, 9);
+    expect_diag(&b, "collapse-index", at.collapses[1] + 4, "collapses[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.collapses[1] + 12, 1); /* vr on position 1, vl on 4 */
+    expect_diag(&b, "collapse-vertex-position", at.collapses[1], "collapses[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.collapses[1] + 4, 0);
+    expect_diag(&b, "collapse-endpoints", at.collapses[1], "collapses[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.collapses[1] + 4, 4); /* position 4 is not in the full mesh */
+    expect_diag(&b, "collapse-dead-endpoint", at.collapses[1] + 4, "collapses[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.collapses[0] + 12, 0); /* pair 2 -> 0: positions 2 and 0 */
+    expect_diag(&b, "influence-position", at.collapses[0] + 8, "collapses[0]", FERRY_SEVERITY_ERROR);
+
+    /* A second edge collapse on a position the first removed: dead. */
+    FRESH(8);
+    {
+        /* Append collapse (0, 3) after the first (0, 2): position 0 is gone. */
+        bytes c = {0};
+        put(&c, b.data, at.frames);
+        size_t second = c.size;
+        put_u32be(&c, 0);
+        put_u32be(&c, 3);
+        put_u32be(&c, 3);
+        put_u32be(&c, 3);
+        put_f32be(&c, 1.0f);
+        put(&c, b.data + at.frames, b.size - at.frames);
+        set_be(c.data + 40, 2); /* num_collapses: the 11th word in version 8 */
+        expect_diag(&c, "collapse-dead-endpoint", second, "collapses[1]", FERRY_SEVERITY_ERROR);
+        free(c.data);
+    }
+    free(b.data);
+}
+
+int main(void)
+{
+    for (uint32_t v = 2; v <= 10; v++) truncations(v);
+    corruptions(3);
+    corruptions(8);
+    corruptions(10);
+    specific();
+    TEST_END();
+}
