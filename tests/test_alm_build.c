@@ -537,7 +537,7 @@ static void scene_point(const ferry_scene *s, const double *world, size_t node, 
 
 typedef struct totals {
     size_t models, triangles;
-    double worst_rest, build_seconds;
+    double worst_rest, worst_export, build_seconds;
     size_t lods;
 } totals;
 
@@ -601,6 +601,53 @@ static double rest_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *al
     return worst;
 }
 
+/* The glTF export of the built mesh, skinned the way glTF viewers do it,
+ * against the ALM's rest pose, triangle by triangle (each primitive holds
+ * one material's triangles in mesh order). */
+static double export_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *aligned)
+{
+    double *world = calloc(16 * (s->node_count + 1), sizeof *world);
+    for (size_t i = 0; i < s->node_count; i++) {
+        double local[16];
+        mat_trs(&s->nodes[i], local);
+        if (s->nodes[i].parent >= 0) mat_mul_cm(&world[16 * (size_t)s->nodes[i].parent], local, &world[16 * i]);
+        else memcpy(&world[16 * i], local, sizeof local);
+    }
+    double *mats = calloc(16 * ((size_t)m->bone_count + 1), sizeof *mats);
+    ferry_alm_bone_matrices(m, -1, mats, NULL);
+    double worst = 0;
+    size_t covered = 0;
+    *aligned = true;
+    for (size_t i = 0; i < s->node_count && *aligned; i++) {
+        int32_t mi = s->nodes[i].mesh;
+        if (mi < 0) continue;
+        for (size_t p = 0; p < s->meshes[mi].primitive_count && *aligned; p++) {
+            const ferry_scene_primitive *pr = &s->meshes[mi].primitives[p];
+            uint32_t t = 0;
+            for (size_t c = 0; c + 3 <= pr->index_count && *aligned; c += 3) {
+                while (t < m->triangle_count && m->triangles[t].material != (uint32_t)pr->material) t++;
+                if (t >= m->triangle_count) {
+                    *aligned = false;
+                    break;
+                }
+                for (int k = 0; k < 3; k++) {
+                    double got[3], want[4];
+                    scene_point(s, world, i, pr, pr->indices[c + k], got);
+                    ferry_alm_vector_eval(&m->positions[m->vertices[m->triangles[t].vertices[k]].position], mats,
+                                          m->bone_count, want);
+                    for (int r = 0; r < 3; r++) worst = fmax(worst, fabs(got[r] - want[r]) / fmax(1.0, fabs(want[r])));
+                }
+                t++;
+                covered++;
+            }
+        }
+    }
+    if (covered != m->triangle_count) *aligned = false;
+    free(world);
+    free(mats);
+    return worst;
+}
+
 static void check_model(const char *path, totals *tot)
 {
     size_t size;
@@ -643,6 +690,17 @@ static void check_model(const char *path, totals *tot)
             CHECK_MSG(aligned, "%s: triangles do not follow the source order", path);
             CHECK_MSG(e <= 1e-4, "%s: rest pose off by %g (relative)", path, e);
             tot->worst_rest = fmax(tot->worst_rest, e);
+            ferry_scene *exported = NULL;
+            CHECK_MSG(ferry_alm_to_scene(back, NULL, NULL, &exported, &err) == FERRY_OK, "%s: export: %s", path,
+                      err.message);
+            if (exported) {
+                bool covered;
+                double x = export_error(exported, back, &covered);
+                CHECK_MSG(covered, "%s: the export does not hold every triangle", path);
+                CHECK_MSG(x <= 1e-4, "%s: exported rest pose off by %g (relative)", path, x);
+                tot->worst_export = fmax(tot->worst_export, x);
+                ferry_scene_free(exported);
+            }
             if (back->triangle_count <= 2000) check_records(path, back, false);
             static const double fractions[] = {0.5, 0.25, 0.1};
             for (int f = 0; f < 3; f++) {
@@ -695,8 +753,9 @@ int main(void)
     const char *corpus = FERRY_SHARED_DIR "/corpus/alamo";
     if (test_dir_exists(corpus)) check_models(corpus, &tot);
     else printf("corpus checks skipped: %s absent\n", corpus);
-    printf("models %zu, triangles %zu, LODs %zu, worst rest-pose error %.3g (relative), build %.0f triangles/s\n",
-           tot.models, tot.triangles, tot.lods, tot.worst_rest,
+    printf("models %zu, triangles %zu, LODs %zu, worst rest-pose error %.3g (relative), of the glTF export %.3g, "
+           "build %.0f triangles/s\n",
+           tot.models, tot.triangles, tot.lods, tot.worst_rest, tot.worst_export,
            tot.build_seconds > 0 ? (double)tot.triangles / tot.build_seconds : 0.0);
     TEST_END();
 }

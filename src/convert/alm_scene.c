@@ -358,6 +358,16 @@ static bool add_bones(fy_alm_build *b, float *world)
 {
     const ferry_alm_mesh *m = b->mesh;
     ferry_scene *s = b->scene;
+    uint32_t roots = 0;
+    for (uint32_t i = 0; i < m->bone_count; i++) roots += m->bones[i].parent < 0;
+    b->bone_node0 = roots > 1 ? 1 : 0;
+    if (b->bone_node0) {
+        /* An identity node holding the root bones, so that the joints have
+         * one common root; it adds nothing to any bone's transform. */
+        ferry_scene_node *n = &s->nodes[s->node_count++];
+        ferry_scene_node_init(n);
+        n->name = "skeleton";
+    }
     for (uint32_t i = 0; i < m->bone_count; i++) {
         const ferry_alm_bone *bone = &m->bones[i];
         ferry_scene_node *n = &s->nodes[s->node_count++];
@@ -365,7 +375,7 @@ static bool add_bones(fy_alm_build *b, float *world)
         char name[32];
         snprintf(name, sizeof name, "bone %u", (unsigned)i);
         n->name = ferry_arena_strdup(b->arena, name);
-        n->parent = bone->parent;
+        n->parent = bone->parent >= 0 ? bone->parent + b->bone_node0 : (b->bone_node0 ? 0 : -1);
         double miss = decompose(bone->transform, n->translation, n->rotation, n->scale);
         float local[16];
         fy_mat4_from_trs(n->translation, n->rotation, n->scale, local);
@@ -405,7 +415,7 @@ static bool add_skin(fy_alm_build *b, const float *world)
     if (!s->skins || !joints || !ibm) return false;
     int32_t root = -1, roots = 0;
     for (uint32_t i = 0; i < m->bone_count; i++) {
-        joints[i] = (int32_t)i; /* bone i is node i */
+        joints[i] = (int32_t)i + b->bone_node0; /* bone i is node i (after the skeleton node, if any) */
         /* The inverse of what the nodes compose to (not of the file's
          * matrices), so that the rest pose gives back the positions exactly. */
         fy_mat4_invert(world + (size_t)i * 16, ibm + (size_t)i * 16);
@@ -416,7 +426,7 @@ static bool add_skin(fy_alm_build *b, const float *world)
     sk->joints = joints;
     sk->joint_count = m->bone_count;
     sk->inverse_bind_matrices = ibm;
-    sk->skeleton = roots == 1 ? root : -1;
+    sk->skeleton = roots == 1 ? root + b->bone_node0 : (b->bone_node0 ? 0 : -1);
     s->skin_count = 1;
     return true;
 }
@@ -644,7 +654,7 @@ static bool add_animation(fy_alm_build *b, const geometry *g, int32_t mesh_node)
         }
         const float *values[3] = {tv, rv, sv};
         for (int path = 0; path < 3; path++) {
-            ch[c].node = (int32_t)i;
+            ch[c].node = (int32_t)i + b->bone_node0;
             ch[c].path = (ferry_anim_path)path;
             ch[c].interpolation = FERRY_INTERP_LINEAR;
             ch[c].times = times;
@@ -776,7 +786,7 @@ static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferr
     g->used = fy_alm_alloc(b, m->position_count, 1);
     g->rest_pos = fy_alm_alloc(b, m->position_count, 3 * sizeof *g->rest_pos);
     float *world = fy_alm_alloc(b, m->bone_count, 16 * sizeof *world);
-    s->nodes = fy_alm_alloc(b, (size_t)m->bone_count + 1, sizeof *s->nodes);
+    s->nodes = fy_alm_alloc(b, (size_t)m->bone_count + 2, sizeof *s->nodes);
     if (!b->rest || !g->used || !g->rest_pos || !world || !s->nodes) return false;
     if (ferry_alm_bone_matrices(m, -1, b->rest, b->err) != FERRY_OK) return false;
 
@@ -812,7 +822,7 @@ static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferr
     if (!fy_alm_images(b) || !fy_alm_materials(b)) return false;
     int32_t mesh_node = -1;
     if (g->tri_count > 0) {
-        mesh_node = (int32_t)m->bone_count;
+        mesh_node = (int32_t)m->bone_count + b->bone_node0;
         if (!add_mesh(b, g, rep)) return false;
         if (g->skinned && !add_skin(b, world)) return false;
     }

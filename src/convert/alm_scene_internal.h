@@ -16,6 +16,9 @@ typedef struct fy_alm_build {
     int32_t *texture_image;   /* scene image of each ALM texture, or -1 */
     int32_t *tangent_image;   /* scene image of each tangent map, or -1 */
     double *tangent_scale;    /* per tangent map: the value that maps to 255 */
+    /* Node of bone 0: 1 when a "skeleton" node above several root bones
+     * comes first (glTF wants a skin's joints under one common root). */
+    int32_t bone_node0;
 } fy_alm_build;
 
 /* Allocation in the scene arena; sets err (NOMEM) on failure. */
