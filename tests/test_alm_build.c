@@ -14,6 +14,7 @@
  *    becomes an ALM that reads back, validates, rewrites byte for byte, has
  *    the source's rest pose within 1e-4 and extracts LODs at 50/25/10%. */
 #define _POSIX_C_SOURCE 200809L
+#include <ferry/ala.h>
 #include <ferry/alm.h>
 #include <ferry/alo.h>
 #include <ferry/convert.h>
@@ -329,7 +330,7 @@ static void build_hand(const char *name, hand_mesh *h, uint32_t expect_triangles
     while (free_count < unlimited_count && unlimited[free_count].error < 1e-9) free_count++;
     CHECK_MSG(free_count == h->m.position_count - expect_positions, "%s: %u free collapses of %u, expected %u", name,
               free_count, unlimited_count, h->m.position_count - expect_positions);
-    ferry_alm_build_options free_only = {0, 1e-9, 0};
+    ferry_alm_build_options free_only = {0, 1e-9, 0, -1};
     CHECK_MSG(ferry_alm_build_collapses(&h->m, &free_only, arena, &h->m.collapses, &h->m.collapse_count, &err) == FERRY_OK,
               "%s: %s", name, err.message);
     CHECK_EQ_U(h->m.collapse_count, h->m.position_count - expect_positions);
@@ -348,7 +349,7 @@ static void build_hand(const char *name, hand_mesh *h, uint32_t expect_triangles
     CHECK_MSG(validate_errors(name, &h->m) == 0, "%s: validation errors", name);
     check_round_trip(name, &h->m, h->points);
     /* A floor on the triangle count stops the building there. */
-    ferry_alm_build_options o = {h->m.triangle_count / 2, 0, 0};
+    ferry_alm_build_options o = {h->m.triangle_count / 2, 0, 0, -1};
     ferry_alm_collapse *half = NULL;
     uint32_t half_count = 0;
     CHECK(ferry_alm_build_collapses(&h->m, &o, arena, &half, &half_count, &err) == FERRY_OK);
@@ -440,7 +441,7 @@ static void check_scene(void)
     s.materials = &material, s.material_count = 1;
     ferry_alm_mesh *m = NULL;
     ferry_error err;
-    ferry_alm_build_options no_collapse = {UINT32_MAX, 0, 0};
+    ferry_alm_build_options no_collapse = {UINT32_MAX, 0, 0, 0};
     CHECK_MSG(ferry_alm_from_scene(&s, &no_collapse, &m, &err) == FERRY_OK, "%s", err.message);
     if (!m) return;
     CHECK_EQ_U(m->bone_count, 3);
@@ -734,8 +735,83 @@ static void check_models(const char *dir, totals *tot)
     test_free_paths(paths, n);
 }
 
+/* A model built with its animation: the ALM's frames are the ALA's poses.
+ * Each animated bone's frame matrix (row-major, bone to parent) against the
+ * translation, rotation and scale ferry_ala_sample_frame decodes. */
+static void check_frames(void)
+{
+    size_t msize, asize;
+    uint8_t *mdata = test_read_file(FERRY_SOURCE_DIR "/samples/alamo/walker.alo", &msize);
+    uint8_t *adata = test_read_file(FERRY_SOURCE_DIR "/samples/alamo/walker_walk_00.ala", &asize);
+    CHECK(mdata && adata);
+    ferry_alo_model *model = NULL;
+    ferry_ala_animation *anim = NULL;
+    ferry_error err;
+    CHECK(mdata && ferry_alo_read(mdata, msize, NULL, &model, &err) == FERRY_OK);
+    CHECK(adata && ferry_ala_read(adata, asize, NULL, &anim, &err) == FERRY_OK);
+    if (!model || !anim) goto done;
+    ferry_alo_scene_options so;
+    memset(&so, 0, sizeof so);
+    const ferry_ala_animation *anims[1] = {anim};
+    so.animations = anims;
+    so.animation_count = 1;
+    so.skip_textures = true;
+    so.game_view = true;
+    ferry_scene *scene = NULL;
+    CHECK(ferry_alo_to_scene(model, &so, &scene, &err) == FERRY_OK);
+    ferry_alm_mesh *m = NULL;
+    if (scene) CHECK_MSG(ferry_alm_from_scene(scene, NULL, &m, &err) == FERRY_OK, "%s", err.message);
+    if (m) {
+        CHECK_MSG(m->frame_count == anim->frame_count, "%u frames, the animation has %u", m->frame_count,
+                  anim->frame_count);
+        CHECK_MSG(fabs(m->frame_rate - anim->fps) < 1e-3, "frame rate %g, the animation's %g", m->frame_rate,
+                  (double)anim->fps);
+        CHECK(validate_errors("walker+walk", m) == 0);
+        double worst = 0;
+        size_t compared = 0;
+        for (size_t b = 0; b < anim->bone_count; b++) {
+            uint32_t bone = anim->bones[b].index;
+            if (bone >= model->skeleton.bone_count) continue;
+            int32_t node = -1;
+            for (size_t n = 0; n < scene->node_count && node < 0; n++)
+                if (scene->nodes[n].name && strcmp(scene->nodes[n].name, model->skeleton.bones[bone].name) == 0)
+                    node = (int32_t)n;
+            CHECK_MSG(node >= 0, "bone %s has no node", model->skeleton.bones[bone].name);
+            if (node < 0) continue;
+            for (uint32_t f = 0; f < m->frame_count && f < anim->frame_count; f++) {
+                ferry_ala_pose p;
+                ferry_ala_sample_frame(anim, b, f, &p);
+                double x = p.rotation[0], y = p.rotation[1], z = p.rotation[2], w = p.rotation[3];
+                /* Row-major T * R * S, R from the unit quaternion. */
+                double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
+                               2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+                               2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)};
+                const double *got = m->frames + ((size_t)f * m->bone_count + (size_t)node) * 16;
+                for (int row = 0; row < 3; row++) {
+                    for (int col = 0; col < 3; col++)
+                        worst = fmax(worst, fabs(got[row * 4 + col] - r[row * 3 + col] * p.scale[col]));
+                    worst = fmax(worst, fabs(got[row * 4 + 3] - p.translation[row]));
+                }
+                compared++;
+            }
+        }
+        CHECK(compared > 0);
+        CHECK_MSG(worst < 1e-4, "frame matrices differ from the ALA poses by %g", worst);
+        printf("walker + walk: %u frames at %g/s, %zu bone-frames, worst difference from the ALA poses %.3g\n",
+               m->frame_count, m->frame_rate, compared, worst);
+        ferry_alm_free(m);
+    }
+    ferry_scene_free(scene);
+done:
+    ferry_alo_free(model);
+    ferry_ala_free(anim);
+    free(mdata);
+    free(adata);
+}
+
 int main(void)
 {
+    check_frames();
     hand_mesh h;
     make_grid(&h, 8);
     build_hand("grid", &h, 2, 4);

@@ -511,9 +511,14 @@ static int convert(int argc, char **argv)
     const char *in = NULL, *out = NULL;
     ferry_alm_lod_options lod = {-1, 0, -1.0};
     int chosen = 0;
+    const char *anim = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--lod") == 0 || strcmp(a, "--triangles") == 0 || strcmp(a, "--error") == 0) {
+        if (strcmp(a, "--anim") == 0) {
+            if (i + 1 >= argc) return cli_usage_error("convert", "--anim needs an .ala file or 'auto'");
+            if (anim) return cli_usage_error("convert", "an ALM file holds one animation: give --anim once");
+            anim = argv[++i];
+        } else if (strcmp(a, "--lod") == 0 || strcmp(a, "--triangles") == 0 || strcmp(a, "--error") == 0) {
             if (i + 1 >= argc) return cli_usage_error("convert", "%s needs a value", a);
             const char *v = argv[++i];
             char *end;
@@ -547,6 +552,8 @@ static int convert(int argc, char **argv)
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     if (chosen > 1) return cli_usage_error("convert", "choose one of --lod, --triangles and --error");
     bool in_alm = cli_has_ext(in, ".alm");
+    if (anim && !(cli_has_ext(in, ".alo") && cli_has_ext(out, ".alm")))
+        return cli_usage_error("convert", "--anim applies to building an .alm from an .alo model");
     if (in_alm && cli_has_ext(out, ".alm")) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
         return rewrite(in, out);
@@ -554,7 +561,7 @@ static int convert(int argc, char **argv)
     if (in_alm && is_gltf(out)) return cli_alm_export(in, out, chosen ? &lod : NULL);
     if (cli_has_ext(out, ".alm") && (cli_has_ext(in, ".alo") || is_gltf(in))) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to reading ALM files");
-        return cli_alm_build(in, out);
+        return cli_alm_build(in, out, anim);
     }
     if (in_alm)
         return cli_usage_error("convert", "cannot write '%s' from an ALM file: supported outputs are .alm, .glb, .gltf", out);
@@ -570,7 +577,10 @@ const cli_format cli_format_alm = {
     "            OUT.gltf  morph targets where animation space needs them),\n"
     "                      frames as an animation, textures as PNG images\n"
     "  IN.alo -> OUT.alm   a progressive mesh built by quadric-error edge\n"
-    "  IN.glb    OUT.alm   collapses, with the skeleton and skin weights\n"
+    "  IN.glb    OUT.alm   collapses, with the skeleton, skin weights and one\n"
+    "                      animation as frames (a glTF's first one)\n"
+    "  --anim FILE|auto    with an .alo input: the animation the ALM keeps\n"
+    "                      (auto: the first MODEL_*.ala beside the model)\n"
     "  --lod K             with an .alm input: apply the first K collapse records\n"
     "  --triangles N       ... apply records until at most N triangles remain\n"
     "  --error E           ... apply records while their error is at most E\n"

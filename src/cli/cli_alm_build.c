@@ -1,6 +1,7 @@
 /* ferry convert model.alo|model.glb out.alm: a progressive mesh from a real
  * one. An ALO model is taken as the game draws it (no shadow, collision or
  * explicit LOD meshes: the progressive mesh replaces those). */
+#include "export.h"
 #include "formats.h"
 
 #include <ferry/alm.h>
@@ -51,8 +52,27 @@ static ferry_scene *scene_from_gltf(const char *in, ferry_error *err)
     return scene;
 }
 
-static ferry_scene *scene_from_alo(const char *in, ferry_error *err)
+static ferry_scene *scene_from_alo(const char *in, const char *anim, ferry_error *err)
 {
+    char **found = NULL;
+    size_t found_count = 0;
+    if (anim && strcmp(anim, "auto") == 0) {
+        found_count = export_find_animations(in, &found);
+        anim = found_count ? found[0] : NULL;
+    }
+    cli_asset animation;
+    memset(&animation, 0, sizeof animation);
+    if (anim && (!cli_asset_load(anim, &animation, err) || !animation.animation)) {
+        if (err->code == FERRY_OK) {
+            err->code = FERRY_ERR_ARGUMENT;
+            err->offset = FERRY_NO_OFFSET;
+            err->path[0] = '\0';
+            snprintf(err->message, sizeof err->message, "%s is not an ALA animation", anim);
+        }
+        cli_asset_free(&animation);
+        export_free_paths(found, found_count);
+        return NULL;
+    }
     cli_asset asset;
     if (!cli_asset_load(in, &asset, err)) return NULL;
     ferry_scene *scene = NULL;
@@ -62,23 +82,34 @@ static ferry_scene *scene_from_alo(const char *in, ferry_error *err)
         err->path[0] = '\0';
         snprintf(err->message, sizeof err->message, "not a model: only models become ALM meshes");
         cli_asset_free(&asset);
+        cli_asset_free(&animation);
+        export_free_paths(found, found_count);
         return NULL;
     }
+    const ferry_ala_animation *anims[1] = {animation.animation};
+    const char *names[1] = {anim};
     ferry_alo_scene_options so = {0};
     so.model_path = in;
     so.skip_textures = true;
     so.game_view = true;
+    if (animation.animation) {
+        so.animations = anims;
+        so.animation_names = names;
+        so.animation_count = 1;
+    }
     if (ferry_alo_to_scene(asset.model, &so, &scene, err) != FERRY_OK) scene = NULL;
     cli_asset_free(&asset);
+    cli_asset_free(&animation);
+    export_free_paths(found, found_count);
     return scene;
 }
 
-int cli_alm_build(const char *in, const char *out)
+int cli_alm_build(const char *in, const char *out, const char *anim)
 {
     ferry_error err = {0};
     ferry_scene *scene = NULL;
     if (cli_has_ext(in, ".glb") || cli_has_ext(in, ".gltf")) scene = scene_from_gltf(in, &err);
-    else scene = scene_from_alo(in, &err);
+    else scene = scene_from_alo(in, anim, &err);
     if (!scene) {
         cli_print_error(in, &err);
         return CLI_INVALID;
@@ -101,9 +132,9 @@ int cli_alm_build(const char *in, const char *out)
         /* How far the records go: the triangles left after the last one. */
         uint32_t *counts = malloc(((size_t)mesh->collapse_count + 1) * sizeof *counts);
         if (counts && ferry_alm_lod_triangle_counts(mesh, counts, NULL) == FERRY_OK)
-            printf("%s: %u positions, %u vertices, %u triangles, %u collapses (down to %u triangles)\n", out,
-                   mesh->position_count, mesh->vertex_count, mesh->triangle_count, mesh->collapse_count,
-                   counts[mesh->collapse_count]);
+            fprintf(stderr, "%s -> %s: %u positions, %u vertices, %u triangles, %u collapses (down to %u triangles), %u frames\n",
+                    in, out, mesh->position_count, mesh->vertex_count, mesh->triangle_count, mesh->collapse_count,
+                    counts[mesh->collapse_count], mesh->frame_count);
         free(counts);
     }
     ferry_buffer_free(&buf);

@@ -41,7 +41,10 @@ const cli_format *cli_format_for_convert(const char *path);
  * prints its own messages and returns CLI_OK, CLI_INVALID or CLI_USAGE. */
 struct ferry_alm_lod_options;
 int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod);
-int cli_alm_build(const char *in, const char *out);
+/* anim: an ALA file of an ALO model whose frames the ALM keeps, "auto" for
+ * the first MODEL_*.ala beside it, or NULL (a glTF's first animation is
+ * always kept). */
+int cli_alm_build(const char *in, const char *out, const char *anim);
 
 /* ODOL -> .glb/.gltf (cli_odol_export.c), called by cli_odol.c's convert;
  * `lods` selects LODs by index (NULL: all). */

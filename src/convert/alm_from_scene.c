@@ -342,6 +342,139 @@ static bool make_comment(from_scene *fs)
     return true;
 }
 
+/* ---- frames: one of the scene's animations, sampled at its key rate ---- */
+
+/* Where t falls among a channel's keys: the key at or before it and the
+ * fraction towards the next (0 before the first, at or after the last). */
+static size_t find_key(const ferry_scene_channel *ch, double t, double *u)
+{
+    *u = 0;
+    if (ch->key_count == 0 || t <= ch->times[0]) return 0;
+    size_t lo = 0, hi = ch->key_count - 1;
+    if (t >= ch->times[hi]) return hi;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (ch->times[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    double span = (double)ch->times[lo + 1] - (double)ch->times[lo];
+    if (ch->interpolation == FERRY_INTERP_LINEAR && span > 0) *u = (t - (double)ch->times[lo]) / span;
+    return lo;
+}
+
+static void sample_channel(const ferry_scene_channel *ch, double t, float *out)
+{
+    double u;
+    size_t i = find_key(ch, t, &u);
+    int n = ch->path == FERRY_ANIM_ROTATION ? 4 : 3;
+    const float *a = ch->values + i * (size_t)n;
+    if (u <= 0 || i + 1 >= ch->key_count) {
+        memcpy(out, a, (size_t)n * sizeof *out);
+        return;
+    }
+    const float *b = a + n;
+    if (n == 3) {
+        for (int k = 0; k < 3; k++) out[k] = (float)((1 - u) * a[k] + u * b[k]);
+        return;
+    }
+    /* Spherical interpolation along the shorter arc, as glTF viewers do. */
+    double dot = 0, sign = 1;
+    for (int k = 0; k < 4; k++) dot += (double)a[k] * b[k];
+    if (dot < 0) dot = -dot, sign = -1;
+    double wa = 1 - u, wb = u;
+    if (dot < 0.9995) {
+        double theta = acos(dot), st = sin(theta);
+        wa = sin((1 - u) * theta) / st;
+        wb = sin(u * theta) / st;
+    }
+    for (int k = 0; k < 4; k++) out[k] = (float)(wa * a[k] + sign * wb * b[k]);
+    fy_quat_normalize(out);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool make_frames(from_scene *fs, int32_t which)
+{
+    const ferry_scene *s = fs->scene;
+    ferry_alm_mesh *m = fs->mesh;
+    if (which < 0 || (size_t)which >= s->animation_count || s->node_count == 0) return true;
+    const ferry_scene_animation *an = &s->animations[which];
+    /* The key rate: the most common step between keys (exporters key every
+     * frame; a step key may add a second key just after one); the
+     * duration: the last key. */
+    double end = 0, step = 0;
+    size_t delta_count = 0;
+    for (size_t c = 0; c < an->channel_count; c++) delta_count += an->channels[c].key_count;
+    double *deltas = malloc((delta_count + 1) * sizeof *deltas);
+    if (!deltas) return fail_nomem(fs);
+    size_t nd = 0;
+    for (size_t c = 0; c < an->channel_count; c++) {
+        const ferry_scene_channel *ch = &an->channels[c];
+        if (ch->path == FERRY_ANIM_WEIGHTS || ch->node < 0 || (size_t)ch->node >= s->node_count) continue;
+        for (size_t k = 0; k < ch->key_count; k++) {
+            end = fmax(end, ch->times[k]);
+            double d = k ? (double)ch->times[k] - (double)ch->times[k - 1] : 0;
+            if (d > 1e-6) deltas[nd++] = d;
+        }
+    }
+    qsort(deltas, nd, sizeof *deltas, compare_doubles);
+    size_t best = 0;
+    for (size_t i = 0; i < nd;) {
+        size_t j = i;
+        while (j < nd && deltas[j] - deltas[i] <= 1e-5 * deltas[i]) j++;
+        if (j - i > best) best = j - i, step = deltas[i];
+        i = j;
+    }
+    free(deltas);
+    if (step == 0) step = 1.0 / 30;
+    double frames = floor(end / step + 0.5) + 1;
+    /* Frames hold a matrix per bone: refuse what no animation needs. */
+    if (frames * (double)s->node_count > 1e8) {
+        fy_error_set(fs->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "animation \"%s\": %.0f frames of %zu bones is too many",
+                     an->name ? an->name : "", frames, s->node_count);
+        return false;
+    }
+    m->frame_count = (uint32_t)frames;
+    m->frame_rate = f32(1.0 / step);
+    m->frames = ferry_arena_alloc(fs->arena, (size_t)m->frame_count * s->node_count * 16 * sizeof *m->frames);
+    float *trs = malloc(s->node_count * 10 * sizeof *trs);
+    if (!m->frames || !trs) {
+        free(trs);
+        return fail_nomem(fs);
+    }
+    for (uint32_t f = 0; f < m->frame_count; f++) {
+        double t = f * step;
+        for (size_t i = 0; i < s->node_count; i++) {
+            memcpy(trs + i * 10, s->nodes[i].translation, 3 * sizeof *trs);
+            memcpy(trs + i * 10 + 3, s->nodes[i].rotation, 4 * sizeof *trs);
+            memcpy(trs + i * 10 + 7, s->nodes[i].scale, 3 * sizeof *trs);
+        }
+        for (size_t c = 0; c < an->channel_count; c++) {
+            const ferry_scene_channel *ch = &an->channels[c];
+            if (ch->path == FERRY_ANIM_WEIGHTS || ch->node < 0 || (size_t)ch->node >= s->node_count || !ch->key_count)
+                continue;
+            float *dst = trs + (size_t)ch->node * 10 + (ch->path == FERRY_ANIM_TRANSLATION ? 0 : ch->path == FERRY_ANIM_ROTATION ? 3 : 7);
+            sample_channel(ch, t, dst);
+        }
+        for (size_t i = 0; i < s->node_count; i++) {
+            ferry_scene_node posed = s->nodes[i];
+            memcpy(posed.translation, trs + i * 10, 3 * sizeof *trs);
+            memcpy(posed.rotation, trs + i * 10 + 3, 4 * sizeof *trs);
+            memcpy(posed.scale, trs + i * 10 + 7, 3 * sizeof *trs);
+            double local[16];
+            local_matrix(&posed, local);
+            double *dst = m->frames + ((size_t)f * s->node_count + i) * 16;
+            for (int k = 0; k < 16; k++) dst[k] = f32(local[k]);
+        }
+    }
+    free(trs);
+    return true;
+}
+
 ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_build_options *options,
                                   ferry_alm_mesh **out, ferry_error *err)
 {
@@ -367,7 +500,8 @@ ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_buil
         fs.mesh->arena = fs.arena;
         fs.default_material = (uint32_t)scene->material_count;
     }
-    ok = ok && make_comment(&fs) && make_bones(&fs) && make_geometry(&fs) && make_materials(&fs);
+    ok = ok && make_comment(&fs) && make_bones(&fs) && make_geometry(&fs) && make_materials(&fs) &&
+         make_frames(&fs, options ? options->animation : 0);
     if (ok) {
         ferry_result r = ferry_alm_build_collapses(fs.mesh, options, fs.arena, &fs.mesh->collapses,
                                                    &fs.mesh->collapse_count, err);
