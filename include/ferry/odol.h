@@ -1,5 +1,6 @@
 /* ODOL: Bohemia Interactive's binarized P3D model, version 40 (ArmA:
- * Armed Assault), read, validated and written back byte for byte.
+ * Armed Assault) and versions 48 and 50 (ArmA 2 era), read, validated and
+ * written back byte for byte.
  *
  * A file is a header, the model's info (bounds, mass, skeleton, named LOD
  * indices), the animation classes with their bone tables, the LOD
@@ -28,13 +29,23 @@
 extern "C" {
 #endif
 
-/* The version this library reads and writes in full. Later versions (ArmA 2
- * and on, LZO-compressed) are recognised and refused by name. */
+/* The version the specification describes and the writer's samples use. */
 #define FERRY_ODOL_VERSION 40
+
+/* The ArmA 2 era versions also read and written byte for byte (the layout
+ * differences are in docs/formats/odol.md, "Later versions"): from v44 the
+ * compressed arrays are LZO1X (lzo.h) instead of LZSS, from v45 normals,
+ * tangent vectors and UV coordinates are packed (ferry_odol_vertex_normal,
+ * ferry_odol_vertex_uv decode them), v48 adds a shadow offset, v50 moves
+ * the clip flags after the rest size and stores a vertex count in their
+ * place. Other versions are refused with a message naming them. */
+#define FERRY_ODOL_VERSION_48 48
+#define FERRY_ODOL_VERSION_50 50
 
 /* An array that may be stored compressed: a uint32 count, then count *
  * element-size bytes, LZSS-compressed (with a checksum) when that is at
- * least FERRY_LZSS_MIN_COMPRESSED_SIZE bytes. */
+ * least FERRY_LZSS_MIN_COMPRESSED_SIZE bytes; from v44 an LZO1X stream
+ * (no checksum) under the same rule. */
 typedef struct ferry_odol_array {
     const uint8_t *data; /* decoded: count * element size bytes (NULL when empty) */
     uint32_t count;
@@ -64,6 +75,9 @@ typedef struct ferry_odol_skeleton {
     uint8_t is_discrete;
     ferry_odol_bone_name *bones;
     uint32_t bone_count;
+    /* v41+, after the bones when there is a skeleton ("" in real files;
+     * NULL reads as ""). */
+    const char *pivots_name;
 } ferry_odol_skeleton;
 
 /* Named LOD indices of ModelInfo (255: none), in file order. */
@@ -109,6 +123,11 @@ typedef struct ferry_odol_model_info {
     const char *damage;     /* "Tent", "Building", ... */
     uint8_t frequent;
     uint32_t unused31;
+    /* Stored after can_be_occluded: v42+ (ht_min..mf_max), v43+ (m_fact,
+     * t_body); after prefer_shadow_volume: v48+ (shadow_offset). */
+    float ht_min, ht_max, af_max, mf_max;
+    float m_fact, t_body;
+    float shadow_offset;
 } ferry_odol_model_info;
 
 /* Animation types (model.cfg "type"). */
@@ -251,6 +270,16 @@ typedef struct ferry_odol_keyframe {
     uint32_t point_count;
 } ferry_odol_keyframe;
 
+/* v45+: the range a packed UV set's coordinates are scaled into. */
+typedef struct ferry_odol_uv_range {
+    float min_u, min_v, max_u, max_v;
+} ferry_odol_uv_range;
+
+/* Element sizes by version: v40 (and v44) store UVs as two floats (8
+ * bytes), normals as three floats (12) and tangent vectors as six floats
+ * (24). From v45 a UV is two int16 (4 bytes) scaled into the set's
+ * ferry_odol_uv_range, a normal is one packed uint32 and a tangent pair
+ * two of them (8 bytes); the arrays keep these elements as stored. */
 typedef struct ferry_odol_lod {
     float resolution; /* copied from the header for convenience */
     bool permanent;   /* the stored flag; false: `info` is stored in the header */
@@ -260,7 +289,7 @@ typedef struct ferry_odol_lod {
     ferry_odol_int_array sub_skeleton_to_skeleton; /* the spec's "items" */
     ferry_odol_int_array *skeleton_to_sub_skeleton; /* the spec's "used bones" */
     uint32_t skeleton_to_sub_skeleton_count;
-    ferry_odol_condensed point_flags; /* int32 clip/hint flags per point */
+    ferry_odol_condensed point_flags; /* int32 clip/hint flags per point (v50+: after rest_size) */
     int32_t or_hints, and_hints;
     float bmin[3], bmax[3], bcenter[3], bradius;
     const char **textures;
@@ -285,18 +314,24 @@ typedef struct ferry_odol_lod {
     int32_t color_top, color, special;
     uint8_t vertex_bone_ref_is_simple;
     uint32_t rest_size; /* stored byte count of what follows it in the LOD */
-    ferry_odol_condensed *uv_sets; /* float u, v per vertex (element 8 bytes) */
+    ferry_odol_condensed *uv_sets; /* float u, v per vertex (8 bytes; v45+ packed, 4) */
     uint32_t uv_set_count;
     ferry_odol_array positions; /* float x, y, z per vertex */
-    ferry_odol_condensed normals; /* float x, y, z per vertex (element 12 bytes) */
-    ferry_odol_array st_coords; /* float s[3], t[3] per vertex (24 bytes) */
+    ferry_odol_condensed normals; /* float x, y, z per vertex (12 bytes; v45+ packed, 4) */
+    ferry_odol_array st_coords; /* float s[3], t[3] per vertex (24 bytes; v45+ packed, 8) */
     ferry_odol_array vertex_bone_refs; /* 12 bytes per vertex: count, 4 x (bone, weight) bytes */
     ferry_odol_array neighbor_bone_refs; /* 32 bytes per vertex */
     uint64_t offset; /* where the LOD starts; FERRY_NO_OFFSET when built */
+    /* v50+: the vertex count stored where older versions keep point_flags
+     * (which v50 stores right after rest_size instead). */
+    uint32_t vertex_count;
+    /* v45+: one per UV set, stored before each set (NULL before v45; a
+     * built v45+ model without them writes 0, 0, 1, 1 for every set). */
+    ferry_odol_uv_range *uv_ranges;
 } ferry_odol_lod;
 
 typedef struct ferry_odol_model {
-    uint32_t version; /* 40 */
+    uint32_t version; /* 40, 48 or 50: decides the layout throughout */
     uint32_t lod_count;
     float *resolutions; /* as stored in the header, one per LOD */
     ferry_odol_model_info info;
@@ -312,8 +347,8 @@ typedef struct ferry_odol_model {
     ferry_arena *arena;
 } ferry_odol_model;
 
-/* Reads a v40 file. Other ODOL versions and MLOD (editable) files are
- * FERRY_ERR_UNSUPPORTED with a message naming the version. Errors are
+/* Reads a v40, v48 or v50 file. Other ODOL versions and MLOD (editable)
+ * files are FERRY_ERR_UNSUPPORTED with a message naming the version. Errors are
  * located: byte offset and a path such as "lods[3]/selections[2]/vertices". */
 ferry_result ferry_odol_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                              ferry_odol_model **out, ferry_error *err);
@@ -327,7 +362,8 @@ uint32_t ferry_odol_detect_version(const uint8_t *data, size_t size);
 ferry_result ferry_odol_write(const ferry_odol_model *model, ferry_buffer *out, ferry_error *err);
 
 /* Recomputes what the file stores about its own layout: each LOD's face
- * block size and rest size, and the LOD start/end offsets. For models built
+ * block size and rest size (and v50 vertex count), and the LOD start/end
+ * offsets. For models built
  * or changed through the API, before writing. */
 ferry_result ferry_odol_update(ferry_odol_model *model, ferry_error *err);
 
@@ -335,6 +371,25 @@ ferry_result ferry_odol_update(ferry_odol_model *model, ferry_error *err);
  * stored offsets and sizes that agree with the data, resolutions, array
  * sizes that agree with the vertex count. Returns the error count. */
 size_t ferry_odol_validate(const ferry_odol_model *model, ferry_diagnostics *diags);
+
+/* Whether ferry reads and writes this ODOL version (40, 48, 50). */
+bool ferry_odol_version_supported(uint32_t version);
+
+/* A v45+ packed direction (normals, tangent vectors): three signed 10-bit
+ * fields, x in bits 0-9, y in 10-19, z in 20-29, each scaled by -1/511. */
+void ferry_odol_decode_normal(uint32_t packed, float out[3]);
+
+/* A vertex's normal as three floats, whatever the model's version
+ * (default-filled arrays included). false when the LOD stores no normal for
+ * that vertex. */
+bool ferry_odol_vertex_normal(const ferry_odol_model *model, const ferry_odol_lod *lod, uint32_t vertex,
+                              float out[3]);
+
+/* A vertex's coordinates in one UV set, whatever the version: v45+ packs
+ * u and v as int16 s, decoded as min + (s + 32767) * (max - min) / 65534
+ * with the set's range. false when the set or vertex is not stored. */
+bool ferry_odol_vertex_uv(const ferry_odol_model *model, const ferry_odol_lod *lod, uint32_t set, uint32_t vertex,
+                          float out[2]);
 
 /* The name of a resolution: "1.000" for visual LODs, "View Gunner",
  * "Geometry", "Memory", "Shadow Volume 11010"... into out. */

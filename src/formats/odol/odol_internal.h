@@ -4,6 +4,7 @@
 
 #include "../../core/core.h"
 
+#include <ferry/lzo.h>
 #include <ferry/lzss.h>
 #include <ferry/odol.h>
 
@@ -21,6 +22,14 @@ enum {
     FY_ODOL_MASS_SIZE = 4
 };
 
+/* What the version decides about arrays (see "Later versions" in
+ * docs/formats/odol.md): v44 replaced LZSS by LZO1X, v45 packed UVs,
+ * normals and tangent vectors. */
+static inline bool fy_odol_uses_lzo(uint32_t version) { return version >= 44; }
+static inline size_t fy_odol_uv_size(uint32_t version) { return version >= 45 ? 4 : FY_ODOL_UV_SIZE; }
+static inline size_t fy_odol_normal_size(uint32_t version) { return version >= 45 ? 4 : FY_ODOL_NORMAL_SIZE; }
+static inline size_t fy_odol_st_size(uint32_t version) { return version >= 45 ? 8 : FY_ODOL_ST_SIZE; }
+
 /* Bytes a face takes in the engine's memory, which the stored face block
  * size and the sections' bounds count: a uint16 count and uint16 indices. */
 static inline uint32_t fy_odol_face_memory_size(uint8_t corners) { return 2u + 2u * corners; }
@@ -31,7 +40,7 @@ uint32_t fy_odol_face_at_bytes(const ferry_odol_lod *lod, uint32_t bytes);
 
 /* Writes one LOD (what the LOD start/end offsets delimit); *rest_start
  * (may be NULL) receives where the data its rest size counts begins. */
-void fy_odol_write_lod(ferry_buffer *out, const ferry_odol_lod *lod, size_t *rest_start);
+void fy_odol_write_lod(ferry_buffer *out, const ferry_odol_lod *lod, uint32_t version, size_t *rest_start);
 /* Writes everything before the first LOD: header, model info, animations,
  * the LOD offsets, flags and infos. */
 void fy_odol_write_prefix(ferry_buffer *out, const ferry_odol_model *model);

@@ -1,6 +1,7 @@
-/* Reading ODOL v40 files. The layout follows the community specification
- * where real files agree with it, and the public version-gated readers
- * where the specification has gaps (docs/formats/odol.md lists each case). */
+/* Reading ODOL v40, v48 and v50 files. The layout follows the community
+ * specification where real files agree with it, and the public
+ * version-gated readers where the specification has gaps or the version is
+ * later (docs/formats/odol.md lists each case). */
 #include "odol_internal.h"
 
 #include <stdio.h>
@@ -10,6 +11,7 @@ typedef struct reader {
     ferry_arena *arena;
     char path[96];
     bool nomem;
+    uint32_t version;
 } reader;
 
 static void set_path(reader *r, const char *fmt, ...) FY_PRINTF(2, 3);
@@ -59,8 +61,46 @@ static uint32_t count(reader *r, size_t min_size, const char *what)
     return r->c.failed ? 0 : n;
 }
 
+/* v44+: an LZO1X stream, measured (end and decoded size) before anything
+ * is allocated. */
+static void lzo_body(reader *r, ferry_odol_array *a, uint64_t size, const char *what)
+{
+    size_t at = r->c.pos;
+    size_t stream = 0, decoded = 0;
+    ferry_error lerr;
+    if (ferry_lzo_measure(r->c.base + at, r->c.end - at, &stream, &decoded, &lerr) != FERRY_OK) {
+        fy_fail_at(&r->c, at + (lerr.offset == FERRY_NO_OFFSET ? 0 : lerr.offset), lerr.code,
+                   "compressed %s (%llu bytes from offset %zu): %s", what, (unsigned long long)size, at, lerr.message);
+        return;
+    }
+    if (decoded != size) {
+        fy_fail_at(&r->c, at, FERRY_ERR_MALFORMED,
+                   "compressed %s: the LZO stream (%zu bytes) decodes to %zu bytes, but %u elements take %llu", what,
+                   stream, decoded, a->count, (unsigned long long)size);
+        return;
+    }
+    uint8_t *out = ferry_arena_alloc(r->arena, (size_t)size);
+    if (!out) {
+        r->nomem = true;
+        fy_fail_at(&r->c, at, FERRY_ERR_LIMIT, "memory limit reached decompressing %s (%llu bytes)", what,
+                   (unsigned long long)size);
+        return;
+    }
+    size_t consumed = 0;
+    if (ferry_lzo_decode(r->c.base + at, stream, (size_t)size, out, &consumed, &lerr) != FERRY_OK) {
+        fy_fail_at(&r->c, at + (lerr.offset == FERRY_NO_OFFSET ? 0 : lerr.offset), lerr.code,
+                   "compressed %s (%llu bytes from offset %zu): %s", what, (unsigned long long)size, at, lerr.message);
+        return;
+    }
+    a->data = out;
+    a->stored = r->c.base + at;
+    a->stored_size = consumed;
+    r->c.pos += consumed;
+}
+
 /* The body of a possibly compressed array of `n` elements: raw below the
- * threshold, an LZSS stream and checksum from it on. */
+ * threshold, from it on an LZSS stream and checksum (an LZO1X stream from
+ * v44). */
 static void array_body(reader *r, ferry_odol_array *a, uint32_t n, size_t elem, const char *what)
 {
     a->count = n;
@@ -71,6 +111,10 @@ static void array_body(reader *r, ferry_odol_array *a, uint32_t n, size_t elem, 
         a->data = fy_bytes(&r->c, (size_t)size, what);
         a->stored = a->data;
         a->stored_size = (size_t)size;
+        return;
+    }
+    if (fy_odol_uses_lzo(r->version)) {
+        lzo_body(r, a, size, what);
         return;
     }
     /* One flag byte and eight two-byte references give at most 144 bytes
@@ -156,9 +200,20 @@ static void model_info(reader *r, ferry_odol_model *m)
     mi->lock_auto_center = fy_u8(c, "flags");
     mi->can_occlude = fy_u8(c, "flags");
     mi->can_be_occluded = fy_u8(c, "flags");
+    if (m->version >= 42) {
+        mi->ht_min = fy_f32le(c, "ht min");
+        mi->ht_max = fy_f32le(c, "ht max");
+        mi->af_max = fy_f32le(c, "af max");
+        mi->mf_max = fy_f32le(c, "mf max");
+    }
+    if (m->version >= 43) {
+        mi->m_fact = fy_f32le(c, "m fact");
+        mi->t_body = fy_f32le(c, "t body");
+    }
     mi->force_not_alpha = fy_u8(c, "flags");
     mi->sb_source = (int32_t)fy_u32le(c, "shadow buffer source");
     mi->prefer_shadow_volume = fy_u8(c, "flags");
+    if (m->version >= 48) mi->shadow_offset = fy_f32le(c, "shadow offset");
     mi->animated = fy_u8(c, "animated flag");
 
     set_path(r, "skeleton");
@@ -173,7 +228,10 @@ static void model_info(reader *r, ferry_odol_model *m)
             sk->bones[i].name = string(r, "bone name");
             sk->bones[i].parent = string(r, "parent bone name");
         }
+        set_path(r, "skeleton");
+        if (m->version > 40) sk->pivots_name = string(r, "pivots name");
     }
+    if (!sk->pivots_name) sk->pivots_name = "";
     set_path(r, "model info");
     mi->map_type = fy_u8(c, "map type");
     set_path(r, "model info/mass array");
@@ -356,8 +414,13 @@ static void lod(reader *r, ferry_odol_lod *l, uint32_t li)
     l->skeleton_to_sub_skeleton = alloc(r, l->skeleton_to_sub_skeleton_count, sizeof *l->skeleton_to_sub_skeleton);
     for (uint32_t i = 0; i < l->skeleton_to_sub_skeleton_count && !c->failed; i++)
         int_array(r, &l->skeleton_to_sub_skeleton[i], "sub-skeleton indices");
-    set_path(r, "lods[%u]/point_flags", li);
-    condensed(r, &l->point_flags, FY_ODOL_POINT_FLAG_SIZE, "point flags");
+    if (r->version >= 50) {
+        set_path(r, "lods[%u]", li);
+        l->vertex_count = fy_u32le(c, "vertex count");
+    } else {
+        set_path(r, "lods[%u]/point_flags", li);
+        condensed(r, &l->point_flags, FY_ODOL_POINT_FLAG_SIZE, "point flags");
+    }
     set_path(r, "lods[%u]", li);
     l->or_hints = (int32_t)fy_u32le(c, "or hints");
     l->and_hints = (int32_t)fy_u32le(c, "and hints");
@@ -464,32 +527,60 @@ static void lod(reader *r, ferry_odol_lod *l, uint32_t li)
     l->special = (int32_t)fy_u32le(c, "special flags");
     l->vertex_bone_ref_is_simple = fy_u8(c, "bone reference flag");
     l->rest_size = fy_u32le(c, "size of the vertex data");
+    if (r->version >= 50) {
+        set_path(r, "lods[%u]/point_flags", li);
+        condensed(r, &l->point_flags, FY_ODOL_POINT_FLAG_SIZE, "point flags");
+    }
 
+    /* From v45 each set starts with the range its packed coordinates
+     * scale into. */
+    bool ranged = r->version >= 45;
+    size_t uv_size = fy_odol_uv_size(r->version);
     set_path(r, "lods[%u]/uv_sets[0]", li);
+    ferry_odol_uv_range first_range = {0, 0, 0, 0};
+    if (ranged) {
+        float v[4];
+        floats(r, v, 4, "UV range");
+        first_range = (ferry_odol_uv_range){v[0], v[1], v[2], v[3]};
+    }
     ferry_odol_condensed first_uv;
     memset(&first_uv, 0, sizeof first_uv);
-    condensed(r, &first_uv, FY_ODOL_UV_SIZE, "UV set");
+    condensed(r, &first_uv, uv_size, "UV set");
     set_path(r, "lods[%u]/uv_sets", li);
     size_t uv_count_at = c->pos;
-    l->uv_set_count = count(r, 5, "UV set count");
+    l->uv_set_count = count(r, ranged ? 21 : 5, "UV set count");
     if (!c->failed && l->uv_set_count == 0)
         fy_fail_at(c, uv_count_at, FERRY_ERR_MALFORMED, "UV set count is 0, but the first set is always stored");
     l->uv_sets = alloc(r, l->uv_set_count, sizeof *l->uv_sets);
     if (l->uv_sets) l->uv_sets[0] = first_uv;
+    if (ranged) {
+        l->uv_ranges = alloc(r, l->uv_set_count, sizeof *l->uv_ranges);
+        if (l->uv_ranges) l->uv_ranges[0] = first_range;
+    }
     for (uint32_t i = 1; i < l->uv_set_count && !c->failed; i++) {
         set_path(r, "lods[%u]/uv_sets[%u]", li, i);
-        condensed(r, &l->uv_sets[i], FY_ODOL_UV_SIZE, "UV set");
+        if (ranged) {
+            float v[4];
+            floats(r, v, 4, "UV range");
+            l->uv_ranges[i] = (ferry_odol_uv_range){v[0], v[1], v[2], v[3]};
+        }
+        condensed(r, &l->uv_sets[i], uv_size, "UV set");
     }
     set_path(r, "lods[%u]/positions", li);
     array(r, &l->positions, FY_ODOL_POSITION_SIZE, "vertex positions");
     set_path(r, "lods[%u]/normals", li);
-    condensed(r, &l->normals, FY_ODOL_NORMAL_SIZE, "vertex normals");
+    condensed(r, &l->normals, fy_odol_normal_size(r->version), "vertex normals");
     set_path(r, "lods[%u]/st_coords", li);
-    array(r, &l->st_coords, FY_ODOL_ST_SIZE, "tangent-space vectors");
+    array(r, &l->st_coords, fy_odol_st_size(r->version), "tangent-space vectors");
     set_path(r, "lods[%u]/vertex_bone_refs", li);
     array(r, &l->vertex_bone_refs, FY_ODOL_BONE_REF_SIZE, "vertex bone weights");
     set_path(r, "lods[%u]/neighbor_bone_refs", li);
     array(r, &l->neighbor_bone_refs, FY_ODOL_NEIGHBOR_REF_SIZE, "neighbour bone weights");
+}
+
+bool ferry_odol_version_supported(uint32_t version)
+{
+    return version == FERRY_ODOL_VERSION || version == FERRY_ODOL_VERSION_48 || version == FERRY_ODOL_VERSION_50;
 }
 
 uint32_t ferry_odol_detect_version(const uint8_t *data, size_t size)
@@ -513,12 +604,16 @@ static ferry_result read_model(reader *r, ferry_odol_model *m)
         fy_fail_at(c, 0, FERRY_ERR_MALFORMED, "expected the signature \"ODOL\" of a binarized P3D model");
         return FERRY_ERR_MALFORMED;
     }
-    m->version = fy_u32le(c, "version");
-    if (!c->failed && m->version != FERRY_ODOL_VERSION) {
-        const char *what = m->version >= 44 ? ": its arrays are LZO-compressed and many structures differ (ArmA 2 and later)"
-                                            : "";
-        fy_fail_at(c, 4, FERRY_ERR_UNSUPPORTED, "ODOL version %u is not supported; ferry reads version 40 (ArmA)%s",
-                   m->version, what);
+    m->version = r->version = fy_u32le(c, "version");
+    if (!c->failed && !ferry_odol_version_supported(m->version)) {
+        /* The public readers gate other versions too, but without real
+         * files to check them against, reading them would be guessing. */
+        const char *what = m->version > 50 ? ": later versions (ArmA 2 OA, ArmA 3) add fields this reader does not know"
+                           : m->version > 40 ? ": no real file of this version has been checked"
+                                             : "";
+        fy_fail_at(c, 4, FERRY_ERR_UNSUPPORTED,
+                   "ODOL version %u is not supported; ferry reads versions 40 (ArmA), 48 and 50 (ArmA 2)%s", m->version,
+                   what);
         return FERRY_ERR_UNSUPPORTED;
     }
     m->lod_count = count(r, 4 + 4 + 4, "LOD count");

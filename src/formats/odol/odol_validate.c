@@ -35,11 +35,11 @@ static uint32_t face_block_size(const ferry_odol_lod *lod)
 }
 
 /* The rest size a LOD stores (its vertex data, from the size field on), and the whole LOD. */
-static bool lod_sizes(const ferry_odol_lod *lod, size_t *rest, size_t *total)
+static bool lod_sizes(const ferry_odol_lod *lod, uint32_t version, size_t *rest, size_t *total)
 {
     ferry_buffer b = {0};
     size_t rest_start = 0;
-    fy_odol_write_lod(&b, lod, &rest_start);
+    fy_odol_write_lod(&b, lod, version, &rest_start);
     bool ok = !b.failed;
     *total = b.size;
     /* Real v40 files count the size field's own 4 bytes too. */
@@ -108,7 +108,7 @@ static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, fe
         ferry_odol_lod *lod = &m->lods[i];
         lod->face_block_size = face_block_size(lod);
         size_t rest, total;
-        if (!lod_sizes(lod, &rest, &total)) {
+        if (!lod_sizes(lod, m->version, &rest, &total)) {
             fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory measuring LOD %u", i);
             return FERRY_ERR_NOMEM;
         }
@@ -118,6 +118,7 @@ static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, fe
             return FERRY_ERR_ARGUMENT;
         }
         lod->rest_size = (uint32_t)rest;
+        if (m->version >= 50) lod->vertex_count = lod->positions.count;
         m->lod_starts[i] = (uint32_t)at;
         at += total;
         m->lod_ends[i] = (uint32_t)at;
@@ -177,9 +178,13 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
                "the face block is stored as %u bytes, but its %u faces take %u bytes in the engine's layout (8 per triangle, 10 per quad)",
                l->face_block_size, l->face_count, block);
     size_t rest, total;
-    if (lod_sizes(l, &rest, &total) && rest != l->rest_size)
+    if (lod_sizes(l, m->version, &rest, &total) && rest != l->rest_size)
         report(k, ERR, FERRY_NO_OFFSET, "rest-size",
                "the vertex data is stored as %u bytes long, but it takes %zu", l->rest_size, rest);
+
+    if (m->version >= 50 && l->vertex_count != nv)
+        report(k, ERR, FERRY_NO_OFFSET, "vertex-count",
+               "the LOD states %u vertices, but its position array holds %u", l->vertex_count, nv);
 
     /* Per-vertex arrays. */
     at(k, "lods[%u]/normals", li);

@@ -1,6 +1,6 @@
-/* Writing ODOL v40 files: the reader's layout in reverse. Arrays that
- * carry their stored bytes are copied as they were; others are compressed
- * when their size calls for it. */
+/* Writing ODOL v40, v48 and v50 files: the reader's layout in reverse.
+ * Arrays that carry their stored bytes are copied as they were; others are
+ * compressed (LZSS, or LZO1X from v44) when their size calls for it. */
 #include "odol_internal.h"
 
 #include <stdlib.h>
@@ -16,7 +16,7 @@ static void put_floats(ferry_buffer *b, const float *v, size_t n)
     for (size_t i = 0; i < n; i++) fy_buf_f32le(b, v[i]);
 }
 
-static void put_array_body(ferry_buffer *b, const ferry_odol_array *a, size_t elem)
+static void put_array_body(ferry_buffer *b, const ferry_odol_array *a, size_t elem, uint32_t version)
 {
     size_t size = (size_t)a->count * elem;
     if (size == 0) return;
@@ -27,24 +27,27 @@ static void put_array_body(ferry_buffer *b, const ferry_odol_array *a, size_t el
     } else {
         ferry_error err;
         /* Only running out of memory fails, which marks the buffer. */
-        (void)ferry_lzss_encode(a->data, size, b, &err);
+        if (fy_odol_uses_lzo(version))
+            (void)ferry_lzo_encode(a->data, size, b, &err);
+        else
+            (void)ferry_lzss_encode(a->data, size, b, &err);
     }
 }
 
-static void put_array(ferry_buffer *b, const ferry_odol_array *a, size_t elem)
+static void put_array(ferry_buffer *b, const ferry_odol_array *a, size_t elem, uint32_t version)
 {
     fy_buf_u32le(b, a->count);
-    put_array_body(b, a, elem);
+    put_array_body(b, a, elem, version);
 }
 
-static void put_condensed(ferry_buffer *b, const ferry_odol_condensed *a, size_t elem)
+static void put_condensed(ferry_buffer *b, const ferry_odol_condensed *a, size_t elem, uint32_t version)
 {
     fy_buf_u32le(b, a->array.count);
     fy_buf_u8(b, a->default_fill ? 1 : 0);
     if (a->default_fill)
         fy_buf_append(b, a->default_value, elem);
     else
-        put_array_body(b, &a->array, elem);
+        put_array_body(b, &a->array, elem, version);
 }
 
 static void put_int_array(ferry_buffer *b, const ferry_odol_int_array *a)
@@ -53,7 +56,7 @@ static void put_int_array(ferry_buffer *b, const ferry_odol_int_array *a)
     for (uint32_t i = 0; i < a->count; i++) fy_buf_u32le(b, (uint32_t)a->values[i]);
 }
 
-static void put_model_info(ferry_buffer *b, const ferry_odol_model_info *mi)
+static void put_model_info(ferry_buffer *b, const ferry_odol_model_info *mi, uint32_t version)
 {
     fy_buf_u32le(b, (uint32_t)mi->special);
     fy_buf_f32le(b, mi->bounding_sphere);
@@ -75,9 +78,20 @@ static void put_model_info(ferry_buffer *b, const ferry_odol_model_info *mi)
     fy_buf_u8(b, mi->lock_auto_center);
     fy_buf_u8(b, mi->can_occlude);
     fy_buf_u8(b, mi->can_be_occluded);
+    if (version >= 42) {
+        fy_buf_f32le(b, mi->ht_min);
+        fy_buf_f32le(b, mi->ht_max);
+        fy_buf_f32le(b, mi->af_max);
+        fy_buf_f32le(b, mi->mf_max);
+    }
+    if (version >= 43) {
+        fy_buf_f32le(b, mi->m_fact);
+        fy_buf_f32le(b, mi->t_body);
+    }
     fy_buf_u8(b, mi->force_not_alpha);
     fy_buf_u32le(b, (uint32_t)mi->sb_source);
     fy_buf_u8(b, mi->prefer_shadow_volume);
+    if (version >= 48) fy_buf_f32le(b, mi->shadow_offset);
     fy_buf_u8(b, mi->animated);
     const ferry_odol_skeleton *sk = &mi->skeleton;
     put_string(b, sk->name);
@@ -88,9 +102,10 @@ static void put_model_info(ferry_buffer *b, const ferry_odol_model_info *mi)
             put_string(b, sk->bones[i].name);
             put_string(b, sk->bones[i].parent);
         }
+        if (version > 40) put_string(b, sk->pivots_name);
     }
     fy_buf_u8(b, mi->map_type);
-    put_array(b, &mi->mass_array, FY_ODOL_MASS_SIZE);
+    put_array(b, &mi->mass_array, FY_ODOL_MASS_SIZE, version);
     fy_buf_f32le(b, mi->mass);
     fy_buf_f32le(b, mi->inv_mass);
     fy_buf_f32le(b, mi->armor);
@@ -200,7 +215,7 @@ static void put_material(ferry_buffer *b, const ferry_odol_material *mt)
     if (mt->version >= 10) put_stage_texture(b, &mt->ti_stage, mt->version);
 }
 
-void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l, size_t *rest_start)
+void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l, uint32_t version, size_t *rest_start)
 {
     fy_buf_u32le(b, l->proxy_count);
     for (uint32_t i = 0; i < l->proxy_count; i++) {
@@ -215,7 +230,10 @@ void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l, size_t *rest_st
     put_int_array(b, &l->sub_skeleton_to_skeleton);
     fy_buf_u32le(b, l->skeleton_to_sub_skeleton_count);
     for (uint32_t i = 0; i < l->skeleton_to_sub_skeleton_count; i++) put_int_array(b, &l->skeleton_to_sub_skeleton[i]);
-    put_condensed(b, &l->point_flags, FY_ODOL_POINT_FLAG_SIZE);
+    if (version >= 50)
+        fy_buf_u32le(b, l->vertex_count);
+    else
+        put_condensed(b, &l->point_flags, FY_ODOL_POINT_FLAG_SIZE, version);
     fy_buf_u32le(b, (uint32_t)l->or_hints);
     fy_buf_u32le(b, (uint32_t)l->and_hints);
     put_floats(b, l->bmin, 3);
@@ -226,8 +244,8 @@ void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l, size_t *rest_st
     for (uint32_t i = 0; i < l->texture_count; i++) put_string(b, l->textures[i]);
     fy_buf_u32le(b, l->material_count);
     for (uint32_t i = 0; i < l->material_count; i++) put_material(b, &l->materials[i]);
-    put_array(b, &l->point_to_vertex, FY_ODOL_INDEX_SIZE);
-    put_array(b, &l->vertex_to_point, FY_ODOL_INDEX_SIZE);
+    put_array(b, &l->point_to_vertex, FY_ODOL_INDEX_SIZE, version);
+    put_array(b, &l->vertex_to_point, FY_ODOL_INDEX_SIZE, version);
     fy_buf_u32le(b, l->face_count);
     fy_buf_u32le(b, l->face_block_size);
     fy_buf_u16le(b, l->face_unused);
@@ -254,12 +272,12 @@ void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l, size_t *rest_st
     for (uint32_t i = 0; i < l->selection_count; i++) {
         const ferry_odol_selection *s = &l->selections[i];
         put_string(b, s->name);
-        put_array(b, &s->faces, FY_ODOL_INDEX_SIZE);
+        put_array(b, &s->faces, FY_ODOL_INDEX_SIZE, version);
         fy_buf_u32le(b, (uint32_t)s->unused);
         fy_buf_u8(b, s->is_sectional);
-        put_array(b, &s->sections, FY_ODOL_SECTION_INDEX_SIZE);
-        put_array(b, &s->vertices, FY_ODOL_INDEX_SIZE);
-        put_array(b, &s->weights, 1);
+        put_array(b, &s->sections, FY_ODOL_SECTION_INDEX_SIZE, version);
+        put_array(b, &s->vertices, FY_ODOL_INDEX_SIZE, version);
+        put_array(b, &s->weights, 1, version);
     }
     fy_buf_u32le(b, l->property_count);
     for (uint32_t i = 0; i < l->property_count; i++) {
@@ -278,15 +296,24 @@ void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l, size_t *rest_st
     fy_buf_u8(b, l->vertex_bone_ref_is_simple);
     fy_buf_u32le(b, l->rest_size);
     if (rest_start) *rest_start = b->size;
+    if (version >= 50) put_condensed(b, &l->point_flags, FY_ODOL_POINT_FLAG_SIZE, version);
     for (uint32_t i = 0; i < l->uv_set_count; i++) {
-        put_condensed(b, &l->uv_sets[i], FY_ODOL_UV_SIZE);
+        if (version >= 45) {
+            static const ferry_odol_uv_range unit = {0.0f, 0.0f, 1.0f, 1.0f};
+            const ferry_odol_uv_range *u = l->uv_ranges ? &l->uv_ranges[i] : &unit;
+            fy_buf_f32le(b, u->min_u);
+            fy_buf_f32le(b, u->min_v);
+            fy_buf_f32le(b, u->max_u);
+            fy_buf_f32le(b, u->max_v);
+        }
+        put_condensed(b, &l->uv_sets[i], fy_odol_uv_size(version), version);
         if (i == 0) fy_buf_u32le(b, l->uv_set_count);
     }
-    put_array(b, &l->positions, FY_ODOL_POSITION_SIZE);
-    put_condensed(b, &l->normals, FY_ODOL_NORMAL_SIZE);
-    put_array(b, &l->st_coords, FY_ODOL_ST_SIZE);
-    put_array(b, &l->vertex_bone_refs, FY_ODOL_BONE_REF_SIZE);
-    put_array(b, &l->neighbor_bone_refs, FY_ODOL_NEIGHBOR_REF_SIZE);
+    put_array(b, &l->positions, FY_ODOL_POSITION_SIZE, version);
+    put_condensed(b, &l->normals, fy_odol_normal_size(version), version);
+    put_array(b, &l->st_coords, fy_odol_st_size(version), version);
+    put_array(b, &l->vertex_bone_refs, FY_ODOL_BONE_REF_SIZE, version);
+    put_array(b, &l->neighbor_bone_refs, FY_ODOL_NEIGHBOR_REF_SIZE, version);
 }
 
 void fy_odol_default_order(const ferry_odol_model *m, uint32_t *order)
@@ -322,7 +349,7 @@ void fy_odol_write_prefix(ferry_buffer *b, const ferry_odol_model *m)
     fy_buf_u32le(b, m->version);
     fy_buf_u32le(b, m->lod_count);
     put_floats(b, m->resolutions, m->lod_count);
-    put_model_info(b, &m->info);
+    put_model_info(b, &m->info, m->version);
     put_animations(b, &m->animations);
     for (uint32_t i = 0; i < m->lod_count; i++) fy_buf_u32le(b, m->lod_starts[i]);
     for (uint32_t i = 0; i < m->lod_count; i++) fy_buf_u32le(b, m->lod_ends[i]);
@@ -341,9 +368,9 @@ void fy_odol_write_prefix(ferry_buffer *b, const ferry_odol_model *m)
 ferry_result ferry_odol_write(const ferry_odol_model *m, ferry_buffer *b, ferry_error *err)
 {
     fy_error_clear(err);
-    if (m->version != FERRY_ODOL_VERSION) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "ODOL version %u cannot be written; only version 40",
-                     m->version);
+    if (!ferry_odol_version_supported(m->version)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                     "ODOL version %u cannot be written; only versions 40, 48 and 50", m->version);
         return FERRY_ERR_ARGUMENT;
     }
     for (uint32_t i = 0; i < m->lod_count; i++) {
@@ -373,7 +400,7 @@ ferry_result ferry_odol_write(const ferry_odol_model *m, ferry_buffer *b, ferry_
         fy_odol_default_order(m, order);
     }
     fy_odol_write_prefix(b, m);
-    for (uint32_t i = 0; i < m->lod_count; i++) fy_odol_write_lod(b, &m->lods[order[i]], NULL);
+    for (uint32_t i = 0; i < m->lod_count; i++) fy_odol_write_lod(b, &m->lods[order[i]], m->version, NULL);
     if (order != m->storage_order) free(order);
     if (m->trailing_size) fy_buf_append(b, m->trailing, m->trailing_size);
     if (b->failed) {
