@@ -37,7 +37,8 @@ static json_t *floats_json(const float *v, size_t n)
     return a;
 }
 
-/* An array's count and how it is stored. */
+/* An array's count and how it is stored (both codecs compress from the
+ * same size on: LZSS up to v40, LZO after). */
 static json_t *array_json(const ferry_odol_array *a, size_t elem)
 {
     json_t *j = json_object();
@@ -249,14 +250,16 @@ static json_t *lod_json(const ferry_odol_model *m, uint32_t i)
     json_object_set_new(arrays, "point_flags", condensed_json(&l->point_flags, 4));
     json_object_set_new(arrays, "point_to_vertex", array_json(&l->point_to_vertex, 2));
     json_object_set_new(arrays, "vertex_to_point", array_json(&l->vertex_to_point, 2));
+    /* From v45 on, UVs, normals and tangent vectors are packed. */
+    bool packed = m->version >= 45;
     for (uint32_t u = 0; u < l->uv_set_count; u++) {
         char key[32];
         snprintf(key, sizeof key, "uv_set_%u", u);
-        json_object_set_new(arrays, key, condensed_json(&l->uv_sets[u], 8));
+        json_object_set_new(arrays, key, condensed_json(&l->uv_sets[u], packed ? 4 : 8));
     }
     json_object_set_new(arrays, "positions", array_json(&l->positions, 12));
-    json_object_set_new(arrays, "normals", condensed_json(&l->normals, 12));
-    json_object_set_new(arrays, "st_coords", array_json(&l->st_coords, 24));
+    json_object_set_new(arrays, "normals", condensed_json(&l->normals, packed ? 4 : 12));
+    json_object_set_new(arrays, "st_coords", array_json(&l->st_coords, packed ? 8 : 24));
     json_object_set_new(arrays, "vertex_bone_refs", array_json(&l->vertex_bone_refs, 12));
     json_object_set_new(arrays, "neighbor_bone_refs", array_json(&l->neighbor_bone_refs, 32));
     json_object_set_new(j, "arrays", arrays);
@@ -452,7 +455,7 @@ done:
 const cli_format cli_format_odol = {
     "ODOL", detect, info, dump, validate, claims_convert, convert,
     "\n"
-    "P3D models (ODOL version 40, ArmA):\n"
+    "P3D models (ODOL versions 40, 48 and 50: ArmA, ArmA 2):\n"
     "  IN.p3d -> OUT.glb   every LOD as a node named by its resolution, with its\n"
     "            OUT.gltf  mesh, named selections and properties (extras), proxies\n"
     "                      and materials (texture paths; .paa is not decoded)\n"

@@ -1,9 +1,86 @@
 /* ferry convert model.p3d out.glb: every LOD of an ODOL model as glTF. */
 #include "formats.h"
 
+#include <ferry/convert.h>
+#include <ferry/gltf.h>
+#include <ferry/odol.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The file name without folders and extension: the scene's name. */
+static char *stem(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *out = malloc(len + 1);
+    if (out) {
+        memcpy(out, base, len);
+        out[len] = 0;
+    }
+    return out;
+}
+
 int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count)
 {
-    (void)out, (void)lods, (void)lod_count;
-    fprintf(stderr, "%s: ODOL to glTF is not implemented yet\n", in);
-    return CLI_INVALID;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (!cli_load(in, &data, &size)) return CLI_INVALID;
+    int status = CLI_INVALID;
+    ferry_error err;
+    ferry_odol_model *model = NULL;
+    ferry_scene *scene = NULL;
+    ferry_diagnostics diags = {0};
+    char *name = NULL;
+    if (ferry_odol_read(data, size, NULL, &model, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
+        goto done;
+    }
+    /* convert and validate agree on what a file is: a model with errors is
+     * not exported. */
+    ferry_odol_validate(model, &diags);
+    if (diags.error_count) {
+        for (size_t i = 0; i < diags.count; i++)
+            if (diags.items[i].severity == FERRY_SEVERITY_ERROR) cli_print_diag(in, &diags.items[i]);
+        fprintf(stderr, "%s: not converted: %zu validation error%s (ferry validate lists them all)\n", in,
+                diags.error_count, diags.error_count == 1 ? "" : "s");
+        goto done;
+    }
+    name = stem(in);
+    ferry_odol_scene_report rep;
+    ferry_odol_scene_options so = {0};
+    so.name = name;
+    so.lods = lods;
+    so.lod_count = lods ? lod_count : 0;
+    so.report = &rep;
+    ferry_result rc = ferry_odol_to_scene(model, &so, &scene, &err);
+    if (rc != FERRY_OK) {
+        cli_print_error(in, &err);
+        /* A --lod index the model does not have is the user's mistake. */
+        status = rc == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
+        goto done;
+    }
+    if (ferry_gltf_save(scene, out, in, &err) != FERRY_OK) {
+        cli_print_error(out, &err);
+        status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
+        goto done;
+    }
+    fprintf(stderr, "%s -> %s: %u LOD%s, %llu triangles, %u prox%s", in, out, (unsigned)rep.lods,
+            rep.lods == 1 ? "" : "s", (unsigned long long)rep.triangles, (unsigned)rep.proxies,
+            rep.proxies == 1 ? "y" : "ies");
+    if (rep.points) fprintf(stderr, ", %llu points", (unsigned long long)rep.points);
+    fprintf(stderr, ", %u material%s\n", (unsigned)rep.materials, rep.materials == 1 ? "" : "s");
+    if (rep.normals_dropped)
+        fprintf(stderr, "%s: warning: %u primitive%s left without normals (stored normals of zero length)\n", in,
+                (unsigned)rep.normals_dropped, rep.normals_dropped == 1 ? "" : "s");
+    status = CLI_OK;
+done:
+    free(name);
+    ferry_scene_free(scene);
+    ferry_odol_free(model);
+    ferry_diagnostics_free(&diags);
+    ferry_file_free(data);
+    return status;
 }

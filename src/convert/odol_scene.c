@@ -1,0 +1,813 @@
+/* ODOL model -> ferry_scene: a root node, a node per LOD (named by its
+ * resolution) holding one primitive per section, proxies as child nodes,
+ * everything glTF has no place for in extras. docs/formats/odol-gltf.md
+ * explains each decision, the axis change and the measured winding. */
+#include "convert_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_SECTION UINT32_MAX
+/* Shorter normals are noise, not directions (stored ones are unit length). */
+#define MIN_NORMAL_LENGTH 1e-6
+
+typedef struct material_entry {
+    const char *texture, *rvmat; /* the key: both as the file names them ("" for none) */
+    const char *base;            /* the name before numbering */
+} material_entry;
+
+typedef struct build {
+    const ferry_odol_model *m;
+    ferry_scene *s;
+    ferry_arena *arena;
+    ferry_error *err;
+    ferry_odol_scene_report rep;
+    material_entry *mats; /* parallel to s->materials */
+    size_t node_cap, mesh_cap, mat_cap;
+    /* Scratch sized for the largest LOD, malloc'd. */
+    uint32_t *face_section; /* per face: its section, or NO_SECTION */
+    uint32_t *next_free;    /* skip list over faces not yet given a section */
+    uint32_t *bucket;       /* faces ordered by section */
+    uint32_t *bucket_start; /* per section (+ the default one) */
+    uint32_t *remap;        /* source vertex -> primitive vertex */
+    uint32_t *stamp;        /* primitive that last set remap[v] (+1) */
+    uint32_t stamp_now;
+} build;
+
+static bool fail(build *b, ferry_result code, const char *path, const char *msg)
+{
+    fy_error_set(b->err, code, FERRY_NO_OFFSET, path, "%s", msg);
+    return false;
+}
+
+static void *alloc(build *b, size_t count, size_t size)
+{
+    if (count == 0) count = 1;
+    if (size && count > SIZE_MAX / size) {
+        fail(b, FERRY_ERR_NOMEM, "", "scene too large");
+        return NULL;
+    }
+    void *p = ferry_arena_alloc(b->arena, count * size);
+    if (!p) fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
+    else memset(p, 0, count * size);
+    return p;
+}
+
+static const char *str(const char *s) { return s ? s : ""; }
+
+static float f32_at(const uint8_t *p) { return fy_bits_f32(fy_load_u32le(p)); }
+
+/* The engine is left-handed (x right, y up, z forward); glTF is
+ * right-handed with -x right and +z the asset's front. Negating x maps one
+ * onto the other. Seen from outside, a face keeps its turning sense
+ * (mirrored object, mirrored axes), so the winding is reversed where the
+ * faces are written (docs/formats/odol-gltf.md: the measured winding). */
+static void to_gltf(const uint8_t *p, float out[3])
+{
+    out[0] = -f32_at(p);
+    out[1] = f32_at(p + 4);
+    out[2] = f32_at(p + 8);
+}
+
+/* ---- JSON helpers ---- */
+
+static json_t *u16_list(const ferry_odol_array *a)
+{
+    json_t *v = json_array();
+    if (a->data)
+        for (uint32_t i = 0; i < a->count; i++) json_array_append_new(v, json_integer(fy_load_u16le(a->data + 2u * i)));
+    return v;
+}
+
+static json_t *i32_list(const ferry_odol_array *a)
+{
+    json_t *v = json_array();
+    if (a->data)
+        for (uint32_t i = 0; i < a->count; i++)
+            json_array_append_new(v, json_integer((int32_t)fy_load_u32le(a->data + 4u * i)));
+    return v;
+}
+
+static json_t *u8_list(const ferry_odol_array *a)
+{
+    json_t *v = json_array();
+    if (a->data)
+        for (uint32_t i = 0; i < a->count; i++) json_array_append_new(v, json_integer(a->data[i]));
+    return v;
+}
+
+static const char *anim_type_name(uint32_t type)
+{
+    static const char *const names[] = {"rotation",    "rotationX",    "rotationY",    "rotationZ", "translation",
+                                        "translationX", "translationY", "translationZ", "direct",    "hide"};
+    return type < sizeof names / sizeof names[0] ? names[type] : "unknown";
+}
+
+static json_t *animation_json(const ferry_odol_animation_class *a)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(str(a->name)));
+    json_object_set_new(o, "type", json_string(anim_type_name(a->type)));
+    json_object_set_new(o, "type_id", json_integer(a->type));
+    json_object_set_new(o, "source", json_string(str(a->source)));
+    json_object_set_new(o, "min_phase", fy_json_real(a->min_phase));
+    json_object_set_new(o, "max_phase", fy_json_real(a->max_phase));
+    json_object_set_new(o, "min_value", fy_json_real(a->min_value));
+    json_object_set_new(o, "max_value", fy_json_real(a->max_value));
+    json_object_set_new(o, "source_address", json_integer(a->source_address));
+    if (a->type <= FERRY_ODOL_ANIM_ROTATION_Z) {
+        json_object_set_new(o, "angle0", fy_json_real(a->params[0]));
+        json_object_set_new(o, "angle1", fy_json_real(a->params[1]));
+    } else if (a->type <= FERRY_ODOL_ANIM_TRANSLATION_Z) {
+        json_object_set_new(o, "offset0", fy_json_real(a->params[0]));
+        json_object_set_new(o, "offset1", fy_json_real(a->params[1]));
+    } else if (a->type == FERRY_ODOL_ANIM_DIRECT) {
+        json_object_set_new(o, "axis_pos", fy_json_floats(a->axis_pos, 3));
+        json_object_set_new(o, "axis_dir", fy_json_floats(a->axis_dir, 3));
+        json_object_set_new(o, "angle", fy_json_real(a->angle));
+        json_object_set_new(o, "axis_offset", fy_json_real(a->axis_offset));
+    } else {
+        json_object_set_new(o, "hide_value", fy_json_real(a->params[0]));
+    }
+    return o;
+}
+
+static json_t *special_lods_json(const ferry_odol_model *m)
+{
+    static const char *const keys[FERRY_ODOL_SPECIAL_LOD_COUNT] = {
+        "memory",     "geometry",    "fire",         "view",    "view_pilot", "view_gunner",
+        "unknown",    "view_cargo", "land_contact", "roadway", "paths",      "hitpoints"};
+    json_t *o = json_object();
+    for (int i = 0; i < FERRY_ODOL_SPECIAL_LOD_COUNT; i++) {
+        uint8_t v = m->info.special_lods[i];
+        json_object_set_new(o, keys[i], v < m->lod_count ? json_integer(v) : json_null());
+    }
+    return o;
+}
+
+/* Everything about the model as a whole: the root node's extras. Values
+ * are as stored (engine axes). */
+static json_t *model_json(const ferry_odol_model *m)
+{
+    const ferry_odol_model_info *mi = &m->info;
+    json_t *o = json_object();
+    json_object_set_new(o, "format", json_string("ODOL"));
+    json_object_set_new(o, "version", json_integer(m->version));
+    json_object_set_new(o, "axes", json_string("extras keep the file's values: engine axes, left-handed, x right, "
+                                               "y up, z forward; the geometry has x negated"));
+    json_object_set_new(o, "class", json_string(str(mi->class_name)));
+    json_object_set_new(o, "damage", json_string(str(mi->damage)));
+    json_object_set_new(o, "mass", fy_json_real(mi->mass));
+    json_object_set_new(o, "armor", fy_json_real(mi->armor));
+    json_object_set_new(o, "bounding_sphere", fy_json_real(mi->bounding_sphere));
+    json_object_set_new(o, "geometry_sphere", fy_json_real(mi->geometry_sphere));
+    json_object_set_new(o, "bbox_min", fy_json_floats(mi->bbox_min, 3));
+    json_object_set_new(o, "bbox_max", fy_json_floats(mi->bbox_max, 3));
+    json_object_set_new(o, "bounding_center", fy_json_floats(mi->bounding_center, 3));
+    json_object_set_new(o, "geometry_center", fy_json_floats(mi->geometry_center, 3));
+    json_object_set_new(o, "center_of_mass", fy_json_floats(mi->center_of_mass, 3));
+    json_object_set_new(o, "aiming_center", fy_json_floats(mi->aiming_center, 3));
+    json_object_set_new(o, "view_density", fy_json_real(mi->view_density));
+    json_object_set_new(o, "map_type", json_integer(mi->map_type));
+    json_object_set_new(o, "special_lods", special_lods_json(m));
+    json_t *res = json_array();
+    for (uint32_t i = 0; i < m->lod_count; i++) json_array_append_new(res, fy_json_real(m->resolutions ? m->resolutions[i] : m->lods[i].resolution));
+    json_object_set_new(o, "resolutions", res);
+    const ferry_odol_skeleton *sk = &mi->skeleton;
+    if (sk->name && sk->name[0]) {
+        json_t *so = json_object();
+        json_object_set_new(so, "name", json_string(sk->name));
+        json_object_set_new(so, "discrete", json_boolean(sk->is_discrete));
+        json_t *bones = json_array();
+        for (uint32_t i = 0; sk->bones && i < sk->bone_count; i++) {
+            json_t *bo = json_object();
+            json_object_set_new(bo, "name", json_string(str(sk->bones[i].name)));
+            json_object_set_new(bo, "parent", json_string(str(sk->bones[i].parent)));
+            json_array_append_new(bones, bo);
+        }
+        json_object_set_new(so, "bones", bones);
+        json_object_set_new(o, "skeleton", so);
+    }
+    if (m->animations.present) {
+        json_t *an = json_array();
+        for (uint32_t i = 0; m->animations.classes && i < m->animations.class_count; i++)
+            json_array_append_new(an, animation_json(&m->animations.classes[i]));
+        json_object_set_new(o, "animations", an);
+    }
+    return o;
+}
+
+/* ---- materials: one per (texture, rvmat) pair ---- */
+
+static json_t *stage_json(const ferry_odol_stage_texture *st)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "stage", json_integer(st->stage));
+    json_object_set_new(o, "texture", json_string(str(st->texture)));
+    json_object_set_new(o, "filter", json_integer(st->filter));
+    return o;
+}
+
+static json_t *rvmat_json(const ferry_odol_material *mt)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "pixel_shader", json_integer(mt->pixel_shader));
+    json_object_set_new(o, "vertex_shader", json_integer(mt->vertex_shader));
+    json_object_set_new(o, "surface", json_string(str(mt->surface)));
+    json_object_set_new(o, "emissive", fy_json_floats(mt->emissive, 4));
+    json_object_set_new(o, "ambient", fy_json_floats(mt->ambient, 4));
+    json_object_set_new(o, "diffuse", fy_json_floats(mt->diffuse, 4));
+    json_object_set_new(o, "forced_diffuse", fy_json_floats(mt->forced_diffuse, 4));
+    json_object_set_new(o, "specular", fy_json_floats(mt->specular, 4));
+    json_object_set_new(o, "specular_power", fy_json_real(mt->specular_power));
+    json_t *stages = json_array();
+    for (uint32_t i = 0; mt->stages && i < mt->stage_count; i++) json_array_append_new(stages, stage_json(&mt->stages[i]));
+    json_object_set_new(o, "stages", stages);
+    return o;
+}
+
+/* The scene material for a section, or -1 when it names neither a texture
+ * nor a material (glTF's default material then). */
+static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_odol_section *sec, int32_t *out)
+{
+    const char *texture = "";
+    if (sec->texture >= 0 && (uint32_t)sec->texture < lod->texture_count && lod->textures)
+        texture = str(lod->textures[sec->texture]);
+    const ferry_odol_material *record = NULL;
+    const char *rvmat = "";
+    if (sec->material >= 0 && (uint32_t)sec->material < lod->material_count && lod->materials) {
+        record = &lod->materials[sec->material];
+        rvmat = str(record->name);
+    } else if (sec->material == -1) {
+        rvmat = str(sec->material_name);
+    }
+    *out = -1;
+    if (!texture[0] && !rvmat[0]) return true;
+    for (size_t i = 0; i < b->s->material_count; i++)
+        if (strcmp(b->mats[i].texture, texture) == 0 && strcmp(b->mats[i].rvmat, rvmat) == 0) {
+            *out = (int32_t)i;
+            return true;
+        }
+    if (b->s->material_count == b->mat_cap) return fail(b, FERRY_ERR_NOMEM, "", "material table overflow");
+    size_t index = b->s->material_count;
+    ferry_scene_material *mat = &b->s->materials[index];
+    ferry_scene_material_init(mat);
+    /* Named after what a modder searches for: the .rvmat, else the texture.
+     * Pairs sharing that name get " (2)", " (3)"... */
+    const char *base = rvmat[0] ? rvmat : texture;
+    unsigned same = 0;
+    for (size_t i = 0; i < index; i++) same += strcmp(b->mats[i].base, base) == 0;
+    char name[64 + 512];
+    if (same)
+        snprintf(name, sizeof name, "%.512s (%u)", base, same + 1);
+    else
+        snprintf(name, sizeof name, "%.512s", base);
+    mat->name = ferry_arena_strdup(b->arena, name);
+    json_t *x = json_object();
+    json_object_set_new(x, "texture", json_string(texture));
+    json_object_set_new(x, "rvmat", json_string(rvmat));
+    if (record) json_object_set_new(x, "rvmat_record", rvmat_json(record));
+    mat->extras_json = fy_json_to_arena(b->arena, x);
+    if (!mat->name || !mat->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
+    b->mats[index].texture = texture;
+    b->mats[index].rvmat = rvmat;
+    b->mats[index].base = base;
+    b->s->material_count++;
+    b->rep.materials++;
+    *out = (int32_t)index;
+    return true;
+}
+
+/* ---- geometry ---- */
+
+/* Gives each face the first section whose byte range (of the in-memory
+ * face layout: 8 per triangle, 10 per quad) holds the face's start; the
+ * skip list keeps overlapping or huge ranges linear. */
+static void assign_sections(build *b, const ferry_odol_lod *lod)
+{
+    uint32_t n = lod->face_count;
+    for (uint32_t f = 0; f <= n; f++) b->next_free[f] = f;
+    for (uint32_t f = 0; f < n; f++) b->face_section[f] = NO_SECTION;
+    /* face_start doubles as bucket scratch: bytes where each face begins. */
+    uint32_t *start = b->bucket;
+    uint64_t at = 0;
+    for (uint32_t f = 0; f < n; f++) {
+        start[f] = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at;
+        at += 2u + 2u * lod->faces[f].count;
+    }
+    for (uint32_t s = 0; lod->sections && s < lod->section_count; s++) {
+        int64_t begin = lod->sections[s].face_begin, end = lod->sections[s].face_end;
+        if (end <= begin || end <= 0) continue;
+        /* First face starting at or after begin. */
+        uint32_t lo = 0, hi = n;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if ((int64_t)start[mid] < begin) lo = mid + 1;
+            else hi = mid;
+        }
+        /* Find the next free face from lo, compressing the path as we go. */
+        uint32_t f = lo;
+        for (;;) {
+            uint32_t r = f;
+            while (b->next_free[r] != r) r = b->next_free[r];
+            while (b->next_free[f] != r) {
+                uint32_t nx = b->next_free[f];
+                b->next_free[f] = r;
+                f = nx;
+            }
+            f = r;
+            if (f >= n || (int64_t)start[f] >= end) break;
+            b->face_section[f] = s;
+            b->next_free[f] = f + 1;
+        }
+    }
+}
+
+typedef struct lod_arrays {
+    bool normals_ok;      /* a stored normal per vertex */
+    size_t uv_sets;       /* usable UV sets, at most 2 */
+} lod_arrays;
+
+/* One primitive from a list of faces: vertices in order of first use. */
+static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_index, const lod_arrays *la,
+                           const uint32_t *faces, uint32_t face_count, ferry_scene_primitive *p)
+{
+    b->stamp_now++;
+    size_t tris = 0, verts = 0;
+    for (uint32_t i = 0; i < face_count; i++) {
+        const ferry_odol_face *f = &lod->faces[faces[i]];
+        tris += f->count - 2u;
+        for (uint8_t k = 0; k < f->count; k++) {
+            uint16_t v = f->vertices[k];
+            if (b->stamp[v] != b->stamp_now) {
+                b->stamp[v] = b->stamp_now;
+                b->remap[v] = (uint32_t)verts++;
+            }
+        }
+    }
+    float *pos = alloc(b, verts * 3, sizeof *pos);
+    float *nrm = la->normals_ok ? alloc(b, verts * 3, sizeof *nrm) : NULL;
+    float *uv[2] = {NULL, NULL};
+    for (size_t t = 0; t < la->uv_sets; t++) uv[t] = alloc(b, verts * 2, sizeof *uv[t]);
+    uint32_t *idx = alloc(b, tris * 3, sizeof *idx);
+    if (!pos || (la->normals_ok && !nrm) || (la->uv_sets > 0 && !uv[0]) || (la->uv_sets > 1 && !uv[1]) || !idx) return false;
+    bool normals_ok = la->normals_ok;
+    size_t t = 0;
+    for (uint32_t i = 0; i < face_count; i++) {
+        const ferry_odol_face *f = &lod->faces[faces[i]];
+        for (uint8_t k = 0; k < f->count; k++) {
+            uint16_t v = f->vertices[k];
+            uint32_t r = b->remap[v];
+            to_gltf(lod->positions.data + (size_t)v * 12, pos + (size_t)r * 3);
+            if (normals_ok) {
+                float *n = nrm + (size_t)r * 3;
+                /* Stored normals point into the model (measured on every
+                 * corpus LOD: docs/formats/odol-gltf.md); glTF's point out. */
+                float raw[3] = {0, 0, 0};
+                (void)ferry_odol_vertex_normal(b->m, lod, v, raw);
+                n[0] = -raw[0], n[1] = raw[1], n[2] = raw[2];
+                for (int c = 0; c < 3; c++) n[c] = -n[c];
+                double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+                if (!(len > MIN_NORMAL_LENGTH) || !isfinite(len))
+                    normals_ok = false;
+                else
+                    for (int c = 0; c < 3; c++) n[c] = (float)(n[c] / len);
+            }
+            for (size_t s = 0; s < la->uv_sets; s++) {
+                if (!ferry_odol_vertex_uv(b->m, lod, (uint32_t)s, v, uv[s] + (size_t)r * 2))
+                    uv[s][(size_t)r * 2] = uv[s][(size_t)r * 2 + 1] = 0.0f;
+            }
+        }
+        /* The engine draws the stored order clockwise seen from outside
+         * (Direct3D's front faces); the x mirror keeps it clockwise, so
+         * glTF (counter-clockwise fronts) gets it reversed. A quad is the
+         * fan (0 1 2) (0 2 3) before reversing. */
+        for (uint8_t k = 1; k + 1 < f->count; k++) {
+            idx[t++] = b->remap[f->vertices[0]];
+            idx[t++] = b->remap[f->vertices[k + 1]];
+            idx[t++] = b->remap[f->vertices[k]];
+        }
+    }
+    char path[96];
+    for (size_t k = 0; k < verts * 3; k++)
+        if (!isfinite(pos[k])) {
+            snprintf(path, sizeof path, "lods[%u]/positions", (unsigned)lod_index);
+            return fail(b, FERRY_ERR_MALFORMED, path, "a vertex position is not a finite number");
+        }
+    for (size_t s = 0; s < la->uv_sets; s++)
+        for (size_t k = 0; k < verts * 2; k++)
+            if (!isfinite(uv[s][k])) {
+                snprintf(path, sizeof path, "lods[%u]/uv_sets[%zu]", (unsigned)lod_index, s);
+                return fail(b, FERRY_ERR_MALFORMED, path, "a texture coordinate is not a finite number");
+            }
+    if (la->normals_ok && !normals_ok) b->rep.normals_dropped++;
+    p->vertex_count = verts;
+    p->positions = pos;
+    p->normals = normals_ok ? nrm : NULL;
+    p->texcoord_count = la->uv_sets;
+    p->texcoords[0] = uv[0];
+    p->texcoords[1] = uv[1];
+    p->indices = idx;
+    p->index_count = tris * 3;
+    p->mode = FERRY_PRIMITIVE_TRIANGLES;
+    b->rep.triangles += tris;
+    return true;
+}
+
+/* The vertices of a LOD without faces (memory points, land contacts...)
+ * as points, in stored order, so selection vertex indices apply as they are. */
+static bool make_points(build *b, const ferry_odol_lod *lod, uint32_t lod_index, ferry_scene_primitive *p)
+{
+    uint32_t n = lod->positions.count;
+    float *pos = alloc(b, (size_t)n * 3, sizeof *pos);
+    if (!pos) return false;
+    for (uint32_t v = 0; v < n; v++) to_gltf(lod->positions.data + (size_t)v * 12, pos + (size_t)v * 3);
+    for (size_t k = 0; k < (size_t)n * 3; k++)
+        if (!isfinite(pos[k])) {
+            char path[64];
+            snprintf(path, sizeof path, "lods[%u]/positions[%zu]", (unsigned)lod_index, k / 3);
+            return fail(b, FERRY_ERR_MALFORMED, path, "the position is not a finite number");
+        }
+    p->vertex_count = n;
+    p->positions = pos;
+    p->mode = FERRY_PRIMITIVE_POINTS;
+    p->material = -1;
+    p->extras_json = fy_json_to_arena(b->arena, json_pack("{s:b}", "points", 1));
+    b->rep.points += n;
+    return true;
+}
+
+/* What the converter relies on, checked: a model from ferry_odol_read has
+ * not been through ferry_odol_validate. */
+static bool check_lod(build *b, const ferry_odol_lod *lod, uint32_t l, lod_arrays *la)
+{
+    char path[96];
+    uint32_t n = lod->positions.count;
+    if (n && !lod->positions.data) {
+        snprintf(path, sizeof path, "lods[%u]/positions", (unsigned)l);
+        return fail(b, FERRY_ERR_MALFORMED, path, "the vertex count is not zero but the positions are missing");
+    }
+    if (lod->face_count && !lod->faces) {
+        snprintf(path, sizeof path, "lods[%u]/faces", (unsigned)l);
+        return fail(b, FERRY_ERR_MALFORMED, path, "the face count is not zero but the faces are missing");
+    }
+    for (uint32_t f = 0; f < lod->face_count; f++) {
+        const ferry_odol_face *face = &lod->faces[f];
+        snprintf(path, sizeof path, "lods[%u]/faces[%u]", (unsigned)l, (unsigned)f);
+        if (face->count != 3 && face->count != 4) {
+            fy_error_set(b->err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, path, "has %u corners, expected 3 or 4",
+                         (unsigned)face->count);
+            return false;
+        }
+        for (uint8_t k = 0; k < face->count; k++)
+            if (face->vertices[k] >= n) {
+                fy_error_set(b->err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, path,
+                             "corner %u is vertex %u, but the LOD has %u vertices", (unsigned)k,
+                             (unsigned)face->vertices[k], (unsigned)n);
+                return false;
+            }
+    }
+    /* One normal for every vertex (shadow volumes, geometry, roadways)
+     * is a placeholder, not a shape: viewers do better computing their own. */
+    la->normals_ok = n > 0 && lod->normals.array.count == n && !lod->normals.default_fill && lod->normals.array.data;
+    la->uv_sets = 0;
+    for (uint32_t s = 0; lod->uv_sets && s < lod->uv_set_count && s < 2; s++) {
+        const ferry_odol_condensed *c = &lod->uv_sets[s];
+        if (c->array.count != n || (!c->default_fill && !c->array.data)) break;
+        la->uv_sets++;
+    }
+    return true;
+}
+
+/* ---- LOD node extras ---- */
+
+static json_t *lod_json(const ferry_odol_model *m, const ferry_odol_lod *lod, uint32_t l)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "lod", json_integer(l));
+    json_object_set_new(o, "resolution", fy_json_real(lod->resolution));
+    json_t *props = json_array();
+    for (uint32_t i = 0; lod->properties && i < lod->property_count; i++)
+        json_array_append_new(props, json_pack("[ss]", str(lod->properties[i].name), str(lod->properties[i].value)));
+    json_object_set_new(o, "properties", props);
+    json_t *sels = json_array();
+    for (uint32_t i = 0; lod->selections && i < lod->selection_count; i++) {
+        const ferry_odol_selection *s = &lod->selections[i];
+        json_t *so = json_object();
+        json_object_set_new(so, "name", json_string(str(s->name)));
+        json_object_set_new(so, "faces", u16_list(&s->faces));
+        json_object_set_new(so, "vertices", u16_list(&s->vertices));
+        if (s->weights.count) json_object_set_new(so, "weights", u8_list(&s->weights));
+        json_object_set_new(so, "sectional", json_boolean(s->is_sectional));
+        if (s->sections.count) json_object_set_new(so, "sections", i32_list(&s->sections));
+        json_array_append_new(sels, so);
+    }
+    json_object_set_new(o, "selections", sels);
+    json_t *tex = json_array();
+    for (uint32_t i = 0; lod->textures && i < lod->texture_count; i++) json_array_append_new(tex, json_string(str(lod->textures[i])));
+    json_object_set_new(o, "textures", tex);
+    json_object_set_new(o, "vertex_count", json_integer(lod->positions.count));
+    json_object_set_new(o, "face_count", json_integer(lod->face_count));
+    if (lod->keyframe_count) json_object_set_new(o, "keyframe_count", json_integer(lod->keyframe_count));
+    /* Which skeleton bone each animation moves in this LOD. */
+    const ferry_odol_animations *an = &m->animations;
+    if (an->present && an->anims_to_bones && l < an->lod_count && an->class_count) {
+        json_t *ab = json_array();
+        const ferry_odol_skeleton *sk = &m->info.skeleton;
+        for (uint32_t k = 0; k < an->class_count; k++) {
+            const ferry_odol_anim_bone *e = &an->anims_to_bones[(size_t)l * an->class_count + k];
+            if (e->bone < 0) continue;
+            json_t *eo = json_object();
+            json_object_set_new(eo, "animation", json_string(an->classes ? str(an->classes[k].name) : ""));
+            json_object_set_new(eo, "bone", json_integer(e->bone));
+            if (sk->bones && (uint32_t)e->bone < sk->bone_count)
+                json_object_set_new(eo, "bone_name", json_string(str(sk->bones[e->bone].name)));
+            uint32_t type = an->classes ? an->classes[k].type : 0;
+            if (type != FERRY_ODOL_ANIM_DIRECT && type != FERRY_ODOL_ANIM_HIDE) {
+                json_object_set_new(eo, "axis_pos", fy_json_floats(e->axis_pos, 3));
+                json_object_set_new(eo, "axis_dir", fy_json_floats(e->axis_dir, 3));
+            }
+            json_array_append_new(ab, eo);
+        }
+        json_object_set_new(o, "animation_bones", ab);
+    }
+    return o;
+}
+
+/* ---- proxies ---- */
+
+/* The proxy's place: its stored triplets are the model-space directions of
+ * its x, y and z axes (aside, up, dir; checked against the proxy triangles
+ * in the corpus), then its origin. Under the x mirror M becomes S M S. */
+static bool add_proxy(build *b, const ferry_odol_lod *lod, const ferry_odol_proxy *px, int32_t parent)
+{
+    ferry_scene_node *node = &b->s->nodes[b->s->node_count];
+    ferry_scene_node_init(node);
+    node->parent = parent;
+    node->name = ferry_arena_strdup(b->arena, str(px->model));
+    const float sign[3] = {-1, 1, 1};
+    float mat[16];
+    fy_mat4_identity(mat);
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) mat[c * 4 + r] = sign[r] * sign[c] * px->transform[c * 3 + r];
+    for (int r = 0; r < 3; r++) mat[12 + r] = sign[r] * px->transform[9 + r];
+    bool finite = true;
+    for (int k = 0; k < 16; k++) finite &= isfinite(mat[k]) != 0;
+    bool clean = finite && fy_mat4_to_trs(mat, node->translation, node->rotation, node->scale);
+    if (!finite) {
+        float t0[3] = {0, 0, 0};
+        memcpy(node->translation, t0, sizeof t0);
+        fy_mat4_identity(mat);
+        node->rotation[0] = node->rotation[1] = node->rotation[2] = 0, node->rotation[3] = 1;
+        node->scale[0] = node->scale[1] = node->scale[2] = 1;
+    }
+    bool mirrored = clean && node->scale[2] < 0;
+    json_t *x = json_object();
+    json_object_set_new(x, "proxy", json_string(str(px->model)));
+    json_object_set_new(x, "sequence_id", json_integer(px->sequence_id));
+    json_object_set_new(x, "selection_index", json_integer(px->selection_index));
+    if (lod->selections && px->selection_index >= 0 && (uint32_t)px->selection_index < lod->selection_count)
+        json_object_set_new(x, "selection", json_string(str(lod->selections[px->selection_index].name)));
+    json_object_set_new(x, "bone_index", json_integer(px->bone_index));
+    json_object_set_new(x, "section_index", json_integer(px->section_index));
+    if (!clean || mirrored) {
+        /* glTF's TRS cannot hold shear (or, portably, a mirror): the node
+         * gets the closest TRS, the stored matrix stays here. */
+        json_object_set_new(x, "matrix", fy_json_floats(px->transform, 12));
+        json_object_set_new(x, "matrix_note", json_string(!finite ? "not finite: identity used"
+                                                          : mirrored ? "mirrors: negative z scale"
+                                                                     : "shear or a collapsed axis: closest TRS"));
+    }
+    node->extras_json = fy_json_to_arena(b->arena, x);
+    if (!node->name || !node->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a proxy");
+    b->s->node_count++;
+    b->rep.proxies++;
+    return true;
+}
+
+/* ---- LODs ---- */
+
+static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
+{
+    const ferry_odol_lod *lod = &b->m->lods[l];
+    lod_arrays la;
+    if (!check_lod(b, lod, l, &la)) return false;
+
+    int32_t node_index = (int32_t)b->s->node_count;
+    ferry_scene_node *node = &b->s->nodes[b->s->node_count++];
+    ferry_scene_node_init(node);
+    node->parent = root;
+    node->name = ferry_arena_strdup(b->arena, name);
+    node->extras_json = fy_json_to_arena(b->arena, lod_json(b->m, lod, l));
+    if (!node->name || !node->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
+    b->rep.lods++;
+
+    ferry_scene_mesh *mesh = &b->s->meshes[b->s->mesh_count];
+    memset(mesh, 0, sizeof *mesh);
+    if (lod->face_count) {
+        uint32_t sections = lod->sections ? lod->section_count : 0;
+        assign_sections(b, lod);
+        /* Counting sort of faces by section; the default bucket is last. */
+        uint32_t *count = b->bucket_start;
+        memset(count, 0, ((size_t)sections + 2) * sizeof *count);
+        for (uint32_t f = 0; f < lod->face_count; f++) {
+            uint32_t s = b->face_section[f] == NO_SECTION ? sections : b->face_section[f];
+            count[s + 1]++;
+        }
+        for (uint32_t s = 0; s <= sections; s++) count[s + 1] += count[s];
+        /* bucket was scratch for face starts in assign_sections; refill. */
+        uint32_t *fill = malloc(((size_t)sections + 1) * sizeof *fill);
+        if (!fill) return fail(b, FERRY_ERR_NOMEM, "", "out of memory sorting faces");
+        memcpy(fill, count, ((size_t)sections + 1) * sizeof *fill);
+        for (uint32_t f = 0; f < lod->face_count; f++) {
+            uint32_t s = b->face_section[f] == NO_SECTION ? sections : b->face_section[f];
+            b->bucket[fill[s]++] = f;
+        }
+        free(fill);
+        size_t used = 0;
+        for (uint32_t s = 0; s <= sections; s++) used += count[s + 1] > count[s];
+        mesh->primitives = alloc(b, used, sizeof *mesh->primitives);
+        if (!mesh->primitives) return false;
+        for (uint32_t s = 0; s <= sections; s++) {
+            uint32_t begin = count[s], end = count[s + 1];
+            if (begin == end) continue;
+            ferry_scene_primitive *p = &mesh->primitives[mesh->primitive_count++];
+            if (!make_primitive(b, lod, l, &la, b->bucket + begin, end - begin, p)) return false;
+            json_t *px = json_object();
+            if (s < sections) {
+                if (!section_material(b, lod, &lod->sections[s], &p->material)) return false;
+                json_object_set_new(px, "section", json_integer(s));
+                json_object_set_new(px, "special", json_integer(lod->sections[s].special));
+                /* The binarizer keeps each proxy's triangle, in a section
+                 * of its own that the proxy names: worth hiding in a viewer. */
+                bool proxy_faces = false;
+                for (uint32_t k = 0; lod->proxies && k < lod->proxy_count; k++)
+                    proxy_faces |= lod->proxies[k].section_index >= 0 && (uint32_t)lod->proxies[k].section_index == s;
+                if (proxy_faces) json_object_set_new(px, "proxy_triangles", json_true());
+            } else {
+                p->material = -1;
+                json_object_set_new(px, "section", json_null());
+            }
+            json_object_set_new(px, "faces", json_integer(end - begin));
+            p->extras_json = fy_json_to_arena(b->arena, px);
+        }
+    } else if (lod->positions.count) {
+        mesh->primitives = alloc(b, 1, sizeof *mesh->primitives);
+        if (!mesh->primitives) return false;
+        mesh->primitive_count = 1;
+        if (!make_points(b, lod, l, &mesh->primitives[0])) return false;
+    }
+    if (mesh->primitive_count) {
+        mesh->name = node->name;
+        node->mesh = (int32_t)b->s->mesh_count++;
+    }
+    for (uint32_t i = 0; lod->proxies && i < lod->proxy_count; i++)
+        if (!add_proxy(b, lod, &lod->proxies[i], node_index)) return false;
+    return true;
+}
+
+/* ---- the whole model ---- */
+
+static bool convert(build *b, const uint32_t *lods, size_t lod_count)
+{
+    const ferry_odol_model *m = b->m;
+    size_t nodes = 1, sections = 0;
+    uint32_t max_faces = 0, max_sections = 0;
+    for (size_t i = 0; i < lod_count; i++) {
+        const ferry_odol_lod *lod = &m->lods[lods[i]];
+        nodes += 1 + (lod->proxies ? lod->proxy_count : 0);
+        uint32_t sc = lod->sections ? lod->section_count : 0;
+        sections += sc;
+        if (lod->face_count > max_faces) max_faces = lod->face_count;
+        if (sc > max_sections) max_sections = sc;
+    }
+    ferry_scene *s = b->s;
+    s->nodes = alloc(b, nodes, sizeof *s->nodes);
+    s->meshes = alloc(b, lod_count, sizeof *s->meshes);
+    s->materials = alloc(b, sections, sizeof *s->materials);
+    b->mats = alloc(b, sections, sizeof *b->mats);
+    if (!s->nodes || !s->meshes || !s->materials || !b->mats) return false;
+    b->mat_cap = sections;
+    b->face_section = malloc(((size_t)max_faces + 1) * sizeof *b->face_section);
+    b->next_free = malloc(((size_t)max_faces + 1) * sizeof *b->next_free);
+    b->bucket = malloc(((size_t)max_faces + 1) * sizeof *b->bucket);
+    b->bucket_start = malloc(((size_t)max_sections + 2) * sizeof *b->bucket_start);
+    b->remap = malloc(65536 * sizeof *b->remap);
+    b->stamp = calloc(65536, sizeof *b->stamp);
+    if (!b->face_section || !b->next_free || !b->bucket || !b->bucket_start || !b->remap || !b->stamp)
+        return fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
+
+    ferry_scene_node *root = &s->nodes[s->node_count++];
+    ferry_scene_node_init(root);
+    root->name = s->name;
+    root->extras_json = fy_json_to_arena(b->arena, model_json(m));
+    if (!root->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
+
+    bool ok = true;
+    for (size_t i = 0; i < lod_count && ok; i++) {
+        char base[64], name[80];
+        ferry_odol_resolution_name(m->lods[lods[i]].resolution, base, sizeof base);
+        unsigned same = 1;
+        for (size_t k = 0; k < i; k++) {
+            char other[64];
+            ferry_odol_resolution_name(m->lods[lods[k]].resolution, other, sizeof other);
+            same += strcmp(other, base) == 0;
+        }
+        if (same > 1)
+            snprintf(name, sizeof name, "%s (%u)", base, same);
+        else
+            snprintf(name, sizeof name, "%s", base);
+        ok = add_lod(b, lods[i], name, 0);
+    }
+    return ok;
+}
+
+ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,
+                                 ferry_scene **out, ferry_error *err)
+{
+    ferry_error local_err;
+    if (!err) err = &local_err;
+    fy_error_clear(err);
+    if (!out || !model) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", out ? "model" : "output");
+        return FERRY_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    ferry_odol_scene_options no_options;
+    if (!options) {
+        memset(&no_options, 0, sizeof no_options);
+        options = &no_options;
+    }
+    if (model->lod_count && !model->lods) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "lods", "the model has %u LODs but no LOD array",
+                     (unsigned)model->lod_count);
+        return FERRY_ERR_ARGUMENT;
+    }
+    /* The LODs to convert, in the model's order, each once. */
+    uint32_t *chosen = malloc((model->lod_count ? model->lod_count : 1) * sizeof *chosen);
+    if (!chosen) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
+        return FERRY_ERR_NOMEM;
+    }
+    size_t chosen_count = 0;
+    if (options->lods) {
+        uint8_t *want = calloc(model->lod_count ? model->lod_count : 1, 1);
+        if (!want) {
+            free(chosen);
+            fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
+            return FERRY_ERR_NOMEM;
+        }
+        for (size_t i = 0; i < options->lod_count; i++) {
+            if (options->lods[i] >= model->lod_count) {
+                fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "LOD %u does not exist: the model has %u (0 to %d)",
+                             (unsigned)options->lods[i], (unsigned)model->lod_count, (int)model->lod_count - 1);
+                free(want);
+                free(chosen);
+                return FERRY_ERR_ARGUMENT;
+            }
+            want[options->lods[i]] = 1;
+        }
+        for (uint32_t l = 0; l < model->lod_count; l++)
+            if (want[l]) chosen[chosen_count++] = l;
+        free(want);
+    } else {
+        for (uint32_t l = 0; l < model->lod_count; l++) chosen[chosen_count++] = l;
+    }
+
+    build b;
+    memset(&b, 0, sizeof b);
+    b.m = model;
+    b.err = err;
+    b.arena = ferry_arena_create(0);
+    ferry_scene *s = b.arena ? ferry_arena_alloc(b.arena, sizeof *s) : NULL;
+    if (!s) {
+        ferry_arena_destroy(b.arena);
+        free(chosen);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
+        return FERRY_ERR_NOMEM;
+    }
+    memset(s, 0, sizeof *s);
+    s->arena = b.arena;
+    s->name = ferry_arena_strdup(b.arena, options->name ? options->name : "odol");
+    s->extras_json = fy_json_to_arena(b.arena, json_pack("{s:s,s:i}", "format", "ODOL", "version", (json_int_t)model->version));
+    b.s = s;
+    bool ok = s->name && s->extras_json && convert(&b, chosen, chosen_count);
+    free(chosen);
+    free(b.face_section);
+    free(b.next_free);
+    free(b.bucket);
+    free(b.bucket_start);
+    free(b.remap);
+    free(b.stamp);
+    if (!ok) {
+        if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+        ferry_result r = err->code;
+        ferry_arena_destroy(b.arena);
+        return r;
+    }
+    if (options->report) *options->report = b.rep;
+    *out = s;
+    return FERRY_OK;
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# ferry convert model.p3d out.glb|out.gltf on ODOL v40 models: the bundled
+# samples (samples/odol, or made by make_odol_samples when they are not
+# committed yet) and, with ../shared, every real v40 model. Each output has
+# every LOD as a node under the root, named by its resolution as `ferry
+# info` names it, as many triangles as info counts (a quad is two), and
+# passes the Khronos validator with zero errors. --lod picks LODs; bad
+# input and bad --lod values fail with the right status.
+set -u
+FERRY=$1 SRC=$2 SHARED=$3
+. "$(dirname "$0")/lib.bash"
+validate="$SRC/tests/gltf/validate.mjs"
+have_validator=false
+command -v node >/dev/null 2>&1 && [ -d "$SRC/tests/gltf/node_modules/gltf-validator" ] && have_validator=true
+if ! command -v jq >/dev/null 2>&1; then
+  echo "SKIP: jq is not installed"
+  exit 77
+fi
+
+models=()
+maker="$(dirname "$FERRY")/make_odol_samples"
+if ! compgen -G "$SRC/samples/odol/*.p3d" >/dev/null && [ -x "$maker" ]; then
+  # It writes only the samples that read back and validate.
+  mkdir -p "$tmp/samples"
+  "$maker" "$tmp/samples" >/dev/null 2>&1 || true
+fi
+if compgen -G "$SRC/samples/odol/*.p3d" >/dev/null; then
+  models+=("$SRC"/samples/odol/*.p3d)
+elif compgen -G "$tmp/samples/odol/*.p3d" >/dev/null; then
+  models+=("$tmp"/samples/odol/*.p3d)
+else
+  echo "note: no ODOL samples (samples/odol absent, make_odol_samples unavailable)"
+fi
+corpus="$SHARED/corpus/odol/v40"
+if [ -d "$corpus" ]; then
+  models+=("$corpus"/*.p3d)
+else
+  echo "note: $corpus absent: real models skipped"
+fi
+if [ "${#models[@]}" -eq 0 ]; then
+  echo "SKIP: no ODOL model to convert"
+  exit 77
+fi
+
+outputs=()
+for f in "${models[@]}"; do
+  name=$(basename "$f" .p3d)
+  expect 0 "info --json $name" -- "$FERRY" info --json "$f"
+  jq -r '.[0].lods[].name' "$tmp/out" >"$tmp/want_names"
+  want_tris=$(jq '[.[0].lods[] | .triangles + 2 * .quads] | add // 0' "$tmp/out")
+  lod_count=$(jq '.[0].lods | length' "$tmp/out")
+
+  expect 0 "convert $name.p3d to .glb" -- "$FERRY" convert "$f" "$tmp/$name.glb"
+  check "$name: the summary names LODs, triangles and proxies" \
+    grep -Eq "$name\.p3d -> .*$name\.glb: $lod_count LODs?, $want_tris triangles, [0-9]+ prox(y|ies)" "$tmp/err"
+  check "$name.glb written" test -s "$tmp/$name.glb"
+  expect 0 "convert $name.p3d to .gltf" -- "$FERRY" convert "$f" "$tmp/$name.gltf"
+  outputs+=("$tmp/$name.glb" "$tmp/$name.gltf")
+
+  # The LOD nodes: the root's children, in order, named by resolution
+  # (a repeated name gets " (2)", " (3)"...).
+  jq -r '.scenes[0].nodes[0] as $r | (.nodes[$r].children // [])[] as $c | .nodes[$c].name' "$tmp/$name.gltf" \
+    | sed -E 's/ \([0-9]+\)$//' >"$tmp/got_names"
+  check "$name: every LOD ($lod_count) is a node named by its resolution" cmp -s "$tmp/want_names" "$tmp/got_names"
+  tris_in_file=$(jq '. as $d | [.meshes[]?.primitives[] | select((.mode // 4) == 4) | $d.accessors[.indices].count / 3] | add // 0' "$tmp/$name.gltf")
+  check "$name: $want_tris triangles in the file ($tris_in_file)" test "$tris_in_file" = "$want_tris"
+done
+
+# Picking LODs: the named ones only; an index the model lacks is a usage error.
+first="${models[0]}"
+n=$(jq '.[0].lods | length' <("$FERRY" info --json "$first"))
+expect 0 "--lod 0" -- "$FERRY" convert "$first" "$tmp/one.gltf" --lod 0
+check "--lod 0 makes one LOD node" test "$(jq '.nodes[.scenes[0].nodes[0]].children | length' "$tmp/one.gltf")" = 1
+check "--lod 0 summary" grep -q ": 1 LOD, " "$tmp/err"
+expect 2 "--lod past the last LOD" -- "$FERRY" convert "$first" "$tmp/none.glb" --lod "$n"
+check "the message names the LOD" grep -q "LOD $n does not exist" "$tmp/err"
+check "nothing written for a bad --lod" test ! -e "$tmp/none.glb"
+
+# Bad input: a cut file fails with a location, nothing written.
+size=$(stat -c %s "$first")
+head -c $((size / 2)) "$first" >"$tmp/cut.p3d"
+expect 1 "a truncated model" -- "$FERRY" convert "$tmp/cut.p3d" "$tmp/cut.glb"
+check "the error is located" grep -q "offset" "$tmp/err"
+check "nothing written for a truncated model" test ! -e "$tmp/cut.glb"
+
+if $have_validator; then
+  expect 0 "every output passes the Khronos validator" -- node "$validate" "${outputs[@]}"
+  check "zero errors in every file" test "$(grep -c ': 0 errors' "$tmp/out")" -eq "${#outputs[@]}"
+  cat "$tmp/out"
+else
+  echo "note: node or tests/gltf/node_modules absent: outputs not validated here (cli_gltf_validator fails in that case)"
+fi
+finish
