@@ -19,6 +19,7 @@ demo: all
 
 samples: all
 	$(BUILD)/make_samples samples
+	$(BUILD)/make_odol_samples samples
 
 asan:
 	$(MAKE) BUILD=build-asan CMAKE_FLAGS="-DFERRY_SANITIZE=ON -DCMAKE_C_COMPILER=clang -DFERRY_BENCH=OFF" test

@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="chunk alo ala particle image lzss"
+targets="chunk alo ala particle image lzss alm odol"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -38,14 +38,19 @@ status=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
+# The committed seeds of a target: the ODOL reader's are the bundled samples.
+seeds_of() {
+    if [ "$1" = odol ]; then echo "$here/../samples/odol"; else echo "$here/corpus/$1"; fi
+}
+
 echo "== replaying the seed corpus"
 for t in $targets; do
-    if ! "$build/fuzz/fuzz_$t" -runs=0 -artifact_prefix="$artifacts/$t-" "$here/corpus/$t" >"$work/replay-$t.log" 2>&1; then
+    if ! "$build/fuzz/fuzz_$t" -runs=0 -artifact_prefix="$artifacts/$t-" "$(seeds_of "$t")" >"$work/replay-$t.log" 2>&1; then
         cat "$work/replay-$t.log"
         echo "FAIL: fuzz_$t crashed on the committed corpus" >&2
         status=1
     else
-        echo "fuzz_$t: $(ls "$here/corpus/$t" | wc -l) seeds replayed, no failure"
+        echo "fuzz_$t: $(ls "$(seeds_of "$t")" | wc -l) seeds replayed, no failure"
     fi
 done
 
@@ -53,11 +58,15 @@ echo "== fuzzing each target for ${seconds}s"
 for t in $targets; do
     corpus="$work/corpus-$t"
     mkdir -p "$corpus"
-    cp "$here/corpus/$t"/* "$corpus/"
+    cp "$(seeds_of "$t")"/* "$corpus/"
     # Every Alamo target reads any Alamo input: the bundled samples seed them all.
-    [ "$t" = image ] || [ "$t" = lzss ] || cp "$here/../samples/alamo"/* "$corpus/"
-    if [ "$t" = image ] || [ "$t" = lzss ]; then
+    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || cp "$here/../samples/alamo"/* "$corpus/"
+    if [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ]; then
         :  # real textures are 64-350 KB: too big for useful seeds
+    elif [ "$t" = odol ]; then
+        # The small real v40 models (under 16 KiB), copied into the temporary directory only.
+        [ -d "$shared/corpus/odol/v40" ] &&
+            find "$shared/corpus/odol/v40" -type f -iname '*.p3d' -size -16k -exec cp {} "$corpus/" \;
     elif [ -d "$shared/corpus/alamo" ]; then
         # Small real files make good extra seeds; never copied anywhere else.
         find "$shared/corpus/alamo" -type f \( -iname '*.alo' -o -iname '*.ala' \) -size -64k -exec cp {} "$corpus/" \;
