@@ -31,3 +31,25 @@ for f in "${samples[@]}"; do
   "$ferry" convert "$f" "$dest"
   if cmp -s "$f" "$dest"; then echo "$f -> $dest: byte-identical"; else echo "$f -> $dest: DIFFERS"; exit 1; fi
 done
+echo
+echo "== glTF: the models with their animations, and a whole folder =="
+"$ferry" convert samples/alamo/walker.alo "$out/walker.glb" --anim auto
+"$ferry" convert -r samples/alamo "$out/gltf" --quiet
+echo
+echo "== P3D (ODOL) models: info, validate, rewrite, glTF with every LOD =="
+"$ferry" info samples/odol/door.p3d
+"$ferry" validate samples/odol/*.p3d
+for f in samples/odol/*.p3d; do
+  dest="$out/$(basename "$f")"
+  "$ferry" convert "$f" "$dest"
+  if cmp -s "$f" "$dest"; then echo "$f -> $dest: byte-identical"; else echo "$f -> $dest: DIFFERS"; exit 1; fi
+  "$ferry" convert "$f" "$out/$(basename "$f" .p3d).glb"
+done
+echo
+echo "== ALM: a progressive mesh built from the walker, its levels of detail, glTF =="
+"$ferry" convert samples/alamo/walker.alo "$out/walker.alm" --anim samples/alamo/walker_walk_00.ala
+"$ferry" info "$out/walker.alm"
+"$ferry" convert "$out/walker.alm" "$out/walker_alm_full.glb"
+"$ferry" convert "$out/walker.alm" "$out/walker_alm_32.glb" --triangles 32
+echo
+echo "Outputs are in $out/ (open the .glb files in any glTF viewer)."
