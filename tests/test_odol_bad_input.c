@@ -135,7 +135,11 @@ static void corruptions(const char *name, uint8_t *buf, size_t size, const ferry
                           "%s corruption %d: writing is not idempotent", name, trial);
                 ferry_odol_free(b);
             }
-            if (out.size == size && memcmp(out.data, buf, size) == 0) stat_read_same++;
+            /* Lossless: whatever reads writes back as it was (flag bytes
+             * other than 0 and 1 included). */
+            bool same = out.size == size && memcmp(out.data, buf, size) == 0;
+            CHECK_MSG(same, "%s corruption %d: read, but written back differently", name, trial);
+            if (same) stat_read_same++;
             else stat_read_normalized++;
             ferry_buffer_free(&out);
             ferry_buffer_free(&again);

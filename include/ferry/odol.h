@@ -61,7 +61,7 @@ typedef struct ferry_odol_array {
  * element (default fill) or a ferry_odol_array body without its count. */
 typedef struct ferry_odol_condensed {
     ferry_odol_array array; /* array.count is the element count; data NULL when default_fill */
-    bool default_fill;
+    uint8_t default_fill; /* nonzero: one value for all; the stored byte, kept as read */
     uint8_t default_value[12]; /* the element's bytes (element size of the field) */
 } ferry_odol_condensed;
 
@@ -170,7 +170,7 @@ typedef struct ferry_odol_bone_anims {
 } ferry_odol_bone_anims;
 
 typedef struct ferry_odol_animations {
-    bool present; /* the "animations exist" flag */
+    uint8_t present; /* the "animations exist" flag: nonzero when present (the stored byte) */
     ferry_odol_animation_class *classes;
     uint32_t class_count;
     /* Per LOD (lod_count of them, as stored): per bone, its animations. */
@@ -282,7 +282,7 @@ typedef struct ferry_odol_uv_range {
  * two of them (8 bytes); the arrays keep these elements as stored. */
 typedef struct ferry_odol_lod {
     float resolution; /* copied from the header for convenience */
-    bool permanent;   /* the stored flag; false: `info` is stored in the header */
+    uint8_t permanent; /* the stored flag byte; zero: `info` is stored in the header */
     ferry_odol_lod_info info;
     ferry_odol_proxy *proxies;
     uint32_t proxy_count;

@@ -156,7 +156,7 @@ static void condensed(reader *r, ferry_odol_condensed *a, size_t elem, const cha
 {
     a->array.offset = r->c.pos;
     uint32_t n = fy_u32le(&r->c, what);
-    a->default_fill = fy_u8(&r->c, what) != 0;
+    a->default_fill = fy_u8(&r->c, what);
     if (a->default_fill) {
         a->array.count = n;
         const uint8_t *v = fy_bytes(&r->c, elem, what);
@@ -256,7 +256,7 @@ static void animations(reader *r, ferry_odol_model *m)
     ferry_odol_animations *an = &m->animations;
     fy_cursor *c = &r->c;
     set_path(r, "animations");
-    an->present = fy_u8(c, "animations flag") != 0;
+    an->present = fy_u8(c, "animations flag");
     if (!an->present) return;
     an->class_count = count(r, 4 + 2 + 4 * 5 + 4, "animation class count");
     an->classes = alloc(r, an->class_count, sizeof *an->classes);
@@ -629,7 +629,7 @@ static ferry_result read_model(reader *r, ferry_odol_model *m)
     for (uint32_t i = 0; i < m->lod_count && !c->failed; i++) m->lod_ends[i] = fy_u32le(c, "LOD end offset");
     for (uint32_t i = 0; i < m->lod_count && !c->failed; i++) {
         m->lods[i].resolution = m->resolutions[i];
-        m->lods[i].permanent = fy_u8(c, "LOD permanence flag") != 0;
+        m->lods[i].permanent = fy_u8(c, "LOD permanence flag");
     }
     for (uint32_t i = 0; i < m->lod_count && !c->failed; i++) {
         if (m->lods[i].permanent) continue;

@@ -43,7 +43,7 @@ static void put_array(ferry_buffer *b, const ferry_odol_array *a, size_t elem, u
 static void put_condensed(ferry_buffer *b, const ferry_odol_condensed *a, size_t elem, uint32_t version)
 {
     fy_buf_u32le(b, a->array.count);
-    fy_buf_u8(b, a->default_fill ? 1 : 0);
+    fy_buf_u8(b, a->default_fill);
     if (a->default_fill)
         fy_buf_append(b, a->default_value, elem);
     else
@@ -121,7 +121,7 @@ static void put_model_info(ferry_buffer *b, const ferry_odol_model_info *mi, uin
 
 static void put_animations(ferry_buffer *b, const ferry_odol_animations *an)
 {
-    fy_buf_u8(b, an->present ? 1 : 0);
+    fy_buf_u8(b, an->present);
     if (!an->present) return;
     fy_buf_u32le(b, an->class_count);
     for (uint32_t i = 0; i < an->class_count; i++) {
@@ -353,7 +353,7 @@ void fy_odol_write_prefix(ferry_buffer *b, const ferry_odol_model *m)
     put_animations(b, &m->animations);
     for (uint32_t i = 0; i < m->lod_count; i++) fy_buf_u32le(b, m->lod_starts[i]);
     for (uint32_t i = 0; i < m->lod_count; i++) fy_buf_u32le(b, m->lod_ends[i]);
-    for (uint32_t i = 0; i < m->lod_count; i++) fy_buf_u8(b, m->lods[i].permanent ? 1 : 0);
+    for (uint32_t i = 0; i < m->lod_count; i++) fy_buf_u8(b, m->lods[i].permanent);
     for (uint32_t i = 0; i < m->lod_count; i++) {
         const ferry_odol_lod_info *li = &m->lods[i].info;
         if (m->lods[i].permanent) continue;
