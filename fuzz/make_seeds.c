@@ -6,6 +6,8 @@
  * committed. Usage: fuzz_make_seeds CORPUS_DIR */
 #include <ferry/ala.h>
 #include <ferry/alo.h>
+#include <ferry/convert.h>
+#include <ferry/gltf.h>
 #include <ferry/lzss.h>
 #include <ferry/particle.h>
 
@@ -382,6 +384,90 @@ static void alm_seeds(const char *dir)
     }
 }
 
+/* glTF: the crate as our writer exports it (.glb), the walker with its walk
+ * cycle, and a hand-written .gltf whose buffer is a data: URI (a triangle
+ * on a two-joint skin, with a STEP animation). */
+static void gltf_seeds(const char *dir)
+{
+    for (int which = 0; which < 2; which++) {
+        sample_model m;
+        sample_animation a;
+        (which ? sample_build_walker : sample_build_crate)(&m);
+        if (which) sample_build_walker_walk(&a);
+        ferry_alo_scene_options so;
+        memset(&so, 0, sizeof so);
+        so.skip_textures = true;
+        const ferry_ala_animation *anims[1] = {which ? &a.anim : NULL};
+        if (which) so.animations = anims, so.animation_count = 1;
+        ferry_scene *scene = NULL;
+        ferry_buffer out = {0};
+        ferry_error err;
+        if (ferry_alo_to_scene(&m.model, &so, &scene, &err) != FERRY_OK ||
+            ferry_gltf_write_glb(scene, &out, &err) != FERRY_OK) {
+            fprintf(stderr, "gltf seed %d: %s\n", which, err.message);
+            failures++;
+        } else {
+            save(dir, "gltf", which ? "walker_walk.glb" : "crate.glb", out.data, out.size);
+        }
+        ferry_buffer_free(&out);
+        ferry_scene_free(scene);
+        sample_model_free(&m);
+        if (which) sample_animation_free(&a);
+    }
+    /* 3 positions (36 bytes), 3 joints (uint8 x4: 12), 3 weights (48),
+     * 3 indices (uint16: 6 + 2 padding), 2 inverse bind matrices (128),
+     * 2 times (8), 2 rotations (32): 272 bytes. */
+    bytes b = {0};
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    for (int i = 0; i < 9; i++) put_f32(&b, pos[i]);
+    const uint8_t joints[12] = {0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0};
+    put(&b, joints, 12);
+    const float weights[12] = {1, 0, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0};
+    for (int i = 0; i < 12; i++) put_f32(&b, weights[i]);
+    put_u16(&b, 0), put_u16(&b, 1), put_u16(&b, 2), put_u16(&b, 0);
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < 16; i++) put_f32(&b, (i % 5 == 0) ? 1.0f : 0.0f);
+    put_f32(&b, 0), put_f32(&b, 1);
+    const float rot[8] = {0, 0, 0, 1, 0, 0, 0.70710677f, 0.70710677f};
+    for (int i = 0; i < 8; i++) put_f32(&b, rot[i]);
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *enc = malloc(b.size / 3 * 4 + 8), *w = enc;
+    for (size_t i = 0; i < b.size; i += 3) {
+        uint32_t v = (uint32_t)b.data[i] << 16 | (i + 1 < b.size ? (uint32_t)b.data[i + 1] << 8 : 0) |
+                     (i + 2 < b.size ? b.data[i + 2] : 0);
+        *w++ = b64[v >> 18 & 63], *w++ = b64[v >> 12 & 63];
+        *w++ = i + 1 < b.size ? b64[v >> 6 & 63] : '=';
+        *w++ = i + 2 < b.size ? b64[v & 63] : '=';
+    }
+    *w = 0;
+    char doc[4096];
+    int n = snprintf(doc, sizeof doc,
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,2]}],"
+        "\"nodes\":[{\"name\":\"root\",\"children\":[1]},{\"name\":\"tip\",\"translation\":[0,1,0]},"
+        "{\"mesh\":0,\"skin\":0}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2},"
+        "\"indices\":3}]}],"
+        "\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":4}],"
+        "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
+        "\"samplers\":[{\"input\":5,\"output\":6,\"interpolation\":\"STEP\"}]}],"
+        "\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
+        "{\"buffer\":0,\"byteOffset\":36,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":48,\"byteLength\":48},"
+        "{\"buffer\":0,\"byteOffset\":96,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":104,\"byteLength\":128},"
+        "{\"buffer\":0,\"byteOffset\":232,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":240,\"byteLength\":32}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+        "\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
+        "{\"bufferView\":3,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"},"
+        "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"},"
+        "{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+        "{\"bufferView\":6,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"}]}",
+        b.size, enc);
+    save(dir, "gltf", "skinned_triangle.gltf", (const uint8_t *)doc, (size_t)n);
+    free(enc);
+    free(b.data);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -396,5 +482,6 @@ int main(int argc, char **argv)
     sample_seeds(argv[1]);
     lzss_seeds(argv[1]);
     alm_seeds(argv[1]);
+    gltf_seeds(argv[1]);
     return failures ? 1 : 0;
 }

@@ -22,7 +22,9 @@ bool fy_gr_fail(fy_gr *r, ferry_result code, uint64_t offset, const char *path, 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fy_error_set(r->err, code, offset, path ? path : "", "%s", msg);
+    /* Top-level properties ("scene", "buffers") have no path of their own:
+     * name the document, so every error says where it is. */
+    fy_error_set(r->err, code, offset, path && path[0] ? path : "document", "%s", msg);
     return false;
 }
 
