@@ -391,18 +391,23 @@ size_t ferry_odol_validate(const ferry_odol_model *m, ferry_diagnostics *diags)
                    g->positions.count);
     }
 
-    /* Skeleton: parents are bones of the skeleton. */
+    /* Skeleton: parents are bones of the skeleton. model.cfg lists
+     * parents first by custom, which the engine may not need: a parent
+     * listed later is only a warning. */
     const ferry_odol_skeleton *sk = &m->info.skeleton;
     for (uint32_t b = 0; b < sk->bone_count; b++) {
         const char *parent = sk->bones[b].parent;
         if (!parent || !parent[0]) continue;
-        bool found = false;
-        for (uint32_t j = 0; j < b && !found; j++) found = name_compare(sk->bones[j].name, parent) == 0;
-        if (!found) {
-            at(&k, "skeleton/bones[%u]", b);
-            report(&k, ERR, FERRY_NO_OFFSET, "bone-parent", "bone \"%s\" names parent \"%s\", which is not a bone before it",
+        uint32_t found = UINT32_MAX;
+        for (uint32_t j = 0; j < sk->bone_count && found == UINT32_MAX; j++)
+            if (j != b && name_compare(sk->bones[j].name, parent) == 0) found = j;
+        at(&k, "skeleton/bones[%u]", b);
+        if (found == UINT32_MAX)
+            report(&k, ERR, FERRY_NO_OFFSET, "bone-parent", "bone \"%s\" names parent \"%s\", which is not in the skeleton",
                    sk->bones[b].name, parent);
-        }
+        else if (found > b)
+            report(&k, WARN, FERRY_NO_OFFSET, "bone-parent-order", "bone \"%s\" comes before its parent \"%s\"",
+                   sk->bones[b].name, parent);
     }
 
     /* Animation tables. */
