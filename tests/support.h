@@ -1,4 +1,5 @@
-/* Helpers shared by the C tests: locating the corpus and the bundled samples. */
+/* Helpers shared by the C tests: locating the corpus and the bundled samples,
+ * poisoning memory under ASan. */
 #ifndef FERRY_TEST_SUPPORT_H
 #define FERRY_TEST_SUPPORT_H
 
@@ -8,6 +9,36 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+/* TEST_ASAN is defined in AddressSanitizer builds (gcc and clang). There,
+ * POISON marks bytes that a reader must not touch, e.g. those past a
+ * truncation point, so a read beyond the cut is caught without a copy per
+ * cut; elsewhere POISON and UNPOISON do nothing. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#ifdef TEST_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+/* xorshift64*: a seeded sequence, the same on every machine, for the
+ * corruption tests (each keeps its own state and seed). */
+static inline uint64_t test_xorshift(uint64_t *state)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 0x2545F4914F6CDD1Dull;
+}
 
 /* Paths of files under `dir` (recursive) whose names end with `suffix`
  * (case-insensitive), sorted. Returns the count; free with test_free_paths. */

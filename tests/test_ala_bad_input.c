@@ -11,22 +11,6 @@
 #include "bytes.h"
 #include "test.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#ifdef TEST_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
-
 #define EPS 1e-5
 #define SQRT_HALF 0.70710678118654752
 
@@ -415,13 +399,7 @@ static void test_hand_made_bytes(void)
 /* ---- every truncation, many corruptions ---- */
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next_random(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545F4914F6CDD1Dull;
-}
+static uint64_t next_random(void) { return test_xorshift(&rng); }
 
 static void hostile(const char *name, const uint8_t *data, size_t size)
 {

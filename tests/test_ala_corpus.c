@@ -12,21 +12,9 @@
 
 #include <ctype.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
 #ifdef TEST_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
 #define FLIPS_PER_FILE 600
 #else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
 #define FLIPS_PER_FILE 2500
 #endif
 
@@ -224,13 +212,7 @@ static void map_list(const ferry_chunk *list, size_t n, file_map *m)
 }
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
-static uint64_t next_random(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545F4914F6CDD1Dull;
-}
+static uint64_t next_random(void) { return test_xorshift(&rng); }
 static size_t below(size_t n) { return n ? (size_t)(next_random() % n) : 0; }
 
 static void truncations(const char *name, const uint8_t *data, size_t size, const file_map *m)

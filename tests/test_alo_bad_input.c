@@ -17,22 +17,10 @@
 #include <stdarg.h>
 #include <time.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
 #ifdef TEST_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
 /* Sanitized builds run several times slower: fewer corruptions per file. */
 #define FLIP_BUDGET_BYTES ((size_t)768 << 20)
 #else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
 #define FLIP_BUDGET_BYTES ((size_t)2 << 30)
 #endif
 
@@ -56,13 +44,7 @@ static uint64_t rng_state;
 
 static void rng_seed(uint64_t seed) { rng_state = seed ? seed : 0x9E3779B97F4A7C15ull; }
 
-static uint64_t rng_next(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1Dull;
-}
+static uint64_t rng_next(void) { return test_xorshift(&rng_state); }
 
 static size_t rng_below(size_t n) { return n ? (size_t)(rng_next() % n) : 0; }
 

@@ -18,22 +18,10 @@
 #include "support.h"
 #include "test.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
 #ifdef TEST_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
 #define CORRUPTIONS_SMALL 1500
 #define CORRUPTIONS_LARGE 150
 #else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
 #define CORRUPTIONS_SMALL 4000
 #define CORRUPTIONS_LARGE 400
 #endif
@@ -52,13 +40,7 @@ static bool located(const ferry_error *err, size_t limit)
 }
 
 static uint64_t rng = 0x0D01D0D01ull;
-static uint64_t next_random(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545F4914F6CDD1Dull;
-}
+static uint64_t next_random(void) { return test_xorshift(&rng); }
 
 static void truncate_at(const char *name, uint8_t *buf, size_t size, size_t cut)
 {

@@ -13,34 +13,16 @@
 
 #include <time.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
 #ifdef TEST_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
 #define FLIPS 5000
 #else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
 #define FLIPS 20000
 #endif
 
 static size_t stat_cuts, stat_inner, stat_inner_ok, stat_flips, stat_flip_ok, stat_by_code[FERRY_ERR_ARGUMENT + 1];
 
 static uint64_t rng_state;
-static uint64_t rng_next(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1Dull;
-}
+static uint64_t rng_next(void) { return test_xorshift(&rng_state); }
 static size_t rng_below(size_t n) { return n ? (size_t)(rng_next() % n) : 0; }
 
 static void describe(const ferry_error *err, char *out, size_t size)

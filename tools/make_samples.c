@@ -9,49 +9,23 @@
  * samples ship without them, and a missing texture is only ever a warning. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <ferry/ala.h>
 #include <ferry/alo.h>
 #include <ferry/particle.h>
 
+#include "sample_io.h"
 #include "sample_models.h"
 
-/* Creates every directory leading to the file at `path`. */
-static int make_parents(const char *path)
-{
-    char dir[4096];
-    size_t n = strlen(path);
-    if (n >= sizeof dir) return -1;
-    memcpy(dir, path, n + 1);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return 0;
-}
-
-static void print_error(const char *what, const char *file, const ferry_error *err)
-{
-    char line[512];
-    ferry_error_format(err, line, sizeof line);
-    fprintf(stderr, "make_samples: %s %s: %s\n", what, file, line);
-}
+static const char prog[] = "make_samples";
 
 /* Prints every report; 0 when there was none at all. */
 static int report(const char *file, ferry_diagnostics *diags)
 {
-    for (size_t i = 0; i < diags->count; i++) {
-        const ferry_diagnostic *d = &diags->items[i];
-        fprintf(stderr, "make_samples: %s: %s [%s] %s: %s\n", file,
-                d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning", d->rule, d->path, d->message);
-    }
+    sample_print_diags(prog, file, diags);
     int rc = diags->count == 0 && diags->dropped == 0 ? 0 : -1;
     ferry_diagnostics_free(diags);
     return rc;
@@ -63,7 +37,7 @@ static int check_model(const char *file, const ferry_buffer *bytes)
     ferry_alo_model *model;
     ferry_error err;
     if (ferry_alo_read(bytes->data, bytes->size, NULL, &model, &err) != FERRY_OK) {
-        print_error("cannot read back", file, &err);
+        sample_print_error(prog, "cannot read back", file, &err);
         return -1;
     }
     ferry_diagnostics diags = {0};
@@ -77,7 +51,7 @@ static int check_animation(const char *file, const ferry_buffer *bytes, sample_b
     ferry_ala_animation *anim;
     ferry_error err;
     if (ferry_ala_read(bytes->data, bytes->size, NULL, &anim, &err) != FERRY_OK) {
-        print_error("cannot read back", file, &err);
+        sample_print_error(prog, "cannot read back", file, &err);
         return -1;
     }
     sample_model model;
@@ -95,7 +69,7 @@ static int check_particles(const char *file, const ferry_buffer *bytes)
     ferry_particle_system *system;
     ferry_error err;
     if (ferry_particle_read(bytes->data, bytes->size, NULL, &system, &err) != FERRY_OK) {
-        print_error("cannot read back", file, &err);
+        sample_print_error(prog, "cannot read back", file, &err);
         return -1;
     }
     ferry_diagnostics diags = {0};
@@ -103,24 +77,6 @@ static int check_particles(const char *file, const ferry_buffer *bytes)
     ferry_particle_validate(system, &options, &diags);
     ferry_particle_free(system);
     return report(file, &diags);
-}
-
-/* Writes the encoded and checked bytes to OUTDIR/file. */
-static int save(const char *outdir, const char *file, const ferry_buffer *bytes)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", outdir, file);
-    ferry_error err;
-    if (make_parents(path) != 0) {
-        fprintf(stderr, "make_samples: cannot create the directory of %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (ferry_file_write_atomic(path, bytes->data, bytes->size, NULL, &err) != FERRY_OK) {
-        print_error("cannot write", path, &err);
-        return -1;
-    }
-    printf("%s (%zu bytes)\n", path, bytes->size);
-    return 0;
 }
 
 int main(int argc, char **argv)
@@ -140,9 +96,9 @@ int main(int argc, char **argv)
         sample_builders[i](&sample);
         ferry_buffer bytes = {0};
         if (ferry_alo_write(&sample.model, &bytes, &err) != FERRY_OK) {
-            print_error("cannot encode", sample.file, &err);
+            sample_print_error(prog, "cannot encode", sample.file, &err);
             failures++;
-        } else if (check_model(sample.file, &bytes) != 0 || save(outdir, sample.file, &bytes) != 0) {
+        } else if (check_model(sample.file, &bytes) != 0 || sample_save(prog, outdir, sample.file, &bytes) != 0) {
             failures++;
         }
         ferry_buffer_free(&bytes);
@@ -153,10 +109,10 @@ int main(int argc, char **argv)
         sample_animation_builders[i](&sample);
         ferry_buffer bytes = {0};
         if (ferry_ala_write(&sample.anim, &bytes, &err) != FERRY_OK) {
-            print_error("cannot encode", sample.file, &err);
+            sample_print_error(prog, "cannot encode", sample.file, &err);
             failures++;
         } else if (check_animation(sample.file, &bytes, sample.model) != 0 ||
-                   save(outdir, sample.file, &bytes) != 0) {
+                   sample_save(prog, outdir, sample.file, &bytes) != 0) {
             failures++;
         }
         ferry_buffer_free(&bytes);
@@ -167,9 +123,9 @@ int main(int argc, char **argv)
         sample_particles_builders[i](&sample);
         ferry_buffer bytes = {0};
         if (ferry_particle_write(&sample.system, &bytes, &err) != FERRY_OK) {
-            print_error("cannot encode", sample.file, &err);
+            sample_print_error(prog, "cannot encode", sample.file, &err);
             failures++;
-        } else if (check_particles(sample.file, &bytes) != 0 || save(outdir, sample.file, &bytes) != 0) {
+        } else if (check_particles(sample.file, &bytes) != 0 || sample_save(prog, outdir, sample.file, &bytes) != 0) {
             failures++;
         }
         ferry_buffer_free(&bytes);

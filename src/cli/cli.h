@@ -44,6 +44,9 @@ bool cli_has_ext(const char *path, const char *ext);
 /* Prints "ferry CMD: message" and a hint to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool cli_is_help(const char *arg);
+/* A file argument of `ferry convert`: IN, then OUT. A third is a usage
+ * error: printed, and false returned (the command returns CLI_USAGE). */
+bool cli_take_file(const char *arg, const char **in, const char **out);
 
 /* "FILE: offset 0x.. (..), chunk ..: message" on stderr. */
 void cli_print_error(const char *file, const ferry_error *err);
@@ -51,6 +54,17 @@ json_t *cli_error_json(const ferry_error *err);
 
 /* Loads a file, printing the error; false on failure. */
 bool cli_load(const char *path, uint8_t **data, size_t *size);
+
+/* Prints OUT's located error. Returns CLI_USAGE when OUT was refused as
+ * named (it is the input), CLI_INVALID otherwise. */
+int cli_output_error(const char *out, const ferry_error *err);
+/* Writes `buf` to OUT atomically, never over IN; on failure prints OUT's
+ * located error. Returns CLI_OK or what cli_output_error returns. */
+int cli_write_output(const char *in, const char *out, const ferry_buffer *buf);
+
+/* The file name without folders and extension (malloc'd; NULL when out of
+ * memory): the name of a scene made from the file. */
+char *cli_file_stem(const char *path);
 
 /* Writes JSON to stdout, indented, with a final newline. */
 void cli_print_json(json_t *value);

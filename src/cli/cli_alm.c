@@ -12,22 +12,22 @@
 
 static bool detect(const uint8_t *data, size_t size) { return size >= 4 && memcmp(data, "ALM\0", 4) == 0; }
 
-static ferry_alm_mesh *load(const char *file, const uint8_t *data, size_t size, json_t *report)
+static void *read_model(const uint8_t *data, size_t size, ferry_error *err)
 {
     ferry_alm_mesh *m;
-    ferry_error err;
-    if (ferry_alm_read(data, size, NULL, &m, &err) == FERRY_OK) return m;
-    if (report) {
-        json_t *j = json_object();
-        json_object_set_new(j, "file", json_string(file));
-        json_object_set_new(j, "format", json_string("ALM"));
-        json_object_set_new(j, "read_error", cli_error_json(&err));
-        json_object_set_new(j, "valid", json_false());
-        json_array_append_new(report, j);
-    } else {
-        cli_print_error(file, &err);
-    }
-    return NULL;
+    return ferry_alm_read(data, size, NULL, &m, err) == FERRY_OK ? m : NULL;
+}
+
+static ferry_result write_model(const void *model, ferry_buffer *out, ferry_error *err)
+{
+    return ferry_alm_write(model, out, err);
+}
+
+static void free_model(void *model) { ferry_alm_free(model); }
+
+static ferry_alm_mesh *load(const char *file, const uint8_t *data, size_t size, json_t *report)
+{
+    return cli_format_read(&cli_format_alm, file, data, size, report);
 }
 
 /* JSON has no NaN or infinity: those become strings. */
@@ -479,31 +479,6 @@ static size_t validate(const char *file, const uint8_t *data, size_t size, json_
 
 static bool claims_convert(const char *path) { return cli_has_ext(path, ".alm"); }
 
-static int rewrite(const char *in, const char *out)
-{
-    uint8_t *data;
-    size_t size;
-    if (!cli_load(in, &data, &size)) return CLI_INVALID;
-    ferry_alm_mesh *m = load(in, data, size, NULL);
-    int status = CLI_INVALID;
-    if (m) {
-        ferry_buffer buf = {0};
-        ferry_error err;
-        if (ferry_alm_write(m, &buf, &err) != FERRY_OK) {
-            cli_print_error(in, &err);
-        } else if (ferry_file_write_atomic(out, buf.data, buf.size, in, &err) != FERRY_OK) {
-            cli_print_error(out, &err);
-            status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
-        } else {
-            status = CLI_OK;
-        }
-        ferry_buffer_free(&buf);
-        ferry_alm_free(m);
-    }
-    ferry_file_free(data);
-    return status;
-}
-
 static bool is_gltf(const char *path) { return cli_has_ext(path, ".glb") || cli_has_ext(path, ".gltf"); }
 
 static int convert(int argc, char **argv)
@@ -541,12 +516,8 @@ static int convert(int argc, char **argv)
             chosen++;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("convert", "option '%s' does not apply to ALM conversions", a);
-        } else if (!in) {
-            in = a;
-        } else if (!out) {
-            out = a;
-        } else {
-            return cli_usage_error("convert", "expected IN and OUT, got a third file '%s'", a);
+        } else if (!cli_take_file(a, &in, &out)) {
+            return CLI_USAGE;
         }
     }
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
@@ -556,7 +527,7 @@ static int convert(int argc, char **argv)
         return cli_usage_error("convert", "--anim applies to building an .alm from an .alo model");
     if (in_alm && cli_has_ext(out, ".alm")) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
-        return rewrite(in, out);
+        return cli_format_rewrite(&cli_format_alm, in, out);
     }
     if (in_alm && is_gltf(out)) return cli_alm_export(in, out, chosen ? &lod : NULL);
     if (cli_has_ext(out, ".alm") && (cli_has_ext(in, ".alo") || is_gltf(in))) {
@@ -584,4 +555,5 @@ const cli_format cli_format_alm = {
     "  --lod K             with an .alm input: apply the first K collapse records\n"
     "  --triangles N       ... apply records until at most N triangles remain\n"
     "  --error E           ... apply records while their error is at most E\n"
-    "                      (ferry info lists triangle counts at a few levels)\n"};
+    "                      (ferry info lists triangle counts at a few levels)\n",
+    read_model, write_model, free_model};

@@ -122,13 +122,14 @@ int cli_alm_build(const char *in, const char *out, const char *anim)
         return CLI_INVALID;
     }
     ferry_buffer buf = {0};
-    r = ferry_alm_write(mesh, &buf, &err);
-    if (r == FERRY_OK) r = ferry_file_write_atomic(out, buf.data, buf.size, in, &err);
-    int status = CLI_OK;
-    if (r != FERRY_OK) {
-        cli_print_error(out, &err);
+    int status;
+    if (ferry_alm_write(mesh, &buf, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
         status = CLI_INVALID;
     } else {
+        status = cli_write_output(in, out, &buf);
+    }
+    if (status == CLI_OK) {
         /* How far the records go: the triangles left after the last one. */
         uint32_t *counts = malloc(((size_t)mesh->collapse_count + 1) * sizeof *counts);
         if (counts && ferry_alm_lod_triangle_counts(mesh, counts, NULL) == FERRY_OK)

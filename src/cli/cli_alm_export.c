@@ -8,54 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The file name without folders and extension: the scene's name. */
-static char *stem(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    char *out = malloc(len + 1);
-    if (out) {
-        memcpy(out, base, len);
-        out[len] = 0;
-    }
-    return out;
-}
-
 int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod_options)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    if (!cli_load(in, &data, &size)) return CLI_INVALID;
+    uint8_t *data;
+    size_t size;
+    ferry_alm_mesh *mesh = cli_format_load(&cli_format_alm, in, &data, &size);
+    if (!mesh) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_error err;
-    ferry_alm_mesh *mesh = NULL;
     ferry_alm_lod *lod = NULL;
     ferry_scene *scene = NULL;
     ferry_diagnostics diags = {0};
     char *name = NULL;
-    if (ferry_alm_read(data, size, NULL, &mesh, &err) != FERRY_OK) {
-        cli_print_error(in, &err);
-        goto done;
-    }
     /* convert and validate agree on what a file is: a mesh with errors is
      * not exported (the level of detail trusts its collapse records). */
     ferry_alm_validate(mesh, &diags);
-    if (diags.error_count) {
-        for (size_t i = 0; i < diags.count; i++)
-            if (diags.items[i].severity == FERRY_SEVERITY_ERROR) cli_print_diag(in, &diags.items[i]);
-        fprintf(stderr, "%s: not converted: %zu validation error%s (ferry validate lists them all)\n", in,
-                diags.error_count, diags.error_count == 1 ? "" : "s");
-        goto done;
-    }
+    if (cli_refuse_invalid(in, &diags)) goto done;
     ferry_diagnostics_free(&diags);
     memset(&diags, 0, sizeof diags);
     if (lod_options && ferry_alm_lod_extract(mesh, lod_options, &lod, &err) != FERRY_OK) {
         cli_print_error(in, &err);
         goto done;
     }
-    name = stem(in);
+    name = cli_file_stem(in);
     ferry_alm_scene_report rep;
     ferry_alm_scene_options so = {0};
     so.name = name;
@@ -67,8 +42,7 @@ int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_o
     }
     for (size_t i = 0; i < diags.count; i++) cli_print_diag(in, &diags.items[i]);
     if (ferry_gltf_save(scene, out, in, &err) != FERRY_OK) {
-        cli_print_error(out, &err);
-        status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
+        status = cli_output_error(out, &err);
         goto done;
     }
     char lod_text[96] = "full resolution";

@@ -12,22 +12,22 @@ static bool detect(const uint8_t *data, size_t size)
     return size >= 4 && (memcmp(data, "ODOL", 4) == 0 || memcmp(data, "MLOD", 4) == 0);
 }
 
-static ferry_odol_model *load(const char *file, const uint8_t *data, size_t size, json_t *report)
+static void *read_model(const uint8_t *data, size_t size, ferry_error *err)
 {
     ferry_odol_model *m;
-    ferry_error err;
-    if (ferry_odol_read(data, size, NULL, &m, &err) == FERRY_OK) return m;
-    if (report) {
-        json_t *j = json_object();
-        json_object_set_new(j, "file", json_string(file));
-        json_object_set_new(j, "format", json_string("ODOL"));
-        json_object_set_new(j, "read_error", cli_error_json(&err));
-        json_object_set_new(j, "valid", json_false());
-        json_array_append_new(report, j);
-    } else {
-        cli_print_error(file, &err);
-    }
-    return NULL;
+    return ferry_odol_read(data, size, NULL, &m, err) == FERRY_OK ? m : NULL;
+}
+
+static ferry_result write_model(const void *model, ferry_buffer *out, ferry_error *err)
+{
+    return ferry_odol_write(model, out, err);
+}
+
+static void free_model(void *model) { ferry_odol_free(model); }
+
+static ferry_odol_model *load(const char *file, const uint8_t *data, size_t size, json_t *report)
+{
+    return cli_format_read(&cli_format_odol, file, data, size, report);
 }
 
 static json_t *floats_json(const float *v, size_t n)
@@ -379,31 +379,6 @@ static size_t validate(const char *file, const uint8_t *data, size_t size, json_
 
 static bool claims_convert(const char *path) { return cli_has_ext(path, ".p3d"); }
 
-static int rewrite(const char *in, const char *out)
-{
-    uint8_t *data;
-    size_t size;
-    if (!cli_load(in, &data, &size)) return CLI_INVALID;
-    ferry_odol_model *m = load(in, data, size, NULL);
-    int status = CLI_INVALID;
-    if (m) {
-        ferry_buffer buf = {0};
-        ferry_error err;
-        if (ferry_odol_write(m, &buf, &err) != FERRY_OK) {
-            cli_print_error(in, &err);
-        } else if (ferry_file_write_atomic(out, buf.data, buf.size, in, &err) != FERRY_OK) {
-            cli_print_error(out, &err);
-            status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
-        } else {
-            status = CLI_OK;
-        }
-        ferry_buffer_free(&buf);
-        ferry_odol_free(m);
-    }
-    ferry_file_free(data);
-    return status;
-}
-
 static int convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
@@ -423,12 +398,7 @@ static int convert(int argc, char **argv)
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("convert", "option '%s' does not apply to P3D files", argv[i]);
             goto done;
-        } else if (!in) {
-            in = argv[i];
-        } else if (!out) {
-            out = argv[i];
-        } else {
-            status = cli_usage_error("convert", "expected IN and OUT, got a third file '%s'", argv[i]);
+        } else if (!cli_take_file(argv[i], &in, &out)) {
             goto done;
         }
     }
@@ -443,7 +413,8 @@ static int convert(int argc, char **argv)
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
         status = cli_odol_export(in, out, lod_count ? lods : NULL, lod_count);
     } else if (cli_has_ext(out, ".p3d")) {
-        status = lod_count ? cli_usage_error("convert", "--lod applies to .glb/.gltf outputs") : rewrite(in, out);
+        status = lod_count ? cli_usage_error("convert", "--lod applies to .glb/.gltf outputs")
+                           : cli_format_rewrite(&cli_format_odol, in, out);
     } else {
         status = cli_usage_error("convert", "cannot write '%s' from a P3D file: supported outputs are .p3d, .glb, .gltf", out);
     }
@@ -460,4 +431,5 @@ const cli_format cli_format_odol = {
     "            OUT.gltf  mesh, named selections and properties (extras), proxies\n"
     "                      and materials (texture paths; .paa is not decoded)\n"
     "  IN.p3d -> OUT.p3d   rewrite (byte-identical)\n"
-    "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n"};
+    "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n",
+    read_model, write_model, free_model};

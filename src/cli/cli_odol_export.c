@@ -8,47 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The file name without folders and extension: the scene's name. */
-static char *stem(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    char *out = malloc(len + 1);
-    if (out) {
-        memcpy(out, base, len);
-        out[len] = 0;
-    }
-    return out;
-}
-
 int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    if (!cli_load(in, &data, &size)) return CLI_INVALID;
+    uint8_t *data;
+    size_t size;
+    ferry_odol_model *model = cli_format_load(&cli_format_odol, in, &data, &size);
+    if (!model) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_error err;
-    ferry_odol_model *model = NULL;
     ferry_scene *scene = NULL;
     ferry_diagnostics diags = {0};
     char *name = NULL;
-    if (ferry_odol_read(data, size, NULL, &model, &err) != FERRY_OK) {
-        cli_print_error(in, &err);
-        goto done;
-    }
-    /* convert and validate agree on what a file is: a model with errors is
-     * not exported. */
     ferry_odol_validate(model, &diags);
-    if (diags.error_count) {
-        for (size_t i = 0; i < diags.count; i++)
-            if (diags.items[i].severity == FERRY_SEVERITY_ERROR) cli_print_diag(in, &diags.items[i]);
-        fprintf(stderr, "%s: not converted: %zu validation error%s (ferry validate lists them all)\n", in,
-                diags.error_count, diags.error_count == 1 ? "" : "s");
-        goto done;
-    }
-    name = stem(in);
+    if (cli_refuse_invalid(in, &diags)) goto done;
+    name = cli_file_stem(in);
     ferry_odol_scene_report rep;
     ferry_odol_scene_options so = {0};
     so.name = name;
@@ -63,8 +36,7 @@ int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_
         goto done;
     }
     if (ferry_gltf_save(scene, out, in, &err) != FERRY_OK) {
-        cli_print_error(out, &err);
-        status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
+        status = cli_output_error(out, &err);
         goto done;
     }
     fprintf(stderr, "%s -> %s: %u LOD%s, %llu triangles, %u prox%s", in, out, (unsigned)rep.lods,

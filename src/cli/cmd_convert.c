@@ -129,12 +129,7 @@ int cmd_convert(int argc, char **argv)
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("convert", "unknown option '%s'", argv[i]);
             goto done;
-        } else if (!in) {
-            in = argv[i];
-        } else if (!out) {
-            out = argv[i];
-        } else {
-            status = cli_usage_error("convert", "expected IN and OUT, got a third file '%s'", argv[i]);
+        } else if (!cli_take_file(argv[i], &in, &out)) {
             goto done;
         }
     }
@@ -203,14 +198,10 @@ static int rewrite(const char *in, const char *out, int ala_format)
         return cli_usage_error("convert", "--ala-format applies to animations only");
     }
     ferry_buffer buf = {0};
-    if (cli_asset_write(&asset, ala_format, &buf, &err) != FERRY_OK) {
+    if (cli_asset_write(&asset, ala_format, &buf, &err) != FERRY_OK)
         cli_print_error(in, &err);
-    } else if (ferry_file_write_atomic(out, buf.data, buf.size, in, &err) != FERRY_OK) {
-        cli_print_error(out, &err);
-        status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
-    } else {
-        status = CLI_OK;
-    }
+    else
+        status = cli_write_output(in, out, &buf);
     ferry_buffer_free(&buf);
     cli_asset_free(&asset);
     return status;

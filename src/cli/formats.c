@@ -30,6 +30,66 @@ const cli_format *cli_format_for_convert(const char *path)
     return NULL;
 }
 
+void *cli_format_read(const cli_format *format, const char *file, const uint8_t *data, size_t size, json_t *report)
+{
+    ferry_error err;
+    void *model = format->read_model(data, size, &err);
+    if (model) return model;
+    if (report) {
+        json_t *j = json_object();
+        json_object_set_new(j, "file", json_string(file));
+        json_object_set_new(j, "format", json_string(format->name));
+        json_object_set_new(j, "read_error", cli_error_json(&err));
+        json_object_set_new(j, "valid", json_false());
+        json_array_append_new(report, j);
+    } else {
+        cli_print_error(file, &err);
+    }
+    return NULL;
+}
+
+void *cli_format_load(const cli_format *format, const char *path, uint8_t **data, size_t *size)
+{
+    *data = NULL;
+    *size = 0;
+    if (!cli_load(path, data, size)) return NULL;
+    void *model = cli_format_read(format, path, *data, *size, NULL);
+    if (!model) {
+        ferry_file_free(*data);
+        *data = NULL;
+    }
+    return model;
+}
+
+int cli_format_rewrite(const cli_format *format, const char *in, const char *out)
+{
+    uint8_t *data;
+    size_t size;
+    void *model = cli_format_load(format, in, &data, &size);
+    if (!model) return CLI_INVALID;
+    ferry_buffer buf = {0};
+    ferry_error err;
+    int status = CLI_INVALID;
+    if (format->write_model(model, &buf, &err) != FERRY_OK)
+        cli_print_error(in, &err);
+    else
+        status = cli_write_output(in, out, &buf);
+    ferry_buffer_free(&buf);
+    format->free_model(model);
+    ferry_file_free(data);
+    return status;
+}
+
+bool cli_refuse_invalid(const char *in, const ferry_diagnostics *diags)
+{
+    if (!diags->error_count) return false;
+    for (size_t i = 0; i < diags->count; i++)
+        if (diags->items[i].severity == FERRY_SEVERITY_ERROR) cli_print_diag(in, &diags->items[i]);
+    fprintf(stderr, "%s: not converted: %zu validation error%s (ferry validate lists them all)\n", in,
+            diags->error_count, diags->error_count == 1 ? "" : "s");
+    return true;
+}
+
 void cli_print_diag(const char *file, const ferry_diagnostic *d)
 {
     printf("%s: %s: ", file, d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");

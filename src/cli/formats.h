@@ -23,6 +23,12 @@ typedef struct cli_format {
     int (*convert)(int argc, char **argv);
     /* Lines added to `ferry convert --help`. */
     const char *convert_help;
+    /* The typed model behind one signature, so that loading, reading and
+     * rewriting are written once for every format: read (NULL on failure,
+     * `err` filled), written back in the format, freed (NULL is fine). */
+    void *(*read_model)(const uint8_t *data, size_t size, ferry_error *err);
+    ferry_result (*write_model)(const void *model, ferry_buffer *out, ferry_error *err);
+    void (*free_model)(void *model);
 } cli_format;
 
 extern const cli_format cli_format_alm;
@@ -34,6 +40,20 @@ const cli_format *cli_format_of(const uint8_t *data, size_t size);
 const cli_format *cli_format_sniff(const char *path);
 /* The format that claims a `ferry convert` file argument, or NULL. */
 const cli_format *cli_format_for_convert(const char *path);
+
+/* Reads `data` as `format`'s model. On failure prints the located error
+ * (report == NULL) or appends {file, format, read_error, valid: false} to
+ * `report`, and returns NULL. */
+void *cli_format_read(const cli_format *format, const char *file, const uint8_t *data, size_t size, json_t *report);
+/* Loads `path` and reads it; on failure prints the error and returns NULL.
+ * The model may point into *data: free it (ferry_file_free) after the model. */
+void *cli_format_load(const cli_format *format, const char *path, uint8_t **data, size_t *size);
+/* `ferry convert IN OUT` within one format: IN read, written back as OUT
+ * (cli_write_output). Returns CLI_OK, CLI_INVALID or CLI_USAGE. */
+int cli_format_rewrite(const cli_format *format, const char *in, const char *out);
+/* convert and validate agree on what a file is: when `diags` holds errors,
+ * prints them and "IN: not converted: ..." and returns true. */
+bool cli_refuse_invalid(const char *in, const ferry_diagnostics *diags);
 
 /* ALM conversions beyond rewriting, called by cli_alm.c's convert:
  * ALM -> .glb/.gltf (cli_alm_export.c; `lod` chooses the level of detail,

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,6 +18,19 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 }
 
 bool cli_is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+
+bool cli_take_file(const char *arg, const char **in, const char **out)
+{
+    if (!*in) {
+        *in = arg;
+    } else if (!*out) {
+        *out = arg;
+    } else {
+        cli_usage_error("convert", "expected IN and OUT, got a third file '%s'", arg);
+        return false;
+    }
+    return true;
+}
 
 void cli_print_error(const char *file, const ferry_error *err)
 {
@@ -46,6 +60,33 @@ bool cli_load(const char *path, uint8_t **data, size_t *size)
         return false;
     }
     return true;
+}
+
+int cli_output_error(const char *out, const ferry_error *err)
+{
+    cli_print_error(out, err);
+    return err->code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
+}
+
+int cli_write_output(const char *in, const char *out, const ferry_buffer *buf)
+{
+    ferry_error err;
+    if (ferry_file_write_atomic(out, buf->data, buf->size, in, &err) != FERRY_OK) return cli_output_error(out, &err);
+    return CLI_OK;
+}
+
+char *cli_file_stem(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *out = malloc(len + 1);
+    if (out) {
+        memcpy(out, base, len);
+        out[len] = 0;
+    }
+    return out;
 }
 
 void cli_print_json(json_t *value)
