@@ -137,7 +137,7 @@ static json_t *build_primitive(fy_gltf *g, const ferry_scene_primitive *p)
     if (p->normals) fy_gltf_json_set(g, attr, "NORMAL", json_integer(fy_gltf_floats(g, p->normals, n, 3, FY_GLTF_ARRAY_BUFFER, false)));
     if (p->tangents) fy_gltf_json_set(g, attr, "TANGENT", json_integer(fy_gltf_floats(g, p->tangents, n, 4, FY_GLTF_ARRAY_BUFFER, false)));
     for (size_t t = 0; t < p->texcoord_count; t++) {
-        char key[16];
+        char key[32]; /* room for any size_t, so no compiler sees a truncation */
         snprintf(key, sizeof key, "TEXCOORD_%zu", t);
         fy_gltf_json_set(g, attr, key, json_integer(fy_gltf_floats(g, p->texcoords[t], n, 2, FY_GLTF_ARRAY_BUFFER, false)));
     }
