@@ -2,7 +2,8 @@
 # What ferry writes opens and renders in a real viewer: three.js's GLTFLoader in
 # headless Chromium (tests/render/render.mjs). Every bundled sample loads with
 # the expected meshes, skins, bones and animations and draws pixels; the
-# walker's skin stays in place when animated; with ../shared, the X-wing loads
+# walker's skin stays in place when animated (also as an ALM built from it);
+# a P3D sample renders; with ../shared, the X-wing loads
 # with its textures and its deploy animation. Skips (77) when Debian's chromium
 # or tests/render/node_modules (cd tests/render && npm ci) is absent.
 set -u
@@ -55,6 +56,23 @@ for a in 0 1; do
       $d <= 2 * $r + 1e-6 and $d >= $r / 2 - 1e-6))' "$s" >/dev/null
   check "walker animation $a: the pose moves the mesh" jq -e '.[0].stats | .box != .restBox' "$s" >/dev/null
 done
+
+# The other formats' exports: a P3D sample (every LOD a node) and an ALM
+# built from the walker with its walk cycle (a skin, frames as an animation).
+expect 0 "convert the P3D box" -- "$FERRY" convert "$SRC/samples/odol/box.p3d" "$tmp/box.glb"
+expect 0 "build an ALM from the walker" -- "$FERRY" convert "$SRC/samples/alamo/walker.alo" "$tmp/walker.alm" --anim "$SRC/samples/alamo/walker_walk_00.ala"
+expect 0 "export the ALM" -- "$FERRY" convert "$tmp/walker.alm" "$tmp/walker_alm.glb"
+expect 0 "the P3D and ALM exports load and render" -- node "$render" --rest --suffix _other "$tmp/shots" "$tmp/box.glb" "$tmp/walker_alm.glb"
+s="$tmp/shots/summary_other.json"
+check "P3D box: drawn, 24 triangles over its LODs, no warnings" \
+  jq -e '.[0].ok and .[0].nonBackgroundPixels >= 1000 and .[0].stats.triangles == 24 and (.[0].warnings | length) == 0' "$s" >/dev/null
+check "ALM walker: drawn, one skinned mesh of 64 triangles, one animation" \
+  jq -e '.[1].ok and .[1].nonBackgroundPixels >= 1000 and .[1].stats.skinnedMeshes == 1 and .[1].stats.triangles == 64 and (.[1].stats.animations | length) == 1' "$s" >/dev/null
+expect 0 "the ALM walker mid-walk" -- node "$render" --anim 0 --at 0.5 --suffix _alm "$tmp/shots" "$tmp/walker_alm.glb"
+s="$tmp/shots/summary_alm.json"
+check "ALM walker: the pose moves the mesh and the skin stays in place" jq -e '.[0].ok and (.[0].stats as $s | $s.box != $s.restBox and
+  ([range(3)] | all(. as $i | (($s.box.max[$i] - $s.box.min[$i]) as $d | ($s.restBox.max[$i] - $s.restBox.min[$i]) as $r |
+    $d <= 2 * $r + 1e-6 and $d >= $r / 2 - 1e-6))))' "$s" >/dev/null
 
 xwing="$SHARED/corpus/alamo/ueaw/Models/VSF_XWING.ALO"
 if [ -f "$xwing" ]; then
