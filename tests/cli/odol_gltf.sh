@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# ferry convert model.p3d out.glb|out.gltf on ODOL v40 models: the bundled
+# ferry convert model.p3d out.glb|out.gltf on ODOL models: the bundled
 # samples (samples/odol, or made by make_odol_samples when they are not
-# committed yet) and, with ../shared, every real v40 model. Each output has
+# committed yet) and, with ../shared, every real model (v40, v48, v50). Each output has
 # every LOD as a node under the root, named by its resolution as `ferry
 # info` names it, as many triangles as info counts (a quad is two), and
 # passes the Khronos validator with zero errors. --lod picks LODs; bad
@@ -34,6 +34,9 @@ fi
 corpus="$SHARED/corpus/odol/v40"
 if [ -d "$corpus" ]; then
   models+=("$corpus"/*.p3d)
+  for later in "$SHARED"/corpus/odol/v48 "$SHARED"/corpus/odol/v50; do
+    [ -d "$later" ] && models+=("$later"/*.p3d)
+  done
 else
   echo "note: $corpus absent: real models skipped"
 fi
