@@ -10,7 +10,7 @@
  * only turn into an error, never into a wrong or out-of-bounds decode. */
 #include <ferry/lzo.h>
 
-#include "../../core/core.h"
+#include "odol_internal.h"
 
 #include <lzo/lzo1x.h>
 #include <stdlib.h>
@@ -128,6 +128,22 @@ ferry_result ferry_lzo_measure(const uint8_t *in, size_t in_size, size_t *stream
     return err ? err->code : FERRY_ERR_TRUNCATED;
 }
 
+ferry_result fy_lzo_decompress(const uint8_t *in, size_t stream, size_t expected_size, uint8_t *out, ferry_error *err)
+{
+    lzo_uint out_len = expected_size;
+    int r = lzo1x_decompress_safe((lzo_bytep)(uintptr_t)in, stream, out, &out_len, NULL);
+    if (r != LZO_E_OK || out_len != expected_size) {
+        fy_error_set(err, FERRY_ERR_MALFORMED, 0, NULL,
+                     "the LZO stream (%zu bytes) does not decode: %s", stream,
+                     r == LZO_E_LOOKBEHIND_OVERRUN ? "a match refers to bytes before the start of the output"
+                     : r == LZO_E_OUTPUT_OVERRUN   ? "it produces more bytes than expected"
+                     : r == LZO_E_OK               ? "it produces fewer bytes than expected"
+                                                   : "liblzo2 rejects it");
+        return FERRY_ERR_MALFORMED;
+    }
+    return FERRY_OK;
+}
+
 ferry_result ferry_lzo_decode(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
                               size_t *consumed, ferry_error *err)
 {
@@ -150,19 +166,9 @@ ferry_result ferry_lzo_decode(const uint8_t *in, size_t in_size, size_t expected
                      expected_size);
         return FERRY_ERR_MALFORMED;
     }
-    lzo_uint out_len = expected_size;
-    int r = lzo1x_decompress_safe((lzo_bytep)(uintptr_t)in, stream, out, &out_len, NULL);
-    if (r != LZO_E_OK || out_len != expected_size) {
-        fy_error_set(err, FERRY_ERR_MALFORMED, 0, NULL,
-                     "the LZO stream (%zu bytes) does not decode: %s", stream,
-                     r == LZO_E_LOOKBEHIND_OVERRUN ? "a match refers to bytes before the start of the output"
-                     : r == LZO_E_OUTPUT_OVERRUN   ? "it produces more bytes than expected"
-                     : r == LZO_E_OK               ? "it produces fewer bytes than expected"
-                                                   : "liblzo2 rejects it");
-        return FERRY_ERR_MALFORMED;
-    }
-    if (consumed) *consumed = stream;
-    return FERRY_OK;
+    rc = fy_lzo_decompress(in, stream, expected_size, out, err);
+    if (rc == FERRY_OK && consumed) *consumed = stream;
+    return rc;
 }
 
 ferry_result ferry_lzo_encode(const uint8_t *in, size_t size, ferry_buffer *out, ferry_error *err)

@@ -61,22 +61,40 @@ static uint32_t count(reader *r, size_t min_size, const char *what)
     return r->c.failed ? 0 : n;
 }
 
-/* v44+: an LZO1X stream, measured (end and decoded size) before anything
- * is allocated. */
-static void lzo_body(reader *r, ferry_odol_array *a, uint64_t size, const char *what)
+/* A codec's error, placed in the file. */
+static void codec_fail(reader *r, size_t at, const ferry_error *lerr, uint64_t size, const char *what)
 {
-    size_t at = r->c.pos;
-    size_t stream = 0, decoded = 0;
+    fy_fail_at(&r->c, at + (lerr->offset == FERRY_NO_OFFSET ? 0 : lerr->offset), lerr->code,
+               "compressed %s (%llu bytes from offset %zu): %s", what, (unsigned long long)size, at, lerr->message);
+}
+
+/* A compressed array body: an LZSS stream and checksum, or from v44 an
+ * LZO1X stream. Its decoded size is bounded before anything is allocated:
+ * an LZO stream is measured; an LZSS stream never expands more than 9
+ * times (one flag byte and eight two-byte references give at most 144
+ * bytes for 17). */
+static void compressed_body(reader *r, ferry_odol_array *a, uint64_t size, const char *what)
+{
+    size_t at = r->c.pos, avail = r->c.end - at, stream = 0;
+    const uint8_t *in = r->c.base + at;
+    bool lzo = fy_odol_uses_lzo(r->version);
     ferry_error lerr;
-    if (ferry_lzo_measure(r->c.base + at, r->c.end - at, &stream, &decoded, &lerr) != FERRY_OK) {
-        fy_fail_at(&r->c, at + (lerr.offset == FERRY_NO_OFFSET ? 0 : lerr.offset), lerr.code,
-                   "compressed %s (%llu bytes from offset %zu): %s", what, (unsigned long long)size, at, lerr.message);
-        return;
-    }
-    if (decoded != size) {
+    if (lzo) {
+        size_t decoded = 0;
+        if (ferry_lzo_measure(in, avail, &stream, &decoded, &lerr) != FERRY_OK) {
+            codec_fail(r, at, &lerr, size, what);
+            return;
+        }
+        if (decoded != size) {
+            fy_fail_at(&r->c, at, FERRY_ERR_MALFORMED,
+                       "compressed %s: the LZO stream (%zu bytes) decodes to %zu bytes, but %u elements take %llu",
+                       what, stream, decoded, a->count, (unsigned long long)size);
+            return;
+        }
+    } else if (size / 9 > avail) {
         fy_fail_at(&r->c, at, FERRY_ERR_MALFORMED,
-                   "compressed %s: the LZO stream (%zu bytes) decodes to %zu bytes, but %u elements take %llu", what,
-                   stream, decoded, a->count, (unsigned long long)size);
+                   "%s: %u elements (%llu bytes compressed) cannot fit in the %zu bytes that remain", what, a->count,
+                   (unsigned long long)size, avail);
         return;
     }
     uint8_t *out = ferry_arena_alloc(r->arena, (size_t)size);
@@ -86,63 +104,32 @@ static void lzo_body(reader *r, ferry_odol_array *a, uint64_t size, const char *
                    (unsigned long long)size);
         return;
     }
-    size_t consumed = 0;
-    if (ferry_lzo_decode(r->c.base + at, stream, (size_t)size, out, &consumed, &lerr) != FERRY_OK) {
-        fy_fail_at(&r->c, at + (lerr.offset == FERRY_NO_OFFSET ? 0 : lerr.offset), lerr.code,
-                   "compressed %s (%llu bytes from offset %zu): %s", what, (unsigned long long)size, at, lerr.message);
+    ferry_result rc = lzo ? fy_lzo_decompress(in, stream, (size_t)size, out, &lerr)
+                          : ferry_lzss_decode(in, avail, (size_t)size, out, &stream, &lerr);
+    if (rc != FERRY_OK) {
+        codec_fail(r, at, &lerr, size, what);
         return;
     }
     a->data = out;
-    a->stored = r->c.base + at;
-    a->stored_size = consumed;
-    r->c.pos += consumed;
+    a->stored = in;
+    a->stored_size = stream;
+    r->c.pos += stream;
 }
 
 /* The body of a possibly compressed array of `n` elements: raw below the
- * threshold, from it on an LZSS stream and checksum (an LZO1X stream from
- * v44). */
+ * threshold, compressed from it on. */
 static void array_body(reader *r, ferry_odol_array *a, uint32_t n, size_t elem, const char *what)
 {
     a->count = n;
     uint64_t size = (uint64_t)n * elem;
     if (r->c.failed || size == 0) return;
-    size_t at = r->c.pos;
-    if (size < FERRY_LZSS_MIN_COMPRESSED_SIZE) {
-        a->data = fy_bytes(&r->c, (size_t)size, what);
-        a->stored = a->data;
-        a->stored_size = (size_t)size;
+    if (size >= FERRY_LZSS_MIN_COMPRESSED_SIZE) {
+        compressed_body(r, a, size, what);
         return;
     }
-    if (fy_odol_uses_lzo(r->version)) {
-        lzo_body(r, a, size, what);
-        return;
-    }
-    /* One flag byte and eight two-byte references give at most 144 bytes
-     * for 17: a stream never expands more than 9 times. */
-    if (size / 9 > fy_remaining(&r->c)) {
-        fy_fail_at(&r->c, at, FERRY_ERR_MALFORMED,
-                   "%s: %u elements of %zu bytes (%llu bytes compressed) cannot fit in the %zu bytes that remain", what,
-                   n, elem, (unsigned long long)size, fy_remaining(&r->c));
-        return;
-    }
-    uint8_t *out = ferry_arena_alloc(r->arena, (size_t)size);
-    if (!out) {
-        r->nomem = true;
-        fy_fail_at(&r->c, at, FERRY_ERR_LIMIT, "memory limit reached decompressing %s (%llu bytes)", what,
-                   (unsigned long long)size);
-        return;
-    }
-    size_t consumed = 0;
-    ferry_error lerr;
-    if (ferry_lzss_decode(r->c.base + at, r->c.end - at, (size_t)size, out, &consumed, &lerr) != FERRY_OK) {
-        fy_fail_at(&r->c, at + (lerr.offset == FERRY_NO_OFFSET ? 0 : lerr.offset), lerr.code,
-                   "compressed %s (%llu bytes from offset %zu): %s", what, (unsigned long long)size, at, lerr.message);
-        return;
-    }
-    a->data = out;
-    a->stored = r->c.base + at;
-    a->stored_size = consumed;
-    r->c.pos += consumed;
+    a->data = fy_bytes(&r->c, (size_t)size, what);
+    a->stored = a->data;
+    a->stored_size = (size_t)size;
 }
 
 static void array(reader *r, ferry_odol_array *a, size_t elem, const char *what)
