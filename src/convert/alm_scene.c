@@ -17,17 +17,7 @@
 #define DEFAULT_SKIN_TOLERANCE 1e-5
 #define DEFAULT_FRAME_RATE 30.0
 
-void *fy_alm_alloc(fy_alm_build *b, size_t count, size_t size)
-{
-    if (count == 0) count = 1;
-    if (size != 0 && count > SIZE_MAX / size) {
-        fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "scene too large");
-        return NULL;
-    }
-    void *p = ferry_arena_alloc(b->arena, count * size);
-    if (!p) fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
-    return p;
-}
+void *fy_alm_alloc(fy_alm_build *b, size_t count, size_t size) { return fy_scene_alloc(b->arena, b->err, count, size); }
 
 /* ---- row-major 4x4 in double (ALM's own convention: p' = M p) ---- */
 

@@ -241,17 +241,19 @@ void fy_json_name_tags(json_t *obj, const char *name)
         json_object_set_new(obj, "faction_colored", json_true());
 }
 
-void *fy_build_alloc(fy_alo_build *b, size_t count, size_t size)
+void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t size)
 {
     if (count == 0) count = 1;
     if (size != 0 && count > SIZE_MAX / size) {
-        fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "scene too large");
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "scene too large");
         return NULL;
     }
-    void *p = ferry_arena_alloc(b->arena, count * size);
-    if (!p) fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+    void *p = ferry_arena_alloc(arena, count * size);
+    if (!p) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
     return p;
 }
+
+void *fy_build_alloc(fy_alo_build *b, size_t count, size_t size) { return fy_scene_alloc(b->arena, b->err, count, size); }
 
 /* ---- nodes ---- */
 

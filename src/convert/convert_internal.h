@@ -35,6 +35,11 @@ const char *fy_json_to_arena(ferry_arena *arena, json_t *obj);
 json_t *fy_json_real(double v);
 json_t *fy_json_floats(const float *v, size_t n);
 
+/* Zeroed memory for `count` items of `size` bytes in a scene's arena (at
+ * least one item, so empty arrays are not NULL); sets err (NOMEM) and
+ * returns NULL on overflow or failure. Every converter allocates with it. */
+void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t size);
+
 /* ---- the ALO converter's working state ---- */
 
 /* A texture parameter's lookup, remembered so that each file is decoded

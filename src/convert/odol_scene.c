@@ -42,18 +42,7 @@ static bool fail(build *b, ferry_result code, const char *path, const char *msg)
     return false;
 }
 
-static void *alloc(build *b, size_t count, size_t size)
-{
-    if (count == 0) count = 1;
-    if (size && count > SIZE_MAX / size) {
-        fail(b, FERRY_ERR_NOMEM, "", "scene too large");
-        return NULL;
-    }
-    void *p = ferry_arena_alloc(b->arena, count * size);
-    if (!p) fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
-    else memset(p, 0, count * size);
-    return p;
-}
+static void *alloc(build *b, size_t count, size_t size) { return fy_scene_alloc(b->arena, b->err, count, size); }
 
 static const char *str(const char *s) { return s ? s : ""; }
 
