@@ -8,6 +8,7 @@
 #include <ferry/alo.h>
 #include <ferry/convert.h>
 #include <ferry/gltf.h>
+#include <ferry/lzo.h>
 #include <ferry/lzss.h>
 #include <ferry/particle.h>
 
@@ -468,6 +469,29 @@ static void gltf_seeds(const char *dir)
     free(b.data);
 }
 
+/* LZO1X streams as liblzo2 writes them: a sample model's bytes (mixed
+ * literals and matches) and a long run (extended lengths). */
+static void lzo_seeds(const char *dir)
+{
+    sample_model m;
+    sample_build_walker(&m);
+    ferry_buffer model = {0}, enc = {0};
+    ferry_error err;
+    uint8_t run[3000];
+    memset(run, 0x41, sizeof run);
+    if (ferry_alo_write(&m.model, &model, &err) != FERRY_OK || ferry_lzo_encode(model.data, model.size, &enc, &err) != FERRY_OK) {
+        fprintf(stderr, "lzo seed: %s\n", err.message);
+        failures++;
+    } else {
+        save(dir, "lzo", "model.lzo", enc.data, enc.size);
+    }
+    ferry_buffer_free(&enc);
+    if (ferry_lzo_encode(run, sizeof run, &enc, &err) == FERRY_OK) save(dir, "lzo", "run.lzo", enc.data, enc.size);
+    ferry_buffer_free(&enc);
+    ferry_buffer_free(&model);
+    sample_model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -483,5 +507,6 @@ int main(int argc, char **argv)
     lzss_seeds(argv[1]);
     alm_seeds(argv[1]);
     gltf_seeds(argv[1]);
+    lzo_seeds(argv[1]);
     return failures ? 1 : 0;
 }

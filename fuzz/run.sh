@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="chunk alo ala particle image lzss alm odol gltf"
+targets="chunk alo ala particle image lzss alm odol gltf lzo"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -60,8 +60,8 @@ for t in $targets; do
     mkdir -p "$corpus"
     cp "$(seeds_of "$t")"/* "$corpus/"
     # Every Alamo target reads any Alamo input: the bundled samples seed them all.
-    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || cp "$here/../samples/alamo"/* "$corpus/"
-    if [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = gltf ]; then
+    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = lzo ] || cp "$here/../samples/alamo"/* "$corpus/"
+    if [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = gltf ] || [ "$t" = lzo ]; then
         :  # real textures are 64-350 KB: too big for useful seeds
     elif [ "$t" = odol ]; then
         # The small real v40 models (under 16 KiB), copied into the temporary directory only.
