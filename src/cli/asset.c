@@ -13,6 +13,7 @@ bool cli_has_ext(const char *path, const char *ext)
 bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
 {
     memset(a, 0, sizeof *a);
+    if (!cli_check_head(path, err)) return false;
     if (ferry_file_load(path, CLI_MAX_INPUT, &a->data, &a->size, err) != FERRY_OK) return false;
     a->kind = ferry_alamo_detect(a->data, a->size);
     ferry_result rc;

@@ -15,11 +15,12 @@ const cli_format *cli_format_of(const uint8_t *data, size_t size)
 
 const cli_format *cli_format_sniff(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    /* Never blocks: a FIFO or device is refused here, and again, with a
+     * message, by the load that follows. */
     uint8_t head[16];
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
+    size_t n = 0;
+    ferry_error err;
+    if (ferry_file_read_head(path, head, sizeof head, &n, NULL, &err) != FERRY_OK) return NULL;
     return cli_format_of(head, n);
 }
 
