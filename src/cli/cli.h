@@ -51,6 +51,9 @@ bool cli_take_file(const char *arg, const char **in, const char **out);
 /* "FILE: offset 0x.. (..), chunk ..: message" on stderr. */
 void cli_print_error(const char *file, const ferry_error *err);
 json_t *cli_error_json(const ferry_error *err);
+/* Appends {file, format (or null), read_error, valid: false} to `report`:
+ * the one shape of a file that could not be read, in every format. */
+void cli_json_append_failure(json_t *report, const char *file, const char *format, const ferry_error *err);
 
 /* Loads a file, printing the error; false on failure. */
 bool cli_load(const char *path, uint8_t **data, size_t *size);
@@ -77,6 +80,9 @@ void cli_json_set_text(json_t *object, const char *key, const char *text);
 /* Appends `text` to `array`, which is (or will be) object[key]. */
 void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text);
 bool cli_utf8_valid(const char *text);
+/* An object key from a file (keys cannot carry a "latin1" mark): as is when
+ * UTF-8, else read as Latin-1; written into buf. */
+const char *cli_json_key(const char *text, char *buf, size_t capacity);
 
 /* Text output: control characters (U+0000..U+001F, U+007F..U+009F) become
  * \xNN, so a name cannot move the cursor or hide text; the rest as is.

@@ -113,7 +113,7 @@ static int info(const char *file, const uint8_t *data, size_t size, json_t *repo
     static const int percent[] = {0, 25, 50, 75, 100};
     if (report) {
         json_t *j = json_object();
-        json_object_set_new(j, "file", json_string(file));
+        cli_json_set_text(j, "file", file);
         json_object_set_new(j, "format", json_string("ALM"));
         json_object_set_new(j, "version", json_integer(m->version));
         json_object_set_new(j, "size", json_integer((json_int_t)size));
@@ -148,7 +148,7 @@ static int info(const char *file, const uint8_t *data, size_t size, json_t *repo
         json_object_set_new(j, "lods", lods);
         json_array_append_new(report, j);
     } else {
-        printf("%s: ALM version %u, %zu bytes\n", file, (unsigned)m->version, size);
+        printf("%s: ALM version %u, %zu bytes\n", CLI_TXT(file), (unsigned)m->version, size);
         for (uint32_t i = 0; i < m->comment_count; i++)
             printf("  comment: %.*s\n", (int)m->comment_lengths[i], m->comments[i]);
         printf("  bones: %u (%u root%s)", (unsigned)m->bone_count, (unsigned)roots, roots == 1 ? "" : "s");
@@ -240,7 +240,7 @@ static json_t *hex_json(const uint8_t *p, size_t n)
 static void dump_json(const char *file, const ferry_alm_mesh *m, size_t size)
 {
     json_t *root = json_object();
-    json_object_set_new(root, "file", json_string(file));
+    cli_json_set_text(root, "file", file);
     json_object_set_new(root, "format", json_string("ALM"));
     json_object_set_new(root, "size", json_integer((json_int_t)size));
     json_object_set_new(root, "version", json_integer(m->version));
@@ -355,7 +355,7 @@ static void dump_json(const char *file, const ferry_alm_mesh *m, size_t size)
 
 static void dump_text(const char *file, const ferry_alm_mesh *m, size_t size)
 {
-    printf("%s: ALM version %u, %zu bytes, %u-byte floats\n", file, (unsigned)m->version, size,
+    printf("%s: ALM version %u, %zu bytes, %u-byte floats\n", CLI_TXT(file), (unsigned)m->version, size,
            (unsigned)ferry_alm_float_size(m->version));
     if (m->version >= 6) printf("frame rate %g, override_P %u\n", m->frame_rate, (unsigned)m->override_p);
     printf("comments: %u\n", (unsigned)m->comment_count);

@@ -52,7 +52,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         if (ferry_file_load(file, CLI_MAX_INPUT, &data, &size, &err) != FERRY_OK) {
             if (report) {
                 json_t *fj = json_object();
-                json_object_set_new(fj, "file", json_string(file));
+                cli_json_set_text(fj, "file", file);
                 json_object_set_new(fj, "read_error", cli_error_json(&err));
                 json_object_set_new(fj, "valid", json_false());
                 json_array_append_new(report, fj);
@@ -66,7 +66,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         return errors;
     }
     json_t *fj = report ? json_object() : NULL;
-    if (fj) json_object_set_new(fj, "file", json_string(file));
+    if (fj) cli_json_set_text(fj, "file", file);
     cli_asset a;
     ferry_error err;
     size_t errors = 0;
@@ -94,7 +94,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
             json_t *e = json_array(), *w = json_array();
             for (size_t i = 0; i < diags.count; i++)
                 json_array_append_new(diags.items[i].severity == FERRY_SEVERITY_ERROR ? e : w, cli_diag_json(&diags.items[i]));
-            json_object_set_new(fj, "format", json_string(ferry_alamo_kind_name(a.kind)));
+            cli_json_set_text(fj, "format", ferry_alamo_kind_name(a.kind));
             json_object_set_new(fj, "errors", e);
             json_object_set_new(fj, "warnings", w);
             json_object_set_new(fj, "error_count", json_integer((json_int_t)diags.error_count));
@@ -103,8 +103,8 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
             for (int pass = 0; pass < 2; pass++)
                 for (size_t i = 0; i < diags.count; i++)
                     if ((int)diags.items[i].severity == pass) cli_print_diag(file, &diags.items[i]);
-            if (diags.dropped) printf("%s: ... %zu more problems not listed\n", file, diags.dropped);
-            printf("%s: %zu error%s, %zu warning%s\n", file, diags.error_count, diags.error_count == 1 ? "" : "s",
+            if (diags.dropped) printf("%s: ... %zu more problems not listed\n", CLI_TXT(file), diags.dropped);
+            printf("%s: %zu error%s, %zu warning%s\n", CLI_TXT(file), diags.error_count, diags.error_count == 1 ? "" : "s",
                    diags.warning_count, diags.warning_count == 1 ? "" : "s");
         }
         errors = diags.error_count;

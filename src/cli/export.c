@@ -88,8 +88,8 @@ static void print_diags(FILE *log, const char *file, const ferry_diagnostics *d,
 {
     if (quiet || !log) return;
     for (size_t i = 0; i < d->count; i++)
-        fprintf(log, "%s: %s: %s [%s]\n", file, d->items[i].severity == FERRY_SEVERITY_ERROR ? "error" : "warning",
-                d->items[i].message, d->items[i].rule);
+        fprintf(log, "%s: %s: %s [%s]\n", CLI_TXT(file), d->items[i].severity == FERRY_SEVERITY_ERROR ? "error" : "warning",
+                CLI_TXT(d->items[i].message), d->items[i].rule);
 }
 
 int export_one(const char *in, const char *out, const export_options *options, export_result *result, FILE *log)
@@ -109,11 +109,11 @@ int export_one(const char *in, const char *out, const export_options *options, e
     if (!cli_asset_load(in, &asset, &err)) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
-        if (log) fprintf(log, "%s: error: %s\n", in, line);
+        if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
         goto done;
     }
     if (asset.animation) {
-        if (log) fprintf(log, "%s: error: an animation alone cannot be exported; give its model and --anim\n", in);
+        if (log) fprintf(log, "%s: error: an animation alone cannot be exported; give its model and --anim\n", CLI_TXT(in));
         goto done;
     }
     if (asset.particles) {
@@ -161,7 +161,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
     if (ferry_gltf_save_with(scene, out, &wo, &err) != FERRY_OK) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
-        if (log) fprintf(log, "%s: error: %s\n", out, line);
+        if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(out), CLI_TXT(line));
         status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
         goto done;
     }
@@ -170,7 +170,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
 convert_failed : {
     char line[512];
     ferry_error_format(&err, line, sizeof line);
-    if (log) fprintf(log, "%s: error: %s\n", in, line);
+    if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
 }
 done:
     ferry_diagnostics_free(&diags);

@@ -53,6 +53,16 @@ json_t *cli_error_json(const ferry_error *err)
     return j;
 }
 
+void cli_json_append_failure(json_t *report, const char *file, const char *format, const ferry_error *err)
+{
+    json_t *j = json_object();
+    cli_json_set_text(j, "file", file);
+    json_object_set_new(j, "format", format ? json_string(format) : json_null());
+    json_object_set_new(j, "read_error", cli_error_json(err));
+    json_object_set_new(j, "valid", json_false());
+    json_array_append_new(report, j);
+}
+
 bool cli_utf8_valid(const char *text)
 {
     const unsigned char *p = (const unsigned char *)text;
@@ -110,6 +120,23 @@ json_t *cli_json_text(const char *text, bool *latin1)
     free(utf8);
     if (latin1) *latin1 = true;
     return j ? j : json_null();
+}
+
+const char *cli_json_key(const char *text, char *buf, size_t capacity)
+{
+    if (!text) text = "";
+    if (cli_utf8_valid(text) || capacity < 3) return text;
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && o + 3 <= capacity; p++) {
+        if (*p < 0x80) {
+            buf[o++] = (char)*p;
+        } else {
+            buf[o++] = (char)(0xC0 | (*p >> 6));
+            buf[o++] = (char)(0x80 | (*p & 0x3F));
+        }
+    }
+    buf[o] = '\0';
+    return buf;
 }
 
 static void mark_latin1(json_t *object, const char *key)
