@@ -102,7 +102,7 @@ static json_t *lod_summary(const ferry_odol_model *m, uint32_t i)
 
 static int info(const char *file, const uint8_t *data, size_t size, json_t *report)
 {
-    ferry_odol_model *m = load(file, data, size, NULL);
+    ferry_odol_model *m = load(file, data, size, report);
     if (!m) return CLI_INVALID;
     const ferry_odol_model_info *mi = &m->info;
     if (report) {
