@@ -85,6 +85,31 @@ static void test_bad_input(void)
     ferry_read_options opts = {1024};
     CHECK(ferry_chunk_read(b.data, b.size, &opts, &tree, &err) == FERRY_ERR_LIMIT);
     ferry_buffer_free(&b);
+    /* Many tiny records: a file of empty chunks (8 bytes each) is refused by
+     * the record budget (one per 16 input bytes, plus 4,096) after counting,
+     * with no limit set and before a record is allocated. */
+    size_t zeros_size = (size_t)1 << 20;
+    uint8_t *zeros = calloc(1, zeros_size);
+    CHECK(zeros != NULL);
+    if (zeros) {
+        CHECK(ferry_chunk_read(zeros, zeros_size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
+        CHECK(strstr(err.message, "131072 more chunk records would pass the budget of 69632") != NULL);
+        /* The same inside a container: counted over the whole tree. */
+        put_chunk(&b, 0x200, (uint32_t)(zeros_size - 8), true);
+        memcpy(zeros, b.data, 8);
+        CHECK(ferry_chunk_read(zeros, zeros_size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
+        CHECK_EQ_U(err.offset, 8);
+        ferry_buffer_free(&b);
+        free(zeros);
+    }
+    /* Within the budget: one empty chunk per 16 bytes reads. */
+    for (int i = 0; i < 8192; i++) {
+        put_chunk(&b, 1, 8, false);
+        fy_buf_zeros(&b, 8);
+    }
+    CHECK(ferry_chunk_read(b.data, b.size, NULL, &tree, &err) == FERRY_OK);
+    ferry_chunk_tree_free(tree);
+    ferry_buffer_free(&b);
 }
 
 int main(void)
