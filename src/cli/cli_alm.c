@@ -487,9 +487,12 @@ static int convert(int argc, char **argv)
     ferry_alm_lod_options lod = {-1, 0, -1.0};
     int chosen = 0;
     const char *anim = NULL;
+    bool allow_invalid = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--anim") == 0) {
+        if (strcmp(a, "--allow-invalid") == 0) {
+            allow_invalid = true;
+        } else if (strcmp(a, "--anim") == 0) {
             if (i + 1 >= argc) return cli_usage_error("convert", "--anim needs an .ala file or 'auto'");
             if (anim) return cli_usage_error("convert", "an ALM file holds one animation: give --anim once");
             anim = argv[++i];
@@ -529,7 +532,7 @@ static int convert(int argc, char **argv)
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
         return cli_format_rewrite(&cli_format_alm, in, out);
     }
-    if (in_alm && is_gltf(out)) return cli_alm_export(in, out, chosen ? &lod : NULL);
+    if (in_alm && is_gltf(out)) return cli_alm_export(in, out, chosen ? &lod : NULL, allow_invalid);
     if (cli_has_ext(out, ".alm") && (cli_has_ext(in, ".alo") || is_gltf(in))) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to reading ALM files");
         return cli_alm_build(in, out, anim);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod_options)
+int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod_options, bool allow_invalid)
 {
     uint8_t *data;
     size_t size;
@@ -23,7 +23,7 @@ int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_o
     /* convert and validate agree on what a file is: a mesh with errors is
      * not exported (the level of detail trusts its collapse records). */
     ferry_alm_validate(mesh, &diags);
-    if (cli_refuse_invalid(in, &diags)) goto done;
+    if (cli_refuse_invalid(stderr, in, &diags, allow_invalid)) goto done;
     ferry_diagnostics_free(&diags);
     memset(&diags, 0, sizeof diags);
     if (lod_options && ferry_alm_lod_extract(mesh, lod_options, &lod, &err) != FERRY_OK) {

@@ -385,6 +385,7 @@ static int convert(int argc, char **argv)
     const char *in = NULL, *out = NULL;
     uint32_t *lods = calloc((size_t)argc, sizeof *lods);
     size_t lod_count = 0;
+    bool allow_invalid = false;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--lod") == 0) {
@@ -396,6 +397,8 @@ static int convert(int argc, char **argv)
             }
             lods[lod_count++] = (uint32_t)v;
             i++;
+        } else if (strcmp(argv[i], "--allow-invalid") == 0) {
+            allow_invalid = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("convert", "option '%s' does not apply to P3D files", argv[i]);
             goto done;
@@ -412,7 +415,7 @@ static int convert(int argc, char **argv)
         goto done;
     }
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
-        status = cli_odol_export(in, out, lod_count ? lods : NULL, lod_count);
+        status = cli_odol_export(in, out, lod_count ? lods : NULL, lod_count, allow_invalid);
     } else if (cli_has_ext(out, ".p3d")) {
         status = lod_count ? cli_usage_error("convert", "--lod applies to .glb/.gltf outputs")
                            : cli_format_rewrite(&cli_format_odol, in, out);

@@ -40,7 +40,9 @@ static const char convert_usage[] =
     "  -r                convert a whole folder\n"
     "  --jobs N          parallel conversions with -r (default: the number of CPUs)\n"
     "  --quiet           with -r: only the summary and the failures\n"
-    "  --json            with -r: a machine-readable report on stdout\n";
+    "  --json            with -r: a machine-readable report on stdout\n"
+    "  --allow-invalid   convert files that validation finds errors in (by default\n"
+    "                    they are refused, in every format, as ferry validate says)\n";
 
 static int rewrite(const char *in, const char *out, int ala_format);
 
@@ -49,7 +51,7 @@ static int convert_to_gltf(const char *in, const char *out, const export_options
     export_result result;
     int status = export_one(in, out, options, &result, stderr);
     if (status == CLI_OK)
-        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s embedded, %zu warning%s\n", in, out, result.animations,
+        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s embedded, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out), result.animations,
                 result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s", result.warnings,
                 result.warnings == 1 ? "" : "s");
     return status;
@@ -94,6 +96,8 @@ int cmd_convert(int argc, char **argv)
         } else if (strcmp(argv[i], "--no-textures") == 0) {
             eo.skip_textures = true;
             gltf_options = true;
+        } else if (strcmp(argv[i], "--allow-invalid") == 0) {
+            eo.allow_invalid = true;
         } else if (strcmp(argv[i], "--game-view") == 0) {
             eo.game_view = true;
             gltf_options = true;

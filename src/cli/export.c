@@ -1,6 +1,7 @@
 /* ferry convert MODEL.alo OUT.glb: model, animations and textures as glTF. */
 #define _DEFAULT_SOURCE
 #include "export.h"
+#include "formats.h"
 
 #include <ferry/convert.h>
 #include <ferry/gltf.h>
@@ -115,6 +116,21 @@ int export_one(const char *in, const char *out, const export_options *options, e
     if (asset.animation) {
         if (log) fprintf(log, "%s: error: an animation alone cannot be exported; give its model and --anim\n", CLI_TXT(in));
         goto done;
+    }
+    {
+        /* One policy for every format: a file validation calls broken is
+         * not converted, unless --allow-invalid (formats.h). */
+        ferry_diagnostics checks = {0};
+        if (asset.model) {
+            ferry_alo_validate_options vo = {NULL, NULL};
+            ferry_alo_validate(asset.model, &vo, &checks);
+        } else if (asset.particles) {
+            ferry_particle_validate_options vo = {in, NULL, NULL};
+            ferry_particle_validate(asset.particles, &vo, &checks);
+        }
+        bool refused = cli_refuse_invalid(log, in, &checks, options->allow_invalid);
+        ferry_diagnostics_free(&checks);
+        if (refused) goto done;
     }
     if (asset.particles) {
         if (ferry_particle_to_scene(asset.particles, &scene, &err) != FERRY_OK) goto convert_failed;

@@ -76,23 +76,32 @@ int cli_format_rewrite(const cli_format *format, const char *in, const char *out
     return status;
 }
 
-bool cli_refuse_invalid(const char *in, const ferry_diagnostics *diags)
+bool cli_refuse_invalid(FILE *log, const char *in, const ferry_diagnostics *diags, bool allow_invalid)
 {
     if (!diags->error_count) return false;
-    for (size_t i = 0; i < diags->count; i++)
-        if (diags->items[i].severity == FERRY_SEVERITY_ERROR) cli_print_diag(in, &diags->items[i]);
-    fprintf(stderr, "%s: not converted: %zu validation error%s (ferry validate lists them all)\n", CLI_TXT(in),
-            diags->error_count, diags->error_count == 1 ? "" : "s");
-    return true;
+    if (log)
+        for (size_t i = 0; i < diags->count; i++)
+            if (diags->items[i].severity == FERRY_SEVERITY_ERROR) cli_fprint_diag(log, in, &diags->items[i]);
+    if (log && allow_invalid)
+        fprintf(log, "%s: converted anyway (--allow-invalid): %zu validation error%s\n", CLI_TXT(in),
+                diags->error_count, diags->error_count == 1 ? "" : "s");
+    else if (log)
+        fprintf(log, "%s: not converted: %zu validation error%s (ferry validate lists them all; --allow-invalid "
+                     "converts anyway)\n",
+                CLI_TXT(in), diags->error_count, diags->error_count == 1 ? "" : "s");
+    return !allow_invalid;
 }
 
-void cli_print_diag(const char *file, const ferry_diagnostic *d)
+void cli_print_diag(const char *file, const ferry_diagnostic *d) { cli_fprint_diag(stdout, file, d); }
+
+void cli_fprint_diag(FILE *f, const char *file, const ferry_diagnostic *d)
 {
-    printf("%s: %s: ", CLI_TXT(file), d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");
-    if (d->offset != FERRY_NO_OFFSET) printf("offset 0x%llx (%llu), ", (unsigned long long)d->offset, (unsigned long long)d->offset);
+    fprintf(f, "%s: %s: ", CLI_TXT(file), d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");
+    if (d->offset != FERRY_NO_OFFSET)
+        fprintf(f, "offset 0x%llx (%llu), ", (unsigned long long)d->offset, (unsigned long long)d->offset);
     /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
-    if (d->path[0]) printf("%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", CLI_TXT(d->path));
-    printf("%s [%s]\n", CLI_TXT(d->message), d->rule);
+    if (d->path[0]) fprintf(f, "%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", CLI_TXT(d->path));
+    fprintf(f, "%s [%s]\n", CLI_TXT(d->message), d->rule);
 }
 
 json_t *cli_diag_json(const ferry_diagnostic *d)

@@ -145,6 +145,28 @@ check "each failed one has file, format, a located read_error and valid false" \
   jq -e '.[1:] | all(has("file") and has("format") and (.read_error | has("code") and has("offset") and has("message")) and .valid == false)' "$tmp/out" >/dev/null
 check "the broken ALO's error has its offset" jq -e '.[1].read_error.offset != null' "$tmp/out" >/dev/null
 
+# ---- one policy for files that fail validation: refused, --allow-invalid converts ----
+mkdir -p "$tmp/policy"
+cp "$S/crate.alo" "$tmp/policy/bad.alo"
+# Triangle 0's first index (the index chunk 0x10004 is at 8720) made 32767: an [index-range] error.
+printf '\xff\x7f' | dd of="$tmp/policy/bad.alo" bs=1 seek=$((8720 + 8)) conv=notrunc 2>/dev/null
+expect 1 "validate finds the error" -- $T "$FERRY" validate --no-textures "$tmp/policy/bad.alo"
+expect 1 "convert refuses it" -- $T "$FERRY" convert "$tmp/policy/bad.alo" "$tmp/policy/bad.glb"
+check "the error and the refusal are said" grep -q "index-range.*" "$tmp/err"
+check "not converted" grep -q "bad.alo: not converted: 1 validation error" "$tmp/err"
+check "nothing written" test ! -e "$tmp/policy/bad.glb"
+expect 0 "--allow-invalid converts it" -- $T "$FERRY" convert --allow-invalid "$tmp/policy/bad.alo" "$tmp/policy/bad.glb"
+check "saying so" grep -q "converted anyway (--allow-invalid): 1 validation error" "$tmp/err"
+cp "$S/crate.alo" "$tmp/policy/good.alo"
+expect 1 "a batch refuses it too" -- $T "$FERRY" convert -r "$tmp/policy" "$tmp/policy-out"
+check "1 of 2 converted" grep -q "1 of 2 files converted" "$tmp/err"
+expect 0 "a batch with --allow-invalid" -- $T "$FERRY" convert -r --allow-invalid "$tmp/policy" "$tmp/policy-out2"
+check "2 of 2 converted" grep -q "2 of 2 files converted" "$tmp/err"
+p3d=$(ls "$SRC"/samples/odol/*.p3d 2>/dev/null | head -n 1)
+if [ -n "$p3d" ]; then
+  expect 0 "P3D conversion takes --allow-invalid" -- $T "$FERRY" convert --allow-invalid "$p3d" "$tmp/policy/p.glb"
+fi
+
 # ---- a read-only output folder: nothing counted as written ----
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
