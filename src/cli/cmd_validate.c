@@ -51,11 +51,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         ferry_error err;
         if (ferry_file_load(file, CLI_MAX_INPUT, &data, &size, &err) != FERRY_OK) {
             if (report) {
-                json_t *fj = json_object();
-                cli_json_set_text(fj, "file", file);
-                json_object_set_new(fj, "read_error", cli_error_json(&err));
-                json_object_set_new(fj, "valid", json_false());
-                json_array_append_new(report, fj);
+                cli_json_append_failure(report, file, other->name, &err);
             } else {
                 cli_print_error(file, &err);
             }
@@ -72,8 +68,10 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
     size_t errors = 0;
     if (!cli_asset_load(file, &a, &err)) {
         errors = 1;
-        if (fj)
+        if (fj) {
+            json_object_set_new(fj, "format", a.data ? json_string(ferry_alamo_kind_name(a.kind)) : json_null());
             json_object_set_new(fj, "read_error", cli_error_json(&err));
+        }
         else
             cli_print_error(file, &err);
     } else {

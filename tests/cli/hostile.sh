@@ -142,8 +142,11 @@ printf 'ALM\x00\x00\x00\x00\x09' >"$tmp/broken.alm"
 expect 1 "info --json over good and broken files" -- $T "$FERRY" info --json "$S/crate.alo" "$tmp/broken.alo" "$tmp/broken.p3d" "$tmp/broken.alm" "$tmp/missing.alo"
 check "five entries" jq -e 'length == 5' "$tmp/out" >/dev/null
 check "each failed one has file, format, a located read_error and valid false" \
-  jq -e '.[1:] | all(has("file") and has("format") and (.read_error | has("code") and has("offset") and has("message")) and .valid == false)' "$tmp/out" >/dev/null
+  jq -e '.[1:] | all((keys - ["latin1"]) == ["file", "format", "read_error", "valid"] and (.read_error | keys) == ["code", "message", "offset", "path"] and .valid == false)' "$tmp/out" >/dev/null
 check "the broken ALO's error has its offset" jq -e '.[1].read_error.offset != null' "$tmp/out" >/dev/null
+expect 1 "validate --json over the same files" -- $T "$FERRY" validate --json --no-textures "$S/crate.alo" "$tmp/broken.alo" "$tmp/broken.p3d" "$tmp/broken.alm" "$tmp/missing.alo"
+check "validate: the same shape for every failed input" \
+  jq -e 'length == 5 and (.[1:] | all((keys - ["latin1"]) == ["file", "format", "read_error", "valid"] and .valid == false))' "$tmp/out" >/dev/null
 
 # ---- one policy for files that fail validation: refused, --allow-invalid converts ----
 mkdir -p "$tmp/policy"
