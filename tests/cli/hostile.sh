@@ -92,6 +92,29 @@ check "links stay" test -L "$tmp/stale-out/d/x.glb.ferry-tmp-$dead-Zz99zz"
 check "the batch's own output is complete" test -s "$tmp/stale-out/d/keep.glb"
 check "no temporary of this run is left" bash -c "! ls '$tmp/stale-out/d' | grep -v -e '-Ab12Cd\$' -e 'Zz99zz\$' | grep -q ferry-tmp"
 
+# ---- kill -9 mid-batch, then a rerun; two batches into one folder at once ----
+mkdir -p "$tmp/many"
+for i in $(seq 1 1500); do cp "$S/walker.alo" "$tmp/many/m$i.alo"; done
+"$FERRY" convert -r --quiet --jobs 2 "$tmp/many" "$tmp/many-out" 2>/dev/null &
+victim=$!
+sleep 0.3
+kill -9 "$victim" 2>/dev/null
+wait "$victim" 2>/dev/null
+check "every output the killed batch left is complete" \
+  bash -c 'for f in "$1"/*.glb; do [ -e "$f" ] || continue; [ "$(od -An -tu4 -j8 -N4 "$f" | tr -d " ")" -eq "$(wc -c <"$f")" ] || exit 1; done' _ "$tmp/many-out"
+expect 0 "a rerun after kill -9" -- $T "$FERRY" convert -r --quiet "$tmp/many" "$tmp/many-out"
+check "no temporary is left after the rerun" bash -c "! ls '$tmp/many-out' | grep -q ferry-tmp"
+check "1500 outputs" test "$(ls "$tmp/many-out" | wc -l)" -eq 1500
+$T "$FERRY" convert -r --quiet --jobs 1 "$tmp/many" "$tmp/two-out" 2>"$tmp/two1" &
+first=$!
+$T "$FERRY" convert -r --quiet --jobs 1 "$tmp/many" "$tmp/two-out" 2>"$tmp/two2"
+second=$?
+wait "$first"
+check "two batches into one folder both succeed" test "$?" -eq 0 -a "$second" -eq 0
+check "neither removed the other's temporaries" bash -c "! grep -q 'removed' '$tmp/two1' '$tmp/two2'"
+check "1500 complete outputs, no temporaries" \
+  bash -c 'n=0; for f in "$1"/*; do case "$f" in *ferry-tmp*) exit 1;; esac; [ "$(od -An -tu4 -j8 -N4 "$f" | tr -d " ")" -eq "$(wc -c <"$f")" ] || exit 1; n=$((n+1)); done; [ "$n" -eq 1500 ]' _ "$tmp/two-out"
+
 # ---- a .gltf's files land together or not at all ----
 mkdir -p "$tmp/g/Models" "$tmp/g/Textures"
 cp "$S/crate.alo" "$tmp/g/Models/crate.alo"
