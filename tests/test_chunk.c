@@ -1,4 +1,5 @@
 /* The generic chunk tree: reading, paths, mini-chunks, writing. */
+#include <ferry/alo.h>
 #include <ferry/chunk.h>
 
 #include "core/core.h"
@@ -112,9 +113,70 @@ static void test_bad_input(void)
     ferry_buffer_free(&b);
 }
 
+/* crate.alo with a chunk 0x10106 of `body` bytes (made of `mini` repeated)
+ * inserted after its last material parameter, the containers grown. */
+static uint8_t *crate_with_minis(size_t body, const uint8_t *mini, size_t mini_size, size_t *size)
+{
+    size_t crate_size = 0;
+    uint8_t *crate = test_read_file(FERRY_SOURCE_DIR "/samples/alamo/crate.alo", &crate_size);
+    if (!crate || crate_size != 9571) {
+        free(crate);
+        return NULL;
+    }
+    const size_t at = 0x303, mesh = 0x19e, material = 0x23c;
+    *size = crate_size + 8 + body;
+    uint8_t *out = malloc(*size);
+    if (!out) {
+        free(crate);
+        return NULL;
+    }
+    memcpy(out, crate, at);
+    const uint32_t type = 0x10106, body32 = (uint32_t)body;
+    for (int i = 0; i < 4; i++) {
+        out[at + i] = (uint8_t)(type >> (8 * i));
+        out[at + 4 + i] = (uint8_t)(body32 >> (8 * i));
+    }
+    for (size_t i = 0; i < body; i++) out[at + 8 + i] = mini[i % mini_size];
+    memcpy(out + at + 8 + body, crate + at, crate_size - at);
+    for (size_t c = 0; c < 2; c++) {
+        size_t off = c ? material : mesh;
+        uint32_t raw = fy_load_u32le(out + off + 4) + (uint32_t)(8 + body);
+        for (int i = 0; i < 4; i++) out[off + 4 + i] = (uint8_t)(raw >> (8 * i));
+    }
+    free(crate);
+    return out;
+}
+
+/* Many tiny mini-chunks: refused by the reader's budget (one per 6 input
+ * bytes, plus 4,096) after counting, not held as records. */
+static void test_mini_budget(void)
+{
+    const uint8_t empty[2] = {0, 0}, six[6] = {0, 4, 0, 0, 0, 0};
+    size_t size;
+    ferry_alo_model *m = NULL;
+    ferry_error err;
+    uint8_t *data = crate_with_minis((size_t)1 << 20, empty, 2, &size);
+    CHECK(data != NULL);
+    if (data) {
+        CHECK(ferry_alo_read(data, size, NULL, &m, &err) == FERRY_ERR_LIMIT);
+        CHECK_MSG(strstr(err.message, "524288 more mini-chunk records would pass the budget") != NULL, "%s", err.message);
+        CHECK(strcmp(err.path, "0x400/0x10100/0x10106") == 0);
+        free(data);
+    }
+    /* At one per 6 bytes the budget holds; the file fails for what it is. */
+    data = crate_with_minis(6 * 100000, six, 6, &size);
+    CHECK(data != NULL);
+    if (data) {
+        CHECK(ferry_alo_read(data, size, NULL, &m, &err) == FERRY_ERR_MALFORMED);
+        CHECK_MSG(strstr(err.message, "budget") == NULL, "%s", err.message);
+        free(data);
+    }
+}
+
 int main(void)
 {
     test_tree();
     test_bad_input();
+    test_mini_budget();
     TEST_END();
 }
