@@ -10,12 +10,22 @@
  *   bones: 0 root, translate (1, 2, 3); 1 child of 0, a 90 degree turn
  *          about z and translate (0, 1, 0)
  *   positions: 0 (0,0,0), 1 (1,0,0), 2 (1,1,0) shared by bones 0 and 1
- *              (0.5 each), 3 (0,1,0), 4 (0.5,0.5,0): the target of the collapse
- *   vertices: 0..4 on positions 0..4, 5 on position 2 (bone 0 only)
+ *              (0.5 each), 3 (0,1,0), 4 (0.5,0.5,0): the target of the edge
+ *              collapse, 5 (1,1,0) on bone 0 alone: position 2 with one
+ *              influence less (a lower-LOD position: num_positions counts
+ *              positions over all levels of detail)
+ *   vertices: 0..4 on positions 0..4, 5 on position 5 (s, t = 1, 1 like 2)
  *   texture: 2x2 RGB, values 0..11; tangent map (v8+): 1x2
  *   material: texture 0, tangent map 0 (v8+) / one weight (before v8)
  *   triangles: (0,1,2) and (0,2,3), material 0
- *   collapses: (v9+) influence 2 -> 5, then edge p1 0, p2 2 -> vertex 4
+ *   collapses: (v9+) influence collapse of position 2, the one vertex on it
+ *              moving to the new vertex 5 on position 5 (pair 2 -> 5); then
+ *              edge p1 0, p2 5 -> vertex 4 (the diagonal, now from position 0
+ *              to 5). Before v9 only the edge collapse, p1 0, p2 2 -> 4.
+ *              Triangle counts by hand: 2 at full resolution; the influence
+ *              collapse moves no triangle corner onto another's position, so
+ *              still 2 ((0,1,5) and (0,5,3) in vertices); the edge collapse
+ *              merges positions 0 and 5, which both triangles hold: 0.
  *   frames (v4+): 2 */
 #ifndef FERRY_TEST_ALM_FIXTURE_H
 #define FERRY_TEST_ALM_FIXTURE_H
@@ -24,7 +34,7 @@
 
 /* Where the builder put records, for checking located diagnostics. */
 typedef struct alm_fixture_at {
-    size_t bones[2], positions[5], vertices[6], textures[1], materials[1], triangles, collapses[2], frames, end;
+    size_t bones[2], positions[6], vertices[6], textures[1], materials[1], triangles, collapses[2], frames, end;
 } alm_fixture_at;
 
 static inline void fx_real(bytes *b, uint32_t version, double x)
@@ -77,7 +87,7 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
     put_u32be(b, v);
     put_u32be(b, 2); /* comments */
     put_u32be(b, 2); /* bones */
-    put_u32be(b, 5); /* positions */
+    put_u32be(b, 6); /* positions */
     put_u32be(b, 6); /* vertices */
     put_u32be(b, 1); /* textures */
     if (v >= 8) put_u32be(b, 1); /* tangent maps */
@@ -116,8 +126,8 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
     }
     if (v >= 6)
         for (int k = 0; k < 64; k++) fx_real(b, v, 0.125 * k); /* P, 8x8 */
-    static const double corner[5][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}};
-    for (int i = 0; i < 5; i++) {
+    static const double corner[6][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}, {1, 1, 0}};
+    for (int i = 0; i < 6; i++) {
         at->positions[i] = b->size;
         if (i == 2) {
             const uint32_t bones[2] = {0, 1};
@@ -131,7 +141,7 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
     }
     for (int i = 0; i < 6; i++) {
         at->vertices[i] = b->size;
-        put_u32be(b, i == 5 ? 2 : (uint32_t)i);
+        put_u32be(b, (uint32_t)i);
         if (v >= 7) {
             if (i == 0) {
                 const uint32_t bones[1] = {1};
@@ -142,9 +152,9 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
             }
             put_u32be(b, 0);
         }
-        fx_real(b, v, i == 5 ? 1.0 : corner[i][0]);
+        fx_real(b, v, corner[i][0]);
         /* 0.1 has no exact 32-bit form: tells 64-bit storage apart. */
-        fx_real(b, v, v <= 2 && i == 0 ? 0.1 : (i == 5 ? 1.0 : corner[i][1]));
+        fx_real(b, v, v <= 2 && i == 0 ? 0.1 : corner[i][1]);
     }
     at->textures[0] = b->size;
     put_u32be(b, 2);
@@ -188,7 +198,7 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
     }
     at->collapses[c] = b->size;
     put_u32be(b, 0);
-    put_u32be(b, 2);
+    put_u32be(b, v >= 9 ? 5 : 2); /* position 2 is gone after the influence collapse */
     put_u32be(b, 4);
     put_u32be(b, 4);
     fx_real(b, v, 0.5);

@@ -24,7 +24,7 @@ static void check_version(uint32_t v)
     CHECK(m->comment_lengths[0] == 12 && strcmp(m->comments[0], "made by hand") == 0);
     CHECK(m->comment_lengths[1] == 0 && m->comments[1][0] == 0);
     CHECK_EQ_U(m->bone_count, 2);
-    CHECK_EQ_U(m->position_count, 5);
+    CHECK_EQ_U(m->position_count, 6);
     CHECK_EQ_U(m->vertex_count, 6);
     CHECK_EQ_U(m->texture_count, 1);
     CHECK_EQ_U(m->tangent_map_count, v >= 8 ? 1 : 0);
@@ -62,7 +62,9 @@ static void check_version(uint32_t v)
     CHECK(m->positions[2].components[1].bone == 1 && m->positions[2].components[1].coords[3] == 0.5);
     CHECK(m->positions[1].count == 1 && m->positions[1].components[0].coords[0] == 1);
     CHECK(m->positions[4].components[0].coords[1] == 0.5);
-    CHECK_EQ_U(m->vertices[5].position, 2);
+    CHECK_EQ_U(m->vertices[5].position, 5);
+    CHECK(m->positions[5].count == 1 && m->positions[5].components[0].bone == 0 &&
+          m->positions[5].components[0].coords[0] == 1 && m->positions[5].components[0].coords[1] == 1);
     CHECK(m->vertices[3].tex_coords[0] == 0 && m->vertices[3].tex_coords[1] == 1);
     if (v <= 2)
         CHECK(m->vertices[0].tex_coords[1] == 0.1); /* exact only in 64 bits */
@@ -88,7 +90,8 @@ static void check_version(uint32_t v)
     /* Triangles, collapses, frames. */
     CHECK(m->triangles[1].vertices[0] == 0 && m->triangles[1].vertices[1] == 2 && m->triangles[1].vertices[2] == 3);
     const ferry_alm_collapse *e = &m->collapses[v >= 9 ? 1 : 0];
-    CHECK(e->kind == FERRY_ALM_EDGE_COLLAPSE && e->p1 == 0 && e->p2 == 2 && e->vl == 4 && e->vr == 4 && e->error == 0.5);
+    CHECK(e->kind == FERRY_ALM_EDGE_COLLAPSE && e->p1 == 0 && e->p2 == (v >= 9 ? 5u : 2u) && e->vl == 4 && e->vr == 4 &&
+          e->error == 0.5);
     if (v >= 9) {
         const ferry_alm_collapse *in = &m->collapses[0];
         CHECK(in->kind == FERRY_ALM_INFLUENCE_COLLAPSE && in->pair_count == 1 && in->pairs[0] == 2 && in->pairs[1] == 5);
@@ -119,11 +122,32 @@ static void check_version(uint32_t v)
               (unsigned)v, out.size, b.size);
     ferry_buffer_free(&out);
 
-    /* Full resolution: 2 triangles; after the collapses none (both contain 0 and 2). */
+    /* Full resolution: 2 triangles; the influence collapse keeps both, now
+     * on position 5 instead of 2; after the edge collapse none (both hold
+     * positions 0 and 5, or 0 and 2 before version 9). */
     uint32_t counts[3];
     CHECK(ferry_alm_lod_triangle_counts(m, counts, &err) == FERRY_OK);
     CHECK_EQ_U(counts[0], 2);
+    if (v >= 9) CHECK_EQ_U(counts[1], 2);
     CHECK_EQ_U(counts[m->collapse_count], 0);
+    if (v >= 9) {
+        /* After the influence collapse: (0,1,5) (0,5,3), vertices in order of
+         * first use 0 1 5 3, so vertex 2 (and position 2) is no longer used. */
+        ferry_alm_lod_options o = {1, 0, -1};
+        ferry_alm_lod *lod = NULL;
+        CHECK(ferry_alm_lod_extract(m, &o, &lod, &err) == FERRY_OK);
+        if (lod) {
+            CHECK_EQ_U(lod->triangle_count, 2);
+            CHECK_EQ_U(lod->vertex_count, 4);
+            if (lod->vertex_count == 4)
+                CHECK(lod->vertex_source[0] == 0 && lod->vertex_source[1] == 1 && lod->vertex_source[2] == 5 &&
+                      lod->vertex_source[3] == 3);
+            if (lod->triangle_count == 2)
+                CHECK(lod->triangles[0].vertices[2] == 2 && lod->triangles[1].vertices[1] == 2 &&
+                      lod->triangles[1].vertices[2] == 3);
+        }
+        ferry_alm_lod_free(lod);
+    }
     ferry_alm_free(m);
     free(b.data);
 }

@@ -11,6 +11,7 @@
 typedef struct checker {
     const ferry_alm_mesh *m;
     ferry_diagnostics *d;
+    size_t fs; /* bytes per real */
     size_t cs; /* bytes per vector component */
 } checker;
 
@@ -49,6 +50,137 @@ static void check_vector(checker *k, const ferry_alm_vector *v, uint64_t offset,
 
 static uint64_t vector_size(const checker *k, const ferry_alm_vector *v) { return 4 + (uint64_t)v->count * k->cs; }
 
+static uint64_t plus(uint64_t offset, uint64_t delta) { return offset == FERRY_NO_OFFSET ? offset : offset + delta; }
+
+/* A real that is NaN or infinite: an error where the value is drawn or
+ * moves the mesh (rule non-finite), a warning for statistics that only
+ * simplification and bounds use (non-finite-statistic). True if reported. */
+static bool check_real(checker *k, ferry_severity sev, double x, uint64_t offset, const char *path, const char *what)
+{
+    if (isfinite(x)) return false;
+    report(k, sev, offset, sev == FERRY_SEVERITY_ERROR ? "non-finite" : "non-finite-statistic", path, "%s is %s",
+           what, isnan(x) ? "NaN" : "infinite");
+    return true;
+}
+
+/* Each component's coordinates; one report per component at most. */
+static void check_vector_reals(checker *k, const ferry_alm_vector *v, uint64_t offset, const char *where)
+{
+    for (uint32_t i = 0; i < v->count; i++)
+        for (int c = 0; c < 4; c++) {
+            if (isfinite(v->components[i].coords[c])) continue;
+            char path[112], what[32];
+            snprintf(path, sizeof path, "%s/components[%u]", where, (unsigned)i);
+            snprintf(what, sizeof what, "coordinate %d", c);
+            check_real(k, FERRY_SEVERITY_ERROR, v->components[i].coords[c],
+                       plus(offset, 4 + i * k->cs + 4 + (uint64_t)c * k->fs), path, what);
+            break;
+        }
+}
+
+/* A held 4x4 (row major) stored at `offset`: 16 reals from version 5, the
+ * 3x3 and the offset (12 reals) before. `use` selects entries (NULL: all
+ * stored ones); one report per matrix at most. */
+static void check_matrix(checker *k, ferry_severity sev, const double *m, uint64_t offset, const char *path,
+                         const char *name, bool affine, bool (*use)(const void *, int), const void *ctx)
+{
+    for (int e = 0; e < 16; e++) {
+        int r = e / 4, c = e % 4;
+        if ((affine && r == 3) || (use && !use(ctx, e)) || isfinite(m[e])) continue;
+        int stored = !affine ? e : c == 3 ? 9 + r : 3 * r + c;
+        char what[48];
+        snprintf(what, sizeof what, "%s[%d][%d]", name, r, c);
+        check_real(k, sev, m[e], plus(offset, (uint64_t)stored * k->fs), path, what);
+        return;
+    }
+}
+
+/* Which expectation entries a bone's flags say are used (spec: bone flags). */
+static bool use_expect_l(const void *ctx, int e)
+{
+    uint32_t f = *(const uint32_t *)ctx;
+    int r = e / 4, c = e % 4;
+    if (r == 3) return false;
+    return c < 3 ? (f & FERRY_ALM_BONE_EXPECT_L_LINEAR) != 0 : (f & FERRY_ALM_BONE_EXPECT_L_TRANSLATE) != 0;
+}
+
+static bool use_expect_gtg(const void *ctx, int e)
+{
+    uint32_t f = *(const uint32_t *)ctx;
+    int r = e / 4, c = e % 4;
+    if (e == 15) return (f & FERRY_ALM_BONE_EXPECT_GTG_WEIGHT) != 0;
+    if (r == 3) return false;
+    return c < 3 ? (f & FERRY_ALM_BONE_EXPECT_GTG_LINEAR) != 0 : (f & FERRY_ALM_BONE_EXPECT_GTG_TRANSLATE) != 0;
+}
+
+static void check_bone_reals(checker *k, uint32_t i)
+{
+    const ferry_alm_mesh *m = k->m;
+    const ferry_alm_bone *b = &m->bones[i];
+    char path[48];
+    snprintf(path, sizeof path, "bones[%u]", (unsigned)i);
+    uint64_t off = at(k, "bones", i, 4);
+    bool affine = m->version < FY_ALM_V_MATRIX4;
+    check_matrix(k, FERRY_SEVERITY_ERROR, b->transform, off, path, "transform", affine, NULL, NULL);
+    off = plus(off, fy_alm_frame_reals(m->version) * k->fs);
+    if (m->version < FY_ALM_V_BONE_STATS) return;
+    off = plus(off, 4); /* flags */
+    if (m->version >= FY_ALM_V_TAILS) {
+        for (int c = 0; c < 3; c++) {
+            char what[16];
+            snprintf(what, sizeof what, "tail[%d]", c);
+            if (check_real(k, FERRY_SEVERITY_ERROR, b->tail[c], plus(off, (uint64_t)c * k->fs), path, what)) break;
+        }
+        off = plus(off, 3 * k->fs);
+    }
+    /* Bounding sphere and expectations: used by simplification and bounds,
+     * not to draw; the expectations only where the flags say so. */
+    const double sphere[5] = {b->max_singular, b->translate_centre[0], b->translate_centre[1], b->translate_centre[2],
+                              b->translate_radius};
+    static const char *const sphere_names[5] = {"max_singular", "translate_centre[0]", "translate_centre[1]",
+                                                "translate_centre[2]", "translate_radius"};
+    for (int c = 0; c < 5; c++)
+        if (check_real(k, FERRY_SEVERITY_WARNING, sphere[c], plus(off, (uint64_t)c * k->fs), path, sphere_names[c]))
+            break;
+    off = plus(off, 5 * k->fs);
+    check_matrix(k, FERRY_SEVERITY_WARNING, b->expect_L, off, path, "expect_L", false, use_expect_l, &b->flags);
+    off = plus(off, 16 * k->fs);
+    check_matrix(k, FERRY_SEVERITY_WARNING, b->expect_GTG, off, path, "expect_GTG", false, use_expect_gtg, &b->flags);
+    off = plus(off, 16 * k->fs);
+    if (b->flags & FERRY_ALM_BONE_EXPECT_LTGTGL)
+        check_real(k, FERRY_SEVERITY_WARNING, b->expect_LTGTGL, off, path, "expect_LTGTGL");
+}
+
+/* Matrices and reals outside the bones: P (a statistic), frames. */
+static void check_other_reals(checker *k)
+{
+    const ferry_alm_mesh *m = k->m;
+    if (m->version >= FY_ALM_V_BONE_STATS && m->override_p && m->p_matrix) {
+        uint64_t n = 16 * (uint64_t)m->bone_count * m->bone_count;
+        for (uint64_t e = 0; e < n; e++) {
+            if (isfinite(m->p_matrix[e])) continue;
+            char what[64];
+            uint64_t side = 4 * (uint64_t)m->bone_count;
+            snprintf(what, sizeof what, "P[%llu][%llu]", (unsigned long long)(e / side),
+                     (unsigned long long)(e % side));
+            check_real(k, FERRY_SEVERITY_WARNING, m->p_matrix[e],
+                       m->offsets ? m->offsets->p_matrix + e * k->fs : FERRY_NO_OFFSET, "P", what);
+            break;
+        }
+    }
+    if (m->version < FY_ALM_V_FRAMES || !m->frames) return;
+    bool affine = m->version < FY_ALM_V_MATRIX4;
+    uint64_t bone_bytes = fy_alm_frame_reals(m->version) * k->fs;
+    for (uint32_t f = 0; f < m->frame_count; f++)
+        for (uint32_t b = 0; b < m->bone_count; b++) {
+            const double *x = m->frames + 16 * ((uint64_t)f * m->bone_count + b);
+            char path[64];
+            snprintf(path, sizeof path, "frames[%u]/bones[%u]", (unsigned)f, (unsigned)b);
+            check_matrix(k, FERRY_SEVERITY_ERROR, x, at(k, "frames", f, b * bone_bytes), path, "transform", affine,
+                         NULL, NULL);
+        }
+}
+
 static bool power_of_two(uint32_t x) { return x && !(x & (x - 1)); }
 
 static void check_bones(checker *k)
@@ -56,6 +188,7 @@ static void check_bones(checker *k)
     const ferry_alm_mesh *m = k->m;
     char path[96];
     for (uint32_t i = 0; i < m->bone_count; i++) {
+        check_bone_reals(k, i);
         int32_t p = m->bones[i].parent;
         if (p == -1) continue;
         snprintf(path, sizeof path, "bones[%u]", (unsigned)i);
@@ -83,6 +216,7 @@ static void check_vertices(checker *k)
     for (uint32_t i = 0; i < m->position_count; i++) {
         snprintf(path, sizeof path, "positions[%u]", (unsigned)i);
         check_vector(k, &m->positions[i], at(k, "positions", i, 0), path);
+        check_vector_reals(k, &m->positions[i], at(k, "positions", i, 0), path);
     }
     for (uint32_t i = 0; i < m->vertex_count; i++) {
         const ferry_alm_vertex *v = &m->vertices[i];
@@ -92,13 +226,18 @@ static void check_vertices(checker *k)
                    "position %u is not below the position count %u", (unsigned)v->position,
                    (unsigned)m->position_count);
         }
-        if (m->version < FY_ALM_V_TANGENTS) continue;
         uint64_t off = 4;
-        for (int t = 0; t < 2; t++) {
+        for (int t = 0; t < 2 && m->version >= FY_ALM_V_TANGENTS; t++) {
             snprintf(path, sizeof path, "vertices[%u]/tangents[%d]", (unsigned)i, t);
             check_vector(k, &v->tangents[t], at(k, "vertices", i, off), path);
+            check_vector_reals(k, &v->tangents[t], at(k, "vertices", i, off), path);
             off += vector_size(k, &v->tangents[t]);
         }
+        snprintf(path, sizeof path, "vertices[%u]", (unsigned)i);
+        for (int c = 0; c < 2; c++)
+            if (check_real(k, FERRY_SEVERITY_ERROR, v->tex_coords[c], at(k, "vertices", i, off + (uint64_t)c * k->fs),
+                           path, c ? "tex_coords[1] (t)" : "tex_coords[0] (s)"))
+                break;
     }
 }
 
@@ -129,6 +268,7 @@ static void check_materials(checker *k)
                 snprintf(path, sizeof path, "tangent_maps[%u]/entries[%llu]/tangents[%d]", (unsigned)i,
                          (unsigned long long)e, s);
                 check_vector(k, &t->entries[e].tangents[s], at(k, "tangent_maps", i, off), path);
+                check_vector_reals(k, &t->entries[e].tangents[s], at(k, "tangent_maps", i, off), path);
                 off += vector_size(k, &t->entries[e].tangents[s]);
             }
         }
@@ -232,7 +372,11 @@ static void check_edge_collapse(checker *k, uint32_t i, const ferry_alm_collapse
     alive[target] = 1;
 }
 
-static void check_influence_collapse(checker *k, uint32_t i, const ferry_alm_collapse *c, const uint8_t *alive,
+/* An influence collapse replaces the position its old vertices are on (the
+ * influences live in the position's vector) by the simplified position its
+ * new vertices are on: every old vertex on one position, every new vertex
+ * on one position, usually another one that is not yet in the mesh. */
+static void check_influence_collapse(checker *k, uint32_t i, const ferry_alm_collapse *c, uint8_t *alive,
                                      const char *path)
 {
     const ferry_alm_mesh *m = k->m;
@@ -240,39 +384,68 @@ static void check_influence_collapse(checker *k, uint32_t i, const ferry_alm_col
     if (m->version < FY_ALM_V_INFLUENCE)
         report(k, FERRY_SEVERITY_ERROR, off, "collapse-kind", path,
                "an influence collapse in a version %u mesh (they exist from version 9)", (unsigned)m->version);
-    uint32_t position = UINT32_MAX;
+    uint32_t from = UINT32_MAX, to = UINT32_MAX;
+    bool consistent = true;
     for (uint32_t j = 0; j < c->pair_count; j++) {
-        uint64_t poff = off == FERRY_NO_OFFSET ? off : off + 8 + 8 * (uint64_t)j;
+        uint64_t poff = plus(off, 8 + 8 * (uint64_t)j);
         uint32_t old = c->pairs[2 * j], young = c->pairs[2 * j + 1];
         if (!vertex_ok(k, old) || !vertex_ok(k, young)) {
+            consistent = false;
             report(k, FERRY_SEVERITY_ERROR, poff, "collapse-index", path,
                    "pair %u (%u -> %u) names a vertex that is not below the vertex count %u or has no valid position",
                    (unsigned)j, (unsigned)old, (unsigned)young, (unsigned)m->vertex_count);
             continue;
         }
         uint32_t a = m->vertices[old].position, b = m->vertices[young].position;
-        if (position == UINT32_MAX) position = a;
-        if (a != position || b != position)
+        if (from == UINT32_MAX) {
+            from = a;
+            to = b;
+        }
+        if (a != from) {
+            consistent = false;
             report(k, FERRY_SEVERITY_ERROR, poff, "influence-position", path,
-                   "pair %u (%u -> %u) is on positions %u and %u; every pair must be on position %u", (unsigned)j,
-                   (unsigned)old, (unsigned)young, (unsigned)a, (unsigned)b, (unsigned)position);
+                   "pair %u: old vertex %u is on position %u, but pair 0's old vertex on position %u (the old "
+                   "vertices of one record are the vertices of one position)",
+                   (unsigned)j, (unsigned)old, (unsigned)a, (unsigned)from);
+        }
+        if (b != to) {
+            consistent = false;
+            report(k, FERRY_SEVERITY_ERROR, plus(poff, 4), "influence-position", path,
+                   "pair %u: new vertex %u is on position %u, but pair 0's new vertex on position %u (the new "
+                   "vertices of one record share the simplified position)",
+                   (unsigned)j, (unsigned)young, (unsigned)b, (unsigned)to);
+        }
     }
-    if (position != UINT32_MAX && !alive[position])
+    if (c->pair_count == 0)
+        report(k, FERRY_SEVERITY_WARNING, off, "influence-empty", path,
+               "an influence collapse with no vertex pairs changes nothing");
+    if (!consistent || from == UINT32_MAX) return;
+    if (!alive[from]) {
         report(k, FERRY_SEVERITY_WARNING, off, "influence-dead-position", path,
-               "position %u is not in the mesh at this point", (unsigned)position);
+               "position %u is not in the mesh at this point", (unsigned)from);
+        return;
+    }
+    if (to == from) return; /* vertices renamed on their own position */
+    if (alive[to])
+        report(k, FERRY_SEVERITY_WARNING, off, "influence-target", path,
+               "the simplified position %u is already in the mesh: position %u merges into it", (unsigned)to,
+               (unsigned)from);
+    alive[from] = 0;
+    alive[to] = 1;
 }
 
 ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *diags)
 {
     if (!mesh || !diags) return FERRY_ERR_ARGUMENT;
     size_t errors_before = diags->error_count;
-    checker k = {mesh, diags, 4 + 4 * (size_t)fy_alm_fs(mesh->version)};
+    checker k = {mesh, diags, fy_alm_fs(mesh->version), 4 + 4 * (size_t)fy_alm_fs(mesh->version)};
     if (mesh->version < FERRY_ALM_VERSION_MIN || mesh->version > FERRY_ALM_VERSION_MAX)
         report(&k, FERRY_SEVERITY_ERROR, FERRY_NO_OFFSET, "version", "header", "version %u is not one of %d..%d",
                (unsigned)mesh->version, FERRY_ALM_VERSION_MIN, FERRY_ALM_VERSION_MAX);
     check_bones(&k);
     check_vertices(&k);
     check_materials(&k);
+    check_other_reals(&k);
     uint8_t *alive = calloc(mesh->position_count ? mesh->position_count : 1, 1);
     if (!alive) return FERRY_ERR_NOMEM;
     check_triangles(&k, alive);
@@ -280,6 +453,8 @@ ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *d
     for (uint32_t i = 0; i < mesh->collapse_count; i++) {
         const ferry_alm_collapse *c = &mesh->collapses[i];
         snprintf(path, sizeof path, "collapses[%u]", (unsigned)i);
+        uint64_t error_at = c->kind == FERRY_ALM_INFLUENCE_COLLAPSE ? 8 + 8 * (uint64_t)c->pair_count : 16;
+        check_real(&k, FERRY_SEVERITY_ERROR, c->error, at(&k, "collapses", i, error_at), path, "the error metric");
         if (c->kind == FERRY_ALM_INFLUENCE_COLLAPSE)
             check_influence_collapse(&k, i, c, alive, path);
         else
