@@ -303,10 +303,133 @@ static void check_empty(void)
     }
 }
 
-int main(void)
+/* The mesh simplified by influence collapses (alm_influence_fixture): valid,
+ * rewritten byte for byte, and at every level of detail exactly the
+ * triangles worked out by hand in the fixture's comment, on the new
+ * vertices and positions. Triangles are given in mesh vertices. */
+static const uint32_t influence_lods[7][4][3] = {
+    {{0, 1, 5}, {0, 5, 4}, {2, 3, 7}, {2, 7, 6}},
+    {{0, 8, 5}, {0, 5, 4}, {9, 3, 7}, {9, 7, 6}},
+    {{0, 8, 10}, {0, 10, 4}, {9, 3, 7}, {9, 7, 11}},
+    {{0, 8, 10}, {0, 10, 4}, {9, 3, 11}},
+    {{0, 12, 10}, {0, 10, 4}, {13, 3, 11}},
+    {{0, 12, 10}, {0, 10, 4}},
+    {{0, 12, 10}},
+};
+
+static void check_influence(uint32_t v)
 {
+    bytes b = {0};
+    alm_influence_at at;
+    alm_influence_fixture(&b, v, &at);
+    CHECK_EQ_U(b.size, at.end);
+    ferry_alm_mesh *m = NULL;
+    ferry_error err;
+    CHECK_MSG(ferry_alm_read(b.data, b.size, NULL, &m, &err) == FERRY_OK, "version %u: %s at %s", (unsigned)v,
+              err.message, err.path);
+    if (!m) {
+        free(b.data);
+        return;
+    }
+    CHECK(m->position_count == 9 && m->vertex_count == 14 && m->triangle_count == 4 && m->collapse_count == 6);
+    CHECK(m->collapses[0].kind == FERRY_ALM_INFLUENCE_COLLAPSE && m->collapses[0].pair_count == 2 &&
+          m->collapses[0].pairs[2] == 2 && m->collapses[0].pairs[3] == 9);
+    CHECK(m->collapses[2].kind == FERRY_ALM_EDGE_COLLAPSE && m->collapses[2].p2 == 7 && m->collapses[2].vl == 11);
+    CHECK(m->collapses[3].error == 0.375);
+
+    ferry_diagnostics d;
+    memset(&d, 0, sizeof d);
+    CHECK(ferry_alm_validate(m, &d) == FERRY_OK);
+    CHECK_MSG(d.count == 0, "version %u: %zu diagnostics, first %s at %s: %s", (unsigned)v, d.count,
+              d.count ? d.items[0].rule : "", d.count ? d.items[0].path : "", d.count ? d.items[0].message : "");
+    ferry_diagnostics_free(&d);
+
+    ferry_buffer out = {0};
+    CHECK(ferry_alm_write(m, &out, &err) == FERRY_OK);
+    CHECK_MSG(out.size == b.size && memcmp(out.data, b.data, b.size) == 0, "version %u: rewrite differs", (unsigned)v);
+    ferry_buffer_free(&out);
+
+    uint32_t counts[7];
+    CHECK(ferry_alm_lod_triangle_counts(m, counts, &err) == FERRY_OK);
+    for (int k = 0; k <= 6; k++)
+        CHECK_MSG(counts[k] == fx_influence_counts[k], "version %u: %u triangles after %d records, expected %u",
+                  (unsigned)v, (unsigned)counts[k], k, (unsigned)fx_influence_counts[k]);
+
+    for (int k = 0; k <= 6; k++) {
+        ferry_alm_lod_options o = {k, 0, -1};
+        ferry_alm_lod *lod = NULL;
+        CHECK(ferry_alm_lod_extract(m, &o, &lod, &err) == FERRY_OK);
+        if (!lod) continue;
+        bool same = lod->triangle_count == fx_influence_counts[k] && lod->collapses_applied == (uint32_t)k;
+        for (uint32_t t = 0; same && t < lod->triangle_count; t++)
+            for (int c = 0; c < 3; c++) same &= lod->vertex_source[lod->triangles[t].vertices[c]] == influence_lods[k][t][c];
+        CHECK_MSG(same, "version %u: the mesh after %d records differs from the one worked out by hand", (unsigned)v, k);
+        /* Every LOD vertex is used: none is left on a position that is gone. */
+        uint8_t used[14] = {0};
+        for (uint32_t t = 0; t < lod->triangle_count; t++)
+            for (int c = 0; c < 3; c++) used[lod->triangles[t].vertices[c]] = 1;
+        for (uint32_t i = 0; i < lod->vertex_count; i++) CHECK(i < 14 && used[i]);
+        ferry_alm_lod_free(lod);
+    }
+    /* The coarsest mesh stands on positions 0, 8 and 7. */
+    ferry_alm_lod_options last = {6, 0, -1};
+    ferry_alm_lod *lod = NULL;
+    CHECK(ferry_alm_lod_extract(m, &last, &lod, &err) == FERRY_OK);
+    if (lod && lod->vertex_count == 3) {
+        CHECK(m->vertices[lod->vertex_source[0]].position == 0);
+        CHECK(m->vertices[lod->vertex_source[1]].position == 8);
+        CHECK(m->vertices[lod->vertex_source[2]].position == 7);
+    }
+    ferry_alm_lod_free(lod);
+    /* --triangles 3 stops once 3 remain (after C2); --error 0.3 applies the
+     * records up to 0.25 (C0..C2); --triangles 1 needs all six. */
+    const struct {
+        ferry_alm_lod_options o;
+        uint32_t applied, triangles;
+    } picks[] = {{{-1, 3, -1}, 3, 3}, {{-1, 0, 0.3}, 3, 3}, {{-1, 1, -1}, 6, 1}, {{-1, 0, 0.0625}, 1, 4}};
+    for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+        lod = NULL;
+        CHECK(ferry_alm_lod_extract(m, &picks[i].o, &lod, &err) == FERRY_OK);
+        if (lod) CHECK(lod->collapses_applied == picks[i].applied && lod->triangle_count == picks[i].triangles);
+        ferry_alm_lod_free(lod);
+    }
+
+    /* Every position, the simplified ones too, skins to its point at rest. */
+    static const double point[9][2] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}, {1, 0}, {1, 1}, {1, 0}};
+    double mats[48], h[4];
+    CHECK(ferry_alm_bone_matrices(m, -1, mats, &err) == FERRY_OK);
+    for (int p = 0; p < 9; p++) {
+        ferry_alm_vector_eval(&m->positions[p], mats, 3, h);
+        check_near4(h, point[p][0], point[p][1], 0, 1);
+    }
+    ferry_alm_free(m);
+    free(b.data);
+}
+
+/* Writes the influence fixtures for the command-line tests. */
+static int write_influence_fixtures(const char *dir)
+{
+    int bad = 0;
+    for (uint32_t v = 9; v <= 10; v++) {
+        bytes b = {0};
+        alm_influence_fixture(&b, v, NULL);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/influence_v%u.alm", dir, (unsigned)v);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(b.data, 1, b.size, f) != b.size) bad = 1;
+        if (f && fclose(f) != 0) bad = 1;
+        free(b.data);
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2) return write_influence_fixtures(argv[1]);
     check_empty();
     for (uint32_t v = 2; v <= 10; v++) check_version(v);
+    check_influence(9);
+    check_influence(10);
     check_refusals();
     check_skinning_fixture();
     check_chain();
