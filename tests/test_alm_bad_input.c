@@ -2,6 +2,7 @@
  * and specific breaks with the located error or diagnostic each must give
  * (offsets from the spec-driven builder, not from the reader). */
 #include <ferry/alm.h>
+#include <ferry/convert.h>
 
 #include "alm_fixture.h"
 #include "test.h"
@@ -437,6 +438,66 @@ static void non_finite(void)
     FRESH(10);
     set_f32(b.data + at.bones[1] + 236 + fs, INF_BITS);
     expect_diag(&b, "non-finite-statistic", at.bones[1] + 236 + fs, "P", FERRY_SEVERITY_WARNING);
+
+    /* Finite values whose sums leave the 32-bit float range (float-range).
+     * Position 2: component 0 (bone 0, a translation) x = FLT_MAX, component
+     * 1 (bone 1, which turns y into -x) y = -FLT_MAX: x near 2 FLT_MAX. */
+    FRESH(10);
+    set_f32(b.data + at.positions[2] + 8, 0x7f7fffffu);
+    set_f32(b.data + at.positions[2] + 4 + 20 + 4 + fs, 0xff7fffffu);
+    expect_diag(&b, "float-range", at.positions[2], "positions[2]", FERRY_SEVERITY_ERROR);
+    /* FLT_MAX + 1 (position 1 at x = FLT_MAX on bone 0, offset 1) still
+     * rounds to FLT_MAX: no report. */
+    FRESH(10);
+    set_f32(b.data + at.positions[1] + 8, 0x7f7fffffu);
+    {
+        edit_result r;
+        run(&b, &r);
+        CHECK(r.read == FERRY_OK && r.diags.count == 0);
+        ferry_diagnostics_free(&r.diags);
+    }
+    /* Bone 0 doubles x and bone 1 sits at x = FLT_MAX in it: bone 1's
+     * object transform overflows (reported at the bone, before the
+     * positions on it). */
+    FRESH(10);
+    set_f32(b.data + at.bones[0] + 4, 0x40000000u);        /* [0][0] = 2 */
+    set_f32(b.data + at.bones[1] + 4 + 3 * fs, 0x7f7fffffu); /* [0][3] */
+    expect_diag(&b, "float-range", at.bones[1], "bones[1]", FERRY_SEVERITY_ERROR);
+    /* Version 2 stores 64-bit reals: a texture coordinate of 1e300. */
+    FRESH(2);
+    {
+        uint64_t big;
+        double x = 1e300;
+        memcpy(&big, &x, 8);
+        for (int k = 0; k < 8; k++) b.data[at.vertices[1] + 4 + 8 + k] = (uint8_t)(big >> (56 - 8 * k));
+        expect_diag(&b, "float-range", at.vertices[1] + 4 + 8, "vertices[1]", FERRY_SEVERITY_ERROR);
+    }
+
+    /* The converter's own check, for what validation cannot see alone:
+     * position 1 at x = -3e38 at rest, and frame 1 mirrors bone 0's x, so
+     * the move from rest to frame 1 is about 6e38. Validation passes (each
+     * pose fits a float); the scene is refused as malformed, located. */
+    FRESH(10);
+    set_f32(b.data + at.positions[1] + 8, 0xff61b1e6u);    /* -3e38 */
+    set_f32(b.data + at.frames + 2 * 64, 0xbf800000u);     /* frame 1, bone 0, [0][0] = -1 */
+    {
+        ferry_alm_mesh *m = NULL;
+        ferry_error err;
+        CHECK(ferry_alm_read(b.data, b.size, NULL, &m, &err) == FERRY_OK);
+        ferry_diagnostics d;
+        memset(&d, 0, sizeof d);
+        CHECK(m && ferry_alm_validate(m, &d) == FERRY_OK);
+        ferry_diagnostics_free(&d);
+        ferry_scene *scene = NULL;
+        ferry_alm_scene_options so;
+        memset(&so, 0, sizeof so);
+        so.force_morph = true;
+        CHECK(m && ferry_alm_to_scene(m, NULL, &so, &scene, &err) == FERRY_ERR_MALFORMED);
+        CHECK_MSG(strcmp(err.path, "positions[1]") == 0 && err.offset == at.positions[1], "path %s offset %llu: %s",
+                  err.path, (unsigned long long)err.offset, err.message);
+        ferry_scene_free(scene);
+        ferry_alm_free(m);
+    }
 
     /* The untouched fixture has none of these (its signalling NaN is unused). */
     FRESH(10);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct checker {
     const ferry_alm_mesh *m;
@@ -234,10 +235,16 @@ static void check_vertices(checker *k)
             off += vector_size(k, &v->tangents[t]);
         }
         snprintf(path, sizeof path, "vertices[%u]", (unsigned)i);
-        for (int c = 0; c < 2; c++)
-            if (check_real(k, FERRY_SEVERITY_ERROR, v->tex_coords[c], at(k, "vertices", i, off + (uint64_t)c * k->fs),
-                           path, c ? "tex_coords[1] (t)" : "tex_coords[0] (s)"))
+        for (int c = 0; c < 2; c++) {
+            uint64_t where = at(k, "vertices", i, off + (uint64_t)c * k->fs);
+            const char *name = c ? "tex_coords[1] (t)" : "tex_coords[0] (s)";
+            if (check_real(k, FERRY_SEVERITY_ERROR, v->tex_coords[c], where, path, name)) break;
+            if (!(fabs(v->tex_coords[c]) < FY_FLOAT_OVERFLOW)) { /* 64-bit reals (version 2) */
+                report(k, FERRY_SEVERITY_ERROR, where, "float-range", path, "%s, %g, is beyond the 32-bit float range",
+                       name, v->tex_coords[c]);
                 break;
+            }
+        }
     }
 }
 
@@ -372,6 +379,57 @@ static void check_edge_collapse(checker *k, uint32_t i, const ferry_alm_collapse
     alive[target] = 1;
 }
 
+static bool in_float_range(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(fabs(x[i]) < FY_FLOAT_OVERFLOW)) return false;
+    return true;
+}
+
+/* What the mesh computes from finite values must stay finite in 32-bit
+ * floats, the engine's (and glTF's) numbers: each bone's object-space
+ * transform and each position's skinned value, at rest and in every frame
+ * (rule float-range). Checked only when every stored value is finite, so
+ * that one NaN is reported once, where it is stored. */
+static void check_skinned(checker *k)
+{
+    const ferry_alm_mesh *m = k->m;
+    if (!m->bone_count) return;
+    double *mats = malloc((size_t)m->bone_count * 16 * sizeof *mats);
+    uint8_t *seen = calloc((size_t)m->bone_count + m->position_count, 1);
+    char path[64];
+    for (int64_t f = -1; mats && seen && f < (int64_t)m->frame_count; f++) {
+        if (ferry_alm_bone_matrices(m, f, mats, NULL) != FERRY_OK) break; /* parents: reported already */
+        for (uint32_t b = 0; b < m->bone_count; b++) {
+            if (seen[b] || in_float_range(mats + 16 * (size_t)b, 16)) continue;
+            seen[b] = 1;
+            if (f < 0)
+                snprintf(path, sizeof path, "bones[%u]", (unsigned)b);
+            else
+                snprintf(path, sizeof path, "frames[%lld]/bones[%u]", (long long)f, (unsigned)b);
+            report(k, FERRY_SEVERITY_ERROR,
+                   f < 0 ? at(k, "bones", b, 0) : at(k, "frames", (uint64_t)f, b * fy_alm_frame_reals(m->version) * k->fs),
+                   "float-range", path,
+                   "the bone's object-space transform %s%.0lld goes beyond the 32-bit float range (its matrix "
+                   "times its parents')",
+                   f < 0 ? "at rest" : "in frame ", f < 0 ? 0LL : (long long)f);
+        }
+        for (uint32_t p = 0; p < m->position_count; p++) {
+            if (seen[m->bone_count + p]) continue;
+            double h[4];
+            ferry_alm_vector_eval(&m->positions[p], mats, m->bone_count, h);
+            if (in_float_range(h, 4)) continue;
+            seen[m->bone_count + p] = 1;
+            snprintf(path, sizeof path, "positions[%u]", (unsigned)p);
+            report(k, FERRY_SEVERITY_ERROR, at(k, "positions", p, 0), "float-range", path,
+                   "the skinned position %s%.0lld, (%g, %g, %g, %g), goes beyond the 32-bit float range",
+                   f < 0 ? "at rest" : "in frame ", f < 0 ? 0LL : (long long)f, h[0], h[1], h[2], h[3]);
+        }
+    }
+    free(mats);
+    free(seen);
+}
+
 /* An influence collapse replaces the position its old vertices are on (the
  * influences live in the position's vector) by the simplified position its
  * new vertices are on: every old vertex on one position, every new vertex
@@ -437,7 +495,7 @@ static void check_influence_collapse(checker *k, uint32_t i, const ferry_alm_col
 ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *diags)
 {
     if (!mesh || !diags) return FERRY_ERR_ARGUMENT;
-    size_t errors_before = diags->error_count;
+    size_t errors_before = diags->error_count, items_before = diags->count, dropped_before = diags->dropped;
     checker k = {mesh, diags, fy_alm_fs(mesh->version), 4 + 4 * (size_t)fy_alm_fs(mesh->version)};
     if (mesh->version < FERRY_ALM_VERSION_MIN || mesh->version > FERRY_ALM_VERSION_MAX)
         report(&k, FERRY_SEVERITY_ERROR, FERRY_NO_OFFSET, "version", "header", "version %u is not one of %d..%d",
@@ -446,6 +504,9 @@ ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *d
     check_vertices(&k);
     check_materials(&k);
     check_other_reals(&k);
+    size_t non_finite = 0;
+    for (size_t i = items_before; i < diags->count; i++) non_finite += strcmp(diags->items[i].rule, "non-finite") == 0;
+    if (!non_finite && diags->dropped == dropped_before) check_skinned(&k);
     uint8_t *alive = calloc(mesh->position_count ? mesh->position_count : 1, 1);
     if (!alive) return FERRY_ERR_NOMEM;
     check_triangles(&k, alive);
