@@ -514,21 +514,16 @@ static bool out_of_range(fy_alm_build *b, uint32_t p, int64_t frame, const doubl
     return false;
 }
 
-/* The last word on the scene's other numbers (inverse bind matrices from
- * the joints' composed transforms): finite, or the file is refused. */
-static bool skin_finite(fy_alm_build *b)
+/* Whether every joint's composed rest transform has a finite inverse (the
+ * inverse bind matrix); if not, the mesh goes the morph-target way. */
+static bool joints_invertible(const ferry_alm_mesh *m, const float *world)
 {
-    const ferry_scene *s = b->scene;
-    for (size_t k = 0; k < s->skin_count; k++)
-        for (size_t j = 0; j < s->skins[k].joint_count; j++)
-            for (int e = 0; e < 16; e++)
-                if (!isfinite(s->skins[k].inverse_bind_matrices[j * 16 + e])) {
-                    char path[32];
-                    snprintf(path, sizeof path, "bones[%zu]", j);
-                    fy_error_set(b->err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, path,
-                                 "the bone's rest transform in object space cannot be inverted in 32-bit floats");
-                    return false;
-                }
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        float inv[16];
+        if (!fy_mat4_invert(world + (size_t)i * 16, inv)) return false;
+        for (int e = 0; e < 16; e++)
+            if (!isfinite(inv[e])) return false;
+    }
     return true;
 }
 
@@ -869,16 +864,22 @@ static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferr
         if (!g->skinned && !g->reason) return false; /* memory */
         if (!g->skinned) rep->max_influences = rep->positions_truncated = 0, rep->max_dropped_weight = 0;
     }
+    if (!add_bones(b, world)) return false;
+    if (g->skinned && !joints_invertible(m, world)) {
+        /* A bone scaled to nothing at rest has no inverse bind matrix. */
+        g->skinned = false;
+        g->reason = "a bone's rest transform in object space has no inverse in 32-bit floats";
+        rep->max_influences = rep->positions_truncated = 0, rep->max_dropped_weight = 0;
+    }
     rep->skinned = g->skinned;
     rep->reason = g->reason;
 
-    if (!add_bones(b, world)) return false;
     if (!fy_alm_images(b) || !fy_alm_materials(b)) return false;
     int32_t mesh_node = -1;
     if (g->tri_count > 0) {
         mesh_node = (int32_t)m->bone_count + b->bone_node0;
         if (!add_mesh(b, g, rep)) return false;
-        if (g->skinned && (!add_skin(b, world) || !skin_finite(b))) return false;
+        if (g->skinned && !add_skin(b, world)) return false;
     }
     if (!add_animation(b, g, mesh_node)) return false;
     rep->images = (uint32_t)s->image_count;
