@@ -7,6 +7,8 @@
 #include "alm_fixture.h"
 #include "test.h"
 
+#include <time.h>
+
 static void set_be(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24);
@@ -463,6 +465,19 @@ static void non_finite(void)
     set_f32(b.data + at.bones[0] + 4, 0x40000000u);        /* [0][0] = 2 */
     set_f32(b.data + at.bones[1] + 4 + 3 * fs, 0x7f7fffffu); /* [0][3] */
     expect_diag(&b, "float-range", at.bones[1], "bones[1]", FERRY_SEVERITY_ERROR);
+    /* Position 1 at x = 3e38 on bone 0 fits at rest (bone 0 moves it by 1);
+     * frame 1 doubles bone 0's x: 6e38 there. */
+    FRESH(10);
+    set_f32(b.data + at.positions[1] + 8, 0x7f61b1e6u);      /* 3e38 */
+    set_f32(b.data + at.frames + 2 * 64, 0x40000000u);       /* frame 1, bone 0, [0][0] = 2 */
+    expect_diag(&b, "float-range", at.positions[1], "positions[1]", FERRY_SEVERITY_ERROR);
+    {
+        edit_result r;
+        run(&b, &r);
+        const ferry_diagnostic *d = find_rule(&r, "float-range");
+        CHECK(d && strstr(d->message, "in frame 1"));
+        ferry_diagnostics_free(&r.diags);
+    }
     /* Version 2 stores 64-bit reals: a texture coordinate of 1e300. */
     FRESH(2);
     {
@@ -510,6 +525,54 @@ static void non_finite(void)
     free(b.data);
 }
 
+/* A hostile mesh: 20 000 frames and 20 000 positions whose bounds cannot
+ * rule an overflow out (y = 2e38 under a bone that doubles x in every
+ * frame) but that never overflow: the frame-by-frame check stops at its
+ * budget and reports them by their bound, in bounded time. */
+static void skin_budget(void)
+{
+    enum { F = 20000, P = 20000 };
+    ferry_alm_mesh m;
+    memset(&m, 0, sizeof m);
+    m.version = 10;
+    ferry_alm_bone bone;
+    memset(&bone, 0, sizeof bone);
+    bone.parent = -1;
+    for (int i = 0; i < 4; i++) bone.transform[5 * i] = 1;
+    m.bones = &bone;
+    m.bone_count = 1;
+    ferry_alm_component *comp = calloc(P, sizeof *comp);
+    ferry_alm_vector *pos = calloc(P, sizeof *pos);
+    double *frames = calloc((size_t)F * 16, sizeof *frames);
+    for (uint32_t i = 0; i < P; i++) {
+        comp[i].coords[1] = 2e38;
+        comp[i].coords[3] = 1;
+        pos[i].components = &comp[i];
+        pos[i].count = 1;
+    }
+    for (uint32_t f = 0; f < F; f++) {
+        for (int i = 0; i < 4; i++) frames[16 * f + 5 * i] = 1;
+        frames[16 * f] = 2;
+    }
+    m.positions = pos;
+    m.position_count = P;
+    m.frames = frames;
+    m.frame_count = F;
+    m.frame_rate = 30;
+    ferry_diagnostics d;
+    memset(&d, 0, sizeof d);
+    clock_t start = clock();
+    CHECK(ferry_alm_validate(&m, &d) == FERRY_ERR_MALFORMED);
+    double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+    CHECK_MSG(seconds < 10, "validation took %.1f s", seconds);
+    CHECK(d.count && strcmp(d.items[0].rule, "float-range") == 0 && strstr(d.items[0].message, "may go beyond"));
+    CHECK_EQ_U(d.error_count, P); /* none could be tried in every frame */
+    ferry_diagnostics_free(&d);
+    free(comp);
+    free(pos);
+    free(frames);
+}
+
 int main(void)
 {
     for (uint32_t v = 2; v <= 10; v++) truncations(v);
@@ -518,5 +581,6 @@ int main(void)
     corruptions(10);
     specific();
     non_finite();
+    skin_budget();
     TEST_END();
 }

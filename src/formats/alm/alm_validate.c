@@ -386,47 +386,140 @@ static bool in_float_range(const double *x, size_t n)
     return true;
 }
 
+/* Largest absolute row sum: |M v| <= norm(M) * max|v| entry by entry. */
+static double row_norm(const double *m)
+{
+    double worst = 0;
+    for (int r = 0; r < 4; r++) {
+        double sum = fabs(m[4 * r]) + fabs(m[4 * r + 1]) + fabs(m[4 * r + 2]) + fabs(m[4 * r + 3]);
+        if (!(sum <= worst)) worst = sum;
+    }
+    return worst;
+}
+
+static void report_bone_range(checker *k, uint32_t b, int64_t f)
+{
+    char path[64];
+    if (f < 0)
+        snprintf(path, sizeof path, "bones[%u]", (unsigned)b);
+    else
+        snprintf(path, sizeof path, "frames[%lld]/bones[%u]", (long long)f, (unsigned)b);
+    uint64_t off = f < 0 ? at(k, "bones", b, 0)
+                         : at(k, "frames", (uint64_t)f, b * fy_alm_frame_reals(k->m->version) * k->fs);
+    if (f < 0)
+        report(k, FERRY_SEVERITY_ERROR, off, "float-range", path,
+               "the bone's object-space transform at rest (its matrix times its parents') goes beyond the 32-bit "
+               "float range");
+    else
+        report(k, FERRY_SEVERITY_ERROR, off, "float-range", path,
+               "the bone's object-space transform in frame %lld (its matrix times its parents') goes beyond the "
+               "32-bit float range",
+               (long long)f);
+}
+
+static void report_position_range(checker *k, uint32_t p, int64_t f, const double *h)
+{
+    char path[48];
+    snprintf(path, sizeof path, "positions[%u]", (unsigned)p);
+    if (f < 0)
+        report(k, FERRY_SEVERITY_ERROR, at(k, "positions", p, 0), "float-range", path,
+               "the skinned position at rest, (%g, %g, %g, %g), goes beyond the 32-bit float range", h[0], h[1], h[2],
+               h[3]);
+    else
+        report(k, FERRY_SEVERITY_ERROR, at(k, "positions", p, 0), "float-range", path,
+               "the skinned position in frame %lld, (%g, %g, %g, %g), goes beyond the 32-bit float range",
+               (long long)f, h[0], h[1], h[2], h[3]);
+}
+
+/* Component evaluations spent on positions that might overflow in some
+ * frame, beyond those at rest: bounds the time a hostile file can cost. */
+#define SKIN_BUDGET 50000000u
+
 /* What the mesh computes from finite values must stay finite in 32-bit
  * floats, the engine's (and glTF's) numbers: each bone's object-space
  * transform and each position's skinned value, at rest and in every frame
- * (rule float-range). Checked only when every stored value is finite, so
- * that one NaN is reported once, where it is stored. */
+ * (rule float-range). Every position is evaluated at rest; in the frames
+ * only those whose bound (the largest row norm each bone reaches over all
+ * poses times the component's largest coordinate, summed) does not rule
+ * an overflow out, within a budget; past it, such a position is reported
+ * by its bound. Checked only when every stored value is finite, so that one
+ * NaN is reported once, where it is stored. */
 static void check_skinned(checker *k)
 {
     const ferry_alm_mesh *m = k->m;
     if (!m->bone_count) return;
     double *mats = malloc((size_t)m->bone_count * 16 * sizeof *mats);
+    double *norm = calloc(m->bone_count, sizeof *norm);
     uint8_t *seen = calloc((size_t)m->bone_count + m->position_count, 1);
-    char path[64];
-    for (int64_t f = -1; mats && seen && f < (int64_t)m->frame_count; f++) {
-        if (ferry_alm_bone_matrices(m, f, mats, NULL) != FERRY_OK) break; /* parents: reported already */
+    uint8_t *bone_seen = seen, *pos_seen = seen ? seen + m->bone_count : NULL;
+    uint32_t *suspect = NULL;
+    size_t suspects = 0;
+    if (!mats || !norm || !seen) goto done;
+    for (int64_t f = -1; f < (int64_t)m->frame_count; f++) {
+        if (ferry_alm_bone_matrices(m, f, mats, NULL) != FERRY_OK) goto done; /* parents: reported already */
         for (uint32_t b = 0; b < m->bone_count; b++) {
-            if (seen[b] || in_float_range(mats + 16 * (size_t)b, 16)) continue;
-            seen[b] = 1;
-            if (f < 0)
-                snprintf(path, sizeof path, "bones[%u]", (unsigned)b);
-            else
-                snprintf(path, sizeof path, "frames[%lld]/bones[%u]", (long long)f, (unsigned)b);
-            report(k, FERRY_SEVERITY_ERROR,
-                   f < 0 ? at(k, "bones", b, 0) : at(k, "frames", (uint64_t)f, b * fy_alm_frame_reals(m->version) * k->fs),
-                   "float-range", path,
-                   "the bone's object-space transform %s%.0lld goes beyond the 32-bit float range (its matrix "
-                   "times its parents')",
-                   f < 0 ? "at rest" : "in frame ", f < 0 ? 0LL : (long long)f);
+            double n = row_norm(mats + 16 * (size_t)b);
+            if (!(n <= norm[b])) norm[b] = n;
+            if (bone_seen[b] || in_float_range(mats + 16 * (size_t)b, 16)) continue;
+            bone_seen[b] = 1;
+            report_bone_range(k, b, f);
         }
+        if (f >= 0) continue;
         for (uint32_t p = 0; p < m->position_count; p++) {
-            if (seen[m->bone_count + p]) continue;
             double h[4];
             ferry_alm_vector_eval(&m->positions[p], mats, m->bone_count, h);
             if (in_float_range(h, 4)) continue;
-            seen[m->bone_count + p] = 1;
-            snprintf(path, sizeof path, "positions[%u]", (unsigned)p);
-            report(k, FERRY_SEVERITY_ERROR, at(k, "positions", p, 0), "float-range", path,
-                   "the skinned position %s%.0lld, (%g, %g, %g, %g), goes beyond the 32-bit float range",
-                   f < 0 ? "at rest" : "in frame ", f < 0 ? 0LL : (long long)f, h[0], h[1], h[2], h[3]);
+            pos_seen[p] = 1;
+            report_position_range(k, p, -1, h);
         }
     }
+    if (!m->frame_count) goto done;
+    suspect = malloc(((size_t)m->position_count + 1) * sizeof *suspect);
+    if (!suspect) goto done;
+    for (uint32_t p = 0; p < m->position_count; p++) {
+        if (pos_seen[p]) continue;
+        const ferry_alm_vector *v = &m->positions[p];
+        double bound = 0;
+        for (uint32_t c = 0; c < v->count; c++) {
+            if (v->components[c].bone >= m->bone_count) continue;
+            double big = 0;
+            for (int e = 0; e < 4; e++) big = fmax(big, fabs(v->components[c].coords[e]));
+            bound += norm[v->components[c].bone] * big;
+        }
+        if (!(bound < FY_FLOAT_OVERFLOW)) suspect[suspects++] = p;
+    }
+    uint64_t spent = 0;
+    bool exhausted = false;
+    for (uint32_t f = 0; suspects && f < m->frame_count && !exhausted; f++) {
+        if (ferry_alm_bone_matrices(m, f, mats, NULL) != FERRY_OK) break;
+        for (size_t i = 0; i < suspects; i++) {
+            uint32_t p = suspect[i];
+            if (pos_seen[p]) continue;
+            spent += m->positions[p].count + 1;
+            if (spent > SKIN_BUDGET) {
+                exhausted = true;
+                break;
+            }
+            double h[4];
+            ferry_alm_vector_eval(&m->positions[p], mats, m->bone_count, h);
+            if (in_float_range(h, 4)) continue;
+            pos_seen[p] = 1;
+            report_position_range(k, p, f, h);
+        }
+    }
+    for (size_t i = 0; exhausted && i < suspects; i++) {
+        uint32_t p = suspect[i];
+        if (pos_seen[p]) continue;
+        char path[48];
+        snprintf(path, sizeof path, "positions[%u]", (unsigned)p);
+        report(k, FERRY_SEVERITY_ERROR, at(k, "positions", p, 0), "float-range", path,
+               "the skinned position may go beyond the 32-bit float range in some frame (its components times "
+               "their bones' largest transforms reach that far; too many such positions to try every frame)");
+    }
+done:
+    free(suspect);
     free(mats);
+    free(norm);
     free(seen);
 }
 
