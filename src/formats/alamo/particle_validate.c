@@ -103,10 +103,12 @@ static void check_system_name(vctx *v)
     size_t n = strlen(s->name);
     bool same = n == stem;
     for (size_t i = 0; same && i < n; i++) same = lower((unsigned char)s->name[i]) == lower((unsigned char)base[i]);
+    /* A warning: the game finds a particle system by its file name, and 6
+     * of 323 systems shipped in two released mods carry another name. */
     if (!same)
-        report(v, FERRY_SEVERITY_ERROR, name_at, "0x900/0x0", "system-name",
-               "the system is named '%.64s' but the file is '%.*s' (the game finds particles by file name; case "
-               "does not matter)",
+        report(v, FERRY_SEVERITY_WARNING, name_at, "0x900/0x0", "system-name",
+               "the system is named '%.64s' but the file is '%.*s' (the game finds particles by file name, so "
+               "this loads; the spec asks for the same name, case aside)",
                s->name, (int)(stem < 96 ? stem : 96), base);
 }
 
@@ -193,6 +195,10 @@ static bool near(double a, double b)
     return fabs(a - b) <= LIFETIME_RELATIVE * scale + LIFETIME_ABSOLUTE;
 }
 
+/* The lifetime group against properties 0x0f and 0x13, in either layout
+ * (ferry_particle_lifetime_layout_of). A warning: the game loads such a
+ * system, and which of the two it takes a particle's lifetime from is not
+ * known, so a disagreement is not shown to draw wrong. */
 static void check_lifetime_group(vctx *v, const ferry_particle_emitter *e, const char *who)
 {
     const ferry_particle_properties *p = &e->properties;
@@ -207,18 +213,25 @@ static void check_lifetime_group(vctx *v, const ferry_particle_emitter *e, const
     }
     double lifetime = p->lifetime, low = (double)p->lifetime * (1 - (double)p->randomized_lifetime);
     if (g->type != FERRY_PARTICLE_GROUP_BOX) {
-        report(v, FERRY_SEVERITY_ERROR, offset, path, "lifetime-group",
+        report(v, FERRY_SEVERITY_WARNING, at(offset, 8), path, "lifetime-group",
                "%s: the lifetime group has type %u, expected 1 (box)", who, (unsigned)g->type);
         return;
     }
-    if (!(g->min[0] == 0 && g->max[0] == 0 && g->min[2] == 0 && g->max[2] == 0))
-        report(v, FERRY_SEVERITY_ERROR, at(offset, 8 + 4), path, "lifetime-group",
-               "%s: the lifetime group's x and z ranges are (%g..%g, %g..%g), expected all 0", who, (double)g->min[0],
-               (double)g->max[0], (double)g->min[2], (double)g->max[2]);
-    if (!near(g->min[1], low) || !near(g->max[1], lifetime))
-        report(v, FERRY_SEVERITY_ERROR, at(offset, 8 + 8), path, "lifetime-group",
-               "%s: the lifetime group's y range is %g..%g, expected %g..%g (lifetime %g, randomized %g)", who,
-               (double)g->min[1], (double)g->max[1], low, lifetime, lifetime, (double)p->randomized_lifetime);
+    ferry_particle_lifetime_layout layout = ferry_particle_lifetime_layout_of(g);
+    if (layout == FERRY_PARTICLE_LIFETIME_UNKNOWN) {
+        report(v, FERRY_SEVERITY_WARNING, at(offset, 8 + 4), path, "lifetime-group",
+               "%s: the lifetime group's ranges are x %g..%g, y %g..%g, z %g..%g; expected the lifetime on y (or, "
+               "an older editor's layout, on x) and 0 elsewhere",
+               who, (double)g->min[0], (double)g->max[0], (double)g->min[1], (double)g->max[1], (double)g->min[2],
+               (double)g->max[2]);
+        return;
+    }
+    int axis = layout == FERRY_PARTICLE_LIFETIME_Y ? 1 : 0;
+    if (!near(g->min[axis], low) || !near(g->max[axis], lifetime))
+        report(v, FERRY_SEVERITY_WARNING, at(offset, 8 + 4u * (unsigned)axis), path, "lifetime-group",
+               "%s: the lifetime group's %c range is %g..%g, expected %g..%g (lifetime %g, randomized %g)", who,
+               axis ? 'y' : 'x', (double)g->min[axis], (double)g->max[axis], low, lifetime, lifetime,
+               (double)p->randomized_lifetime);
 }
 
 static void check_groups(vctx *v, const ferry_particle_emitter *e, const char *who)
@@ -398,6 +411,12 @@ size_t ferry_particle_validate(const ferry_particle_system *system, const ferry_
     if (system->persistence_extra.data && system->persistence_extra.size)
         report(&v, FERRY_SEVERITY_ERROR, system->offset, "0x900/0x2", "chunk-size",
                "the persistence chunk is %u bytes, expected 1", (unsigned)(1 + system->persistence_extra.size));
+    /* A warning: an older editor's files have none, and one shipped in a
+     * released mod (P_LAVA_BUBBLES.ALO); the game then keeps its default. */
+    if (system->no_persistence)
+        report(&v, FERRY_SEVERITY_WARNING, system->offset, "0x900", "persistence-missing",
+               "the system has no persistence chunk 0x2 (an older editor's layout); read as 0, particles die with "
+               "the system");
     if (system->emitter_count == 0)
         report(&v, FERRY_SEVERITY_WARNING, system->emitters_offset, "0x900/0x800", "no-emitters",
                "the system has no emitters: it shows nothing");
