@@ -616,6 +616,35 @@ static void test_rules(void)
         ferry_diagnostics_free(&d);
     }
 
+    /* NaN and infinities in what the game uses: located errors. The unused
+     * fields of a group and the unused properties are left alone. */
+    for (int c = 0; c < 16; c++) {
+        built b;
+        build_system(&b);
+        ferry_particle_emitter *e = &b.em[0];
+        float bad = c % 2 ? INFINITY : NAN;
+        size_t expected = 1;
+        switch (c / 2) {
+        case 0: e->tracks[FERRY_PARTICLE_TRACK_SIZE].last = bad; break;
+        case 1: b.keys[0][FERRY_PARTICLE_TRACK_ROTATION_SPEED][0].value = bad; break;
+        case 2: e->groups[0].sphere_radius = bad; break;                 /* velocity: a sphere */
+        case 3: e->groups[0].min[1] = bad; expected = 0; break;           /* unused by a sphere */
+        case 4: e->properties.gravity = bad; break;
+        case 5: e->properties.acceleration[2] = bad; break;
+        case 6: e->properties.unused5 = bad; expected = 0; break;
+        default: e->groups[2].value[0] = bad; e->groups[2].type = 0; break; /* an exact position */
+        }
+        /* Track 6 of emitter 0 holds keys only when t % 3 != 0. */
+        if (c / 2 == 1) b.em[0].tracks[FERRY_PARTICLE_TRACK_ROTATION_SPEED].key_count = 2;
+        ferry_particle_validate_options o = {file, NULL, NULL};
+        ferry_diagnostics d = {0};
+        size_t errors = ferry_particle_validate(&b.sys, &o, &d);
+        CHECK_MSG(errors == expected && count_rule(&d, "value-finite", FERRY_SEVERITY_ERROR, FERRY_NO_OFFSET) == expected,
+                  "non-finite case %d: %zu errors, %zu diagnostics, first %s", c, errors, d.count,
+                  d.count ? d.items[0].message : "");
+        ferry_diagnostics_free(&d);
+    }
+
     /* The older editor's lifetime layout (on x, as 48 of 239 systems of a
      * released mod store it) is accepted, and read from x; values on both
      * axes, or a wrong range on x, are reported. */

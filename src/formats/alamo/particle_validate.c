@@ -167,6 +167,22 @@ static void check_properties(vctx *v, const ferry_particle_emitter *e, size_t in
     if (ferry_particle_property_present(p, 0x14) && p->index != index)
         report(v, FERRY_SEVERITY_WARNING, property_offset(e, 0x14), path, "emitter-index",
                "%s: its index property says %u, but it is emitter %zu", who, (unsigned)p->index, index);
+    /* NaN or an infinity in a float property the game uses (not the
+     * unused ones) makes every particle of the emitter garbage: an error.
+     * Very large finite values are real: shipped lifetimes of FLT_MAX. */
+    for (size_t k = 0; k < FY_PCOUNT(fy_particle_property_fields); k++) {
+        const fy_mini_field *f = &fy_particle_property_fields[k];
+        int n = f->kind == FY_MINI_F32 ? 1 : f->kind == FY_MINI_F32X3 ? 3 : f->kind == FY_MINI_F32X4 ? 4 : 0;
+        if (!n || !ferry_particle_property_present(p, f->type) || !strncmp(f->what, "unused", 6)) continue;
+        for (int j = 0; j < n; j++) {
+            float x;
+            memcpy(&x, (const char *)p + f->offset + 4 * (size_t)j, sizeof x);
+            if (isfinite(x)) continue;
+            report(v, FERRY_SEVERITY_ERROR, at(property_offset(e, f->type), 2 + 4 * (uint64_t)j), path,
+                   "value-finite", "%s: %s (0x%02x) component %d is %g", who, f->what, f->type, j, (double)x);
+            break;
+        }
+    }
     /* Known types the reader could not use (another size, or a repeat):
      * the game would read them its own way. */
     const ferry_mini_layout *l = &e->properties_layout;
@@ -234,6 +250,13 @@ static void check_lifetime_group(vctx *v, const ferry_particle_emitter *e, const
                (double)p->randomized_lifetime);
 }
 
+typedef struct group_field {
+    const float *x;
+    int n;
+    uint32_t at;
+    const char *what;
+} group_field;
+
 static void check_groups(vctx *v, const ferry_particle_emitter *e, const char *who)
 {
     const char *path = "0x900/0x800/0x700/0x29/0x1100/0x1101";
@@ -250,13 +273,40 @@ static void check_groups(vctx *v, const ferry_particle_emitter *e, const char *w
             report(v, FERRY_SEVERITY_ERROR, offset, path, "chunk-size", "%s: the %s group data is %u bytes, expected %d",
                    who, group_names[i], (unsigned)(FERRY_PARTICLE_GROUP_DATA_SIZE + g->extra.size),
                    FERRY_PARTICLE_GROUP_DATA_SIZE);
+        /* NaN or an infinity in a field the group's type uses: every
+         * particle drawn from it lands nowhere. Unused fields hold data in
+         * real files and are left alone. Offsets within the 64 bytes. */
+        group_field used[2] = {{NULL, 0, 0, NULL}, {NULL, 0, 0, NULL}};
+        switch (g->type) {
+        case FERRY_PARTICLE_GROUP_EXACT: used[0] = (group_field){g->value, 3, 52, "value"}; break;
+        case FERRY_PARTICLE_GROUP_BOX:
+            used[0] = (group_field){g->min, 3, 4, "minimum"};
+            used[1] = (group_field){g->max, 3, 16, "maximum"};
+            break;
+        case FERRY_PARTICLE_GROUP_CUBE: used[0] = (group_field){&g->side_length, 1, 28, "side length"}; break;
+        case FERRY_PARTICLE_GROUP_SPHERE: used[0] = (group_field){&g->sphere_radius, 1, 32, "radius"}; break;
+        default:
+            used[0] = (group_field){&g->cylinder_radius, 1, 40, "radius"};
+            used[1] = (group_field){&g->cylinder_height, 1, 48, "height"};
+            break;
+        }
+        bool finite = true;
+        for (int u = 0; u < 2 && finite; u++)
+            for (int j = 0; j < used[u].n && finite; j++)
+                if (!isfinite(used[u].x[j])) {
+                    finite = false;
+                    report(v, FERRY_SEVERITY_ERROR, at(g->data_offset, 8 + used[u].at + 4 * (uint64_t)j), path,
+                           "value-finite", "%s: the %s group's %s component %d is %g", who, group_names[i],
+                           used[u].what, j, (double)used[u].x[j]);
+                }
+        if (!finite) continue;
         float size = g->type == FERRY_PARTICLE_GROUP_CUBE     ? g->side_length
                      : g->type == FERRY_PARTICLE_GROUP_SPHERE ? g->sphere_radius
                      : g->type == FERRY_PARTICLE_GROUP_CYLINDER
                          ? (g->cylinder_radius < g->cylinder_height ? g->cylinder_radius : g->cylinder_height)
                          : 0;
-        if (size < 0 || size != size)
-            report(v, FERRY_SEVERITY_WARNING, offset, path, "group-extent", "%s: the %s group has a negative or NaN size",
+        if (size < 0)
+            report(v, FERRY_SEVERITY_WARNING, offset, path, "group-extent", "%s: the %s group has a negative size",
                    who, group_names[i]);
     }
     check_lifetime_group(v, e, who);
@@ -275,6 +325,18 @@ static void check_tracks(vctx *v, const ferry_particle_emitter *e, const char *w
                    "%s: the %s track announces %zu keys but has no key array", who, track_names[i], t->key_count);
             continue;
         }
+        /* NaN or an infinity in a float track's values: the particle's
+         * size or rotation becomes garbage (colour tracks store integers). */
+        bool color = i < FERRY_PARTICLE_COLOR_TRACKS;
+        if (!color && (!isfinite(t->first) || !isfinite(t->last)))
+            report(v, FERRY_SEVERITY_ERROR, t->header_offset, "0x900/0x800/0x700/0x1/0x0", "value-finite",
+                   "%s: the %s track's values at t=0 and t=1 are %g and %g", who, track_names[i], (double)t->first,
+                   (double)t->last);
+        for (size_t k = 0; !color && k < t->key_count; k++)
+            if (!isfinite(t->keys[k].value))
+                report(v, FERRY_SEVERITY_ERROR, t->keys[k].offset, "0x900/0x800/0x700/0x1/0x1", "value-finite",
+                       "%s: key %zu of the %s track has the value %g", who, k, track_names[i],
+                       (double)t->keys[k].value);
         double previous = 0;
         for (size_t k = 0; k < t->key_count; k++) {
             double time = t->keys[k].time;
