@@ -605,6 +605,13 @@ static void check_particle_scene(const ferry_particle_system *ps, const ferry_sc
         if (ferry_particle_property_present(&ps->emitters[i].properties, 0x0f))
             CHECK_NEAR(json_real_value(json_object_get(props, "lifetime")), lifetime,
                        1e-6 * (fabs(lifetime) > 1 ? fabs(lifetime) : 1));
+        /* The lifetime range, from whichever axis the group uses. */
+        float lo, hi;
+        ferry_particle_emitter_lifetime(&ps->emitters[i], &lo, &hi);
+        json_t *life = json_object_get(x, "lifetime");
+        CHECK(json_is_string(json_object_get(life, "from")));
+        CHECK_NEAR(json_real_value(json_object_get(life, "max")), hi, 1e-6 * (fabs(hi) > 1 ? fabs(hi) : 1));
+        CHECK_NEAR(json_real_value(json_object_get(life, "min")), lo, 1e-6 * (fabs(lo) > 1 ? fabs(lo) : 1));
         json_decref(x);
     }
 }
