@@ -687,36 +687,45 @@ static void test_non_finite(void)
 {
     fixture f;
     ferry_diagnostics d;
+    /* Vertex fields, located at the float (0x10007 vertices are 144 bytes).
+     * An error where the vertex format uploads the field (positions and
+     * normals always), a warning where it does not. */
+    static const char *const formats[3] = {"alD3dVertRSkinNU2", "alD3dVertB4I4NU2U3U3C", "SomeOtherFormat"};
+    static const struct {
+        size_t field;
+        uint32_t at;
+        bool error[3]; /* per format */
+    } fields[] = {{offsetof(ferry_alo_vertex, position) + 4, 4, {true, true, true}},
+                  {offsetof(ferry_alo_vertex, normal), 12, {true, true, true}},
+                  {offsetof(ferry_alo_vertex, texcoord) + 4, 28, {true, true, true}},
+                  {offsetof(ferry_alo_vertex, texcoord) + 12, 36, {false, false, true}},
+                  {offsetof(ferry_alo_vertex, tangent) + 8, 64, {false, true, true}},
+                  {offsetof(ferry_alo_vertex, binormal), 68, {false, true, true}},
+                  {offsetof(ferry_alo_vertex, color) + 12, 92, {false, true, true}},
+                  {offsetof(ferry_alo_vertex, bone_weight), 128, {false, true, true}}};
     const float bad[2] = {NAN, -INFINITY};
     for (int b = 0; b < 2; b++) {
-        /* Vertex fields, located at the float: 0x10007 vertices are 144 bytes. */
-        static const struct {
-            size_t field;
-            uint32_t at;
-        } fields[] = {{offsetof(ferry_alo_vertex, position) + 4, 4},
-                      {offsetof(ferry_alo_vertex, normal), 12},
-                      {offsetof(ferry_alo_vertex, texcoord) + 12, 36},
-                      {offsetof(ferry_alo_vertex, tangent) + 8, 64},
-                      {offsetof(ferry_alo_vertex, binormal), 68},
-                      {offsetof(ferry_alo_vertex, color) + 12, 92},
-                      {offsetof(ferry_alo_vertex, bone_weight), 128}};
-        for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
-            fixture_init(&f);
-            f.submesh.source.vertices = 0x1000;
-            memcpy((char *)&f.vertices[2] + fields[k].field, &bad[b], sizeof bad[b]);
-            bool position = k == 0, weight = fields[k].at == 128;
-            size_t errors = run(&f, &d, false);
-            CHECK_EQ_U(count_rule(&d, "value-finite", ERR), 1);
-            const ferry_diagnostic *g = find_rule(&d, "value-finite");
-            if (g) {
-                CHECK_EQ_U(g->offset, 0x1000 + 8 + 2 * 144 + fields[k].at);
-                CHECK(strcmp(g->path, "0x400/0x10000/0x10007") == 0 && strstr(g->message, "vertex 2") != NULL);
+        for (int fm = 0; fm < 3; fm++)
+            for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+                fixture_init(&f);
+                f.submesh.vertex_format = formats[fm];
+                f.submesh.source.vertices = 0x1000;
+                memcpy((char *)&f.vertices[2] + fields[k].field, &bad[b], sizeof bad[b]);
+                bool position = k == 0, weight = fields[k].at == 128, error = fields[k].error[fm];
+                size_t errors = run(&f, &d, false);
+                ferry_severity sev = error ? ERR : WARN;
+                CHECK_MSG(count_rule(&d, "value-finite", sev) == 1, "format %s field at %u", formats[fm],
+                          (unsigned)fields[k].at);
+                const ferry_diagnostic *g = find_rule(&d, "value-finite");
+                if (g) {
+                    CHECK_EQ_U(g->offset, 0x1000 + 8 + 2 * 144 + fields[k].at);
+                    CHECK(strcmp(g->path, "0x400/0x10000/0x10007") == 0 && strstr(g->message, "vertex 2") != NULL);
+                }
+                /* Besides: a position outside the bounds, weights not summing to 1 (warnings). */
+                CHECK_EQ_U(errors, error ? 1 : 0);
+                CHECK_EQ_U(d.count, 1 + (size_t)position + (size_t)weight);
+                ferry_diagnostics_free(&d);
             }
-            /* A position outside the bounds, weights not summing to 1: as before. */
-            CHECK_EQ_U(errors, 1);
-            CHECK_EQ_U(d.count, 1 + (size_t)position + (size_t)weight);
-            ferry_diagnostics_free(&d);
-        }
         fixture_init(&f);
         f.bones[1].matrix[7] = bad[b];
         f.bones[1].offset = 0x80;

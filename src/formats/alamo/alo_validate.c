@@ -384,27 +384,56 @@ static void check_vertex_bones(vctx *v, scope *s, const ferry_alo_submesh *sm)
     }
 }
 
-/* NaN or an infinity in what the game draws with (positions, normals,
- * texture coordinates, tangents, binormals, colours, bone weights) puts the
- * vertex nowhere or shades it with garbage: an error, where conversion
- * refuses too. Located at the first bad float of the vertex. */
+/* NaN or an infinity in what the game draws with puts the vertex nowhere
+ * or shades it with garbage: an error, where conversion refuses too. What
+ * the game uploads follows the vertex format name (0x10002), built from
+ * tokens after "alD3dVert": N normal, U2 texture coordinates 0, U3U3
+ * tangent and binormal, C colour, B4I4 four bone weights and indices,
+ * RSkin one bone index (real files: alD3dVertN, NU2, NU2C, NU2U3U3,
+ * RSkinNU2, RSkinNU2U3U3, B4I4NU2). Positions and normals are always
+ * errors; a field the format does not upload is a warning (kept, not
+ * drawn); with a format of another family every field counts. Located at
+ * the first bad float of the vertex. */
+enum { VF_ALWAYS, VF_UV0, VF_TANGENTS, VF_COLOR, VF_WEIGHTS, VF_NEVER };
+
 static const struct {
-    size_t field;           /* in ferry_alo_vertex */
-    uint32_t at, count;     /* in a 0x10007 vertex; UINT32_MAX: the layout's bone weights */
+    size_t field;       /* in ferry_alo_vertex */
+    uint32_t at, count; /* in a 0x10007 vertex; UINT32_MAX: the layout's bone weights */
+    int uploaded_by;    /* VF_* */
     const char *what;
 } vertex_floats[] = {
-    {offsetof(ferry_alo_vertex, position), 0, 3, "position"},
-    {offsetof(ferry_alo_vertex, normal), 12, 3, "normal"},
-    {offsetof(ferry_alo_vertex, texcoord), 24, 8, "texture coordinates"},
-    {offsetof(ferry_alo_vertex, tangent), 56, 3, "tangent"},
-    {offsetof(ferry_alo_vertex, binormal), 68, 3, "binormal"},
-    {offsetof(ferry_alo_vertex, color), 80, 4, "colour"},
-    {offsetof(ferry_alo_vertex, bone_weight), UINT32_MAX, 4, "bone weights"},
+    {offsetof(ferry_alo_vertex, position), 0, 3, VF_ALWAYS, "position"},
+    {offsetof(ferry_alo_vertex, normal), 12, 3, VF_ALWAYS, "normal"},
+    {offsetof(ferry_alo_vertex, texcoord), 24, 2, VF_UV0, "texture coordinates 0"},
+    {offsetof(ferry_alo_vertex, texcoord) + 8, 32, 6, VF_NEVER, "texture coordinates 1 to 3"},
+    {offsetof(ferry_alo_vertex, tangent), 56, 3, VF_TANGENTS, "tangent"},
+    {offsetof(ferry_alo_vertex, binormal), 68, 3, VF_TANGENTS, "binormal"},
+    {offsetof(ferry_alo_vertex, color), 80, 4, VF_COLOR, "colour"},
+    {offsetof(ferry_alo_vertex, bone_weight), UINT32_MAX, 4, VF_WEIGHTS, "bone weights"},
 };
+
+/* Whether the vertex format uploads fields of class `what`. */
+static bool format_uploads(const char *format, int what)
+{
+    static const char family[] = "alD3dVert";
+    if (what == VF_ALWAYS) return true;
+    if (!format || strncmp(format, family, sizeof family - 1) != 0) return true;
+    const char *tokens = format + sizeof family - 1;
+    switch (what) {
+    case VF_UV0: return strstr(tokens, "U2") != NULL;
+    case VF_TANGENTS: return strstr(tokens, "U3U3") != NULL;
+    case VF_COLOR: return strchr(tokens, 'C') != NULL;
+    case VF_WEIGHTS: return strstr(tokens, "B4I4") != NULL;
+    default: return false;
+    }
+}
 
 static void check_vertex_values(vctx *v, scope *s, const ferry_alo_submesh *sm)
 {
     vertex_layout l = vertex_layout_of(sm);
+    bool uploaded[sizeof vertex_floats / sizeof vertex_floats[0]];
+    for (size_t k = 0; k < sizeof vertex_floats / sizeof vertex_floats[0]; k++)
+        uploaded[k] = format_uploads(sm->vertex_format, vertex_floats[k].uploaded_by);
     for (size_t i = 0; i < sm->vertex_count; i++) {
         const char *base = (const char *)&sm->vertices[i];
         for (size_t k = 0; k < sizeof vertex_floats / sizeof vertex_floats[0]; k++) {
@@ -416,9 +445,16 @@ static void check_vertex_values(vctx *v, scope *s, const ferry_alo_submesh *sm)
             }
             if (j == vertex_floats[k].count) continue;
             uint32_t field = vertex_floats[k].at == UINT32_MAX ? l.bone_weight_at : vertex_floats[k].at;
-            report(v, s, FERRY_SEVERITY_ERROR, vertex_field(sm, &l, i, field + 4 * j), l.path, "value-finite",
-                   "%s: vertex %zu %s component %u is %g", s->label, i, vertex_floats[k].what, (unsigned)j, (double)x);
-            break;
+            if (uploaded[k])
+                report(v, s, FERRY_SEVERITY_ERROR, vertex_field(sm, &l, i, field + 4 * j), l.path, "value-finite",
+                       "%s: vertex %zu %s component %u is %g", s->label, i, vertex_floats[k].what, (unsigned)j,
+                       (double)x);
+            else
+                report(v, s, FERRY_SEVERITY_WARNING, vertex_field(sm, &l, i, field + 4 * j), l.path, "value-finite",
+                       "%s: vertex %zu %s component %u is %g; vertex format '%.40s' does not upload it", s->label, i,
+                       vertex_floats[k].what, (unsigned)j, (double)x, sm->vertex_format ? sm->vertex_format : "");
+            /* A vertex reports once, at its most serious problem. */
+            if (uploaded[k]) break;
         }
     }
 }
