@@ -599,8 +599,19 @@ static void check_particle_scene(const ferry_particle_system *ps, const ferry_sc
         CHECK(json_object_size(props) > 0);
         CHECK(json_object_size(json_object_get(x, "tracks")) == 7);
         CHECK(json_object_size(json_object_get(x, "groups")) == 3);
+        /* Relative: real lifetimes reach FLT_MAX (3.4e38, "forever"), whose
+         * JSON decimal differs from the float in the 8th digit. */
+        double lifetime = ps->emitters[i].properties.lifetime;
         if (ferry_particle_property_present(&ps->emitters[i].properties, 0x0f))
-            CHECK_NEAR(json_real_value(json_object_get(props, "lifetime")), ps->emitters[i].properties.lifetime, 1e-6);
+            CHECK_NEAR(json_real_value(json_object_get(props, "lifetime")), lifetime,
+                       1e-6 * (fabs(lifetime) > 1 ? fabs(lifetime) : 1));
+        /* The lifetime range, from whichever axis the group uses. */
+        float lo, hi;
+        ferry_particle_emitter_lifetime(&ps->emitters[i], &lo, &hi);
+        json_t *life = json_object_get(x, "lifetime");
+        CHECK(json_is_string(json_object_get(life, "from")));
+        CHECK_NEAR(json_real_value(json_object_get(life, "max")), hi, 1e-6 * (fabs(hi) > 1 ? fabs(hi) : 1));
+        CHECK_NEAR(json_real_value(json_object_get(life, "min")), lo, 1e-6 * (fabs(lo) > 1 ? fabs(lo) : 1));
         json_decref(x);
     }
 }
