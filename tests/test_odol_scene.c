@@ -339,20 +339,41 @@ static json_t *extras(const char *text)
 /* Triangles as 9 floats (glTF positions), for comparing lists as sets. */
 static int cmp9(const void *a, const void *b) { return memcmp(a, b, 9 * sizeof(float)); }
 
-/* The glTF triangles of a LOD, derived here from the source: x negated,
- * each face's corners reversed ((0 2 1), and (0 3 2) for quads). */
+/* Whether face f is a proxy's marker triangle: its section (the first
+ * whose byte range of the engine's face layout, 8 per triangle and 10 per
+ * quad, holds the face's start) is named by a proxy and flagged
+ * 0x10000000, as every proxy section of the real files is. */
+static bool proxy_face(const ferry_odol_lod *l, uint32_t f)
+{
+    uint32_t start = 0;
+    for (uint32_t k = 0; k < f; k++) start += 2u + 2u * l->faces[k].count;
+    for (uint32_t s = 0; s < l->section_count; s++) {
+        const ferry_odol_section *sec = &l->sections[s];
+        if (sec->face_begin < 0 || (uint32_t)sec->face_begin > start || (uint32_t)sec->face_end <= start) continue;
+        if (!(sec->special & 0x10000000)) return false;
+        for (uint32_t p = 0; p < l->proxy_count; p++)
+            if (l->proxies[p].section_index == (int32_t)s) return true;
+        return false;
+    }
+    return false;
+}
+
+/* The glTF triangles of a LOD, derived here from the source: z negated,
+ * each face's corners reversed ((0 2 1), and (0 3 2) for quads); proxy
+ * triangles are not drawn. */
 static size_t source_triangles(const ferry_odol_lod *l, float *out)
 {
     size_t n = 0;
     for (uint32_t f = 0; f < l->face_count; f++) {
         const ferry_odol_face *fc = &l->faces[f];
+        if (proxy_face(l, f)) continue;
         for (int k = 1; k + 1 < fc->count; k++) {
             int corner[3] = {0, k + 1, k};
             for (int c = 0; c < 3; c++) {
                 const uint8_t *p = l->positions.data + 12 * (size_t)fc->vertices[corner[c]];
-                out[n * 9 + c * 3] = -get_f32(p);
+                out[n * 9 + c * 3] = get_f32(p);
                 out[n * 9 + c * 3 + 1] = get_f32(p + 4);
-                out[n * 9 + c * 3 + 2] = get_f32(p + 8);
+                out[n * 9 + c * 3 + 2] = -get_f32(p + 8);
             }
             n++;
         }
@@ -447,26 +468,30 @@ static void test_built(void)
     CHECK_NEAR(w.volume, 8.0, 1e-5);
     CHECK_EQ_U(w.agree, 12);
     CHECK_EQ_U(w.disagree, 0);
-    /* Normals: the top (+y in both axis systems) points up; +x of the
-     * engine is -x in glTF. Vertex 0 of the first primitive is a top corner
-     * (engine (-1, 1, -1), glTF (1, 1, -1)). */
+    /* Normals: the top (+y in both axis systems) points up; -z of the
+     * engine (the model's front) is +z in glTF, x stays. Vertex 0 of the
+     * first primitive is a top corner (engine (-1, 1, -1), glTF (-1, 1, 1)). */
     const ferry_scene_primitive *p0 = &mesh->primitives[0];
     CHECK(p0->normals != NULL && p0->texcoord_count == 1);
     if (p0->normals) {
-        CHECK_NEAR(p0->positions[0], 1.0, 0);
+        CHECK_NEAR(p0->positions[0], -1.0, 0);
         CHECK_NEAR(p0->positions[1], 1.0, 0);
-        CHECK_NEAR(p0->positions[2], -1.0, 0);
+        CHECK_NEAR(p0->positions[2], 1.0, 0);
         CHECK_NEAR(p0->normals[0], 0.0, 0);
         CHECK_NEAR(p0->normals[1], 1.0, 0);
         CHECK_NEAR(p0->normals[2], 0.0, 0);
     }
-    /* The engine's +x side (4 corners) is glTF's -x side, normals along -x. */
-    size_t on_x = 0;
+    /* The engine's -z side (4 corners, the front) is glTF's +z side, normals
+     * along +z; its +x side stays +x. */
+    size_t on_z = 0, on_x = 0;
     for (size_t p = 0; p < mesh->primitive_count; p++) {
         const ferry_scene_primitive *pr = &mesh->primitives[p];
-        for (size_t v = 0; v < pr->vertex_count && pr->normals; v++)
-            on_x += pr->positions[3 * v] == -1.0f && pr->normals[3 * v] == -1.0f;
+        for (size_t v = 0; v < pr->vertex_count && pr->normals; v++) {
+            on_z += pr->positions[3 * v + 2] == 1.0f && pr->normals[3 * v + 2] == 1.0f;
+            on_x += pr->positions[3 * v] == 1.0f && pr->normals[3 * v] == 1.0f;
+        }
     }
+    CHECK_EQ_U(on_z, 4);
     CHECK_EQ_U(on_x, 4);
     /* UV of vertex 0 (corner 0 of side 0): (0, 0); of the last vertex of side 1: (3/4, 1/8). */
     CHECK_NEAR(p0->texcoords[0][0], 0.0, 0);
@@ -508,18 +533,18 @@ static void test_built(void)
     json_decref(lx);
 
     /* Proxies: children of the LOD node. The quarter turn R (columns
-     * aside, up, dir) = [[0,0,-1],[0,1,0],[1,0,0]]; with S = diag(-1,1,1)
+     * aside, up, dir) = [[0,0,-1],[0,1,0],[1,0,0]]; with S = diag(1,1,-1)
      * on both sides, S R S = [[0,0,1],[0,1,0],[-1,0,0]]: +90 degrees about
-     * y, quaternion (0, sin 45, 0, cos 45); position (1,2,3) -> (-1,2,3). */
+     * y, quaternion (0, sin 45, 0, cos 45); position (1,2,3) -> (1,2,-3). */
     int32_t kids[4];
     CHECK_EQ_U(children(s, lod0, kids, 4), 2);
     int32_t barrel = find_node(s, "\\ca\\misc\\barrel"), mirrored = find_node(s, "\\ca\\misc\\mirrored");
     CHECK(barrel == kids[0] && mirrored == kids[1]);
     if (barrel > 0) {
         const ferry_scene_node *n = &s->nodes[barrel];
-        CHECK_NEAR(n->translation[0], -1, 1e-6);
+        CHECK_NEAR(n->translation[0], 1, 1e-6);
         CHECK_NEAR(n->translation[1], 2, 1e-6);
-        CHECK_NEAR(n->translation[2], 3, 1e-6);
+        CHECK_NEAR(n->translation[2], -3, 1e-6);
         double sign = n->rotation[3] < 0 ? -1 : 1;
         CHECK_NEAR(sign * n->rotation[0], 0, 1e-6);
         CHECK_NEAR(sign * n->rotation[1], sqrt(0.5), 1e-6);
@@ -543,14 +568,14 @@ static void test_built(void)
     /* A normal filled with one value is a placeholder: left out. */
     CHECK(s->nodes[sv2].mesh >= 0 && s->meshes[s->nodes[sv2].mesh].primitives[0].normals == NULL);
 
-    /* Memory: points in stored order, x negated; selection kept. */
+    /* Memory: points in stored order, z negated; selection kept. */
     CHECK(s->nodes[mem].mesh >= 0);
     if (s->nodes[mem].mesh >= 0) {
         const ferry_scene_primitive *pp = &s->meshes[s->nodes[mem].mesh].primitives[0];
         CHECK(pp->mode == FERRY_PRIMITIVE_POINTS && pp->vertex_count == 3 && !pp->indices);
-        CHECK_NEAR(pp->positions[3], 4, 0);
+        CHECK_NEAR(pp->positions[3], -4, 0);
         CHECK_NEAR(pp->positions[4], 5, 0);
-        CHECK_NEAR(pp->positions[5], 6, 0);
+        CHECK_NEAR(pp->positions[5], -6, 0);
     }
     json_t *memx = extras(s->nodes[mem].extras_json);
     CHECK(strcmp(json_string_value(json_object_get(json_array_get(json_object_get(memx, "selections"), 0), "name")),
@@ -616,7 +641,7 @@ static void test_corpus(void)
     size_t n = test_list_files(dir, ".p3d", &paths);
     CHECK(n >= 6);
     winding visual = {0};
-    size_t lods = 0, proxies = 0, files = 0;
+    size_t lods = 0, proxies = 0, files = 0, proxy_triangles = 0;
     for (size_t i = 0; i < n; i++) {
         size_t size;
         uint8_t *data = test_read_file(paths[i], &size);
@@ -648,10 +673,17 @@ static void test_corpus(void)
             char name[64];
             ferry_odol_resolution_name(lod->resolution, name, sizeof name);
             CHECK_MSG(strncmp(node->name, name, strlen(name)) == 0, "%s: LOD %u is named %s", paths[i], l, node->name);
-            size_t want = 0;
-            for (uint32_t f = 0; f < lod->face_count; f++) want += lod->faces[f].count == 4 ? 2 : 1;
+            size_t want = 0, all = 0;
+            for (uint32_t f = 0; f < lod->face_count; f++) {
+                size_t t = lod->faces[f].count == 4 ? 2 : 1;
+                all += t;
+                if (!proxy_face(lod, f)) want += t;
+            }
+            /* One marker triangle per proxy in every real file, not drawn. */
             CHECK_EQ_U(mesh_triangles(s, node->mesh), want);
-            if (lod->face_count) CHECK_MSG(same_triangles(s, node->mesh, lod), "%s: LOD %u positions", paths[i], l);
+            CHECK_EQ_U(all - want, lod->proxy_count);
+            proxy_triangles += all - want;
+            if (want) CHECK_MSG(same_triangles(s, node->mesh, lod), "%s: LOD %u positions", paths[i], l);
             if (lod->resolution < 1000.0f) {
                 winding w = {0};
                 measure_winding(s, node->mesh, &w);
@@ -660,7 +692,7 @@ static void test_corpus(void)
                  * counter-clockwise seen from outside. */
                 CHECK_MSG(w.volume >= 0, "%s: LOD %u encloses %g", paths[i], l, w.volume);
             }
-            /* Proxies: children named after the proxy, at its position with x negated. */
+            /* Proxies: children named after the proxy, at its position with z negated. */
             int32_t *pk = malloc((s->node_count + 1) * sizeof *pk);
             size_t np = children(s, kids[l], pk, s->node_count);
             CHECK_EQ_U(np, lod->proxy_count);
@@ -668,17 +700,17 @@ static void test_corpus(void)
                 const ferry_odol_proxy *px = &lod->proxies[p];
                 const ferry_scene_node *pn = &s->nodes[pk[p]];
                 CHECK(strcmp(pn->name, px->model) == 0);
-                CHECK_NEAR(pn->translation[0], -px->transform[9], 0);
+                CHECK_NEAR(pn->translation[0], px->transform[9], 0);
                 CHECK_NEAR(pn->translation[1], px->transform[10], 0);
-                CHECK_NEAR(pn->translation[2], px->transform[11], 0);
+                CHECK_NEAR(pn->translation[2], -px->transform[11], 0);
                 /* The rotation carries the proxy's up axis (second triplet)
-                 * onto the same direction with x negated. */
+                 * onto the same direction with z negated. */
                 const float *q = pn->rotation;
                 double y[3] = {2 * (q[0] * q[1] - q[2] * q[3]), 1 - 2 * (q[0] * q[0] + q[2] * q[2]),
                                2 * (q[1] * q[2] + q[0] * q[3])};
-                CHECK_NEAR(y[0] * pn->scale[1], -px->transform[3], 1e-3);
+                CHECK_NEAR(y[0] * pn->scale[1], px->transform[3], 1e-3);
                 CHECK_NEAR(y[1] * pn->scale[1], px->transform[4], 1e-3);
-                CHECK_NEAR(y[2] * pn->scale[1], px->transform[5], 1e-3);
+                CHECK_NEAR(y[2] * pn->scale[1], -px->transform[5], 1e-3);
                 proxies++;
             }
             free(pk);
@@ -694,9 +726,10 @@ static void test_corpus(void)
     }
     size_t total = visual.agree + visual.disagree;
     double fraction = total ? (double)visual.agree / (double)total : 0;
-    printf("corpus: %zu files, %zu LODs, %zu proxies; visual LODs: %zu of %zu triangles (%.2f%%) agree with their "
-           "vertex normals, enclosed volume %.4f\n",
-           files, lods, proxies, visual.agree, total, 100 * fraction, visual.volume);
+    printf("corpus: %zu files, %zu LODs, %zu proxies (%zu marker triangles left out); visual LODs: %zu of %zu "
+           "triangles (%.2f%%) agree with their vertex normals, enclosed volume %.4f\n",
+           files, lods, proxies, proxy_triangles, visual.agree, total, 100 * fraction, visual.volume);
+    CHECK_EQ_U(proxy_triangles, 55);
     CHECK(total > 20000);
     CHECK(fraction > 0.99);
     CHECK(visual.volume > 0);
