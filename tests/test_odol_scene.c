@@ -14,6 +14,7 @@
 #include "support.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -628,6 +629,306 @@ done:
     free_built(built);
 }
 
+/* ---- game view, proxy triangles, zero normals, procedural colours ----
+ * LOD 0 (2.000): one triangle. LOD 1 (0.500, the most detailed visual
+ * LOD though stored second): a roof of two quads sharing the ridge A-B,
+ * worked out by hand in engine axes (each quad's ordinary edge cross
+ * product points out, as the engine stores faces):
+ *   A(-1,1,0) B(1,1,0); slope 1 A B D C with D(1,0,-1) C(-1,0,-1): area
+ *   2*sqrt2, area vector (0,2,-2); slope 2 B A E F with E(-1,-1,2)
+ *   F(1,-1,2): area 4*sqrt2, area vector (0,4,4).
+ * A's stored normal is zero: its faces' area-weighted normal is (0,6,2)
+ * in engine axes, (0,6,-2)/sqrt40 = (0, 0.948683, -0.316228) in glTF (z
+ * negated); an unweighted mean would give (0,1,0). Then a proxy triangle
+ * G H I in a section of its own flagged 0x1000c000. Sections: [0,10)
+ * slope 1, texture #(argb,8,8,3)color(1,0.5,0,0.25,co); [20,28) the proxy
+ * triangle; [10,20) slope 2, texture with a value out of range. LOD 2:
+ * View Pilot (1100), one triangle. LOD 3: Memory, two points. */
+static const float roof_pos[9][3] = {{-1, 1, 0}, {1, 1, 0},  {-1, 0, -1}, {1, 0, -1}, {-1, -1, 2},
+                                     {1, -1, 2}, {0, 2, 0},  {0, 4, 0},   {0, 2, 1}};
+
+static void one_triangle_lod(ferry_odol_lod *l, float resolution)
+{
+    static const float tri[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    static const float tri_n[9] = {0, 0, -1, 0, 0, -1, 0, 0, -1};
+    *l = base_lod(resolution);
+    l->positions = floats_array(tri, 3, 3);
+    l->normals = condensed(floats_array(tri_n, 3, 3));
+    l->faces = calloc(1, sizeof *l->faces);
+    l->face_count = 1;
+    l->faces[0].count = 3;
+    l->faces[0].vertices[0] = 0, l->faces[0].vertices[1] = 1, l->faces[0].vertices[2] = 2;
+}
+
+static ferry_odol_model *build_roof(void)
+{
+    ferry_odol_model *m = calloc(1, sizeof *m);
+    m->version = 40;
+    m->lod_count = 4;
+    m->lods = calloc(4, sizeof *m->lods);
+    m->resolutions = calloc(4, sizeof *m->resolutions);
+    memset(m->info.special_lods, 0xFF, sizeof m->info.special_lods);
+    m->info.class_name = m->info.damage = "";
+    m->info.skeleton.name = "";
+    one_triangle_lod(&m->lods[0], 2.0f);
+    ferry_odol_lod *l = &m->lods[1];
+    *l = base_lod(0.5f);
+    float pos[27], nrm[27];
+    for (int v = 0; v < 9; v++)
+        for (int k = 0; k < 3; k++) pos[v * 3 + k] = roof_pos[v][k];
+    /* Stored pointing in: slope 1's out is (0,1,-1)/sqrt2, slope 2's
+     * (0,1,1)/sqrt2; B a mean of both; A zero. */
+    const float h = (float)sqrt(0.5);
+    const float stored[9][3] = {{0, 0, 0},  {0, -1, 0}, {0, -h, h},  {0, -h, h}, {0, -h, -h},
+                                {0, -h, -h}, {1, 0, 0},  {1, 0, 0},  {1, 0, 0}};
+    for (int v = 0; v < 9; v++)
+        for (int k = 0; k < 3; k++) nrm[v * 3 + k] = stored[v][k];
+    l->positions = floats_array(pos, 9, 3);
+    l->normals = condensed(floats_array(nrm, 9, 3));
+    l->faces = calloc(3, sizeof *l->faces);
+    l->face_count = 3;
+    const uint16_t quads[2][4] = {{0, 1, 3, 2}, {1, 0, 4, 5}};
+    for (int q = 0; q < 2; q++) {
+        l->faces[q].count = 4;
+        for (int c = 0; c < 4; c++) l->faces[q].vertices[c] = quads[q][c];
+    }
+    l->faces[2].count = 3;
+    l->faces[2].vertices[0] = 6, l->faces[2].vertices[1] = 7, l->faces[2].vertices[2] = 8;
+    static const char *textures[] = {"#(argb,8,8,3)color(1,0.5,0,0.25,co)", "#(argb,8,8,3)color(1,2,0,1)"};
+    l->textures = textures;
+    l->texture_count = 2;
+    l->sections = calloc(3, sizeof *l->sections);
+    l->section_count = 3;
+    l->sections[0].face_begin = 0, l->sections[0].face_end = 10, l->sections[0].texture = 0;
+    l->sections[1].face_begin = 20, l->sections[1].face_end = 28, l->sections[1].texture = -1;
+    l->sections[1].special = 0x1000c000;
+    l->sections[2].face_begin = 10, l->sections[2].face_end = 20, l->sections[2].texture = 1;
+    for (int k = 0; k < 3; k++) l->sections[k].material = -1, l->sections[k].material_name = "";
+    l->selections = calloc(1, sizeof *l->selections);
+    l->selection_count = 1;
+    l->selections[0].name = "proxy:pilot.01";
+    l->proxies = calloc(1, sizeof *l->proxies);
+    l->proxy_count = 1;
+    static const float ident[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0};
+    l->proxies[0].model = "pilot";
+    memcpy(l->proxies[0].transform, ident, sizeof ident);
+    l->proxies[0].selection_index = 0, l->proxies[0].bone_index = -1, l->proxies[0].section_index = 1;
+    one_triangle_lod(&m->lods[2], 1100.0f);
+    l = &m->lods[3];
+    *l = base_lod(1e15f);
+    l->positions = floats_array(pos, 2, 3);
+    for (uint32_t i = 0; i < m->lod_count; i++) m->resolutions[i] = m->lods[i].resolution;
+    return m;
+}
+
+static void free_roof(ferry_odol_model *m)
+{
+    for (uint32_t i = 0; i < m->lod_count; i++) {
+        ferry_odol_lod *l = &m->lods[i];
+        free((void *)l->positions.data);
+        free((void *)l->normals.array.data);
+        free(l->faces);
+        free(l->sections);
+        free(l->selections);
+        free(l->proxies);
+    }
+    free(m->lods);
+    free(m->resolutions);
+    free(m);
+}
+
+static void test_roof(void)
+{
+    ferry_odol_model *m = build_roof();
+    ferry_odol_scene_report rep;
+    ferry_odol_scene_options opt = {0};
+    opt.report = &rep;
+    opt.game_view = true;
+    ferry_scene *s = NULL;
+    ferry_error err;
+    ferry_result rc = ferry_odol_to_scene(m, &opt, &s, &err);
+    CHECK_MSG(rc == FERRY_OK, "%s at %s", err.message, err.path);
+    if (rc != FERRY_OK) {
+        free_roof(m);
+        return;
+    }
+    /* Game view: the root, LOD 0.500 and its proxy. */
+    CHECK_EQ_U(s->node_count, 3);
+    CHECK_EQ_U(rep.lods, 1);
+    CHECK(rep.visual_lod == 1);
+    int32_t lod = find_node(s, "0.500");
+    CHECK(lod == 1 && find_node(s, "2.000") < 0 && find_node(s, "View Pilot") < 0 && find_node(s, "Memory") < 0);
+    if (lod != 1) goto done;
+    /* The proxy is a node; its triangle is not drawn. */
+    CHECK(find_node(s, "pilot") == 2 && s->nodes[2].parent == lod);
+    CHECK_EQ_U(rep.proxy_triangles, 1);
+    CHECK_EQ_U(mesh_triangles(s, s->nodes[lod].mesh), 4);
+    const ferry_scene_mesh *mesh = &s->meshes[s->nodes[lod].mesh];
+    CHECK_EQ_U(mesh->primitive_count, 2);
+    json_t *lx = extras(s->nodes[lod].extras_json);
+    CHECK(lx && json_array_size(json_object_get(lx, "proxy_sections")) == 1 &&
+          json_integer_value(json_array_get(json_object_get(lx, "proxy_sections"), 0)) == 1);
+    json_decref(lx);
+    /* A's zero normal: its faces' area-weighted normal, in both primitives;
+     * every primitive keeps NORMAL. */
+    CHECK_EQ_U(rep.normals_repaired, 2);
+    size_t seen_a = 0;
+    for (size_t p = 0; p < mesh->primitive_count; p++) {
+        const ferry_scene_primitive *pr = &mesh->primitives[p];
+        CHECK(pr->normals != NULL);
+        for (size_t v = 0; pr->normals && v < pr->vertex_count; v++) {
+            if (pr->positions[3 * v] != -1.0f || pr->positions[3 * v + 1] != 1.0f) continue;
+            seen_a++;
+            CHECK_NEAR(pr->normals[3 * v], 0, 1e-6);
+            CHECK_NEAR(pr->normals[3 * v + 1], 0.948683, 1e-6);
+            CHECK_NEAR(pr->normals[3 * v + 2], -0.316228, 1e-6);
+        }
+    }
+    CHECK_EQ_U(seen_a, 2);
+    /* Stored normals stay as stored (negated, z mirrored): B is vertex 1
+     * (vertices are numbered by first use, corners in stored order). */
+    CHECK(mesh->primitives[0].normals && mesh->primitives[0].normals[4] == 1.0f);
+    /* Procedural colour: (1, 0.5, 0, 0.25) texels, sRGB decoded: 0.5 ->
+     * ((0.5 + 0.055) / 1.055)^2.4 = 0.214041; alpha 0.25 blends. */
+    int32_t mat = mesh->primitives[0].material;
+    CHECK(mat >= 0);
+    if (mat >= 0) {
+        const ferry_scene_material *mt = &s->materials[mat];
+        CHECK_NEAR(mt->base_color_factor[0], 1, 1e-6);
+        CHECK_NEAR(mt->base_color_factor[1], 0.214041, 1e-6);
+        CHECK_NEAR(mt->base_color_factor[2], 0, 1e-6);
+        CHECK_NEAR(mt->base_color_factor[3], 0.25, 1e-6);
+        CHECK(mt->alpha_mode == FERRY_ALPHA_BLEND);
+    }
+    /* A value out of range: ignored (white), reported with the text. */
+    mat = mesh->primitives[1].material;
+    CHECK(mat >= 0 && s->materials[mat].base_color_factor[1] == 1.0f);
+    CHECK(mat >= 0 && s->materials[mat].alpha_mode == FERRY_ALPHA_OPAQUE);
+    CHECK_EQ_U(rep.colors, 1);
+    CHECK_EQ_U(rep.procedural_ignored, 1);
+    CHECK(rep.procedural_problem && strstr(rep.procedural_problem, "color(1,2,0,1)") &&
+          strstr(rep.procedural_problem, "0 to 1"));
+    /* Facing: the slope stored toward -z (engine) faces +z in glTF. */
+    winding w = {0};
+    measure_winding(s, s->nodes[lod].mesh, &w);
+    CHECK_EQ_U(w.agree, 4);
+    CHECK_EQ_U(w.disagree, 0);
+    ferry_scene_free(s);
+    s = NULL;
+
+    /* Without game view: every LOD, the Memory points too. */
+    opt.game_view = false;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+    CHECK(s && rep.lods == 4 && find_node(s, "Memory") > 0 && find_node(s, "View Pilot") > 0);
+    ferry_scene_free(s);
+    s = NULL;
+    /* A model with no visual LOD: game view converts every LOD. */
+    m->lods[0].resolution = m->lods[1].resolution = 1e13f;
+    opt.game_view = true;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+    CHECK(s && rep.lods == 4 && rep.visual_lod == -1);
+    ferry_scene_free(s);
+    s = NULL;
+    m->lods[0].resolution = 2.0f, m->lods[1].resolution = 0.5f;
+
+    /* Non-finite values: located errors, as validation reports them. */
+    uint8_t *pd = (uint8_t *)m->lods[1].positions.data, *nd = (uint8_t *)m->lods[1].normals.array.data;
+    put_f32(pd + 12 * 4 + 4, NAN);
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_ERR_MALFORMED && !s);
+    CHECK(strcmp(err.path, "lods[1]/positions") == 0);
+    put_f32(pd + 12 * 4 + 4, -1);
+    put_f32(nd + 12 * 5, INFINITY);
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_ERR_MALFORMED && !s);
+    CHECK(strcmp(err.path, "lods[1]/normals[5]") == 0);
+    put_f32(nd + 12 * 5, 0);
+    m->lods[1].proxies[0].transform[4] = NAN;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_ERR_MALFORMED && !s);
+    CHECK(strcmp(err.path, "lods[1]/proxies[0]") == 0);
+    m->lods[1].proxies[0].transform[4] = 1;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+done:
+    ferry_scene_free(s);
+    free_roof(m);
+}
+
+/* ---- facing, on real models ----
+ * Memory points named by the modders: in the file a vehicle's front is at
+ * -z and its right at -x, so in glTF the front is +Z and the right -X. */
+typedef struct landmark {
+    const char *selection;
+    int axis;     /* 0 x, 2 z */
+    double above; /* the glTF coordinate is greater than this... */
+    double below; /* ...and less than this */
+} landmark;
+
+static void check_landmarks(const char *rel, const landmark *marks, size_t count)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/corpus/odol/%s", FERRY_SHARED_DIR, rel);
+    size_t size;
+    FILE *probe = fopen(path, "rb");
+    uint8_t *data = probe ? test_read_file(path, &size) : NULL;
+    if (probe) fclose(probe);
+    if (!data) {
+        printf("note: %s not found: facing check skipped\n", path);
+        return;
+    }
+    ferry_odol_model *m = NULL;
+    ferry_error err;
+    ferry_scene *s = NULL;
+    CHECK(ferry_odol_read(data, size, NULL, &m, &err) == FERRY_OK);
+    uint32_t mem = m ? m->info.special_lods[FERRY_ODOL_SPECIAL_LOD_MEMORY] : 0xFF;
+    CHECK(m && mem < m->lod_count);
+    ferry_odol_scene_options opt = {0};
+    opt.lods = &mem;
+    opt.lod_count = 1;
+    if (m && mem < m->lod_count && ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK) {
+        const ferry_scene_node *node = &s->nodes[1];
+        const ferry_scene_primitive *pts = node->mesh >= 0 ? &s->meshes[node->mesh].primitives[0] : NULL;
+        CHECK(pts && pts->mode == FERRY_PRIMITIVE_POINTS);
+        json_t *x = extras(node->extras_json);
+        for (size_t i = 0; pts && i < count; i++) {
+            json_t *sel, *found = NULL;
+            size_t k;
+            json_array_foreach(json_object_get(x, "selections"), k, sel)
+                if (strcmp(json_string_value(json_object_get(sel, "name")), marks[i].selection) == 0) found = sel;
+            CHECK_MSG(found != NULL, "%s: no selection %s", rel, marks[i].selection);
+            json_t *v;
+            json_array_foreach(json_object_get(found, "vertices"), k, v) {
+                size_t at = (size_t)json_integer_value(v);
+                double c = at < pts->vertex_count ? pts->positions[3 * at + marks[i].axis] : NAN;
+                CHECK_MSG(c > marks[i].above && c < marks[i].below, "%s: %s at %c = %g", rel, marks[i].selection,
+                          marks[i].axis ? 'z' : 'x', c);
+            }
+        }
+        json_decref(x);
+    } else {
+        CHECK_MSG(false, "%s does not convert", rel);
+    }
+    ferry_scene_free(s);
+    ferry_odol_free(m);
+    free(data);
+}
+
+static void test_facing(void)
+{
+    /* The gyrocopter: the front tyre and the front propeller's axis ahead,
+     * the right tyre on the right (-X), the left one on the left. */
+    static const landmark gyro[] = {
+        {"osa_fronttyre", 2, 1.0, 1.5}, {"osa vrtule 0", 2, 2.5, 3.1}, {"osa_righttyre", 0, -2.0, -1.0},
+        {"osa_lefttyre", 0, 0.8, 2.0},  {"vyfuk konec", 2, -1.0, 0.0},
+    };
+    check_landmarks("v40/CSJ_GyroP.p3d", gyro, sizeof gyro / sizeof gyro[0]);
+    /* The bus (v48): headlights ("p svetlo", right; "l svetlo", left) at
+     * the front, shining forward ("konec ... svetla" 1 m further ahead),
+     * the driver's door at the front, the exhaust ("vyfuk") at the back. */
+    static const landmark bus[] = {
+        {"p svetlo", 2, 4.9, 5.1},   {"p svetlo", 0, -1.0, -0.5}, {"l svetlo", 0, 0.5, 1.2},
+        {"konec p svetla", 2, 5.9, 6.1}, {"pos driver", 2, 3.5, 4.5}, {"vyfuk konec", 2, -6.1, -5.5},
+    };
+    check_landmarks("v48/Ikarus.p3d", bus, sizeof bus / sizeof bus[0]);
+}
+
 /* ---- the corpus ---- */
 
 static void test_corpus(void)
@@ -739,6 +1040,8 @@ static void test_corpus(void)
 int main(void)
 {
     test_built();
+    test_roof();
+    test_facing();
     test_corpus();
     TEST_END();
 }

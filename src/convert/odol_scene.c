@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define NO_SECTION UINT32_MAX
 /* Shorter normals are noise, not directions (stored ones are unit length). */
@@ -225,6 +226,86 @@ static json_t *rvmat_json(const ferry_odol_material *mt)
     return o;
 }
 
+/* ---- procedural textures: #(format,width,height,mipmaps)function(...) ----
+ * The engine makes such a texture from its text; color(r, g, b, a[, tag])
+ * fills it with one colour (values 0 to 1; the tag is the texture's kind,
+ * "co", "ca"...). Other functions (fresnel, irradiance...) are not colours. */
+
+static const char *skip_spaces(const char *p)
+{
+    while (*p == ' ' || *p == '\t') p++;
+    return p;
+}
+
+/* A decimal number at *p, spaces around it allowed; false when there is none. */
+static bool read_number(const char **p, double *out)
+{
+    const char *q = skip_spaces(*p);
+    char *end;
+    if (!((*q >= '0' && *q <= '9') || *q == '-' || *q == '+' || *q == '.')) return false;
+    double v = strtod(q, &end);
+    if (end == q) return false;
+    *out = v;
+    *p = skip_spaces(end);
+    return true;
+}
+
+/* Fills rgba from a procedural colour texture. Returns NULL on success, or
+ * why the text is not one; not_procedural says it does not start with "#(". */
+static const char *procedural_color(const char *text, float rgba[4], bool *not_procedural)
+{
+    *not_procedural = false;
+    if (text[0] != '#' || text[1] != '(') {
+        *not_procedural = true;
+        return "";
+    }
+    const char *p = text + 2;
+    size_t fl = strcspn(p, ",)");
+    bool has_alpha;
+    if (fl == 4 && strncasecmp(p, "argb", 4) == 0)
+        has_alpha = true;
+    else if (fl == 3 && strncasecmp(p, "rgb", 3) == 0)
+        has_alpha = false;
+    else
+        return "the format is not argb or rgb";
+    p += fl;
+    for (int k = 0; k < 3; k++) {
+        double v;
+        if (*p != ',') return "expected (format,width,height,mipmaps)";
+        p++;
+        if (!read_number(&p, &v) || v != floor(v) || v < 1 || v > 65536) return "width, height and mipmaps must be whole numbers";
+    }
+    if (*p != ')') return "expected (format,width,height,mipmaps)";
+    p = skip_spaces(p + 1);
+    if (strncasecmp(p, "color", 5) != 0) return "not a color(...) texture";
+    p = skip_spaces(p + 5);
+    if (*p != '(') return "expected color(r,g,b,a)";
+    p++;
+    double v[4];
+    for (int k = 0; k < 4; k++) {
+        if (k && *p++ != ',') return "expected four values: color(r,g,b,a)";
+        if (!read_number(&p, &v[k])) return "expected four numbers: color(r,g,b,a)";
+        if (!(v[k] >= 0.0 && v[k] <= 1.0)) return "colour values must be numbers from 0 to 1";
+    }
+    if (*p == ',') {
+        /* The texture's kind: letters and digits. */
+        p = skip_spaces(p + 1);
+        const char *tag = p;
+        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_') p++;
+        if (p == tag) return "expected a texture kind after the fourth value";
+        p = skip_spaces(p);
+    }
+    if (*p != ')') return "expected ')' after the values";
+    p = skip_spaces(p + 1);
+    if (*p) return "unexpected text after color(...)";
+    /* The values are texels, decoded as sRGB like any colour texture; glTF's
+     * base colour factor is linear. Alpha is linear in both. */
+    for (int k = 0; k < 3; k++)
+        rgba[k] = (float)(v[k] <= 0.04045 ? v[k] / 12.92 : pow((v[k] + 0.055) / 1.055, 2.4));
+    rgba[3] = has_alpha ? (float)v[3] : 1.0f;
+    return NULL;
+}
+
 /* The scene material for a section, or -1 when it names neither a texture
  * nor a material (glTF's default material then). */
 static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_odol_section *sec, int32_t *out)
@@ -266,6 +347,23 @@ static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_od
     json_object_set_new(x, "texture", json_string(texture));
     json_object_set_new(x, "rvmat", json_string(rvmat));
     if (record) json_object_set_new(x, "rvmat_record", rvmat_json(record));
+    bool not_procedural;
+    float rgba[4];
+    const char *why = procedural_color(texture, rgba, &not_procedural);
+    if (!why) {
+        memcpy(mat->base_color_factor, rgba, sizeof rgba);
+        if (rgba[3] < 1.0f) mat->alpha_mode = FERRY_ALPHA_BLEND;
+        json_object_set_new(x, "procedural_color", json_true());
+        b->rep.colors++;
+    } else if (!not_procedural) {
+        json_object_set_new(x, "procedural_problem", json_string(why));
+        if (!b->rep.procedural_problem) {
+            char line[640];
+            snprintf(line, sizeof line, "\"%.512s\": %s", texture, why);
+            b->rep.procedural_problem = ferry_arena_strdup(b->arena, line);
+        }
+        b->rep.procedural_ignored++;
+    }
     mat->extras_json = fy_json_to_arena(b->arena, x);
     if (!mat->name || !mat->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
     b->mats[index].texture = texture;
@@ -341,18 +439,23 @@ static bool compute_face_normals(build *b, const ferry_odol_lod *lod)
         uint32_t s = b->face_section[f];
         if (s != NO_SECTION && b->skip_section[s]) continue;
         const ferry_odol_face *fc = &lod->faces[f];
+        /* The face's area vector (twice it): the sum over its triangles in
+         * the written order (0, k+1, k); every corner gets all of it, so a
+         * quad weighs by its whole area. */
+        double g[3] = {0, 0, 0};
         for (uint8_t k = 1; k + 1 < fc->count; k++) {
-            /* The written order: (0, k+1, k). */
             uint16_t v[3] = {fc->vertices[0], fc->vertices[k + 1], fc->vertices[k]};
             float p[3][3];
             for (int c = 0; c < 3; c++) to_gltf(lod->positions.data + (size_t)v[c] * 12, p[c]);
             double u[3], w[3];
             for (int c = 0; c < 3; c++) u[c] = (double)p[1][c] - p[0][c], w[c] = (double)p[2][c] - p[0][c];
-            double g[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
-            if (!isfinite(g[0]) || !isfinite(g[1]) || !isfinite(g[2])) continue;
-            for (int c = 0; c < 3; c++)
-                for (int j = 0; j < 3; j++) out[(size_t)v[c] * 3 + j] += (float)g[j];
+            g[0] += u[1] * w[2] - u[2] * w[1];
+            g[1] += u[2] * w[0] - u[0] * w[2];
+            g[2] += u[0] * w[1] - u[1] * w[0];
         }
+        if (!isfinite(g[0]) || !isfinite(g[1]) || !isfinite(g[2])) continue;
+        for (uint8_t c = 0; c < fc->count; c++)
+            for (int j = 0; j < 3; j++) out[(size_t)fc->vertices[c] * 3 + j] += (float)g[j];
     }
     b->face_normals_ready = true;
     return true;
