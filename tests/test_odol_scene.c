@@ -835,7 +835,7 @@ static void test_roof(void)
     uint8_t *pd = (uint8_t *)m->lods[1].positions.data, *nd = (uint8_t *)m->lods[1].normals.array.data;
     put_f32(pd + 12 * 4 + 4, NAN);
     CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_ERR_MALFORMED && !s);
-    CHECK(strcmp(err.path, "lods[1]/positions") == 0);
+    CHECK(strcmp(err.path, "lods[1]/positions[4]") == 0);
     put_f32(pd + 12 * 4 + 4, -1);
     put_f32(nd + 12 * 5, INFINITY);
     CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_ERR_MALFORMED && !s);

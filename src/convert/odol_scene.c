@@ -493,6 +493,11 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
             uint16_t v = f->vertices[k];
             uint32_t r = b->remap[v];
             to_gltf(lod->positions.data + (size_t)v * 12, pos + (size_t)r * 3);
+            if (!isfinite(pos[(size_t)r * 3]) || !isfinite(pos[(size_t)r * 3 + 1]) || !isfinite(pos[(size_t)r * 3 + 2])) {
+                char ppath[96];
+                snprintf(ppath, sizeof ppath, "lods[%u]/positions[%u]", (unsigned)lod_index, (unsigned)v);
+                return fail(b, FERRY_ERR_MALFORMED, ppath, "the vertex position is not a finite number");
+            }
             if (normals_ok) {
                 float *n = nrm + (size_t)r * 3;
                 /* Stored normals point into the model (measured on every
@@ -504,7 +509,7 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
                 if (!isfinite(len)) {
                     char npath[96];
                     snprintf(npath, sizeof npath, "lods[%u]/normals[%u]", (unsigned)lod_index, (unsigned)v);
-                    return fail(b, FERRY_ERR_MALFORMED, npath, "a vertex normal is not a finite number");
+                    return fail(b, FERRY_ERR_MALFORMED, npath, "the vertex normal is not a finite number");
                 }
                 if (!(len > MIN_NORMAL_LENGTH))
                     repair = true, n[0] = n[1] = n[2] = 0; /* computed from the faces below */
@@ -512,8 +517,13 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
                     for (int c = 0; c < 3; c++) n[c] = (float)(n[c] / len);
             }
             for (size_t s = 0; s < la->uv_sets; s++) {
-                if (!ferry_odol_vertex_uv(b->m, lod, (uint32_t)s, v, uv[s] + (size_t)r * 2))
-                    uv[s][(size_t)r * 2] = uv[s][(size_t)r * 2 + 1] = 0.0f;
+                float *t2 = uv[s] + (size_t)r * 2;
+                if (!ferry_odol_vertex_uv(b->m, lod, (uint32_t)s, v, t2)) t2[0] = t2[1] = 0.0f;
+                if (!isfinite(t2[0]) || !isfinite(t2[1])) {
+                    char upath[96];
+                    snprintf(upath, sizeof upath, "lods[%u]/uv_sets[%zu][%u]", (unsigned)lod_index, s, (unsigned)v);
+                    return fail(b, FERRY_ERR_MALFORMED, upath, "the texture coordinate is not a finite number");
+                }
             }
         }
         /* The engine draws the stored order clockwise seen from outside
@@ -526,18 +536,6 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
             idx[t++] = b->remap[f->vertices[k]];
         }
     }
-    char path[96];
-    for (size_t k = 0; k < verts * 3; k++)
-        if (!isfinite(pos[k])) {
-            snprintf(path, sizeof path, "lods[%u]/positions", (unsigned)lod_index);
-            return fail(b, FERRY_ERR_MALFORMED, path, "a vertex position is not a finite number");
-        }
-    for (size_t s = 0; s < la->uv_sets; s++)
-        for (size_t k = 0; k < verts * 2; k++)
-            if (!isfinite(uv[s][k])) {
-                snprintf(path, sizeof path, "lods[%u]/uv_sets[%zu]", (unsigned)lod_index, s);
-                return fail(b, FERRY_ERR_MALFORMED, path, "a texture coordinate is not a finite number");
-            }
     if (normals_ok && repair) {
         /* A zero stored normal (seen in real weapons) would cost the whole
          * primitive its NORMAL: that vertex gets its faces' normal instead. */
