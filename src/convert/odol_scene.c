@@ -36,6 +36,7 @@ typedef struct build {
     uint32_t *stamp;        /* primitive that last set remap[v] (+1) */
     uint32_t stamp_now;
     uint8_t *skip_section;  /* per section of the current LOD: a proxy's, not drawn */
+    uint32_t *naming;       /* per section of the current LOD: how many proxies name it */
     float *face_normals;    /* per vertex of the current LOD: its faces' area-weighted normal */
     bool face_normals_ready;
 } build;
@@ -749,13 +750,15 @@ static uint32_t mark_proxy_sections(build *b, const ferry_odol_lod *lod, const u
 {
     uint32_t sections = lod->sections ? lod->section_count : 0, marked = 0;
     memset(b->skip_section, 0, (size_t)sections + 1);
+    memset(b->naming, 0, ((size_t)sections + 1) * sizeof *b->naming);
+    for (uint32_t k = 0; lod->proxies && k < lod->proxy_count; k++) {
+        int32_t s = lod->proxies[k].section_index;
+        if (s >= 0 && (uint32_t)s < sections) b->naming[s]++;
+    }
     for (uint32_t s = 0; s < sections; s++) {
-        uint32_t naming = 0;
-        for (uint32_t k = 0; lod->proxies && k < lod->proxy_count; k++)
-            naming += lod->proxies[k].section_index >= 0 && (uint32_t)lod->proxies[k].section_index == s;
-        if (!naming) continue;
+        if (!b->naming[s]) continue;
         uint32_t faces = count[s + 1] - count[s];
-        if ((lod->sections[s].special & PROXY_SECTION_FLAG) || faces <= naming) {
+        if ((lod->sections[s].special & PROXY_SECTION_FLAG) || faces <= b->naming[s]) {
             b->skip_section[s] = 1;
             marked++;
         }
@@ -843,10 +846,7 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
                 json_object_set_new(px, "special", json_integer(lod->sections[s].special));
                 /* A section a proxy names that also holds other faces is
                  * drawn, marked so that a viewer or script can hide it. */
-                bool proxy_faces = false;
-                for (uint32_t k = 0; lod->proxies && k < lod->proxy_count; k++)
-                    proxy_faces |= lod->proxies[k].section_index >= 0 && (uint32_t)lod->proxies[k].section_index == s;
-                if (proxy_faces) json_object_set_new(px, "proxy_triangles", json_true());
+                if (b->naming[s]) json_object_set_new(px, "proxy_triangles", json_true());
             } else {
                 p->material = -1;
                 json_object_set_new(px, "section", json_null());
@@ -917,9 +917,10 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
     b->remap = malloc(65536 * sizeof *b->remap);
     b->stamp = calloc(65536, sizeof *b->stamp);
     b->skip_section = calloc((size_t)max_sections + 1, 1);
+    b->naming = calloc((size_t)max_sections + 1, sizeof *b->naming);
     b->face_normals = malloc(((size_t)max_vertices + 1) * 3 * sizeof *b->face_normals);
     if (!b->face_section || !b->next_free || !b->bucket || !b->bucket_start || !b->remap || !b->stamp ||
-        !b->skip_section || !b->face_normals)
+        !b->skip_section || !b->naming || !b->face_normals)
         return fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
 
     ferry_scene_node *root = &s->nodes[s->node_count++];
@@ -1044,6 +1045,7 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     free(b.remap);
     free(b.stamp);
     free(b.skip_section);
+    free(b.naming);
     free(b.face_normals);
     if (!ok) {
         if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
