@@ -822,6 +822,33 @@ static void test_roof(void)
     CHECK(s && rep.lods == 4 && find_node(s, "Memory") > 0 && find_node(s, "View Pilot") > 0);
     ferry_scene_free(s);
     s = NULL;
+    /* A visual LOD whose normals are one value for every vertex (a
+     * placeholder) gets them all from its faces: LOD 2.000's triangle
+     * (0,0,0) (1,0,0) (0,1,0) faces engine +z (its edges' cross product),
+     * glTF -z. A shadow volume would have none (the built model above). */
+    {
+        ferry_odol_lod *l0 = &m->lods[0];
+        ferry_odol_condensed keep = l0->normals;
+        float up[3] = {0, 1, 0};
+        l0->normals = condensed_default(3, up, 12);
+        uint32_t only0 = 0;
+        opt.lods = &only0;
+        opt.lod_count = 1;
+        CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+        const ferry_scene_primitive *pr = s && s->nodes[1].mesh >= 0 ? &s->meshes[s->nodes[1].mesh].primitives[0] : NULL;
+        CHECK(pr && pr->normals);
+        for (size_t v = 0; pr && pr->normals && v < 3; v++) {
+            CHECK_NEAR(pr->normals[3 * v], 0, 0);
+            CHECK_NEAR(pr->normals[3 * v + 1], 0, 0);
+            CHECK_NEAR(pr->normals[3 * v + 2], -1, 0);
+        }
+        CHECK(rep.normals_computed_primitives == 1 && rep.normals_repaired == 0);
+        ferry_scene_free(s);
+        s = NULL;
+        l0->normals = keep;
+        opt.lods = NULL;
+        opt.lod_count = 0;
+    }
     /* A model with no visual LOD: game view converts every LOD. */
     m->lods[0].resolution = m->lods[1].resolution = 1e13f;
     opt.game_view = true;

@@ -102,6 +102,9 @@ typedef struct ferry_odol_scene_report {
     uint32_t proxies;    /* proxy nodes */
     uint32_t materials;
     uint64_t normals_repaired; /* vertices whose zero stored normal was computed from their faces */
+    /* Primitives of visual or view LODs that store no usable normals
+     * (none, or one value for every vertex): all computed from the faces. */
+    uint32_t normals_computed_primitives;
     uint32_t proxy_triangles;  /* proxy marker faces not drawn (the proxies are nodes) */
     uint32_t colors;           /* materials coloured by a procedural texture #(...)color(...) */
     /* Procedural textures that could not be read as a colour, and the first

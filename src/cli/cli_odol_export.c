@@ -52,10 +52,17 @@ int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_
     if (rep.normals_repaired)
         fprintf(stderr, ", %llu zero normal%s computed from the faces", (unsigned long long)rep.normals_repaired,
                 rep.normals_repaired == 1 ? "" : "s");
+    if (rep.normals_computed_primitives)
+        fprintf(stderr, ", normals of %u primitive%s computed (none stored)", (unsigned)rep.normals_computed_primitives,
+                rep.normals_computed_primitives == 1 ? "" : "s");
     fputc('\n', stderr);
     if (game_view && !lods) {
-        if (rep.visual_lod >= 0)
-            fprintf(stderr, "%s: the game's view: LOD %d only (--all exports every LOD)\n", in, (int)rep.visual_lod);
+        if (rep.visual_lod >= 0) {
+            char res[64];
+            ferry_odol_resolution_name(model->lods[rep.visual_lod].resolution, res, sizeof res);
+            fprintf(stderr, "%s: the game's view: LOD %d (%s), the most detailed (--all exports every LOD)\n", in,
+                    (int)rep.visual_lod, res);
+        }
         else
             fprintf(stderr, "%s: note: no visual LOD (the game draws nothing of this model): every LOD exported\n", in);
     }

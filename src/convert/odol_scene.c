@@ -423,6 +423,7 @@ static void assign_sections(build *b, const ferry_odol_lod *lod)
 
 typedef struct lod_arrays {
     bool normals_ok;      /* a stored normal per vertex */
+    bool normals_computed; /* none stored, but a LOD players see: all from the faces */
     size_t uv_sets;       /* usable UV sets, at most 2 */
 } lod_arrays;
 
@@ -480,13 +481,14 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
         }
     }
     float *pos = alloc(b, verts * 3, sizeof *pos);
-    float *nrm = la->normals_ok ? alloc(b, verts * 3, sizeof *nrm) : NULL;
+    bool with_normals = la->normals_ok || la->normals_computed;
+    float *nrm = with_normals ? alloc(b, verts * 3, sizeof *nrm) : NULL;
     float *uv[2] = {NULL, NULL};
     for (size_t t = 0; t < la->uv_sets; t++) uv[t] = alloc(b, verts * 2, sizeof *uv[t]);
     uint32_t *idx = alloc(b, tris * 3, sizeof *idx);
-    if (!pos || (la->normals_ok && !nrm) || (la->uv_sets > 0 && !uv[0]) || (la->uv_sets > 1 && !uv[1]) || !idx) return false;
-    bool normals_ok = la->normals_ok;
-    bool repair = false; /* some stored normal is zero: computed below */
+    if (!pos || (with_normals && !nrm) || (la->uv_sets > 0 && !uv[0]) || (la->uv_sets > 1 && !uv[1]) || !idx) return false;
+    bool normals_ok = with_normals;
+    bool repair = la->normals_computed; /* some stored normal is zero: computed below */
     size_t t = 0;
     for (uint32_t i = 0; i < face_count; i++) {
         const ferry_odol_face *f = &lod->faces[faces[i]];
@@ -499,7 +501,10 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
                 snprintf(ppath, sizeof ppath, "lods[%u]/positions[%u]", (unsigned)lod_index, (unsigned)v);
                 return fail(b, FERRY_ERR_MALFORMED, ppath, "the vertex position is not a finite number");
             }
-            if (normals_ok) {
+            if (la->normals_computed) {
+                float *n = nrm + (size_t)r * 3;
+                n[0] = n[1] = n[2] = 0;
+            } else if (normals_ok) {
                 float *n = nrm + (size_t)r * 3;
                 /* Stored normals point into the model (measured on every
                  * corpus LOD: docs/formats/odol-gltf.md); glTF's point out. */
@@ -553,13 +558,14 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
                     for (int c = 0; c < 3; c++) n[c] = (float)(fn[c] / len);
                 else
                     n[1] = 1; /* only degenerate faces: any unit vector draws them the same */
-                b->rep.normals_repaired++;
+                if (!la->normals_computed) b->rep.normals_repaired++;
             }
         }
     }
     p->vertex_count = verts;
     p->positions = pos;
     p->normals = normals_ok ? nrm : NULL;
+    if (la->normals_computed) b->rep.normals_computed_primitives++;
     p->texcoord_count = la->uv_sets;
     p->texcoords[0] = uv[0];
     p->texcoords[1] = uv[1];
@@ -626,6 +632,10 @@ static bool check_lod(build *b, const ferry_odol_lod *lod, uint32_t l, lod_array
     /* One normal for every vertex (shadow volumes, geometry, roadways)
      * is a placeholder, not a shape: viewers do better computing their own. */
     la->normals_ok = n > 0 && lod->normals.array.count == n && !lod->normals.default_fill && lod->normals.array.data;
+    /* A LOD players see (visual, or a view from inside: resolutions below
+     * 10000) without usable stored normals gets them all from its faces,
+     * so that it is not drawn flat. No corpus file needs it. */
+    la->normals_computed = !la->normals_ok && n > 0 && lod->resolution >= 0.0f && lod->resolution < 10000.0f;
     la->uv_sets = 0;
     for (uint32_t s = 0; lod->uv_sets && s < lod->uv_set_count && s < 2; s++) {
         const ferry_odol_condensed *c = &lod->uv_sets[s];
