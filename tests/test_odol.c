@@ -710,14 +710,14 @@ static void check_no_strays(void)
     test_free_paths(paths, n);
 }
 
-/* NaN and infinities are located validation errors (rule non-finite), and
+/* NaN and infinities are located validation errors (rule value-finite, as for every format), and
  * the glTF conversion refuses the same values at the same places. The box
  * sample stores raw (uncompressed) v40 positions and normals, patched here
  * in the file's bytes; the door has proxies and animations. */
 static bool has_diag(const ferry_diagnostics *d, const char *path, uint64_t offset)
 {
     for (size_t i = 0; i < d->count; i++)
-        if (strcmp(d->items[i].rule, "non-finite") == 0 && strcmp(d->items[i].path, path) == 0 &&
+        if (strcmp(d->items[i].rule, "value-finite") == 0 && strcmp(d->items[i].path, path) == 0 &&
             d->items[i].offset == offset && d->items[i].severity == FERRY_SEVERITY_ERROR)
             return true;
     return false;

@@ -203,7 +203,7 @@ static void check_float_array(checker *k, const ferry_odol_array *a, size_t head
     char path[96];
     memcpy(path, k->path, sizeof path);
     at(k, "%s[%u]", where, first);
-    report(k, ERR, element_offset(a, header, per * 4, first), "non-finite",
+    report(k, ERR, element_offset(a, header, per * 4, first), "value-finite",
            "%s %u is not a finite number (NaN or infinite)%s", what, first,
            bad > 1 ? "; more elements of this array are not either" : "");
     memcpy(k->path, path, sizeof path);
@@ -231,7 +231,7 @@ static void check_lod_finite(checker *k, const ferry_odol_model *m, uint32_t li)
             at(k, "%s", where);
             if (!floats_finite(v, 3))
                 report(k, ERR, l->normals.array.offset == FERRY_NO_OFFSET ? FERRY_NO_OFFSET : l->normals.array.offset + 5,
-                       "non-finite", "the normal filling every vertex is not a finite number");
+                       "value-finite", "the normal filling every vertex is not a finite number");
         } else {
             check_float_array(k, &l->normals.array, 5, 3, "vertex normal", where);
         }
@@ -243,7 +243,7 @@ static void check_lod_finite(checker *k, const ferry_odol_model *m, uint32_t li)
                 at(k, "%s", where);
                 if (!floats_finite(v, 2))
                     report(k, ERR, c->array.offset == FERRY_NO_OFFSET ? FERRY_NO_OFFSET : c->array.offset + 5,
-                           "non-finite", "the UV filling every vertex is not a finite number");
+                           "value-finite", "the UV filling every vertex is not a finite number");
             } else {
                 check_float_array(k, &c->array, 5, 2, "texture coordinate", where);
             }
@@ -254,20 +254,20 @@ static void check_lod_finite(checker *k, const ferry_odol_model *m, uint32_t li)
             float v[4] = {r->min_u, r->min_v, r->max_u, r->max_v};
             at(k, "lods[%u]/uv_sets[%u]", li, u);
             if (!floats_finite(v, 4))
-                report(k, ERR, FERRY_NO_OFFSET, "non-finite", "the UV set's range is not a finite number");
+                report(k, ERR, FERRY_NO_OFFSET, "value-finite", "the UV set's range is not a finite number");
         }
     }
     for (uint32_t p = 0; l->proxies && p < l->proxy_count; p++) {
         at(k, "lods[%u]/proxies[%u]", li, p);
         if (!floats_finite(l->proxies[p].transform, 12))
-            report(k, ERR, FERRY_NO_OFFSET, "non-finite", "proxy \"%s\": its matrix holds a value that is not a finite number",
+            report(k, ERR, FERRY_NO_OFFSET, "value-finite", "proxy \"%s\": its matrix holds a value that is not a finite number",
                    l->proxies[p].model ? l->proxies[p].model : "");
     }
     for (uint32_t f = 0; l->keyframes && f < l->keyframe_count; f++) {
         const ferry_odol_keyframe *kf = &l->keyframes[f];
         at(k, "lods[%u]/keyframes[%u]", li, f);
         if (!isfinite(kf->time) || (kf->points && !floats_finite(kf->points, (size_t)kf->point_count * 3)))
-            report(k, ERR, FERRY_NO_OFFSET, "non-finite", "the keyframe's time or a point is not a finite number");
+            report(k, ERR, FERRY_NO_OFFSET, "value-finite", "the keyframe's time or a point is not a finite number");
     }
 }
 
@@ -279,7 +279,7 @@ static void check_animations_finite(checker *k, const ferry_odol_animations *an)
                        a->angle, a->axis_offset, a->axis_pos[0], a->axis_pos[1], a->axis_pos[2], a->axis_dir[0]};
         at(k, "animations/classes[%u]", c);
         if (!floats_finite(v, 12) || !floats_finite(a->axis_dir + 1, 2))
-            report(k, ERR, FERRY_NO_OFFSET, "non-finite", "animation \"%s\": a value is not a finite number",
+            report(k, ERR, FERRY_NO_OFFSET, "value-finite", "animation \"%s\": a value is not a finite number",
                    a->name ? a->name : "");
     }
     for (uint32_t l = 0; an->anims_to_bones && l < an->lod_count; l++)
@@ -287,7 +287,7 @@ static void check_animations_finite(checker *k, const ferry_odol_animations *an)
             const ferry_odol_anim_bone *e = &an->anims_to_bones[(size_t)l * an->class_count + c];
             if (floats_finite(e->axis_pos, 3) && floats_finite(e->axis_dir, 3)) continue;
             at(k, "animations/anims_to_bones[%u][%u]", l, c);
-            report(k, ERR, FERRY_NO_OFFSET, "non-finite", "the animation axis is not a finite number");
+            report(k, ERR, FERRY_NO_OFFSET, "value-finite", "the animation axis is not a finite number");
         }
 }
 
