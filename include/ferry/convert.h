@@ -98,18 +98,35 @@ ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_buil
 typedef struct ferry_odol_scene_report {
     uint32_t lods;       /* LOD nodes */
     uint64_t triangles;  /* over every LOD (a quad counts two) */
-    uint64_t points;     /* vertices of face-less LODs, drawn as points */
+    uint64_t points;     /* vertices of LODs without drawn faces, as points */
     uint32_t proxies;    /* proxy nodes */
     uint32_t materials;
-    uint32_t normals_dropped; /* primitives whose stored normals were unusable */
+    uint64_t normals_repaired; /* vertices whose zero stored normal was computed from their faces */
+    /* Primitives of visual or view LODs that store no usable normals
+     * (none, or one value for every vertex): all computed from the faces. */
+    uint32_t normals_computed_primitives;
+    uint32_t proxy_triangles;  /* proxy marker faces not drawn (the proxies are nodes) */
+    uint32_t colors;           /* materials coloured by a procedural texture #(...)color(...) */
+    /* Procedural textures that could not be read as a colour, and the first
+     * of them with the reason ("TEXT: reason"; in the scene's arena). */
+    uint32_t procedural_ignored;
+    const char *procedural_problem;
+    /* With game_view: the LOD shown (-1: the model has no visual LOD, so
+     * every LOD was converted). */
+    int32_t visual_lod;
 } ferry_odol_scene_report;
 
 typedef struct ferry_odol_scene_options {
     const char *name; /* scene and root node name; NULL: "odol" */
-    /* The LODs to convert, by index (NULL: all). Each at most once; an
-     * index out of range is a FERRY_ERR_ARGUMENT error. */
+    /* The LODs to convert, by index (NULL: all, or with game_view the one
+     * the game draws first). Each at most once; an index out of range is a
+     * FERRY_ERR_ARGUMENT error. */
     const uint32_t *lods;
     size_t lod_count;
+    /* What the game draws at first sight: only the most detailed visual
+     * LOD (the lowest resolution from 0 to 1000; every LOD when the model
+     * has none). Ignored when lods is given. */
+    bool game_view;
     ferry_odol_scene_report *report; /* may be NULL */
 } ferry_odol_scene_options;
 
@@ -117,9 +134,12 @@ typedef struct ferry_odol_scene_options {
  * its resolution (ferry_odol_resolution_name, repeats numbered "(2)"...)
  * with a primitive per section, proxies as its children, selections and
  * properties in its extras; points for LODs without faces. The engine's
- * left-handed axes become glTF's by negating x (docs/formats/odol-gltf.md).
- * Indices out of range are FERRY_ERR_MALFORMED errors naming the record
- * ("lods[2]/faces[7]"). */
+ * left-handed axes become glTF's by negating z: their models face -z, glTF's
+ * face +z (docs/formats/odol-gltf.md). Proxy triangles are not drawn; a
+ * zero stored normal is computed from the vertex's faces; a procedural
+ * colour texture becomes the material's base colour. Indices out of range
+ * and non-finite positions, normals, UVs or proxy matrices are
+ * FERRY_ERR_MALFORMED errors naming the record ("lods[2]/faces[7]"). */
 ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,
                                  ferry_scene **out, ferry_error *err);
 

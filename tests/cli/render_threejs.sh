@@ -57,9 +57,9 @@ for a in 0 1; do
   check "walker animation $a: the pose moves the mesh" jq -e '.[0].stats | .box != .restBox' "$s" >/dev/null
 done
 
-# The other formats' exports: a P3D sample (every LOD a node) and an ALM
+# The other formats' exports: a P3D sample (--all: every LOD a node) and an ALM
 # built from the walker with its walk cycle (a skin, frames as an animation).
-expect 0 "convert the P3D box" -- "$FERRY" convert "$SRC/samples/odol/box.p3d" "$tmp/box.glb"
+expect 0 "convert the P3D box" -- "$FERRY" convert --all "$SRC/samples/odol/box.p3d" "$tmp/box.glb"
 expect 0 "build an ALM from the walker" -- "$FERRY" convert "$SRC/samples/alamo/walker.alo" "$tmp/walker.alm" --anim "$SRC/samples/alamo/walker_walk_00.ala"
 expect 0 "export the ALM" -- "$FERRY" convert "$tmp/walker.alm" "$tmp/walker_alm.glb"
 expect 0 "the P3D and ALM exports load and render" -- node "$render" --rest --suffix _other "$tmp/shots" "$tmp/box.glb" "$tmp/walker_alm.glb"
