@@ -19,18 +19,13 @@ static size_t stem_length(const char *name)
 }
 
 /* True when `name` (a file in the folder) is an animation of the model with
- * stem `stem`: STEM_*.ala, ignoring case, and not the animation of another
- * model in the folder whose stem is longer (X_Y_IDLE_00.ALA belongs to X_Y). */
+ * stem `stem` by the library's naming rule (ferry_ala_model_for): STEM_*.ala,
+ * ignoring case, unless another model in the folder has a longer stem that
+ * fits (X_Y_IDLE_00.ALA belongs to X_Y). */
 static bool belongs_to(const char *name, const char *stem, size_t stem_len, char **models, size_t model_count)
 {
-    size_t n = strlen(name);
-    if (n < stem_len + 5 || strcasecmp(name + n - 4, ".ala") != 0) return false;
-    if (strncasecmp(name, stem, stem_len) != 0 || name[stem_len] != '_') return false;
-    for (size_t i = 0; i < model_count; i++) {
-        size_t other = stem_length(models[i]);
-        if (other > stem_len && strncasecmp(name, models[i], other) == 0 && name[other] == '_') return false;
-    }
-    return true;
+    size_t k = ferry_ala_model_for(name, (const char *const *)models, model_count);
+    return k < model_count && stem_length(models[k]) == stem_len && strncasecmp(models[k], stem, stem_len) == 0;
 }
 
 size_t export_find_animations(const char *model_path, char ***paths)
@@ -125,12 +120,42 @@ int export_one(const char *in, const char *out, const export_options *options, e
         anim_ptrs = calloc(total ? total : 1, sizeof *anim_ptrs);
         anim_names = calloc(total ? total : 1, sizeof *anim_names);
         for (size_t i = 0; i < total; i++) {
-            const char *path = i < options->animation_count ? options->animations[i] : auto_paths[i - options->animation_count];
+            bool asked = i < options->animation_count; /* named with --anim FILE, not found by auto */
+            const char *path = asked ? options->animations[i] : auto_paths[i - options->animation_count];
             cli_asset *a = &anims[anim_count];
+            const char *problem = NULL;
+            char line[1024];
             if (!cli_asset_load(path, a, &err) || !a->animation) {
-                char line[512];
-                ferry_error_format(&err, line, sizeof line);
-                if (log) fprintf(log, "%s: warning: animation skipped: %s\n", path, a->data && !a->animation && err.code == FERRY_OK ? "not an animation" : line);
+                if (a->data && !a->animation && err.code == FERRY_OK) {
+                    problem = "not an animation";
+                } else {
+                    ferry_error_format(&err, line, sizeof line);
+                    problem = line;
+                }
+            } else {
+                char misfit[768];
+                if (ferry_ala_model_misfits(a->animation, asset.model, misfit, sizeof misfit)) {
+                    const char *base = strrchr(in, '/');
+                    snprintf(line, sizeof line, "does not fit %s: %s", base ? base + 1 : in, misfit);
+                    problem = line;
+                    if (asked && options->force) {
+                        if (log) fprintf(log, "%s: warning: %s; attached anyway (--force)\n", path, problem);
+                        result->warnings++;
+                        problem = NULL;
+                    }
+                }
+            }
+            if (problem) {
+                /* What was asked for by name and cannot be done is an error;
+                 * what auto found is skipped with a warning. */
+                if (asked) {
+                    if (log)
+                        fprintf(log, "%s: error: %s%s\n", path, problem,
+                                strncmp(problem, "does not fit", 12) == 0 ? " (--force attaches it anyway)" : "");
+                    cli_asset_free(a);
+                    goto done;
+                }
+                if (log) fprintf(log, "%s: warning: animation skipped: %s\n", path, problem);
                 result->warnings++;
                 cli_asset_free(a);
                 continue;
