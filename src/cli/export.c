@@ -134,9 +134,11 @@ int export_one(const char *in, const char *out, const export_options *options, e
                 }
             } else {
                 char misfit[768];
-                if (ferry_ala_model_misfits(a->animation, asset.model, misfit, sizeof misfit)) {
+                size_t misfits = ferry_ala_model_misfits(a->animation, asset.model, misfit, sizeof misfit);
+                if (misfits) {
                     const char *base = strrchr(in, '/');
-                    snprintf(line, sizeof line, "does not fit %s: %s", base ? base + 1 : in, misfit);
+                    snprintf(line, sizeof line, "does not fit %s (%zu of %zu tracks): %s", base ? base + 1 : in,
+                             misfits, a->animation->bone_count, misfit);
                     problem = line;
                     if (asked && options->force) {
                         if (log) fprintf(log, "%s: warning: %s; attached anyway (--force)\n", path, problem);
