@@ -118,6 +118,8 @@ int cmd_convert(int argc, char **argv)
                 else
                     eo.animations[eo.animation_count++] = v;
             } else if (argv[i - 1][2] == 't') {
+                if ((status = cli_check_texture_dir("convert", v)) != CLI_OK) goto done;
+                status = CLI_USAGE;
                 eo.texture_dirs[eo.texture_dir_count++] = v;
             } else {
                 char *end;

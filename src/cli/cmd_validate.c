@@ -265,6 +265,7 @@ int cmd_validate(int argc, char **argv)
                 status = cli_usage_error("validate", "--textures needs a folder");
                 goto done;
             }
+            if ((status = cli_check_texture_dir("validate", argv[i + 1])) != CLI_OK) goto done;
             dirs[dir_count++] = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("validate", "unknown option '%s'", argv[i]);

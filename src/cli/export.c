@@ -79,6 +79,19 @@ void export_free_paths(char **paths, size_t count)
     free(paths);
 }
 
+typedef struct particle_textures {
+    const char *path;
+    const char **dirs;
+    size_t dir_count;
+} particle_textures;
+
+static bool particle_texture_exists(const char *name, void *user)
+{
+    const particle_textures *t = user;
+    char found[4096];
+    return ferry_alamo_find_texture(t->path, t->dirs, t->dir_count, name, found, sizeof found);
+}
+
 static void print_diags(FILE *log, const char *file, const ferry_diagnostics *d, bool quiet)
 {
     if (quiet || !log) return;
@@ -113,6 +126,21 @@ int export_one(const char *in, const char *out, const export_options *options, e
     }
     if (asset.particles) {
         if (ferry_particle_to_scene(asset.particles, &scene, &err) != FERRY_OK) goto convert_failed;
+        if (!options->skip_textures) {
+            /* The textures an emitter names are looked up as validate does
+             * (the same rule, texture-missing); only those findings are kept. */
+            particle_textures pt = {in, options->texture_dirs, options->texture_dir_count};
+            ferry_particle_validate_options po = {NULL, particle_texture_exists, &pt};
+            ferry_diagnostics all = {0};
+            ferry_particle_validate(asset.particles, &po, &all);
+            for (size_t i = 0; i < all.count; i++) {
+                if (strcmp(all.items[i].rule, "texture-missing") != 0) continue;
+                if (log && !options->quiet)
+                    fprintf(log, "%s: warning: %s [%s]\n", in, all.items[i].message, all.items[i].rule);
+                result->warnings++;
+            }
+            ferry_diagnostics_free(&all);
+        }
     } else {
         if (options->auto_animations) auto_count = export_find_animations(in, &auto_paths);
         size_t total = options->animation_count + auto_count;
