@@ -82,4 +82,10 @@ check "against the crate: six warnings" grep -q "walker_walk_00.ala: 0 errors, 6
 cp "$s/walker_walk_00.ala" "$tmp/alone_walk_00.ala"
 expect 0 "an animation without its model is checked alone" -- "$FERRY" validate --json "$tmp/alone_walk_00.ala"
 check "no model" jq -e '.[0].model == null and .[0].warning_count == 0' "$tmp/out" >/dev/null
+
+# sample names bones from the model by index: it warns when they disagree.
+expect 0 "sample with another model" -- "$FERRY" sample --model "$s/crate.alo" --frame 0 "$s/walker_walk_00.ala"
+check "warns" grep -q "walker_walk_00.ala: warning: does not fit .*crate.alo" "$tmp/err"
+expect 0 "sample with its model" -- "$FERRY" sample --model "$s/walker.alo" --frame 0 "$s/walker_walk_00.ala"
+check "quiet" test ! -s "$tmp/err"
 finish
