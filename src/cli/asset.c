@@ -1,6 +1,7 @@
 /* Reading any Alamo file by its kind, for the commands that take them all. */
 #include "cli.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -20,12 +21,37 @@ bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
     case FERRY_ALAMO_ANIMATION: rc = ferry_ala_read(a->data, a->size, NULL, &a->animation, err); break;
     case FERRY_ALAMO_PARTICLE:
     case FERRY_ALAMO_PARTICLE_UAW: rc = ferry_particle_read(a->data, a->size, NULL, &a->particles, err); break;
-    default:
-        /* Models, and files whose first chunk says nothing: the model reader
-         * gives the most useful message for a damaged model. */
-        a->kind = FERRY_ALAMO_MODEL;
-        rc = ferry_alo_read(a->data, a->size, NULL, &a->model, err);
-        break;
+    case FERRY_ALAMO_MODEL: rc = ferry_alo_read(a->data, a->size, NULL, &a->model, err); break;
+    default: {
+        /* Every Alamo file starts with its root chunk's type (0x200, 0x900,
+         * 0x1000 or 0x1500; every real file does). One shorter than a chunk
+         * header but starting like a model goes to the model reader, which
+         * says where it ends; anything else is no format ferry reads (ODOL
+         * and ALM are told apart by their magic before this). */
+        uint32_t first = 0;
+        for (size_t i = 0; i < 4 && i < a->size; i++) first |= (uint32_t)a->data[i] << (8 * i);
+        if (a->size >= 4 && first == 0x200) {
+            a->kind = FERRY_ALAMO_MODEL;
+            rc = ferry_alo_read(a->data, a->size, NULL, &a->model, err);
+            break;
+        }
+        memset(err, 0, sizeof *err);
+        err->code = FERRY_ERR_UNSUPPORTED;
+        err->offset = 0;
+        if (!a->size) {
+            snprintf(err->message, sizeof err->message, "not a known format: the file is empty");
+        } else {
+            char bytes[3 * 8 + 1] = "";
+            size_t at = 0;
+            for (size_t i = 0; i < 8 && i < a->size; i++)
+                at += (size_t)snprintf(bytes + at, sizeof bytes - at, "%s%02x", i ? " " : "", a->data[i]);
+            snprintf(err->message, sizeof err->message,
+                     "not a known format: it starts with %s; ferry reads Alamo models (chunk 0x200), particle "
+                     "systems (0x900), animations (0x1000), ODOL P3D models ('ODOL') and ALM meshes",
+                     bytes);
+        }
+        return false;
+    }
     }
     return rc == FERRY_OK;
 }

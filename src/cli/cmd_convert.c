@@ -28,8 +28,13 @@ static const char convert_usage[] =
     "Outputs are written atomically (a temporary file, then a rename); an input is\n"
     "never overwritten.\n"
     "\n"
-    "  --anim FILE       an animation of the model (repeatable)\n"
-    "  --anim auto       every MODEL_*.ala beside MODEL.alo\n"
+    "  --anim FILE       an animation of the model (repeatable); one that cannot be\n"
+    "                    read, or whose bones are not the model's (each track's\n"
+    "                    index must name a bone of the track's name), is an error\n"
+    "  --anim auto       every MODEL_*.ala beside MODEL.alo (the longest model name\n"
+    "                    wins); one that cannot be read or does not fit is skipped\n"
+    "                    with a warning\n"
+    "  --force           attach an --anim FILE that does not fit (a warning)\n"
     "  --textures DIR    another folder to search for textures (repeatable); the\n"
     "                    model's folder and ../Textures are always searched\n"
     "  --no-textures     do not look textures up or embed them\n"
@@ -94,6 +99,9 @@ int cmd_convert(int argc, char **argv)
         } else if (strcmp(argv[i], "--no-textures") == 0) {
             eo.skip_textures = true;
             gltf_options = true;
+        } else if (strcmp(argv[i], "--force") == 0) {
+            eo.force = true;
+            gltf_options = true;
         } else if (strcmp(argv[i], "--game-view") == 0) {
             eo.game_view = true;
             gltf_options = true;
@@ -110,6 +118,8 @@ int cmd_convert(int argc, char **argv)
                 else
                     eo.animations[eo.animation_count++] = v;
             } else if (argv[i - 1][2] == 't') {
+                if ((status = cli_check_texture_dir("convert", v)) != CLI_OK) goto done;
+                status = CLI_USAGE;
                 eo.texture_dirs[eo.texture_dir_count++] = v;
             } else {
                 char *end;
@@ -163,7 +173,7 @@ int cmd_convert(int argc, char **argv)
         goto done;
     }
     if (gltf_options) {
-        status = cli_usage_error("convert", "--anim, --textures, --no-textures and --game-view apply to .glb/.gltf outputs");
+        status = cli_usage_error("convert", "--anim, --force, --textures, --no-textures and --game-view apply to .glb/.gltf outputs");
         goto done;
     }
     status = rewrite(in, out, ala_format);

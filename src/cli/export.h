@@ -8,6 +8,7 @@ typedef struct export_options {
     const char **animations; /* explicit --anim files */
     size_t animation_count;
     bool auto_animations; /* --anim auto: every MODEL_*.ala beside MODEL.alo */
+    bool force; /* --force: attach an explicit --anim FILE that does not fit the model */
     const char **texture_dirs;
     size_t texture_dir_count;
     bool skip_textures;
