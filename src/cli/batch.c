@@ -101,6 +101,29 @@ static void *worker(void *arg)
     }
 }
 
+static int cmp_name(const void *a, const void *b) { return strcasecmp(*(char *const *)a, *(char *const *)b); }
+
+/* The textures missing over the batch, each name once (ignoring case, as
+ * the lookup does), so that a modder sees which files to find. */
+static void print_missing(const batch *b, size_t total)
+{
+    if (!total) return;
+    char **names = malloc(total * sizeof *names);
+    if (!names) return;
+    size_t n = 0;
+    for (size_t i = 0; i < b->count; i++)
+        for (size_t k = 0; k < b->items[i].result.missing_texture_count && n < total; k++)
+            names[n++] = b->items[i].result.missing_textures[k];
+    qsort(names, n, sizeof *names, cmp_name);
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++) distinct += i == 0 || strcasecmp(names[i], names[i - 1]) != 0;
+    fprintf(stderr, "%zu texture%s missing:", distinct, distinct == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || strcasecmp(names[i], names[i - 1]) != 0) fprintf(stderr, " %s", names[i]);
+    fputc('\n', stderr);
+    free(names);
+}
+
 static int cmp_item(const void *a, const void *b)
 {
     return strcmp(((const batch_item *)a)->rel, ((const batch_item *)b)->rel);
@@ -175,7 +198,6 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     }
     fprintf(stderr, "%zu of %zu files converted into %s (%zu animations, %zu images embedded, %zu warnings",
             b.count - failed, b.count, out_dir, animations, images, warnings);
-    if (missing) fprintf(stderr, ", %zu missing texture%s named above", missing, missing == 1 ? "" : "s");
     fputs(")", stderr);
     if (failed) {
         fprintf(stderr, "; %zu failed:\n", failed);
@@ -184,6 +206,7 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     } else {
         fprintf(stderr, "\n");
     }
+    print_missing(&b, missing);
     for (size_t i = 0; i < b.count; i++) {
         free(b.items[i].in);
         free(b.items[i].out);

@@ -21,6 +21,12 @@ check "--game-view writes the default's file" cmp -s "$tmp/c.glb" "$tmp/c_gv.glb
 check "the scene's extras say which view and what is missing" \
   jq -e '.scenes[0].extras | .view == "game" and .missing_textures == ["crate.tga"]' "$tmp/c.gltf" >/dev/null
 check "--all says so too" jq -e '.scenes[0].extras.view == "all"' "$tmp/c_all.gltf" >/dev/null
+mkdir -p "$tmp/batch/a" "$tmp/batch/b"
+cp "$crate" "$tmp/batch/a/"
+cp "$crate" "$tmp/batch/b/"
+expect 0 "a batch" -- "$FERRY" convert -r --quiet --json --jobs 1 "$tmp/batch" "$tmp/batch_out"
+check "the batch summary names each missing texture once" grep -qx "1 texture missing: crate.tga" "$tmp/err"
+check "the batch report lists them per file" jq -e '[.files[].missing_textures] == [["crate.tga"], ["crate.tga"]]' "$tmp/out" >/dev/null
 expect 0 "--help names --all" -- "$FERRY" convert --help
 check "--help names --all" grep -q -- "--all" "$tmp/out"
 
