@@ -21,10 +21,16 @@ typedef struct ferry_alo_scene_options {
     const char *const *texture_dirs; /* further folders to search */
     size_t texture_dir_count;
     bool skip_textures; /* do not look textures up or embed them */
-    /* Leave out what the game does not draw: meshes marked hidden or on a
-     * hidden bone, shadow volumes, collision meshes, and level-of-detail or
-     * alternate meshes other than the first (_LOD1.., _ALT1..). By default
-     * everything is kept and marked in extras. */
+    /* By default the scene holds what the game draws when the model first
+     * appears: meshes marked hidden or on a hidden bone, shadow volumes,
+     * collision meshes, every level of detail but the most detailed (the
+     * highest _LOD<n> of each group) and alternates _ALT1 and up are left
+     * out (their names are listed in the scene's extras). `all` keeps every
+     * mesh, each one the game does not draw marked in its extras
+     * ("not_drawn": the reasons). */
+    bool all;
+    /* Kept so that older callers still build: the game's view is now the
+     * default, so this has no effect (`all` decides). */
     bool game_view;
     /* Animations of this model, each becoming a glTF animation named
      * animation_names[i] (NULL names: "animation N"). */
@@ -33,7 +39,19 @@ typedef struct ferry_alo_scene_options {
     size_t animation_count;
     /* Warnings (a texture not found or not decodable, ...), may be NULL. */
     ferry_diagnostics *diagnostics;
+    struct ferry_alo_scene_report *report; /* filled on success, may be NULL */
 } ferry_alo_scene_options;
+
+/* What ferry_alo_to_scene made and left out, filled on success. */
+typedef struct ferry_alo_scene_report {
+    size_t meshes;          /* mesh objects in the scene */
+    size_t meshes_left_out; /* meshes the game does not draw, left out (0 with `all`) */
+    /* Texture names the materials give that were not found, each once, in
+     * first-use order; the strings live in the scene's arena (valid until
+     * ferry_scene_free). */
+    const char *const *missing_textures;
+    size_t missing_texture_count;
+} ferry_alo_scene_report;
 
 /* An ALO model (with its animations and textures) as a scene. Alamo is
  * Z-up: a root node turns it Y-up (docs/formats/gltf-export.md). */

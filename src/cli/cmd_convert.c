@@ -38,9 +38,11 @@ static const char convert_usage[] =
     "  --textures DIR    another folder to search for textures (repeatable); the\n"
     "                    model's folder and ../Textures are always searched\n"
     "  --no-textures     do not look textures up or embed them\n"
-    "  --game-view       leave out what the game does not draw: hidden meshes and\n"
-    "                    those on hidden bones, shadow volumes, collision meshes,\n"
-    "                    LODs and ALTs above 0 (kept and marked in extras otherwise)\n"
+    "  --all             every mesh: also those the game does not draw (hidden,\n"
+    "                    on hidden bones, shadow volumes, collision meshes, less\n"
+    "                    detailed LODs, ALT1 and up), marked in extras; by default\n"
+    "                    the output shows what the game draws\n"
+    "  --game-view       the default (kept for older command lines)\n"
     "  --ala-format N    write animations in format N (1 or 2)\n"
     "  -r                convert a whole folder\n"
     "  --jobs N          parallel conversions with -r (default: the number of CPUs)\n"
@@ -53,10 +55,21 @@ static int convert_to_gltf(const char *in, const char *out, const export_options
 {
     export_result result;
     int status = export_one(in, out, options, &result, stderr);
-    if (status == CLI_OK)
+    if (status == CLI_OK) {
         fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s embedded, %zu warning%s\n", in, out, result.animations,
                 result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s", result.warnings,
                 result.warnings == 1 ? "" : "s");
+        if (result.meshes_left_out)
+            fprintf(stderr, "%s: %zu mesh%s the game does not draw at first sight left out (--all keeps them)\n", in,
+                    result.meshes_left_out, result.meshes_left_out == 1 ? "" : "es");
+        if (result.missing_texture_count) {
+            char list[1024];
+            export_missing_list(&result, list, sizeof list);
+            fprintf(stderr, "%s: %zu texture%s missing: %s\n", in, result.missing_texture_count,
+                    result.missing_texture_count == 1 ? "" : "s", list);
+        }
+    }
+    export_result_free(&result);
     return status;
 }
 
@@ -64,7 +77,7 @@ int cmd_convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
     int ala_format = 0, jobs = 0;
-    bool recursive = false, json = false, gltf_options = false;
+    bool recursive = false, json = false, gltf_options = false, game_view = false;
     export_options eo = {0};
     eo.animations = calloc((size_t)argc, sizeof *eo.animations);
     eo.texture_dirs = calloc((size_t)argc, sizeof *eo.texture_dirs);
@@ -103,7 +116,10 @@ int cmd_convert(int argc, char **argv)
             eo.force = true;
             gltf_options = true;
         } else if (strcmp(argv[i], "--game-view") == 0) {
-            eo.game_view = true;
+            game_view = true; /* the default now; kept so that older command lines work */
+            gltf_options = true;
+        } else if (strcmp(argv[i], "--all") == 0) {
+            eo.all = true;
             gltf_options = true;
         } else if (strcmp(argv[i], "--anim") == 0 || strcmp(argv[i], "--textures") == 0 || strcmp(argv[i], "--jobs") == 0) {
             if (i + 1 >= argc) {
@@ -147,6 +163,10 @@ int cmd_convert(int argc, char **argv)
         status = cli_usage_error("convert", recursive ? "expected DIR and OUTDIR" : "expected IN and OUT files");
         goto done;
     }
+    if (game_view && eo.all) {
+        status = cli_usage_error("convert", "--all and --game-view contradict each other");
+        goto done;
+    }
     if (recursive) {
         if (ala_format) {
             status = cli_usage_error("convert", "--ala-format does not apply to -r");
@@ -173,7 +193,7 @@ int cmd_convert(int argc, char **argv)
         goto done;
     }
     if (gltf_options) {
-        status = cli_usage_error("convert", "--anim, --force, --textures, --no-textures and --game-view apply to .glb/.gltf outputs");
+        status = cli_usage_error("convert", "--anim, --force, --textures, --no-textures, --all and --game-view apply to .glb/.gltf outputs");
         goto done;
     }
     status = rewrite(in, out, ala_format);

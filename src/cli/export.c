@@ -73,6 +73,28 @@ size_t export_find_animations(const char *model_path, char ***paths)
     return found;
 }
 
+void export_result_free(export_result *result)
+{
+    for (size_t i = 0; i < result->missing_texture_count; i++) free(result->missing_textures[i]);
+    free(result->missing_textures);
+    result->missing_textures = NULL;
+    result->missing_texture_count = 0;
+}
+
+void export_missing_list(const export_result *result, char *out, size_t size)
+{
+    size_t used = 0;
+    if (size) out[0] = '\0';
+    for (size_t i = 0; i < result->missing_texture_count && size; i++) {
+        int n = snprintf(out + used, size - used, "%s%s", i ? ", " : "", result->missing_textures[i]);
+        if (n < 0 || (size_t)n >= size - used) {
+            if (size >= 4) memcpy(out + size - 4, "...", 4);
+            return;
+        }
+        used += (size_t)n;
+    }
+}
+
 void export_free_paths(char **paths, size_t count)
 {
     for (size_t i = 0; i < count; i++) free(paths[i]);
@@ -201,13 +223,23 @@ int export_one(const char *in, const char *out, const export_options *options, e
         so.texture_dirs = options->texture_dirs;
         so.texture_dir_count = options->texture_dir_count;
         so.skip_textures = options->skip_textures;
-        so.game_view = options->game_view;
+        so.all = options->all;
+        ferry_alo_scene_report report = {0};
+        so.report = &report;
         so.animations = anim_ptrs;
         so.animation_names = (const char *const *)anim_names;
         so.animation_count = anim_count;
         so.diagnostics = &diags;
         if (ferry_alo_to_scene(asset.model, &so, &scene, &err) != FERRY_OK) goto convert_failed;
         result->animations = anim_count;
+        result->meshes_left_out = report.meshes_left_out;
+        if (report.missing_texture_count) {
+            result->missing_textures = calloc(report.missing_texture_count, sizeof *result->missing_textures);
+            for (size_t i = 0; result->missing_textures && i < report.missing_texture_count; i++) {
+                char *copy = strdup(report.missing_textures[i]);
+                if (copy) result->missing_textures[result->missing_texture_count++] = copy;
+            }
+        }
     }
     print_diags(log, in, &diags, options->quiet);
     result->warnings += diags.warning_count;

@@ -12,7 +12,7 @@ typedef struct export_options {
     const char **texture_dirs;
     size_t texture_dir_count;
     bool skip_textures;
-    bool game_view; /* leave out what the game does not draw */
+    bool all; /* every mesh, also those the game does not draw (default: the game's view) */
     bool quiet; /* batch: warnings counted, not printed one by one */
     bool no_sync; /* batch: new outputs are not flushed one by one (ferry_write_options) */
 } export_options;
@@ -21,7 +21,14 @@ typedef struct export_result {
     size_t warnings;
     size_t animations;
     size_t images;
+    size_t meshes_left_out; /* meshes the game does not draw, left out (without --all) */
+    char **missing_textures; /* texture names not found (malloc'd), export_result_free */
+    size_t missing_texture_count;
 } export_result;
+
+void export_result_free(export_result *result);
+/* "A.dds, B.tga" (at most `size` bytes, "..." when cut). */
+void export_missing_list(const export_result *result, char *out, size_t size);
 
 /* Converts one .alo (model or particle system) to OUT (.glb or .gltf).
  * Messages go to `log` (stderr, or a batch's buffer). Returns CLI_OK or CLI_INVALID. */
