@@ -383,6 +383,14 @@ static void alm_seeds(const char *dir)
         save(dir, "alm", name, b.data, b.size);
         free(b.data);
     }
+    for (uint32_t v = 9; v <= 10; v++) {
+        bytes b = {0};
+        alm_influence_fixture(&b, v, NULL);
+        char name[32];
+        snprintf(name, sizeof name, "influence_v%u.alm", (unsigned)v);
+        save(dir, "alm", name, b.data, b.size);
+        free(b.data);
+    }
 }
 
 /* glTF: the crate as our writer exports it (.glb), the walker with its walk

@@ -10,12 +10,22 @@
  *   bones: 0 root, translate (1, 2, 3); 1 child of 0, a 90 degree turn
  *          about z and translate (0, 1, 0)
  *   positions: 0 (0,0,0), 1 (1,0,0), 2 (1,1,0) shared by bones 0 and 1
- *              (0.5 each), 3 (0,1,0), 4 (0.5,0.5,0): the target of the collapse
- *   vertices: 0..4 on positions 0..4, 5 on position 2 (bone 0 only)
+ *              (0.5 each), 3 (0,1,0), 4 (0.5,0.5,0): the target of the edge
+ *              collapse, 5 (1,1,0) on bone 0 alone: position 2 with one
+ *              influence less (a lower-LOD position: num_positions counts
+ *              positions over all levels of detail)
+ *   vertices: 0..4 on positions 0..4, 5 on position 5 (s, t = 1, 1 like 2)
  *   texture: 2x2 RGB, values 0..11; tangent map (v8+): 1x2
  *   material: texture 0, tangent map 0 (v8+) / one weight (before v8)
  *   triangles: (0,1,2) and (0,2,3), material 0
- *   collapses: (v9+) influence 2 -> 5, then edge p1 0, p2 2 -> vertex 4
+ *   collapses: (v9+) influence collapse of position 2, the one vertex on it
+ *              moving to the new vertex 5 on position 5 (pair 2 -> 5); then
+ *              edge p1 0, p2 5 -> vertex 4 (the diagonal, now from position 0
+ *              to 5). Before v9 only the edge collapse, p1 0, p2 2 -> 4.
+ *              Triangle counts by hand: 2 at full resolution; the influence
+ *              collapse moves no triangle corner onto another's position, so
+ *              still 2 ((0,1,5) and (0,5,3) in vertices); the edge collapse
+ *              merges positions 0 and 5, which both triangles hold: 0.
  *   frames (v4+): 2 */
 #ifndef FERRY_TEST_ALM_FIXTURE_H
 #define FERRY_TEST_ALM_FIXTURE_H
@@ -24,7 +34,7 @@
 
 /* Where the builder put records, for checking located diagnostics. */
 typedef struct alm_fixture_at {
-    size_t bones[2], positions[5], vertices[6], textures[1], materials[1], triangles, collapses[2], frames, end;
+    size_t bones[2], positions[6], vertices[6], textures[1], materials[1], triangles, collapses[2], frames, end;
 } alm_fixture_at;
 
 static inline void fx_real(bytes *b, uint32_t version, double x)
@@ -77,7 +87,7 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
     put_u32be(b, v);
     put_u32be(b, 2); /* comments */
     put_u32be(b, 2); /* bones */
-    put_u32be(b, 5); /* positions */
+    put_u32be(b, 6); /* positions */
     put_u32be(b, 6); /* vertices */
     put_u32be(b, 1); /* textures */
     if (v >= 8) put_u32be(b, 1); /* tangent maps */
@@ -116,8 +126,8 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
     }
     if (v >= 6)
         for (int k = 0; k < 64; k++) fx_real(b, v, 0.125 * k); /* P, 8x8 */
-    static const double corner[5][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}};
-    for (int i = 0; i < 5; i++) {
+    static const double corner[6][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}, {1, 1, 0}};
+    for (int i = 0; i < 6; i++) {
         at->positions[i] = b->size;
         if (i == 2) {
             const uint32_t bones[2] = {0, 1};
@@ -131,7 +141,7 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
     }
     for (int i = 0; i < 6; i++) {
         at->vertices[i] = b->size;
-        put_u32be(b, i == 5 ? 2 : (uint32_t)i);
+        put_u32be(b, (uint32_t)i);
         if (v >= 7) {
             if (i == 0) {
                 const uint32_t bones[1] = {1};
@@ -142,9 +152,9 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
             }
             put_u32be(b, 0);
         }
-        fx_real(b, v, i == 5 ? 1.0 : corner[i][0]);
+        fx_real(b, v, corner[i][0]);
         /* 0.1 has no exact 32-bit form: tells 64-bit storage apart. */
-        fx_real(b, v, v <= 2 && i == 0 ? 0.1 : (i == 5 ? 1.0 : corner[i][1]));
+        fx_real(b, v, v <= 2 && i == 0 ? 0.1 : corner[i][1]);
     }
     at->textures[0] = b->size;
     put_u32be(b, 2);
@@ -188,7 +198,7 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
     }
     at->collapses[c] = b->size;
     put_u32be(b, 0);
-    put_u32be(b, 2);
+    put_u32be(b, v >= 9 ? 5 : 2); /* position 2 is gone after the influence collapse */
     put_u32be(b, 4);
     put_u32be(b, 4);
     fx_real(b, v, 0.5);
@@ -200,6 +210,159 @@ static inline void alm_fixture(bytes *b, uint32_t v, alm_fixture_at *at)
                 fx_matrix(b, v, i == 0 ? fx_identity3 : fx_turn_z, t);
             }
     }
+    at->end = b->size;
+}
+
+/* ---- a mesh simplified by influence collapses (versions 9 and 10) ----
+ *
+ * Written field by field from alm.txt, like alm_fixture. A strip of two
+ * unit quads in the z = 0 plane on a chain of three bones (0 at the
+ * origin, 1 and 2 one unit further along x each; rest transforms are
+ * translations), with a texture seam along x = 1 (the left quad's
+ * vertices there have s = 0.5, the right quad's s = 0):
+ *
+ *     P3 ---- P4 ---- P5        y = 1
+ *     |  T1 / |  T3 / |
+ *     | / T0  | / T2  |
+ *     P0 ---- P1 ---- P2        y = 0
+ *
+ * Each position is linear-blend skinned: the component on bone i is
+ * w_i * (x - origin_i, y, z, 1), so the rest pose is the point itself.
+ *   P0 (0,0) bone 0         P3 (0,1) bone 0
+ *   P1 (1,0) bones 0,1,2 with weights 0.25, 0.5, 0.25
+ *   P4 (1,1) bones 0,1 with 0.5 each
+ *   P2 (2,0) bone 2         P5 (2,1) bone 2
+ * Lower-LOD positions (num_positions counts all levels of detail):
+ *   P6 = P1 on bones 0,1 (0.5 each): one influence less
+ *   P7 = P4 on bone 1 alone
+ *   P8 = P6 on bone 0 alone
+ * Vertices (position; s, t):
+ *   V0 P0 (0,0)    V1 P1 left (0.5,0)   V2 P1 right (0,0)   V3 P2 (1,0)
+ *   V4 P3 (0,1)    V5 P4 left (0.5,1)   V6 P4 right (0,1)   V7 P5 (1,1)
+ *   V8 P6 left (0.5,0)    V9 P6 right (0,0)
+ *   V10 P7 left (0.5,1)   V11 P7 right (0,1)
+ *   V12 P8 left (0.5,0)   V13 P8 right (0,0)
+ * Triangles (ccw seen from +z): T0 (V0,V1,V5) T1 (V0,V5,V4)
+ *                               T2 (V2,V3,V7) T3 (V2,V7,V6)
+ * Collapse records, and the mesh after each, worked out by hand:
+ *   C0 influence, 2 pairs: V1 -> V8, V2 -> V9 (P1's two vertices move to
+ *      P6). No two corners of a triangle meet: 4 triangles,
+ *      T0 (V0,V8,V5) T1 (V0,V5,V4) T2 (V9,V3,V7) T3 (V9,V7,V6).
+ *   C1 influence, 2 pairs: V5 -> V10, V6 -> V11 (P4 -> P7): 4 triangles,
+ *      T0 (V0,V8,V10) T1 (V0,V10,V4) T2 (V9,V3,V7) T3 (V9,V7,V11).
+ *   C2 edge p1 P5, p2 P7, vl = vr = V11: the edge P5-P7 is only in T3,
+ *      (P6,P5,P7), which holds P5 then P7, so T3 is left of it and dies.
+ *      Its vertices on P5 and P7 (V7, V11) become vl = V11, so T2, which
+ *      shares V7, becomes (V9,V3,V11); V10 (T0, T1) is on P7 already and
+ *      in neither side's triangle: it stays. 3 triangles.
+ *   C3 influence, 2 pairs: V8 -> V12, V9 -> V13 (P6 -> P8; V8 and V9 are
+ *      the vertices on P6 now): 3 triangles,
+ *      T0 (V0,V12,V10) T1 (V0,V10,V4) T2 (V13,V3,V11).
+ *   C4 edge p1 P2, p2 P8, vl = vr = V13: only T2 (P8,P2,P7) holds the edge,
+ *      as P8 then P2 (right of P2 -> P8); it dies. 2 triangles,
+ *      T0 (V0,V12,V10) T1 (V0,V10,V4).
+ *   C5 edge p1 P3, p2 P0, vl = vr = V0: only T1 (P0,P7,P3) holds it (P3
+ *      then P0: left); it dies. 1 triangle: T0 (V0,V12,V10), i.e. the
+ *      points (0,0), (1,0) on P8 and (1,1) on P7, still counter-clockwise.
+ * Triangle counts after 0..6 records: 4 4 4 3 3 2 1. Errors 0.0625, 0.125,
+ * 0.25, 0.375, 0.5, 0.75. Two frames at 24 per second: frame 0 the rest
+ * pose, frame 1 bone 1 turned 90 degrees about z at its joint. */
+typedef struct alm_influence_at {
+    size_t positions[9], vertices[14], triangles, collapses[6], frames, end;
+} alm_influence_at;
+
+static const uint32_t fx_influence_counts[7] = {4, 4, 4, 3, 3, 2, 1};
+
+static inline void alm_influence_fixture(bytes *b, uint32_t v, alm_influence_at *at)
+{
+    alm_influence_at local;
+    if (!at) at = &local;
+    put(b, "ALM", 4);
+    put_u32be(b, v);   /* 9 or 10 */
+    put_u32be(b, 1);   /* comments */
+    put_u32be(b, 3);   /* bones */
+    put_u32be(b, 9);   /* positions */
+    put_u32be(b, 14);  /* vertices */
+    put_u32be(b, 0);   /* textures */
+    put_u32be(b, 0);   /* tangent maps */
+    put_u32be(b, 1);   /* materials */
+    put_u32be(b, 4);   /* triangles */
+    put_u32be(b, 6);   /* collapses */
+    put_u32be(b, 2);   /* frames */
+    put_f32be(b, 24.0f);
+    put_u32be(b, 0);   /* no P */
+    put_u32be(b, 28);
+    put(b, "influence collapses, by hand", 28);
+    static const double offset[3][3] = {{0, 0, 0}, {1, 0, 0}, {1, 0, 0}}; /* bone to parent */
+    for (int i = 0; i < 3; i++) {
+        put_u32be(b, i == 0 ? 0xffffffffu : (uint32_t)(i - 1));
+        fx_matrix(b, v, fx_identity3, offset[i]);
+        put_u32be(b, 0); /* flags: no statistics in use */
+        if (v >= 10) {
+            fx_real(b, v, i < 2 ? 1.0 : 0.5); /* tail */
+            fx_real(b, v, 0);
+            fx_real(b, v, 0);
+        }
+        fx_real(b, v, 1); /* max_singular */
+        for (int k = 0; k < 37; k++) fx_real(b, v, 0);
+    }
+    /* Positions: per component bone, then w * (x - origin, y, 0, 1). */
+    static const uint32_t count[9] = {1, 3, 1, 1, 2, 1, 2, 1, 1};
+    static const uint32_t bone[9][3] = {{0}, {0, 1, 2}, {2}, {0}, {0, 1}, {2}, {0, 1}, {1}, {0}};
+    static const double coords[9][3][4] = {
+        {{0, 0, 0, 1}},
+        {{0.25, 0, 0, 0.25}, {0, 0, 0, 0.5}, {-0.25, 0, 0, 0.25}},
+        {{0, 0, 0, 1}},
+        {{0, 1, 0, 1}},
+        {{0.5, 0.5, 0, 0.5}, {0, 0.5, 0, 0.5}},
+        {{0, 1, 0, 1}},
+        {{0.5, 0, 0, 0.5}, {0, 0, 0, 0.5}},
+        {{0, 1, 0, 1}},
+        {{1, 0, 0, 1}},
+    };
+    for (int i = 0; i < 9; i++) {
+        at->positions[i] = b->size;
+        fx_vec(b, v, count[i], bone[i], &coords[i][0][0]);
+    }
+    static const uint32_t vpos[14] = {0, 1, 1, 2, 3, 4, 4, 5, 6, 6, 7, 7, 8, 8};
+    static const double st[14][2] = {{0, 0},   {0.5, 0}, {0, 0},   {1, 0}, {0, 1},   {0.5, 1}, {0, 1},
+                                     {1, 1},   {0.5, 0}, {0, 0},   {0.5, 1}, {0, 1}, {0.5, 0}, {0, 0}};
+    for (int i = 0; i < 14; i++) {
+        at->vertices[i] = b->size;
+        put_u32be(b, vpos[i]);
+        put_u32be(b, 0); /* tangent plane: two empty vectors */
+        put_u32be(b, 0);
+        fx_real(b, v, st[i][0]);
+        fx_real(b, v, st[i][1]);
+    }
+    put_u32be(b, 0xffffffffu); /* material: no diffuse map */
+    put_u32be(b, 0xffffffffu); /* no tangent map */
+    at->triangles = b->size;
+    static const uint32_t tri[4][3] = {{0, 1, 5}, {0, 5, 4}, {2, 3, 7}, {2, 7, 6}};
+    for (int i = 0; i < 4; i++) {
+        for (int k = 0; k < 3; k++) put_u32be(b, tri[i][k]);
+        put_u32be(b, 0);
+    }
+    static const uint32_t pairs[3][4] = {{1, 8, 2, 9}, {5, 10, 6, 11}, {8, 12, 9, 13}};
+    static const uint32_t edges[3][4] = {{5, 7, 11, 11}, {2, 8, 13, 13}, {3, 0, 0, 0}};
+    static const double error[6] = {0.0625, 0.125, 0.25, 0.375, 0.5, 0.75};
+    for (int c = 0, in = 0, ed = 0; c < 6; c++) {
+        at->collapses[c] = b->size;
+        if (c == 0 || c == 1 || c == 3) {
+            put_u32be(b, 0xffffffffu);
+            put_u32be(b, 2);
+            for (int k = 0; k < 4; k++) put_u32be(b, pairs[in][k]);
+            in++;
+        } else {
+            for (int k = 0; k < 4; k++) put_u32be(b, edges[ed][k]);
+            ed++;
+        }
+        fx_real(b, v, error[c]);
+    }
+    at->frames = b->size;
+    static const double turn[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}; /* 90 degrees about z */
+    for (int f = 0; f < 2; f++)
+        for (int i = 0; i < 3; i++) fx_matrix(b, v, f == 1 && i == 1 ? turn : fx_identity3, offset[i]);
     at->end = b->size;
 }
 

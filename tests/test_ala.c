@@ -568,9 +568,11 @@ static void test_model_check(void)
         const char *rule;
         ferry_severity severity;
     } cases[] = {
-        {"Hand", 2, "anim-bone-mismatch", FERRY_SEVERITY_ERROR},
-        {"Hand", 9, "anim-bone-range", FERRY_SEVERITY_ERROR},
-        {"Tail", 9, "anim-bone-range", FERRY_SEVERITY_ERROR},
+        /* All warnings: shipped animations break each of these and the
+         * engine loads them (docs/formats/ala-animation.md). */
+        {"Hand", 2, "anim-bone-mismatch", FERRY_SEVERITY_WARNING},
+        {"Hand", 9, "anim-bone-range", FERRY_SEVERITY_WARNING},
+        {"Tail", 9, "anim-bone-range", FERRY_SEVERITY_WARNING},
         {"Tail", 3, "anim-bone-missing", FERRY_SEVERITY_WARNING},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -584,7 +586,56 @@ static void test_model_check(void)
         CHECK_EQ_U(errors, cases[i].severity == FERRY_SEVERITY_ERROR ? 1 : 0);
         if (d.count) CHECK(strstr(d.items[0].message, cases[i].name) != NULL);
         ferry_diagnostics_free(&d);
+        /* The match rule refuses every one of them. */
+        char line[256];
+        CHECK_EQ_U(ferry_ala_model_misfits(&a, &model, line, sizeof line), 1);
+        CHECK_MSG(strstr(line, cases[i].name) != NULL, "misfit line names the track: %s", line);
     }
+
+    /* Fits: no findings, an empty line. */
+    char line[256];
+    b[1].name = "ARM";
+    b[1].index = 2;
+    CHECK_EQ_U(ferry_ala_model_misfits(&a, &model, line, sizeof line), 0);
+    CHECK_MSG(line[0] == 0, "%s", line);
+    /* Both kinds at once: missing names first, each once. */
+    ferry_ala_bone c[4];
+    ferry_ala_animation a4 = a;
+    memcpy(c, b, sizeof b);
+    memcpy(c + 2, b, sizeof b);
+    c[0].name = "Tail";
+    c[0].index = 1;
+    c[1].name = "Hand";
+    c[1].index = 2;
+    c[2].name = "tail";
+    c[2].index = 7;
+    c[3].name = "Arm";
+    c[3].index = 2;
+    a4.bones = c;
+    a4.bone_count = 4;
+    CHECK_EQ_U(ferry_ala_model_misfits(&a4, &model, line, sizeof line), 3);
+    CHECK_MSG(strcmp(line, "bones not in the model: 'Tail'; tracks on other bones: 'Hand' (for bone 2, 'Arm')") == 0, "%s", line);
+    CHECK_EQ_U(ferry_ala_model_misfits(&a4, &model, NULL, 0), 3);
+    char small[24];
+    CHECK_EQ_U(ferry_ala_model_misfits(&a4, &model, small, sizeof small), 3);
+    CHECK_EQ_U(strlen(small), sizeof small - 1);
+    CHECK(strcmp(small + sizeof small - 4, "...") == 0);
+}
+
+static void test_model_for(void)
+{
+    const char *models[] = {"dir/X.alo", "X_Y.ALO", "other/x_y_z.alo", "XY.alo", NULL, "Walker.alo"};
+    size_t n = sizeof models / sizeof models[0];
+    CHECK_EQ_U(ferry_ala_model_for("X_IDLE_00.ala", models, n), 0);
+    CHECK_EQ_U(ferry_ala_model_for("a/b/x_y_IDLE_00.ALA", models, n), 1); /* the longer stem wins */
+    CHECK_EQ_U(ferry_ala_model_for("X_Y_Z_00.ala", models, n), 2);
+    CHECK_EQ_U(ferry_ala_model_for("XY_MOVE_00.ala", models, n), 3);
+    CHECK_EQ_U(ferry_ala_model_for("XYZ_MOVE_00.ala", models, n), n); /* a stem is followed by '_' */
+    CHECK_EQ_U(ferry_ala_model_for("X.ala", models, n), n);
+    CHECK_EQ_U(ferry_ala_model_for("walker_walk_00.ala", models, n), 5);
+    const char *twins[] = {"ship.alo", "SHIP.ALO"};
+    CHECK_EQ_U(ferry_ala_model_for("Ship_Idle_00.ala", twins, 2), 0); /* a tie: the first */
+    CHECK_EQ_U(ferry_ala_model_for(NULL, models, n), n);
 }
 
 int main(void)
@@ -593,5 +644,6 @@ int main(void)
     test_defaults();
     test_validation();
     test_model_check();
+    test_model_for();
     TEST_END();
 }

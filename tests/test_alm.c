@@ -24,7 +24,7 @@ static void check_version(uint32_t v)
     CHECK(m->comment_lengths[0] == 12 && strcmp(m->comments[0], "made by hand") == 0);
     CHECK(m->comment_lengths[1] == 0 && m->comments[1][0] == 0);
     CHECK_EQ_U(m->bone_count, 2);
-    CHECK_EQ_U(m->position_count, 5);
+    CHECK_EQ_U(m->position_count, 6);
     CHECK_EQ_U(m->vertex_count, 6);
     CHECK_EQ_U(m->texture_count, 1);
     CHECK_EQ_U(m->tangent_map_count, v >= 8 ? 1 : 0);
@@ -62,7 +62,9 @@ static void check_version(uint32_t v)
     CHECK(m->positions[2].components[1].bone == 1 && m->positions[2].components[1].coords[3] == 0.5);
     CHECK(m->positions[1].count == 1 && m->positions[1].components[0].coords[0] == 1);
     CHECK(m->positions[4].components[0].coords[1] == 0.5);
-    CHECK_EQ_U(m->vertices[5].position, 2);
+    CHECK_EQ_U(m->vertices[5].position, 5);
+    CHECK(m->positions[5].count == 1 && m->positions[5].components[0].bone == 0 &&
+          m->positions[5].components[0].coords[0] == 1 && m->positions[5].components[0].coords[1] == 1);
     CHECK(m->vertices[3].tex_coords[0] == 0 && m->vertices[3].tex_coords[1] == 1);
     if (v <= 2)
         CHECK(m->vertices[0].tex_coords[1] == 0.1); /* exact only in 64 bits */
@@ -88,7 +90,8 @@ static void check_version(uint32_t v)
     /* Triangles, collapses, frames. */
     CHECK(m->triangles[1].vertices[0] == 0 && m->triangles[1].vertices[1] == 2 && m->triangles[1].vertices[2] == 3);
     const ferry_alm_collapse *e = &m->collapses[v >= 9 ? 1 : 0];
-    CHECK(e->kind == FERRY_ALM_EDGE_COLLAPSE && e->p1 == 0 && e->p2 == 2 && e->vl == 4 && e->vr == 4 && e->error == 0.5);
+    CHECK(e->kind == FERRY_ALM_EDGE_COLLAPSE && e->p1 == 0 && e->p2 == (v >= 9 ? 5u : 2u) && e->vl == 4 && e->vr == 4 &&
+          e->error == 0.5);
     if (v >= 9) {
         const ferry_alm_collapse *in = &m->collapses[0];
         CHECK(in->kind == FERRY_ALM_INFLUENCE_COLLAPSE && in->pair_count == 1 && in->pairs[0] == 2 && in->pairs[1] == 5);
@@ -119,11 +122,32 @@ static void check_version(uint32_t v)
               (unsigned)v, out.size, b.size);
     ferry_buffer_free(&out);
 
-    /* Full resolution: 2 triangles; after the collapses none (both contain 0 and 2). */
+    /* Full resolution: 2 triangles; the influence collapse keeps both, now
+     * on position 5 instead of 2; after the edge collapse none (both hold
+     * positions 0 and 5, or 0 and 2 before version 9). */
     uint32_t counts[3];
     CHECK(ferry_alm_lod_triangle_counts(m, counts, &err) == FERRY_OK);
     CHECK_EQ_U(counts[0], 2);
+    if (v >= 9) CHECK_EQ_U(counts[1], 2);
     CHECK_EQ_U(counts[m->collapse_count], 0);
+    if (v >= 9) {
+        /* After the influence collapse: (0,1,5) (0,5,3), vertices in order of
+         * first use 0 1 5 3, so vertex 2 (and position 2) is no longer used. */
+        ferry_alm_lod_options o = {1, 0, -1};
+        ferry_alm_lod *lod = NULL;
+        CHECK(ferry_alm_lod_extract(m, &o, &lod, &err) == FERRY_OK);
+        if (lod) {
+            CHECK_EQ_U(lod->triangle_count, 2);
+            CHECK_EQ_U(lod->vertex_count, 4);
+            if (lod->vertex_count == 4)
+                CHECK(lod->vertex_source[0] == 0 && lod->vertex_source[1] == 1 && lod->vertex_source[2] == 5 &&
+                      lod->vertex_source[3] == 3);
+            if (lod->triangle_count == 2)
+                CHECK(lod->triangles[0].vertices[2] == 2 && lod->triangles[1].vertices[1] == 2 &&
+                      lod->triangles[1].vertices[2] == 3);
+        }
+        ferry_alm_lod_free(lod);
+    }
     ferry_alm_free(m);
     free(b.data);
 }
@@ -279,10 +303,133 @@ static void check_empty(void)
     }
 }
 
-int main(void)
+/* The mesh simplified by influence collapses (alm_influence_fixture): valid,
+ * rewritten byte for byte, and at every level of detail exactly the
+ * triangles worked out by hand in the fixture's comment, on the new
+ * vertices and positions. Triangles are given in mesh vertices. */
+static const uint32_t influence_lods[7][4][3] = {
+    {{0, 1, 5}, {0, 5, 4}, {2, 3, 7}, {2, 7, 6}},
+    {{0, 8, 5}, {0, 5, 4}, {9, 3, 7}, {9, 7, 6}},
+    {{0, 8, 10}, {0, 10, 4}, {9, 3, 7}, {9, 7, 11}},
+    {{0, 8, 10}, {0, 10, 4}, {9, 3, 11}},
+    {{0, 12, 10}, {0, 10, 4}, {13, 3, 11}},
+    {{0, 12, 10}, {0, 10, 4}},
+    {{0, 12, 10}},
+};
+
+static void check_influence(uint32_t v)
 {
+    bytes b = {0};
+    alm_influence_at at;
+    alm_influence_fixture(&b, v, &at);
+    CHECK_EQ_U(b.size, at.end);
+    ferry_alm_mesh *m = NULL;
+    ferry_error err;
+    CHECK_MSG(ferry_alm_read(b.data, b.size, NULL, &m, &err) == FERRY_OK, "version %u: %s at %s", (unsigned)v,
+              err.message, err.path);
+    if (!m) {
+        free(b.data);
+        return;
+    }
+    CHECK(m->position_count == 9 && m->vertex_count == 14 && m->triangle_count == 4 && m->collapse_count == 6);
+    CHECK(m->collapses[0].kind == FERRY_ALM_INFLUENCE_COLLAPSE && m->collapses[0].pair_count == 2 &&
+          m->collapses[0].pairs[2] == 2 && m->collapses[0].pairs[3] == 9);
+    CHECK(m->collapses[2].kind == FERRY_ALM_EDGE_COLLAPSE && m->collapses[2].p2 == 7 && m->collapses[2].vl == 11);
+    CHECK(m->collapses[3].error == 0.375);
+
+    ferry_diagnostics d;
+    memset(&d, 0, sizeof d);
+    CHECK(ferry_alm_validate(m, &d) == FERRY_OK);
+    CHECK_MSG(d.count == 0, "version %u: %zu diagnostics, first %s at %s: %s", (unsigned)v, d.count,
+              d.count ? d.items[0].rule : "", d.count ? d.items[0].path : "", d.count ? d.items[0].message : "");
+    ferry_diagnostics_free(&d);
+
+    ferry_buffer out = {0};
+    CHECK(ferry_alm_write(m, &out, &err) == FERRY_OK);
+    CHECK_MSG(out.size == b.size && memcmp(out.data, b.data, b.size) == 0, "version %u: rewrite differs", (unsigned)v);
+    ferry_buffer_free(&out);
+
+    uint32_t counts[7];
+    CHECK(ferry_alm_lod_triangle_counts(m, counts, &err) == FERRY_OK);
+    for (int k = 0; k <= 6; k++)
+        CHECK_MSG(counts[k] == fx_influence_counts[k], "version %u: %u triangles after %d records, expected %u",
+                  (unsigned)v, (unsigned)counts[k], k, (unsigned)fx_influence_counts[k]);
+
+    for (int k = 0; k <= 6; k++) {
+        ferry_alm_lod_options o = {k, 0, -1};
+        ferry_alm_lod *lod = NULL;
+        CHECK(ferry_alm_lod_extract(m, &o, &lod, &err) == FERRY_OK);
+        if (!lod) continue;
+        bool same = lod->triangle_count == fx_influence_counts[k] && lod->collapses_applied == (uint32_t)k;
+        for (uint32_t t = 0; same && t < lod->triangle_count; t++)
+            for (int c = 0; c < 3; c++) same &= lod->vertex_source[lod->triangles[t].vertices[c]] == influence_lods[k][t][c];
+        CHECK_MSG(same, "version %u: the mesh after %d records differs from the one worked out by hand", (unsigned)v, k);
+        /* Every LOD vertex is used: none is left on a position that is gone. */
+        uint8_t used[14] = {0};
+        for (uint32_t t = 0; t < lod->triangle_count; t++)
+            for (int c = 0; c < 3; c++) used[lod->triangles[t].vertices[c]] = 1;
+        for (uint32_t i = 0; i < lod->vertex_count; i++) CHECK(i < 14 && used[i]);
+        ferry_alm_lod_free(lod);
+    }
+    /* The coarsest mesh stands on positions 0, 8 and 7. */
+    ferry_alm_lod_options last = {6, 0, -1};
+    ferry_alm_lod *lod = NULL;
+    CHECK(ferry_alm_lod_extract(m, &last, &lod, &err) == FERRY_OK);
+    if (lod && lod->vertex_count == 3) {
+        CHECK(m->vertices[lod->vertex_source[0]].position == 0);
+        CHECK(m->vertices[lod->vertex_source[1]].position == 8);
+        CHECK(m->vertices[lod->vertex_source[2]].position == 7);
+    }
+    ferry_alm_lod_free(lod);
+    /* --triangles 3 stops once 3 remain (after C2); --error 0.3 applies the
+     * records up to 0.25 (C0..C2); --triangles 1 needs all six. */
+    const struct {
+        ferry_alm_lod_options o;
+        uint32_t applied, triangles;
+    } picks[] = {{{-1, 3, -1}, 3, 3}, {{-1, 0, 0.3}, 3, 3}, {{-1, 1, -1}, 6, 1}, {{-1, 0, 0.0625}, 1, 4}};
+    for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+        lod = NULL;
+        CHECK(ferry_alm_lod_extract(m, &picks[i].o, &lod, &err) == FERRY_OK);
+        if (lod) CHECK(lod->collapses_applied == picks[i].applied && lod->triangle_count == picks[i].triangles);
+        ferry_alm_lod_free(lod);
+    }
+
+    /* Every position, the simplified ones too, skins to its point at rest. */
+    static const double point[9][2] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}, {1, 0}, {1, 1}, {1, 0}};
+    double mats[48], h[4];
+    CHECK(ferry_alm_bone_matrices(m, -1, mats, &err) == FERRY_OK);
+    for (int p = 0; p < 9; p++) {
+        ferry_alm_vector_eval(&m->positions[p], mats, 3, h);
+        check_near4(h, point[p][0], point[p][1], 0, 1);
+    }
+    ferry_alm_free(m);
+    free(b.data);
+}
+
+/* Writes the influence fixtures for the command-line tests. */
+static int write_influence_fixtures(const char *dir)
+{
+    int bad = 0;
+    for (uint32_t v = 9; v <= 10; v++) {
+        bytes b = {0};
+        alm_influence_fixture(&b, v, NULL);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/influence_v%u.alm", dir, (unsigned)v);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(b.data, 1, b.size, f) != b.size) bad = 1;
+        if (f && fclose(f) != 0) bad = 1;
+        free(b.data);
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2) return write_influence_fixtures(argv[1]);
     check_empty();
     for (uint32_t v = 2; v <= 10; v++) check_version(v);
+    check_influence(9);
+    check_influence(10);
     check_refusals();
     check_skinning_fixture();
     check_chain();

@@ -2,9 +2,12 @@
  * and specific breaks with the located error or diagnostic each must give
  * (offsets from the spec-driven builder, not from the reader). */
 #include <ferry/alm.h>
+#include <ferry/convert.h>
 
 #include "alm_fixture.h"
 #include "test.h"
+
+#include <time.h>
 
 static void set_be(uint8_t *p, uint32_t v)
 {
@@ -281,9 +284,56 @@ static void specific(void)
     set_be(b.data + at.collapses[1] + 4, 4); /* position 4 is not in the full mesh */
     expect_diag(&b, "collapse-dead-endpoint", at.collapses[1] + 4, "collapses[1]", FERRY_SEVERITY_ERROR);
 
+    /* Influence collapses. [0] moves the vertex of position 2 to vertex 5 on
+     * position 5; the edge collapse then names 5. */
     FRESH(10);
-    set_be(b.data + at.collapses[0] + 12, 0); /* pair 2 -> 0: positions 2 and 0 */
-    expect_diag(&b, "influence-position", at.collapses[0] + 8, "collapses[0]", FERRY_SEVERITY_ERROR);
+    set_be(b.data + at.collapses[0] + 12, 0); /* pair 2 -> 0: position 0 is already in the mesh */
+    expect_diag(&b, "influence-target", at.collapses[0], "collapses[0]", FERRY_SEVERITY_WARNING);
+
+    FRESH(10);
+    set_be(b.data + at.collapses[0] + 8, 4); /* pair 4 -> 5: position 4 is not in the full mesh */
+    expect_diag(&b, "influence-dead-position", at.collapses[0], "collapses[0]", FERRY_SEVERITY_WARNING);
+
+    FRESH(10);
+    set_be(b.data + at.collapses[1] + 4, 2); /* edge 0 -> 2: position 2 left with the influence collapse */
+    expect_diag(&b, "collapse-dead-endpoint", at.collapses[1] + 4, "collapses[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10);
+    set_be(b.data + at.collapses[0] + 4, 0); /* no pairs; the 8 bytes of the pair are then trailing */
+    {
+        bytes c = {0};
+        put(&c, b.data, at.collapses[0] + 8);
+        put(&c, b.data + at.collapses[0] + 16, b.size - at.collapses[0] - 16);
+        set_be(c.data + at.collapses[1] - 8 + 4, 2); /* the edge collapse on position 2, still alive */
+        expect_diag(&c, "influence-empty", at.collapses[0], "collapses[0]", FERRY_SEVERITY_WARNING);
+        free(c.data);
+    }
+
+    /* Two pairs whose old vertices are on two positions (2 and 1), whose
+     * new ones on two positions (5 and 4): both reported, at the pair. */
+    FRESH(10);
+    {
+        bytes c = {0};
+        put(&c, b.data, at.collapses[0] + 16);
+        put_u32be(&c, 1);
+        put_u32be(&c, 4);
+        put(&c, b.data + at.collapses[0] + 16, b.size - at.collapses[0] - 16);
+        set_be(c.data + at.collapses[0] + 4, 2);
+        edit_result r;
+        run(&c, &r);
+        CHECK(r.read == FERRY_OK);
+        size_t found = 0;
+        for (size_t i = 0; i < r.diags.count; i++) {
+            const ferry_diagnostic *d = &r.diags.items[i];
+            if (strcmp(d->rule, "influence-position") != 0) continue;
+            CHECK(d->severity == FERRY_SEVERITY_ERROR && strcmp(d->path, "collapses[0]") == 0);
+            CHECK(d->offset == at.collapses[0] + 16 + 4 * found);
+            found++;
+        }
+        CHECK_EQ_U(found, 2);
+        ferry_diagnostics_free(&r.diags);
+        free(c.data);
+    }
 
     /* A second edge collapse on a position the first removed: dead. */
     FRESH(8);
@@ -305,6 +355,224 @@ static void specific(void)
     free(b.data);
 }
 
+static void set_f32(uint8_t *p, uint32_t bits) { set_be(p, bits); }
+
+#define NAN_BITS 0x7fc00000u
+#define INF_BITS 0x7f800000u
+
+/* NaN and infinities: located errors where the value is drawn (positions,
+ * tangents, texture coordinates, tangent maps, bone and frame matrices,
+ * tails, collapse errors), warnings in statistics (bounding sphere,
+ * flagged expectations, P); offsets computed from the spec's layout. */
+static void non_finite(void)
+{
+    bytes b = {0};
+    alm_fixture_at at;
+    const uint64_t fs = 4;
+
+    FRESH(10); /* position 1, component 0, y */
+    set_f32(b.data + at.positions[1] + 4 + 4 + 1 * fs, NAN_BITS);
+    expect_diag(&b, "non-finite", at.positions[1] + 4 + 4 + fs, "positions[1]/components[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(2); /* 64-bit reals: position 0, component 0, z */
+    for (int k = 0; k < 8; k++) b.data[at.positions[0] + 8 + 16 + k] = k == 0 ? 0x7f : k == 1 ? 0xf0 : 0;
+    expect_diag(&b, "non-finite", at.positions[0] + 8 + 16, "positions[0]/components[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10); /* vertex 0, tangents[0], component 0, x: after position, count, bone */
+    set_f32(b.data + at.vertices[0] + 12, INF_BITS | 0x80000000u);
+    expect_diag(&b, "non-finite", at.vertices[0] + 12, "vertices[0]/tangents[0]/components[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10); /* vertex 3's t: after position and two empty tangent vectors, s */
+    set_f32(b.data + at.vertices[3] + 12 + fs, NAN_BITS);
+    expect_diag(&b, "non-finite", at.vertices[3] + 12 + fs, "vertices[3]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10); /* tangent map 0, entry 0, tangents[0], component 0, z: width, height, patch, count, bone */
+    set_f32(b.data + at.textures[0] + 16 + 12 + 20 + 2 * fs, NAN_BITS);
+    expect_diag(&b, "non-finite", at.textures[0] + 16 + 12 + 20 + 2 * fs,
+                "tangent_maps[0]/entries[0]/tangents[0]/components[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10); /* bone 1's transform, row 0, column 3 (x offset) */
+    set_f32(b.data + at.bones[1] + 4 + 3 * fs, INF_BITS);
+    expect_diag(&b, "non-finite", at.bones[1] + 4 + 3 * fs, "bones[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(4); /* 3x3 + offset: the offset's y is the 11th real, held at [1][3] */
+    set_f32(b.data + at.bones[1] + 4 + 10 * fs, NAN_BITS);
+    expect_diag(&b, "non-finite", at.bones[1] + 4 + 10 * fs, "bones[1]", FERRY_SEVERITY_ERROR);
+    {
+        edit_result r;
+        run(&b, &r);
+        const ferry_diagnostic *d = find_rule(&r, "non-finite");
+        CHECK(d && strstr(d->message, "transform[1][3] is NaN"));
+        ferry_diagnostics_free(&r.diags);
+    }
+
+    FRESH(10); /* bone 0's tail z: after parent, matrix, flags */
+    set_f32(b.data + at.bones[0] + 4 + 64 + 4 + 2 * fs, NAN_BITS);
+    expect_diag(&b, "non-finite", at.bones[0] + 4 + 64 + 4 + 2 * fs, "bones[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10); /* frame 1, bone 0, entry [1][1] */
+    set_f32(b.data + at.frames + (1 * 2 + 0) * 64 + 5 * fs, INF_BITS);
+    expect_diag(&b, "non-finite", at.frames + (1 * 2 + 0) * 64 + 5 * fs, "frames[1]/bones[0]", FERRY_SEVERITY_ERROR);
+
+    FRESH(5); /* version 5: 4x4 frames without the version-6 fields */
+    set_f32(b.data + at.frames + 64 + 15 * fs, NAN_BITS);
+    expect_diag(&b, "non-finite", at.frames + 64 + 15 * fs, "frames[0]/bones[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10); /* the edge collapse's error, after p1 p2 vl vr */
+    set_f32(b.data + at.collapses[1] + 16, NAN_BITS);
+    expect_diag(&b, "non-finite", at.collapses[1] + 16, "collapses[1]", FERRY_SEVERITY_ERROR);
+
+    FRESH(10); /* the influence collapse's error, after marker, count, one pair */
+    set_f32(b.data + at.collapses[0] + 16, INF_BITS);
+    expect_diag(&b, "non-finite", at.collapses[0] + 16, "collapses[0]", FERRY_SEVERITY_ERROR);
+
+    /* Statistics: warnings. Bone 0's max_singular (after parent, matrix,
+     * flags, tail); bone 1's expect_LTGTGL holds a signalling NaN, unused
+     * until its flag is set; P[0][1]. */
+    FRESH(10);
+    set_f32(b.data + at.bones[0] + 4 + 64 + 4 + 12, NAN_BITS);
+    expect_diag(&b, "non-finite-statistic", at.bones[0] + 84, "bones[0]", FERRY_SEVERITY_WARNING);
+
+    FRESH(10);
+    set_be(b.data + at.bones[1] + 4 + 64, 0x10003u | FERRY_ALM_BONE_EXPECT_LTGTGL);
+    expect_diag(&b, "non-finite-statistic", at.bones[1] + 232, "bones[1]", FERRY_SEVERITY_WARNING);
+
+    FRESH(10);
+    set_f32(b.data + at.bones[1] + 236 + fs, INF_BITS);
+    expect_diag(&b, "non-finite-statistic", at.bones[1] + 236 + fs, "P", FERRY_SEVERITY_WARNING);
+
+    /* Finite values whose sums leave the 32-bit float range (float-range).
+     * Position 2: component 0 (bone 0, a translation) x = FLT_MAX, component
+     * 1 (bone 1, which turns y into -x) y = -FLT_MAX: x near 2 FLT_MAX. */
+    FRESH(10);
+    set_f32(b.data + at.positions[2] + 8, 0x7f7fffffu);
+    set_f32(b.data + at.positions[2] + 4 + 20 + 4 + fs, 0xff7fffffu);
+    expect_diag(&b, "float-range", at.positions[2], "positions[2]", FERRY_SEVERITY_ERROR);
+    /* FLT_MAX + 1 (position 1 at x = FLT_MAX on bone 0, offset 1) still
+     * rounds to FLT_MAX: no report. */
+    FRESH(10);
+    set_f32(b.data + at.positions[1] + 8, 0x7f7fffffu);
+    {
+        edit_result r;
+        run(&b, &r);
+        CHECK(r.read == FERRY_OK && r.diags.count == 0);
+        ferry_diagnostics_free(&r.diags);
+    }
+    /* Bone 0 doubles x and bone 1 sits at x = FLT_MAX in it: bone 1's
+     * object transform overflows (reported at the bone, before the
+     * positions on it). */
+    FRESH(10);
+    set_f32(b.data + at.bones[0] + 4, 0x40000000u);        /* [0][0] = 2 */
+    set_f32(b.data + at.bones[1] + 4 + 3 * fs, 0x7f7fffffu); /* [0][3] */
+    expect_diag(&b, "float-range", at.bones[1], "bones[1]", FERRY_SEVERITY_ERROR);
+    /* Position 1 at x = 3e38 on bone 0 fits at rest (bone 0 moves it by 1);
+     * frame 1 doubles bone 0's x: 6e38 there. */
+    FRESH(10);
+    set_f32(b.data + at.positions[1] + 8, 0x7f61b1e6u);      /* 3e38 */
+    set_f32(b.data + at.frames + 2 * 64, 0x40000000u);       /* frame 1, bone 0, [0][0] = 2 */
+    expect_diag(&b, "float-range", at.positions[1], "positions[1]", FERRY_SEVERITY_ERROR);
+    {
+        edit_result r;
+        run(&b, &r);
+        const ferry_diagnostic *d = find_rule(&r, "float-range");
+        CHECK(d && strstr(d->message, "in frame 1"));
+        ferry_diagnostics_free(&r.diags);
+    }
+    /* Version 2 stores 64-bit reals: a texture coordinate of 1e300. */
+    FRESH(2);
+    {
+        uint64_t big;
+        double x = 1e300;
+        memcpy(&big, &x, 8);
+        for (int k = 0; k < 8; k++) b.data[at.vertices[1] + 4 + 8 + k] = (uint8_t)(big >> (56 - 8 * k));
+        expect_diag(&b, "float-range", at.vertices[1] + 4 + 8, "vertices[1]", FERRY_SEVERITY_ERROR);
+    }
+
+    /* The converter's own check, for what validation cannot see alone:
+     * position 1 at x = -3e38 at rest, and frame 1 mirrors bone 0's x, so
+     * the move from rest to frame 1 is about 6e38. Validation passes (each
+     * pose fits a float); the scene is refused as malformed, located. */
+    FRESH(10);
+    set_f32(b.data + at.positions[1] + 8, 0xff61b1e6u);    /* -3e38 */
+    set_f32(b.data + at.frames + 2 * 64, 0xbf800000u);     /* frame 1, bone 0, [0][0] = -1 */
+    {
+        ferry_alm_mesh *m = NULL;
+        ferry_error err;
+        CHECK(ferry_alm_read(b.data, b.size, NULL, &m, &err) == FERRY_OK);
+        ferry_diagnostics d;
+        memset(&d, 0, sizeof d);
+        CHECK(m && ferry_alm_validate(m, &d) == FERRY_OK);
+        ferry_diagnostics_free(&d);
+        ferry_scene *scene = NULL;
+        ferry_alm_scene_options so;
+        memset(&so, 0, sizeof so);
+        so.force_morph = true;
+        CHECK(m && ferry_alm_to_scene(m, NULL, &so, &scene, &err) == FERRY_ERR_MALFORMED);
+        CHECK_MSG(strcmp(err.path, "positions[1]") == 0 && err.offset == at.positions[1], "path %s offset %llu: %s",
+                  err.path, (unsigned long long)err.offset, err.message);
+        ferry_scene_free(scene);
+        ferry_alm_free(m);
+    }
+
+    /* The untouched fixture has none of these (its signalling NaN is unused). */
+    FRESH(10);
+    {
+        edit_result r;
+        run(&b, &r);
+        CHECK(r.read == FERRY_OK && r.diags.count == 0);
+        ferry_diagnostics_free(&r.diags);
+    }
+    free(b.data);
+}
+
+/* A hostile mesh: 20 000 frames and 20 000 positions whose bounds cannot
+ * rule an overflow out (y = 2e38 under a bone that doubles x in every
+ * frame) but that never overflow: the frame-by-frame check stops at its
+ * budget and reports them by their bound, in bounded time. */
+static void skin_budget(void)
+{
+    enum { F = 20000, P = 20000 };
+    ferry_alm_mesh m;
+    memset(&m, 0, sizeof m);
+    m.version = 10;
+    ferry_alm_bone bone;
+    memset(&bone, 0, sizeof bone);
+    bone.parent = -1;
+    for (int i = 0; i < 4; i++) bone.transform[5 * i] = 1;
+    m.bones = &bone;
+    m.bone_count = 1;
+    ferry_alm_component *comp = calloc(P, sizeof *comp);
+    ferry_alm_vector *pos = calloc(P, sizeof *pos);
+    double *frames = calloc((size_t)F * 16, sizeof *frames);
+    for (uint32_t i = 0; i < P; i++) {
+        comp[i].coords[1] = 2e38;
+        comp[i].coords[3] = 1;
+        pos[i].components = &comp[i];
+        pos[i].count = 1;
+    }
+    for (uint32_t f = 0; f < F; f++) {
+        for (int i = 0; i < 4; i++) frames[16 * f + 5 * i] = 1;
+        frames[16 * f] = 2;
+    }
+    m.positions = pos;
+    m.position_count = P;
+    m.frames = frames;
+    m.frame_count = F;
+    m.frame_rate = 30;
+    ferry_diagnostics d;
+    memset(&d, 0, sizeof d);
+    clock_t start = clock();
+    CHECK(ferry_alm_validate(&m, &d) == FERRY_ERR_MALFORMED);
+    double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+    CHECK_MSG(seconds < 10, "validation took %.1f s", seconds);
+    CHECK(d.count && strcmp(d.items[0].rule, "float-range") == 0 && strstr(d.items[0].message, "may go beyond"));
+    CHECK_EQ_U(d.error_count, P); /* none could be tried in every frame */
+    ferry_diagnostics_free(&d);
+    free(comp);
+    free(pos);
+    free(frames);
+}
+
 int main(void)
 {
     for (uint32_t v = 2; v <= 10; v++) truncations(v);
@@ -312,5 +580,7 @@ int main(void)
     corruptions(8);
     corruptions(10);
     specific();
+    non_finite();
+    skin_budget();
     TEST_END();
 }

@@ -520,6 +520,29 @@ static int write_fixture(const ferry_alm_mesh *m, const char *dir, const char *n
     return 0;
 }
 
+/* A bone scaled to nothing at rest: its matrix is a TRS (scale 0), but no
+ * inverse bind matrix exists, so the mesh becomes morph targets instead of
+ * a skin with infinite matrices (which glTF refuses). */
+static void test_singular_bone(void)
+{
+    ferry_alm_mesh m;
+    build_rigid(&m, 8);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) rigid_bone[0].transform[4 * r + c] = 0;
+    ferry_alm_scene_report rep;
+    ferry_alm_scene_options opts = {0};
+    opts.report = &rep;
+    ferry_scene *s = NULL;
+    ferry_error err;
+    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(!rep.skinned && rep.reason && strstr(rep.reason, "inverse"));
+    if (s) {
+        CHECK_EQ_U(s->skin_count, 0);
+        CHECK_EQ_U(s->meshes[0].primitives[0].target_count, 2);
+    }
+    ferry_scene_free(s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2) {
@@ -531,6 +554,7 @@ int main(int argc, char **argv)
         return bad;
     }
     test_rigid();
+    test_singular_bone();
     test_dropped_weight();
     test_animation_space();
     test_lod_and_errors();

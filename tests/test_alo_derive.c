@@ -270,7 +270,7 @@ static void compare_ray(const ferry_alo_submesh *sm, const float o[3], const flo
     if (!same_hit(h1, &a, h2, &b)) {
         if (st->mismatches < 5)
             fprintf(stderr,
-                    "%s: ray (%g %g %g)+t(%g %g %g) max %g: tree %s tri %u t %.9g, brute %s tri %u t %.9g\n",
+                    "%s: ray (%.9g %.9g %.9g)+t(%.9g %.9g %.9g) max %.9g: tree %s tri %u t %.9g, brute %s tri %u t %.9g\n",
                     what, (double)o[0], (double)o[1], (double)o[2], (double)d[0], (double)d[1], (double)d[2],
                     (double)max_t, h1 ? "hit" : "miss", (unsigned)a.triangle, (double)a.t, h2 ? "hit" : "miss",
                     (unsigned)b.triangle, (double)b.t);
@@ -440,6 +440,26 @@ static void test_ray_basics(void)
     /* A vertex index out of range is skipped. */
     idx[2] = 3;
     CHECK(!ferry_alo_raycast_brute_force(&sm, o, d, INFINITY, &hit));
+
+    /* A ray in the triangle's plane touches nothing: the wall of icw's
+     * EI_CBAOTH.ALO collision mesh (triangle 12 of mesh 5) and a vertical
+     * ray down its vertical edge, starting 2.8 above the wall and stopping
+     * 2.2 above it. The rounded determinant (1e-17 of its scale) once gave a
+     * hit at t = 0 that the tree (rightly) did not. */
+    const float wall[3][3] = {{-3.43644595f, -2.98057415e-07f, -0.0240755081f},
+                              {-1.72573709f, -2.96303415f, -0.0240755081f},
+                              {-1.72573709f, -2.96303415f, 10.0807276f}};
+    for (int c = 0; c < 3; c++) memcpy(v[c].position, wall[c], sizeof wall[c]);
+    idx[2] = 2;
+    float edge_o[3] = {-1.72573709f, -2.96303415f, 12.8794041f}, down[3] = {0, 0, -2.79867649f};
+    CHECK(!ferry_alo_raycast_brute_force(&sm, edge_o, down, 0.222104967f, &hit));
+    CHECK(!ferry_alo_raycast_brute_force(&sm, edge_o, down, INFINITY, &hit));
+    /* The same down the other vertical edge (RI_CILGHAL.ALO's ray). */
+    float edge2_o[3] = {-3.43644595f, -2.98057415e-07f, 12.8794041f};
+    CHECK(!ferry_alo_raycast_brute_force(&sm, edge2_o, down, 0.393011272f, &hit));
+    /* The same wall across the ray's path is hit. */
+    float across_o[3] = {-2.5f, -1.5f, 2}, across_d[3] = {-1, -1, 0};
+    CHECK(ferry_alo_raycast_brute_force(&sm, across_o, across_d, INFINITY, &hit) && hit.t > 0);
 }
 
 static void test_hand_built_trees(void)

@@ -301,9 +301,26 @@ static void test_bone_mapping(void)
     EXPECT_ONLY(&d, "bone-mapping-count", ERR);
     ferry_diagnostics_free(&d);
 
+    /* 25 entries, as a shipped model has: the game's skinning shaders hold
+     * 24 matrices, so this draws right while no vertex uses entry 24 (a
+     * warning), and wrong once one does (an error). */
     fixture_init(&f);
     for (uint32_t i = 0; i < 25; i++) f.mapping[i] = i % 3;
     f.submesh.bone_mapping_count = 25;
+    CHECK_EQ_U(run(&f, &d, false), 0);
+    EXPECT_ONLY(&d, "bone-mapping-count", WARN);
+    ferry_diagnostics_free(&d);
+    f.vertices[3].bone_index[0] = 24;
+    CHECK_EQ_U(run(&f, &d, false), 1);
+    EXPECT_ONLY(&d, "bone-mapping-count", ERR);
+    ferry_diagnostics_free(&d);
+    /* A weighted second slot counts; an unweighted one does not. */
+    f.vertices[3].bone_index[0] = 1;
+    f.vertices[3].bone_index[1] = 24;
+    CHECK_EQ_U(run(&f, &d, false), 0);
+    ferry_diagnostics_free(&d);
+    f.vertices[3].bone_weight[0] = 0.5f;
+    f.vertices[3].bone_weight[1] = 0.5f;
     CHECK_EQ_U(run(&f, &d, false), 1);
     EXPECT_ONLY(&d, "bone-mapping-count", ERR);
     ferry_diagnostics_free(&d);
@@ -665,6 +682,79 @@ static void test_vertex_count(void)
     free(many);
 }
 
+/* NaN and infinities where the game draws with them: located errors. */
+static void test_non_finite(void)
+{
+    fixture f;
+    ferry_diagnostics d;
+    /* Vertex fields, located at the float (0x10007 vertices are 144 bytes).
+     * An error where the vertex format uploads the field (positions and
+     * normals always), a warning where it does not. */
+    static const char *const formats[3] = {"alD3dVertRSkinNU2", "alD3dVertB4I4NU2U3U3C", "SomeOtherFormat"};
+    static const struct {
+        size_t field;
+        uint32_t at;
+        bool error[3]; /* per format */
+    } fields[] = {{offsetof(ferry_alo_vertex, position) + 4, 4, {true, true, true}},
+                  {offsetof(ferry_alo_vertex, normal), 12, {true, true, true}},
+                  {offsetof(ferry_alo_vertex, texcoord) + 4, 28, {true, true, true}},
+                  {offsetof(ferry_alo_vertex, texcoord) + 12, 36, {false, false, true}},
+                  {offsetof(ferry_alo_vertex, tangent) + 8, 64, {false, true, true}},
+                  {offsetof(ferry_alo_vertex, binormal), 68, {false, true, true}},
+                  {offsetof(ferry_alo_vertex, color) + 12, 92, {false, true, true}},
+                  {offsetof(ferry_alo_vertex, bone_weight), 128, {false, true, true}}};
+    const float bad[2] = {NAN, -INFINITY};
+    for (int b = 0; b < 2; b++) {
+        for (int fm = 0; fm < 3; fm++)
+            for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+                fixture_init(&f);
+                f.submesh.vertex_format = formats[fm];
+                f.submesh.source.vertices = 0x1000;
+                memcpy((char *)&f.vertices[2] + fields[k].field, &bad[b], sizeof bad[b]);
+                bool position = k == 0, weight = fields[k].at == 128, error = fields[k].error[fm];
+                size_t errors = run(&f, &d, false);
+                ferry_severity sev = error ? ERR : WARN;
+                CHECK_MSG(count_rule(&d, "value-finite", sev) == 1, "format %s field at %u", formats[fm],
+                          (unsigned)fields[k].at);
+                const ferry_diagnostic *g = find_rule(&d, "value-finite");
+                if (g) {
+                    CHECK_EQ_U(g->offset, 0x1000 + 8 + 2 * 144 + fields[k].at);
+                    CHECK(strcmp(g->path, "0x400/0x10000/0x10007") == 0 && strstr(g->message, "vertex 2") != NULL);
+                }
+                /* Besides: a position outside the bounds, weights not summing to 1 (warnings). */
+                CHECK_EQ_U(errors, error ? 1 : 0);
+                CHECK_EQ_U(d.count, 1 + (size_t)position + (size_t)weight);
+                ferry_diagnostics_free(&d);
+            }
+        fixture_init(&f);
+        f.bones[1].matrix[7] = bad[b];
+        f.bones[1].offset = 0x80;
+        CHECK_EQ_U(run(&f, &d, false), 1);
+        EXPECT_ONLY(&d, "value-finite", ERR);
+        const ferry_diagnostic *g = find_rule(&d, "value-finite");
+        if (g) CHECK(g->offset == 0x80 && strstr(g->message, "bone 1 'Body'") && strstr(g->message, "row 1, column 3"));
+        ferry_diagnostics_free(&d);
+
+        fixture_init(&f);
+        f.params[1].value[0] = bad[b];
+        CHECK_EQ_U(run(&f, &d, false), 1);
+        EXPECT_ONLY(&d, "value-finite", ERR);
+        ferry_diagnostics_free(&d);
+
+        fixture_init(&f);
+        f.light.intensity = bad[b];
+        CHECK_EQ_U(run(&f, &d, false), 1);
+        EXPECT_ONLY(&d, "value-finite", ERR);
+        ferry_diagnostics_free(&d);
+    }
+    /* Huge but finite values are not this rule's business. */
+    fixture_init(&f);
+    f.params[1].value[0] = 3.4e38f;
+    CHECK_EQ_U(run(&f, &d, false), 0);
+    CHECK_EQ_U(d.count, 0);
+    ferry_diagnostics_free(&d);
+}
+
 static void test_robustness(void)
 {
     fixture f;
@@ -712,6 +802,7 @@ int main(void)
     test_index_range();
     test_index_reports_bounded();
     test_bone_mapping();
+    test_non_finite();
     test_vertex_bone_index();
     test_bone_weights();
     test_collision();

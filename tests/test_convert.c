@@ -599,8 +599,19 @@ static void check_particle_scene(const ferry_particle_system *ps, const ferry_sc
         CHECK(json_object_size(props) > 0);
         CHECK(json_object_size(json_object_get(x, "tracks")) == 7);
         CHECK(json_object_size(json_object_get(x, "groups")) == 3);
+        /* Relative: real lifetimes reach FLT_MAX (3.4e38, "forever"), whose
+         * JSON decimal differs from the float in the 8th digit. */
+        double lifetime = ps->emitters[i].properties.lifetime;
         if (ferry_particle_property_present(&ps->emitters[i].properties, 0x0f))
-            CHECK_NEAR(json_real_value(json_object_get(props, "lifetime")), ps->emitters[i].properties.lifetime, 1e-6);
+            CHECK_NEAR(json_real_value(json_object_get(props, "lifetime")), lifetime,
+                       1e-6 * (fabs(lifetime) > 1 ? fabs(lifetime) : 1));
+        /* The lifetime range, from whichever axis the group uses. */
+        float lo, hi;
+        ferry_particle_emitter_lifetime(&ps->emitters[i], &lo, &hi);
+        json_t *life = json_object_get(x, "lifetime");
+        CHECK(json_is_string(json_object_get(life, "from")));
+        CHECK_NEAR(json_real_value(json_object_get(life, "max")), hi, 1e-6 * (fabs(hi) > 1 ? fabs(hi) : 1));
+        CHECK_NEAR(json_real_value(json_object_get(life, "min")), lo, 1e-6 * (fabs(lo) > 1 ? fabs(lo) : 1));
         json_decref(x);
     }
 }
@@ -637,6 +648,99 @@ static void test_particles(void)
 
 /* ---- corpus ---- */
 
+static size_t mesh_triangles(const ferry_alo_mesh *mesh)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mesh->submesh_count; i++) n += mesh->submeshes[i].triangle_count;
+    return n;
+}
+
+/* The level of detail a name ends in (_LOD<n>, any case), -1 when none;
+ * base: the length before it. */
+static long lod_of(const char *name, size_t *base)
+{
+    size_t n = strlen(name), d = n;
+    while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') d--;
+    if (d == n || d < 4 || strncasecmp(name + d - 4, "_LOD", 4) != 0) return -1;
+    *base = d - 4;
+    return strtol(name + d, NULL, 10);
+}
+
+/* The default export (the game's view) against the `all` one of the same
+ * model: it holds exactly the mesh nodes `all` does not mark not_drawn,
+ * names the others in the scene's extras, and of each level-of-detail
+ * group keeps the mesh with the most triangles (counted in *groups). */
+/* Whether the scene has a mesh node of that name (bones may share it). */
+static bool has_mesh_node(const ferry_scene *s, const char *name)
+{
+    for (size_t k = 0; k < s->node_count; k++)
+        if (s->nodes[k].name && name && strcmp(s->nodes[k].name, name) == 0 && s->nodes[k].extras_json &&
+            strstr(s->nodes[k].extras_json, "\"alamo\":\"mesh\""))
+            return true;
+    return false;
+}
+
+static void check_default_view(const ferry_alo_model *m, const ferry_scene *all, size_t *groups)
+{
+    ferry_alo_scene_report report = {0};
+    ferry_alo_scene_options o = {.skip_textures = true, .report = &report};
+    ferry_scene *s = NULL;
+    ferry_error err;
+    CHECK(ferry_alo_to_scene(m, &o, &s, &err) == FERRY_OK);
+    if (!s) return;
+    size_t drawn = 0, marked = 0;
+    for (size_t i = 0; i < all->node_count; i++) {
+        json_t *x = all->nodes[i].extras_json ? json_loads(all->nodes[i].extras_json, 0, NULL) : NULL;
+        const char *kind = json_string_value(json_object_get(x, "alamo"));
+        if (kind && strcmp(kind, "mesh") == 0) {
+            bool not_drawn = json_array_size(json_object_get(x, "not_drawn")) > 0;
+            bool in_default = has_mesh_node(s, all->nodes[i].name);
+            CHECK_MSG(in_default == !not_drawn, "%s: in the default export %d, not_drawn %d", all->nodes[i].name, in_default, not_drawn);
+            drawn += !not_drawn;
+            marked += not_drawn;
+        }
+        json_decref(x);
+    }
+    CHECK_EQ_U(report.meshes, drawn);
+    CHECK_EQ_U(report.meshes_left_out, marked);
+    json_t *sx = json_loads(s->extras_json, 0, NULL);
+    CHECK_EQ_U(json_array_size(json_object_get(sx, "left_out")), marked);
+    json_decref(sx);
+    /* Level-of-detail groups: the kept one has the most triangles. */
+    for (size_t i = 0; i < m->mesh_count; i++) {
+        size_t base;
+        const char *name = m->meshes[i].name;
+        if (!name || lod_of(name, &base) < 0) continue;
+        size_t best = i, members = 0;
+        bool first = true;
+        for (size_t j = 0; j < m->mesh_count; j++) {
+            size_t bj;
+            const char *nj = m->meshes[j].name;
+            if (!nj || lod_of(nj, &bj) < 0 || bj != base || strncasecmp(nj, name, base) != 0) continue;
+            if (j < i) first = false;
+            members++;
+            if (mesh_triangles(&m->meshes[j]) > mesh_triangles(&m->meshes[best])) best = j;
+        }
+        if (!first || members < 2) continue;
+        (*groups)++;
+        for (size_t j = 0; j < m->mesh_count; j++) {
+            size_t bj;
+            const char *nj = m->meshes[j].name;
+            if (!nj || lod_of(nj, &bj) < 0 || bj != base || strncasecmp(nj, name, base) != 0) continue;
+            /* Marked lower_lod in `all` exactly when not the best (the best
+             * may still be left out for another reason, a hidden bone). */
+            bool lower = false;
+            for (size_t k = 0; k < all->node_count; k++)
+                if (all->nodes[k].name && strcmp(all->nodes[k].name, nj) == 0 && all->nodes[k].extras_json &&
+                    strstr(all->nodes[k].extras_json, "\"alamo\":\"mesh\""))
+                    lower = strstr(all->nodes[k].extras_json, "\"lower_lod\"") != NULL;
+            if (j == best) CHECK_MSG(!lower, "%s (%zu triangles, the most of its group) marked lower_lod", nj, mesh_triangles(&m->meshes[j]));
+            else CHECK_MSG(!has_mesh_node(s, nj) && lower, "%s (%zu triangles, fewer than %s) kept", nj, mesh_triangles(&m->meshes[j]), m->meshes[best].name);
+        }
+    }
+    ferry_scene_free(s);
+}
+
 static void test_corpus(void)
 {
     const char *dir = FERRY_SHARED_DIR "/corpus/alamo";
@@ -647,7 +751,7 @@ static void test_corpus(void)
     char **alos = NULL, **alas = NULL;
     size_t alo_count = test_list_files(dir, ".alo", &alos);
     size_t ala_count = test_list_files(dir, ".ala", &alas);
-    size_t models = 0, particles = 0, images = 0, ueaw_images = 0, ueaw_missing = 0, anims_done = 0;
+    size_t models = 0, particles = 0, images = 0, ueaw_images = 0, ueaw_missing = 0, anims_done = 0, lod_groups = 0;
     geometry_stats st = {0};
     pose_stats ps = {0};
     for (size_t i = 0; i < alo_count; i++) {
@@ -699,8 +803,9 @@ static void test_corpus(void)
         }
         bool ueaw = strstr(alos[i], "/ueaw/") != NULL;
         ferry_diagnostics diags = {0};
+        /* `all`: every object becomes a node, so every mesh is checked. */
         ferry_alo_scene_options o = {.model_path = alos[i], .animations = anims, .animation_names = names,
-                                     .animation_count = na, .diagnostics = &diags};
+                                     .animation_count = na, .diagnostics = &diags, .all = true};
         ferry_scene *s = NULL;
         ferry_error err;
         ferry_result r = ferry_alo_to_scene(m, &o, &s, &err);
@@ -728,6 +833,7 @@ static void test_corpus(void)
             for (size_t d = 0; d < diags.count; d++)
                 if (strcmp(diags.items[d].rule, "texture-undecodable") == 0) printf("%s: %s\n", stem, diags.items[d].message);
             write_glb(s, stem);
+            check_default_view(m, s, &lod_groups);
         }
         ferry_scene_free(s);
         ferry_diagnostics_free(&diags);
@@ -743,7 +849,9 @@ static void test_corpus(void)
            st.skinned_vertices, st.rigid_error);
     printf("corpus: %zu animations, %zu channels, %zu samples; max error t %.3g r %.3g s %.3g; frame 0 at rest %zu/%zu bones\n",
            anims_done, ps.channels, ps.samples, ps.translation, ps.rotation, ps.scale, ps.frame0_near_rest, ps.frame0_bones);
+    printf("corpus: %zu level-of-detail groups, in each the most detailed mesh is the one kept\n", lod_groups);
     CHECK(models >= 33);
+    CHECK(lod_groups >= 10);
     CHECK(ueaw_missing == 0);
     CHECK(st.bind_error < 1e-5 && st.rigid_error < 1e-5);
     CHECK(ps.translation < 1e-4 && ps.rotation < 1e-5 && ps.scale < 1e-4);

@@ -1,13 +1,24 @@
-/* ferry_alo_scene_options.game_view: what the game does not draw is left
- * out (hidden meshes, meshes on hidden bones, shadow volumes, collision
- * meshes, LODs and ALTs above 0); by default everything is kept. */
+/* What the game draws: by default what the game does not draw is left out
+ * (hidden meshes, meshes on hidden bones, shadow volumes, collision meshes,
+ * less detailed levels of a _LOD group, ALTs above 0); `all` keeps every
+ * mesh and says in its extras why the game does not draw it. game_view,
+ * the former opt-in, is still accepted and changes nothing.
+ *
+ * Changed deliberately with the new default: this test used to expect
+ * everything by default and _LOD0 kept by game_view. Real files show the
+ * highest _LOD<n> is the most detailed, so Hull_LOD1 is kept and Hull_LOD0
+ * left out. */
 #include <ferry/convert.h>
+#include <jansson.h>
 
 #include "test.h"
 
 #define MESHES 7
 
-static const char *const names[MESHES] = {"Hull", "Hull_LOD1", "Shield", "Coll", "Shadow", "Light_ALT1", "OnHiddenBone"};
+static const char *const names[MESHES] = {"Hull_LOD1", "Hull_LOD0", "Shield", "Coll", "Shadow", "Light_ALT1", "OnHiddenBone"};
+/* Why each is not drawn (NULL: drawn), as `all` marks it. */
+static const char *const reasons[MESHES] = {NULL, "[\"lower_lod\"]", "[\"hidden\"]", "[\"collision\"]", "[\"shadow_volume\"]",
+                                            "[\"alt\"]", "[\"hidden_bone\"]"};
 static const char *const shaders[MESHES] = {"MeshGloss.fx", "MeshGloss.fx", "MeshGloss.fx", "MeshCollision.fx",
                                             "MeshShadowVolume.fx", "MeshGloss.fx", "MeshGloss.fx"};
 
@@ -77,24 +88,54 @@ int main(void)
     model.connections.objects = connections;
     model.connections.object_count = MESHES;
 
-    for (int game_view = 0; game_view <= 1; game_view++) {
+    /* 0: default, 1: game_view (the old opt-in), 2: all. */
+    for (int mode = 0; mode <= 2; mode++) {
         ferry_alo_scene_options options;
         memset(&options, 0, sizeof options);
         options.skip_textures = true;
-        options.game_view = game_view != 0;
+        options.game_view = mode == 1;
+        options.all = mode == 2;
+        ferry_alo_scene_report report;
+        memset(&report, 0xff, sizeof report);
+        options.report = &report;
         ferry_scene *scene = NULL;
         ferry_error err;
         CHECK(ferry_alo_to_scene(&model, &options, &scene, &err) == FERRY_OK);
         if (!scene) continue;
         bool seen[MESHES] = {false};
         size_t n = count_mesh_nodes(scene, seen);
-        if (game_view) {
+        json_t *sx = json_loads(scene->extras_json, 0, NULL);
+        if (mode < 2) {
             CHECK_EQ_U(n, 1);
-            CHECK(seen[0]);
+            CHECK_MSG(seen[0], "Hull_LOD1, the most detailed level, kept");
+            CHECK_EQ_U(report.meshes, 1);
+            CHECK_EQ_U(report.meshes_left_out, MESHES - 1);
+            /* The scene names what it left out, in object order. */
+            json_t *left = json_object_get(sx, "left_out");
+            CHECK_EQ_U(json_array_size(left), MESHES - 1);
+            for (size_t k = 1; k < MESHES && k - 1 < json_array_size(left); k++)
+                CHECK(strcmp(json_string_value(json_array_get(left, k - 1)), names[k]) == 0);
+            CHECK(strcmp(json_string_value(json_object_get(sx, "view")), "game") == 0);
         } else {
             CHECK_EQ_U(n, MESHES);
-            for (int k = 0; k < MESHES; k++) CHECK_MSG(seen[k], "%s kept by default", names[k]);
+            for (int k = 0; k < MESHES; k++) CHECK_MSG(seen[k], "%s kept by all", names[k]);
+            CHECK_EQ_U(report.meshes, MESHES);
+            CHECK_EQ_U(report.meshes_left_out, 0);
+            CHECK(json_object_get(sx, "left_out") == NULL);
+            for (size_t i = 0; i < scene->node_count; i++) {
+                for (int k = 0; k < MESHES; k++) {
+                    if (!scene->nodes[i].name || strcmp(scene->nodes[i].name, names[k]) != 0) continue;
+                    json_t *x = json_loads(scene->nodes[i].extras_json, 0, NULL);
+                    char *why = json_dumps(json_object_get(x, "not_drawn"), JSON_COMPACT | JSON_ENCODE_ANY);
+                    CHECK_MSG(reasons[k] ? why && strcmp(why, reasons[k]) == 0 : why == NULL, "%s: not_drawn %s", names[k],
+                              why ? why : "(none)");
+                    free(why);
+                    json_decref(x);
+                }
+            }
         }
+        CHECK_EQ_U(report.missing_texture_count, 0);
+        json_decref(sx);
         /* The bones stay either way: animations and proxies hang on them. */
         size_t bone_nodes = 0;
         for (size_t i = 0; i < scene->node_count; i++)

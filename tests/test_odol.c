@@ -12,6 +12,8 @@
  *  - hand-stated values: counts, face corners, a few values per array,
  *    and the features the real files lack (all ten animation types,
  *    keyframes, proxies, ...). */
+#include <ferry/convert.h>
+#include <math.h>
 #include <ferry/lzss.h>
 #include <ferry/odol.h>
 
@@ -708,6 +710,87 @@ static void check_no_strays(void)
     test_free_paths(paths, n);
 }
 
+/* NaN and infinities are located validation errors (rule value-finite, as for every format), and
+ * the glTF conversion refuses the same values at the same places. The box
+ * sample stores raw (uncompressed) v40 positions and normals, patched here
+ * in the file's bytes; the door has proxies and animations. */
+static bool has_diag(const ferry_diagnostics *d, const char *path, uint64_t offset)
+{
+    for (size_t i = 0; i < d->count; i++)
+        if (strcmp(d->items[i].rule, "value-finite") == 0 && strcmp(d->items[i].path, path) == 0 &&
+            d->items[i].offset == offset && d->items[i].severity == FERRY_SEVERITY_ERROR)
+            return true;
+    return false;
+}
+
+static ferry_odol_model *sample_bytes(odol_sample_builder build, ferry_buffer *bytes)
+{
+    odol_sample sample;
+    build(&sample);
+    ferry_error err;
+    ferry_odol_model *m = NULL;
+    CHECK(ferry_odol_update(&sample.model, &err) == FERRY_OK);
+    CHECK(ferry_odol_write(&sample.model, bytes, &err) == FERRY_OK);
+    CHECK(ferry_odol_read(bytes->data, bytes->size, NULL, &m, &err) == FERRY_OK);
+    odol_sample_free(&sample);
+    return m;
+}
+
+static void check_non_finite(void)
+{
+    ferry_buffer bytes = {0};
+    ferry_error err;
+    ferry_diagnostics d = {0};
+    ferry_scene *s = NULL;
+    ferry_odol_model *m = sample_bytes(odol_sample_build_box, &bytes);
+    if (!m) goto done;
+    const ferry_odol_lod *l = &m->lods[0];
+    CHECK(l->positions.stored == l->positions.data && !l->normals.default_fill &&
+          l->normals.array.stored == l->normals.array.data);
+    uint64_t pos_at = l->positions.offset + 4 + 12 * 3 + 4;  /* vertex 3's y: after the count */
+    uint64_t nrm_at = l->normals.array.offset + 5 + 12 * 2; /* vertex 2's x: after count and fill flag */
+    /* Before: no error. */
+    CHECK(ferry_odol_validate(m, &d) == 0);
+    ferry_diagnostics_free(&d);
+    ferry_odol_free(m);
+    m = NULL;
+    static const uint8_t nan_bytes[4] = {0x00, 0x00, 0xc0, 0x7f}, inf_bytes[4] = {0x00, 0x00, 0x80, 0xff};
+    memcpy(bytes.data + pos_at, nan_bytes, 4);
+    memcpy(bytes.data + nrm_at, inf_bytes, 4);
+    CHECK(ferry_odol_read(bytes.data, bytes.size, NULL, &m, &err) == FERRY_OK);
+    if (!m) goto done;
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_U(ferry_odol_validate(m, &d), 2);
+    CHECK_MSG(has_diag(&d, "lods[0]/positions[3]", pos_at - 4), "no located error for the NaN position");
+    CHECK_MSG(has_diag(&d, "lods[0]/normals[2]", nrm_at), "no located error for the infinite normal");
+    ferry_diagnostics_free(&d);
+    /* The conversion stops at the first it meets (in the order faces use
+     * vertices), named as validation names it. */
+    CHECK(ferry_odol_to_scene(m, NULL, &s, &err) == FERRY_ERR_MALFORMED && !s);
+    CHECK_MSG(strcmp(err.path, "lods[0]/positions[3]") == 0 || strcmp(err.path, "lods[0]/normals[2]") == 0,
+              "convert says %s", err.path);
+    ferry_odol_free(m);
+    ferry_buffer_free(&bytes);
+
+    /* A proxy's matrix and an animation axis. */
+    m = sample_bytes(odol_sample_build_door, &bytes);
+    if (!m) goto done;
+    CHECK(m->lods[0].proxy_count >= 1 && m->animations.present && m->animations.class_count >= 1);
+    if (!m->lods[0].proxy_count || !m->animations.class_count) goto done;
+    m->lods[0].proxies[0].transform[9] = NAN;
+    m->animations.classes[0].axis_dir[2] = INFINITY;
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_U(ferry_odol_validate(m, &d), 2);
+    CHECK(has_diag(&d, "lods[0]/proxies[0]", FERRY_NO_OFFSET));
+    CHECK(has_diag(&d, "animations/classes[0]", FERRY_NO_OFFSET));
+    ferry_diagnostics_free(&d);
+    CHECK(ferry_odol_to_scene(m, NULL, &s, &err) == FERRY_ERR_MALFORMED && !s);
+    CHECK_MSG(strcmp(err.path, "lods[0]/proxies[0]") == 0, "convert says %s", err.path);
+done:
+    ferry_odol_free(m);
+    ferry_buffer_free(&bytes);
+}
+
 int main(void)
 {
     coverage cv;
@@ -718,6 +801,7 @@ int main(void)
     check_coverage(&cv);
     check_empty_lod_size();
     check_no_strays();
+    check_non_finite();
     printf("odol samples: %zu files, %zu bytes; %zu arrays compared, %zu stored compressed (%zu bytes decoded)\n",
            odol_sample_builder_count, total, arrays_checked, arrays_compressed, bytes_decoded);
     TEST_END();

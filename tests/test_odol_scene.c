@@ -14,6 +14,7 @@
 #include "support.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -339,20 +340,41 @@ static json_t *extras(const char *text)
 /* Triangles as 9 floats (glTF positions), for comparing lists as sets. */
 static int cmp9(const void *a, const void *b) { return memcmp(a, b, 9 * sizeof(float)); }
 
-/* The glTF triangles of a LOD, derived here from the source: x negated,
- * each face's corners reversed ((0 2 1), and (0 3 2) for quads). */
+/* Whether face f is a proxy's marker triangle: its section (the first
+ * whose byte range of the engine's face layout, 8 per triangle and 10 per
+ * quad, holds the face's start) is named by a proxy and flagged
+ * 0x10000000, as every proxy section of the real files is. */
+static bool proxy_face(const ferry_odol_lod *l, uint32_t f)
+{
+    uint32_t start = 0;
+    for (uint32_t k = 0; k < f; k++) start += 2u + 2u * l->faces[k].count;
+    for (uint32_t s = 0; s < l->section_count; s++) {
+        const ferry_odol_section *sec = &l->sections[s];
+        if (sec->face_begin < 0 || (uint32_t)sec->face_begin > start || (uint32_t)sec->face_end <= start) continue;
+        if (!(sec->special & 0x10000000)) return false;
+        for (uint32_t p = 0; p < l->proxy_count; p++)
+            if (l->proxies[p].section_index == (int32_t)s) return true;
+        return false;
+    }
+    return false;
+}
+
+/* The glTF triangles of a LOD, derived here from the source: z negated,
+ * each face's corners reversed ((0 2 1), and (0 3 2) for quads); proxy
+ * triangles are not drawn. */
 static size_t source_triangles(const ferry_odol_lod *l, float *out)
 {
     size_t n = 0;
     for (uint32_t f = 0; f < l->face_count; f++) {
         const ferry_odol_face *fc = &l->faces[f];
+        if (proxy_face(l, f)) continue;
         for (int k = 1; k + 1 < fc->count; k++) {
             int corner[3] = {0, k + 1, k};
             for (int c = 0; c < 3; c++) {
                 const uint8_t *p = l->positions.data + 12 * (size_t)fc->vertices[corner[c]];
-                out[n * 9 + c * 3] = -get_f32(p);
+                out[n * 9 + c * 3] = get_f32(p);
                 out[n * 9 + c * 3 + 1] = get_f32(p + 4);
-                out[n * 9 + c * 3 + 2] = get_f32(p + 8);
+                out[n * 9 + c * 3 + 2] = -get_f32(p + 8);
             }
             n++;
         }
@@ -447,26 +469,30 @@ static void test_built(void)
     CHECK_NEAR(w.volume, 8.0, 1e-5);
     CHECK_EQ_U(w.agree, 12);
     CHECK_EQ_U(w.disagree, 0);
-    /* Normals: the top (+y in both axis systems) points up; +x of the
-     * engine is -x in glTF. Vertex 0 of the first primitive is a top corner
-     * (engine (-1, 1, -1), glTF (1, 1, -1)). */
+    /* Normals: the top (+y in both axis systems) points up; -z of the
+     * engine (the model's front) is +z in glTF, x stays. Vertex 0 of the
+     * first primitive is a top corner (engine (-1, 1, -1), glTF (-1, 1, 1)). */
     const ferry_scene_primitive *p0 = &mesh->primitives[0];
     CHECK(p0->normals != NULL && p0->texcoord_count == 1);
     if (p0->normals) {
-        CHECK_NEAR(p0->positions[0], 1.0, 0);
+        CHECK_NEAR(p0->positions[0], -1.0, 0);
         CHECK_NEAR(p0->positions[1], 1.0, 0);
-        CHECK_NEAR(p0->positions[2], -1.0, 0);
+        CHECK_NEAR(p0->positions[2], 1.0, 0);
         CHECK_NEAR(p0->normals[0], 0.0, 0);
         CHECK_NEAR(p0->normals[1], 1.0, 0);
         CHECK_NEAR(p0->normals[2], 0.0, 0);
     }
-    /* The engine's +x side (4 corners) is glTF's -x side, normals along -x. */
-    size_t on_x = 0;
+    /* The engine's -z side (4 corners, the front) is glTF's +z side, normals
+     * along +z; its +x side stays +x. */
+    size_t on_z = 0, on_x = 0;
     for (size_t p = 0; p < mesh->primitive_count; p++) {
         const ferry_scene_primitive *pr = &mesh->primitives[p];
-        for (size_t v = 0; v < pr->vertex_count && pr->normals; v++)
-            on_x += pr->positions[3 * v] == -1.0f && pr->normals[3 * v] == -1.0f;
+        for (size_t v = 0; v < pr->vertex_count && pr->normals; v++) {
+            on_z += pr->positions[3 * v + 2] == 1.0f && pr->normals[3 * v + 2] == 1.0f;
+            on_x += pr->positions[3 * v] == 1.0f && pr->normals[3 * v] == 1.0f;
+        }
     }
+    CHECK_EQ_U(on_z, 4);
     CHECK_EQ_U(on_x, 4);
     /* UV of vertex 0 (corner 0 of side 0): (0, 0); of the last vertex of side 1: (3/4, 1/8). */
     CHECK_NEAR(p0->texcoords[0][0], 0.0, 0);
@@ -508,18 +534,18 @@ static void test_built(void)
     json_decref(lx);
 
     /* Proxies: children of the LOD node. The quarter turn R (columns
-     * aside, up, dir) = [[0,0,-1],[0,1,0],[1,0,0]]; with S = diag(-1,1,1)
+     * aside, up, dir) = [[0,0,-1],[0,1,0],[1,0,0]]; with S = diag(1,1,-1)
      * on both sides, S R S = [[0,0,1],[0,1,0],[-1,0,0]]: +90 degrees about
-     * y, quaternion (0, sin 45, 0, cos 45); position (1,2,3) -> (-1,2,3). */
+     * y, quaternion (0, sin 45, 0, cos 45); position (1,2,3) -> (1,2,-3). */
     int32_t kids[4];
     CHECK_EQ_U(children(s, lod0, kids, 4), 2);
     int32_t barrel = find_node(s, "\\ca\\misc\\barrel"), mirrored = find_node(s, "\\ca\\misc\\mirrored");
     CHECK(barrel == kids[0] && mirrored == kids[1]);
     if (barrel > 0) {
         const ferry_scene_node *n = &s->nodes[barrel];
-        CHECK_NEAR(n->translation[0], -1, 1e-6);
+        CHECK_NEAR(n->translation[0], 1, 1e-6);
         CHECK_NEAR(n->translation[1], 2, 1e-6);
-        CHECK_NEAR(n->translation[2], 3, 1e-6);
+        CHECK_NEAR(n->translation[2], -3, 1e-6);
         double sign = n->rotation[3] < 0 ? -1 : 1;
         CHECK_NEAR(sign * n->rotation[0], 0, 1e-6);
         CHECK_NEAR(sign * n->rotation[1], sqrt(0.5), 1e-6);
@@ -543,14 +569,14 @@ static void test_built(void)
     /* A normal filled with one value is a placeholder: left out. */
     CHECK(s->nodes[sv2].mesh >= 0 && s->meshes[s->nodes[sv2].mesh].primitives[0].normals == NULL);
 
-    /* Memory: points in stored order, x negated; selection kept. */
+    /* Memory: points in stored order, z negated; selection kept. */
     CHECK(s->nodes[mem].mesh >= 0);
     if (s->nodes[mem].mesh >= 0) {
         const ferry_scene_primitive *pp = &s->meshes[s->nodes[mem].mesh].primitives[0];
         CHECK(pp->mode == FERRY_PRIMITIVE_POINTS && pp->vertex_count == 3 && !pp->indices);
-        CHECK_NEAR(pp->positions[3], 4, 0);
+        CHECK_NEAR(pp->positions[3], -4, 0);
         CHECK_NEAR(pp->positions[4], 5, 0);
-        CHECK_NEAR(pp->positions[5], 6, 0);
+        CHECK_NEAR(pp->positions[5], -6, 0);
     }
     json_t *memx = extras(s->nodes[mem].extras_json);
     CHECK(strcmp(json_string_value(json_object_get(json_array_get(json_object_get(memx, "selections"), 0), "name")),
@@ -603,6 +629,333 @@ done:
     free_built(built);
 }
 
+/* ---- game view, proxy triangles, zero normals, procedural colours ----
+ * LOD 0 (2.000): one triangle. LOD 1 (0.500, the most detailed visual
+ * LOD though stored second): a roof of two quads sharing the ridge A-B,
+ * worked out by hand in engine axes (each quad's ordinary edge cross
+ * product points out, as the engine stores faces):
+ *   A(-1,1,0) B(1,1,0); slope 1 A B D C with D(1,0,-1) C(-1,0,-1): area
+ *   2*sqrt2, area vector (0,2,-2); slope 2 B A E F with E(-1,-1,2)
+ *   F(1,-1,2): area 4*sqrt2, area vector (0,4,4).
+ * A's stored normal is zero: its faces' area-weighted normal is (0,6,2)
+ * in engine axes, (0,6,-2)/sqrt40 = (0, 0.948683, -0.316228) in glTF (z
+ * negated); an unweighted mean would give (0,1,0). Then a proxy triangle
+ * G H I in a section of its own flagged 0x1000c000. Sections: [0,10)
+ * slope 1, texture #(argb,8,8,3)color(1,0.5,0,0.25,co); [20,28) the proxy
+ * triangle; [10,20) slope 2, texture with a value out of range. LOD 2:
+ * View Pilot (1100), one triangle. LOD 3: Memory, two points. */
+static const float roof_pos[9][3] = {{-1, 1, 0}, {1, 1, 0},  {-1, 0, -1}, {1, 0, -1}, {-1, -1, 2},
+                                     {1, -1, 2}, {0, 2, 0},  {0, 4, 0},   {0, 2, 1}};
+
+static void one_triangle_lod(ferry_odol_lod *l, float resolution)
+{
+    static const float tri[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    static const float tri_n[9] = {0, 0, -1, 0, 0, -1, 0, 0, -1};
+    *l = base_lod(resolution);
+    l->positions = floats_array(tri, 3, 3);
+    l->normals = condensed(floats_array(tri_n, 3, 3));
+    l->faces = calloc(1, sizeof *l->faces);
+    l->face_count = 1;
+    l->faces[0].count = 3;
+    l->faces[0].vertices[0] = 0, l->faces[0].vertices[1] = 1, l->faces[0].vertices[2] = 2;
+}
+
+static ferry_odol_model *build_roof(void)
+{
+    ferry_odol_model *m = calloc(1, sizeof *m);
+    m->version = 40;
+    m->lod_count = 4;
+    m->lods = calloc(4, sizeof *m->lods);
+    m->resolutions = calloc(4, sizeof *m->resolutions);
+    memset(m->info.special_lods, 0xFF, sizeof m->info.special_lods);
+    m->info.class_name = m->info.damage = "";
+    m->info.skeleton.name = "";
+    one_triangle_lod(&m->lods[0], 2.0f);
+    ferry_odol_lod *l = &m->lods[1];
+    *l = base_lod(0.5f);
+    float pos[27], nrm[27];
+    for (int v = 0; v < 9; v++)
+        for (int k = 0; k < 3; k++) pos[v * 3 + k] = roof_pos[v][k];
+    /* Stored pointing in: slope 1's out is (0,1,-1)/sqrt2, slope 2's
+     * (0,1,1)/sqrt2; B a mean of both; A zero. */
+    const float h = (float)sqrt(0.5);
+    const float stored[9][3] = {{0, 0, 0},  {0, -1, 0}, {0, -h, h},  {0, -h, h}, {0, -h, -h},
+                                {0, -h, -h}, {1, 0, 0},  {1, 0, 0},  {1, 0, 0}};
+    for (int v = 0; v < 9; v++)
+        for (int k = 0; k < 3; k++) nrm[v * 3 + k] = stored[v][k];
+    l->positions = floats_array(pos, 9, 3);
+    l->normals = condensed(floats_array(nrm, 9, 3));
+    l->faces = calloc(3, sizeof *l->faces);
+    l->face_count = 3;
+    const uint16_t quads[2][4] = {{0, 1, 3, 2}, {1, 0, 4, 5}};
+    for (int q = 0; q < 2; q++) {
+        l->faces[q].count = 4;
+        for (int c = 0; c < 4; c++) l->faces[q].vertices[c] = quads[q][c];
+    }
+    l->faces[2].count = 3;
+    l->faces[2].vertices[0] = 6, l->faces[2].vertices[1] = 7, l->faces[2].vertices[2] = 8;
+    static const char *textures[] = {"#(argb,8,8,3)color(1,0.5,0,0.25,co)", "#(argb,8,8,3)color(1,2,0,1)"};
+    l->textures = textures;
+    l->texture_count = 2;
+    l->sections = calloc(3, sizeof *l->sections);
+    l->section_count = 3;
+    l->sections[0].face_begin = 0, l->sections[0].face_end = 10, l->sections[0].texture = 0;
+    l->sections[1].face_begin = 20, l->sections[1].face_end = 28, l->sections[1].texture = -1;
+    l->sections[1].special = 0x1000c000;
+    l->sections[2].face_begin = 10, l->sections[2].face_end = 20, l->sections[2].texture = 1;
+    for (int k = 0; k < 3; k++) l->sections[k].material = -1, l->sections[k].material_name = "";
+    l->selections = calloc(1, sizeof *l->selections);
+    l->selection_count = 1;
+    l->selections[0].name = "proxy:pilot.01";
+    l->proxies = calloc(1, sizeof *l->proxies);
+    l->proxy_count = 1;
+    static const float ident[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0};
+    l->proxies[0].model = "pilot";
+    memcpy(l->proxies[0].transform, ident, sizeof ident);
+    l->proxies[0].selection_index = 0, l->proxies[0].bone_index = -1, l->proxies[0].section_index = 1;
+    one_triangle_lod(&m->lods[2], 1100.0f);
+    l = &m->lods[3];
+    *l = base_lod(1e15f);
+    l->positions = floats_array(pos, 2, 3);
+    for (uint32_t i = 0; i < m->lod_count; i++) m->resolutions[i] = m->lods[i].resolution;
+    return m;
+}
+
+static void free_roof(ferry_odol_model *m)
+{
+    for (uint32_t i = 0; i < m->lod_count; i++) {
+        ferry_odol_lod *l = &m->lods[i];
+        free((void *)l->positions.data);
+        free((void *)l->normals.array.data);
+        free(l->faces);
+        free(l->sections);
+        free(l->selections);
+        free(l->proxies);
+    }
+    free(m->lods);
+    free(m->resolutions);
+    free(m);
+}
+
+static void test_roof(void)
+{
+    ferry_odol_model *m = build_roof();
+    ferry_odol_scene_report rep;
+    ferry_odol_scene_options opt = {0};
+    opt.report = &rep;
+    opt.game_view = true;
+    ferry_scene *s = NULL;
+    ferry_error err;
+    ferry_result rc = ferry_odol_to_scene(m, &opt, &s, &err);
+    CHECK_MSG(rc == FERRY_OK, "%s at %s", err.message, err.path);
+    if (rc != FERRY_OK) {
+        free_roof(m);
+        return;
+    }
+    /* Game view: the root, LOD 0.500 and its proxy. */
+    CHECK_EQ_U(s->node_count, 3);
+    CHECK_EQ_U(rep.lods, 1);
+    CHECK(rep.visual_lod == 1);
+    int32_t lod = find_node(s, "0.500");
+    CHECK(lod == 1 && find_node(s, "2.000") < 0 && find_node(s, "View Pilot") < 0 && find_node(s, "Memory") < 0);
+    if (lod != 1) goto done;
+    /* The proxy is a node; its triangle is not drawn. */
+    CHECK(find_node(s, "pilot") == 2 && s->nodes[2].parent == lod);
+    CHECK_EQ_U(rep.proxy_triangles, 1);
+    CHECK_EQ_U(mesh_triangles(s, s->nodes[lod].mesh), 4);
+    const ferry_scene_mesh *mesh = &s->meshes[s->nodes[lod].mesh];
+    CHECK_EQ_U(mesh->primitive_count, 2);
+    json_t *lx = extras(s->nodes[lod].extras_json);
+    CHECK(lx && json_array_size(json_object_get(lx, "proxy_sections")) == 1 &&
+          json_integer_value(json_array_get(json_object_get(lx, "proxy_sections"), 0)) == 1);
+    json_decref(lx);
+    /* A's zero normal: its faces' area-weighted normal, in both primitives;
+     * every primitive keeps NORMAL. */
+    CHECK_EQ_U(rep.normals_repaired, 2);
+    size_t seen_a = 0;
+    for (size_t p = 0; p < mesh->primitive_count; p++) {
+        const ferry_scene_primitive *pr = &mesh->primitives[p];
+        CHECK(pr->normals != NULL);
+        for (size_t v = 0; pr->normals && v < pr->vertex_count; v++) {
+            if (pr->positions[3 * v] != -1.0f || pr->positions[3 * v + 1] != 1.0f) continue;
+            seen_a++;
+            CHECK_NEAR(pr->normals[3 * v], 0, 1e-6);
+            CHECK_NEAR(pr->normals[3 * v + 1], 0.948683, 1e-6);
+            CHECK_NEAR(pr->normals[3 * v + 2], -0.316228, 1e-6);
+        }
+    }
+    CHECK_EQ_U(seen_a, 2);
+    /* Stored normals stay as stored (negated, z mirrored): B is vertex 1
+     * (vertices are numbered by first use, corners in stored order). */
+    CHECK(mesh->primitives[0].normals && mesh->primitives[0].normals[4] == 1.0f);
+    /* Procedural colour: (1, 0.5, 0, 0.25) texels, sRGB decoded: 0.5 ->
+     * ((0.5 + 0.055) / 1.055)^2.4 = 0.214041; alpha 0.25 blends. */
+    int32_t mat = mesh->primitives[0].material;
+    CHECK(mat >= 0);
+    if (mat >= 0) {
+        const ferry_scene_material *mt = &s->materials[mat];
+        CHECK_NEAR(mt->base_color_factor[0], 1, 1e-6);
+        CHECK_NEAR(mt->base_color_factor[1], 0.214041, 1e-6);
+        CHECK_NEAR(mt->base_color_factor[2], 0, 1e-6);
+        CHECK_NEAR(mt->base_color_factor[3], 0.25, 1e-6);
+        CHECK(mt->alpha_mode == FERRY_ALPHA_BLEND);
+    }
+    /* A value out of range: ignored (white), reported with the text. */
+    mat = mesh->primitives[1].material;
+    CHECK(mat >= 0 && s->materials[mat].base_color_factor[1] == 1.0f);
+    CHECK(mat >= 0 && s->materials[mat].alpha_mode == FERRY_ALPHA_OPAQUE);
+    CHECK_EQ_U(rep.colors, 1);
+    CHECK_EQ_U(rep.procedural_ignored, 1);
+    CHECK(rep.procedural_problem && strstr(rep.procedural_problem, "color(1,2,0,1)") &&
+          strstr(rep.procedural_problem, "0 to 1"));
+    /* Facing: the slope stored toward -z (engine) faces +z in glTF. */
+    winding w = {0};
+    measure_winding(s, s->nodes[lod].mesh, &w);
+    CHECK_EQ_U(w.agree, 4);
+    CHECK_EQ_U(w.disagree, 0);
+    ferry_scene_free(s);
+    s = NULL;
+
+    /* Without game view: every LOD, the Memory points too. */
+    opt.game_view = false;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+    CHECK(s && rep.lods == 4 && find_node(s, "Memory") > 0 && find_node(s, "View Pilot") > 0);
+    ferry_scene_free(s);
+    s = NULL;
+    /* A visual LOD whose normals are one value for every vertex (a
+     * placeholder) gets them all from its faces: LOD 2.000's triangle
+     * (0,0,0) (1,0,0) (0,1,0) faces engine +z (its edges' cross product),
+     * glTF -z. A shadow volume would have none (the built model above). */
+    {
+        ferry_odol_lod *l0 = &m->lods[0];
+        ferry_odol_condensed keep = l0->normals;
+        float up[3] = {0, 1, 0};
+        l0->normals = condensed_default(3, up, 12);
+        uint32_t only0 = 0;
+        opt.lods = &only0;
+        opt.lod_count = 1;
+        CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+        const ferry_scene_primitive *pr = s && s->nodes[1].mesh >= 0 ? &s->meshes[s->nodes[1].mesh].primitives[0] : NULL;
+        CHECK(pr && pr->normals);
+        for (size_t v = 0; pr && pr->normals && v < 3; v++) {
+            CHECK_NEAR(pr->normals[3 * v], 0, 0);
+            CHECK_NEAR(pr->normals[3 * v + 1], 0, 0);
+            CHECK_NEAR(pr->normals[3 * v + 2], -1, 0);
+        }
+        CHECK(rep.normals_computed_primitives == 1 && rep.normals_repaired == 0);
+        ferry_scene_free(s);
+        s = NULL;
+        l0->normals = keep;
+        opt.lods = NULL;
+        opt.lod_count = 0;
+    }
+    /* A model with no visual LOD: game view converts every LOD. */
+    m->lods[0].resolution = m->lods[1].resolution = 1e13f;
+    opt.game_view = true;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+    CHECK(s && rep.lods == 4 && rep.visual_lod == -1);
+    ferry_scene_free(s);
+    s = NULL;
+    m->lods[0].resolution = 2.0f, m->lods[1].resolution = 0.5f;
+
+    /* Non-finite values: located errors, as validation reports them. */
+    uint8_t *pd = (uint8_t *)m->lods[1].positions.data, *nd = (uint8_t *)m->lods[1].normals.array.data;
+    put_f32(pd + 12 * 4 + 4, NAN);
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_ERR_MALFORMED && !s);
+    CHECK(strcmp(err.path, "lods[1]/positions[4]") == 0);
+    put_f32(pd + 12 * 4 + 4, -1);
+    put_f32(nd + 12 * 5, INFINITY);
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_ERR_MALFORMED && !s);
+    CHECK(strcmp(err.path, "lods[1]/normals[5]") == 0);
+    put_f32(nd + 12 * 5, 0);
+    m->lods[1].proxies[0].transform[4] = NAN;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_ERR_MALFORMED && !s);
+    CHECK(strcmp(err.path, "lods[1]/proxies[0]") == 0);
+    m->lods[1].proxies[0].transform[4] = 1;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+done:
+    ferry_scene_free(s);
+    free_roof(m);
+}
+
+/* ---- facing, on real models ----
+ * Memory points named by the modders: in the file a vehicle's front is at
+ * -z and its right at -x, so in glTF the front is +Z and the right -X. */
+typedef struct landmark {
+    const char *selection;
+    int axis;     /* 0 x, 2 z */
+    double above; /* the glTF coordinate is greater than this... */
+    double below; /* ...and less than this */
+} landmark;
+
+static void check_landmarks(const char *rel, const landmark *marks, size_t count)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/corpus/odol/%s", FERRY_SHARED_DIR, rel);
+    size_t size;
+    FILE *probe = fopen(path, "rb");
+    uint8_t *data = probe ? test_read_file(path, &size) : NULL;
+    if (probe) fclose(probe);
+    if (!data) {
+        printf("note: %s not found: facing check skipped\n", path);
+        return;
+    }
+    ferry_odol_model *m = NULL;
+    ferry_error err;
+    ferry_scene *s = NULL;
+    CHECK(ferry_odol_read(data, size, NULL, &m, &err) == FERRY_OK);
+    uint32_t mem = m ? m->info.special_lods[FERRY_ODOL_SPECIAL_LOD_MEMORY] : 0xFF;
+    CHECK(m && mem < m->lod_count);
+    ferry_odol_scene_options opt = {0};
+    opt.lods = &mem;
+    opt.lod_count = 1;
+    if (m && mem < m->lod_count && ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK) {
+        const ferry_scene_node *node = &s->nodes[1];
+        const ferry_scene_primitive *pts = node->mesh >= 0 ? &s->meshes[node->mesh].primitives[0] : NULL;
+        CHECK(pts && pts->mode == FERRY_PRIMITIVE_POINTS);
+        json_t *x = extras(node->extras_json);
+        for (size_t i = 0; pts && i < count; i++) {
+            json_t *sel, *found = NULL;
+            size_t k;
+            json_array_foreach(json_object_get(x, "selections"), k, sel)
+                if (strcmp(json_string_value(json_object_get(sel, "name")), marks[i].selection) == 0) found = sel;
+            CHECK_MSG(found != NULL, "%s: no selection %s", rel, marks[i].selection);
+            json_t *v;
+            json_array_foreach(json_object_get(found, "vertices"), k, v) {
+                size_t at = (size_t)json_integer_value(v);
+                double c = at < pts->vertex_count ? pts->positions[3 * at + marks[i].axis] : NAN;
+                CHECK_MSG(c > marks[i].above && c < marks[i].below, "%s: %s at %c = %g", rel, marks[i].selection,
+                          marks[i].axis ? 'z' : 'x', c);
+            }
+        }
+        json_decref(x);
+    } else {
+        CHECK_MSG(false, "%s does not convert", rel);
+    }
+    ferry_scene_free(s);
+    ferry_odol_free(m);
+    free(data);
+}
+
+static void test_facing(void)
+{
+    /* The gyrocopter: the front tyre and the front propeller's axis ahead,
+     * the right tyre on the right (-X), the left one on the left. */
+    static const landmark gyro[] = {
+        {"osa_fronttyre", 2, 1.0, 1.5}, {"osa vrtule 0", 2, 2.5, 3.1}, {"osa_righttyre", 0, -2.0, -1.0},
+        {"osa_lefttyre", 0, 0.8, 2.0},  {"vyfuk konec", 2, -1.0, 0.0},
+    };
+    check_landmarks("v40/CSJ_GyroP.p3d", gyro, sizeof gyro / sizeof gyro[0]);
+    /* The bus (v48): headlights ("p svetlo", right; "l svetlo", left) at
+     * the front, shining forward ("konec ... svetla" 1 m further ahead),
+     * the driver's door at the front, the exhaust ("vyfuk") at the back. */
+    static const landmark bus[] = {
+        {"p svetlo", 2, 4.9, 5.1},   {"p svetlo", 0, -1.0, -0.5}, {"l svetlo", 0, 0.5, 1.2},
+        {"konec p svetla", 2, 5.9, 6.1}, {"pos driver", 2, 3.5, 4.5}, {"vyfuk konec", 2, -6.1, -5.5},
+    };
+    check_landmarks("v48/Ikarus.p3d", bus, sizeof bus / sizeof bus[0]);
+}
+
 /* ---- the corpus ---- */
 
 static void test_corpus(void)
@@ -616,7 +969,7 @@ static void test_corpus(void)
     size_t n = test_list_files(dir, ".p3d", &paths);
     CHECK(n >= 6);
     winding visual = {0};
-    size_t lods = 0, proxies = 0, files = 0;
+    size_t lods = 0, proxies = 0, files = 0, proxy_triangles = 0;
     for (size_t i = 0; i < n; i++) {
         size_t size;
         uint8_t *data = test_read_file(paths[i], &size);
@@ -648,10 +1001,17 @@ static void test_corpus(void)
             char name[64];
             ferry_odol_resolution_name(lod->resolution, name, sizeof name);
             CHECK_MSG(strncmp(node->name, name, strlen(name)) == 0, "%s: LOD %u is named %s", paths[i], l, node->name);
-            size_t want = 0;
-            for (uint32_t f = 0; f < lod->face_count; f++) want += lod->faces[f].count == 4 ? 2 : 1;
+            size_t want = 0, all = 0;
+            for (uint32_t f = 0; f < lod->face_count; f++) {
+                size_t t = lod->faces[f].count == 4 ? 2 : 1;
+                all += t;
+                if (!proxy_face(lod, f)) want += t;
+            }
+            /* One marker triangle per proxy in every real file, not drawn. */
             CHECK_EQ_U(mesh_triangles(s, node->mesh), want);
-            if (lod->face_count) CHECK_MSG(same_triangles(s, node->mesh, lod), "%s: LOD %u positions", paths[i], l);
+            CHECK_EQ_U(all - want, lod->proxy_count);
+            proxy_triangles += all - want;
+            if (want) CHECK_MSG(same_triangles(s, node->mesh, lod), "%s: LOD %u positions", paths[i], l);
             if (lod->resolution < 1000.0f) {
                 winding w = {0};
                 measure_winding(s, node->mesh, &w);
@@ -660,7 +1020,7 @@ static void test_corpus(void)
                  * counter-clockwise seen from outside. */
                 CHECK_MSG(w.volume >= 0, "%s: LOD %u encloses %g", paths[i], l, w.volume);
             }
-            /* Proxies: children named after the proxy, at its position with x negated. */
+            /* Proxies: children named after the proxy, at its position with z negated. */
             int32_t *pk = malloc((s->node_count + 1) * sizeof *pk);
             size_t np = children(s, kids[l], pk, s->node_count);
             CHECK_EQ_U(np, lod->proxy_count);
@@ -668,17 +1028,17 @@ static void test_corpus(void)
                 const ferry_odol_proxy *px = &lod->proxies[p];
                 const ferry_scene_node *pn = &s->nodes[pk[p]];
                 CHECK(strcmp(pn->name, px->model) == 0);
-                CHECK_NEAR(pn->translation[0], -px->transform[9], 0);
+                CHECK_NEAR(pn->translation[0], px->transform[9], 0);
                 CHECK_NEAR(pn->translation[1], px->transform[10], 0);
-                CHECK_NEAR(pn->translation[2], px->transform[11], 0);
+                CHECK_NEAR(pn->translation[2], -px->transform[11], 0);
                 /* The rotation carries the proxy's up axis (second triplet)
-                 * onto the same direction with x negated. */
+                 * onto the same direction with z negated. */
                 const float *q = pn->rotation;
                 double y[3] = {2 * (q[0] * q[1] - q[2] * q[3]), 1 - 2 * (q[0] * q[0] + q[2] * q[2]),
                                2 * (q[1] * q[2] + q[0] * q[3])};
-                CHECK_NEAR(y[0] * pn->scale[1], -px->transform[3], 1e-3);
+                CHECK_NEAR(y[0] * pn->scale[1], px->transform[3], 1e-3);
                 CHECK_NEAR(y[1] * pn->scale[1], px->transform[4], 1e-3);
-                CHECK_NEAR(y[2] * pn->scale[1], px->transform[5], 1e-3);
+                CHECK_NEAR(y[2] * pn->scale[1], -px->transform[5], 1e-3);
                 proxies++;
             }
             free(pk);
@@ -694,9 +1054,10 @@ static void test_corpus(void)
     }
     size_t total = visual.agree + visual.disagree;
     double fraction = total ? (double)visual.agree / (double)total : 0;
-    printf("corpus: %zu files, %zu LODs, %zu proxies; visual LODs: %zu of %zu triangles (%.2f%%) agree with their "
-           "vertex normals, enclosed volume %.4f\n",
-           files, lods, proxies, visual.agree, total, 100 * fraction, visual.volume);
+    printf("corpus: %zu files, %zu LODs, %zu proxies (%zu marker triangles left out); visual LODs: %zu of %zu "
+           "triangles (%.2f%%) agree with their vertex normals, enclosed volume %.4f\n",
+           files, lods, proxies, proxy_triangles, visual.agree, total, 100 * fraction, visual.volume);
+    CHECK_EQ_U(proxy_triangles, 55);
     CHECK(total > 20000);
     CHECK(fraction > 0.99);
     CHECK(visual.volume > 0);
@@ -706,6 +1067,8 @@ static void test_corpus(void)
 int main(void)
 {
     test_built();
+    test_roof();
+    test_facing();
     test_corpus();
     TEST_END();
 }

@@ -293,14 +293,15 @@ static void test_bytes(void)
     o.file_name = "p_other.alo";
     memset(&d, 0, sizeof d);
     size_t errors = ferry_particle_validate(s, &o, &d);
-    CHECK_EQ_U(count_rule(&d, "system-name", FERRY_SEVERITY_ERROR, w.c0), 1);
+    /* A warning: the game finds systems by file name, and shipped systems carry other names. */
+    CHECK_EQ_U(count_rule(&d, "system-name", FERRY_SEVERITY_WARNING, w.c0), 1);
     CHECK_EQ_U(count_rule(&d, "blend-mode", FERRY_SEVERITY_ERROR, w.blend_mini), 1);
     CHECK_EQ_U(count_rule(&d, "track-key-order", FERRY_SEVERITY_ERROR, w.red_key[1]), 1);
     CHECK_EQ_U(count_rule(&d, "connection-range", FERRY_SEVERITY_ERROR, w.c36[0] + 8), 1);
     /* A known property of another size is kept verbatim: a warning, since
      * the game may well read it (the spec itself gives 0x09 a float[3]). */
     CHECK_EQ_U(count_rule(&d, "property-size", FERRY_SEVERITY_WARNING, w.props[0]), 1);
-    CHECK_EQ_U(errors, 4);
+    CHECK_EQ_U(errors, 3);
     CHECK_EQ_U(errors, d.error_count);
     for (size_t i = 0; i < d.count; i++) CHECK(strncmp(d.items[i].path, "0x900", 5) == 0 && d.items[i].message[0]);
     ferry_diagnostics_free(&d);
@@ -337,8 +338,26 @@ static void test_errors(void)
          "0x900/0x800/0x700/0x1/0x0");
     CASE(k.key_size = 9, "9-byte key", FERRY_ERR_MALFORMED, w.red_key[0], "0x900/0x800/0x700/0x1/0x1");
     CASE(k.key_overrun = 60, "key overruns its chunk", FERRY_ERR_TRUNCATED, w.red_key[0], "0x900/0x800/0x700/0x1/0x1");
-    CASE(k.persistence = false, "no persistence", FERRY_ERR_MALFORMED, w.c900, "0x900");
 #undef CASE
+
+    /* A system without 0x2 (an older editor's files, e.g. P_LAVA_BUBBLES.ALO
+     * of a released mod) reads with persistence 0 and writes back without it. */
+    {
+        knobs kp = k0;
+        kp.persistence = false;
+        bytes bp = build(&kp, &w);
+        ferry_particle_system *sp = read_ok("no persistence", &bp);
+        if (sp) {
+            CHECK(sp->no_persistence && sp->persistence == 0);
+            CHECK(rewrites_same(sp, &bp));
+            ferry_diagnostics dp = {0};
+            ferry_particle_validate(sp, NULL, &dp);
+            CHECK_EQ_U(count_rule(&dp, "persistence-missing", FERRY_SEVERITY_WARNING, w.c900), 1);
+            ferry_diagnostics_free(&dp);
+            ferry_particle_free(sp);
+        }
+        free(bp.data);
+    }
 
     /* An emitter without 0x36 reads (no birth or death emitters) and writes back as it was. */
     {
@@ -568,7 +587,7 @@ static void test_rules(void)
         ferry_particle_validate_options o = {file, NULL, NULL};
         ferry_severity E = FERRY_SEVERITY_ERROR, W = FERRY_SEVERITY_WARNING;
         switch (c) {
-        case 0: o.file_name = "Other.alo"; expect.rule = "system-name"; expect.severity = E; break;
+        case 0: o.file_name = "Other.alo"; expect.rule = "system-name"; expect.severity = W; break;
         case 1: e->properties.blend_mode = 14; expect.rule = "blend-mode"; expect.severity = E; break;
         case 2: e->properties.ground_interaction = 4; expect.rule = "ground-interaction"; expect.severity = E; break;
         case 3: e->properties.emit_mode = 9; expect.rule = "emit-mode"; expect.severity = E; break;
@@ -578,8 +597,9 @@ static void test_rules(void)
         case 7: b.keys[0][1][0].time = 1.5f; expect.rule = "track-key-range"; expect.severity = E; break;
         case 8: e->death_emitter = 2; expect.rule = "connection-range"; expect.severity = E; break;
         case 9: e->birth_emitter = -2; expect.rule = "connection-range"; expect.severity = E; break;
-        case 10: e->groups[1].min[1] = 1.2f; expect.rule = "lifetime-group"; expect.severity = E; break;
-        case 11: e->groups[1].type = 0; expect.rule = "lifetime-group"; expect.severity = E; break;
+        /* Warnings: the game loads these, and which of group and properties it takes the lifetime from is unknown. */
+        case 10: e->groups[1].min[1] = 1.2f; expect.rule = "lifetime-group"; expect.severity = W; break;
+        case 11: e->groups[1].type = 0; expect.rule = "lifetime-group"; expect.severity = W; break;
         case 12: b.em[1].death_emitter = 0; expect.rule = "connection-cycle"; expect.severity = W; break;
         case 13: e->properties.index = 5; expect.rule = "emitter-index"; expect.severity = W; break;
         case 14: e->properties.present[0] &= ~(1ull << 0x0f); expect.rule = "property-missing"; expect.severity = W; break;
@@ -594,6 +614,70 @@ static void test_rules(void)
                   d.count ? d.items[0].rule : "");
         CHECK_EQ_U(errors, expect.severity == FERRY_SEVERITY_ERROR ? 1 : 0);
         ferry_diagnostics_free(&d);
+    }
+
+    /* NaN and infinities in what the game uses: located errors. The unused
+     * fields of a group and the unused properties are left alone. */
+    for (int c = 0; c < 16; c++) {
+        built b;
+        build_system(&b);
+        ferry_particle_emitter *e = &b.em[0];
+        float bad = c % 2 ? INFINITY : NAN;
+        size_t expected = 1;
+        switch (c / 2) {
+        case 0: e->tracks[FERRY_PARTICLE_TRACK_SIZE].last = bad; break;
+        case 1: b.keys[0][FERRY_PARTICLE_TRACK_ROTATION_SPEED][0].value = bad; break;
+        case 2: e->groups[0].sphere_radius = bad; break;                 /* velocity: a sphere */
+        case 3: e->groups[0].min[1] = bad; expected = 0; break;           /* unused by a sphere */
+        case 4: e->properties.gravity = bad; break;
+        case 5: e->properties.acceleration[2] = bad; break;
+        case 6: e->properties.unused5 = bad; expected = 0; break;
+        default: e->groups[2].value[0] = bad; e->groups[2].type = 0; break; /* an exact position */
+        }
+        /* Track 6 of emitter 0 holds keys only when t % 3 != 0. */
+        if (c / 2 == 1) b.em[0].tracks[FERRY_PARTICLE_TRACK_ROTATION_SPEED].key_count = 2;
+        ferry_particle_validate_options o = {file, NULL, NULL};
+        ferry_diagnostics d = {0};
+        size_t errors = ferry_particle_validate(&b.sys, &o, &d);
+        CHECK_MSG(errors == expected && count_rule(&d, "value-finite", FERRY_SEVERITY_ERROR, FERRY_NO_OFFSET) == expected,
+                  "non-finite case %d: %zu errors, %zu diagnostics, first %s", c, errors, d.count,
+                  d.count ? d.items[0].message : "");
+        ferry_diagnostics_free(&d);
+    }
+
+    /* The older editor's lifetime layout (on x, as 48 of 239 systems of a
+     * released mod store it) is accepted, and read from x; values on both
+     * axes, or a wrong range on x, are reported. */
+    for (int c = 0; c < 4; c++) {
+        built b;
+        build_system(&b);
+        ferry_particle_group *g = &b.em[0].groups[1];
+        float lo = g->min[1], hi = g->max[1];
+        g->min[0] = lo;
+        g->max[0] = hi;
+        if (c > 0) g->min[1] = g->max[1] = 0;
+        if (c == 2) g->max[0] = hi + 1;
+        if (c == 3) g->max[2] = 1;
+        ferry_particle_validate_options o = {file, NULL, NULL};
+        ferry_diagnostics d = {0};
+        CHECK_EQ_U(ferry_particle_validate(&b.sys, &o, &d), 0);
+        CHECK_EQ_U(count_rule(&d, "lifetime-group", FERRY_SEVERITY_WARNING, FERRY_NO_OFFSET), c == 1 ? 0 : 1);
+        CHECK_EQ_U(d.count, c == 1 ? 0 : 1);
+        float mn = -1, mx = -1;
+        ferry_particle_lifetime_layout layout = ferry_particle_emitter_lifetime(&b.em[0], &mn, &mx);
+        CHECK_EQ_U(layout, c == 1 || c == 2 ? FERRY_PARTICLE_LIFETIME_X : FERRY_PARTICLE_LIFETIME_UNKNOWN);
+        /* Unknown layouts fall back on properties 0x0f and 0x13. */
+        CHECK(mn == lo && mx == (c == 2 ? hi + 1 : hi));
+        ferry_diagnostics_free(&d);
+    }
+    {
+        built b;
+        build_system(&b);
+        float mn = -1, mx = -1;
+        CHECK_EQ_U(ferry_particle_emitter_lifetime(&b.em[1], &mn, &mx), FERRY_PARTICLE_LIFETIME_Y);
+        CHECK(mn == 1.5f && mx == 3.0f);
+        CHECK_EQ_U(ferry_particle_emitter_lifetime(NULL, &mn, &mx), FERRY_PARTICLE_LIFETIME_UNKNOWN);
+        CHECK(mn == 0 && mx == 0);
     }
 
     built b;

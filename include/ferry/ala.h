@@ -218,14 +218,33 @@ void ferry_ala_sample_time(const ferry_ala_animation *anim, size_t bone, double 
  * returns the number of errors. Works on any animation, read or built. */
 size_t ferry_ala_validate(const ferry_ala_animation *anim, ferry_diagnostics *diags);
 
-/* Checks the animation against the model it is meant for. Tracks are applied
- * by index; names confirm it. Errors: an index beyond the model's skeleton
- * (anim-bone-range), an index whose bone has another name while a bone of
- * the track's name exists elsewhere (anim-bone-mismatch). Warning: no bone
- * of the model has the track's name (anim-bone-missing; it drives the
- * index's bone). Names compare ignoring ASCII case. Returns the errors. */
+/* Checks the animation against the model it is meant for and appends what
+ * disagrees, all as warnings (the engine loads such files; see
+ * docs/formats/ala-animation.md): an index beyond the model's skeleton
+ * (anim-bone-range), an index whose bone has another name while a bone of the
+ * track's name exists elsewhere (anim-bone-mismatch), no bone of the model
+ * with the track's name (anim-bone-missing). Names compare ignoring ASCII
+ * case. Returns the errors (none today). */
 size_t ferry_ala_check_model(const ferry_ala_animation *anim, const ferry_alo_model *model,
                              ferry_diagnostics *diags);
+
+/* The match rule of export: an animation fits a model when every track's
+ * bone index lies within the model's skeleton and that bone has the track's
+ * name (ignoring ASCII case); then reading tracks by index and by name give
+ * the same bones. Returns the number of tracks that do not fit (0: it fits).
+ * `summary` (may be NULL) receives one line naming them, the names the model
+ * lacks first ("bones not in the model: 'A', 'B'; tracks on other bones:
+ * 'C' (for bone 4, 'D')"), cut with "..." when it does not fit. */
+size_t ferry_ala_model_misfits(const ferry_ala_animation *anim, const ferry_alo_model *model, char *summary,
+                               size_t summary_size);
+
+/* The naming rule that pairs animation files with models: MODEL_NAME.ala
+ * belongs to MODEL.alo, i.e. the animation's file name starts with the
+ * model's stem followed by '_', ignoring ASCII case; of several such models
+ * the longest stem wins (X_Y_IDLE_00.ala belongs to X_Y.alo, not X.alo), the
+ * first given on a tie. Folders in the names are ignored. Returns the index
+ * into model_files, or `count` when no model fits. */
+size_t ferry_ala_model_for(const char *animation_file, const char *const *model_files, size_t count);
 
 #ifdef __cplusplus
 }

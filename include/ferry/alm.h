@@ -123,7 +123,10 @@ typedef struct ferry_alm_collapse {
      * patch left of p1->p2 become vl, those on the right vr (both on the
      * same position). */
     uint32_t p1, p2, vl, vr;
-    /* Influence collapse: `pair_count` pairs (old vertex, new vertex). */
+    /* Influence collapse: `pair_count` pairs (old vertex, new vertex): every
+     * vertex of one position moves to a new vertex on the simplified
+     * position (the old vector with fewer bones; positions count every
+     * level of detail). */
     uint32_t pair_count;
     uint32_t *pairs;
     double error; /* the error metric of this collapse */
@@ -199,7 +202,10 @@ ferry_result ferry_alm_write(const ferry_alm_mesh *mesh, ferry_buffer *out, ferr
 
 /* Indices in range, parents before children, vector bone indices within
  * the bone count, material/texture/tangent-map references, collapse records
- * consistent (vl and vr on one position, endpoints alive at their turn).
+ * consistent (vl and vr on one position, endpoints alive at their turn; an
+ * influence collapse's old vertices on one position, its new ones on one),
+ * no NaN or infinity where a value is drawn, nothing that overflows a
+ * 32-bit float once skinned.
  * Appends to `diags` (rule ids and record paths: docs/formats/alm.md; file
  * offsets for a read mesh). FERRY_OK when no error was added (warnings may
  * be), FERRY_ERR_MALFORMED when some was, FERRY_ERR_NOMEM. */

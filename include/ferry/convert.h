@@ -21,10 +21,16 @@ typedef struct ferry_alo_scene_options {
     const char *const *texture_dirs; /* further folders to search */
     size_t texture_dir_count;
     bool skip_textures; /* do not look textures up or embed them */
-    /* Leave out what the game does not draw: meshes marked hidden or on a
-     * hidden bone, shadow volumes, collision meshes, and level-of-detail or
-     * alternate meshes other than the first (_LOD1.., _ALT1..). By default
-     * everything is kept and marked in extras. */
+    /* By default the scene holds what the game draws when the model first
+     * appears: meshes marked hidden or on a hidden bone, shadow volumes,
+     * collision meshes, every level of detail but the most detailed (the
+     * highest _LOD<n> of each group) and alternates _ALT1 and up are left
+     * out (their names are listed in the scene's extras). `all` keeps every
+     * mesh, each one the game does not draw marked in its extras
+     * ("not_drawn": the reasons). */
+    bool all;
+    /* Kept so that older callers still build: the game's view is now the
+     * default, so this has no effect (`all` decides). */
     bool game_view;
     /* Animations of this model, each becoming a glTF animation named
      * animation_names[i] (NULL names: "animation N"). */
@@ -33,7 +39,19 @@ typedef struct ferry_alo_scene_options {
     size_t animation_count;
     /* Warnings (a texture not found or not decodable, ...), may be NULL. */
     ferry_diagnostics *diagnostics;
+    struct ferry_alo_scene_report *report; /* filled on success, may be NULL */
 } ferry_alo_scene_options;
+
+/* What ferry_alo_to_scene made and left out, filled on success. */
+typedef struct ferry_alo_scene_report {
+    size_t meshes;          /* mesh objects in the scene */
+    size_t meshes_left_out; /* meshes the game does not draw, left out (0 with `all`) */
+    /* Texture names the materials give that were not found, each once, in
+     * first-use order; the strings live in the scene's arena (valid until
+     * ferry_scene_free). */
+    const char *const *missing_textures;
+    size_t missing_texture_count;
+} ferry_alo_scene_report;
 
 /* An ALO model (with its animations and textures) as a scene. Alamo is
  * Z-up: a root node turns it Y-up (docs/formats/gltf-export.md). */
@@ -98,18 +116,35 @@ ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_buil
 typedef struct ferry_odol_scene_report {
     uint32_t lods;       /* LOD nodes */
     uint64_t triangles;  /* over every LOD (a quad counts two) */
-    uint64_t points;     /* vertices of face-less LODs, drawn as points */
+    uint64_t points;     /* vertices of LODs without drawn faces, as points */
     uint32_t proxies;    /* proxy nodes */
     uint32_t materials;
-    uint32_t normals_dropped; /* primitives whose stored normals were unusable */
+    uint64_t normals_repaired; /* vertices whose zero stored normal was computed from their faces */
+    /* Primitives of visual or view LODs that store no usable normals
+     * (none, or one value for every vertex): all computed from the faces. */
+    uint32_t normals_computed_primitives;
+    uint32_t proxy_triangles;  /* proxy marker faces not drawn (the proxies are nodes) */
+    uint32_t colors;           /* materials coloured by a procedural texture #(...)color(...) */
+    /* Procedural textures that could not be read as a colour, and the first
+     * of them with the reason ("TEXT: reason"; in the scene's arena). */
+    uint32_t procedural_ignored;
+    const char *procedural_problem;
+    /* With game_view: the LOD shown (-1: the model has no visual LOD, so
+     * every LOD was converted). */
+    int32_t visual_lod;
 } ferry_odol_scene_report;
 
 typedef struct ferry_odol_scene_options {
     const char *name; /* scene and root node name; NULL: "odol" */
-    /* The LODs to convert, by index (NULL: all). Each at most once; an
-     * index out of range is a FERRY_ERR_ARGUMENT error. */
+    /* The LODs to convert, by index (NULL: all, or with game_view the one
+     * the game draws first). Each at most once; an index out of range is a
+     * FERRY_ERR_ARGUMENT error. */
     const uint32_t *lods;
     size_t lod_count;
+    /* What the game draws at first sight: only the most detailed visual
+     * LOD (the lowest resolution from 0 to 1000; every LOD when the model
+     * has none). Ignored when lods is given. */
+    bool game_view;
     ferry_odol_scene_report *report; /* may be NULL */
 } ferry_odol_scene_options;
 
@@ -117,9 +152,12 @@ typedef struct ferry_odol_scene_options {
  * its resolution (ferry_odol_resolution_name, repeats numbered "(2)"...)
  * with a primitive per section, proxies as its children, selections and
  * properties in its extras; points for LODs without faces. The engine's
- * left-handed axes become glTF's by negating x (docs/formats/odol-gltf.md).
- * Indices out of range are FERRY_ERR_MALFORMED errors naming the record
- * ("lods[2]/faces[7]"). */
+ * left-handed axes become glTF's by negating z: their models face -z, glTF's
+ * face +z (docs/formats/odol-gltf.md). Proxy triangles are not drawn; a
+ * zero stored normal is computed from the vertex's faces; a procedural
+ * colour texture becomes the material's base colour. Indices out of range
+ * and non-finite positions, normals, UVs or proxy matrices are
+ * FERRY_ERR_MALFORMED errors naming the record ("lods[2]/faces[7]"). */
 ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,
                                  ferry_scene **out, ferry_error *err);
 

@@ -218,6 +218,10 @@ typedef struct ferry_particle_system {
     const char *name;    /* 0x0: the file name without extension */
     uint32_t id;         /* 0x1: editor-internal */
     uint8_t persistence; /* 0x2: particles outlive the system when non-zero */
+    /* The system stores no 0x2 chunk (persistence then reads 0). Real files
+     * of an older editor omit it (P_LAVA_BUBBLES.ALO of a released mod); it
+     * is read, and written back without the chunk. */
+    bool no_persistence;
     ferry_blob id_extra, persistence_extra; /* bytes after the fields (NULL data: none) */
     ferry_particle_emitter *emitters;       /* 0x800 */
     size_t emitter_count;
@@ -269,6 +273,27 @@ size_t ferry_particle_validate(const ferry_particle_system *system, const ferry_
 float ferry_particle_track_value(const ferry_particle_track *track, bool color, float t);
 /* The same for track `track` (ferry_particle_track_id) of an emitter; 0 when out of range. */
 float ferry_particle_emitter_track_value(const ferry_particle_emitter *emitter, unsigned track, float t);
+
+/* Where the lifetime group (groups[FERRY_PARTICLE_GROUP_LIFETIME]) keeps
+ * the range of a particle's lifetime. The specification puts it in y: a box
+ * with min = (0, low, 0), max = (0, high, 0). An older editor put it in x:
+ * min = (low, 0, 0), max = (high, 0, 0) (48 of 239 systems of one released
+ * mod, many in ../shared/corpus/alamo/icw). Both are read. */
+typedef enum ferry_particle_lifetime_layout {
+    FERRY_PARTICLE_LIFETIME_UNKNOWN = 0, /* not a box, or values on two axes or on z */
+    FERRY_PARTICLE_LIFETIME_Y = 1,       /* the specification's layout (x and z all 0) */
+    FERRY_PARTICLE_LIFETIME_X = 2        /* the older editor's layout (y and z all 0, x not) */
+} ferry_particle_lifetime_layout;
+
+ferry_particle_lifetime_layout ferry_particle_lifetime_layout_of(const ferry_particle_group *group);
+
+/* The range a particle's lifetime is drawn from, in seconds: the lifetime
+ * group's range on the axis its layout uses; when the group is in neither
+ * layout, lifetime x (1 - randomized lifetime) .. lifetime from properties
+ * 0x0f and 0x13 if both are stored, else 0..0. Returns the group's layout
+ * (FERRY_PARTICLE_LIFETIME_UNKNOWN when the properties were used). */
+ferry_particle_lifetime_layout ferry_particle_emitter_lifetime(const ferry_particle_emitter *emitter, float *min,
+                                                               float *max);
 
 /* Pseudo-random state for drawing from groups (splitmix64): the caller owns
  * it, so draws are reproducible and threads need no locks. */

@@ -267,6 +267,29 @@ static void *worker(void *arg)
     }
 }
 
+static int cmp_name(const void *a, const void *b) { return strcasecmp(*(char *const *)a, *(char *const *)b); }
+
+/* The textures missing over the batch, each name once (ignoring case, as
+ * the lookup does), so that a modder sees which files to find. */
+static void print_missing(const batch *b, size_t total)
+{
+    if (!total) return;
+    char **names = malloc(total * sizeof *names);
+    if (!names) return;
+    size_t n = 0;
+    for (size_t i = 0; i < b->count; i++)
+        for (size_t k = 0; k < b->items[i].result.missing_texture_count && n < total; k++)
+            names[n++] = b->items[i].result.missing_textures[k];
+    qsort(names, n, sizeof *names, cmp_name);
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++) distinct += i == 0 || strcasecmp(names[i], names[i - 1]) != 0;
+    fprintf(stderr, "%zu texture%s missing:", distinct, distinct == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || strcasecmp(names[i], names[i - 1]) != 0) fprintf(stderr, " %s", names[i]);
+    fputc('\n', stderr);
+    free(names);
+}
+
 static int cmp_item(const void *a, const void *b)
 {
     return strcmp(((const batch_item *)a)->rel, ((const batch_item *)b)->rel);
@@ -317,7 +340,7 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     free(threads);
     cli_progress_end(&b.progress);
 
-    size_t failed = 0, warnings = 0, images = 0, animations = 0;
+    size_t failed = 0, warnings = 0, images = 0, animations = 0, missing = 0;
     json_t *files = json ? json_array() : NULL;
     for (size_t i = 0; i < b.count; i++) {
         batch_item *it = &b.items[i];
@@ -328,6 +351,7 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
         if (it->status == CLI_OK) {
             images += it->result.images;
             animations += it->result.animations;
+            missing += it->result.missing_texture_count;
         }
         if (files) {
             json_t *f = json_object();
@@ -340,6 +364,11 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
             json_object_set_new(f, "warnings", json_integer((json_int_t)it->result.warnings));
             json_object_set_new(f, "animations", json_integer(it->status == CLI_OK ? (json_int_t)it->result.animations : 0));
             json_object_set_new(f, "images", json_integer(it->status == CLI_OK ? (json_int_t)it->result.images : 0));
+            json_object_set_new(f, "meshes_left_out", json_integer((json_int_t)it->result.meshes_left_out));
+            json_t *missing = json_array();
+            json_object_set_new(f, "missing_textures", missing);
+            for (size_t k = 0; k < it->result.missing_texture_count; k++)
+                cli_json_append_text(f, "missing_textures", missing, it->result.missing_textures[k]);
             cli_json_set_text(f, "messages", it->log ? it->log : "");
             json_array_append_new(files, f);
         }
@@ -353,8 +382,9 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
         cli_print_json(root);
         json_decref(root);
     }
-    fprintf(stderr, "%zu of %zu files converted into %s (%zu animations, %zu images embedded, %zu warnings)",
+    fprintf(stderr, "%zu of %zu files converted into %s (%zu animations, %zu images embedded, %zu warnings",
             b.count - failed, b.count, CLI_TXT(out_dir), animations, images, warnings);
+    fputs(")", stderr);
     if (failed) {
         fprintf(stderr, "; %zu failed:\n", failed);
         for (size_t i = 0; i < b.count; i++)
@@ -362,12 +392,14 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     } else {
         fprintf(stderr, "\n");
     }
+    print_missing(&b, missing);
     for (size_t i = 0; i < b.count; i++) {
         free(b.items[i].in);
         free(b.items[i].out);
         free(b.items[i].rel);
         free(b.items[i].log);
         free(b.items[i].refused);
+        export_result_free(&b.items[i].result);
     }
     free(b.items);
     for (size_t i = 0; i < b.dir_count; i++) free(b.dirs[i].rel);

@@ -52,40 +52,77 @@ static ferry_scene *scene_from_gltf(const char *in, ferry_error *err)
     return scene;
 }
 
+/* An error of the arguments: no offset, no chunk path; the message is set by the caller. */
+static void argument_error(ferry_error *err)
+{
+    err->code = FERRY_ERR_ARGUMENT;
+    err->offset = FERRY_NO_OFFSET;
+    err->path[0] = '\0';
+}
+
+/* Loads `path` as the model's animation. False (and err filled) when it
+ * cannot be read, is no animation, or does not fit the model by the
+ * library's match rule (ferry_ala_model_misfits). */
+static bool load_fitting(const char *path, const ferry_alo_model *model, cli_asset *animation, ferry_error *err)
+{
+    if (!cli_asset_load(path, animation, err) || !animation->animation) {
+        if (err->code == FERRY_OK) {
+            argument_error(err);
+            snprintf(err->message, sizeof err->message, "%s is not an ALA animation", path);
+        }
+        cli_asset_free(animation);
+        return false;
+    }
+    /* The message holds 255 bytes: the list is cut to leave room for the name. */
+    char misfit[128];
+    if (ferry_ala_model_misfits(animation->animation, model, misfit, sizeof misfit)) {
+        const char *base = strrchr(path, '/');
+        argument_error(err);
+        snprintf(err->message, sizeof err->message, "%.100s does not fit the model: %s", base ? base + 1 : path,
+                 misfit);
+        cli_asset_free(animation);
+        return false;
+    }
+    return true;
+}
+
 static ferry_scene *scene_from_alo(const char *in, const char *anim, ferry_error *err)
 {
-    char **found = NULL;
-    size_t found_count = 0;
-    if (anim && strcmp(anim, "auto") == 0) {
-        found_count = export_find_animations(in, &found);
-        anim = found_count ? found[0] : NULL;
-    }
-    cli_asset animation;
-    memset(&animation, 0, sizeof animation);
-    if (anim && (!cli_asset_load(anim, &animation, err) || !animation.animation)) {
-        if (err->code == FERRY_OK) {
-            err->code = FERRY_ERR_ARGUMENT;
-            err->offset = FERRY_NO_OFFSET;
-            err->path[0] = '\0';
-            snprintf(err->message, sizeof err->message, "%s is not an ALA animation", anim);
-        }
-        cli_asset_free(&animation);
-        export_free_paths(found, found_count);
+    cli_asset asset;
+    if (!cli_asset_load(in, &asset, err)) {
+        cli_asset_free(&asset);
         return NULL;
     }
-    cli_asset asset;
-    if (!cli_asset_load(in, &asset, err)) return NULL;
-    ferry_scene *scene = NULL;
     if (asset.kind != FERRY_ALAMO_MODEL || !asset.model) {
-        err->code = FERRY_ERR_ARGUMENT;
-        err->offset = FERRY_NO_OFFSET;
-        err->path[0] = '\0';
+        argument_error(err);
         snprintf(err->message, sizeof err->message, "not a model: only models become ALM meshes");
         cli_asset_free(&asset);
-        cli_asset_free(&animation);
-        export_free_paths(found, found_count);
         return NULL;
     }
+    char **found = NULL;
+    size_t found_count = 0;
+    cli_asset animation;
+    memset(&animation, 0, sizeof animation);
+    if (anim && strcmp(anim, "auto") == 0) {
+        /* The first animation beside the model that can be read and fits;
+         * the others are named and skipped. */
+        found_count = export_find_animations(in, &found);
+        anim = NULL;
+        for (size_t i = 0; i < found_count && !anim; i++) {
+            ferry_error why;
+            if (load_fitting(found[i], asset.model, &animation, &why)) {
+                anim = found[i];
+            } else {
+                char line[640];
+                ferry_error_format(&why, line, sizeof line);
+                fprintf(stderr, "%s: warning: animation skipped: %s\n", found[i], line);
+            }
+        }
+    } else if (anim && !load_fitting(anim, asset.model, &animation, err)) {
+        cli_asset_free(&asset);
+        return NULL;
+    }
+    ferry_scene *scene = NULL;
     const ferry_ala_animation *anims[1] = {animation.animation};
     const char *names[1] = {anim};
     ferry_alo_scene_options so = {0};

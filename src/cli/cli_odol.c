@@ -385,10 +385,14 @@ static int convert(int argc, char **argv)
     const char *in = NULL, *out = NULL;
     uint32_t *lods = calloc((size_t)argc, sizeof *lods);
     size_t lod_count = 0;
-    bool allow_invalid = false;
+    bool all = false, game_view = false, allow_invalid = false;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--lod") == 0) {
+        if (strcmp(argv[i], "--all") == 0) {
+            all = true;
+        } else if (strcmp(argv[i], "--game-view") == 0) {
+            game_view = true;
+        } else if (strcmp(argv[i], "--lod") == 0) {
             char *end;
             long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
             if (i + 1 >= argc || *end || v < 0 || v > 65535) {
@@ -414,11 +418,17 @@ static int convert(int argc, char **argv)
         status = cli_usage_error("convert", "cannot make a P3D file from '%s'; ferry reads P3D files, it does not author them yet", in);
         goto done;
     }
+    if ((all && game_view) || (lod_count && (all || game_view))) {
+        status = cli_usage_error("convert", "choose one of --game-view (the default), --all and --lod");
+        goto done;
+    }
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
-        status = cli_odol_export(in, out, lod_count ? lods : NULL, lod_count, allow_invalid);
+        /* The game's view is the default: what players see first. */
+        status = cli_odol_export(in, out, lod_count ? lods : NULL, lod_count, !all, allow_invalid);
     } else if (cli_has_ext(out, ".p3d")) {
-        status = lod_count ? cli_usage_error("convert", "--lod applies to .glb/.gltf outputs")
-                           : cli_format_rewrite(&cli_format_odol, in, out);
+        status = lod_count || all || game_view
+                     ? cli_usage_error("convert", "--lod, --all and --game-view apply to .glb/.gltf outputs")
+                     : cli_format_rewrite(&cli_format_odol, in, out);
     } else {
         status = cli_usage_error("convert", "cannot write '%s' from a P3D file: supported outputs are .p3d, .glb, .gltf", out);
     }
@@ -431,9 +441,12 @@ const cli_format cli_format_odol = {
     "ODOL", detect, info, dump, validate, claims_convert, convert,
     "\n"
     "P3D models (ODOL versions 40, 48 and 50: ArmA, ArmA 2):\n"
-    "  IN.p3d -> OUT.glb   every LOD as a node named by its resolution, with its\n"
-    "            OUT.gltf  mesh, named selections and properties (extras), proxies\n"
+    "  IN.p3d -> OUT.glb   the most detailed visual LOD (what the game draws up\n"
+    "            OUT.gltf  close), as a node named by its resolution, with its\n"
+    "                      mesh, named selections and properties (extras), proxies\n"
     "                      and materials (texture paths; .paa is not decoded)\n"
     "  IN.p3d -> OUT.p3d   rewrite (byte-identical)\n"
+    "  --game-view         with .glb/.gltf: the most detailed visual LOD (default)\n"
+    "  --all               with .glb/.gltf: every LOD (views, shadows, geometries...)\n"
     "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n",
     read_model, write_model, free_model};

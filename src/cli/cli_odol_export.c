@@ -1,4 +1,5 @@
-/* ferry convert model.p3d out.glb: every LOD of an ODOL model as glTF. */
+/* ferry convert model.p3d out.glb: the LOD the game draws (game view, the
+ * default), every LOD (--all) or those chosen (--lod) as glTF. */
 #include "formats.h"
 
 #include <ferry/convert.h>
@@ -8,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool allow_invalid)
+int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool game_view,
+                    bool allow_invalid)
 {
     uint8_t *data;
     size_t size;
@@ -27,6 +29,7 @@ int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_
     so.name = name;
     so.lods = lods;
     so.lod_count = lods ? lod_count : 0;
+    so.game_view = game_view;
     so.report = &rep;
     ferry_result rc = ferry_odol_to_scene(model, &so, &scene, &err);
     if (rc != FERRY_OK) {
@@ -43,10 +46,31 @@ int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_
             rep.lods == 1 ? "" : "s", (unsigned long long)rep.triangles, (unsigned)rep.proxies,
             rep.proxies == 1 ? "y" : "ies");
     if (rep.points) fprintf(stderr, ", %llu points", (unsigned long long)rep.points);
-    fprintf(stderr, ", %u material%s\n", (unsigned)rep.materials, rep.materials == 1 ? "" : "s");
-    if (rep.normals_dropped)
-        fprintf(stderr, "%s: warning: %u primitive%s left without normals (stored normals of zero length)\n", in,
-                (unsigned)rep.normals_dropped, rep.normals_dropped == 1 ? "" : "s");
+    fprintf(stderr, ", %u material%s", (unsigned)rep.materials, rep.materials == 1 ? "" : "s");
+    if (rep.proxy_triangles)
+        fprintf(stderr, ", %u proxy triangle%s left out", (unsigned)rep.proxy_triangles,
+                rep.proxy_triangles == 1 ? "" : "s");
+    if (rep.normals_repaired)
+        fprintf(stderr, ", %llu zero normal%s computed from the faces", (unsigned long long)rep.normals_repaired,
+                rep.normals_repaired == 1 ? "" : "s");
+    if (rep.normals_computed_primitives)
+        fprintf(stderr, ", normals of %u primitive%s computed (none stored)", (unsigned)rep.normals_computed_primitives,
+                rep.normals_computed_primitives == 1 ? "" : "s");
+    fputc('\n', stderr);
+    if (game_view && !lods) {
+        if (rep.visual_lod >= 0) {
+            char res[64];
+            ferry_odol_resolution_name(model->lods[rep.visual_lod].resolution, res, sizeof res);
+            fprintf(stderr, "%s: the game's view: LOD %d (%s), the most detailed (--all exports every LOD)\n", in,
+                    (int)rep.visual_lod, res);
+        }
+        else
+            fprintf(stderr, "%s: note: no visual LOD (the game draws nothing of this model): every LOD exported\n", in);
+    }
+    if (rep.procedural_ignored)
+        fprintf(stderr, "%s: warning: %u procedural texture%s not read as a colour, e.g. %s\n", in,
+                (unsigned)rep.procedural_ignored, rep.procedural_ignored == 1 ? "" : "s",
+                rep.procedural_problem ? rep.procedural_problem : "");
     status = CLI_OK;
 done:
     free(name);

@@ -28,14 +28,21 @@ static const char convert_usage[] =
     "Outputs are written atomically (a temporary file, then a rename); an input is\n"
     "never overwritten.\n"
     "\n"
-    "  --anim FILE       an animation of the model (repeatable)\n"
-    "  --anim auto       every MODEL_*.ala beside MODEL.alo\n"
+    "  --anim FILE       an animation of the model (repeatable); one that cannot be\n"
+    "                    read, or whose bones are not the model's (each track's\n"
+    "                    index must name a bone of the track's name), is an error\n"
+    "  --anim auto       every MODEL_*.ala beside MODEL.alo (the longest model name\n"
+    "                    wins); one that cannot be read or does not fit is skipped\n"
+    "                    with a warning\n"
+    "  --force           attach an --anim FILE that does not fit (a warning)\n"
     "  --textures DIR    another folder to search for textures (repeatable); the\n"
     "                    model's folder and ../Textures are always searched\n"
     "  --no-textures     do not look textures up or embed them\n"
-    "  --game-view       leave out what the game does not draw: hidden meshes and\n"
-    "                    those on hidden bones, shadow volumes, collision meshes,\n"
-    "                    LODs and ALTs above 0 (kept and marked in extras otherwise)\n"
+    "  --all             every mesh: also those the game does not draw (hidden,\n"
+    "                    on hidden bones, shadow volumes, collision meshes, less\n"
+    "                    detailed LODs, ALT1 and up), marked in extras; by default\n"
+    "                    the output shows what the game draws\n"
+    "  --game-view       the default (kept for older command lines)\n"
     "  --ala-format N    write animations in format N (1 or 2)\n"
     "  -r                convert a whole folder\n"
     "  --jobs N          parallel conversions with -r (default: the number of CPUs)\n"
@@ -50,10 +57,21 @@ static int convert_to_gltf(const char *in, const char *out, const export_options
 {
     export_result result;
     int status = export_one(in, out, options, &result, stderr);
-    if (status == CLI_OK)
+    if (status == CLI_OK) {
         fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s embedded, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out), result.animations,
                 result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s", result.warnings,
                 result.warnings == 1 ? "" : "s");
+        if (result.meshes_left_out)
+            fprintf(stderr, "%s: %zu mesh%s the game does not draw at first sight left out (--all keeps them)\n", CLI_TXT(in),
+                    result.meshes_left_out, result.meshes_left_out == 1 ? "" : "es");
+        if (result.missing_texture_count) {
+            char list[1024];
+            export_missing_list(&result, list, sizeof list);
+            fprintf(stderr, "%s: %zu texture%s missing: %s\n", CLI_TXT(in), result.missing_texture_count,
+                    result.missing_texture_count == 1 ? "" : "s", CLI_TXT(list));
+        }
+    }
+    export_result_free(&result);
     return status;
 }
 
@@ -61,7 +79,7 @@ int cmd_convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
     int ala_format = 0, jobs = 0;
-    bool recursive = false, json = false, gltf_options = false;
+    bool recursive = false, json = false, gltf_options = false, game_view = false;
     export_options eo = {0};
     eo.animations = calloc((size_t)argc, sizeof *eo.animations);
     eo.texture_dirs = calloc((size_t)argc, sizeof *eo.texture_dirs);
@@ -98,8 +116,14 @@ int cmd_convert(int argc, char **argv)
             gltf_options = true;
         } else if (strcmp(argv[i], "--allow-invalid") == 0) {
             eo.allow_invalid = true;
+        } else if (strcmp(argv[i], "--force") == 0) {
+            eo.force = true;
+            gltf_options = true;
         } else if (strcmp(argv[i], "--game-view") == 0) {
-            eo.game_view = true;
+            game_view = true; /* the default now; kept so that older command lines work */
+            gltf_options = true;
+        } else if (strcmp(argv[i], "--all") == 0) {
+            eo.all = true;
             gltf_options = true;
         } else if (strcmp(argv[i], "--anim") == 0 || strcmp(argv[i], "--textures") == 0 || strcmp(argv[i], "--jobs") == 0) {
             if (i + 1 >= argc) {
@@ -114,6 +138,8 @@ int cmd_convert(int argc, char **argv)
                 else
                     eo.animations[eo.animation_count++] = v;
             } else if (argv[i - 1][2] == 't') {
+                if ((status = cli_check_texture_dir("convert", v)) != CLI_OK) goto done;
+                status = CLI_USAGE;
                 eo.texture_dirs[eo.texture_dir_count++] = v;
             } else {
                 char *end;
@@ -139,6 +165,10 @@ int cmd_convert(int argc, char **argv)
     }
     if (!in || !out) {
         status = cli_usage_error("convert", recursive ? "expected DIR and OUTDIR" : "expected IN and OUT files");
+        goto done;
+    }
+    if (game_view && eo.all) {
+        status = cli_usage_error("convert", "--all and --game-view contradict each other");
         goto done;
     }
     if (recursive) {
@@ -167,7 +197,7 @@ int cmd_convert(int argc, char **argv)
         goto done;
     }
     if (gltf_options) {
-        status = cli_usage_error("convert", "--anim, --textures, --no-textures and --game-view apply to .glb/.gltf outputs");
+        status = cli_usage_error("convert", "--anim, --force, --textures, --no-textures, --all and --game-view apply to .glb/.gltf outputs");
         goto done;
     }
     status = rewrite(in, out, ala_format);

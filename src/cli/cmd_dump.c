@@ -9,8 +9,10 @@
 static const char dump_usage[] =
     "usage: ferry dump [--json] FILE\n"
     "\n"
-    "Prints the chunk tree: type, offset, size and, where the format is known,\n"
-    "the chunk's name, its strings, its mini-chunks and a summary of its fields.\n"
+    "Prints the chunk tree of an Alamo file (.alo, .ala): type, offset, size and,\n"
+    "where the format is known, the chunk's name, its strings, its mini-chunks\n"
+    "and a summary of its fields. ODOL (.p3d) and ALM (.alm) files: every\n"
+    "structure decoded, record by record.\n"
     "\n"
     "  --json   machine-readable output on stdout\n";
 
@@ -199,6 +201,15 @@ int cmd_dump(int argc, char **argv)
     ferry_chunk_tree *tree;
     ferry_error err;
     if (ferry_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) {
+        /* Not even a chunk file: say so, as info and validate do, rather
+         * than reporting a chunk size read from text. Any chunk tree that
+         * reads is dumped, whatever its root. */
+        if (ferry_alamo_detect(data, size) == FERRY_ALAMO_UNKNOWN) {
+            cli_asset probe;
+            ferry_error why;
+            if (!cli_asset_load(file, &probe, &why) && why.code == FERRY_ERR_UNSUPPORTED) err = why;
+            cli_asset_free(&probe);
+        }
         cli_print_error(file, &err);
         ferry_file_free(data);
         return CLI_INVALID;

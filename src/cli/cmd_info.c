@@ -9,11 +9,15 @@
 static const char info_usage[] =
     "usage: ferry info [--json] FILE...\n"
     "\n"
-    "Summarises each file. Models: counts of bones, meshes, sub-meshes, vertices,\n"
-    "triangles, lights, proxies and dazzles, the model's bounds, the shaders and\n"
-    "textures used and the proxies. Animations: format, frames, fps, duration and\n"
-    "the animated bones with their channels. Particle systems: name, emitters,\n"
-    "their blend modes, lifetimes and textures.\n"
+    "Summarises each file. Alamo models (.alo): counts of bones, meshes,\n"
+    "sub-meshes, vertices, triangles, lights, proxies and dazzles, the model's\n"
+    "bounds, the shaders and textures used and the proxies. Animations (.ala):\n"
+    "format, frames, fps, duration and the animated bones with their channels.\n"
+    "Particle systems (.alo): name, emitters, their blend modes, lifetimes and\n"
+    "textures. ODOL models (.p3d, ArmA and ArmA 2): version, LODs with their\n"
+    "resolution names, vertex, face, section, selection and proxy counts. ALM\n"
+    "meshes (.alm): version, bones, positions, vertices, triangles at several\n"
+    "levels of detail. A file of any other format is named as such.\n"
     "\n"
     "  --json   machine-readable output on stdout (an array, one object per file)\n";
 

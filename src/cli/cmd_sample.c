@@ -89,6 +89,11 @@ int cmd_sample(int argc, char **argv)
             fprintf(stderr, "%s: error: this is an %s, not a model\n", model_path, ferry_alamo_kind_name(model.kind));
             goto done;
         }
+        /* Names come from the model by index: say so when index and name disagree. */
+        char misfit[512];
+        if (ferry_ala_model_misfits(anim.animation, model.model, misfit, sizeof misfit))
+            fprintf(stderr, "%s: warning: does not fit %s (bone names are the model's, by index): %s\n", anim_path,
+                    model_path, misfit);
     }
     const ferry_ala_animation *a = anim.animation;
     if (have_time) frame = ferry_ala_frame_at(a, seconds);

@@ -1,21 +1,27 @@
 /* ferry validate: every rule of the format, each problem with its place. */
+#define _DEFAULT_SOURCE
 #include "cli.h"
 #include "formats.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char validate_usage[] =
     "usage: ferry validate [--json] [--textures DIR]... [--no-textures] [--model MODEL.alo] FILE...\n"
     "\n"
-    "Checks each file (ALO model, ALO particle system, ALA animation) against every\n"
-    "rule of its format and reports each problem with its byte offset and chunk\n"
+    "Checks each file (ALO model, ALO particle system, ALA animation, ODOL .p3d\n"
+    "model of ArmA and ArmA 2, ALM progressive mesh) against every rule of its\n"
+    "format and reports each problem with its byte offset and chunk or record\n"
     "path. Errors (the game may crash or misdraw) make the exit status 1; warnings\n"
     "(e.g. a texture not found) are listed apart and do not fail.\n"
     "\n"
-    "An animation is also checked against a model: the one given with --model, or\n"
-    "else the last model named before it (ferry validate MODEL.alo ANIM.ala...):\n"
-    "bones missing from the model, and bones whose index and name disagree.\n"
+    "Each animation is also checked against its model, paired by name as the game\n"
+    "names them: MODEL_NAME_00.ala belongs to MODEL.alo (ignoring case; of several\n"
+    "models the longest name wins). The model is looked for among the files given,\n"
+    "then beside the animation on disk; --model names one for every animation.\n"
+    "Reported (as warnings): bones missing from the model, and bones whose index\n"
+    "and name disagree. An animation without its model is checked alone.\n"
     "\n"
     "Textures are looked up as the game does: ignoring case, beside the model, in\n"
     "../Textures, then in each --textures DIR, a .tga name also matching a .dds.\n"
@@ -39,10 +45,12 @@ static bool texture_exists(const char *name, void *user)
 }
 
 /* Validates one file; returns its error count (a read failure counts as one).
- * `model` (may be NULL) is the model animations are checked against; a
- * model read here is handed back through *loaded_model for the files after it. */
+ * An animation is checked against the model `pick` finds for it (none: alone). */
+typedef struct model_picker model_picker;
+static const ferry_alo_model *pick_model(model_picker *p, const char *anim_path, const char **model_path);
+
 static size_t validate_file(const char *file, const texture_ctx *tex_template, bool check_textures,
-                            const ferry_alo_model *model, cli_asset *keep_model, json_t *report)
+                            model_picker *picker, json_t *report)
 {
     const cli_format *other = cli_format_sniff(file);
     if (other) {
@@ -66,6 +74,8 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
     cli_asset a;
     ferry_error err;
     size_t errors = 0;
+    const ferry_alo_model *model = NULL;
+    const char *model_path = NULL;
     if (!cli_asset_load(file, &a, &err)) {
         errors = 1;
         if (fj) {
@@ -86,7 +96,9 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
             errors = ferry_particle_validate(a.particles, &opts, &diags);
         } else {
             errors = ferry_ala_validate(a.animation, &diags);
+            model = pick_model(picker, file, &model_path);
             if (model) errors += ferry_ala_check_model(a.animation, model, &diags);
+            if (fj) cli_json_set_text(fj, "model", model ? model_path : NULL);
         }
         if (fj) {
             json_t *e = json_array(), *w = json_array();
@@ -102,8 +114,9 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
                 for (size_t i = 0; i < diags.count; i++)
                     if ((int)diags.items[i].severity == pass) cli_print_diag(file, &diags.items[i]);
             if (diags.dropped) printf("%s: ... %zu more problems not listed\n", CLI_TXT(file), diags.dropped);
-            printf("%s: %zu error%s, %zu warning%s\n", CLI_TXT(file), diags.error_count, diags.error_count == 1 ? "" : "s",
-                   diags.warning_count, diags.warning_count == 1 ? "" : "s");
+            printf("%s: %zu error%s, %zu warning%s%s%s%s\n", CLI_TXT(file), diags.error_count,
+                   diags.error_count == 1 ? "" : "s", diags.warning_count, diags.warning_count == 1 ? "" : "s",
+                   model ? " (against " : "", model ? CLI_TXT(model_path) : "", model ? ")" : "");
         }
         errors = diags.error_count;
         ferry_diagnostics_free(&diags);
@@ -112,14 +125,114 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         json_object_set_new(fj, "valid", json_boolean(errors == 0));
         json_array_append_new(report, fj);
     }
-    if (a.model && keep_model) {
-        /* Later animations on the command line are checked against this model. */
-        cli_asset_free(keep_model);
-        *keep_model = a;
-    } else {
-        cli_asset_free(&a);
-    }
+    cli_asset_free(&a);
     return errors;
+}
+
+/* ---- which model an animation is checked against ---- */
+
+#define MODEL_CACHE 8
+
+struct model_picker {
+    const ferry_alo_model *fixed; /* --model */
+    const char *fixed_path;
+    const char **given; /* the .alo files on the command line */
+    size_t given_count;
+    char dir[4096]; /* the last folder listed, and its .alo files */
+    bool dir_listed;
+    char **dir_models;
+    size_t dir_model_count;
+    struct {
+        char *path;
+        cli_asset asset;
+        bool ok;
+    } cache[MODEL_CACHE];
+    size_t next; /* the cache slot reused next */
+};
+
+static void list_models(model_picker *p, const char *dir)
+{
+    if (p->dir_listed && strcmp(p->dir, dir) == 0) return;
+    for (size_t i = 0; i < p->dir_model_count; i++) free(p->dir_models[i]);
+    free(p->dir_models);
+    p->dir_models = NULL;
+    p->dir_model_count = 0;
+    snprintf(p->dir, sizeof p->dir, "%s", dir);
+    p->dir_listed = true;
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!cli_has_ext(e->d_name, ".alo")) continue;
+        if (p->dir_model_count == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(p->dir_models, cap * sizeof *grown);
+            if (!grown) break;
+            p->dir_models = grown;
+        }
+        size_t need = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(need);
+        if (!path) break;
+        snprintf(path, need, "%s/%s", dir, e->d_name);
+        p->dir_models[p->dir_model_count++] = path;
+    }
+    closedir(d);
+    /* A fixed order, so that a tie (ship.alo, ship.ALO) is decided the same way every time. */
+    for (size_t i = 1; i < p->dir_model_count; i++)
+        for (size_t j = i; j > 0 && strcmp(p->dir_models[j - 1], p->dir_models[j]) > 0; j--) {
+            char *t = p->dir_models[j];
+            p->dir_models[j] = p->dir_models[j - 1];
+            p->dir_models[j - 1] = t;
+        }
+}
+
+static const ferry_alo_model *load_model(model_picker *p, const char *path)
+{
+    for (size_t i = 0; i < MODEL_CACHE; i++)
+        if (p->cache[i].path && strcmp(p->cache[i].path, path) == 0) return p->cache[i].ok ? p->cache[i].asset.model : NULL;
+    size_t slot = p->next;
+    p->next = (p->next + 1) % MODEL_CACHE;
+    free(p->cache[slot].path);
+    cli_asset_free(&p->cache[slot].asset);
+    p->cache[slot].path = strdup(path);
+    ferry_error err;
+    /* A model that cannot be read (or a particle system of that name) is
+     * reported where it is validated itself; the animation is checked alone. */
+    p->cache[slot].ok = cli_asset_load(path, &p->cache[slot].asset, &err) && p->cache[slot].asset.model;
+    return p->cache[slot].ok ? p->cache[slot].asset.model : NULL;
+}
+
+static const ferry_alo_model *pick_model(model_picker *p, const char *anim_path, const char **model_path)
+{
+    if (p->fixed) {
+        *model_path = p->fixed_path;
+        return p->fixed;
+    }
+    size_t k = ferry_ala_model_for(anim_path, p->given, p->given_count);
+    if (k < p->given_count) {
+        *model_path = p->given[k];
+        return load_model(p, p->given[k]);
+    }
+    const char *slash = strrchr(anim_path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - anim_path) : 1, slash ? anim_path : ".");
+    list_models(p, dir);
+    k = ferry_ala_model_for(anim_path, (const char *const *)p->dir_models, p->dir_model_count);
+    if (k >= p->dir_model_count) return NULL;
+    *model_path = p->dir_models[k];
+    return load_model(p, p->dir_models[k]);
+}
+
+static void picker_free(model_picker *p)
+{
+    for (size_t i = 0; i < p->dir_model_count; i++) free(p->dir_models[i]);
+    free(p->dir_models);
+    for (size_t i = 0; i < MODEL_CACHE; i++) {
+        free(p->cache[i].path);
+        cli_asset_free(&p->cache[i].asset);
+    }
+    free(p->given);
 }
 
 int cmd_validate(int argc, char **argv)
@@ -150,6 +263,7 @@ int cmd_validate(int argc, char **argv)
                 status = cli_usage_error("validate", "--textures needs a folder");
                 goto done;
             }
+            if ((status = cli_check_texture_dir("validate", argv[i + 1])) != CLI_OK) goto done;
             dirs[dir_count++] = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("validate", "unknown option '%s'", argv[i]);
@@ -163,9 +277,8 @@ int cmd_validate(int argc, char **argv)
         goto done;
     }
     texture_ctx tex = {NULL, dirs, dir_count};
-    cli_asset fixed_model, last_model;
+    cli_asset fixed_model;
     memset(&fixed_model, 0, sizeof fixed_model);
-    memset(&last_model, 0, sizeof last_model);
     if (model_path) {
         ferry_error err;
         if (!cli_asset_load(model_path, &fixed_model, &err) || !fixed_model.model) {
@@ -178,19 +291,24 @@ int cmd_validate(int argc, char **argv)
             goto done;
         }
     }
+    model_picker picker;
+    memset(&picker, 0, sizeof picker);
+    picker.fixed = fixed_model.model;
+    picker.fixed_path = model_path;
+    picker.given = calloc(file_count, sizeof *picker.given);
+    for (size_t i = 0; i < file_count && picker.given; i++)
+        if (cli_has_ext(files[i], ".alo")) picker.given[picker.given_count++] = files[i];
     json_t *report = json ? json_array() : NULL;
     size_t failed = 0;
     cli_progress progress;
     cli_progress_begin(&progress, json ? 0 : file_count);
     for (size_t i = 0; i < file_count; i++) {
-        const ferry_alo_model *against = fixed_model.model ? fixed_model.model : last_model.model;
-        if (validate_file(files[i], &tex, check_textures, against, fixed_model.model ? NULL : &last_model, report))
-            failed++;
+        if (validate_file(files[i], &tex, check_textures, &picker, report)) failed++;
         cli_progress_step(&progress, files[i]);
     }
     cli_progress_end(&progress);
+    picker_free(&picker);
     cli_asset_free(&fixed_model);
-    cli_asset_free(&last_model);
     if (report) {
         cli_print_json(report);
         json_decref(report);

@@ -20,18 +20,13 @@ static size_t stem_length(const char *name)
 }
 
 /* True when `name` (a file in the folder) is an animation of the model with
- * stem `stem`: STEM_*.ala, ignoring case, and not the animation of another
- * model in the folder whose stem is longer (X_Y_IDLE_00.ALA belongs to X_Y). */
+ * stem `stem` by the library's naming rule (ferry_ala_model_for): STEM_*.ala,
+ * ignoring case, unless another model in the folder has a longer stem that
+ * fits (X_Y_IDLE_00.ALA belongs to X_Y). */
 static bool belongs_to(const char *name, const char *stem, size_t stem_len, char **models, size_t model_count)
 {
-    size_t n = strlen(name);
-    if (n < stem_len + 5 || strcasecmp(name + n - 4, ".ala") != 0) return false;
-    if (strncasecmp(name, stem, stem_len) != 0 || name[stem_len] != '_') return false;
-    for (size_t i = 0; i < model_count; i++) {
-        size_t other = stem_length(models[i]);
-        if (other > stem_len && strncasecmp(name, models[i], other) == 0 && name[other] == '_') return false;
-    }
-    return true;
+    size_t k = ferry_ala_model_for(name, (const char *const *)models, model_count);
+    return k < model_count && stem_length(models[k]) == stem_len && strncasecmp(models[k], stem, stem_len) == 0;
 }
 
 size_t export_find_animations(const char *model_path, char ***paths)
@@ -79,10 +74,45 @@ size_t export_find_animations(const char *model_path, char ***paths)
     return found;
 }
 
+void export_result_free(export_result *result)
+{
+    for (size_t i = 0; i < result->missing_texture_count; i++) free(result->missing_textures[i]);
+    free(result->missing_textures);
+    result->missing_textures = NULL;
+    result->missing_texture_count = 0;
+}
+
+void export_missing_list(const export_result *result, char *out, size_t size)
+{
+    size_t used = 0;
+    if (size) out[0] = '\0';
+    for (size_t i = 0; i < result->missing_texture_count && size; i++) {
+        int n = snprintf(out + used, size - used, "%s%s", i ? ", " : "", result->missing_textures[i]);
+        if (n < 0 || (size_t)n >= size - used) {
+            if (size >= 4) memcpy(out + size - 4, "...", 4);
+            return;
+        }
+        used += (size_t)n;
+    }
+}
+
 void export_free_paths(char **paths, size_t count)
 {
     for (size_t i = 0; i < count; i++) free(paths[i]);
     free(paths);
+}
+
+typedef struct particle_textures {
+    const char *path;
+    const char **dirs;
+    size_t dir_count;
+} particle_textures;
+
+static bool particle_texture_exists(const char *name, void *user)
+{
+    const particle_textures *t = user;
+    char found[4096];
+    return ferry_alamo_find_texture(t->path, t->dirs, t->dir_count, name, found, sizeof found);
 }
 
 static void print_diags(FILE *log, const char *file, const ferry_diagnostics *d, bool quiet)
@@ -134,6 +164,21 @@ int export_one(const char *in, const char *out, const export_options *options, e
     }
     if (asset.particles) {
         if (ferry_particle_to_scene(asset.particles, &scene, &err) != FERRY_OK) goto convert_failed;
+        if (!options->skip_textures) {
+            /* The textures an emitter names are looked up as validate does
+             * (the same rule, texture-missing); only those findings are kept. */
+            particle_textures pt = {in, options->texture_dirs, options->texture_dir_count};
+            ferry_particle_validate_options po = {NULL, particle_texture_exists, &pt};
+            ferry_diagnostics all = {0};
+            ferry_particle_validate(asset.particles, &po, &all);
+            for (size_t i = 0; i < all.count; i++) {
+                if (strcmp(all.items[i].rule, "texture-missing") != 0) continue;
+                if (log && !options->quiet)
+                    fprintf(log, "%s: warning: %s [%s]\n", in, all.items[i].message, all.items[i].rule);
+                result->warnings++;
+            }
+            ferry_diagnostics_free(&all);
+        }
     } else {
         if (options->auto_animations) auto_count = export_find_animations(in, &auto_paths);
         size_t total = options->animation_count + auto_count;
@@ -141,12 +186,44 @@ int export_one(const char *in, const char *out, const export_options *options, e
         anim_ptrs = calloc(total ? total : 1, sizeof *anim_ptrs);
         anim_names = calloc(total ? total : 1, sizeof *anim_names);
         for (size_t i = 0; i < total; i++) {
-            const char *path = i < options->animation_count ? options->animations[i] : auto_paths[i - options->animation_count];
+            bool asked = i < options->animation_count; /* named with --anim FILE, not found by auto */
+            const char *path = asked ? options->animations[i] : auto_paths[i - options->animation_count];
             cli_asset *a = &anims[anim_count];
+            const char *problem = NULL;
+            char line[1024];
             if (!cli_asset_load(path, a, &err) || !a->animation) {
-                char line[512];
-                ferry_error_format(&err, line, sizeof line);
-                if (log) fprintf(log, "%s: warning: animation skipped: %s\n", path, a->data && !a->animation && err.code == FERRY_OK ? "not an animation" : line);
+                if (a->data && !a->animation && err.code == FERRY_OK) {
+                    problem = "not an animation";
+                } else {
+                    ferry_error_format(&err, line, sizeof line);
+                    problem = line;
+                }
+            } else {
+                char misfit[768];
+                size_t misfits = ferry_ala_model_misfits(a->animation, asset.model, misfit, sizeof misfit);
+                if (misfits) {
+                    const char *base = strrchr(in, '/');
+                    snprintf(line, sizeof line, "does not fit %s (%zu of %zu tracks): %s", base ? base + 1 : in,
+                             misfits, a->animation->bone_count, misfit);
+                    problem = line;
+                    if (asked && options->force) {
+                        if (log) fprintf(log, "%s: warning: %s; attached anyway (--force)\n", path, problem);
+                        result->warnings++;
+                        problem = NULL;
+                    }
+                }
+            }
+            if (problem) {
+                /* What was asked for by name and cannot be done is an error;
+                 * what auto found is skipped with a warning. */
+                if (asked) {
+                    if (log)
+                        fprintf(log, "%s: error: %s%s\n", path, problem,
+                                strncmp(problem, "does not fit", 12) == 0 ? " (--force attaches it anyway)" : "");
+                    cli_asset_free(a);
+                    goto done;
+                }
+                if (log) fprintf(log, "%s: warning: animation skipped: %s\n", path, problem);
                 result->warnings++;
                 cli_asset_free(a);
                 continue;
@@ -162,13 +239,23 @@ int export_one(const char *in, const char *out, const export_options *options, e
         so.texture_dirs = options->texture_dirs;
         so.texture_dir_count = options->texture_dir_count;
         so.skip_textures = options->skip_textures;
-        so.game_view = options->game_view;
+        so.all = options->all;
+        ferry_alo_scene_report report = {0};
+        so.report = &report;
         so.animations = anim_ptrs;
         so.animation_names = (const char *const *)anim_names;
         so.animation_count = anim_count;
         so.diagnostics = &diags;
         if (ferry_alo_to_scene(asset.model, &so, &scene, &err) != FERRY_OK) goto convert_failed;
         result->animations = anim_count;
+        result->meshes_left_out = report.meshes_left_out;
+        if (report.missing_texture_count) {
+            result->missing_textures = calloc(report.missing_texture_count, sizeof *result->missing_textures);
+            for (size_t i = 0; result->missing_textures && i < report.missing_texture_count; i++) {
+                char *copy = strdup(report.missing_textures[i]);
+                if (copy) result->missing_textures[result->missing_texture_count++] = copy;
+            }
+        }
     }
     print_diags(log, in, &diags, options->quiet);
     result->warnings += diags.warning_count;

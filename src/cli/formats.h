@@ -69,8 +69,10 @@ int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_o
 int cli_alm_build(const char *in, const char *out, const char *anim);
 
 /* ODOL -> .glb/.gltf (cli_odol_export.c), called by cli_odol.c's convert;
- * `lods` selects LODs by index (NULL: all). */
-int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool allow_invalid);
+ * `lods` selects LODs by index; without, game_view keeps the most detailed
+ * visual LOD and !game_view every LOD; allow_invalid: cli_refuse_invalid. */
+int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool game_view,
+                    bool allow_invalid);
 
 /* Shared by the formats' validate entry points. */
 void cli_print_diag(const char *file, const ferry_diagnostic *d);

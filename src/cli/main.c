@@ -7,17 +7,57 @@
 static const char usage[] =
     "usage: ferry COMMAND [OPTIONS] FILE...\n"
     "\n"
-    "Reads, validates, writes and converts classic game engine 3D assets.\n"
+    "Reads, validates, writes and converts classic game engine 3D assets:\n"
+    "  Alamo (Empire at War, Forces of Corruption): .alo models and particle\n"
+    "    systems, .ala animations (formats 1 and 2)\n"
+    "  ODOL .p3d models (ArmA version 40, ArmA 2 versions 48 and 50)\n"
+    "  ALM progressive meshes (.alm, versions 2 to 10)\n"
+    "and exports models to glTF 2.0 (.glb, .gltf) for Blender, three.js or Godot.\n"
     "\n"
     "commands:\n"
     "  info FILE...           one-screen summary of each file (--json)\n"
-    "  dump FILE              the chunk tree, decoded where known (--json)\n"
+    "  dump FILE              the chunk tree or records, decoded where known (--json)\n"
     "  validate FILE...       check every rule of the format; exit 1 on errors (--json)\n"
-    "  convert IN OUT         rewrite through the typed model (.alo, .ala; --ala-format 1|2)\n"
+    "  convert IN OUT         to glTF (.alo, .p3d, .alm -> .glb/.gltf, with animations\n"
+    "                         and textures), a whole folder (-r), an ALM mesh built from\n"
+    "                         a model (-> .alm), or a byte-identical rewrite (same\n"
+    "                         extension; .ala between formats with --ala-format 1|2)\n"
     "  sample ANIM.ala        every bone's pose at a frame or time (--frame N | --time S)\n"
+    "  help [COMMAND]         this text, or a command's options\n"
     "\n"
-    "Run 'ferry COMMAND --help' for a command's options.\n"
+    "Run 'ferry help COMMAND' or 'ferry COMMAND --help' for a command's options.\n"
     "Exit status: 0 success, 1 invalid input, 2 usage error.\n";
+
+typedef int (*command_fn)(int, char **);
+
+static command_fn find_command(const char *name)
+{
+    if (strcmp(name, "info") == 0) return cmd_info;
+    if (strcmp(name, "dump") == 0) return cmd_dump;
+    if (strcmp(name, "validate") == 0) return cmd_validate;
+    if (strcmp(name, "convert") == 0) return cmd_convert;
+    if (strcmp(name, "sample") == 0) return cmd_sample;
+    return NULL;
+}
+
+/* ferry help [COMMAND]: the overview, or what 'ferry COMMAND --help' prints. */
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2 || cli_is_help(argv[1])) {
+        fputs(usage, stdout);
+        return CLI_OK;
+    }
+    if (argc > 2) return cli_usage_error("help", "one command at a time");
+    if (strcmp(argv[1], "help") == 0) {
+        fputs(usage, stdout);
+        return CLI_OK;
+    }
+    command_fn fn = find_command(argv[1]);
+    if (!fn) return cli_usage_error("help", "unknown command '%s'", argv[1]);
+    char help[] = "--help";
+    char *args[3] = {argv[1], help, NULL};
+    return fn(2, args);
+}
 
 int main(int argc, char **argv)
 {
@@ -40,11 +80,9 @@ int main(int argc, char **argv)
         printf("ferry %s\n", FERRY_VERSION_STRING);
         return CLI_OK;
     }
-    if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
-    if (strcmp(cmd, "dump") == 0) return cmd_dump(argc - 1, argv + 1);
-    if (strcmp(cmd, "validate") == 0) return cmd_validate(argc - 1, argv + 1);
-    if (strcmp(cmd, "convert") == 0) return cmd_convert(argc - 1, argv + 1);
-    if (strcmp(cmd, "sample") == 0) return cmd_sample(argc - 1, argv + 1);
+    if (strcmp(cmd, "help") == 0) return cmd_help(argc - 1, argv + 1);
+    command_fn fn = find_command(cmd);
+    if (fn) return fn(argc - 1, argv + 1);
     fprintf(stderr, "ferry: unknown command '%s'\n\n%s", cmd, usage);
     return CLI_USAGE;
 }

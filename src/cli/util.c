@@ -2,9 +2,11 @@
 #include "cli.h"
 #include "formats.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -16,6 +18,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, "\nTry 'ferry %s --help'.\n", cmd);
     va_end(ap);
     return CLI_USAGE;
+}
+
+int cli_check_texture_dir(const char *cmd, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) return cli_usage_error(cmd, "--textures %s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return cli_usage_error(cmd, "--textures %s: not a folder", dir);
+    return CLI_OK;
 }
 
 bool cli_is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }

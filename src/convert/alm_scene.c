@@ -485,6 +485,48 @@ static bool vertex_normals(fy_alm_build *b, const geometry *g, double *normals)
 }
 
 /* One primitive per material with triangles: its own compact vertex list. */
+/* Values glTF stores as 32-bit floats must fit them: a finite file whose
+ * sums or differences leave the range is refused as malformed, naming the
+ * position (ferry_alm_validate's float-range rule finds the same at rest
+ * and in every frame). */
+#define FLOAT_OVERFLOW 0x1.ffffffp+127 /* FLT_MAX + half its last unit: rounds to infinity */
+
+static bool float_range(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(fabs(x[i]) < FLOAT_OVERFLOW)) return false;
+    return true;
+}
+
+static bool out_of_range(fy_alm_build *b, uint32_t p, int64_t frame, const double *x)
+{
+    const ferry_alm_mesh *m = b->mesh;
+    char path[48];
+    snprintf(path, sizeof path, "positions[%u]", (unsigned)p);
+    uint64_t off = m->offsets && m->offsets->positions && p < m->position_count ? m->offsets->positions[p] : FERRY_NO_OFFSET;
+    if (frame < 0)
+        fy_error_set(b->err, FERRY_ERR_MALFORMED, off, path,
+                     "the skinned position at rest, (%g, %g, %g), goes beyond the 32-bit float range", x[0], x[1], x[2]);
+    else
+        fy_error_set(b->err, FERRY_ERR_MALFORMED, off, path,
+                     "the position's move from rest to frame %lld, (%g, %g, %g), goes beyond the 32-bit float range",
+                     (long long)frame, x[0], x[1], x[2]);
+    return false;
+}
+
+/* Whether every joint's composed rest transform has a finite inverse (the
+ * inverse bind matrix); if not, the mesh goes the morph-target way. */
+static bool joints_invertible(const ferry_alm_mesh *m, const float *world)
+{
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        float inv[16];
+        if (!fy_mat4_invert(world + (size_t)i * 16, inv)) return false;
+        for (int e = 0; e < 16; e++)
+            if (!isfinite(inv[e])) return false;
+    }
+    return true;
+}
+
 static bool add_mesh(fy_alm_build *b, geometry *g, ferry_alm_scene_report *rep)
 {
     const ferry_alm_mesh *m = b->mesh;
@@ -543,6 +585,17 @@ static bool add_mesh(fy_alm_build *b, geometry *g, ferry_alm_scene_report *rep)
                 nor[i * 3 + k] = (float)normals[(size_t)order[i] * 3 + k];
             }
             /* (s, t) as they are: see texture_png on why no flip. */
+            if (!float_range(vx->tex_coords, 2)) {
+                char path[48];
+                uint32_t mv = source_vertex(g, order[i]);
+                snprintf(path, sizeof path, "vertices[%u]", (unsigned)mv);
+                fy_error_set(b->err, FERRY_ERR_MALFORMED,
+                             m->offsets && m->offsets->vertices ? m->offsets->vertices[mv] : FERRY_NO_OFFSET, path,
+                             "texture coordinates (%g, %g) beyond the 32-bit float range", vx->tex_coords[0],
+                             vx->tex_coords[1]);
+                ok = false;
+                break;
+            }
             uv[i * 2] = (float)vx->tex_coords[0];
             uv[i * 2 + 1] = (float)vx->tex_coords[1];
             if (g->skinned) {
@@ -550,7 +603,7 @@ static bool add_mesh(fy_alm_build *b, geometry *g, ferry_alm_scene_report *rep)
                 memcpy(we + i * 4, g->weights + (size_t)vx->position * 4, 4 * sizeof *we);
             }
         }
-        for (uint32_t f = 0; frame_mats && f < m->frame_count; f++) {
+        for (uint32_t f = 0; ok && frame_mats && f < m->frame_count; f++) {
             float *d = fy_alm_alloc(b, n, 3 * sizeof *d);
             if (!d) {
                 ok = false;
@@ -561,7 +614,12 @@ static bool add_mesh(fy_alm_build *b, geometry *g, ferry_alm_scene_report *rep)
                 const ferry_alm_vertex *vx = &m->vertices[source_vertex(g, order[i])];
                 double out[4];
                 ferry_alm_vector_eval(&m->positions[vx->position], gm, m->bone_count, out);
-                for (int k = 0; k < 3; k++) d[i * 3 + k] = (float)(out[k] - g->rest_pos[(size_t)vx->position * 3 + k]);
+                for (int k = 0; k < 3; k++) out[k] -= g->rest_pos[(size_t)vx->position * 3 + k];
+                if (!float_range(out, 3)) {
+                    ok = out_of_range(b, vx->position, f, out);
+                    break;
+                }
+                for (int k = 0; k < 3; k++) d[i * 3 + k] = (float)out[k];
             }
             char name[32];
             snprintf(name, sizeof name, "frame %u", (unsigned)f);
@@ -787,6 +845,7 @@ static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferr
         ferry_alm_vector_eval(&m->positions[p], b->rest, m->bone_count, out);
         /* The spec's sum, taken as it is: x, y, z of the homogeneous result. */
         memcpy(g->rest_pos + (size_t)p * 3, out, 3 * sizeof *out);
+        if (!float_range(out, 3)) return out_of_range(b, p, -1, out);
     }
 
     g->skinned = false;
@@ -805,10 +864,16 @@ static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferr
         if (!g->skinned && !g->reason) return false; /* memory */
         if (!g->skinned) rep->max_influences = rep->positions_truncated = 0, rep->max_dropped_weight = 0;
     }
+    if (!add_bones(b, world)) return false;
+    if (g->skinned && !joints_invertible(m, world)) {
+        /* A bone scaled to nothing at rest has no inverse bind matrix. */
+        g->skinned = false;
+        g->reason = "a bone's rest transform in object space has no inverse in 32-bit floats";
+        rep->max_influences = rep->positions_truncated = 0, rep->max_dropped_weight = 0;
+    }
     rep->skinned = g->skinned;
     rep->reason = g->reason;
 
-    if (!add_bones(b, world)) return false;
     if (!fy_alm_images(b) || !fy_alm_materials(b)) return false;
     int32_t mesh_node = -1;
     if (g->tri_count > 0) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- math ---- */
 
@@ -216,10 +217,11 @@ json_t *fy_json_floats(const float *v, size_t n)
     return a;
 }
 
-/* The number after `tag` when the name ends in tag<digits>, else -1. */
-static long name_suffix_number(const char *name, const char *tag)
+/* The number after `tag` when name[0..*len) ends in tag<digits> (at most 6
+ * digits), which then shortens *len to before the tag; else -1. */
+static long peel_tag(const char *name, size_t *len, const char *tag)
 {
-    size_t n = strlen(name), tl = strlen(tag);
+    size_t n = *len, tl = strlen(tag);
     size_t d = n;
     while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') d--;
     if (d == n || d < tl || n - d > 6) return -1;
@@ -228,13 +230,30 @@ static long name_suffix_number(const char *name, const char *tag)
         if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
         if (c != tag[i]) return -1;
     }
-    return strtol(name + d, NULL, 10);
+    long v = 0;
+    for (size_t i = d; i < n; i++) v = v * 10 + (name[i] - '0');
+    *len = d - tl;
+    return v;
+}
+
+void fy_alo_name_tags(const char *name, long *lod, long *alt, size_t *base_length)
+{
+    *lod = *alt = -1;
+    size_t len = name ? strlen(name) : 0;
+    /* Two passes take "_LOD1_ALT0" and "_ALT0_LOD1" alike. */
+    for (int pass = 0; pass < 2 && name; pass++) {
+        if (*lod < 0) *lod = peel_tag(name, &len, "_LOD");
+        if (*alt < 0) *alt = peel_tag(name, &len, "_ALT");
+    }
+    *base_length = len;
 }
 
 void fy_json_name_tags(json_t *obj, const char *name)
 {
     if (!name) return;
-    long lod = name_suffix_number(name, "_LOD"), alt = name_suffix_number(name, "_ALT");
+    long lod, alt;
+    size_t base;
+    fy_alo_name_tags(name, &lod, &alt, &base);
     if (lod >= 0) json_object_set_new(obj, "lod", json_integer(lod));
     if (alt >= 0) json_object_set_new(obj, "alt", json_integer(alt));
     if ((name[0] == 'F' || name[0] == 'f') && (name[1] == 'C' || name[1] == 'c') && name[2] == '_')
@@ -379,7 +398,18 @@ static bool add_light(fy_alo_build *b, const ferry_alo_light *light, int32_t par
     return true;
 }
 
-static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t bone, bool connected)
+/* Why the game does not draw a mesh when the model appears (0: it does). */
+enum {
+    NOT_DRAWN_HIDDEN = 1,      /* 0x402 isHidden */
+    NOT_DRAWN_HIDDEN_BONE = 2, /* its bone or one above it is not visible */
+    NOT_DRAWN_SHADOW = 4,      /* a shadow-volume shader */
+    NOT_DRAWN_COLLISION = 8,   /* a collision shader */
+    NOT_DRAWN_LOWER_LOD = 16,  /* a less detailed level of its _LOD group */
+    NOT_DRAWN_ALT = 32         /* an alternate _ALT1 and up */
+};
+static const char *const not_drawn_names[] = {"hidden", "hidden_bone", "shadow_volume", "collision", "lower_lod", "alt"};
+
+static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t bone, bool connected, unsigned why)
 {
     bool skinned = fy_alo_mesh_is_skinned(mesh) && b->skin >= 0;
     int32_t mi = fy_alo_mesh(b, mesh, skinned, bone);
@@ -415,51 +445,146 @@ static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t 
     if (collision) json_object_set_new(x, "collision_mesh", json_true());
     if (skinned) json_object_set_new(x, "skinned", json_true());
     fy_json_name_tags(x, mesh->name);
+    if (why) {
+        /* Kept by `all`: why the game does not draw it. */
+        json_t *reasons = json_array();
+        for (size_t k = 0; k < sizeof not_drawn_names / sizeof *not_drawn_names; k++)
+            if (why & (1u << k)) json_array_append_new(reasons, json_string(not_drawn_names[k]));
+        json_object_set_new(x, "not_drawn", reasons);
+    }
     n->extras_json = fy_json_to_arena(b->arena, x);
     return true;
 }
 
-/* What the game draws when the model appears: see game_view in convert.h. */
-static bool drawn_in_game(const ferry_alo_model *m, const ferry_alo_mesh *mesh, uint32_t bone)
+static unsigned not_drawn(const fy_alo_build *b, size_t mesh_index, uint32_t bone)
 {
-    if (mesh->is_hidden) return false;
+    const ferry_alo_model *m = b->model;
+    const ferry_alo_mesh *mesh = &m->meshes[mesh_index];
+    unsigned why = 0;
+    if (mesh->is_hidden) why |= NOT_DRAWN_HIDDEN;
     for (size_t i = 0; i < mesh->submesh_count; i++) {
         const char *sh = mesh->submeshes[i].material.shader;
-        if (fy_alo_shader_is(sh, "shadow") || fy_alo_shader_is(sh, "collision")) return false;
+        if (fy_alo_shader_is(sh, "shadow")) why |= NOT_DRAWN_SHADOW;
+        if (fy_alo_shader_is(sh, "collision")) why |= NOT_DRAWN_COLLISION;
     }
-    if (mesh->name && (name_suffix_number(mesh->name, "_LOD") > 0 || name_suffix_number(mesh->name, "_ALT") > 0))
-        return false;
+    if (b->lower_lod && b->lower_lod[mesh_index]) why |= NOT_DRAWN_LOWER_LOD;
+    long lod, alt;
+    size_t base;
+    fy_alo_name_tags(mesh->name, &lod, &alt, &base);
+    if (alt > 0) why |= NOT_DRAWN_ALT;
     /* A hidden bone hides what hangs on it and below it; parents come
      * first, so the walk up ends. */
     for (size_t steps = 0; bone < m->skeleton.bone_count && steps <= m->skeleton.bone_count; steps++) {
         const ferry_alo_bone *bn = &m->skeleton.bones[bone];
-        if (!bn->visible) return false;
+        if (!bn->visible) {
+            why |= NOT_DRAWN_HIDDEN_BONE;
+            break;
+        }
         if (bn->parent < 0 || (uint32_t)bn->parent >= bone) break;
         bone = (uint32_t)bn->parent;
     }
+    return why;
+}
+
+/* A level-of-detail group: meshes whose names differ only in _LOD<n> (same
+ * base ignoring case, same _ALT). The highest n is the most detailed: in
+ * every group of the corpus it has the most triangles (137 against 2,250 in
+ * the largest difference measured), so the others are marked lower_lod. */
+typedef struct lod_entry {
+    const char *name;
+    size_t base;
+    long lod, alt;
+    size_t mesh;
+} lod_entry;
+
+static int lod_entry_cmp(const void *pa, const void *pb)
+{
+    const lod_entry *a = pa, *b = pb;
+    size_t n = a->base < b->base ? a->base : b->base;
+    int c = strncasecmp(a->name, b->name, n);
+    if (c) return c;
+    if (a->base != b->base) return a->base < b->base ? -1 : 1;
+    if (a->alt != b->alt) return a->alt < b->alt ? -1 : 1;
+    if (a->lod != b->lod) return a->lod < b->lod ? -1 : 1;
+    return a->mesh < b->mesh ? -1 : a->mesh > b->mesh;
+}
+
+static bool mark_lower_lods(fy_alo_build *b)
+{
+    const ferry_alo_model *m = b->model;
+    b->lower_lod = fy_build_alloc(b, m->mesh_count, sizeof *b->lower_lod);
+    if (!b->lower_lod) return false;
+    lod_entry *e = malloc((m->mesh_count ? m->mesh_count : 1) * sizeof *e);
+    if (!e) {
+        fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < m->mesh_count; i++) {
+        const char *name = m->meshes[i].name;
+        long lod, alt;
+        size_t base;
+        fy_alo_name_tags(name, &lod, &alt, &base);
+        if (lod < 0) continue;
+        e[n++] = (lod_entry){name, base, lod, alt, i};
+    }
+    qsort(e, n, sizeof *e, lod_entry_cmp);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && e[j].base == e[i].base && e[j].alt == e[i].alt && strncasecmp(e[j].name, e[i].name, e[i].base) == 0)
+            j++;
+        /* Sorted by level: the group's last is its most detailed. */
+        for (size_t k = i; k < j; k++) b->lower_lod[e[k].mesh] = e[k].lod < e[j - 1].lod;
+        i = j;
+    }
+    free(e);
     return true;
 }
 
-static bool add_objects(fy_alo_build *b)
+/* The bone an object hangs on: its first connection (the game keeps one;
+ * validation warns about a second), UINT32_MAX when none. */
+static uint32_t object_bone(const ferry_alo_model *m, size_t object, bool *connected)
+{
+    for (size_t c = 0; c < m->connections.object_count; c++) {
+        if (m->connections.objects[c].object == object) {
+            *connected = true;
+            return m->connections.objects[c].bone;
+        }
+    }
+    *connected = false;
+    return UINT32_MAX;
+}
+
+/* Whether the mesh of object o goes into the scene. */
+static bool mesh_exported(const fy_alo_build *b, size_t o, unsigned *why)
+{
+    ferry_alo_object obj = ferry_alo_object_at(b->model, o);
+    *why = 0;
+    if (obj.kind != FERRY_ALO_OBJECT_MESH || obj.index >= b->model->mesh_count) return false;
+    bool connected;
+    *why = not_drawn(b, obj.index, object_bone(b->model, o, &connected));
+    return *why == 0 || b->opts->all;
+}
+
+static bool add_objects(fy_alo_build *b, json_t *left_out)
 {
     const ferry_alo_model *m = b->model;
     size_t count = ferry_alo_object_count(m);
     for (size_t o = 0; o < count; o++) {
-        /* The first connection wins; validation warns about a second one. */
-        uint32_t bone = UINT32_MAX;
-        bool connected = false;
-        for (size_t c = 0; c < m->connections.object_count; c++) {
-            if (m->connections.objects[c].object == o) {
-                bone = m->connections.objects[c].bone;
-                connected = true;
-                break;
-            }
-        }
+        bool connected;
+        uint32_t bone = object_bone(m, o, &connected);
         ferry_alo_object obj = ferry_alo_object_at(m, o);
         if (obj.kind == FERRY_ALO_OBJECT_MESH) {
             if (obj.index >= m->mesh_count) continue;
-            if (b->opts->game_view && !drawn_in_game(m, &m->meshes[obj.index], bone)) continue;
-            if (!add_mesh_node(b, &m->meshes[obj.index], bone, connected)) return false;
+            unsigned why;
+            if (!mesh_exported(b, o, &why)) {
+                const char *name = m->meshes[obj.index].name;
+                json_array_append_new(left_out, json_string(name ? name : ""));
+                b->meshes_left_out++;
+                continue;
+            }
+            if (!add_mesh_node(b, &m->meshes[obj.index], bone, connected, why)) return false;
+            b->meshes_added++;
         } else {
             if (obj.index >= m->light_count) continue;
             if (!add_light(b, &m->lights[obj.index], bone_parent_node(b, bone))) return false;
@@ -574,7 +699,8 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
     b.node_capacity = 1 + sk->bone_count + objects + model->connections.proxy_count + model->connections.dazzle_count;
     b.mesh_capacity = mesh_objects;
     b.material_capacity = submeshes;
-    b.image_capacity = 2 * submeshes; /* base colour and normal map per sub-mesh at most */
+    /* Per sub-mesh at most: base colour, a colorize mask, a normal map. */
+    b.image_capacity = 3 * submeshes;
     s->nodes = fy_build_alloc(&b, b.node_capacity, sizeof *s->nodes);
     s->meshes = fy_build_alloc(&b, b.mesh_capacity, sizeof *s->meshes);
     s->materials = fy_build_alloc(&b, b.material_capacity, sizeof *s->materials);
@@ -608,19 +734,53 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
         }
     }
     ok = ok && add_bones(&b);
+    ok = ok && mark_lower_lods(&b);
     if (ok) {
+        /* A skin only when a skinned mesh is exported (else it would be unused). */
         bool any_skinned = false;
-        for (size_t i = 0; i < model->mesh_count; i++) any_skinned |= fy_alo_mesh_is_skinned(&model->meshes[i]);
+        for (size_t o = 0; o < objects; o++) {
+            unsigned why;
+            ferry_alo_object obj = ferry_alo_object_at(model, o);
+            if (mesh_exported(&b, o, &why)) any_skinned |= fy_alo_mesh_is_skinned(&model->meshes[obj.index]);
+        }
         if (any_skinned && sk->bone_count > 0) ok = fy_alo_make_skin(&b);
     }
-    ok = ok && add_objects(&b);
+    json_t *left_out = json_array();
+    ok = ok && add_objects(&b, left_out);
     ok = ok && add_proxies_and_dazzles(&b);
     ok = ok && fy_alo_animations(&b);
+    json_t *missing = json_array();
+    const char **missing_names = NULL;
+    size_t missing_count = 0;
+    if (ok) {
+        for (size_t i = 0; i < b.texture_count; i++) missing_count += b.textures[i].missing;
+        missing_names = fy_build_alloc(&b, missing_count, sizeof *missing_names);
+        ok = missing_names != NULL;
+        for (size_t i = 0, k = 0; ok && i < b.texture_count; i++) {
+            if (!b.textures[i].missing) continue;
+            missing_names[k] = ferry_arena_strdup(b.arena, b.textures[i].name);
+            ok = missing_names[k] != NULL;
+            json_array_append_new(missing, json_string(b.textures[i].name));
+            k++;
+        }
+    }
     if (ok) {
         json_t *x = json_object();
         json_object_set_new(x, "source", json_string("alamo model"));
         json_object_set_new(x, "bone_count", json_integer((json_int_t)sk->bone_count));
+        json_object_set_new(x, "view", json_string(options->all ? "all" : "game"));
+        if (json_array_size(left_out)) json_object_set(x, "left_out", left_out);
+        if (json_array_size(missing)) json_object_set(x, "missing_textures", missing);
         s->extras_json = fy_json_to_arena(b.arena, x);
+    }
+    json_decref(left_out);
+    json_decref(missing);
+    if (ok && options->report) {
+        ferry_alo_scene_report *r = options->report;
+        r->meshes = b.meshes_added;
+        r->meshes_left_out = b.meshes_left_out;
+        r->missing_textures = missing_names;
+        r->missing_texture_count = missing_count;
     }
     fy_alo_textures_free(&b);
     if (!ok) {

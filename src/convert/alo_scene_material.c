@@ -73,13 +73,35 @@ static void additive_to_alpha(ferry_image *img)
     }
 }
 
+/* Colorize shaders: the alpha channel is the faction-colour mask, not an
+ * opacity. The colour keeps its texels with alpha 1; the mask becomes a grey
+ * image of its own. */
+static void drop_alpha(ferry_image *img)
+{
+    size_t n = (size_t)img->width * img->height;
+    for (size_t i = 0; i < n; i++) img->rgba[4 * i + 3] = 255;
+}
+
+static void alpha_to_grey(ferry_image *img)
+{
+    size_t n = (size_t)img->width * img->height;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *p = img->rgba + 4 * i;
+        p[0] = p[1] = p[2] = p[3];
+        p[3] = 255;
+    }
+}
+
+/* Image name suffix and lookup key of each variant. */
+static const char *const variant_names[] = {"", " (additive)", " (colour)", " (faction mask)"};
+
 /* Reads, decodes and re-encodes one file; -1 with a warning when it cannot. */
-static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, bool additive, bool *nomem)
+static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, fy_texture_variant variant, bool *nomem)
 {
     ferry_scene *s = b->scene;
-    /* Each file is embedded once per use: plain, and as additive variant. */
+    /* Each file is embedded once per variant that is used. */
     char key[4200];
-    snprintf(key, sizeof key, "%s%s", path, additive ? "\n(additive)" : "");
+    snprintf(key, sizeof key, "%s\n%s", path, variant_names[variant]);
     for (size_t i = 0; i < s->image_count; i++)
         if (b->image_paths && b->image_paths[i] && strcmp(b->image_paths[i], key) == 0) return (int32_t)i;
     if (s->image_count >= b->image_capacity) return -1;
@@ -101,7 +123,9 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, b
         warn(b, "texture-undecodable", "texture %s cannot be decoded (%s)", name, msg);
         return -1;
     }
-    if (additive) additive_to_alpha(&img);
+    if (variant == FY_TEXTURE_ADDITIVE) additive_to_alpha(&img);
+    else if (variant == FY_TEXTURE_OPAQUE) drop_alpha(&img);
+    else if (variant == FY_TEXTURE_MASK) alpha_to_grey(&img);
     ferry_buffer png = {0};
     r = ferry_image_encode_png(&img, &png, &e);
     ferry_image_free(&img);
@@ -131,10 +155,10 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, b
     if (stem) {
         char *dot = strrchr(stem, '.');
         if (dot && dot != stem) *dot = '\0';
-        if (additive) {
-            size_t len = strlen(stem) + 16;
+        if (variant != FY_TEXTURE_PLAIN) {
+            size_t len = strlen(stem) + 24;
             char *named = ferry_arena_alloc(b->arena, len);
-            if (named) snprintf(named, len, "%s (additive)", stem);
+            if (named) snprintf(named, len, "%s%s", stem, variant_names[variant]);
             stem = named;
         }
     }
@@ -151,14 +175,18 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, b
 
 /* The scene image for a texture name, looked up once per distinct name
  * (ignoring case, as the game does). -1 when absent; *nomem on memory failure. */
-static int32_t texture_image(fy_alo_build *b, const char *name, bool additive, bool *nomem)
+static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_variant variant, bool *nomem)
 {
     const ferry_alo_scene_options *o = b->opts;
     if (!name || !*name || o->skip_textures) return -1;
     if (!o->model_path && o->texture_dir_count == 0) return -1;
-    for (size_t i = 0; i < b->texture_count; i++)
-        if (b->textures[i].additive == additive && strcasecmp(b->textures[i].name, name) == 0)
-            return b->textures[i].image;
+    bool failed = false;
+    for (size_t i = 0; i < b->texture_count; i++) {
+        if (strcasecmp(b->textures[i].name, name) != 0) continue;
+        if (b->textures[i].variant == variant) return b->textures[i].image;
+        failed |= b->textures[i].image < 0;
+    }
+    if (failed) return -1; /* missing or undecodable: reported once, whatever the variant */
     if (b->texture_count == b->texture_capacity) {
         size_t cap = b->texture_capacity ? 2 * b->texture_capacity : 16;
         fy_texture_entry *t = realloc(b->textures, cap * sizeof *t);
@@ -170,10 +198,12 @@ static int32_t texture_image(fy_alo_build *b, const char *name, bool additive, b
         b->texture_capacity = cap;
     }
     int32_t image = -1;
+    bool missing = false;
     char path[4096];
     if (ferry_alamo_find_texture(o->model_path, o->texture_dirs, o->texture_dir_count, name, path, sizeof path)) {
-        image = embed_file(b, name, path, additive, nomem);
+        image = embed_file(b, name, path, variant, nomem);
     } else {
+        missing = true;
         warn(b, "texture-missing", "texture %s not found beside the model, in ../Textures or the given folders%s", name, "");
     }
     char *copy = dup_malloc(name);
@@ -183,7 +213,8 @@ static int32_t texture_image(fy_alo_build *b, const char *name, bool additive, b
     }
     b->textures[b->texture_count].name = copy;
     b->textures[b->texture_count].image = image;
-    b->textures[b->texture_count].additive = additive;
+    b->textures[b->texture_count].variant = variant;
+    b->textures[b->texture_count].missing = missing;
     b->texture_count++;
     return image;
 }
@@ -228,10 +259,17 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
     bool nomem = false;
 
     bool additive = fy_alo_shader_is(shader, "additive") || fy_alo_shader_is(shader, "shield");
+    bool alpha = !additive && fy_alo_shader_is(shader, "alpha");
+    bool colorize = !additive && !alpha && fy_alo_shader_is(shader, "colorize");
     const ferry_alo_shader_param *base = find_param(am, "BaseTexture", FERRY_ALO_PARAM_TEXTURE);
-    if (base) m->base_color_image = texture_image(b, base->texture, additive, &nomem);
+    int32_t mask_image = -1;
+    if (base) {
+        fy_texture_variant v = additive ? FY_TEXTURE_ADDITIVE : colorize ? FY_TEXTURE_OPAQUE : FY_TEXTURE_PLAIN;
+        m->base_color_image = texture_image(b, base->texture, v, &nomem);
+        if (colorize && m->base_color_image >= 0) mask_image = texture_image(b, base->texture, FY_TEXTURE_MASK, &nomem);
+    }
     const ferry_alo_shader_param *normal = find_param(am, "NormalTexture", FERRY_ALO_PARAM_TEXTURE);
-    if (normal) m->normal_image = texture_image(b, normal->texture, false, &nomem);
+    if (normal) m->normal_image = texture_image(b, normal->texture, FY_TEXTURE_PLAIN, &nomem);
     if (nomem) {
         fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory embedding textures");
         return -1;
@@ -245,26 +283,51 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
     if (!color) color = find_param(am, "DiffuseColor", FERRY_ALO_PARAM_FLOAT3);
     if (color && !fy_alo_shader_is(shader, "collision"))
         for (int k = 0; k < 3; k++) m->base_color_factor[k] = unit(color->value[k]);
+    /* Petroglyph's lit shaders compute texel x (Diffuse x lighting +
+     * Emissive): the glow is the texture times Emissive, so dark texels
+     * (cockpit glass) stay dark. glTF adds emissiveTexture x emissiveFactor
+     * to the lit colour: the base texture (its colour, for colorize) with
+     * Emissive as factor is exactly that term. */
     const ferry_alo_shader_param *emissive = find_param(am, "Emissive", FERRY_ALO_PARAM_FLOAT4);
-    if (emissive)
+    if (emissive) {
         for (int k = 0; k < 3; k++) m->emissive_factor[k] = unit(emissive->value[k]);
+        bool glows = m->emissive_factor[0] > 0 || m->emissive_factor[1] > 0 || m->emissive_factor[2] > 0;
+        if (glows && !additive && m->base_color_image >= 0) m->emissive_image = m->base_color_image;
+    }
     m->metallic_factor = 0.0f;
 
     json_t *x = json_object();
     json_object_set_new(x, "shader", json_string(shader));
+    /* A blended shader whose texture is missing (or not embedded) keeps
+     * its blending: without the texture's alpha it would be an opaque slab.
+     * Additive: alpha 0.2, about the mean brightness of the corpus' additive
+     * textures (0.25 and 0.16), so the glow shows faintly; alpha shaders:
+     * 0.25, a see-through placeholder. */
+    bool untextured = base && m->base_color_image < 0;
     if (additive) {
         /* glTF has no additive blending: blended and unlit, with the texture's
          * brightness as its alpha (additive_to_alpha), is the closest. */
         m->alpha_mode = FERRY_ALPHA_BLEND;
         m->unlit = true;
+        if (untextured) m->base_color_factor[3] = 0.2f;
         json_object_set_new(x, "blend", json_string("additive"));
-    } else if (fy_alo_shader_is(shader, "alpha")) {
+    } else if (alpha) {
         m->alpha_mode = FERRY_ALPHA_BLEND;
+        if (untextured) m->base_color_factor[3] = 0.25f;
         json_object_set_new(x, "blend", json_string("alpha"));
     }
+    if (untextured) json_object_set_new(x, "texture_not_embedded", json_string(base->texture ? base->texture : ""));
     if (fy_alo_shader_is(shader, "shadow")) json_object_set_new(x, "kind", json_string("shadow_volume"));
     else if (fy_alo_shader_is(shader, "collision")) json_object_set_new(x, "kind", json_string("collision"));
     if (fy_alo_shader_is(shader, "colorize")) json_object_set_new(x, "colorized", json_true());
+    if (mask_image >= 0) {
+        /* The base texture's alpha, as its own image (glTF image and texture
+         * index: the writer makes texture i from image i). */
+        json_t *mask = json_object();
+        json_object_set_new(mask, "image", json_integer(mask_image));
+        json_object_set_new(mask, "texture", json_integer(mask_image));
+        json_object_set_new(x, "faction_mask", mask);
+    }
     json_t *params = json_object();
     for (size_t i = 0; i < am->param_count; i++) {
         const ferry_alo_shader_param *p = &am->params[i];

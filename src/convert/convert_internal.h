@@ -44,10 +44,19 @@ void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t 
 
 /* A texture parameter's lookup, remembered so that each file is decoded
  * and embedded once and each missing name is reported once. */
+/* How a texture file is embedded: as is, or changed for a kind of shader. */
+typedef enum fy_texture_variant {
+    FY_TEXTURE_PLAIN = 0,
+    FY_TEXTURE_ADDITIVE = 1, /* alpha = brightest channel, colour divided by it */
+    FY_TEXTURE_OPAQUE = 2,   /* alpha set to 1 (colorize shaders: alpha is a mask) */
+    FY_TEXTURE_MASK = 3      /* the alpha channel as a grey image */
+} fy_texture_variant;
+
 typedef struct fy_texture_entry {
     char *name;  /* as the material names it (malloc'd) */
     int32_t image; /* scene image, or -1 when missing/undecodable */
-    bool additive; /* the variant made for additive blending */
+    fy_texture_variant variant;
+    bool missing; /* not found at all (reported once per name) */
 } fy_texture_entry;
 
 typedef struct fy_alo_build {
@@ -60,6 +69,8 @@ typedef struct fy_alo_build {
     int32_t *bone_node;   /* node of each bone */
     float *bone_world;    /* Alamo model-space world matrix of each bone */
     int32_t skin;         /* the model's one skin, or -1 */
+    uint8_t *lower_lod;   /* per mesh: a less detailed level of its _LOD group */
+    size_t meshes_added, meshes_left_out;
     fy_texture_entry *textures;
     size_t texture_count, texture_capacity;
     char **image_paths; /* resolved path per scene image (malloc'd), for dedupe */
@@ -89,5 +100,8 @@ bool fy_alo_animations(fy_alo_build *b);
 
 /* Level of detail and alternate suffixes (_LOD<n>, _ALT<n>) into extras. */
 void fy_json_name_tags(json_t *obj, const char *name);
+/* The trailing _LOD<n> and _ALT<n> tags of a name, in either order, any
+ * case (-1 when absent), and the length of the name before them. */
+void fy_alo_name_tags(const char *name, long *lod, long *alt, size_t *base_length);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define NO_SECTION UINT32_MAX
 /* Shorter normals are noise, not directions (stored ones are unit length). */
@@ -34,6 +35,10 @@ typedef struct build {
     uint32_t *remap;        /* source vertex -> primitive vertex */
     uint32_t *stamp;        /* primitive that last set remap[v] (+1) */
     uint32_t stamp_now;
+    uint8_t *skip_section;  /* per section of the current LOD: a proxy's, not drawn */
+    uint32_t *naming;       /* per section of the current LOD: how many proxies name it */
+    float *face_normals;    /* per vertex of the current LOD: its faces' area-weighted normal */
+    bool face_normals_ready;
 } build;
 
 static bool fail(build *b, ferry_result code, const char *path, const char *msg)
@@ -48,17 +53,22 @@ static const char *str(const char *s) { return s ? s : ""; }
 
 static float f32_at(const uint8_t *p) { return fy_bits_f32(fy_load_u32le(p)); }
 
-/* The engine is left-handed (x right, y up, z forward); glTF is
- * right-handed with -x right and +z the asset's front. Negating x maps one
- * onto the other. Seen from outside, a face keeps its turning sense
- * (mirrored object, mirrored axes), so the winding is reversed where the
- * faces are written (docs/formats/odol-gltf.md: the measured winding). */
+/* The engine is left-handed with y up, and its models face -z with their
+ * right side at -x (measured on real vehicles and characters:
+ * docs/formats/odol-gltf.md, "Axes"). glTF is right-handed, y up, the
+ * asset's front at +z and its right at -x. Negating z maps one onto the
+ * other: the front turns to +z, the right stays at -x. Seen from outside,
+ * a face keeps its turning sense (mirrored object, mirrored axes), so the
+ * winding is reversed where the faces are written (the measured winding). */
 static void to_gltf(const uint8_t *p, float out[3])
 {
-    out[0] = -f32_at(p);
+    out[0] = f32_at(p);
     out[1] = f32_at(p + 4);
-    out[2] = f32_at(p + 8);
+    out[2] = -f32_at(p + 8);
 }
+
+/* The same mirror for directions and matrices: diag(1, 1, -1). */
+static const float axis_sign[3] = {1, 1, -1};
 
 /* ---- JSON helpers ---- */
 
@@ -144,8 +154,8 @@ static json_t *model_json(const ferry_odol_model *m)
     json_t *o = json_object();
     json_object_set_new(o, "format", json_string("ODOL"));
     json_object_set_new(o, "version", json_integer(m->version));
-    json_object_set_new(o, "axes", json_string("extras keep the file's values: engine axes, left-handed, x right, "
-                                               "y up, z forward; the geometry has x negated"));
+    json_object_set_new(o, "axes", json_string("extras keep the file's values: engine axes, left-handed, y up, "
+                                               "the model's front at -z and its right at -x; the geometry has z negated"));
     json_object_set_new(o, "class", json_string(str(mi->class_name)));
     json_object_set_new(o, "damage", json_string(str(mi->damage)));
     json_object_set_new(o, "mass", fy_json_real(mi->mass));
@@ -217,6 +227,86 @@ static json_t *rvmat_json(const ferry_odol_material *mt)
     return o;
 }
 
+/* ---- procedural textures: #(format,width,height,mipmaps)function(...) ----
+ * The engine makes such a texture from its text; color(r, g, b, a[, tag])
+ * fills it with one colour (values 0 to 1; the tag is the texture's kind,
+ * "co", "ca"...). Other functions (fresnel, irradiance...) are not colours. */
+
+static const char *skip_spaces(const char *p)
+{
+    while (*p == ' ' || *p == '\t') p++;
+    return p;
+}
+
+/* A decimal number at *p, spaces around it allowed; false when there is none. */
+static bool read_number(const char **p, double *out)
+{
+    const char *q = skip_spaces(*p);
+    char *end;
+    if (!((*q >= '0' && *q <= '9') || *q == '-' || *q == '+' || *q == '.')) return false;
+    double v = strtod(q, &end);
+    if (end == q) return false;
+    *out = v;
+    *p = skip_spaces(end);
+    return true;
+}
+
+/* Fills rgba from a procedural colour texture. Returns NULL on success, or
+ * why the text is not one; not_procedural says it does not start with "#(". */
+static const char *procedural_color(const char *text, float rgba[4], bool *not_procedural)
+{
+    *not_procedural = false;
+    if (text[0] != '#' || text[1] != '(') {
+        *not_procedural = true;
+        return "";
+    }
+    const char *p = text + 2;
+    size_t fl = strcspn(p, ",)");
+    bool has_alpha;
+    if (fl == 4 && strncasecmp(p, "argb", 4) == 0)
+        has_alpha = true;
+    else if (fl == 3 && strncasecmp(p, "rgb", 3) == 0)
+        has_alpha = false;
+    else
+        return "the format is not argb or rgb";
+    p += fl;
+    for (int k = 0; k < 3; k++) {
+        double v;
+        if (*p != ',') return "expected (format,width,height,mipmaps)";
+        p++;
+        if (!read_number(&p, &v) || v != floor(v) || v < 1 || v > 65536) return "width, height and mipmaps must be whole numbers";
+    }
+    if (*p != ')') return "expected (format,width,height,mipmaps)";
+    p = skip_spaces(p + 1);
+    if (strncasecmp(p, "color", 5) != 0) return "not a color(...) texture";
+    p = skip_spaces(p + 5);
+    if (*p != '(') return "expected color(r,g,b,a)";
+    p++;
+    double v[4];
+    for (int k = 0; k < 4; k++) {
+        if (k && *p++ != ',') return "expected four values: color(r,g,b,a)";
+        if (!read_number(&p, &v[k])) return "expected four numbers: color(r,g,b,a)";
+        if (!(v[k] >= 0.0 && v[k] <= 1.0)) return "colour values must be numbers from 0 to 1";
+    }
+    if (*p == ',') {
+        /* The texture's kind: letters and digits. */
+        p = skip_spaces(p + 1);
+        const char *tag = p;
+        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_') p++;
+        if (p == tag) return "expected a texture kind after the fourth value";
+        p = skip_spaces(p);
+    }
+    if (*p != ')') return "expected ')' after the values";
+    p = skip_spaces(p + 1);
+    if (*p) return "unexpected text after color(...)";
+    /* The values are texels, decoded as sRGB like any colour texture; glTF's
+     * base colour factor is linear. Alpha is linear in both. */
+    for (int k = 0; k < 3; k++)
+        rgba[k] = (float)(v[k] <= 0.04045 ? v[k] / 12.92 : pow((v[k] + 0.055) / 1.055, 2.4));
+    rgba[3] = has_alpha ? (float)v[3] : 1.0f;
+    return NULL;
+}
+
 /* The scene material for a section, or -1 when it names neither a texture
  * nor a material (glTF's default material then). */
 static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_odol_section *sec, int32_t *out)
@@ -258,6 +348,23 @@ static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_od
     json_object_set_new(x, "texture", json_string(texture));
     json_object_set_new(x, "rvmat", json_string(rvmat));
     if (record) json_object_set_new(x, "rvmat_record", rvmat_json(record));
+    bool not_procedural;
+    float rgba[4];
+    const char *why = procedural_color(texture, rgba, &not_procedural);
+    if (!why) {
+        memcpy(mat->base_color_factor, rgba, sizeof rgba);
+        if (rgba[3] < 1.0f) mat->alpha_mode = FERRY_ALPHA_BLEND;
+        json_object_set_new(x, "procedural_color", json_true());
+        b->rep.colors++;
+    } else if (!not_procedural) {
+        json_object_set_new(x, "procedural_problem", json_string(why));
+        if (!b->rep.procedural_problem) {
+            char line[640];
+            snprintf(line, sizeof line, "\"%.512s\": %s", texture, why);
+            b->rep.procedural_problem = ferry_arena_strdup(b->arena, line);
+        }
+        b->rep.procedural_ignored++;
+    }
     mat->extras_json = fy_json_to_arena(b->arena, x);
     if (!mat->name || !mat->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
     b->mats[index].texture = texture;
@@ -316,8 +423,45 @@ static void assign_sections(build *b, const ferry_odol_lod *lod)
 
 typedef struct lod_arrays {
     bool normals_ok;      /* a stored normal per vertex */
+    bool normals_computed; /* none stored, but a LOD players see: all from the faces */
     size_t uv_sets;       /* usable UV sets, at most 2 */
 } lod_arrays;
+
+/* Every vertex's area-weighted normal over the drawn faces of the LOD (not
+ * the proxies' triangles), in glTF axes and glTF winding: the sum of the
+ * cross products of each triangle's edges, which point out of the model
+ * (docs/formats/odol-gltf.md, "Winding and normals"). Computed once per
+ * LOD, when a stored normal first needs repair. */
+static bool compute_face_normals(build *b, const ferry_odol_lod *lod)
+{
+    size_t n = lod->positions.count;
+    float *out = b->face_normals;
+    memset(out, 0, n * 3 * sizeof *out);
+    for (uint32_t f = 0; f < lod->face_count; f++) {
+        uint32_t s = b->face_section[f];
+        if (s != NO_SECTION && b->skip_section[s]) continue;
+        const ferry_odol_face *fc = &lod->faces[f];
+        /* The face's area vector (twice it): the sum over its triangles in
+         * the written order (0, k+1, k); every corner gets all of it, so a
+         * quad weighs by its whole area. */
+        double g[3] = {0, 0, 0};
+        for (uint8_t k = 1; k + 1 < fc->count; k++) {
+            uint16_t v[3] = {fc->vertices[0], fc->vertices[k + 1], fc->vertices[k]};
+            float p[3][3];
+            for (int c = 0; c < 3; c++) to_gltf(lod->positions.data + (size_t)v[c] * 12, p[c]);
+            double u[3], w[3];
+            for (int c = 0; c < 3; c++) u[c] = (double)p[1][c] - p[0][c], w[c] = (double)p[2][c] - p[0][c];
+            g[0] += u[1] * w[2] - u[2] * w[1];
+            g[1] += u[2] * w[0] - u[0] * w[2];
+            g[2] += u[0] * w[1] - u[1] * w[0];
+        }
+        if (!isfinite(g[0]) || !isfinite(g[1]) || !isfinite(g[2])) continue;
+        for (uint8_t c = 0; c < fc->count; c++)
+            for (int j = 0; j < 3; j++) out[(size_t)fc->vertices[c] * 3 + j] += (float)g[j];
+    }
+    b->face_normals_ready = true;
+    return true;
+}
 
 /* One primitive from a list of faces: vertices in order of first use. */
 static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_index, const lod_arrays *la,
@@ -337,12 +481,14 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
         }
     }
     float *pos = alloc(b, verts * 3, sizeof *pos);
-    float *nrm = la->normals_ok ? alloc(b, verts * 3, sizeof *nrm) : NULL;
+    bool with_normals = la->normals_ok || la->normals_computed;
+    float *nrm = with_normals ? alloc(b, verts * 3, sizeof *nrm) : NULL;
     float *uv[2] = {NULL, NULL};
     for (size_t t = 0; t < la->uv_sets; t++) uv[t] = alloc(b, verts * 2, sizeof *uv[t]);
     uint32_t *idx = alloc(b, tris * 3, sizeof *idx);
-    if (!pos || (la->normals_ok && !nrm) || (la->uv_sets > 0 && !uv[0]) || (la->uv_sets > 1 && !uv[1]) || !idx) return false;
-    bool normals_ok = la->normals_ok;
+    if (!pos || (with_normals && !nrm) || (la->uv_sets > 0 && !uv[0]) || (la->uv_sets > 1 && !uv[1]) || !idx) return false;
+    bool normals_ok = with_normals;
+    bool repair = la->normals_computed; /* some stored normal is zero: computed below */
     size_t t = 0;
     for (uint32_t i = 0; i < face_count; i++) {
         const ferry_odol_face *f = &lod->faces[faces[i]];
@@ -350,27 +496,44 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
             uint16_t v = f->vertices[k];
             uint32_t r = b->remap[v];
             to_gltf(lod->positions.data + (size_t)v * 12, pos + (size_t)r * 3);
-            if (normals_ok) {
+            if (!isfinite(pos[(size_t)r * 3]) || !isfinite(pos[(size_t)r * 3 + 1]) || !isfinite(pos[(size_t)r * 3 + 2])) {
+                char ppath[96];
+                snprintf(ppath, sizeof ppath, "lods[%u]/positions[%u]", (unsigned)lod_index, (unsigned)v);
+                return fail(b, FERRY_ERR_MALFORMED, ppath, "the vertex position is not a finite number");
+            }
+            if (la->normals_computed) {
+                float *n = nrm + (size_t)r * 3;
+                n[0] = n[1] = n[2] = 0;
+            } else if (normals_ok) {
                 float *n = nrm + (size_t)r * 3;
                 /* Stored normals point into the model (measured on every
                  * corpus LOD: docs/formats/odol-gltf.md); glTF's point out. */
                 float raw[3] = {0, 0, 0};
                 (void)ferry_odol_vertex_normal(b->m, lod, v, raw);
-                n[0] = -raw[0], n[1] = raw[1], n[2] = raw[2];
-                for (int c = 0; c < 3; c++) n[c] = -n[c];
+                for (int c = 0; c < 3; c++) n[c] = -axis_sign[c] * raw[c];
                 double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
-                if (!(len > MIN_NORMAL_LENGTH) || !isfinite(len))
-                    normals_ok = false;
+                if (!isfinite(len)) {
+                    char npath[96];
+                    snprintf(npath, sizeof npath, "lods[%u]/normals[%u]", (unsigned)lod_index, (unsigned)v);
+                    return fail(b, FERRY_ERR_MALFORMED, npath, "the vertex normal is not a finite number");
+                }
+                if (!(len > MIN_NORMAL_LENGTH))
+                    repair = true, n[0] = n[1] = n[2] = 0; /* computed from the faces below */
                 else
                     for (int c = 0; c < 3; c++) n[c] = (float)(n[c] / len);
             }
             for (size_t s = 0; s < la->uv_sets; s++) {
-                if (!ferry_odol_vertex_uv(b->m, lod, (uint32_t)s, v, uv[s] + (size_t)r * 2))
-                    uv[s][(size_t)r * 2] = uv[s][(size_t)r * 2 + 1] = 0.0f;
+                float *t2 = uv[s] + (size_t)r * 2;
+                if (!ferry_odol_vertex_uv(b->m, lod, (uint32_t)s, v, t2)) t2[0] = t2[1] = 0.0f;
+                if (!isfinite(t2[0]) || !isfinite(t2[1])) {
+                    char upath[96];
+                    snprintf(upath, sizeof upath, "lods[%u]/uv_sets[%zu][%u]", (unsigned)lod_index, s, (unsigned)v);
+                    return fail(b, FERRY_ERR_MALFORMED, upath, "the texture coordinate is not a finite number");
+                }
             }
         }
         /* The engine draws the stored order clockwise seen from outside
-         * (Direct3D's front faces); the x mirror keeps it clockwise, so
+         * (Direct3D's front faces); the z mirror keeps it clockwise, so
          * glTF (counter-clockwise fronts) gets it reversed. A quad is the
          * fan (0 1 2) (0 2 3) before reversing. */
         for (uint8_t k = 1; k + 1 < f->count; k++) {
@@ -379,22 +542,30 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
             idx[t++] = b->remap[f->vertices[k]];
         }
     }
-    char path[96];
-    for (size_t k = 0; k < verts * 3; k++)
-        if (!isfinite(pos[k])) {
-            snprintf(path, sizeof path, "lods[%u]/positions", (unsigned)lod_index);
-            return fail(b, FERRY_ERR_MALFORMED, path, "a vertex position is not a finite number");
-        }
-    for (size_t s = 0; s < la->uv_sets; s++)
-        for (size_t k = 0; k < verts * 2; k++)
-            if (!isfinite(uv[s][k])) {
-                snprintf(path, sizeof path, "lods[%u]/uv_sets[%zu]", (unsigned)lod_index, s);
-                return fail(b, FERRY_ERR_MALFORMED, path, "a texture coordinate is not a finite number");
+    if (normals_ok && repair) {
+        /* A zero stored normal (seen in real weapons) would cost the whole
+         * primitive its NORMAL: that vertex gets its faces' normal instead. */
+        if (!b->face_normals_ready && !compute_face_normals(b, lod)) return false;
+        for (uint32_t i = 0; i < face_count; i++) {
+            const ferry_odol_face *f = &lod->faces[faces[i]];
+            for (uint8_t k = 0; k < f->count; k++) {
+                uint16_t v = f->vertices[k];
+                float *n = nrm + (size_t)b->remap[v] * 3;
+                if (n[0] != 0 || n[1] != 0 || n[2] != 0) continue;
+                const float *fn = b->face_normals + (size_t)v * 3;
+                double len = sqrt((double)fn[0] * fn[0] + (double)fn[1] * fn[1] + (double)fn[2] * fn[2]);
+                if (len > 0 && isfinite(len))
+                    for (int c = 0; c < 3; c++) n[c] = (float)(fn[c] / len);
+                else
+                    n[1] = 1; /* only degenerate faces: any unit vector draws them the same */
+                if (!la->normals_computed) b->rep.normals_repaired++;
             }
-    if (la->normals_ok && !normals_ok) b->rep.normals_dropped++;
+        }
+    }
     p->vertex_count = verts;
     p->positions = pos;
     p->normals = normals_ok ? nrm : NULL;
+    if (la->normals_computed) b->rep.normals_computed_primitives++;
     p->texcoord_count = la->uv_sets;
     p->texcoords[0] = uv[0];
     p->texcoords[1] = uv[1];
@@ -461,6 +632,10 @@ static bool check_lod(build *b, const ferry_odol_lod *lod, uint32_t l, lod_array
     /* One normal for every vertex (shadow volumes, geometry, roadways)
      * is a placeholder, not a shape: viewers do better computing their own. */
     la->normals_ok = n > 0 && lod->normals.array.count == n && !lod->normals.default_fill && lod->normals.array.data;
+    /* A LOD players see (visual, or a view from inside: resolutions below
+     * 10000) without usable stored normals gets them all from its faces,
+     * so that it is not drawn flat. No corpus file needs it. */
+    la->normals_computed = !la->normals_ok && n > 0 && lod->resolution >= 0.0f && lod->resolution < 10000.0f;
     la->uv_sets = 0;
     for (uint32_t s = 0; lod->uv_sets && s < lod->uv_set_count && s < 2; s++) {
         const ferry_odol_condensed *c = &lod->uv_sets[s];
@@ -529,29 +704,27 @@ static json_t *lod_json(const ferry_odol_model *m, const ferry_odol_lod *lod, ui
 
 /* The proxy's place: its stored triplets are the model-space directions of
  * its x, y and z axes (aside, up, dir; checked against the proxy triangles
- * in the corpus), then its origin. Under the x mirror M becomes S M S. */
-static bool add_proxy(build *b, const ferry_odol_lod *lod, const ferry_odol_proxy *px, int32_t parent)
+ * in the corpus), then its origin. Under the z mirror M becomes S M S. */
+static bool add_proxy(build *b, const ferry_odol_lod *lod, uint32_t lod_index, uint32_t proxy_index, int32_t parent)
 {
+    const ferry_odol_proxy *px = &lod->proxies[proxy_index];
     ferry_scene_node *node = &b->s->nodes[b->s->node_count];
     ferry_scene_node_init(node);
     node->parent = parent;
     node->name = ferry_arena_strdup(b->arena, str(px->model));
-    const float sign[3] = {-1, 1, 1};
+    const float *sign = axis_sign;
     float mat[16];
     fy_mat4_identity(mat);
     for (int c = 0; c < 3; c++)
         for (int r = 0; r < 3; r++) mat[c * 4 + r] = sign[r] * sign[c] * px->transform[c * 3 + r];
     for (int r = 0; r < 3; r++) mat[12 + r] = sign[r] * px->transform[9 + r];
-    bool finite = true;
-    for (int k = 0; k < 16; k++) finite &= isfinite(mat[k]) != 0;
-    bool clean = finite && fy_mat4_to_trs(mat, node->translation, node->rotation, node->scale);
-    if (!finite) {
-        float t0[3] = {0, 0, 0};
-        memcpy(node->translation, t0, sizeof t0);
-        fy_mat4_identity(mat);
-        node->rotation[0] = node->rotation[1] = node->rotation[2] = 0, node->rotation[3] = 1;
-        node->scale[0] = node->scale[1] = node->scale[2] = 1;
-    }
+    for (int k = 0; k < 12; k++)
+        if (!isfinite(px->transform[k])) {
+            char path[96];
+            snprintf(path, sizeof path, "lods[%u]/proxies[%u]", (unsigned)lod_index, (unsigned)proxy_index);
+            return fail(b, FERRY_ERR_MALFORMED, path, "the proxy's matrix holds a value that is not a finite number");
+        }
+    bool clean = fy_mat4_to_trs(mat, node->translation, node->rotation, node->scale);
     bool mirrored = clean && node->scale[2] < 0;
     json_t *x = json_object();
     json_object_set_new(x, "proxy", json_string(str(px->model)));
@@ -565,9 +738,8 @@ static bool add_proxy(build *b, const ferry_odol_lod *lod, const ferry_odol_prox
         /* glTF's TRS cannot hold shear (or, portably, a mirror): the node
          * gets the closest TRS, the stored matrix stays here. */
         json_object_set_new(x, "matrix", fy_json_floats(px->transform, 12));
-        json_object_set_new(x, "matrix_note", json_string(!finite ? "not finite: identity used"
-                                                          : mirrored ? "mirrors: negative z scale"
-                                                                     : "shear or a collapsed axis: closest TRS"));
+        json_object_set_new(x, "matrix_note", json_string(mirrored ? "mirrors: negative z scale"
+                                                                   : "shear or a collapsed axis: closest TRS"));
     }
     node->extras_json = fy_json_to_arena(b->arena, x);
     if (!node->name || !node->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a proxy");
@@ -577,6 +749,32 @@ static bool add_proxy(build *b, const ferry_odol_lod *lod, const ferry_odol_prox
 }
 
 /* ---- LODs ---- */
+
+/* Which sections hold proxy triangles, the editor's markers that the
+ * game replaces by the proxy's model: a section a proxy names, flagged
+ * 0x10000000 or holding no more faces than the proxies naming it (every
+ * such section of the real files is both: one triangle per proxy, no
+ * texture). They are not drawn; the proxies are nodes. Returns how many. */
+#define PROXY_SECTION_FLAG 0x10000000u
+static uint32_t mark_proxy_sections(build *b, const ferry_odol_lod *lod, const uint32_t *count)
+{
+    uint32_t sections = lod->sections ? lod->section_count : 0, marked = 0;
+    memset(b->skip_section, 0, (size_t)sections + 1);
+    memset(b->naming, 0, ((size_t)sections + 1) * sizeof *b->naming);
+    for (uint32_t k = 0; lod->proxies && k < lod->proxy_count; k++) {
+        int32_t s = lod->proxies[k].section_index;
+        if (s >= 0 && (uint32_t)s < sections) b->naming[s]++;
+    }
+    for (uint32_t s = 0; s < sections; s++) {
+        if (!b->naming[s]) continue;
+        uint32_t faces = count[s + 1] - count[s];
+        if ((lod->sections[s].special & PROXY_SECTION_FLAG) || faces <= b->naming[s]) {
+            b->skip_section[s] = 1;
+            marked++;
+        }
+    }
+    return marked;
+}
 
 static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
 {
@@ -589,12 +787,14 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
     ferry_scene_node_init(node);
     node->parent = root;
     node->name = ferry_arena_strdup(b->arena, name);
-    node->extras_json = fy_json_to_arena(b->arena, lod_json(b->m, lod, l));
-    if (!node->name || !node->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
+    if (!node->name) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
     b->rep.lods++;
+    b->face_normals_ready = false;
 
     ferry_scene_mesh *mesh = &b->s->meshes[b->s->mesh_count];
     memset(mesh, 0, sizeof *mesh);
+    json_t *proxy_sections = json_array();
+    uint32_t drawn_faces = 0;
     if (lod->face_count) {
         uint32_t sections = lod->sections ? lod->section_count : 0;
         assign_sections(b, lod);
@@ -608,52 +808,92 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
         for (uint32_t s = 0; s <= sections; s++) count[s + 1] += count[s];
         /* bucket was scratch for face starts in assign_sections; refill. */
         uint32_t *fill = malloc(((size_t)sections + 1) * sizeof *fill);
-        if (!fill) return fail(b, FERRY_ERR_NOMEM, "", "out of memory sorting faces");
+        if (!fill) {
+            json_decref(proxy_sections);
+            return fail(b, FERRY_ERR_NOMEM, "", "out of memory sorting faces");
+        }
         memcpy(fill, count, ((size_t)sections + 1) * sizeof *fill);
         for (uint32_t f = 0; f < lod->face_count; f++) {
             uint32_t s = b->face_section[f] == NO_SECTION ? sections : b->face_section[f];
             b->bucket[fill[s]++] = f;
         }
         free(fill);
+        mark_proxy_sections(b, lod, count);
         size_t used = 0;
-        for (uint32_t s = 0; s <= sections; s++) used += count[s + 1] > count[s];
-        mesh->primitives = alloc(b, used, sizeof *mesh->primitives);
-        if (!mesh->primitives) return false;
         for (uint32_t s = 0; s <= sections; s++) {
+            if (count[s + 1] == count[s]) continue;
+            if (s < sections && b->skip_section[s]) {
+                json_array_append_new(proxy_sections, json_integer(s));
+                b->rep.proxy_triangles += count[s + 1] - count[s];
+                continue;
+            }
+            used++;
+            drawn_faces += count[s + 1] - count[s];
+        }
+        if (used) {
+            mesh->primitives = alloc(b, used, sizeof *mesh->primitives);
+            if (!mesh->primitives) {
+                json_decref(proxy_sections);
+                return false;
+            }
+        }
+        for (uint32_t s = 0; s <= sections && used; s++) {
             uint32_t begin = count[s], end = count[s + 1];
-            if (begin == end) continue;
+            if (begin == end || (s < sections && b->skip_section[s])) continue;
             ferry_scene_primitive *p = &mesh->primitives[mesh->primitive_count++];
-            if (!make_primitive(b, lod, l, &la, b->bucket + begin, end - begin, p)) return false;
+            if (!make_primitive(b, lod, l, &la, b->bucket + begin, end - begin, p)) {
+                json_decref(proxy_sections);
+                return false;
+            }
             json_t *px = json_object();
             if (s < sections) {
-                if (!section_material(b, lod, &lod->sections[s], &p->material)) return false;
+                if (!section_material(b, lod, &lod->sections[s], &p->material)) {
+                    json_decref(px);
+                    json_decref(proxy_sections);
+                    return false;
+                }
                 json_object_set_new(px, "section", json_integer(s));
                 json_object_set_new(px, "special", json_integer(lod->sections[s].special));
-                /* The binarizer keeps each proxy's triangle, in a section
-                 * of its own that the proxy names: worth hiding in a viewer. */
-                bool proxy_faces = false;
-                for (uint32_t k = 0; lod->proxies && k < lod->proxy_count; k++)
-                    proxy_faces |= lod->proxies[k].section_index >= 0 && (uint32_t)lod->proxies[k].section_index == s;
-                if (proxy_faces) json_object_set_new(px, "proxy_triangles", json_true());
+                /* A section a proxy names that also holds other faces is
+                 * drawn, marked so that a viewer or script can hide it. */
+                if (b->naming[s]) json_object_set_new(px, "proxy_triangles", json_true());
             } else {
                 p->material = -1;
                 json_object_set_new(px, "section", json_null());
             }
             json_object_set_new(px, "faces", json_integer(end - begin));
             p->extras_json = fy_json_to_arena(b->arena, px);
+            if (!p->extras_json) {
+                json_decref(proxy_sections);
+                return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
+            }
         }
-    } else if (lod->positions.count) {
-        mesh->primitives = alloc(b, 1, sizeof *mesh->primitives);
-        if (!mesh->primitives) return false;
-        mesh->primitive_count = 1;
-        if (!make_points(b, lod, l, &mesh->primitives[0])) return false;
     }
+    /* A LOD without drawn faces (memory points, land contacts, or one whose
+     * only faces are proxy triangles) shows its vertices as points. */
+    if (!drawn_faces && lod->positions.count) {
+        mesh->primitives = alloc(b, 1, sizeof *mesh->primitives);
+        if (!mesh->primitives) {
+            json_decref(proxy_sections);
+            return false;
+        }
+        mesh->primitive_count = 1;
+        if (!make_points(b, lod, l, &mesh->primitives[0])) {
+            json_decref(proxy_sections);
+            return false;
+        }
+    }
+    json_t *lx = lod_json(b->m, lod, l);
+    if (json_array_size(proxy_sections)) json_object_set(lx, "proxy_sections", proxy_sections);
+    json_decref(proxy_sections);
+    node->extras_json = fy_json_to_arena(b->arena, lx);
+    if (!node->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
     if (mesh->primitive_count) {
         mesh->name = node->name;
         node->mesh = (int32_t)b->s->mesh_count++;
     }
     for (uint32_t i = 0; lod->proxies && i < lod->proxy_count; i++)
-        if (!add_proxy(b, lod, &lod->proxies[i], node_index)) return false;
+        if (!add_proxy(b, lod, l, i, node_index)) return false;
     return true;
 }
 
@@ -663,9 +903,10 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
 {
     const ferry_odol_model *m = b->m;
     size_t nodes = 1, sections = 0;
-    uint32_t max_faces = 0, max_sections = 0;
+    uint32_t max_faces = 0, max_sections = 0, max_vertices = 0;
     for (size_t i = 0; i < lod_count; i++) {
         const ferry_odol_lod *lod = &m->lods[lods[i]];
+        if (lod->positions.count > max_vertices) max_vertices = lod->positions.count;
         nodes += 1 + (lod->proxies ? lod->proxy_count : 0);
         uint32_t sc = lod->sections ? lod->section_count : 0;
         sections += sc;
@@ -685,7 +926,11 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
     b->bucket_start = malloc(((size_t)max_sections + 2) * sizeof *b->bucket_start);
     b->remap = malloc(65536 * sizeof *b->remap);
     b->stamp = calloc(65536, sizeof *b->stamp);
-    if (!b->face_section || !b->next_free || !b->bucket || !b->bucket_start || !b->remap || !b->stamp)
+    b->skip_section = calloc((size_t)max_sections + 1, 1);
+    b->naming = calloc((size_t)max_sections + 1, sizeof *b->naming);
+    b->face_normals = malloc(((size_t)max_vertices + 1) * 3 * sizeof *b->face_normals);
+    if (!b->face_section || !b->next_free || !b->bucket || !b->bucket_start || !b->remap || !b->stamp ||
+        !b->skip_section || !b->naming || !b->face_normals)
         return fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
 
     ferry_scene_node *root = &s->nodes[s->node_count++];
@@ -711,6 +956,22 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
         ok = add_lod(b, lods[i], name, 0);
     }
     return ok;
+}
+
+/* The LOD the game draws up close: among the visual LODs (resolutions 0 to
+ * 1000, ferry_odol_resolution_name's numbers; 1000 and above are views,
+ * shadows and geometries), the lowest resolution is the most detailed
+ * (the engine switches to higher ones with distance). The first of equal
+ * ones; -1 when there is none. */
+static int32_t most_detailed_visual(const ferry_odol_model *m)
+{
+    int32_t best = -1;
+    for (uint32_t l = 0; l < m->lod_count; l++) {
+        float r = m->lods[l].resolution;
+        if (!(r >= 0.0f && r < 1000.0f)) continue;
+        if (best < 0 || r < m->lods[best].resolution) best = (int32_t)l;
+    }
+    return best;
 }
 
 ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,
@@ -741,6 +1002,7 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
         return FERRY_ERR_NOMEM;
     }
     size_t chosen_count = 0;
+    int32_t visual = -1;
     if (options->lods) {
         uint8_t *want = calloc(model->lod_count ? model->lod_count : 1, 1);
         if (!want) {
@@ -761,6 +1023,8 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
         for (uint32_t l = 0; l < model->lod_count; l++)
             if (want[l]) chosen[chosen_count++] = l;
         free(want);
+    } else if (options->game_view && (visual = most_detailed_visual(model)) >= 0) {
+        chosen[chosen_count++] = (uint32_t)visual;
     } else {
         for (uint32_t l = 0; l < model->lod_count; l++) chosen[chosen_count++] = l;
     }
@@ -790,12 +1054,16 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     free(b.bucket_start);
     free(b.remap);
     free(b.stamp);
+    free(b.skip_section);
+    free(b.naming);
+    free(b.face_normals);
     if (!ok) {
         if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
         ferry_result r = err->code;
         ferry_arena_destroy(b.arena);
         return r;
     }
+    b.rep.visual_lod = visual;
     if (options->report) *options->report = b.rep;
     *out = s;
     return FERRY_OK;

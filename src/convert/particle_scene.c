@@ -147,6 +147,18 @@ static json_t *emitter_json(const ferry_particle_emitter *e, size_t index)
     json_t *groups = json_object();
     for (int g = 0; g < FERRY_PARTICLE_GROUP_COUNT; g++) json_object_set_new(groups, group_names[g], group_json(&e->groups[g]));
     json_object_set_new(o, "groups", groups);
+    /* The lifetime range read from the axis the group uses (an older
+     * editor's files keep it on x, the spec on y), so consumers need not
+     * know the two layouts. */
+    float lo, hi;
+    ferry_particle_lifetime_layout layout = ferry_particle_emitter_lifetime(e, &lo, &hi);
+    json_t *lifetime = json_object();
+    json_object_set_new(lifetime, "min", fy_json_real(lo));
+    json_object_set_new(lifetime, "max", fy_json_real(hi));
+    json_object_set_new(lifetime, "from", json_string(layout == FERRY_PARTICLE_LIFETIME_Y   ? "lifetime group y"
+                                                      : layout == FERRY_PARTICLE_LIFETIME_X ? "lifetime group x"
+                                                                                            : "properties"));
+    json_object_set_new(o, "lifetime", lifetime);
     json_t *tracks = json_object();
     for (int t = 0; t < FERRY_PARTICLE_TRACK_COUNT; t++)
         json_object_set_new(tracks, track_names[t], track_json(&e->tracks[t], t < FERRY_PARTICLE_COLOR_TRACKS));

@@ -10,8 +10,19 @@ if [ ! -d "$corpus" ]; then
   echo "SKIP: $corpus is absent"
   exit 77
 fi
-mapfile -d '' anims < <(find "$corpus" -iname '*.ala' -print0 | sort -z)
-check "corpus has animations" test ${#anims[@]} -gt 0
+mapfile -d '' all < <(find "$corpus" -iname '*.ala' -print0 | sort -z)
+check "corpus has animations" test ${#all[@]} -gt 0
+# Every animation of the games' corpora, and every 16th of the icw mod's
+# 1,245 (in sorted order, the same ones every run): the tool's commands are
+# the same on all of them, and test_ala_corpus reads every file in-process.
+anims=()
+n=0
+for f in "${all[@]}"; do
+  case "$f" in
+    */icw/*) n=$((n + 1)); [ $(((n - 1) % 16)) -eq 0 ] && anims+=("$f") ;;
+    *) anims+=("$f") ;;
+  esac
+done
 for f in "${anims[@]}"; do
   name=$(basename "$f")
   expect 0 "info $name" -- "$FERRY" info --json "$f"
@@ -33,14 +44,19 @@ for f in "${anims[@]}"; do
       jq -e -n --slurpfile a "$tmp/a.json" --slurpfile b "$tmp/b.json" \
       '[$a[0].bones, $b[0].bones] | transpose | all(.[0].translation == .[1].translation and .[0].rotation == .[1].rotation and .[0].scale == .[1].scale and .[0].visible == .[1].visible)'
   done
-  # The model the animation belongs to: MODEL_NAME_00.ALA for MODEL.ALO.
+  # Validated alone and against its model, which validate finds beside it
+  # (MODEL_NAME_00.ALA for MODEL.ALO, the longest model name winning):
+  # what disagrees with the model is a warning, never an error.
+  expect 0 "validate $name" -- "$FERRY" validate --no-textures --json "$f"
+  check "$name: no errors" jq -e '.[0].error_count == 0' "$tmp/out" >/dev/null
   stem=${name%_*}; stem=${stem%_*}
   model=$(find "$(dirname "$f")" -maxdepth 1 -iname "$stem.alo" | head -n 1)
   if [ -n "$model" ]; then
-    expect 0 "validate $name against $(basename "$model")" -- "$FERRY" validate --no-textures --json "$model" "$f"
-    check "$name fits its model" jq -e 'all(.[]; .error_count == 0)' "$tmp/out" >/dev/null
+    check "$name checked against $(basename "$model")" jq -e --arg m "$model" '.[0].model == $m' "$tmp/out" >/dev/null
+    with_model=$((${with_model:-0} + 1))
   fi
 done
+check "some animations were checked against their model" test "${with_model:-0}" -gt 0
 
 expect 0 "sample by time" -- "$FERRY" sample --time 0.25 "${anims[0]}"
 expect 2 "sample needs a frame or a time" -- "$FERRY" sample "${anims[0]}"
@@ -63,7 +79,9 @@ for f in "${particles[@]}"; do
   expect 0 "convert $name" -- "$FERRY" convert "$f" "$tmp/p.alo"
   check "$name rewrites byte-identically" cmp -s "$f" "$tmp/p.alo"
   cp "$f" "$tmp/renamed.alo"
-  expect 1 "a particle system under another file name" -- "$FERRY" validate --no-textures "$tmp/renamed.alo"
+  # Shipped systems carry other names and load (the game finds them by file name): a warning.
+  expect 0 "a particle system under another file name" -- "$FERRY" validate --no-textures "$tmp/renamed.alo"
+  check "$name renamed: the name is a warning" grep -q "warning: .*\[system-name\]" "$tmp/out"
 done
-echo "${#anims[@]} animations, ${#particles[@]} particle systems"
+echo "${#anims[@]} of ${#all[@]} animations (every one outside icw, every 16th inside), ${#particles[@]} particle systems"
 finish

@@ -40,10 +40,11 @@ check "the header is what is refused" grep -q 'not a P3D (ODOL or MLOD) file: it
 cp "$tmp/zeros.p3d" "$tmp/zeros.alm"
 expect 1 "zeros named .alm" -- $T "$FERRY" validate "$tmp/zeros.alm"
 check "the ALM header is what is refused" grep -q 'not an ALM file' "$tmp/err"
-# A file of empty chunks: refused by the chunk-record budget, not read into millions of records.
-head -c 1000000 /dev/zero >"$tmp/zeros.alo"
-expect 1 "zeros named .alo" -- $T "$FERRY" info "$tmp/zeros.alo"
-check "refused by the record budget" grep -q "chunk records would pass the budget" "$tmp/err"
+# A file of empty chunks after a skeleton chunk's header: refused by the
+# chunk-record budget, not read into millions of records.
+{ printf '\x00\x02\x00\x00\x00\x00\x00\x00'; head -c 999992 /dev/zero; } >"$tmp/zeros.alo"
+expect 1 "empty chunks named .alo" -- $T "$FERRY" info "$tmp/zeros.alo"
+check "refused by the record budget" grep -q "125000 more chunk records would pass the budget" "$tmp/err"
 
 # ---- convert -r: a FIFO among models, link loops, case collisions ----
 mkdir -p "$tmp/in/d/a" "$tmp/in/Textures"

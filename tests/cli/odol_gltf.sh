@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # ferry convert model.p3d out.glb|out.gltf on ODOL models: the bundled
 # samples (samples/odol, or made by make_odol_samples when they are not
-# committed yet) and, with ../shared, every real model (v40, v48, v50). Each output has
-# every LOD as a node under the root, named by its resolution as `ferry
-# info` names it, as many triangles as info counts (a quad is two), and
-# passes the Khronos validator with zero errors. --lod picks LODs; bad
-# input and bad --lod values fail with the right status.
+# committed yet) and, with ../shared, every real model (v40, v48, v50).
+# By default (the game's view) an output holds the most detailed visual
+# LOD only: the lowest resolution below 1000 in `ferry info`. With --all it
+# has every LOD as a node under the root, named by its resolution as `ferry
+# info` names it, as many triangles as info counts (a quad is two) less one
+# triangle per proxy (proxy markers are not drawn), and passes the Khronos
+# validator with zero errors. --lod picks LODs; bad input, bad --lod
+# values and conflicting LOD options fail with the right status.
 set -u
 FERRY=$1 SRC=$2 SHARED=$3
 . "$(dirname "$0")/lib.bash"
@@ -50,14 +53,31 @@ for f in "${models[@]}"; do
   name=$(basename "$f" .p3d)
   expect 0 "info --json $name" -- "$FERRY" info --json "$f"
   jq -r '.[0].lods[].name' "$tmp/out" >"$tmp/want_names"
-  want_tris=$(jq '[.[0].lods[] | .triangles + 2 * .quads] | add // 0' "$tmp/out")
+  # Each proxy's marker triangle (one per proxy in every real file) is
+  # not drawn: the proxy is a node.
+  want_tris=$(jq '[.[0].lods[] | .triangles + 2 * .quads - .proxies] | add // 0' "$tmp/out")
   lod_count=$(jq '.[0].lods | length' "$tmp/out")
+  visual=$(jq -r '[.[0].lods[] | select(.resolution >= 0 and .resolution < 1000)] | sort_by(.resolution) | .[0].name // ""' "$tmp/out")
 
-  expect 0 "convert $name.p3d to .glb" -- "$FERRY" convert "$f" "$tmp/$name.glb"
+  # The default: the game's view, one LOD (every LOD when none is visual).
+  expect 0 "convert $name.p3d to .gltf (game view)" -- "$FERRY" convert "$f" "$tmp/$name.view.gltf"
+  jq -r '.scenes[0].nodes[0] as $r | (.nodes[$r].children // [])[] as $c | .nodes[$c].name' "$tmp/$name.view.gltf" >"$tmp/view_names"
+  if [ -n "$visual" ]; then
+    check "$name: the default export holds the most detailed visual LOD ($visual) only" \
+      test "$(cat "$tmp/view_names")" = "$visual"
+  else
+    check "$name: no visual LOD: every LOD exported" test "$(wc -l <"$tmp/view_names")" -eq "$lod_count"
+  fi
+  expect 0 "convert $name.p3d to .glb (game view)" -- "$FERRY" convert "$f" "$tmp/$name.view.glb"
+  expect 0 "convert --game-view $name.p3d" -- "$FERRY" convert --game-view "$f" "$tmp/$name.view2.glb"
+  check "$name: --game-view is the default" cmp -s "$tmp/$name.view.glb" "$tmp/$name.view2.glb"
+  outputs+=("$tmp/$name.view.gltf")
+
+  expect 0 "convert --all $name.p3d to .glb" -- "$FERRY" convert --all "$f" "$tmp/$name.glb"
   check "$name: the summary names LODs, triangles and proxies" \
     grep -Eq "$name\.p3d -> .*$name\.glb: $lod_count LODs?, $want_tris triangles, [0-9]+ prox(y|ies)" "$tmp/err"
   check "$name.glb written" test -s "$tmp/$name.glb"
-  expect 0 "convert $name.p3d to .gltf" -- "$FERRY" convert "$f" "$tmp/$name.gltf"
+  expect 0 "convert --all $name.p3d to .gltf" -- "$FERRY" convert "$f" "$tmp/$name.gltf" --all
   outputs+=("$tmp/$name.glb" "$tmp/$name.gltf")
 
   # The LOD nodes: the root's children, in order, named by resolution
@@ -78,6 +98,10 @@ check "--lod 0 summary" grep -q ": 1 LOD, " "$tmp/err"
 expect 2 "--lod past the last LOD" -- "$FERRY" convert "$first" "$tmp/none.glb" --lod "$n"
 check "the message names the LOD" grep -q "LOD $n does not exist" "$tmp/err"
 check "nothing written for a bad --lod" test ! -e "$tmp/none.glb"
+expect 2 "--all with --lod" -- "$FERRY" convert "$first" "$tmp/none.glb" --lod 0 --all
+expect 2 "--all with --game-view" -- "$FERRY" convert "$first" "$tmp/none.glb" --all --game-view
+expect 2 "--all for a .p3d output" -- "$FERRY" convert "$first" "$tmp/none.p3d" --all
+check "nothing written for conflicting options" test ! -e "$tmp/none.glb"
 
 # Bad input: a cut file fails with a location, nothing written.
 size=$(stat -c %s "$first")
@@ -85,6 +109,23 @@ head -c $((size / 2)) "$first" >"$tmp/cut.p3d"
 expect 1 "a truncated model" -- "$FERRY" convert "$tmp/cut.p3d" "$tmp/cut.glb"
 check "the error is located" grep -q "offset" "$tmp/err"
 check "nothing written for a truncated model" test ! -e "$tmp/cut.glb"
+
+# A NaN vertex position (issue 16): validate names it with its offset and
+# fails (exit 1); convert refuses it the same way. Needs a raw positions array.
+"$FERRY" dump --json "$first" >"$tmp/dump.json" 2>/dev/null
+compressed=$(jq -r '.lods[0].arrays.positions.compressed' "$tmp/dump.json")
+if [ "$compressed" = false ]; then
+  at=$(( $(jq '.lods[0].arrays.positions.offset' "$tmp/dump.json") + 4 ))
+  cp "$first" "$tmp/nan.p3d"
+  printf '\x00\x00\xc0\x7f' | dd of="$tmp/nan.p3d" bs=1 seek="$at" conv=notrunc status=none
+  expect 1 "validate: a NaN position" -- "$FERRY" validate "$tmp/nan.p3d"
+  check "the error names the vertex and its offset" grep -q "offset $(printf '0x%x' "$at").*lods\[0\]/positions\[0\].*not a finite number" "$tmp/out" "$tmp/err"
+  expect 1 "convert: a NaN position" -- "$FERRY" convert "$tmp/nan.p3d" "$tmp/nan.glb"
+  check "convert names the vertex too" grep -q "lods\[0\]/positions\[0\]" "$tmp/out" "$tmp/err"
+  check "nothing written for a NaN position" test ! -e "$tmp/nan.glb"
+else
+  echo "note: $first stores its positions compressed: NaN check skipped"
+fi
 
 if $have_validator; then
   expect 0 "every output passes the Khronos validator" -- node "$validate" "${outputs[@]}"

@@ -57,9 +57,9 @@ for a in 0 1; do
   check "walker animation $a: the pose moves the mesh" jq -e '.[0].stats | .box != .restBox' "$s" >/dev/null
 done
 
-# The other formats' exports: a P3D sample (every LOD a node) and an ALM
+# The other formats' exports: a P3D sample (--all: every LOD a node) and an ALM
 # built from the walker with its walk cycle (a skin, frames as an animation).
-expect 0 "convert the P3D box" -- "$FERRY" convert "$SRC/samples/odol/box.p3d" "$tmp/box.glb"
+expect 0 "convert the P3D box" -- "$FERRY" convert --all "$SRC/samples/odol/box.p3d" "$tmp/box.glb"
 expect 0 "build an ALM from the walker" -- "$FERRY" convert "$SRC/samples/alamo/walker.alo" "$tmp/walker.alm" --anim "$SRC/samples/alamo/walker_walk_00.ala"
 expect 0 "export the ALM" -- "$FERRY" convert "$tmp/walker.alm" "$tmp/walker_alm.glb"
 expect 0 "the P3D and ALM exports load and render" -- node "$render" --rest --suffix _other "$tmp/shots" "$tmp/box.glb" "$tmp/walker_alm.glb"
@@ -76,11 +76,19 @@ check "ALM walker: the pose moves the mesh and the skin stays in place" jq -e '.
 
 xwing="$SHARED/corpus/alamo/ueaw/Models/VSF_XWING.ALO"
 if [ -f "$xwing" ]; then
+  # The default export is what the game draws: the X-wing's most detailed level
+  # (X_Wing_LOD1, 1816 triangles) alone, without its coarser LOD0, its hidden
+  # muzzle flashes and engine glows, or its collision mesh (--all: 2 skinned
+  # meshes and 4140 triangles, as the default was before).
   expect 0 "convert the X-wing with its animations" -- "$FERRY" convert --anim auto "$xwing" "$tmp/VSF_XWING.glb"
   expect 0 "the X-wing renders mid-deploy" -- node "$render" --at 0.5 --suffix _x "$tmp/shots" "$tmp/VSF_XWING.glb"
   s="$tmp/shots/summary_x.json"
-  check "X-wing: 2 skinned meshes, 2 animations, textured" \
-    jq -e '.[0].stats | .skinnedMeshes == 2 and (.animations | length) == 2 and .materialsWithMaps >= 2 and .textures >= 2' "$s" >/dev/null
+  check "X-wing: 1 skinned mesh of 1816 triangles, 2 animations, textured" \
+    jq -e '.[0].stats | .skinnedMeshes == 1 and .meshes == 1 and .triangles == 1816 and (.animations | length) == 2 and .materialsWithMaps >= 1 and .textures >= 1' "$s" >/dev/null
+  expect 0 "convert the X-wing with --all" -- "$FERRY" convert --all "$xwing" "$tmp/VSF_XWING_all.glb"
+  expect 0 "the whole X-wing renders, --hide-hidden draws what the game draws" -- node "$render" --rest --hide-hidden --suffix _xall "$tmp/shots" "$tmp/VSF_XWING_all.glb"
+  check "X-wing --all: 2 skinned meshes, 4140 triangles, all but one hidden by extras" \
+    jq -e '.[0].stats | .skinnedMeshes == 2 and .triangles == 4140 and .hiddenByExtras == 8' "$tmp/shots/summary_xall.json" >/dev/null
   check "X-wing: upright (Y extent the smallest), nose along Z (Z extent the largest)" jq -e '.[0].stats.restBox as $b |
     [range(3) | $b.max[.] - $b.min[.]] as $d | $d[1] < $d[0] and $d[0] < $d[2]' "$s" >/dev/null
   check "X-wing: the skins stay in place mid-deploy" jq -e '.[0].stats as $s |

@@ -17,7 +17,7 @@
 //   --time S      pose the animation at S seconds
 //   --anim N      the animation to play: index or name (default: the first)
 //   --rest        do not play any animation (bind pose / node transforms as stored)
-//   --hide-hidden hide meshes whose extras say hidden, shadow_volume or collision_mesh (as in game)
+//   --hide-hidden hide meshes whose extras say not_drawn (files made with convert --all)
 //   --suffix S    appended to each screenshot and summary name (e.g. _mid)
 //   --chromium P  browser executable (default: $CHROMIUM or /usr/bin/chromium)
 //   --quiet       only print failures

@@ -340,6 +340,19 @@ static bool same_name(const char *x, const char *y)
     }
 }
 
+/* The bone of the model named like the track, or mcount when there is none. */
+static size_t find_bone(const ferry_alo_bone *mb, size_t mcount, const char *name)
+{
+    size_t found = 0;
+    while (found < mcount && !same_name(mb[found].name, name)) found++;
+    return found;
+}
+
+/* Every finding is a warning: the engine loads such animations (3 of the
+ * 1,245 shipped with one released mod), and which bone such a track moves
+ * depends on a binding the public sources disagree on (the specification and
+ * its author's viewer: by index; the Blender tools: by name). See
+ * docs/formats/ala-animation.md, "Checking against the model". */
 size_t ferry_ala_check_model(const ferry_ala_animation *anim, const ferry_alo_model *model,
                              ferry_diagnostics *diags)
 {
@@ -356,23 +369,124 @@ size_t ferry_ala_check_model(const ferry_ala_animation *anim, const ferry_alo_mo
         uint64_t at = either(b->source.header, b->offset);
         const char *path = "0x1000/0x1002/0x1003";
         if (b->index < mcount && same_name(mb[b->index].name, b->name)) continue;
-        size_t found = 0;
-        while (found < mcount && !same_name(mb[found].name, b->name)) found++;
+        size_t found = find_bone(mb, mcount, b->name);
         char where[96] = "";
         if (found < mcount) snprintf(where, sizeof where, "; the model's '%.40s' is bone %zu", b->name, found);
         if (b->index >= mcount)
-            report(&v, FERRY_SEVERITY_ERROR, at, path, "anim-bone-range",
+            report(&v, FERRY_SEVERITY_WARNING, at, path, "anim-bone-range",
                    "track %zu '%.48s' is for bone %u, but the model has %zu bones%s", i, b->name, (unsigned)b->index,
                    mcount, where);
         else if (found < mcount)
-            report(&v, FERRY_SEVERITY_ERROR, at, path, "anim-bone-mismatch",
-                   "track %zu '%.48s' drives bone %u, which the model names '%.48s'%s", i, b->name,
+            report(&v, FERRY_SEVERITY_WARNING, at, path, "anim-bone-mismatch",
+                   "track %zu '%.48s' is for bone %u, which the model names '%.48s'%s", i, b->name,
                    (unsigned)b->index, mb[b->index].name ? mb[b->index].name : "", where);
         else
             report(&v, FERRY_SEVERITY_WARNING, at, path, "anim-bone-missing",
-                   "track %zu: the model has no bone named '%.48s'; the track drives bone %u '%.48s'", i, b->name,
-                   (unsigned)b->index, mb[b->index].name ? mb[b->index].name : "");
+                   "track %zu: the model has no bone named '%.48s' (the track's index %u is bone '%.48s')", i,
+                   b->name, (unsigned)b->index, mb[b->index].name ? mb[b->index].name : "");
     }
     close_rules(&v);
     return v.errors;
+}
+
+/* Appends `text` to out[*len..size), keeping it NUL-terminated; once full,
+ * the end says "...". */
+static void append(char *out, size_t size, size_t *len, const char *text)
+{
+    if (!out || !size || *len + 1 >= size) return;
+    size_t room = size - *len - 1, n = strlen(text);
+    if (n > room) {
+        memcpy(out + *len, text, room);
+        *len += room;
+        out[*len] = '\0';
+        if (size >= 4) memcpy(out + size - 4, "...", 4);
+        return;
+    }
+    memcpy(out + *len, text, n + 1);
+    *len += n;
+}
+
+size_t ferry_ala_model_misfits(const ferry_ala_animation *anim, const ferry_alo_model *model, char *summary,
+                               size_t summary_size)
+{
+    if (summary && summary_size) summary[0] = '\0';
+    if (!anim || !model || !anim->bones) return 0;
+    const ferry_alo_bone *mb = model->skeleton.bones;
+    size_t mcount = mb ? model->skeleton.bone_count : 0;
+    size_t misfits = 0, len = 0;
+    /* Two passes: the names the model lacks first (what the user must fix),
+     * then the tracks whose index holds another bone. */
+    for (int pass = 0; pass < 2; pass++) {
+        bool first = true;
+        for (size_t i = 0; i < anim->bone_count; i++) {
+            const ferry_ala_bone *b = &anim->bones[i];
+            const char *name = b->name ? b->name : "";
+            if (b->index < mcount && same_name(mb[b->index].name, name)) continue;
+            bool missing = find_bone(mb, mcount, name) == mcount;
+            if (missing != (pass == 0)) continue;
+            misfits++;
+            if (missing) {
+                bool repeated = false; /* name each missing bone once */
+                for (size_t j = 0; j < i && !repeated; j++) {
+                    const ferry_ala_bone *p = &anim->bones[j];
+                    repeated = same_name(p->name ? p->name : "", name) && find_bone(mb, mcount, name) == mcount;
+                }
+                if (repeated) continue;
+            }
+            char item[160];
+            if (missing)
+                snprintf(item, sizeof item, "%s'%.64s'", first ? (len ? "; bones not in the model: " : "bones not in the model: ") : ", ", name);
+            else if (b->index >= mcount)
+                snprintf(item, sizeof item, "%s'%.64s' (for bone %u of %zu)",
+                         first ? (len ? "; tracks on other bones: " : "tracks on other bones: ") : ", ", name,
+                         (unsigned)b->index, mcount);
+            else
+                snprintf(item, sizeof item, "%s'%.64s' (for bone %u, '%.64s')",
+                         first ? (len ? "; tracks on other bones: " : "tracks on other bones: ") : ", ", name,
+                         (unsigned)b->index, mb[b->index].name ? mb[b->index].name : "");
+            first = false;
+            append(summary, summary_size, &len, item);
+        }
+    }
+    return misfits;
+}
+
+/* Length of a file name's stem: the name after the last '/', up to its last '.'. */
+static const char *base_of(const char *path, size_t *stem_len)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    *stem_len = dot ? (size_t)(dot - base) : strlen(base);
+    return base;
+}
+
+static bool same_prefix(const char *x, const char *y, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        unsigned char p = (unsigned char)x[k], q = (unsigned char)y[k];
+        if (p >= 'A' && p <= 'Z') p = (unsigned char)(p + 32);
+        if (q >= 'A' && q <= 'Z') q = (unsigned char)(q + 32);
+        if (p != q || !p) return false;
+    }
+    return true;
+}
+
+size_t ferry_ala_model_for(const char *animation_file, const char *const *model_files, size_t count)
+{
+    if (!animation_file || !model_files) return count;
+    size_t anim_len;
+    const char *anim = base_of(animation_file, &anim_len);
+    size_t best = count, best_len = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!model_files[i]) continue;
+        size_t len;
+        const char *stem = base_of(model_files[i], &len);
+        if (!len || len >= anim_len || anim[len] != '_' || !same_prefix(anim, stem, len)) continue;
+        if (len > best_len) {
+            best = i;
+            best_len = len;
+        }
+    }
+    return best;
 }

@@ -46,7 +46,15 @@ static bool ray_triangle(const fy_ray *ray, const float *p0, const float *p1, co
     p[1] = ray->d[2] * e2[0] - ray->d[0] * e2[2];
     p[2] = ray->d[0] * e2[1] - ray->d[1] * e2[0];
     double det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
-    if (det == 0.0 || !isfinite(det)) return false;
+    /* A ray in the triangle's plane (det 0 but for rounding) touches at most
+     * an edge: no hit, as in any Möller–Trumbore with a parallel test. A
+     * bare det == 0 is not enough: a vertical ray on a vertical wall's edge
+     * gave det 1e-17 of its scale and a spurious hit at t = 0 above the wall
+     * (icw EI_CBAOTH.ALO, RI_CILGHAL.ALO collision meshes). Relative to
+     * |d| |e1| |e2|, so it does not depend on units. */
+    double scale = sqrt((ray->d[0] * ray->d[0] + ray->d[1] * ray->d[1] + ray->d[2] * ray->d[2]) *
+                        (e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) * (e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2]));
+    if (!(fabs(det) > 1e-9 * scale) || !isfinite(det)) return false;
     double inv = 1.0 / det;
     double u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
     if (!(u >= 0.0 && u <= 1.0)) return false;

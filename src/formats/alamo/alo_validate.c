@@ -189,6 +189,13 @@ static void check_bone(vctx *v, scope *s, size_t i)
         report(v, s, FERRY_SEVERITY_ERROR, b->offset, path, "bone-parent-order",
                "%s: parent index %ld is not below its own index", who, (long)b->parent);
 
+    for (int k = 0; k < 12; k++)
+        if (!isfinite(b->matrix[k])) {
+            /* Every mesh, proxy and bone below would be placed nowhere. */
+            report(v, s, FERRY_SEVERITY_ERROR, b->offset, path, "value-finite",
+                   "%s: matrix element %d (row %d, column %d) is %g", who, k, k / 4, k % 4, (double)b->matrix[k]);
+            break;
+        }
     if (b->billboard > FERRY_ALO_BILLBOARD_SUN)
         report(v, s, FERRY_SEVERITY_WARNING, b->offset, path, "billboard-mode", "%s: unknown billboard mode %u",
                who, (unsigned)b->billboard);
@@ -241,6 +248,17 @@ static void check_param(vctx *v, scope *s, const ferry_alo_shader_param *p, size
         path = "0x400/0x10100";
     }
     check_name(v, s, p->name, p->offset, path, s->label, what);
+    int floats = p->type == FERRY_ALO_PARAM_FLOAT    ? 1
+                 : p->type == FERRY_ALO_PARAM_FLOAT3 ? 3
+                 : p->type == FERRY_ALO_PARAM_FLOAT4 ? 4
+                                                     : 0;
+    for (int k = 0; k < floats; k++)
+        if (!isfinite(p->value[k])) {
+            report(v, s, FERRY_SEVERITY_ERROR, p->offset, path, "value-finite",
+                   "%s: shader parameter '%.32s' component %d is %g", s->label, p->name ? p->name : "", k,
+                   (double)p->value[k]);
+            break;
+        }
     if (p->type != FERRY_ALO_PARAM_TEXTURE) return;
     snprintf(what, sizeof what, "texture of shader parameter %zu", index);
     check_name(v, s, p->texture, p->offset, path, s->label, what);
@@ -275,13 +293,45 @@ static void check_indices(vctx *v, scope *s, const ferry_alo_submesh *sm)
     }
 }
 
+/* The highest mapping entry a vertex uses (slot 0 always, the others when
+ * weighted), or -1 when none does or the vertices are missing. */
+static long highest_used_entry(const ferry_alo_submesh *sm)
+{
+    long high = -1;
+    if (!sm->vertices) return high;
+    for (size_t i = 0; i < sm->vertex_count; i++)
+        for (uint32_t k = 0; k < 4; k++)
+            if ((k == 0 || sm->vertices[i].bone_weight[k] > 0) && (long)sm->vertices[i].bone_index[k] > high)
+                high = (long)sm->vertices[i].bone_index[k];
+    return high;
+}
+
+/* The number of entries. The game's skinning shaders hold 24 bone matrices
+ * (the shared skinning header of Petroglyph's shaders declares
+ * m_skinMatrixArray[24] from vertex constant c0), so a vertex using entry
+ * 24 or above is drawn with constants that are not its bone's: an error.
+ * Entries past 24 that no vertex uses change nothing drawn, and a shipped
+ * model maps 25: a warning. An empty mapping leaves every vertex's slot 0
+ * without a bone: an error. */
 static void check_bone_mapping(vctx *v, scope *s, const ferry_alo_submesh *sm)
 {
     const char *path = "0x400/0x10000/0x10006";
-    if (sm->bone_mapping_count == 0 || sm->bone_mapping_count > FERRY_ALO_MAX_MAPPED_BONES)
+    if (sm->bone_mapping_count == 0) {
         report(v, s, FERRY_SEVERITY_ERROR, sm->source.bone_mapping, path, "bone-mapping-count",
-               "%s: bone mapping has %zu entries, expected 1 to %d", s->label, sm->bone_mapping_count,
-               FERRY_ALO_MAX_MAPPED_BONES);
+               "%s: bone mapping has no entries, so no vertex has a bone", s->label);
+    } else if (sm->bone_mapping_count > FERRY_ALO_MAX_MAPPED_BONES) {
+        long high = highest_used_entry(sm);
+        if (high >= FERRY_ALO_MAX_MAPPED_BONES)
+            report(v, s, FERRY_SEVERITY_ERROR, sm->source.bone_mapping, path, "bone-mapping-count",
+                   "%s: bone mapping has %zu entries and vertices use entry %ld, but the game's skinning shaders "
+                   "hold %d bone matrices",
+                   s->label, sm->bone_mapping_count, high, FERRY_ALO_MAX_MAPPED_BONES);
+        else
+            report(v, s, FERRY_SEVERITY_WARNING, sm->source.bone_mapping, path, "bone-mapping-count",
+                   "%s: bone mapping has %zu entries, more than the %d the spec and the game's skinning shaders "
+                   "allow; no vertex uses those past %d",
+                   s->label, sm->bone_mapping_count, FERRY_ALO_MAX_MAPPED_BONES, FERRY_ALO_MAX_MAPPED_BONES);
+    }
     size_t bones = v->model->skeleton.bone_count;
     for (size_t i = 0; i < sm->bone_mapping_count; i++) {
         if (sm->bone_mapping[i] < bones) continue;
@@ -331,6 +381,81 @@ static void check_vertex_bones(vctx *v, scope *s, const ferry_alo_submesh *sm)
         if (!(fabs(sum - 1.0) <= WEIGHT_TOLERANCE))
             report(v, s, FERRY_SEVERITY_WARNING, vertex_field(sm, &l, i, l.bone_weight_at), l.path, "bone-weights",
                    "%s: vertex %zu bone weights sum to %g, expected 1", s->label, i, sum);
+    }
+}
+
+/* NaN or an infinity in what the game draws with puts the vertex nowhere
+ * or shades it with garbage: an error, where conversion refuses too. What
+ * the game uploads follows the vertex format name (0x10002), built from
+ * tokens after "alD3dVert": N normal, U2 texture coordinates 0, U3U3
+ * tangent and binormal, C colour, B4I4 four bone weights and indices,
+ * RSkin one bone index (real files: alD3dVertN, NU2, NU2C, NU2U3U3,
+ * RSkinNU2, RSkinNU2U3U3, B4I4NU2). Positions and normals are always
+ * errors; a field the format does not upload is a warning (kept, not
+ * drawn); with a format of another family every field counts. Located at
+ * the first bad float of the vertex. */
+enum { VF_ALWAYS, VF_UV0, VF_TANGENTS, VF_COLOR, VF_WEIGHTS, VF_NEVER };
+
+static const struct {
+    size_t field;       /* in ferry_alo_vertex */
+    uint32_t at, count; /* in a 0x10007 vertex; UINT32_MAX: the layout's bone weights */
+    int uploaded_by;    /* VF_* */
+    const char *what;
+} vertex_floats[] = {
+    {offsetof(ferry_alo_vertex, position), 0, 3, VF_ALWAYS, "position"},
+    {offsetof(ferry_alo_vertex, normal), 12, 3, VF_ALWAYS, "normal"},
+    {offsetof(ferry_alo_vertex, texcoord), 24, 2, VF_UV0, "texture coordinates 0"},
+    {offsetof(ferry_alo_vertex, texcoord) + 8, 32, 6, VF_NEVER, "texture coordinates 1 to 3"},
+    {offsetof(ferry_alo_vertex, tangent), 56, 3, VF_TANGENTS, "tangent"},
+    {offsetof(ferry_alo_vertex, binormal), 68, 3, VF_TANGENTS, "binormal"},
+    {offsetof(ferry_alo_vertex, color), 80, 4, VF_COLOR, "colour"},
+    {offsetof(ferry_alo_vertex, bone_weight), UINT32_MAX, 4, VF_WEIGHTS, "bone weights"},
+};
+
+/* Whether the vertex format uploads fields of class `what`. */
+static bool format_uploads(const char *format, int what)
+{
+    static const char family[] = "alD3dVert";
+    if (what == VF_ALWAYS) return true;
+    if (!format || strncmp(format, family, sizeof family - 1) != 0) return true;
+    const char *tokens = format + sizeof family - 1;
+    switch (what) {
+    case VF_UV0: return strstr(tokens, "U2") != NULL;
+    case VF_TANGENTS: return strstr(tokens, "U3U3") != NULL;
+    case VF_COLOR: return strchr(tokens, 'C') != NULL;
+    case VF_WEIGHTS: return strstr(tokens, "B4I4") != NULL;
+    default: return false;
+    }
+}
+
+static void check_vertex_values(vctx *v, scope *s, const ferry_alo_submesh *sm)
+{
+    vertex_layout l = vertex_layout_of(sm);
+    bool uploaded[sizeof vertex_floats / sizeof vertex_floats[0]];
+    for (size_t k = 0; k < sizeof vertex_floats / sizeof vertex_floats[0]; k++)
+        uploaded[k] = format_uploads(sm->vertex_format, vertex_floats[k].uploaded_by);
+    for (size_t i = 0; i < sm->vertex_count; i++) {
+        const char *base = (const char *)&sm->vertices[i];
+        for (size_t k = 0; k < sizeof vertex_floats / sizeof vertex_floats[0]; k++) {
+            uint32_t j = 0;
+            float x = 0;
+            for (; j < vertex_floats[k].count; j++) {
+                memcpy(&x, base + vertex_floats[k].field + 4 * j, sizeof x);
+                if (!isfinite(x)) break;
+            }
+            if (j == vertex_floats[k].count) continue;
+            uint32_t field = vertex_floats[k].at == UINT32_MAX ? l.bone_weight_at : vertex_floats[k].at;
+            if (uploaded[k])
+                report(v, s, FERRY_SEVERITY_ERROR, vertex_field(sm, &l, i, field + 4 * j), l.path, "value-finite",
+                       "%s: vertex %zu %s component %u is %g", s->label, i, vertex_floats[k].what, (unsigned)j,
+                       (double)x);
+            else
+                report(v, s, FERRY_SEVERITY_WARNING, vertex_field(sm, &l, i, field + 4 * j), l.path, "value-finite",
+                       "%s: vertex %zu %s component %u is %g; vertex format '%.40s' does not upload it", s->label, i,
+                       vertex_floats[k].what, (unsigned)j, (double)x, sm->vertex_format ? sm->vertex_format : "");
+            /* A vertex reports once, at its most serious problem. */
+            if (uploaded[k]) break;
+        }
     }
 }
 
@@ -397,6 +522,7 @@ static void check_submesh(vctx *v, size_t mesh_index, size_t sub_index)
     bool vertices_ok = usable(v, &s, sm->vertices, sm->vertex_count, sm->source.data, l.path, who, "vertices");
     if (usable(v, &s, sm->indices, sm->triangle_count, sm->source.data, "0x400/0x10000/0x10004", who, "triangles"))
         check_indices(v, &s, sm);
+    if (vertices_ok) check_vertex_values(v, &s, sm);
     if (has_mapping(sm) && usable(v, &s, sm->bone_mapping, sm->bone_mapping_count, sm->source.data,
                                   "0x400/0x10000/0x10006", who, "bone mapping entries")) {
         check_bone_mapping(v, &s, sm);
@@ -494,6 +620,17 @@ static void check_light(vctx *v, scope *s, size_t index)
     if (l->type > FERRY_ALO_LIGHT_SPOT)
         report(v, s, FERRY_SEVERITY_ERROR, data, "0x1300/0x1302", "light-type",
                "%s: light type %u is not 0 (omni), 1 (directional) or 2 (spot)", who, (unsigned)l->type);
+    const float lf[8] = {l->color[0], l->color[1], l->color[2], l->intensity, l->far_attenuation_end,
+                         l->far_attenuation_start, l->hotspot_size, l->falloff_size};
+    uint64_t exact = first_child_offset(l->offset, &l->layout, FERRY_ALO_LIGHT_DATA);
+    for (int k = 0; k < 8; k++)
+        if (!isfinite(lf[k])) {
+            report(v, s, FERRY_SEVERITY_ERROR, either(at(exact, 12 + 4 * (uint64_t)k), l->offset), "0x1300/0x1302",
+                   "value-finite",
+                   "%s: light value %d (colour, intensity, attenuation end and start, hotspot, falloff) is %g", who,
+                   k, (double)lf[k]);
+            break;
+        }
     if (l->extra.data && l->extra.size)
         report(v, s, FERRY_SEVERITY_ERROR, data, "0x1300/0x1302", "chunk-size",
                "%s: light data is %llu bytes, expected %u", who,

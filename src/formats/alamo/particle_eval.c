@@ -125,3 +125,37 @@ void ferry_particle_group_sample(const ferry_particle_group *group, ferry_partic
     }
     for (int k = 0; k < 3; k++) out[k] = (float)p[k];
 }
+
+/* ---- the lifetime group ---- */
+
+ferry_particle_lifetime_layout ferry_particle_lifetime_layout_of(const ferry_particle_group *group)
+{
+    if (!group || group->type != FERRY_PARTICLE_GROUP_BOX || group->min[2] != 0 || group->max[2] != 0)
+        return FERRY_PARTICLE_LIFETIME_UNKNOWN;
+    if (group->min[0] == 0 && group->max[0] == 0) return FERRY_PARTICLE_LIFETIME_Y;
+    if (group->min[1] == 0 && group->max[1] == 0) return FERRY_PARTICLE_LIFETIME_X;
+    return FERRY_PARTICLE_LIFETIME_UNKNOWN;
+}
+
+ferry_particle_lifetime_layout ferry_particle_emitter_lifetime(const ferry_particle_emitter *emitter, float *min,
+                                                               float *max)
+{
+    float lo = 0, hi = 0;
+    ferry_particle_lifetime_layout layout = FERRY_PARTICLE_LIFETIME_UNKNOWN;
+    if (emitter) {
+        const ferry_particle_group *g = &emitter->groups[FERRY_PARTICLE_GROUP_LIFETIME];
+        layout = ferry_particle_lifetime_layout_of(g);
+        if (layout != FERRY_PARTICLE_LIFETIME_UNKNOWN) {
+            int axis = layout == FERRY_PARTICLE_LIFETIME_Y ? 1 : 0;
+            lo = g->min[axis];
+            hi = g->max[axis];
+        } else if (ferry_particle_property_present(&emitter->properties, 0x0f) &&
+                   ferry_particle_property_present(&emitter->properties, 0x13)) {
+            hi = emitter->properties.lifetime;
+            lo = (float)((double)hi * (1 - (double)emitter->properties.randomized_lifetime));
+        }
+    }
+    if (min) *min = lo;
+    if (max) *max = hi;
+    return layout;
+}

@@ -302,7 +302,9 @@ static bool read_system(fy_alamo_reader *r, const ferry_chunk *c, ferry_particle
     if (!have_name) return missing(r, c, FERRY_PARTICLE_NAME, "name");
     if (!have_id) return missing(r, c, FERRY_PARTICLE_ID, "id");
     if (!have_emitters) return missing(r, c, FERRY_PARTICLE_EMITTERS, "emitters");
-    if (!have_persistence) return missing(r, c, FERRY_PARTICLE_PERSISTENCE, "persistence");
+    /* An older editor wrote no persistence chunk; its meaning when absent
+     * is the default, 0 (particles die with the system). */
+    s->no_persistence = !have_persistence;
     return true;
 }
 

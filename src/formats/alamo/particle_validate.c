@@ -103,10 +103,12 @@ static void check_system_name(vctx *v)
     size_t n = strlen(s->name);
     bool same = n == stem;
     for (size_t i = 0; same && i < n; i++) same = lower((unsigned char)s->name[i]) == lower((unsigned char)base[i]);
+    /* A warning: the game finds a particle system by its file name, and 6
+     * of 323 systems shipped in two released mods carry another name. */
     if (!same)
-        report(v, FERRY_SEVERITY_ERROR, name_at, "0x900/0x0", "system-name",
-               "the system is named '%.64s' but the file is '%.*s' (the game finds particles by file name; case "
-               "does not matter)",
+        report(v, FERRY_SEVERITY_WARNING, name_at, "0x900/0x0", "system-name",
+               "the system is named '%.64s' but the file is '%.*s' (the game finds particles by file name, so "
+               "this loads; the spec asks for the same name, case aside)",
                s->name, (int)(stem < 96 ? stem : 96), base);
 }
 
@@ -165,6 +167,22 @@ static void check_properties(vctx *v, const ferry_particle_emitter *e, size_t in
     if (ferry_particle_property_present(p, 0x14) && p->index != index)
         report(v, FERRY_SEVERITY_WARNING, property_offset(e, 0x14), path, "emitter-index",
                "%s: its index property says %u, but it is emitter %zu", who, (unsigned)p->index, index);
+    /* NaN or an infinity in a float property the game uses (not the
+     * unused ones) makes every particle of the emitter garbage: an error.
+     * Very large finite values are real: shipped lifetimes of FLT_MAX. */
+    for (size_t k = 0; k < FY_PCOUNT(fy_particle_property_fields); k++) {
+        const fy_mini_field *f = &fy_particle_property_fields[k];
+        int n = f->kind == FY_MINI_F32 ? 1 : f->kind == FY_MINI_F32X3 ? 3 : f->kind == FY_MINI_F32X4 ? 4 : 0;
+        if (!n || !ferry_particle_property_present(p, f->type) || !strncmp(f->what, "unused", 6)) continue;
+        for (int j = 0; j < n; j++) {
+            float x;
+            memcpy(&x, (const char *)p + f->offset + 4 * (size_t)j, sizeof x);
+            if (isfinite(x)) continue;
+            report(v, FERRY_SEVERITY_ERROR, at(property_offset(e, f->type), 2 + 4 * (uint64_t)j), path,
+                   "value-finite", "%s: %s (0x%02x) component %d is %g", who, f->what, f->type, j, (double)x);
+            break;
+        }
+    }
     /* Known types the reader could not use (another size, or a repeat):
      * the game would read them its own way. */
     const ferry_mini_layout *l = &e->properties_layout;
@@ -193,6 +211,10 @@ static bool near(double a, double b)
     return fabs(a - b) <= LIFETIME_RELATIVE * scale + LIFETIME_ABSOLUTE;
 }
 
+/* The lifetime group against properties 0x0f and 0x13, in either layout
+ * (ferry_particle_lifetime_layout_of). A warning: the game loads such a
+ * system, and which of the two it takes a particle's lifetime from is not
+ * known, so a disagreement is not shown to draw wrong. */
 static void check_lifetime_group(vctx *v, const ferry_particle_emitter *e, const char *who)
 {
     const ferry_particle_properties *p = &e->properties;
@@ -207,19 +229,33 @@ static void check_lifetime_group(vctx *v, const ferry_particle_emitter *e, const
     }
     double lifetime = p->lifetime, low = (double)p->lifetime * (1 - (double)p->randomized_lifetime);
     if (g->type != FERRY_PARTICLE_GROUP_BOX) {
-        report(v, FERRY_SEVERITY_ERROR, offset, path, "lifetime-group",
+        report(v, FERRY_SEVERITY_WARNING, at(offset, 8), path, "lifetime-group",
                "%s: the lifetime group has type %u, expected 1 (box)", who, (unsigned)g->type);
         return;
     }
-    if (!(g->min[0] == 0 && g->max[0] == 0 && g->min[2] == 0 && g->max[2] == 0))
-        report(v, FERRY_SEVERITY_ERROR, at(offset, 8 + 4), path, "lifetime-group",
-               "%s: the lifetime group's x and z ranges are (%g..%g, %g..%g), expected all 0", who, (double)g->min[0],
-               (double)g->max[0], (double)g->min[2], (double)g->max[2]);
-    if (!near(g->min[1], low) || !near(g->max[1], lifetime))
-        report(v, FERRY_SEVERITY_ERROR, at(offset, 8 + 8), path, "lifetime-group",
-               "%s: the lifetime group's y range is %g..%g, expected %g..%g (lifetime %g, randomized %g)", who,
-               (double)g->min[1], (double)g->max[1], low, lifetime, lifetime, (double)p->randomized_lifetime);
+    ferry_particle_lifetime_layout layout = ferry_particle_lifetime_layout_of(g);
+    if (layout == FERRY_PARTICLE_LIFETIME_UNKNOWN) {
+        report(v, FERRY_SEVERITY_WARNING, at(offset, 8 + 4), path, "lifetime-group",
+               "%s: the lifetime group's ranges are x %g..%g, y %g..%g, z %g..%g; expected the lifetime on y (or, "
+               "an older editor's layout, on x) and 0 elsewhere",
+               who, (double)g->min[0], (double)g->max[0], (double)g->min[1], (double)g->max[1], (double)g->min[2],
+               (double)g->max[2]);
+        return;
+    }
+    int axis = layout == FERRY_PARTICLE_LIFETIME_Y ? 1 : 0;
+    if (!near(g->min[axis], low) || !near(g->max[axis], lifetime))
+        report(v, FERRY_SEVERITY_WARNING, at(offset, 8 + 4u * (unsigned)axis), path, "lifetime-group",
+               "%s: the lifetime group's %c range is %g..%g, expected %g..%g (lifetime %g, randomized %g)", who,
+               axis ? 'y' : 'x', (double)g->min[axis], (double)g->max[axis], low, lifetime, lifetime,
+               (double)p->randomized_lifetime);
 }
+
+typedef struct group_field {
+    const float *x;
+    int n;
+    uint32_t at;
+    const char *what;
+} group_field;
 
 static void check_groups(vctx *v, const ferry_particle_emitter *e, const char *who)
 {
@@ -237,13 +273,40 @@ static void check_groups(vctx *v, const ferry_particle_emitter *e, const char *w
             report(v, FERRY_SEVERITY_ERROR, offset, path, "chunk-size", "%s: the %s group data is %u bytes, expected %d",
                    who, group_names[i], (unsigned)(FERRY_PARTICLE_GROUP_DATA_SIZE + g->extra.size),
                    FERRY_PARTICLE_GROUP_DATA_SIZE);
+        /* NaN or an infinity in a field the group's type uses: every
+         * particle drawn from it lands nowhere. Unused fields hold data in
+         * real files and are left alone. Offsets within the 64 bytes. */
+        group_field used[2] = {{NULL, 0, 0, NULL}, {NULL, 0, 0, NULL}};
+        switch (g->type) {
+        case FERRY_PARTICLE_GROUP_EXACT: used[0] = (group_field){g->value, 3, 52, "value"}; break;
+        case FERRY_PARTICLE_GROUP_BOX:
+            used[0] = (group_field){g->min, 3, 4, "minimum"};
+            used[1] = (group_field){g->max, 3, 16, "maximum"};
+            break;
+        case FERRY_PARTICLE_GROUP_CUBE: used[0] = (group_field){&g->side_length, 1, 28, "side length"}; break;
+        case FERRY_PARTICLE_GROUP_SPHERE: used[0] = (group_field){&g->sphere_radius, 1, 32, "radius"}; break;
+        default:
+            used[0] = (group_field){&g->cylinder_radius, 1, 40, "radius"};
+            used[1] = (group_field){&g->cylinder_height, 1, 48, "height"};
+            break;
+        }
+        bool finite = true;
+        for (int u = 0; u < 2 && finite; u++)
+            for (int j = 0; j < used[u].n && finite; j++)
+                if (!isfinite(used[u].x[j])) {
+                    finite = false;
+                    report(v, FERRY_SEVERITY_ERROR, at(g->data_offset, 8 + used[u].at + 4 * (uint64_t)j), path,
+                           "value-finite", "%s: the %s group's %s component %d is %g", who, group_names[i],
+                           used[u].what, j, (double)used[u].x[j]);
+                }
+        if (!finite) continue;
         float size = g->type == FERRY_PARTICLE_GROUP_CUBE     ? g->side_length
                      : g->type == FERRY_PARTICLE_GROUP_SPHERE ? g->sphere_radius
                      : g->type == FERRY_PARTICLE_GROUP_CYLINDER
                          ? (g->cylinder_radius < g->cylinder_height ? g->cylinder_radius : g->cylinder_height)
                          : 0;
-        if (size < 0 || size != size)
-            report(v, FERRY_SEVERITY_WARNING, offset, path, "group-extent", "%s: the %s group has a negative or NaN size",
+        if (size < 0)
+            report(v, FERRY_SEVERITY_WARNING, offset, path, "group-extent", "%s: the %s group has a negative size",
                    who, group_names[i]);
     }
     check_lifetime_group(v, e, who);
@@ -262,6 +325,18 @@ static void check_tracks(vctx *v, const ferry_particle_emitter *e, const char *w
                    "%s: the %s track announces %zu keys but has no key array", who, track_names[i], t->key_count);
             continue;
         }
+        /* NaN or an infinity in a float track's values: the particle's
+         * size or rotation becomes garbage (colour tracks store integers). */
+        bool color = i < FERRY_PARTICLE_COLOR_TRACKS;
+        if (!color && (!isfinite(t->first) || !isfinite(t->last)))
+            report(v, FERRY_SEVERITY_ERROR, t->header_offset, "0x900/0x800/0x700/0x1/0x0", "value-finite",
+                   "%s: the %s track's values at t=0 and t=1 are %g and %g", who, track_names[i], (double)t->first,
+                   (double)t->last);
+        for (size_t k = 0; !color && k < t->key_count; k++)
+            if (!isfinite(t->keys[k].value))
+                report(v, FERRY_SEVERITY_ERROR, t->keys[k].offset, "0x900/0x800/0x700/0x1/0x1", "value-finite",
+                       "%s: key %zu of the %s track has the value %g", who, k, track_names[i],
+                       (double)t->keys[k].value);
         double previous = 0;
         for (size_t k = 0; k < t->key_count; k++) {
             double time = t->keys[k].time;
@@ -398,6 +473,12 @@ size_t ferry_particle_validate(const ferry_particle_system *system, const ferry_
     if (system->persistence_extra.data && system->persistence_extra.size)
         report(&v, FERRY_SEVERITY_ERROR, system->offset, "0x900/0x2", "chunk-size",
                "the persistence chunk is %u bytes, expected 1", (unsigned)(1 + system->persistence_extra.size));
+    /* A warning: an older editor's files have none, and one shipped in a
+     * released mod (P_LAVA_BUBBLES.ALO); the game then keeps its default. */
+    if (system->no_persistence)
+        report(&v, FERRY_SEVERITY_WARNING, system->offset, "0x900", "persistence-missing",
+               "the system has no persistence chunk 0x2 (an older editor's layout); read as 0, particles die with "
+               "the system");
     if (system->emitter_count == 0)
         report(&v, FERRY_SEVERITY_WARNING, system->emitters_offset, "0x900/0x800", "no-emitters",
                "the system has no emitters: it shows nothing");

@@ -248,8 +248,8 @@ static void write_system_part(fy_alamo_writer *w, const void *item, size_t part)
 static void write_system(fy_alamo_writer *w, const void *item, size_t part)
 {
     (void)part;
-    static const bool wanted[] = {true, true, true, true};
     const ferry_particle_system *s = item;
+    const bool wanted[] = {true, true, true, !s->no_persistence};
     write_singletons(w, FERRY_PARTICLE_SYSTEM, &s->layout, system_parts, wanted, FY_PCOUNT(system_parts),
                      write_system_part, s);
 }

@@ -74,6 +74,10 @@ static inline double fy_alm_load_real(const uint8_t *p, uint32_t fs)
     return fs == 8 ? fy_bits_f64(fy_load_u64be(p)) : fy_alm_f32_to_double(fy_load_u32be(p));
 }
 
+/* The smallest double that rounds to infinity as a 32-bit float (FLT_MAX
+ * plus half its last unit): values at or beyond it do not fit a float. */
+#define FY_FLOAT_OVERFLOW 0x1.ffffffp+127
+
 /* Offset of a record of a read mesh, or FERRY_NO_OFFSET. */
 uint64_t fy_alm_offset(const ferry_alm_mesh *mesh, const char *section, uint64_t index);
 

@@ -9,9 +9,9 @@
  *
  * Invariant: a live triangle's corner is in the list of the position its
  * current vertex is on. Records that would break it (indices out of range,
- * vl and vr on different positions, an influence pair across positions)
- * are applied in the nearest safe way or skipped; ferry_alm_validate
- * reports them. */
+ * vl and vr on different positions) are applied in the nearest safe way
+ * or skipped; ferry_alm_validate reports them. An influence collapse moves
+ * vertices to another position, so its corners move lists too. */
 #include "alm_internal.h"
 
 #include <stdlib.h>
@@ -28,6 +28,7 @@ typedef struct lod_state {
     uint32_t *next;  /* next corner in its position's list (corner = 3 * triangle + k) */
     uint8_t *dead;   /* per triangle: degenerate (or unusable) */
     uint8_t *mark;   /* per vertex: scratch side bits during one collapse */
+    uint8_t *pmark;  /* per position: scratch flag during one influence collapse */
     uint32_t *scratch; /* corners gathered during one collapse */
     size_t scratch_cap;
     uint64_t live;   /* triangles alive */
@@ -50,6 +51,7 @@ static void state_free(lod_state *s)
     free(s->next);
     free(s->dead);
     free(s->mark);
+    free(s->pmark);
     free(s->scratch);
 }
 
@@ -62,12 +64,13 @@ static bool state_init(lod_state *s, const ferry_alm_mesh *m)
     s->vpos = malloc(nv * sizeof *s->vpos);
     s->vrep = malloc(nv * sizeof *s->vrep);
     s->mark = calloc(nv, 1);
+    s->pmark = calloc(np, 1);
     s->head = malloc(np * sizeof *s->head);
     s->next = malloc(3 * nt * sizeof *s->next);
     s->dead = malloc(nt);
     s->scratch_cap = 64;
     s->scratch = malloc(s->scratch_cap * sizeof *s->scratch);
-    if (!s->vpos || !s->vrep || !s->mark || !s->head || !s->next || !s->dead || !s->scratch) return false;
+    if (!s->vpos || !s->vrep || !s->mark || !s->pmark || !s->head || !s->next || !s->dead || !s->scratch) return false;
     for (uint32_t v = 0; v < m->vertex_count; v++) {
         uint32_t p = m->vertices[v].position;
         s->vpos[v] = p < m->position_count ? p : NONE;
@@ -191,23 +194,58 @@ static bool edge_collapse(lod_state *s, const ferry_alm_collapse *c)
     return true;
 }
 
-static void influence_collapse(lod_state *s, const ferry_alm_collapse *c)
+/* Influence collapse: each old vertex (as renamed so far) becomes its new
+ * vertex, usually on another, simplified position. The corners on the old
+ * vertices' positions whose vertex now lies elsewhere move to that
+ * position's list, and a triangle left with two corners on one position
+ * (only when the new position was already in the mesh) dies. */
+static bool influence_collapse(lod_state *s, const ferry_alm_collapse *c)
 {
+    const ferry_alm_mesh *m = s->m;
+    size_t n = 0;
+    /* Positions the old vertices leave, each once (pmark). */
     for (uint32_t j = 0; j < c->pair_count; j++) {
         uint32_t a = c->pairs[2 * j], b = c->pairs[2 * j + 1];
-        if (a >= s->m->vertex_count || b >= s->m->vertex_count) continue;
+        if (a >= m->vertex_count || b >= m->vertex_count) continue;
         a = find(s->vrep, a);
         b = find(s->vrep, b);
-        if (a != b && s->vpos[a] == s->vpos[b] && s->vpos[a] != NONE) s->vrep[a] = b;
+        if (a == b || s->vpos[a] == NONE || s->vpos[b] == NONE) continue;
+        uint32_t p = s->vpos[a];
+        if (p != s->vpos[b] && !s->pmark[p]) {
+            if (!push(s, &n, p)) return false;
+            s->pmark[p] = 1;
+        }
+        s->vrep[a] = b;
     }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = s->scratch[i];
+        s->pmark[p] = 0;
+        uint32_t *link = &s->head[p];
+        while (*link != NONE) {
+            uint32_t corner = *link, t = corner / 3;
+            uint32_t here = corner_pos(s, t, (int)(corner % 3));
+            if (s->dead[t] || here != p) {
+                *link = s->next[corner]; /* unlinked: dead, or moved below */
+                if (s->dead[t]) continue;
+                s->next[corner] = s->head[here];
+                s->head[here] = corner;
+                uint32_t q[3];
+                for (int k = 0; k < 3; k++) q[k] = corner_pos(s, t, k);
+                if (q[0] == q[1] || q[1] == q[2] || q[0] == q[2]) {
+                    s->dead[t] = 1;
+                    s->live--;
+                }
+                continue;
+            }
+            link = &s->next[corner];
+        }
+    }
+    return true;
 }
 
 static bool apply(lod_state *s, const ferry_alm_collapse *c)
 {
-    if (c->kind == FERRY_ALM_INFLUENCE_COLLAPSE) {
-        influence_collapse(s, c);
-        return true;
-    }
+    if (c->kind == FERRY_ALM_INFLUENCE_COLLAPSE) return influence_collapse(s, c);
     return edge_collapse(s, c);
 }
 

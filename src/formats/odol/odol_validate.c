@@ -2,6 +2,8 @@
  * what a file stores about its own layout. */
 #include "odol_internal.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -167,6 +169,128 @@ static void check_vertex_array(checker *k, uint32_t count, uint32_t vertices, ui
     report(k, ERR, offset, "vertex-array-size", "%s holds %u entries for %u vertices", what, count, vertices);
 }
 
+/* ---- non-finite values ----
+ * NaN and infinities in positions, normals, UVs, proxy matrices, keyframes
+ * and animation axes: the engine's transforms and the glTF export cannot
+ * use them, so they are errors, located at the element when the array is
+ * stored raw, at the array when it is compressed (convert refuses them
+ * too: ferry_odol_to_scene reports the same places). */
+
+/* The byte offset of element i: `header` bytes (the count, and a condensed
+ * array's fill flag) precede a raw body; a compressed one has no per-element
+ * offset, so the array's is given. */
+static uint64_t element_offset(const ferry_odol_array *a, size_t header, size_t elem, uint32_t i)
+{
+    if (a->offset == FERRY_NO_OFFSET) return FERRY_NO_OFFSET;
+    if (a->stored && a->stored == a->data && a->stored_size == (size_t)a->count * elem)
+        return a->offset + header + (uint64_t)i * elem;
+    return a->offset;
+}
+
+/* Checks `per` floats per element of a float array; reports the first bad
+ * element and how many there are. */
+static void check_float_array(checker *k, const ferry_odol_array *a, size_t header, size_t per, const char *what,
+                              const char *where)
+{
+    if (!a->data) return;
+    uint32_t bad = 0, first = 0;
+    for (uint32_t i = 0; i < a->count; i++) {
+        bool ok = true;
+        for (size_t c = 0; c < per; c++) ok &= isfinite(fy_odol_f32(a->data + ((size_t)i * per + c) * 4)) != 0;
+        if (!ok && bad++ == 0) first = i;
+    }
+    if (!bad) return;
+    char path[96];
+    memcpy(path, k->path, sizeof path);
+    at(k, "%s[%u]", where, first);
+    report(k, ERR, element_offset(a, header, per * 4, first), "value-finite",
+           "%s %u is not a finite number (NaN or infinite)%s", what, first,
+           bad > 1 ? "; more elements of this array are not either" : "");
+    memcpy(k->path, path, sizeof path);
+}
+
+static bool floats_finite(const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) return false;
+    return true;
+}
+
+static void check_lod_finite(checker *k, const ferry_odol_model *m, uint32_t li)
+{
+    const ferry_odol_lod *l = &m->lods[li];
+    char where[64];
+    snprintf(where, sizeof where, "lods[%u]/positions", li);
+    check_float_array(k, &l->positions, 4, 3, "vertex position", where);
+    if (m->version < 45) {
+        /* v45+ packs normals and UVs into integers: always finite. */
+        snprintf(where, sizeof where, "lods[%u]/normals", li);
+        if (l->normals.default_fill) {
+            float v[3];
+            for (int c = 0; c < 3; c++) v[c] = fy_odol_f32(l->normals.default_value + 4 * c);
+            at(k, "%s", where);
+            if (!floats_finite(v, 3))
+                report(k, ERR, l->normals.array.offset == FERRY_NO_OFFSET ? FERRY_NO_OFFSET : l->normals.array.offset + 5,
+                       "value-finite", "the normal filling every vertex is not a finite number");
+        } else {
+            check_float_array(k, &l->normals.array, 5, 3, "vertex normal", where);
+        }
+        for (uint32_t u = 0; l->uv_sets && u < l->uv_set_count; u++) {
+            snprintf(where, sizeof where, "lods[%u]/uv_sets[%u]", li, u);
+            const ferry_odol_condensed *c = &l->uv_sets[u];
+            if (c->default_fill) {
+                float v[2] = {fy_odol_f32(c->default_value), fy_odol_f32(c->default_value + 4)};
+                at(k, "%s", where);
+                if (!floats_finite(v, 2))
+                    report(k, ERR, c->array.offset == FERRY_NO_OFFSET ? FERRY_NO_OFFSET : c->array.offset + 5,
+                           "value-finite", "the UV filling every vertex is not a finite number");
+            } else {
+                check_float_array(k, &c->array, 5, 2, "texture coordinate", where);
+            }
+        }
+    } else if (l->uv_ranges) {
+        for (uint32_t u = 0; u < l->uv_set_count; u++) {
+            const ferry_odol_uv_range *r = &l->uv_ranges[u];
+            float v[4] = {r->min_u, r->min_v, r->max_u, r->max_v};
+            at(k, "lods[%u]/uv_sets[%u]", li, u);
+            if (!floats_finite(v, 4))
+                report(k, ERR, FERRY_NO_OFFSET, "value-finite", "the UV set's range is not a finite number");
+        }
+    }
+    for (uint32_t p = 0; l->proxies && p < l->proxy_count; p++) {
+        at(k, "lods[%u]/proxies[%u]", li, p);
+        if (!floats_finite(l->proxies[p].transform, 12))
+            report(k, ERR, FERRY_NO_OFFSET, "value-finite", "proxy \"%s\": its matrix holds a value that is not a finite number",
+                   l->proxies[p].model ? l->proxies[p].model : "");
+    }
+    for (uint32_t f = 0; l->keyframes && f < l->keyframe_count; f++) {
+        const ferry_odol_keyframe *kf = &l->keyframes[f];
+        at(k, "lods[%u]/keyframes[%u]", li, f);
+        if (!isfinite(kf->time) || (kf->points && !floats_finite(kf->points, (size_t)kf->point_count * 3)))
+            report(k, ERR, FERRY_NO_OFFSET, "value-finite", "the keyframe's time or a point is not a finite number");
+    }
+}
+
+static void check_animations_finite(checker *k, const ferry_odol_animations *an)
+{
+    for (uint32_t c = 0; an->classes && c < an->class_count; c++) {
+        const ferry_odol_animation_class *a = &an->classes[c];
+        float v[12] = {a->min_phase, a->max_phase, a->min_value, a->max_value, a->params[0], a->params[1],
+                       a->angle, a->axis_offset, a->axis_pos[0], a->axis_pos[1], a->axis_pos[2], a->axis_dir[0]};
+        at(k, "animations/classes[%u]", c);
+        if (!floats_finite(v, 12) || !floats_finite(a->axis_dir + 1, 2))
+            report(k, ERR, FERRY_NO_OFFSET, "value-finite", "animation \"%s\": a value is not a finite number",
+                   a->name ? a->name : "");
+    }
+    for (uint32_t l = 0; an->anims_to_bones && l < an->lod_count; l++)
+        for (uint32_t c = 0; c < an->class_count; c++) {
+            const ferry_odol_anim_bone *e = &an->anims_to_bones[(size_t)l * an->class_count + c];
+            if (floats_finite(e->axis_pos, 3) && floats_finite(e->axis_dir, 3)) continue;
+            at(k, "animations/anims_to_bones[%u][%u]", l, c);
+            report(k, ERR, FERRY_NO_OFFSET, "value-finite", "the animation axis is not a finite number");
+        }
+}
+
 static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
 {
     const ferry_odol_lod *l = &m->lods[li];
@@ -315,6 +439,8 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
                    px->model, px->bone_index, m->info.skeleton.bone_count);
     }
 
+    check_lod_finite(k, m, li);
+
     /* Keyframes animate every vertex. */
     for (uint32_t f = 0; f < l->keyframe_count; f++) {
         at(k, "lods[%u]/keyframes[%u]", li, f);
@@ -440,6 +566,7 @@ size_t ferry_odol_validate(const ferry_odol_model *m, ferry_diagnostics *diags)
         }
     }
 
+    if (an->present) check_animations_finite(&k, an);
     for (uint32_t i = 0; i < m->lod_count; i++) check_lod(&k, m, i);
     return diags->error_count - errors_before;
 }

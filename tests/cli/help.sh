@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The command line's own texts and refusals, without ../shared: ferry help
+# [COMMAND], what the help names, files of no known format, --textures
+# folders that do not exist, and convert's warnings about particle textures.
+set -u
+FERRY=$1 SRC=$2 SHARED=$3
+. "$(dirname "$0")/lib.bash"
+s="$SRC/samples/alamo"
+
+expect 0 "ferry help" -- "$FERRY" help
+check "the overview" grep -q "usage: ferry COMMAND" "$tmp/out"
+for word in "glTF 2.0" "ALM" "\.p3d" "ArmA" "\.alo" "\.ala" "help \[COMMAND\]"; do
+  check "the overview names $word" grep -q "$word" "$tmp/out"
+done
+"$FERRY" --help >"$tmp/top.txt"
+check "ferry help = ferry --help" cmp -s "$tmp/out" "$tmp/top.txt"
+for cmd in info dump validate convert sample; do
+  expect 0 "ferry help $cmd" -- "$FERRY" help "$cmd"
+  "$FERRY" "$cmd" --help >"$tmp/own.txt"
+  check "ferry help $cmd = ferry $cmd --help" cmp -s "$tmp/out" "$tmp/own.txt"
+done
+expect 2 "help for an unknown command" -- "$FERRY" help frobnicate
+check "named" grep -q "unknown command 'frobnicate'" "$tmp/err"
+expect 2 "help takes one command" -- "$FERRY" help info dump
+
+for cmd in info validate; do
+  "$FERRY" help "$cmd" >"$tmp/h.txt"
+  for word in "\.alo" "\.ala\|animation" "particle" "\.p3d\|ODOL" "ArmA" "ALM\|\.alm"; do
+    check "$cmd help mentions $word" grep -qi "$word" "$tmp/h.txt"
+  done
+done
+
+# A file of no known format says so, in every command that reads files.
+printf 'This is a text file, not a model.\n' >"$tmp/text.alo"
+for cmd in info validate dump; do
+  expect 1 "$cmd of a text file" -- "$FERRY" "$cmd" "$tmp/text.alo"
+  check "$cmd: not a known format" grep -q "text.alo: error: offset 0x0 (0): not a known format: it starts with 54 68 69 73 20 69 73 20" "$tmp/err"
+  check "$cmd: no chunk size message" bash -c "! grep -q 'body bytes' '$tmp/err'"
+done
+expect 1 "convert of a text file" -- "$FERRY" convert "$tmp/text.alo" "$tmp/text.glb"
+check "convert: not a known format" grep -q "not a known format" "$tmp/err"
+: >"$tmp/empty.ala"
+expect 1 "an empty file" -- "$FERRY" info "$tmp/empty.ala"
+check "empty" grep -q "not a known format: the file is empty" "$tmp/err"
+head -c 4 "$s/walker.alo" >"$tmp/stub.alo"
+expect 1 "a model cut inside its first chunk header" -- "$FERRY" info "$tmp/stub.alo"
+check "is still read as a model (located truncation)" grep -q "8-byte chunk header" "$tmp/err"
+expect 0 "a real model still reads" -- "$FERRY" info "$s/walker.alo"
+
+# --textures DIR must be a folder: a usage error otherwise.
+expect 2 "convert --textures with a missing folder" -- "$FERRY" convert "$s/walker.alo" "$tmp/w.glb" --textures "$tmp/nowhere"
+check "says why" grep -q -- "--textures $tmp/nowhere: No such file or directory" "$tmp/err"
+check "nothing written" test ! -e "$tmp/w.glb"
+expect 2 "convert -r --textures with a missing folder" -- "$FERRY" convert -r "$s" "$tmp/batch" --textures "$tmp/nowhere"
+expect 2 "validate --textures with a file" -- "$FERRY" validate --textures "$s/walker.alo" "$s/walker.alo"
+check "not a folder" grep -q "not a folder" "$tmp/err"
+expect 0 "an existing folder is fine" -- "$FERRY" convert "$s/walker.alo" "$tmp/w.glb" --textures "$s"
+
+# convert names the particle textures it cannot find, as validate does.
+expect 0 "validate the particle system" -- "$FERRY" validate "$s/p_walker_exhaust.alo"
+grep -o "emitter [0-9] '[a-z]*': [a-z ]* texture '[^']*' not found \[texture-missing\]" "$tmp/out" | sort >"$tmp/v.txt"
+expect 0 "convert the particle system" -- "$FERRY" convert "$s/p_walker_exhaust.alo" "$tmp/p.glb"
+grep -o "emitter [0-9] '[a-z]*': [a-z ]* texture '[^']*' not found \[texture-missing\]" "$tmp/err" | sort >"$tmp/c.txt"
+check "four missing textures" test "$(wc -l <"$tmp/v.txt")" -eq 4
+check "the same ones in convert" cmp -s "$tmp/v.txt" "$tmp/c.txt"
+check "counted" grep -q "4 warnings" "$tmp/err"
+expect 0 "no texture warnings with --no-textures" -- "$FERRY" convert --no-textures "$s/p_walker_exhaust.alo" "$tmp/p.glb"
+check "none" bash -c "! grep -q texture-missing '$tmp/err'"
+finish

@@ -1,0 +1,295 @@
+/* Materials as the game draws them (docs/formats/gltf-export.md,
+ * "Materials"): a colorize shader's base colour carries no alpha and its
+ * mask is an image of its own; the base texture is the emissive texture
+ * when Emissive is set; a blended shader whose texture is missing stays
+ * blended; missing textures are reported once each. Textures are small
+ * TGA files written to a temporary folder; the embedded PNGs are decoded
+ * with libpng and compared texel by texel. */
+#define _DEFAULT_SOURCE
+#include <ferry/convert.h>
+#include <ferry/gltf.h>
+#include <jansson.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#define W 4
+#define H 2
+
+/* The texture: every texel a different colour, alpha 0 on half of them (the
+ * faction mask of a colorize shader), other alphas in between. */
+static void texel(int x, int y, uint8_t rgba[4])
+{
+    rgba[0] = (uint8_t)(40 + 50 * x);
+    rgba[1] = (uint8_t)(30 + 100 * y);
+    rgba[2] = (uint8_t)(200 - 20 * x - 10 * y);
+    rgba[3] = (uint8_t)(x < 2 ? 0 : 100 + 100 * y + (x == 3));
+}
+
+static bool write_tga(const char *path)
+{
+    uint8_t header[18] = {0};
+    header[2] = 2; /* uncompressed true colour */
+    header[12] = W;
+    header[14] = H;
+    header[16] = 32;
+    header[17] = 0x28; /* 8 alpha bits, rows top to bottom */
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    fwrite(header, 1, sizeof header, f);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint8_t c[4];
+            texel(x, y, c);
+            uint8_t bgra[4] = {c[2], c[1], c[0], c[3]};
+            fwrite(bgra, 1, 4, f);
+        }
+    return fclose(f) == 0;
+}
+
+/* The RGBA texels of an embedded PNG (malloc'd), NULL when it is not W x H. */
+static uint8_t *decode_png(const ferry_scene_image *im)
+{
+    png_image p;
+    memset(&p, 0, sizeof p);
+    p.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&p, im->data, im->size)) return NULL;
+    p.format = PNG_FORMAT_RGBA;
+    if (p.width != W || p.height != H) {
+        png_image_free(&p);
+        return NULL;
+    }
+    uint8_t *px = malloc(PNG_IMAGE_SIZE(p));
+    if (!px || !png_image_finish_read(&p, NULL, px, 0, NULL)) {
+        free(px);
+        png_image_free(&p);
+        return NULL;
+    }
+    return px;
+}
+
+enum { BODY, PLAIN, DARK, GLOW, WINDOW, HULL, MESHES };
+static const char *const mesh_names[MESHES] = {"Body", "Plain", "Dark", "Glow", "Window", "Hull"};
+static const char *const shaders[MESHES] = {"MeshGlossColorize.fx", "MeshGloss.fx", "MeshGloss.fx",
+                                            "MeshAdditive.fx",      "MeshAlpha.fx", "MeshBumpColorize.fx"};
+static const char *const textures[MESHES] = {"body.tga", "BODY.TGA", "body.tga", "nothere.dds", "NotHere.dds", "hull.dds"};
+static const float emissive[MESHES] = {0.5f, 0.0f, 0.25f, 0.0f, 0.0f, 0.125f};
+
+static const ferry_scene_material *material_of(const ferry_scene *s, const char *mesh)
+{
+    for (size_t i = 0; i < s->node_count; i++)
+        if (s->nodes[i].name && strcmp(s->nodes[i].name, mesh) == 0 && s->nodes[i].mesh >= 0) {
+            const ferry_scene_mesh *m = &s->meshes[s->nodes[i].mesh];
+            if (m->primitive_count && m->primitives[0].material >= 0) return &s->materials[m->primitives[0].material];
+        }
+    return NULL;
+}
+
+static void check_textured(const ferry_scene *s)
+{
+    uint8_t expect[W * H * 4];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) texel(x, y, &expect[4 * (y * W + x)]);
+
+    /* Colorize: opaque, base colour without alpha, the mask apart. */
+    const ferry_scene_material *body = material_of(s, "Body");
+    CHECK(body != NULL);
+    if (body) {
+        CHECK(body->alpha_mode == FERRY_ALPHA_OPAQUE);
+        CHECK(body->base_color_image >= 0);
+        if (body->base_color_image >= 0) {
+            uint8_t *px = decode_png(&s->images[body->base_color_image]);
+            CHECK(px != NULL);
+            for (int i = 0; px && i < W * H; i++) {
+                CHECK_MSG(memcmp(&px[4 * i], &expect[4 * i], 3) == 0, "colour texel %d kept", i);
+                CHECK_MSG(px[4 * i + 3] == 255, "colour texel %d: alpha %d, expected 255 (the mask is not transparency)", i,
+                          px[4 * i + 3]);
+            }
+            free(px);
+        }
+        json_t *x = json_loads(body->extras_json, 0, NULL);
+        json_t *mask = json_object_get(json_object_get(x, "faction_mask"), "image");
+        CHECK_MSG(json_is_integer(mask), "faction_mask names the mask image");
+        json_int_t mi = json_integer_value(mask);
+        CHECK(mi >= 0 && (size_t)mi < s->image_count && mi != body->base_color_image);
+        if (mi >= 0 && (size_t)mi < s->image_count) {
+            CHECK(strstr(s->images[mi].name, "mask") != NULL);
+            uint8_t *px = decode_png(&s->images[mi]);
+            CHECK(px != NULL);
+            for (int i = 0; px && i < W * H; i++) {
+                uint8_t a = expect[4 * i + 3];
+                CHECK_MSG(px[4 * i] == a && px[4 * i + 1] == a && px[4 * i + 2] == a && px[4 * i + 3] == 255,
+                          "mask texel %d: %d, expected the alpha %d as grey", i, px[4 * i], a);
+            }
+            free(px);
+        }
+        json_decref(x);
+        /* Emissive: the texture (its colour variant) times Emissive. */
+        CHECK(body->emissive_image == body->base_color_image);
+        CHECK_NEAR(body->emissive_factor[0], 0.5, 1e-6);
+    }
+    /* A lit shader keeps the texture as it is; no Emissive, no emissive texture. */
+    const ferry_scene_material *plain = material_of(s, "Plain");
+    CHECK(plain != NULL);
+    if (plain) {
+        CHECK(plain->base_color_image >= 0 && body && plain->base_color_image != body->base_color_image);
+        CHECK(plain->emissive_image == -1);
+        if (plain->base_color_image >= 0) {
+            uint8_t *px = decode_png(&s->images[plain->base_color_image]);
+            CHECK(px != NULL && memcmp(px, expect, sizeof expect) == 0);
+            free(px);
+        }
+    }
+    const ferry_scene_material *dark = material_of(s, "Dark");
+    CHECK(dark != NULL);
+    if (dark && plain) {
+        CHECK(dark->base_color_image == plain->base_color_image); /* one file, one plain image */
+        CHECK(dark->emissive_image == dark->base_color_image);
+        CHECK_NEAR(dark->emissive_factor[1], 0.25, 1e-6);
+    }
+    /* body.tga: colour, mask, plain. */
+    CHECK_EQ_U(s->image_count, 3);
+}
+
+/* Blended shaders without their texture stay blended; opaque ones opaque. */
+static void check_untextured(const ferry_scene *s)
+{
+    const ferry_scene_material *glow = material_of(s, "Glow"), *window = material_of(s, "Window"), *hull = material_of(s, "Hull");
+    CHECK(glow && window && hull);
+    if (!glow || !window || !hull) return;
+    CHECK(glow->base_color_image == -1 && glow->alpha_mode == FERRY_ALPHA_BLEND && glow->unlit);
+    CHECK_MSG(glow->base_color_factor[3] > 0 && glow->base_color_factor[3] <= 0.5f, "additive without texture: alpha %g",
+              glow->base_color_factor[3]);
+    CHECK(window->base_color_image == -1 && window->alpha_mode == FERRY_ALPHA_BLEND);
+    CHECK_MSG(window->base_color_factor[3] > 0 && window->base_color_factor[3] <= 0.5f, "alpha without texture: alpha %g",
+              window->base_color_factor[3]);
+    CHECK(hull->base_color_image == -1 && hull->alpha_mode == FERRY_ALPHA_OPAQUE && hull->base_color_factor[3] == 1.0f);
+    /* Without a texture the emissive factor stays alone. */
+    CHECK(hull->emissive_image == -1);
+    CHECK_NEAR(hull->emissive_factor[2], 0.125, 1e-6);
+    json_t *x = json_loads(glow->extras_json, 0, NULL);
+    CHECK(json_string_value(json_object_get(x, "texture_not_embedded")) &&
+          strcmp(json_string_value(json_object_get(x, "texture_not_embedded")), "nothere.dds") == 0);
+    json_decref(x);
+}
+
+int main(void)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/ferry_test_look_%ld", (long)getpid());
+    CHECK(mkdir(dir, 0700) == 0);
+    char tga[128];
+    snprintf(tga, sizeof tga, "%s/body.tga", dir);
+    CHECK(write_tga(tga));
+
+    ferry_alo_bone bone;
+    memset(&bone, 0, sizeof bone);
+    bone.name = "Root";
+    bone.parent = -1;
+    bone.visible = 1;
+    bone.matrix[0] = bone.matrix[5] = bone.matrix[10] = 1;
+    ferry_alo_vertex vertices[3];
+    memset(vertices, 0, sizeof vertices);
+    for (int v = 0; v < 3; v++) {
+        vertices[v].position[0] = (float)(v == 1);
+        vertices[v].position[1] = (float)(v == 2);
+        vertices[v].normal[2] = 1;
+        vertices[v].texcoord[0][0] = (float)(v == 1);
+        vertices[v].texcoord[0][1] = (float)(v == 2);
+    }
+    uint16_t indices[3] = {0, 1, 2};
+    ferry_alo_shader_param params[MESHES][3];
+    ferry_alo_submesh submeshes[MESHES];
+    ferry_alo_mesh meshes[MESHES];
+    ferry_alo_connection connections[MESHES];
+    memset(params, 0, sizeof params);
+    memset(submeshes, 0, sizeof submeshes);
+    memset(meshes, 0, sizeof meshes);
+    memset(connections, 0, sizeof connections);
+    for (int k = 0; k < MESHES; k++) {
+        params[k][0].type = FERRY_ALO_PARAM_TEXTURE;
+        params[k][0].name = "BaseTexture";
+        params[k][0].texture = textures[k];
+        params[k][1].type = FERRY_ALO_PARAM_FLOAT4;
+        params[k][1].name = "Emissive";
+        params[k][1].value[0] = params[k][1].value[1] = params[k][1].value[2] = emissive[k];
+        params[k][2].type = FERRY_ALO_PARAM_FLOAT4;
+        params[k][2].name = k == GLOW ? "Color" : "Diffuse";
+        params[k][2].value[0] = params[k][2].value[1] = params[k][2].value[2] = 1;
+        submeshes[k].material.shader = shaders[k];
+        submeshes[k].material.params = params[k];
+        submeshes[k].material.param_count = 3;
+        submeshes[k].vertex_format = "alD3dVertNU2";
+        submeshes[k].vertices = vertices;
+        submeshes[k].vertex_count = 3;
+        submeshes[k].indices = indices;
+        submeshes[k].triangle_count = 1;
+        meshes[k].name = mesh_names[k];
+        meshes[k].submeshes = &submeshes[k];
+        meshes[k].submesh_count = 1;
+        connections[k].object = (uint32_t)k;
+    }
+    ferry_alo_model model;
+    memset(&model, 0, sizeof model);
+    model.skeleton.bones = &bone;
+    model.skeleton.bone_count = 1;
+    model.meshes = meshes;
+    model.mesh_count = MESHES;
+    model.connections.objects = connections;
+    model.connections.object_count = MESHES;
+
+    const char *dirs[1] = {dir};
+    ferry_alo_scene_report report;
+    ferry_diagnostics diags = {0};
+    ferry_alo_scene_options options;
+    memset(&options, 0, sizeof options);
+    options.texture_dirs = dirs;
+    options.texture_dir_count = 1;
+    options.report = &report;
+    options.diagnostics = &diags;
+    ferry_scene *scene = NULL;
+    ferry_error err;
+    CHECK(ferry_alo_to_scene(&model, &options, &scene, &err) == FERRY_OK);
+    if (scene) {
+        check_textured(scene);
+        check_untextured(scene);
+        /* The missing names, once each whatever their case: nothere.dds, hull.dds. */
+        CHECK_EQ_U(report.missing_texture_count, 2);
+        if (report.missing_texture_count == 2) {
+            CHECK(strcmp(report.missing_textures[0], "nothere.dds") == 0);
+            CHECK(strcmp(report.missing_textures[1], "hull.dds") == 0);
+        }
+        size_t missing_warnings = 0;
+        for (size_t i = 0; i < diags.count; i++) missing_warnings += strcmp(diags.items[i].rule, "texture-missing") == 0;
+        CHECK_EQ_U(missing_warnings, 2);
+        json_t *sx = json_loads(scene->extras_json, 0, NULL);
+        CHECK_EQ_U(json_array_size(json_object_get(sx, "missing_textures")), 2);
+        json_decref(sx);
+        /* The file as the glTF writer makes it passes its own checks. */
+        ferry_buffer glb = {0};
+        CHECK(ferry_gltf_write_glb(scene, &glb, &err) == FERRY_OK);
+        ferry_buffer_free(&glb);
+        ferry_scene_free(scene);
+    }
+    ferry_diagnostics_free(&diags);
+
+    /* --no-textures: nothing embedded, nothing reported missing, blended shaders still blended. */
+    options.skip_textures = true;
+    options.diagnostics = NULL;
+    CHECK(ferry_alo_to_scene(&model, &options, &scene, &err) == FERRY_OK);
+    if (scene) {
+        CHECK_EQ_U(scene->image_count, 0);
+        CHECK_EQ_U(report.missing_texture_count, 0);
+        check_untextured(scene);
+        const ferry_scene_material *body = material_of(scene, "Body");
+        CHECK(body && body->alpha_mode == FERRY_ALPHA_OPAQUE && body->emissive_image == -1);
+        ferry_scene_free(scene);
+    }
+    unlink(tga);
+    rmdir(dir);
+    TEST_END();
+}
