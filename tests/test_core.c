@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ferry/ferry.h>
 
+#include <errno.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -139,6 +141,80 @@ static void test_atomic_write(void)
     CHECK(rmdir(dir) == 0); /* empty: no temporary files remain */
 }
 
+/* Only regular files are read, and nothing blocks: a FIFO with no writer
+ * would hang open() or read() forever. */
+static void test_not_regular(void)
+{
+    char dir[] = "/tmp/ferry-core-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char fifo[256];
+    snprintf(fifo, sizeof fifo, "%s/f.alo", dir);
+    CHECK(mkfifo(fifo, 0644) == 0);
+    uint8_t *data = NULL;
+    size_t size = 0, got = 99;
+    ferry_error err;
+    CHECK(ferry_file_load(fifo, 0, &data, &size, &err) == FERRY_ERR_IO);
+    CHECK(strstr(err.message, "is a FIFO (named pipe), not a regular file") != NULL);
+    CHECK(data == NULL && size == 0);
+    uint8_t head[16];
+    CHECK(ferry_file_read_head(fifo, head, sizeof head, &got, NULL, &err) == FERRY_ERR_IO && got == 0);
+    CHECK(ferry_file_load("/dev/null", 0, &data, &size, &err) == FERRY_ERR_IO);
+    CHECK(strstr(err.message, "character device") != NULL);
+    CHECK(ferry_file_load(dir, 0, &data, &size, &err) == FERRY_ERR_IO);
+    CHECK(strstr(err.message, "is a folder") != NULL);
+    /* The head of a regular file, and its size, without the rest. */
+    char path[256];
+    snprintf(path, sizeof path, "%s/h.bin", dir);
+    CHECK(ferry_file_write_atomic(path, "ODOL\x28\0\0\0rest", 12, NULL, &err) == FERRY_OK);
+    uint64_t file_size = 0;
+    CHECK(ferry_file_read_head(path, head, 4, &got, &file_size, &err) == FERRY_OK);
+    CHECK(got == 4 && memcmp(head, "ODOL", 4) == 0 && file_size == 12);
+    CHECK(ferry_file_read_head(path, head, sizeof head, &got, NULL, &err) == FERRY_OK && got == 12);
+    unlink(path);
+    unlink(fifo);
+    CHECK(rmdir(dir) == 0);
+}
+
+/* A killed writer's temporaries: removed only when provably stale. */
+static void test_stale_temporaries(void)
+{
+    char dir[] = "/tmp/ferry-core-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    pid_t dead = 999999;
+    while (kill(dead, 0) == 0 || errno != ESRCH) dead--;
+    const char *fmt[] = {"%s/a.glb.ferry-tmp-%ld-Ab12Cd",    /* dead writer: removed */
+                         "%s/b.glb.ferry-tmp-%ld-Ab12C",     /* five letters: kept */
+                         "%s/c.glb.tmp-%ld-Ab12Cd",          /* another pattern: kept */
+                         "%s/.ferry-tmp-%ld-Ab12Cd",         /* no target name: kept */
+                         "%s/d.glb.ferry-tmp-%ld-Ab12Cd"};   /* this process: kept */
+    char paths[5][256];
+    ferry_error err;
+    for (int i = 0; i < 5; i++) {
+        snprintf(paths[i], sizeof paths[i], fmt[i], dir, i == 4 ? (long)getpid() : (long)dead);
+        CHECK(ferry_file_write_atomic(paths[i], "x", 1, NULL, &err) == FERRY_OK);
+    }
+    size_t removed = 0;
+    CHECK(ferry_file_remove_stale_temporaries(dir, &removed, &err) == FERRY_OK);
+    CHECK_EQ_U(removed, 1);
+    struct stat st;
+    CHECK(stat(paths[0], &st) != 0);
+    for (int i = 1; i < 5; i++) CHECK(stat(paths[i], &st) == 0);
+    for (int i = 1; i < 5; i++) unlink(paths[i]);
+    CHECK(ferry_file_remove_stale_temporaries("/nonexistent/x", &removed, &err) == FERRY_ERR_IO);
+    CHECK(rmdir(dir) == 0);
+}
+
+/* The default limit grows with the input, up to an absolute cap. */
+static void test_default_limit(void)
+{
+    CHECK_EQ_U(fy_default_memory_limit(NULL, 1000), 16000 + (1u << 20));
+    CHECK_EQ_U(fy_default_memory_limit(NULL, (size_t)2 << 30), FERRY_DEFAULT_MEMORY_CAP);
+    CHECK_EQ_U(fy_default_memory_limit(NULL, SIZE_MAX), FERRY_DEFAULT_MEMORY_CAP);
+    ferry_read_options big = {(size_t)8 << 30};
+    CHECK_EQ_U(fy_default_memory_limit(&big, 10), (size_t)8 << 30);
+    CHECK(FERRY_DEFAULT_MEMORY_CAP * 2 + ((size_t)2 << 30) * 2 < (size_t)24000000000);
+}
+
 int main(void)
 {
     test_cursor();
@@ -146,5 +222,8 @@ int main(void)
     test_arena();
     test_buffer();
     test_atomic_write();
+    test_not_regular();
+    test_stale_temporaries();
+    test_default_limit();
     TEST_END();
 }

@@ -830,6 +830,54 @@ static void test_defaults(void)
     ferry_scene_free(owned); /* frees the struct with its arena (checked under ASan) */
 }
 
+static bool exists(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+static bool any_temporary(void)
+{
+    DIR *d = opendir(tmpdir);
+    bool found = false;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) found |= strstr(e->d_name, ".ferry-tmp-") != NULL;
+    if (d) closedir(d);
+    return found;
+}
+
+/* A .gltf's files land together or none do; refusals come before any write. */
+static void test_all_or_nothing(void)
+{
+    ferry_buffer png = {0};
+    CHECK(make_png(&png));
+    ferry_scene s;
+    full_scene(&s, png.data, png.size);
+    ferry_error err;
+    char path[256], side[256];
+    /* A folder where the .bin goes: the PNG was staged first, and goes too. */
+    snprintf(side, sizeof side, "%s/blocked.bin", tmpdir);
+    CHECK(mkdir(side, 0755) == 0);
+    snprintf(path, sizeof path, "%s/blocked.gltf", tmpdir);
+    CHECK(ferry_gltf_save(&s, path, NULL, &err) == FERRY_ERR_IO);
+    CHECK(!exists("blocked.gltf"));
+    CHECK(!exists("blocked_image0.png"));
+    CHECK(!any_temporary());
+    rmdir(side);
+    /* The input named like a side file: refused before any file is written. */
+    snprintf(side, sizeof side, "%s/input.bin", tmpdir);
+    CHECK(ferry_file_write_atomic(side, "model", 5, NULL, &err) == FERRY_OK);
+    snprintf(path, sizeof path, "%s/input.gltf", tmpdir);
+    CHECK(ferry_gltf_save(&s, path, side, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(!exists("input_image0.png"));
+    CHECK(!exists("input.gltf"));
+    CHECK(!any_temporary());
+    unlink(side);
+    ferry_buffer_free(&png);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/ferry-gltf-XXXXXX");
@@ -842,6 +890,7 @@ int main(void)
     test_full();
     test_big_indices();
     test_errors();
+    test_all_or_nothing();
     run_validator();
     for (size_t i = 0; i < written_count; i++) free(written[i]);
     remove_tmpdir();

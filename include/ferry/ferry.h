@@ -70,9 +70,16 @@ size_t ferry_arena_limit(const ferry_arena *arena);
 
 /* ---- Options shared by every reader. ---- */
 
+/* The most any load allocates by default, whatever the input's size: two
+ * loads at once (inputs up to 2 GiB, a reader's temporary tree and its model
+ * each within the cap) stay under 24 GB. */
+#define FERRY_DEFAULT_MEMORY_CAP ((size_t)4 << 30)
+
 typedef struct ferry_read_options {
-    /* Most bytes the load may allocate; 0 selects the default, which is
-     * 16 times the input size plus 1 MiB (a load never needs more). */
+    /* Most bytes the load may allocate (the reader's temporary structures
+     * and the model each); 0 selects the default: 16 times the input size
+     * plus 1 MiB (a load never needs more), at most FERRY_DEFAULT_MEMORY_CAP.
+     * A value set here is used as given, above the cap too. */
     size_t memory_limit;
 } ferry_read_options;
 
@@ -95,8 +102,19 @@ ferry_result ferry_file_load(const char *path, size_t max_size, uint8_t **data, 
                              ferry_error *err);
 void ferry_file_free(uint8_t *data);
 
+/* Only regular files are read: a FIFO, a device, a socket or a folder is
+ * refused (FERRY_ERR_IO, naming its kind) without being opened for long or
+ * read, so neither function ever blocks on one. */
+
+/* The first bytes of a file (up to `capacity`; *got may be less for a short
+ * file) and its size, without reading the rest: to tell a format by its
+ * header before loading the whole file. file_size may be NULL. */
+ferry_result ferry_file_read_head(const char *path, void *buf, size_t capacity, size_t *got, uint64_t *file_size,
+                                  ferry_error *err);
+
 /* Writes atomically: a temporary file beside the target, flushed, then
- * renamed over it. Refuses when the target is the same file as `input_path`
+ * renamed over it. The temporary is named TARGET.ferry-tmp-PID-XXXXXX (PID:
+ * the writing process, XXXXXX: six letters or digits), removed on failure. Refuses when the target is the same file as `input_path`
  * (pass NULL when there is no input to protect). */
 ferry_result ferry_file_write_atomic(const char *path, const void *data, size_t size,
                                      const char *input_path, ferry_error *err);
@@ -113,6 +131,13 @@ typedef struct ferry_write_options {
 /* ferry_file_write_atomic with options (NULL: flush, protect nothing). */
 ferry_result ferry_file_write(const char *path, const void *data, size_t size, const ferry_write_options *options,
                               ferry_error *err);
+
+/* Removes from `dir` (not its sub-folders) the temporaries a killed writer
+ * left: files named as above whose process no longer runs on this machine,
+ * owned by the current user; links and anything else are left alone (so a
+ * writer running now, even another process, never loses its temporary).
+ * *removed (may be NULL) gets the count. */
+ferry_result ferry_file_remove_stale_temporaries(const char *dir, size_t *removed, ferry_error *err);
 
 /* ---- Diagnostics: what validation reports. ---- */
 

@@ -40,7 +40,8 @@ typedef struct ferry_gltf_read_options {
     /* Gives back what load_file returned, once the read is over (may be NULL). */
     void (*release_file)(void *user, uint8_t *data, size_t size);
     void *user;
-    /* Most bytes the scene may take; 0: 16 x (document + buffers) + 1 MiB. */
+    /* Most bytes the scene may take; 0: 16 x (document + buffers) + 1 MiB,
+     * at most FERRY_DEFAULT_MEMORY_CAP. */
     size_t memory_limit;
     bool skip_images; /* leave images out (materials then have none) */
 } ferry_gltf_read_options;

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,10 +14,17 @@
 
 typedef struct batch_item {
     char *in, *out, *rel;
+    char *refused; /* a message when the item is refused before conversion */
     int status;
     export_result result;
     char *log;
 } batch_item;
+
+typedef struct visited_dir {
+    dev_t dev;
+    ino_t ino;
+    char *rel;
+} visited_dir;
 
 typedef struct batch {
     batch_item *items;
@@ -25,14 +33,85 @@ typedef struct batch {
     const export_options *options;
     pthread_mutex_t lock;
     cli_progress progress;
+    visited_dir *dirs; /* every folder entered, so that none is entered twice */
+    size_t dir_count, dir_capacity;
+    size_t skipped_dirs;
+    char **linked; /* folders reached through a link, walked after every real one */
+    size_t linked_count, linked_capacity;
 } batch;
+
+static char *format_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format_alloc(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (!s) return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+static batch_item *add_item(batch *b, const char *path, const char *sub, const char *out_dir)
+{
+    if (b->count == b->capacity) {
+        size_t cap = b->capacity ? b->capacity * 2 : 64;
+        batch_item *items = realloc(b->items, cap * sizeof *items);
+        if (!items) return NULL;
+        b->items = items;
+        b->capacity = cap;
+    }
+    batch_item *it = &b->items[b->count++];
+    memset(it, 0, sizeof *it);
+    it->in = strdup(path);
+    it->rel = strdup(sub);
+    size_t need = strlen(out_dir) + strlen(sub) + 8;
+    it->out = malloc(need);
+    if (it->out) snprintf(it->out, need, "%s/%.*s.glb", out_dir, (int)(strlen(sub) - 4), sub);
+    return it;
+}
+
+/* Enters a folder once: false (and a message) when its device and inode
+ * were seen before on this walk, through a link loop or a second link. */
+static bool enter_dir(batch *b, const struct stat *st, const char *rel, const char *root)
+{
+    for (size_t i = 0; i < b->dir_count; i++) {
+        if (b->dirs[i].dev == st->st_dev && b->dirs[i].ino == st->st_ino) {
+            const char *seen = b->dirs[i].rel;
+            fprintf(stderr, "ferry convert: skipping %s/%s: the same folder as %s%s%s, already visited "
+                            "(a link loop or a second link to it)\n",
+                    CLI_TXT(root), CLI_TXT(rel), CLI_TXT(root), *seen ? "/" : "", CLI_TXT(seen));
+            b->skipped_dirs++;
+            return false;
+        }
+    }
+    if (b->dir_count == b->dir_capacity) {
+        size_t cap = b->dir_capacity ? b->dir_capacity * 2 : 32;
+        visited_dir *dirs = realloc(b->dirs, cap * sizeof *dirs);
+        if (!dirs) return false;
+        b->dirs = dirs;
+        b->dir_capacity = cap;
+    }
+    b->dirs[b->dir_count].dev = st->st_dev;
+    b->dirs[b->dir_count].ino = st->st_ino;
+    b->dirs[b->dir_count].rel = strdup(rel);
+    b->dir_count++;
+    return true;
+}
 
 static void collect(batch *b, const char *root, const char *rel, const char *out_dir)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel);
     DIR *d = opendir(dir);
-    if (!d) return;
+    if (!d) {
+        fprintf(stderr, "ferry convert: cannot read the folder %s: %s\n", CLI_TXT(dir), strerror(errno));
+        return;
+    }
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
@@ -41,40 +120,122 @@ static void collect(batch *b, const char *root, const char *rel, const char *out
         int np = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         int ns = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
         if (np < 0 || (size_t)np >= sizeof path || ns < 0 || (size_t)ns >= sizeof sub) continue;
+        size_t n = strlen(e->d_name);
+        bool is_alo = n >= 5 && strcasecmp(e->d_name + n - 4, ".alo") == 0;
         struct stat st;
-        if (stat(path, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) {
-            collect(b, root, sub, out_dir);
+        if (stat(path, &st) != 0) {
+            /* A dangling link named .alo is a file the user expects converted. */
+            batch_item *it = is_alo ? add_item(b, path, sub, out_dir) : NULL;
+            if (it) it->refused = format_alloc("cannot open %s: %s", path, strerror(errno));
             continue;
         }
-        size_t n = strlen(e->d_name);
-        if (n < 5 || strcasecmp(e->d_name + n - 4, ".alo") != 0) continue;
-        if (b->count == b->capacity) {
-            b->capacity = b->capacity ? b->capacity * 2 : 64;
-            b->items = realloc(b->items, b->capacity * sizeof *b->items);
+        if (S_ISDIR(st.st_mode)) {
+            struct stat lst;
+            if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+                /* Later: a folder's own place wins over a link to it. */
+                if (b->linked_count == b->linked_capacity) {
+                    size_t cap = b->linked_capacity ? b->linked_capacity * 2 : 16;
+                    char **linked = realloc(b->linked, cap * sizeof *linked);
+                    if (!linked) continue;
+                    b->linked = linked;
+                    b->linked_capacity = cap;
+                }
+                b->linked[b->linked_count++] = strdup(sub);
+            } else if (enter_dir(b, &st, sub, root)) {
+                collect(b, root, sub, out_dir);
+            }
+            continue;
         }
-        batch_item *it = &b->items[b->count++];
-        memset(it, 0, sizeof *it);
-        it->in = strdup(path);
-        it->rel = strdup(sub);
-        size_t need = strlen(out_dir) + strlen(sub) + 8;
-        it->out = malloc(need);
-        snprintf(it->out, need, "%s/%.*s.glb", out_dir, (int)(strlen(sub) - 4), sub);
+        if (!is_alo) continue;
+        batch_item *it = add_item(b, path, sub, out_dir);
+        /* Never opened: a FIFO would block, a device could do anything. */
+        if (it && !S_ISREG(st.st_mode))
+            it->refused = format_alloc("%s is %s, not a regular file: not read", path,
+                                       S_ISFIFO(st.st_mode)   ? "a FIFO (named pipe)"
+                                       : S_ISCHR(st.st_mode)  ? "a character device"
+                                       : S_ISBLK(st.st_mode)  ? "a block device"
+                                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                                              : "not a regular file");
     }
     closedir(d);
 }
 
-static int make_parents(const char *path)
+/* Creates the folders of `path`; on failure says which and why. */
+static int make_parents(const char *path, FILE *log, const char *in)
 {
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", path);
     for (char *p = buf + 1; *p; p++) {
         if (*p != '/') continue;
         *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+        struct stat st;
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+            if (log) fprintf(log, "%s: error: cannot create the folder %s: %s\n", CLI_TXT(in), CLI_TXT(buf), strerror(errno));
+            return -1;
+        }
+        if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            if (log) fprintf(log, "%s: error: cannot create the folder %s: %s\n", CLI_TXT(in), CLI_TXT(buf),
+                             stat(buf, &st) != 0 ? strerror(errno) : "a file of that name is in the way");
+            return -1;
+        }
         *p = '/';
     }
     return 0;
+}
+
+static int cmp_out_nocase(const void *a, const void *b)
+{
+    const batch_item *x = *(const batch_item *const *)a, *y = *(const batch_item *const *)b;
+    int c = strcasecmp(x->out, y->out);
+    return c ? c : strcmp(x->rel, y->rel);
+}
+
+/* Inputs whose outputs differ only in case (ship.alo and ship.ALO both give
+ * ship.glb; Ship.alo and ship.alo collide on a case-insensitive disk): each
+ * is refused, naming the others, so that none silently overwrites another. */
+static void refuse_case_collisions(batch *b)
+{
+    if (b->count < 2) return;
+    batch_item **order = malloc(b->count * sizeof *order);
+    if (!order) return;
+    for (size_t i = 0; i < b->count; i++) order[i] = &b->items[i];
+    qsort(order, b->count, sizeof *order, cmp_out_nocase);
+    for (size_t i = 0; i < b->count;) {
+        size_t j = i + 1;
+        while (j < b->count && strcasecmp(order[i]->out, order[j]->out) == 0) j++;
+        for (size_t k = i; j - i > 1 && k < j; k++) {
+            if (order[k]->refused) continue;
+            const batch_item *other = order[k == i ? i + 1 : i];
+            order[k]->refused = format_alloc("%s and %s%s would both be written as %s (the names differ only in case): "
+                                             "not converted; rename one of them",
+                                             order[k]->in, other->in, j - i > 2 ? " (and others)" : "", other->out);
+        }
+        i = j;
+    }
+    free(order);
+}
+
+/* Removes what killed ferry processes left in the output tree: temporaries
+ * named OUT.ferry-tmp-PID-XXXXXX whose PID no longer runs (links are not
+ * followed). Returns how many were removed. */
+static size_t clean_stale(const char *dir, int depth)
+{
+    size_t removed = 0;
+    ferry_error err;
+    if (ferry_file_remove_stale_temporaries(dir, &removed, &err) != FERRY_OK || depth > 64) return removed;
+    DIR *d = opendir(dir);
+    if (!d) return removed;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char path[4096];
+        int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (n < 0 || (size_t)n >= sizeof path || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        removed += clean_stale(path, depth + 1);
+    }
+    closedir(d);
+    return removed;
 }
 
 static void *worker(void *arg)
@@ -88,8 +249,13 @@ static void *worker(void *arg)
         batch_item *it = &b->items[i];
         size_t log_size = 0;
         FILE *log = open_memstream(&it->log, &log_size);
-        if (make_parents(it->out) != 0) {
-            if (log) fprintf(log, "%s: error: cannot create the folders for %s\n", it->in, it->out);
+        if (it->refused) {
+            if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(it->in), CLI_TXT(it->refused));
+            it->status = CLI_INVALID;
+        } else if (!it->in || !it->out || !it->rel) {
+            if (log) fprintf(log, "ferry convert: out of memory\n");
+            it->status = CLI_INVALID;
+        } else if (make_parents(it->out, log, it->in) != 0) {
             it->status = CLI_INVALID;
         } else {
             it->status = export_one(it->in, it->out, b->options, &it->result, log);
@@ -131,8 +297,8 @@ static int cmp_item(const void *a, const void *b)
 
 int export_batch(const char *in_dir, const char *out_dir, const export_options *options, int jobs, bool json)
 {
-    struct stat st;
-    if (stat(in_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    struct stat st, st_in;
+    if (stat(in_dir, &st_in) != 0 || !S_ISDIR(st_in.st_mode)) {
         fprintf(stderr, "ferry convert: %s is not a folder\n", in_dir);
         return CLI_USAGE;
     }
@@ -147,8 +313,21 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     batch b = {0};
     b.options = options;
     pthread_mutex_init(&b.lock, NULL);
-    collect(&b, in_dir, "", out_dir);
+    size_t stale = clean_stale(out_dir, 0);
+    if (stale)
+        fprintf(stderr, "ferry convert: removed %zu temporar%s left in %s by ferry processes that no longer run\n", stale,
+                stale == 1 ? "y" : "ies", CLI_TXT(out_dir));
+    if (enter_dir(&b, &st_in, "", in_dir)) collect(&b, in_dir, "", out_dir);
+    for (size_t i = 0; i < b.linked_count; i++) {
+        char path[4096];
+        struct stat lst;
+        if (!b.linked[i]) continue;
+        snprintf(path, sizeof path, "%s/%s", in_dir, b.linked[i]);
+        if (stat(path, &lst) == 0 && S_ISDIR(lst.st_mode) && enter_dir(&b, &lst, b.linked[i], in_dir))
+            collect(&b, in_dir, b.linked[i], out_dir);
+    }
     if (b.count) qsort(b.items, b.count, sizeof *b.items, cmp_item);
+    refuse_case_collisions(&b);
     cli_progress_begin(&b.progress, b.count);
     if (jobs < 1) jobs = 1;
     if ((size_t)jobs > b.count) jobs = b.count ? (int)b.count : 1;
@@ -168,23 +347,29 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
         if (it->log && *it->log && !options->quiet) fputs(it->log, stderr);
         failed += it->status != CLI_OK;
         warnings += it->result.warnings;
-        images += it->result.images;
-        animations += it->result.animations;
-        missing += it->result.missing_texture_count;
+        /* Only what was written counts: a failed file embedded nothing. */
+        if (it->status == CLI_OK) {
+            images += it->result.images;
+            animations += it->result.animations;
+            missing += it->result.missing_texture_count;
+        }
         if (files) {
             json_t *f = json_object();
-            json_object_set_new(f, "input", json_string(it->in));
-            json_object_set_new(f, "output", it->status == CLI_OK ? json_string(it->out) : json_null());
+            cli_json_set_text(f, "input", it->in);
+            if (it->status == CLI_OK)
+                cli_json_set_text(f, "output", it->out);
+            else
+                json_object_set_new(f, "output", json_null());
             json_object_set_new(f, "ok", json_boolean(it->status == CLI_OK));
             json_object_set_new(f, "warnings", json_integer((json_int_t)it->result.warnings));
-            json_object_set_new(f, "animations", json_integer((json_int_t)it->result.animations));
-            json_object_set_new(f, "images", json_integer((json_int_t)it->result.images));
+            json_object_set_new(f, "animations", json_integer(it->status == CLI_OK ? (json_int_t)it->result.animations : 0));
+            json_object_set_new(f, "images", json_integer(it->status == CLI_OK ? (json_int_t)it->result.images : 0));
             json_object_set_new(f, "meshes_left_out", json_integer((json_int_t)it->result.meshes_left_out));
             json_t *missing = json_array();
-            for (size_t k = 0; k < it->result.missing_texture_count; k++)
-                json_array_append_new(missing, json_string(it->result.missing_textures[k]));
             json_object_set_new(f, "missing_textures", missing);
-            json_object_set_new(f, "messages", json_string(it->log ? it->log : ""));
+            for (size_t k = 0; k < it->result.missing_texture_count; k++)
+                cli_json_append_text(f, "missing_textures", missing, it->result.missing_textures[k]);
+            cli_json_set_text(f, "messages", it->log ? it->log : "");
             json_array_append_new(files, f);
         }
     }
@@ -193,16 +378,17 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
         json_object_set_new(root, "files", files);
         json_object_set_new(root, "converted", json_integer((json_int_t)(b.count - failed)));
         json_object_set_new(root, "failed", json_integer((json_int_t)failed));
+        json_object_set_new(root, "skipped_folders", json_integer((json_int_t)b.skipped_dirs));
         cli_print_json(root);
         json_decref(root);
     }
     fprintf(stderr, "%zu of %zu files converted into %s (%zu animations, %zu images embedded, %zu warnings",
-            b.count - failed, b.count, out_dir, animations, images, warnings);
+            b.count - failed, b.count, CLI_TXT(out_dir), animations, images, warnings);
     fputs(")", stderr);
     if (failed) {
         fprintf(stderr, "; %zu failed:\n", failed);
         for (size_t i = 0; i < b.count; i++)
-            if (b.items[i].status != CLI_OK) fprintf(stderr, "  %s\n", b.items[i].in);
+            if (b.items[i].status != CLI_OK) fprintf(stderr, "  %s\n", CLI_TXT(b.items[i].in));
     } else {
         fprintf(stderr, "\n");
     }
@@ -212,9 +398,14 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
         free(b.items[i].out);
         free(b.items[i].rel);
         free(b.items[i].log);
+        free(b.items[i].refused);
         export_result_free(&b.items[i].result);
     }
     free(b.items);
+    for (size_t i = 0; i < b.dir_count; i++) free(b.dirs[i].rel);
+    for (size_t i = 0; i < b.linked_count; i++) free(b.linked[i]);
+    free(b.linked);
+    free(b.dirs);
     pthread_mutex_destroy(&b.lock);
     return failed ? CLI_INVALID : CLI_OK;
 }

@@ -54,6 +54,9 @@ bool cli_take_file(const char *arg, const char **in, const char **out);
 /* "FILE: offset 0x.. (..), chunk ..: message" on stderr. */
 void cli_print_error(const char *file, const ferry_error *err);
 json_t *cli_error_json(const ferry_error *err);
+/* Appends {file, format (or null), read_error, valid: false} to `report`:
+ * the one shape of a file that could not be read, in every format. */
+void cli_json_append_failure(json_t *report, const char *file, const char *format, const ferry_error *err);
 
 /* Loads a file, printing the error; false on failure. */
 bool cli_load(const char *path, uint8_t **data, size_t *size);
@@ -68,6 +71,33 @@ int cli_write_output(const char *in, const char *out, const ferry_buffer *buf);
 /* The file name without folders and extension (malloc'd; NULL when out of
  * memory): the name of a scene made from the file. */
 char *cli_file_stem(const char *path);
+
+/* Strings from files and paths in JSON (docs/formats/README-like rule in
+ * README "Names in output"): bytes that are valid UTF-8 go as they are; a
+ * string that is not valid UTF-8 is read as Latin-1 as a whole (every byte
+ * one character U+0000..U+00FF, written \u00XX where not printable), and its
+ * key ("file", or "mesh_names/1" for an array item) is listed in the
+ * object's "latin1" array, so the bytes come back exactly (encode as Latin-1). */
+json_t *cli_json_text(const char *text, bool *latin1);
+void cli_json_set_text(json_t *object, const char *key, const char *text);
+/* Appends `text` to `array`, which is (or will be) object[key]. */
+void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text);
+bool cli_utf8_valid(const char *text);
+/* An object key from a file (keys cannot carry a "latin1" mark): as is when
+ * UTF-8, else read as Latin-1; written into buf. */
+const char *cli_json_key(const char *text, char *buf, size_t capacity);
+
+/* Text output: control characters (U+0000..U+001F, U+007F..U+009F) become
+ * \xNN, so a name cannot move the cursor or hide text; the rest as is.
+ * Writes into buf (truncated with "..." when it does not fit). */
+const char *cli_text(const char *text, char *buf, size_t capacity);
+#define CLI_TEXT_MAX 4200
+#define CLI_TXT(s) cli_text((s), (char[CLI_TEXT_MAX]){0}, CLI_TEXT_MAX)
+
+/* Reads the head of `path` (never blocking: regular files only) and checks
+ * that a file named .p3d or .alm starts as one, before a whole file is
+ * loaded. False with `err` filled otherwise. */
+bool cli_check_head(const char *path, ferry_error *err);
 
 /* Writes JSON to stdout, indented, with a final newline. */
 void cli_print_json(json_t *value);

@@ -113,7 +113,7 @@ static int info(const char *file, const uint8_t *data, size_t size, json_t *repo
     static const int percent[] = {0, 25, 50, 75, 100};
     if (report) {
         json_t *j = json_object();
-        json_object_set_new(j, "file", json_string(file));
+        cli_json_set_text(j, "file", file);
         json_object_set_new(j, "format", json_string("ALM"));
         json_object_set_new(j, "version", json_integer(m->version));
         json_object_set_new(j, "size", json_integer((json_int_t)size));
@@ -148,7 +148,7 @@ static int info(const char *file, const uint8_t *data, size_t size, json_t *repo
         json_object_set_new(j, "lods", lods);
         json_array_append_new(report, j);
     } else {
-        printf("%s: ALM version %u, %zu bytes\n", file, (unsigned)m->version, size);
+        printf("%s: ALM version %u, %zu bytes\n", CLI_TXT(file), (unsigned)m->version, size);
         for (uint32_t i = 0; i < m->comment_count; i++)
             printf("  comment: %.*s\n", (int)m->comment_lengths[i], m->comments[i]);
         printf("  bones: %u (%u root%s)", (unsigned)m->bone_count, (unsigned)roots, roots == 1 ? "" : "s");
@@ -240,7 +240,7 @@ static json_t *hex_json(const uint8_t *p, size_t n)
 static void dump_json(const char *file, const ferry_alm_mesh *m, size_t size)
 {
     json_t *root = json_object();
-    json_object_set_new(root, "file", json_string(file));
+    cli_json_set_text(root, "file", file);
     json_object_set_new(root, "format", json_string("ALM"));
     json_object_set_new(root, "size", json_integer((json_int_t)size));
     json_object_set_new(root, "version", json_integer(m->version));
@@ -355,7 +355,7 @@ static void dump_json(const char *file, const ferry_alm_mesh *m, size_t size)
 
 static void dump_text(const char *file, const ferry_alm_mesh *m, size_t size)
 {
-    printf("%s: ALM version %u, %zu bytes, %u-byte floats\n", file, (unsigned)m->version, size,
+    printf("%s: ALM version %u, %zu bytes, %u-byte floats\n", CLI_TXT(file), (unsigned)m->version, size,
            (unsigned)ferry_alm_float_size(m->version));
     if (m->version >= 6) printf("frame rate %g, override_P %u\n", m->frame_rate, (unsigned)m->override_p);
     printf("comments: %u\n", (unsigned)m->comment_count);
@@ -487,9 +487,12 @@ static int convert(int argc, char **argv)
     ferry_alm_lod_options lod = {-1, 0, -1.0};
     int chosen = 0;
     const char *anim = NULL;
+    bool allow_invalid = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--anim") == 0) {
+        if (strcmp(a, "--allow-invalid") == 0) {
+            allow_invalid = true;
+        } else if (strcmp(a, "--anim") == 0) {
             if (i + 1 >= argc) return cli_usage_error("convert", "--anim needs an .ala file or 'auto'");
             if (anim) return cli_usage_error("convert", "an ALM file holds one animation: give --anim once");
             anim = argv[++i];
@@ -529,7 +532,7 @@ static int convert(int argc, char **argv)
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
         return cli_format_rewrite(&cli_format_alm, in, out);
     }
-    if (in_alm && is_gltf(out)) return cli_alm_export(in, out, chosen ? &lod : NULL);
+    if (in_alm && is_gltf(out)) return cli_alm_export(in, out, chosen ? &lod : NULL, allow_invalid);
     if (cli_has_ext(out, ".alm") && (cli_has_ext(in, ".alo") || is_gltf(in))) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to reading ALM files");
         return cli_alm_build(in, out, anim);

@@ -8,26 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A refusal is a message: on stderr, each error located as validate
- * prints it (validate itself lists them on stdout, as its data). */
-static bool refuse_invalid(const char *in, const ferry_diagnostics *d)
-{
-    if (!d->error_count) return false;
-    for (size_t i = 0; i < d->count; i++) {
-        const ferry_diagnostic *x = &d->items[i];
-        if (x->severity != FERRY_SEVERITY_ERROR) continue;
-        fprintf(stderr, "%s: error: ", in);
-        if (x->offset != FERRY_NO_OFFSET)
-            fprintf(stderr, "offset 0x%llx (%llu), ", (unsigned long long)x->offset, (unsigned long long)x->offset);
-        if (x->path[0]) fprintf(stderr, "at %s: ", x->path);
-        fprintf(stderr, "%s [%s]\n", x->message, x->rule);
-    }
-    fprintf(stderr, "%s: not converted: %zu validation error%s (ferry validate lists them all)\n", in, d->error_count,
-            d->error_count == 1 ? "" : "s");
-    return true;
-}
-
-int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod_options)
+int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod_options, bool allow_invalid)
 {
     uint8_t *data;
     size_t size;
@@ -42,7 +23,7 @@ int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_o
     /* convert and validate agree on what a file is: a mesh with errors is
      * not exported (the level of detail trusts its collapse records). */
     ferry_alm_validate(mesh, &diags);
-    if (refuse_invalid(in, &diags)) goto done;
+    if (cli_refuse_invalid(stderr, in, &diags, allow_invalid)) goto done;
     ferry_diagnostics_free(&diags);
     memset(&diags, 0, sizeof diags);
     if (lod_options && ferry_alm_lod_extract(mesh, lod_options, &lod, &err) != FERRY_OK) {

@@ -86,7 +86,7 @@ static json_t *lod_summary(const ferry_odol_model *m, uint32_t i)
     json_t *j = json_object();
     json_object_set_new(j, "index", json_integer(i));
     json_object_set_new(j, "resolution", json_real(l->resolution));
-    json_object_set_new(j, "name", json_string(name));
+    cli_json_set_text(j, "name", name);
     json_object_set_new(j, "vertices", json_integer(l->positions.count));
     json_object_set_new(j, "faces", json_integer(l->face_count));
     json_object_set_new(j, "triangles", json_integer((json_int_t)tris));
@@ -102,21 +102,21 @@ static json_t *lod_summary(const ferry_odol_model *m, uint32_t i)
 
 static int info(const char *file, const uint8_t *data, size_t size, json_t *report)
 {
-    ferry_odol_model *m = load(file, data, size, NULL);
+    ferry_odol_model *m = load(file, data, size, report);
     if (!m) return CLI_INVALID;
     const ferry_odol_model_info *mi = &m->info;
     if (report) {
         json_t *j = json_object();
-        json_object_set_new(j, "file", json_string(file));
+        cli_json_set_text(j, "file", file);
         json_object_set_new(j, "format", json_string("ODOL"));
         json_object_set_new(j, "version", json_integer(m->version));
         json_object_set_new(j, "size", json_integer((json_int_t)size));
-        json_object_set_new(j, "class", json_string(mi->class_name));
-        json_object_set_new(j, "damage", json_string(mi->damage));
+        cli_json_set_text(j, "class", mi->class_name);
+        cli_json_set_text(j, "damage", mi->damage);
         json_object_set_new(j, "mass", json_real(mi->mass));
         json_object_set_new(j, "bbox_min", floats_json(mi->bbox_min, 3));
         json_object_set_new(j, "bbox_max", floats_json(mi->bbox_max, 3));
-        json_object_set_new(j, "skeleton", json_string(mi->skeleton.name));
+        cli_json_set_text(j, "skeleton", mi->skeleton.name);
         json_object_set_new(j, "bones", json_integer(mi->skeleton.bone_count));
         json_object_set_new(j, "animation_classes", json_integer(m->animations.class_count));
         json_t *lods = json_array();
@@ -124,13 +124,13 @@ static int info(const char *file, const uint8_t *data, size_t size, json_t *repo
         json_object_set_new(j, "lods", lods);
         json_array_append_new(report, j);
     } else {
-        printf("%s: ODOL version %u (binarized P3D), %zu bytes, %u LOD%s\n", file, m->version, size, m->lod_count,
+        printf("%s: ODOL version %u (binarized P3D), %zu bytes, %u LOD%s\n", CLI_TXT(file), m->version, size, m->lod_count,
                m->lod_count == 1 ? "" : "s");
-        printf("  class \"%s\", damage \"%s\", mass %g\n", mi->class_name, mi->damage, (double)mi->mass);
+        printf("  class \"%s\", damage \"%s\", mass %g\n", CLI_TXT(mi->class_name), CLI_TXT(mi->damage), (double)mi->mass);
         printf("  bounds (%g %g %g) to (%g %g %g)\n", (double)mi->bbox_min[0], (double)mi->bbox_min[1],
                (double)mi->bbox_min[2], (double)mi->bbox_max[0], (double)mi->bbox_max[1], (double)mi->bbox_max[2]);
         if (mi->skeleton.name[0])
-            printf("  skeleton \"%s\", %u bones\n", mi->skeleton.name, mi->skeleton.bone_count);
+            printf("  skeleton \"%s\", %u bones\n", CLI_TXT(mi->skeleton.name), mi->skeleton.bone_count);
         if (m->animations.present) printf("  %u animation classes\n", m->animations.class_count);
         printf("  %-5s %-28s %8s %8s %6s %6s %5s %5s %5s\n", "lod", "resolution", "vertices", "faces", "quads", "sect",
                "sel", "proxy", "tex");
@@ -153,7 +153,7 @@ static int info(const char *file, const uint8_t *data, size_t size, json_t *repo
 static json_t *material_json(const ferry_odol_material *mt)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "name", json_string(mt->name));
+    cli_json_set_text(j, "name", mt->name);
     json_object_set_new(j, "version", json_integer(mt->version));
     json_object_set_new(j, "emissive", floats_json(mt->emissive, 4));
     json_object_set_new(j, "ambient", floats_json(mt->ambient, 4));
@@ -163,12 +163,12 @@ static json_t *material_json(const ferry_odol_material *mt)
     json_object_set_new(j, "specular_power", json_real(mt->specular_power));
     json_object_set_new(j, "pixel_shader", json_integer(mt->pixel_shader));
     json_object_set_new(j, "vertex_shader", json_integer(mt->vertex_shader));
-    json_object_set_new(j, "surface", json_string(mt->surface ? mt->surface : ""));
+    cli_json_set_text(j, "surface", mt->surface ? mt->surface : "");
     json_t *stages = json_array();
     for (uint32_t s = 0; s < mt->stage_count; s++) {
         json_t *st = json_object();
         json_object_set_new(st, "stage", json_integer(mt->stages[s].stage));
-        json_object_set_new(st, "texture", json_string(mt->stages[s].texture));
+        cli_json_set_text(st, "texture", mt->stages[s].texture);
         json_object_set_new(st, "filter", json_integer(mt->stages[s].filter));
         if (s < mt->transform_count) {
             json_object_set_new(st, "uv_source", json_integer(mt->transforms[s].uv_source));
@@ -192,15 +192,15 @@ static json_t *lod_json(const ferry_odol_model *m, uint32_t i)
     json_object_set_new(j, "bmax", floats_json(l->bmax, 3));
     json_object_set_new(j, "bradius", json_real(l->bradius));
     json_t *a = json_array();
-    for (uint32_t t = 0; t < l->texture_count; t++) json_array_append_new(a, json_string(l->textures[t]));
     json_object_set_new(j, "texture_names", a);
+    for (uint32_t t = 0; t < l->texture_count; t++) cli_json_append_text(j, "texture_names", a, l->textures[t]);
     a = json_array();
     for (uint32_t t = 0; t < l->material_count; t++) json_array_append_new(a, material_json(&l->materials[t]));
     json_object_set_new(j, "material_list", a);
     a = json_array();
     for (uint32_t p = 0; p < l->proxy_count; p++) {
         json_t *pj = json_object();
-        json_object_set_new(pj, "model", json_string(l->proxies[p].model));
+        cli_json_set_text(pj, "model", l->proxies[p].model);
         json_object_set_new(pj, "transform", floats_json(l->proxies[p].transform, 12));
         json_object_set_new(pj, "selection", json_integer(l->proxies[p].selection_index));
         json_object_set_new(pj, "bone", json_integer(l->proxies[p].bone_index));
@@ -223,7 +223,7 @@ static json_t *lod_json(const ferry_odol_model *m, uint32_t i)
         json_object_set_new(sj, "face_bytes", json_pack("[ii]", sec->face_begin, sec->face_end));
         json_object_set_new(sj, "texture", json_integer(sec->texture));
         json_object_set_new(sj, "material", json_integer(sec->material));
-        if (sec->material == -1) json_object_set_new(sj, "material_name", json_string(sec->material_name));
+        if (sec->material == -1) cli_json_set_text(sj, "material_name", sec->material_name);
         json_object_set_new(sj, "special", json_integer(sec->special));
         json_array_append_new(a, sj);
     }
@@ -232,7 +232,7 @@ static json_t *lod_json(const ferry_odol_model *m, uint32_t i)
     for (uint32_t s = 0; s < l->selection_count; s++) {
         const ferry_odol_selection *sel = &l->selections[s];
         json_t *sj = json_object();
-        json_object_set_new(sj, "name", json_string(sel->name));
+        cli_json_set_text(sj, "name", sel->name);
         json_object_set_new(sj, "sectional", json_boolean(sel->is_sectional));
         json_object_set_new(sj, "faces", u16_list(&sel->faces));
         json_object_set_new(sj, "vertices", u16_list(&sel->vertices));
@@ -243,7 +243,8 @@ static json_t *lod_json(const ferry_odol_model *m, uint32_t i)
     json_object_set_new(j, "selection_list", a);
     a = json_object();
     for (uint32_t p = 0; p < l->property_count; p++)
-        json_object_set_new(a, l->properties[p].name, json_string(l->properties[p].value));
+        cli_json_set_text(a, cli_json_key(l->properties[p].name, (char[CLI_TEXT_MAX]){0}, CLI_TEXT_MAX),
+                          l->properties[p].value);
     json_object_set_new(j, "property_list", a);
     json_object_set_new(j, "keyframes", json_integer(l->keyframe_count));
     json_t *arrays = json_object();
@@ -270,7 +271,7 @@ static json_t *model_json(const char *file, size_t size, const ferry_odol_model 
 {
     const ferry_odol_model_info *mi = &m->info;
     json_t *j = json_object();
-    json_object_set_new(j, "file", json_string(file));
+    cli_json_set_text(j, "file", file);
     json_object_set_new(j, "format", json_string("ODOL"));
     json_object_set_new(j, "version", json_integer(m->version));
     json_object_set_new(j, "size", json_integer((json_int_t)size));
@@ -282,8 +283,8 @@ static json_t *model_json(const char *file, size_t size, const ferry_odol_model 
     json_object_set_new(info, "mass", json_real(mi->mass));
     json_object_set_new(info, "armor", json_real(mi->armor));
     json_object_set_new(info, "map_type", json_integer(mi->map_type));
-    json_object_set_new(info, "class", json_string(mi->class_name));
-    json_object_set_new(info, "damage", json_string(mi->damage));
+    cli_json_set_text(info, "class", mi->class_name);
+    cli_json_set_text(info, "damage", mi->damage);
     json_object_set_new(info, "mass_array", array_json(&mi->mass_array, 4));
     json_t *special = json_array();
     for (int i = 0; i < FERRY_ODOL_SPECIAL_LOD_COUNT; i++)
@@ -384,7 +385,7 @@ static int convert(int argc, char **argv)
     const char *in = NULL, *out = NULL;
     uint32_t *lods = calloc((size_t)argc, sizeof *lods);
     size_t lod_count = 0;
-    bool all = false, game_view = false;
+    bool all = false, game_view = false, allow_invalid = false;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--all") == 0) {
@@ -400,6 +401,8 @@ static int convert(int argc, char **argv)
             }
             lods[lod_count++] = (uint32_t)v;
             i++;
+        } else if (strcmp(argv[i], "--allow-invalid") == 0) {
+            allow_invalid = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("convert", "option '%s' does not apply to P3D files", argv[i]);
             goto done;
@@ -421,7 +424,7 @@ static int convert(int argc, char **argv)
     }
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
         /* The game's view is the default: what players see first. */
-        status = cli_odol_export(in, out, lod_count ? lods : NULL, lod_count, !all);
+        status = cli_odol_export(in, out, lod_count ? lods : NULL, lod_count, !all, allow_invalid);
     } else if (cli_has_ext(out, ".p3d")) {
         status = lod_count || all || game_view
                      ? cli_usage_error("convert", "--lod, --all and --game-view apply to .glb/.gltf outputs")

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool game_view)
+int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool game_view,
+                    bool allow_invalid)
 {
     uint8_t *data;
     size_t size;
@@ -21,7 +22,7 @@ int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_
     ferry_diagnostics diags = {0};
     char *name = NULL;
     ferry_odol_validate(model, &diags);
-    if (cli_refuse_invalid(in, &diags)) goto done;
+    if (cli_refuse_invalid(stderr, in, &diags, allow_invalid)) goto done;
     name = cli_file_stem(in);
     ferry_odol_scene_report rep;
     ferry_odol_scene_options so = {0};

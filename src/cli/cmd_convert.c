@@ -47,7 +47,9 @@ static const char convert_usage[] =
     "  -r                convert a whole folder\n"
     "  --jobs N          parallel conversions with -r (default: the number of CPUs)\n"
     "  --quiet           with -r: only the summary and the failures\n"
-    "  --json            with -r: a machine-readable report on stdout\n";
+    "  --json            with -r: a machine-readable report on stdout\n"
+    "  --allow-invalid   convert files that validation finds errors in (by default\n"
+    "                    they are refused, in every format, as ferry validate says)\n";
 
 static int rewrite(const char *in, const char *out, int ala_format);
 
@@ -56,17 +58,17 @@ static int convert_to_gltf(const char *in, const char *out, const export_options
     export_result result;
     int status = export_one(in, out, options, &result, stderr);
     if (status == CLI_OK) {
-        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s embedded, %zu warning%s\n", in, out, result.animations,
+        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s embedded, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out), result.animations,
                 result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s", result.warnings,
                 result.warnings == 1 ? "" : "s");
         if (result.meshes_left_out)
-            fprintf(stderr, "%s: %zu mesh%s the game does not draw at first sight left out (--all keeps them)\n", in,
+            fprintf(stderr, "%s: %zu mesh%s the game does not draw at first sight left out (--all keeps them)\n", CLI_TXT(in),
                     result.meshes_left_out, result.meshes_left_out == 1 ? "" : "es");
         if (result.missing_texture_count) {
             char list[1024];
             export_missing_list(&result, list, sizeof list);
-            fprintf(stderr, "%s: %zu texture%s missing: %s\n", in, result.missing_texture_count,
-                    result.missing_texture_count == 1 ? "" : "s", list);
+            fprintf(stderr, "%s: %zu texture%s missing: %s\n", CLI_TXT(in), result.missing_texture_count,
+                    result.missing_texture_count == 1 ? "" : "s", CLI_TXT(list));
         }
     }
     export_result_free(&result);
@@ -112,6 +114,8 @@ int cmd_convert(int argc, char **argv)
         } else if (strcmp(argv[i], "--no-textures") == 0) {
             eo.skip_textures = true;
             gltf_options = true;
+        } else if (strcmp(argv[i], "--allow-invalid") == 0) {
+            eo.allow_invalid = true;
         } else if (strcmp(argv[i], "--force") == 0) {
             eo.force = true;
             gltf_options = true;

@@ -89,8 +89,8 @@ static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
         j = json_object();
         char type[16];
         snprintf(type, sizeof type, "0x%x", (unsigned)c->type);
-        json_object_set_new(j, "type", json_string(type));
-        json_object_set_new(j, "name", info.name ? json_string(info.name) : json_null());
+        cli_json_set_text(j, "type", type);
+        cli_json_set_text(j, "name", info.name);
         json_object_set_new(j, "offset", json_integer((json_int_t)c->offset));
         json_object_set_new(j, "size", json_integer(c->size));
         json_object_set_new(j, "container", json_boolean(c->is_container));
@@ -114,7 +114,7 @@ static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
         char text[600];
         printable(c->data, c->size, text, sizeof text);
         if (j)
-            json_object_set_new(j, "string", json_string(text));
+            cli_json_set_text(j, "string", text);
         else
             printf(": \"%s\"\n", text);
         break;
@@ -126,7 +126,7 @@ static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
             char msg[400];
             ferry_error_format(&err, msg, sizeof msg);
             if (j)
-                json_object_set_new(j, "error", json_string(msg));
+                cli_json_set_text(j, "error", msg);
             else
                 printf(": (bad mini-chunks: %s)\n", msg);
             break;
@@ -143,14 +143,14 @@ static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
             if (arr) {
                 json_t *mj = json_object();
                 json_object_set_new(mj, "type", json_integer(minis[i].type));
-                json_object_set_new(mj, "name", name ? json_string(name) : json_null());
+                cli_json_set_text(mj, "name", name);
                 json_object_set_new(mj, "offset", json_integer((json_int_t)minis[i].offset));
                 json_object_set_new(mj, "size", json_integer(minis[i].size));
-                json_object_set_new(mj, "value", json_string(value));
+                cli_json_set_text(mj, "value", value);
                 json_array_append_new(arr, mj);
             } else {
                 printf("%*s[0x%02x] %s (%u bytes): %s\n", depth * 2 + 2, "", minis[i].type, name ? name : "?",
-                       minis[i].size, value);
+                       minis[i].size, CLI_TXT(value));
             }
         }
         if (j) json_object_set_new(j, "minis", arr);
@@ -162,9 +162,9 @@ static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
         ferry_alamo_chunk_summary(ctx->root_type, c, summary, sizeof summary);
         if (!summary[0] && info.content == FERRY_CONTENT_UNKNOWN) hex_preview(c->data, c->size, summary, sizeof summary);
         if (j)
-            json_object_set_new(j, "summary", json_string(summary));
+            cli_json_set_text(j, "summary", summary);
         else
-            printf("%s%s\n", summary[0] ? ": " : "", summary);
+            printf("%s%s\n", summary[0] ? ": " : "", CLI_TXT(summary));
     }
     }
     return j;
@@ -217,8 +217,8 @@ int cmd_dump(int argc, char **argv)
     dump_ctx ctx = {tree->root_count ? tree->roots[0].type : 0, json};
     if (json) {
         json_t *root = json_object();
-        json_object_set_new(root, "file", json_string(file));
-        json_object_set_new(root, "format", json_string(cli_kind_name(data, size)));
+        cli_json_set_text(root, "file", file);
+        cli_json_set_text(root, "format", cli_kind_name(data, size));
         json_object_set_new(root, "size", json_integer((json_int_t)size));
         json_t *chunks = json_array();
         for (size_t i = 0; i < tree->root_count; i++) json_array_append_new(chunks, dump_chunk(&ctx, &tree->roots[i], 0));
@@ -226,7 +226,7 @@ int cmd_dump(int argc, char **argv)
         cli_print_json(root);
         json_decref(root);
     } else {
-        printf("%s: %s, %zu bytes\n", file, cli_kind_name(data, size), size);
+        printf("%s: %s, %zu bytes\n", CLI_TXT(file), cli_kind_name(data, size), size);
         for (size_t i = 0; i < tree->root_count; i++) dump_chunk(&ctx, &tree->roots[i], 0);
     }
     ferry_chunk_tree_free(tree);

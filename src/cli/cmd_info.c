@@ -39,18 +39,18 @@ static void set_add(string_set *s, const char *text)
     s->items[s->count++] = text;
 }
 
-static json_t *set_json(const string_set *s)
+static void set_json(json_t *object, const char *key, const string_set *s)
 {
     json_t *a = json_array();
-    for (size_t i = 0; i < s->count; i++) json_array_append_new(a, json_string(s->items[i]));
-    return a;
+    json_object_set_new(object, key, a);
+    for (size_t i = 0; i < s->count; i++) cli_json_append_text(object, key, a, s->items[i]);
 }
 
 static void print_set(const char *label, const string_set *s)
 {
     printf("  %-10s", label);
     if (!s->count) printf(" (none)");
-    for (size_t i = 0; i < s->count; i++) printf("%s%s", i ? ", " : " ", s->items[i]);
+    for (size_t i = 0; i < s->count; i++) printf("%s%s", i ? ", " : " ", CLI_TXT(s->items[i]));
     printf("\n");
 }
 
@@ -112,7 +112,7 @@ static json_t *model_info(const char *file, size_t size, const ferry_alo_model *
     json_t *j = NULL;
     if (json) {
         j = json_object();
-        json_object_set_new(j, "file", json_string(file));
+        cli_json_set_text(j, "file", file);
         json_object_set_new(j, "format", json_string("ALO model"));
         json_object_set_new(j, "size", json_integer((json_int_t)size));
         json_object_set_new(j, "bones", json_integer((json_int_t)m->skeleton.bone_count));
@@ -129,14 +129,15 @@ static json_t *model_info(const char *file, size_t size, const ferry_alo_model *
             json_object_set_new(j, "bounds_min", json_pack("[f,f,f]", (double)lo[0], (double)lo[1], (double)lo[2]));
             json_object_set_new(j, "bounds_max", json_pack("[f,f,f]", (double)hi[0], (double)hi[1], (double)hi[2]));
         }
-        json_object_set_new(j, "shaders", set_json(&shaders));
-        json_object_set_new(j, "textures", set_json(&textures));
-        json_object_set_new(j, "proxy_names", set_json(&proxies));
+        set_json(j, "shaders", &shaders);
+        set_json(j, "textures", &textures);
+        set_json(j, "proxy_names", &proxies);
         json_t *mesh_names = json_array();
-        for (size_t i = 0; i < m->mesh_count; i++) json_array_append_new(mesh_names, json_string(m->meshes[i].name ? m->meshes[i].name : ""));
         json_object_set_new(j, "mesh_names", mesh_names);
+        for (size_t i = 0; i < m->mesh_count; i++)
+            cli_json_append_text(j, "mesh_names", mesh_names, m->meshes[i].name ? m->meshes[i].name : "");
     } else {
-        printf("%s: ALO model, %zu bytes\n", file, size);
+        printf("%s: ALO model, %zu bytes\n", CLI_TXT(file), size);
         printf("  bones      %zu\n", m->skeleton.bone_count);
         printf("  meshes     %zu (%zu sub-meshes, %zu skinned, %zu with collision trees)\n", m->mesh_count, submeshes,
                skinned, collision);
@@ -182,7 +183,7 @@ static json_t *animation_info(const char *file, size_t size, const ferry_ala_ani
         if (strcmp(ala_channels(&a->bones[i], a->format, channels, sizeof channels), " (constant)") != 0) animated++;
     if (json) {
         json_t *j = json_object();
-        json_object_set_new(j, "file", json_string(file));
+        cli_json_set_text(j, "file", file);
         json_object_set_new(j, "format", json_string("ALA animation"));
         json_object_set_new(j, "ala_format", json_integer(a->format));
         json_object_set_new(j, "size", json_integer((json_int_t)size));
@@ -194,7 +195,7 @@ static json_t *animation_info(const char *file, size_t size, const ferry_ala_ani
         json_t *bones = json_array();
         for (size_t i = 0; i < a->bone_count; i++) {
             json_t *b = json_object();
-            json_object_set_new(b, "name", json_string(a->bones[i].name ? a->bones[i].name : ""));
+            cli_json_set_text(b, "name", a->bones[i].name ? a->bones[i].name : "");
             json_object_set_new(b, "index", json_integer(a->bones[i].index));
             json_object_set_new(b, "channels",
                                 json_string(ala_channels(&a->bones[i], a->format, channels, sizeof channels) + 1));
@@ -203,11 +204,11 @@ static json_t *animation_info(const char *file, size_t size, const ferry_ala_ani
         json_object_set_new(j, "bone_list", bones);
         return j;
     }
-    printf("%s: ALA animation (format %u), %zu bytes\n", file, (unsigned)a->format, size);
+    printf("%s: ALA animation (format %u), %zu bytes\n", CLI_TXT(file), (unsigned)a->format, size);
     printf("  frames     %u at %g fps (%.3f s)\n", (unsigned)a->frame_count, (double)a->fps, ferry_ala_duration(a));
     printf("  bones      %zu, %zu animated\n", a->bone_count, animated);
     for (size_t i = 0; i < a->bone_count; i++)
-        printf("  %4u %-24s%s\n", (unsigned)a->bones[i].index, a->bones[i].name ? a->bones[i].name : "",
+        printf("  %4u %-24s%s\n", (unsigned)a->bones[i].index, CLI_TXT(a->bones[i].name),
                ala_channels(&a->bones[i], a->format, channels, sizeof channels));
     return NULL;
 }
@@ -217,14 +218,14 @@ static json_t *particle_info(const char *file, size_t size, const ferry_particle
     json_t *j = NULL, *emitters = NULL;
     if (json) {
         j = json_object();
-        json_object_set_new(j, "file", json_string(file));
+        cli_json_set_text(j, "file", file);
         json_object_set_new(j, "format", json_string("ALO particle system"));
         json_object_set_new(j, "size", json_integer((json_int_t)size));
-        json_object_set_new(j, "name", json_string(ps->name ? ps->name : ""));
+        cli_json_set_text(j, "name", ps->name ? ps->name : "");
         json_object_set_new(j, "persistent", json_boolean(ps->persistence != 0));
         emitters = json_array();
     } else {
-        printf("%s: ALO particle system '%s', %zu bytes, %zu emitter%s%s\n", file, ps->name ? ps->name : "", size,
+        printf("%s: ALO particle system '%s', %zu bytes, %zu emitter%s%s\n", CLI_TXT(file), CLI_TXT(ps->name), size,
                ps->emitter_count, ps->emitter_count == 1 ? "" : "s", ps->persistence ? ", persistent" : "");
     }
     for (size_t i = 0; i < ps->emitter_count; i++) {
@@ -232,16 +233,15 @@ static json_t *particle_info(const char *file, size_t size, const ferry_particle
         const ferry_particle_properties *p = &e->properties;
         if (emitters) {
             json_t *ej = json_object();
-            json_object_set_new(ej, "name", json_string(e->name ? e->name : ""));
+            cli_json_set_text(ej, "name", e->name ? e->name : "");
             json_object_set_new(ej, "blend_mode", json_integer(p->blend_mode));
             json_object_set_new(ej, "lifetime", json_real(p->lifetime));
             json_object_set_new(ej, "in_bursts", json_boolean(p->in_bursts != 0));
-            json_object_set_new(ej, "color_texture", e->color_texture ? json_string(e->color_texture) : json_null());
-            json_object_set_new(ej, "secondary_texture",
-                                e->secondary_texture ? json_string(e->secondary_texture) : json_null());
+            cli_json_set_text(ej, "color_texture", e->color_texture);
+            cli_json_set_text(ej, "secondary_texture", e->secondary_texture);
             json_array_append_new(emitters, ej);
         } else {
-            printf("  emitter %zu %-20s blend %u, lifetime %gs, %s, texture %s%s%s\n", i, e->name ? e->name : "",
+            printf("  emitter %zu %-20s blend %u, lifetime %gs, %s, texture %s%s%s\n", i, CLI_TXT(e->name),
                    (unsigned)p->blend_mode, (double)p->lifetime, p->in_bursts ? "bursts" : "stream",
                    e->color_texture ? e->color_texture : "(none)", e->secondary_texture ? ", secondary " : "",
                    e->secondary_texture ? e->secondary_texture : "");
@@ -273,19 +273,40 @@ int cmd_info(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1]) continue;
         const char *file = argv[i];
+        /* Every input gets an entry: the failed ones with their located
+         * error, in one shape for every format (formats.c does the same). */
+        ferry_error err;
+        if (!cli_check_head(file, &err)) {
+            status = CLI_INVALID;
+            if (all)
+                cli_json_append_failure(all, file, NULL, &err);
+            else
+                cli_print_error(file, &err);
+            continue;
+        }
         const cli_format *other = cli_format_sniff(file);
         if (other) {
-            uint8_t *data;
-            size_t size;
-            if (!cli_load(file, &data, &size) || other->info(file, data, size, all) != CLI_OK) status = CLI_INVALID;
+            uint8_t *data = NULL;
+            size_t size = 0;
+            if (ferry_file_load(file, CLI_MAX_INPUT, &data, &size, &err) != FERRY_OK) {
+                status = CLI_INVALID;
+                if (all)
+                    cli_json_append_failure(all, file, other->name, &err);
+                else
+                    cli_print_error(file, &err);
+            } else if (other->info(file, data, size, all) != CLI_OK) {
+                status = CLI_INVALID;
+            }
             if (data) ferry_file_free(data);
             continue;
         }
         cli_asset a;
-        ferry_error err;
         if (!cli_asset_load(file, &a, &err)) {
-            cli_print_error(file, &err);
             status = CLI_INVALID;
+            if (all)
+                cli_json_append_failure(all, file, a.data ? ferry_alamo_kind_name(a.kind) : NULL, &err);
+            else
+                cli_print_error(file, &err);
         } else {
             json_t *j = a.model       ? model_info(file, a.size, a.model, json)
                         : a.animation ? animation_info(file, a.size, a.animation, json)

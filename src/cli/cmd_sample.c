@@ -113,7 +113,7 @@ int cmd_sample(int argc, char **argv)
         const ferry_ala_pose *p = &poses[i];
         if (jbones) {
             json_t *jb = json_object();
-            json_object_set_new(jb, "name", json_string(name));
+            cli_json_set_text(jb, "name", name);
             json_object_set_new(jb, "index", json_integer(b->index));
             json_object_set_new(jb, "translation", json_pack("[f,f,f]", (double)p->translation[0],
                                                              (double)p->translation[1], (double)p->translation[2]));
@@ -133,7 +133,7 @@ int cmd_sample(int argc, char **argv)
     }
     if (jbones) {
         json_t *root = json_object();
-        json_object_set_new(root, "file", json_string(anim_path));
+        cli_json_set_text(root, "file", anim_path);
         json_object_set_new(root, "frame", json_real(frame));
         json_object_set_new(root, "frames", json_integer(a->frame_count));
         json_object_set_new(root, "fps", json_real(a->fps));

@@ -59,11 +59,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         ferry_error err;
         if (ferry_file_load(file, CLI_MAX_INPUT, &data, &size, &err) != FERRY_OK) {
             if (report) {
-                json_t *fj = json_object();
-                json_object_set_new(fj, "file", json_string(file));
-                json_object_set_new(fj, "read_error", cli_error_json(&err));
-                json_object_set_new(fj, "valid", json_false());
-                json_array_append_new(report, fj);
+                cli_json_append_failure(report, file, other->name, &err);
             } else {
                 cli_print_error(file, &err);
             }
@@ -74,7 +70,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         return errors;
     }
     json_t *fj = report ? json_object() : NULL;
-    if (fj) json_object_set_new(fj, "file", json_string(file));
+    if (fj) cli_json_set_text(fj, "file", file);
     cli_asset a;
     ferry_error err;
     size_t errors = 0;
@@ -82,8 +78,10 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
     const char *model_path = NULL;
     if (!cli_asset_load(file, &a, &err)) {
         errors = 1;
-        if (fj)
+        if (fj) {
+            json_object_set_new(fj, "format", a.data ? json_string(ferry_alamo_kind_name(a.kind)) : json_null());
             json_object_set_new(fj, "read_error", cli_error_json(&err));
+        }
         else
             cli_print_error(file, &err);
     } else {
@@ -100,13 +98,13 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
             errors = ferry_ala_validate(a.animation, &diags);
             model = pick_model(picker, file, &model_path);
             if (model) errors += ferry_ala_check_model(a.animation, model, &diags);
-            if (fj) json_object_set_new(fj, "model", model ? json_string(model_path) : json_null());
+            if (fj) cli_json_set_text(fj, "model", model ? model_path : NULL);
         }
         if (fj) {
             json_t *e = json_array(), *w = json_array();
             for (size_t i = 0; i < diags.count; i++)
                 json_array_append_new(diags.items[i].severity == FERRY_SEVERITY_ERROR ? e : w, cli_diag_json(&diags.items[i]));
-            json_object_set_new(fj, "format", json_string(ferry_alamo_kind_name(a.kind)));
+            cli_json_set_text(fj, "format", ferry_alamo_kind_name(a.kind));
             json_object_set_new(fj, "errors", e);
             json_object_set_new(fj, "warnings", w);
             json_object_set_new(fj, "error_count", json_integer((json_int_t)diags.error_count));
@@ -115,10 +113,10 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
             for (int pass = 0; pass < 2; pass++)
                 for (size_t i = 0; i < diags.count; i++)
                     if ((int)diags.items[i].severity == pass) cli_print_diag(file, &diags.items[i]);
-            if (diags.dropped) printf("%s: ... %zu more problems not listed\n", file, diags.dropped);
-            printf("%s: %zu error%s, %zu warning%s%s%s%s\n", file, diags.error_count,
+            if (diags.dropped) printf("%s: ... %zu more problems not listed\n", CLI_TXT(file), diags.dropped);
+            printf("%s: %zu error%s, %zu warning%s%s%s%s\n", CLI_TXT(file), diags.error_count,
                    diags.error_count == 1 ? "" : "s", diags.warning_count, diags.warning_count == 1 ? "" : "s",
-                   model ? " (against " : "", model ? model_path : "", model ? ")" : "");
+                   model ? " (against " : "", model ? CLI_TXT(model_path) : "", model ? ")" : "");
         }
         errors = diags.error_count;
         ferry_diagnostics_free(&diags);

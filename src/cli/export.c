@@ -1,6 +1,7 @@
 /* ferry convert MODEL.alo OUT.glb: model, animations and textures as glTF. */
 #define _DEFAULT_SOURCE
 #include "export.h"
+#include "formats.h"
 
 #include <ferry/convert.h>
 #include <ferry/gltf.h>
@@ -118,8 +119,8 @@ static void print_diags(FILE *log, const char *file, const ferry_diagnostics *d,
 {
     if (quiet || !log) return;
     for (size_t i = 0; i < d->count; i++)
-        fprintf(log, "%s: %s: %s [%s]\n", file, d->items[i].severity == FERRY_SEVERITY_ERROR ? "error" : "warning",
-                d->items[i].message, d->items[i].rule);
+        fprintf(log, "%s: %s: %s [%s]\n", CLI_TXT(file), d->items[i].severity == FERRY_SEVERITY_ERROR ? "error" : "warning",
+                CLI_TXT(d->items[i].message), d->items[i].rule);
 }
 
 int export_one(const char *in, const char *out, const export_options *options, export_result *result, FILE *log)
@@ -139,12 +140,27 @@ int export_one(const char *in, const char *out, const export_options *options, e
     if (!cli_asset_load(in, &asset, &err)) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
-        if (log) fprintf(log, "%s: error: %s\n", in, line);
+        if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
         goto done;
     }
     if (asset.animation) {
-        if (log) fprintf(log, "%s: error: an animation alone cannot be exported; give its model and --anim\n", in);
+        if (log) fprintf(log, "%s: error: an animation alone cannot be exported; give its model and --anim\n", CLI_TXT(in));
         goto done;
+    }
+    {
+        /* One policy for every format: a file validation calls broken is
+         * not converted, unless --allow-invalid (formats.h). */
+        ferry_diagnostics checks = {0};
+        if (asset.model) {
+            ferry_alo_validate_options vo = {NULL, NULL};
+            ferry_alo_validate(asset.model, &vo, &checks);
+        } else if (asset.particles) {
+            ferry_particle_validate_options vo = {in, NULL, NULL};
+            ferry_particle_validate(asset.particles, &vo, &checks);
+        }
+        bool refused = cli_refuse_invalid(log, in, &checks, options->allow_invalid);
+        ferry_diagnostics_free(&checks);
+        if (refused) goto done;
     }
     if (asset.particles) {
         if (ferry_particle_to_scene(asset.particles, &scene, &err) != FERRY_OK) goto convert_failed;
@@ -248,7 +264,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
     if (ferry_gltf_save_with(scene, out, &wo, &err) != FERRY_OK) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
-        if (log) fprintf(log, "%s: error: %s\n", out, line);
+        if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(out), CLI_TXT(line));
         status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
         goto done;
     }
@@ -257,7 +273,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
 convert_failed : {
     char line[512];
     ferry_error_format(&err, line, sizeof line);
-    if (log) fprintf(log, "%s: error: %s\n", in, line);
+    if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
 }
 done:
     ferry_diagnostics_free(&diags);

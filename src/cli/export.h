@@ -15,6 +15,7 @@ typedef struct export_options {
     bool all; /* every mesh, also those the game does not draw (default: the game's view) */
     bool quiet; /* batch: warnings counted, not printed one by one */
     bool no_sync; /* batch: new outputs are not flushed one by one (ferry_write_options) */
+    bool allow_invalid; /* convert files with validation errors (cli_refuse_invalid) */
 } export_options;
 
 typedef struct export_result {

@@ -15,11 +15,12 @@ const cli_format *cli_format_of(const uint8_t *data, size_t size)
 
 const cli_format *cli_format_sniff(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    /* Never blocks: a FIFO or device is refused here, and again, with a
+     * message, by the load that follows. */
     uint8_t head[16];
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
+    size_t n = 0;
+    ferry_error err;
+    if (ferry_file_read_head(path, head, sizeof head, &n, NULL, &err) != FERRY_OK) return NULL;
     return cli_format_of(head, n);
 }
 
@@ -36,12 +37,7 @@ void *cli_format_read(const cli_format *format, const char *file, const uint8_t 
     void *model = format->read_model(data, size, &err);
     if (model) return model;
     if (report) {
-        json_t *j = json_object();
-        json_object_set_new(j, "file", json_string(file));
-        json_object_set_new(j, "format", json_string(format->name));
-        json_object_set_new(j, "read_error", cli_error_json(&err));
-        json_object_set_new(j, "valid", json_false());
-        json_array_append_new(report, j);
+        cli_json_append_failure(report, file, format->name, &err);
     } else {
         cli_print_error(file, &err);
     }
@@ -80,33 +76,42 @@ int cli_format_rewrite(const cli_format *format, const char *in, const char *out
     return status;
 }
 
-bool cli_refuse_invalid(const char *in, const ferry_diagnostics *diags)
+bool cli_refuse_invalid(FILE *log, const char *in, const ferry_diagnostics *diags, bool allow_invalid)
 {
     if (!diags->error_count) return false;
-    for (size_t i = 0; i < diags->count; i++)
-        if (diags->items[i].severity == FERRY_SEVERITY_ERROR) cli_print_diag(in, &diags->items[i]);
-    fprintf(stderr, "%s: not converted: %zu validation error%s (ferry validate lists them all)\n", in,
-            diags->error_count, diags->error_count == 1 ? "" : "s");
-    return true;
+    if (log)
+        for (size_t i = 0; i < diags->count; i++)
+            if (diags->items[i].severity == FERRY_SEVERITY_ERROR) cli_fprint_diag(log, in, &diags->items[i]);
+    if (log && allow_invalid)
+        fprintf(log, "%s: converted anyway (--allow-invalid): %zu validation error%s\n", CLI_TXT(in),
+                diags->error_count, diags->error_count == 1 ? "" : "s");
+    else if (log)
+        fprintf(log, "%s: not converted: %zu validation error%s (ferry validate lists them all; --allow-invalid "
+                     "converts anyway)\n",
+                CLI_TXT(in), diags->error_count, diags->error_count == 1 ? "" : "s");
+    return !allow_invalid;
 }
 
-void cli_print_diag(const char *file, const ferry_diagnostic *d)
+void cli_print_diag(const char *file, const ferry_diagnostic *d) { cli_fprint_diag(stdout, file, d); }
+
+void cli_fprint_diag(FILE *f, const char *file, const ferry_diagnostic *d)
 {
-    printf("%s: %s: ", file, d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");
-    if (d->offset != FERRY_NO_OFFSET) printf("offset 0x%llx (%llu), ", (unsigned long long)d->offset, (unsigned long long)d->offset);
+    fprintf(f, "%s: %s: ", CLI_TXT(file), d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");
+    if (d->offset != FERRY_NO_OFFSET)
+        fprintf(f, "offset 0x%llx (%llu), ", (unsigned long long)d->offset, (unsigned long long)d->offset);
     /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
-    if (d->path[0]) printf("%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", d->path);
-    printf("%s [%s]\n", d->message, d->rule);
+    if (d->path[0]) fprintf(f, "%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", CLI_TXT(d->path));
+    fprintf(f, "%s [%s]\n", CLI_TXT(d->message), d->rule);
 }
 
 json_t *cli_diag_json(const ferry_diagnostic *d)
 {
     json_t *j = json_object();
     json_object_set_new(j, "severity", json_string(d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning"));
-    json_object_set_new(j, "rule", json_string(d->rule));
+    cli_json_set_text(j, "rule", d->rule);
     json_object_set_new(j, "offset", d->offset == FERRY_NO_OFFSET ? json_null() : json_integer((json_int_t)d->offset));
-    json_object_set_new(j, "path", json_string(d->path));
-    json_object_set_new(j, "message", json_string(d->message));
+    cli_json_set_text(j, "path", d->path);
+    cli_json_set_text(j, "message", d->message);
     return j;
 }
 
@@ -114,10 +119,10 @@ void cli_report_diags(const char *file, const char *format, const ferry_diagnost
 {
     if (report) {
         json_t *fj = json_object(), *e = json_array(), *w = json_array();
-        json_object_set_new(fj, "file", json_string(file));
+        cli_json_set_text(fj, "file", file);
         for (size_t i = 0; i < diags->count; i++)
             json_array_append_new(diags->items[i].severity == FERRY_SEVERITY_ERROR ? e : w, cli_diag_json(&diags->items[i]));
-        json_object_set_new(fj, "format", json_string(format));
+        cli_json_set_text(fj, "format", format);
         json_object_set_new(fj, "errors", e);
         json_object_set_new(fj, "warnings", w);
         json_object_set_new(fj, "error_count", json_integer((json_int_t)diags->error_count));
@@ -129,7 +134,7 @@ void cli_report_diags(const char *file, const char *format, const ferry_diagnost
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < diags->count; i++)
             if ((int)diags->items[i].severity == pass) cli_print_diag(file, &diags->items[i]);
-    if (diags->dropped) printf("%s: ... %zu more problems not listed\n", file, diags->dropped);
-    printf("%s: %zu error%s, %zu warning%s\n", file, diags->error_count, diags->error_count == 1 ? "" : "s",
+    if (diags->dropped) printf("%s: ... %zu more problems not listed\n", CLI_TXT(file), diags->dropped);
+    printf("%s: %zu error%s, %zu warning%s\n", CLI_TXT(file), diags->error_count, diags->error_count == 1 ? "" : "s",
            diags->warning_count, diags->warning_count == 1 ? "" : "s");
 }

@@ -52,15 +52,17 @@ void *cli_format_load(const cli_format *format, const char *path, uint8_t **data
  * (cli_write_output). Returns CLI_OK, CLI_INVALID or CLI_USAGE. */
 int cli_format_rewrite(const cli_format *format, const char *in, const char *out);
 /* convert and validate agree on what a file is: when `diags` holds errors,
- * prints them and "IN: not converted: ..." and returns true. */
-bool cli_refuse_invalid(const char *in, const ferry_diagnostics *diags);
+ * prints them to `log` (may be NULL) with "IN: not converted: ..." and
+ * returns true; with allow_invalid (--allow-invalid) says "converted
+ * anyway" instead and returns false. The same policy for every format. */
+bool cli_refuse_invalid(FILE *log, const char *in, const ferry_diagnostics *diags, bool allow_invalid);
 
 /* ALM conversions beyond rewriting, called by cli_alm.c's convert:
  * ALM -> .glb/.gltf (cli_alm_export.c; `lod` chooses the level of detail,
  * NULL: full resolution) and ALO/glTF -> ALM (cli_alm_build.c). Each
  * prints its own messages and returns CLI_OK, CLI_INVALID or CLI_USAGE. */
 struct ferry_alm_lod_options;
-int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod);
+int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod, bool allow_invalid);
 /* anim: an ALA file of an ALO model whose frames the ALM keeps, "auto" for
  * the first MODEL_*.ala beside it, or NULL (a glTF's first animation is
  * always kept). */
@@ -68,11 +70,13 @@ int cli_alm_build(const char *in, const char *out, const char *anim);
 
 /* ODOL -> .glb/.gltf (cli_odol_export.c), called by cli_odol.c's convert;
  * `lods` selects LODs by index; without, game_view keeps the most detailed
- * visual LOD and !game_view every LOD. */
-int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool game_view);
+ * visual LOD and !game_view every LOD; allow_invalid: cli_refuse_invalid. */
+int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool game_view,
+                    bool allow_invalid);
 
 /* Shared by the formats' validate entry points. */
 void cli_print_diag(const char *file, const ferry_diagnostic *d);
+void cli_fprint_diag(FILE *f, const char *file, const ferry_diagnostic *d);
 json_t *cli_diag_json(const ferry_diagnostic *d);
 /* Prints or appends a whole diagnostics report, as cmd_validate does. */
 void cli_report_diags(const char *file, const char *format, const ferry_diagnostics *diags, json_t *report);

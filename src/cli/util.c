@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "formats.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -46,7 +47,7 @@ void cli_print_error(const char *file, const ferry_error *err)
 {
     char line[512];
     ferry_error_format(err, line, sizeof line);
-    fprintf(stderr, "%s: error: %s\n", file, line);
+    fprintf(stderr, "%s: error: %s\n", CLI_TXT(file), CLI_TXT(line));
 }
 
 json_t *cli_error_json(const ferry_error *err)
@@ -57,15 +58,186 @@ json_t *cli_error_json(const ferry_error *err)
         json_object_set_new(j, "offset", json_integer((json_int_t)err->offset));
     else
         json_object_set_new(j, "offset", json_null());
-    json_object_set_new(j, "path", json_string(err->path));
-    json_object_set_new(j, "message", json_string(err->message));
+    cli_json_set_text(j, "path", err->path);
+    cli_json_set_text(j, "message", err->message);
     return j;
+}
+
+void cli_json_append_failure(json_t *report, const char *file, const char *format, const ferry_error *err)
+{
+    json_t *j = json_object();
+    cli_json_set_text(j, "file", file);
+    json_object_set_new(j, "format", format ? json_string(format) : json_null());
+    json_object_set_new(j, "read_error", cli_error_json(err));
+    json_object_set_new(j, "valid", json_false());
+    json_array_append_new(report, j);
+}
+
+bool cli_utf8_valid(const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p) {
+        unsigned c = *p;
+        size_t n;
+        uint32_t cp;
+        if (c < 0x80) {
+            p++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            n = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        for (size_t i = 1; i <= n; i++) {
+            if ((p[i] & 0xC0) != 0x80) return false;
+            cp = (cp << 6) | (p[i] & 0x3F);
+        }
+        /* Overlong forms, surrogates and code points past U+10FFFF. */
+        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+json_t *cli_json_text(const char *text, bool *latin1)
+{
+    if (latin1) *latin1 = false;
+    if (!text) return json_null();
+    if (cli_utf8_valid(text)) return json_string(text);
+    size_t n = strlen(text);
+    char *utf8 = malloc(n * 2 + 1);
+    if (!utf8) return json_null();
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x80) {
+            utf8[o++] = (char)c;
+        } else {
+            utf8[o++] = (char)(0xC0 | (c >> 6));
+            utf8[o++] = (char)(0x80 | (c & 0x3F));
+        }
+    }
+    utf8[o] = '\0';
+    json_t *j = json_string(utf8);
+    free(utf8);
+    if (latin1) *latin1 = true;
+    return j ? j : json_null();
+}
+
+const char *cli_json_key(const char *text, char *buf, size_t capacity)
+{
+    if (!text) text = "";
+    if (cli_utf8_valid(text) || capacity < 3) return text;
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && o + 3 <= capacity; p++) {
+        if (*p < 0x80) {
+            buf[o++] = (char)*p;
+        } else {
+            buf[o++] = (char)(0xC0 | (*p >> 6));
+            buf[o++] = (char)(0x80 | (*p & 0x3F));
+        }
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static void mark_latin1(json_t *object, const char *key)
+{
+    json_t *list = json_object_get(object, "latin1");
+    if (!list) {
+        list = json_array();
+        json_object_set_new(object, "latin1", list);
+    }
+    json_array_append_new(list, json_string(key));
+}
+
+void cli_json_set_text(json_t *object, const char *key, const char *text)
+{
+    bool latin1;
+    json_object_set_new(object, key, cli_json_text(text, &latin1));
+    if (latin1) mark_latin1(object, key);
+}
+
+void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text)
+{
+    bool latin1;
+    size_t index = json_array_size(array);
+    json_array_append_new(array, cli_json_text(text, &latin1));
+    if (latin1) {
+        char item[256];
+        snprintf(item, sizeof item, "%s/%zu", key, index);
+        mark_latin1(object, item);
+    }
+}
+
+const char *cli_text(const char *text, char *buf, size_t capacity)
+{
+    if (!text) text = "";
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)text;
+    for (; *p; p++) {
+        unsigned c = *p;
+        /* C1 controls arrive in UTF-8 as 0xC2 0x80..0x9F. */
+        bool c1 = c == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F;
+        bool control = c < 0x20 || c == 0x7F || c1;
+        size_t need = control ? 4 : 1;
+        if (o + need + 4 > capacity) {
+            if (capacity >= 4) memcpy(buf + (o < capacity - 4 ? o : capacity - 4), "...", 4);
+            return buf;
+        }
+        if (control) {
+            if (c1) c = *++p;
+            buf[o++] = '\\';
+            buf[o++] = 'x';
+            buf[o++] = hex[c >> 4];
+            buf[o++] = hex[c & 15];
+        } else {
+            buf[o++] = (char)c;
+        }
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+bool cli_check_head(const char *path, ferry_error *err)
+{
+    uint8_t head[16];
+    size_t got = 0;
+    if (ferry_file_read_head(path, head, sizeof head, &got, NULL, err) != FERRY_OK) return false;
+    const cli_format *expected = cli_has_ext(path, ".p3d") ? &cli_format_odol
+                                 : cli_has_ext(path, ".alm") ? &cli_format_alm
+                                                             : NULL;
+    if (expected && !expected->detect(head, got)) {
+        char shown[40] = "";
+        for (size_t i = 0; i < got && i < 4; i++)
+            snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%s%02x", i ? " " : "", head[i]);
+        ferry_error e = {0};
+        e.code = FERRY_ERR_MALFORMED;
+        e.offset = 0;
+        snprintf(e.message, sizeof e.message, "not %s file: it starts with bytes %s%s, not the %s signature",
+                 expected == &cli_format_odol ? "a P3D (ODOL or MLOD)" : "an ALM", got ? shown : "(none: it is empty)",
+                 got > 4 ? " ..." : "", expected == &cli_format_odol ? "\"ODOL\" or \"MLOD\"" : "\"ALM\\0\"");
+        *err = e;
+        return false;
+    }
+    return true;
 }
 
 bool cli_load(const char *path, uint8_t **data, size_t *size)
 {
     ferry_error err;
-    if (ferry_file_load(path, CLI_MAX_INPUT, data, size, &err) != FERRY_OK) {
+    *data = NULL;
+    *size = 0;
+    if (!cli_check_head(path, &err) || ferry_file_load(path, CLI_MAX_INPUT, data, size, &err) != FERRY_OK) {
         cli_print_error(path, &err);
         return false;
     }

@@ -126,6 +126,6 @@ size_t ferry_arena_limit(const ferry_arena *arena) { return arena ? arena->limit
 size_t fy_default_memory_limit(const ferry_read_options *opts, size_t input_size)
 {
     if (opts && opts->memory_limit) return opts->memory_limit;
-    if (input_size > (SIZE_MAX - ((size_t)1 << 20)) / 16) return SIZE_MAX;
+    if (input_size > (FERRY_DEFAULT_MEMORY_CAP - ((size_t)1 << 20)) / 16) return FERRY_DEFAULT_MEMORY_CAP;
     return input_size * 16 + ((size_t)1 << 20);
 }

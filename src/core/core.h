@@ -177,6 +177,16 @@ static inline bool fy_host_is_le(void)
 ferry_arena *fy_arena_create_sized(size_t limit_bytes, size_t block_size);
 void *fy_arena_alloc_uninit(ferry_arena *arena, size_t size);
 
+/* ---- files ----
+ * A write in two steps, so that several files can land together: stage
+ * writes a temporary beside `path` (flushed unless options->no_sync; the
+ * input protection checked first) and returns its malloc'd name; commit
+ * renames it over `path` (on failure the temporary is removed). */
+ferry_result fy_file_check_target(const char *path, const ferry_write_options *options, ferry_error *err);
+ferry_result fy_file_stage(const char *path, const void *data, size_t size, const ferry_write_options *options,
+                           char **tmp, ferry_error *err);
+ferry_result fy_file_commit(const char *tmp, const char *path, ferry_error *err);
+
 /* Default load limit for an input of `input_size` bytes. */
 size_t fy_default_memory_limit(const ferry_read_options *opts, size_t input_size);
 

@@ -563,7 +563,10 @@ ferry_result ferry_gltf_read(const uint8_t *data, size_t size, const ferry_gltf_
         for (size_t i = 0; i < r.buffer_count; i++)
             if (r.buffers[i].data != r.bin) total += r.buffers[i].size;
         size_t limit = options->memory_limit;
-        if (!limit) limit = total > (SIZE_MAX - ((size_t)1 << 20)) / 16 ? SIZE_MAX : total * 16 + ((size_t)1 << 20);
+        if (!limit) {
+            ferry_read_options defaults = {0};
+            limit = fy_default_memory_limit(&defaults, total); /* 16 x + 1 MiB, within the cap */
+        }
         r.arena = ferry_arena_create(limit);
         r.scene = r.arena ? ferry_arena_alloc(r.arena, sizeof *r.scene) : NULL;
         if (!r.scene) ok = fy_gr_fail(&r, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");

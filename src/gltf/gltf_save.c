@@ -1,9 +1,11 @@
 /* The three public entry points: a .glb container, a .gltf with its
  * buffer, and saving either to files by the path's extension. */
+#define _POSIX_C_SOURCE 200809L
 #include "gltf_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
@@ -155,11 +157,50 @@ static ferry_result save_gltf(const ferry_scene *scene, const char *path, const 
         if (!bin_uri || !bin_file) r = nomem(err);
     }
     if (r == FERRY_OK) r = ferry_gltf_write_gltf(scene, bin_uri, (const char *const *)uris, &json, &bin, err);
-    /* The .gltf goes last, so it never names a file not yet written. */
-    for (size_t i = 0; r == FERRY_OK && i < images; i++)
-        r = ferry_file_write(files[i], scene->images[i].data, scene->images[i].size, options, err);
-    if (r == FERRY_OK && bin.size) r = ferry_file_write(bin_file, bin.data, bin.size, options, err);
-    if (r == FERRY_OK) r = ferry_file_write(path, json.data, json.size, options, err);
+    /* All or nothing: every target is checked before a byte is written,
+     * every file is written to a temporary, then all are renamed into place;
+     * on any failure the temporaries, and the files already renamed, go. */
+    size_t count = images + 2, staged_count = 0, committed = 0;
+    const char **targets = r == FERRY_OK ? calloc(count, sizeof *targets) : NULL;
+    const void **datas = targets ? calloc(count, sizeof *datas) : NULL;
+    size_t *sizes = datas ? calloc(count, sizeof *sizes) : NULL;
+    char **staged = sizes ? calloc(count, sizeof *staged) : NULL;
+    if (r == FERRY_OK && !staged) r = nomem(err);
+    size_t n = 0;
+    if (r == FERRY_OK) {
+        for (size_t i = 0; i < images; i++, n++) {
+            targets[n] = files[i];
+            datas[n] = scene->images[i].data;
+            sizes[n] = scene->images[i].size;
+        }
+        if (bin.size) {
+            targets[n] = bin_file;
+            datas[n] = bin.data;
+            sizes[n++] = bin.size;
+        }
+        /* The .gltf goes last, so it never names a file not yet in place. */
+        targets[n] = path;
+        datas[n] = json.data;
+        sizes[n++] = json.size;
+    }
+    for (size_t i = 0; r == FERRY_OK && i < n; i++) r = fy_file_check_target(targets[i], options, err);
+    for (size_t i = 0; r == FERRY_OK && i < n; i++, staged_count++)
+        r = fy_file_stage(targets[i], datas[i], sizes[i], options, &staged[i], err);
+    for (size_t i = 0; r == FERRY_OK && i < n; i++, committed++) {
+        r = fy_file_commit(staged[i], targets[i], err);
+        free(staged[i]);
+        staged[i] = NULL;
+    }
+    if (r != FERRY_OK) {
+        for (size_t i = 0; i < committed; i++) unlink(targets[i]);
+        for (size_t i = 0; i < staged_count; i++)
+            if (staged && staged[i]) unlink(staged[i]);
+    }
+    for (size_t i = 0; staged && i < count; i++) free(staged[i]);
+    free(staged);
+    free(sizes);
+    free(datas);
+    free(targets);
     for (size_t i = 0; uris && files && i < images; i++) {
         free(uris[i]);
         free(files[i]);

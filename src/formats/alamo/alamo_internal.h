@@ -40,7 +40,29 @@ typedef struct fy_alamo_reader {
      * copied into the arena at the end). */
     ferry_string_tail *tails;
     size_t tail_count, tail_capacity;
+    /* Mini-chunk records made so far, and the most allowed for this input
+     * (fy_alamo_budget_minis). */
+    size_t mini_records, mini_budget;
 } fy_alamo_reader;
+
+/* The mini-chunk at *pos of a chunk whose mini-chunks were checked by
+ * ferry_mini_chunks_parse (counting only); *pos moves past it. Readers walk
+ * mini-chunks this way instead of holding a record for each. */
+static inline ferry_mini_chunk fy_mini_next(const ferry_chunk *chunk, size_t *pos)
+{
+    ferry_mini_chunk m;
+    m.type = chunk->data[*pos];
+    m.size = chunk->data[*pos + 1];
+    m.data = chunk->data + *pos + 2;
+    m.offset = chunk->offset + 8 + *pos;
+    *pos += 2 + (size_t)m.size;
+    return m;
+}
+
+/* Checks `count` more mini-chunk records of `chunk` against the reader's
+ * budget before they are allocated; fails the reader (a located LIMIT
+ * error) when they would pass it. */
+bool fy_alamo_budget_minis(fy_alamo_reader *r, const ferry_chunk *chunk, size_t count);
 
 void fy_alamo_fail(fy_alamo_reader *r, ferry_result code, const ferry_chunk *chunk, uint64_t offset,
                    const char *fmt, ...) FY_PRINTF(5, 6);

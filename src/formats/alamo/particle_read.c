@@ -111,19 +111,19 @@ static bool read_keys(fy_alamo_reader *r, const ferry_chunk *c, ferry_particle_t
         r->failed = true;
         return false;
     }
-    ferry_mini_chunk *minis = fy_alamo_alloc_array(r, c, count ? count : 1, sizeof *minis);
+    if (!fy_alamo_budget_minis(r, c, count)) return false;
     uint8_t *order = fy_alamo_alloc_array(r, c, count ? count : 1, 1);
-    if (!minis || !order) return false;
-    ferry_mini_chunks_parse(c, minis, count, &count, r->err);
-    size_t keys = 0;
-    for (size_t i = 0; i < count; i++) keys += minis[i].type == FY_PARTICLE_KEY_MINI;
+    if (!order) return false;
+    size_t keys = 0, mini_pos = 0;
+    for (size_t i = 0; i < count; i++) keys += fy_mini_next(c, &mini_pos).type == FY_PARTICLE_KEY_MINI;
+    mini_pos = 0;
     t->keys = fy_alamo_alloc_array(r, c, keys ? keys : 1, sizeof *t->keys);
     ferry_raw_mini *unknown = keys < count ? fy_alamo_alloc_array(r, c, count - keys, sizeof *unknown) : NULL;
     if (r->failed) return false;
     bool color = index < FERRY_PARTICLE_COLOR_TRACKS;
     size_t unknown_count = 0;
     for (size_t i = 0; i < count; i++) {
-        const ferry_mini_chunk *m = &minis[i];
+        const ferry_mini_chunk mini = fy_mini_next(c, &mini_pos), *m = &mini;
         order[i] = m->type;
         if (m->type != FY_PARTICLE_KEY_MINI) {
             ferry_raw_mini *raw = &unknown[unknown_count++];
