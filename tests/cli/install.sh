@@ -44,6 +44,15 @@ readelf -d "$libdir/libferry.so" >"$tmp/dynamic"
 check "SONAME is libferry.so.0" grep -q 'Library soname: \[libferry.so.0\]' "$tmp/dynamic"
 nm -D --defined-only "$libdir/libferry.so" | awk '{print $3}' | sort >"$tmp/exported"
 grep -h -o 'FERRY_API [^(]*(' "$SRC"/include/ferry/*.h | grep -o 'ferry_[A-Za-z0-9_]*($' | tr -d '(' | sort >"$tmp/declared"
+# Every function declaration in the public headers carries FERRY_API (one
+# without it would be missing from both lists below).
+grep -n -E '^[A-Za-z_][A-Za-z0-9_ *]*[ *]ferry_[A-Za-z0-9_]+ *\(' "$SRC"/include/ferry/*.h |
+  grep -v -E ':(FERRY_API|typedef|static) ' >"$tmp/unmarked"
+if [ -s "$tmp/unmarked" ]; then
+  echo "declared without FERRY_API:" >&2
+  head -n 10 "$tmp/unmarked" >&2
+fi
+check "every public function is declared FERRY_API" test ! -s "$tmp/unmarked"
 check "some functions are exported" test -s "$tmp/exported"
 check "libferry.so exports only ferry_* symbols" test -z "$(grep -v '^ferry_' "$tmp/exported")"
 if ! diff "$tmp/declared" "$tmp/exported" >"$tmp/diff"; then
