@@ -7,24 +7,7 @@
 #include <jansson.h>
 
 #include "../core/core.h"
-
-/* ---- small math: 4x4 column-major matrices, quaternions x, y, z, w ---- */
-
-void fy_mat4_identity(float m[16]);
-void fy_mat4_mul(const float a[16], const float b[16], float out[16]);
-/* False (and identity in out) when the matrix is singular. */
-bool fy_mat4_invert(const float m[16], float out[16]);
-void fy_mat4_from_trs(const float t[3], const float q[4], const float s[3], float out[16]);
-/* Splits an affine matrix into translation, rotation and scale. A mirror
- * (negative determinant) becomes a negative scale on Z; shear cannot be
- * expressed and is dropped (the rotation is taken from the normalized
- * columns). Returns false when shear or a zero axis was found. */
-bool fy_mat4_to_trs(const float m[16], float t[3], float q[4], float s[3]);
-void fy_mat4_point(const float m[16], const float p[3], float out[3]);
-void fy_mat4_vector(const float m[16], const float v[3], float out[3]);
-void fy_quat_normalize(float q[4]);
-/* Rotation matrix (3x3 inside a 4x4) to unit quaternion. */
-void fy_quat_from_mat4(const float m[16], float q[4]);
+#include "../core/core_math.h"
 
 /* ---- JSON extras ---- */
 

@@ -724,7 +724,7 @@ static bool add_proxy(build *b, const ferry_odol_lod *lod, uint32_t lod_index, u
             snprintf(path, sizeof path, "lods[%u]/proxies[%u]", (unsigned)lod_index, (unsigned)proxy_index);
             return fail(b, FERRY_ERR_MALFORMED, path, "the proxy's matrix holds a value that is not a finite number");
         }
-    bool clean = fy_mat4_to_trs(mat, node->translation, node->rotation, node->scale);
+    bool clean = fy_mat4_to_trs(mat, node->translation, node->rotation, node->scale, FY_TRS_SHEAR_TOLERANCE);
     bool mirrored = clean && node->scale[2] < 0;
     json_t *x = json_object();
     json_object_set_new(x, "proxy", json_string(str(px->model)));
