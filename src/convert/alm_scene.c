@@ -808,18 +808,9 @@ ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod 
                                 const ferry_alm_scene_options *options, ferry_scene **out, ferry_error *err)
 {
     ferry_error local_err;
-    if (!err) err = &local_err;
-    fy_error_clear(err);
-    if (!out || !mesh) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", out ? "mesh" : "output");
-        return FERRY_ERR_ARGUMENT;
-    }
-    *out = NULL;
+    if (!fy_convert_begin(&err, &local_err, out, mesh, "mesh")) return err->code;
     ferry_alm_scene_options no_options;
-    if (!options) {
-        memset(&no_options, 0, sizeof no_options);
-        options = &no_options;
-    }
+    options = FY_OPTIONS_OR_DEFAULTS(options, no_options);
     if (!check_mesh(mesh, lod, err)) return err->code;
 
     fy_alm_build b;
@@ -827,14 +818,9 @@ ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod 
     b.mesh = mesh;
     b.opts = options;
     b.err = err;
-    b.arena = ferry_arena_create(0);
-    ferry_scene *s = b.arena ? ferry_arena_alloc(b.arena, sizeof *s) : NULL;
-    if (!s) {
-        ferry_arena_destroy(b.arena);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
-        return FERRY_ERR_NOMEM;
-    }
-    s->arena = b.arena;
+    ferry_scene *s = fy_scene_new(err);
+    if (!s) return FERRY_ERR_NOMEM;
+    b.arena = s->arena;
     s->name = ferry_arena_strdup(b.arena, options->name ? options->name : "alm");
     b.scene = s;
 
@@ -846,13 +832,7 @@ ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod 
     g.tri_count = lod ? lod->triangle_count : mesh->triangle_count;
     ferry_alm_scene_report rep;
     memset(&rep, 0, sizeof rep);
-    if (!s->name || !convert(&b, lod, &g, &rep)) {
-        if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
-        ferry_result r = err->code;
-        ferry_arena_destroy(b.arena);
-        return r;
-    }
-    if (options->report) *options->report = rep;
-    *out = s;
-    return FERRY_OK;
+    bool ok = s->name && convert(&b, lod, &g, &rep);
+    if (ok && options->report) *options->report = rep;
+    return fy_convert_end(s, ok, out, err);
 }

@@ -1,39 +1,14 @@
 /* ALO model -> ferry_scene: the node tree (axis root, bones, objects,
- * proxies, dazzles, lights) and the shared math and JSON helpers. Meshes,
+ * proxies, dazzles, lights) and the name tags. Meshes,
  * materials and animations are in the alo_scene_*.c files beside this one;
  * docs/formats/gltf-export.md explains every mapping. */
-#include "convert_internal.h"
+#include "alo_scene_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* ---- JSON ---- */
-
-const char *fy_json_to_arena(ferry_arena *arena, json_t *obj)
-{
-    if (!obj) return NULL;
-    char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(9));
-    json_decref(obj);
-    if (!text) return NULL;
-    char *copy = ferry_arena_strdup(arena, text);
-    free(text);
-    return copy;
-}
-
-json_t *fy_json_real(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *fy_json_floats(const float *v, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++) json_array_append_new(a, fy_json_real(v[i]));
-    return a;
-}
 
 /* The number after `tag` when name[0..*len) ends in tag<digits> (at most 6
  * digits), which then shortens *len to before the tag; else -1. */
@@ -76,18 +51,6 @@ void fy_json_name_tags(json_t *obj, const char *name)
     if (alt >= 0) json_object_set_new(obj, "alt", json_integer(alt));
     if ((name[0] == 'F' || name[0] == 'f') && (name[1] == 'C' || name[1] == 'c') && name[2] == '_')
         json_object_set_new(obj, "faction_colored", json_true());
-}
-
-void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t size)
-{
-    if (count == 0) count = 1;
-    if (size != 0 && count > SIZE_MAX / size) {
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "scene too large");
-        return NULL;
-    }
-    void *p = ferry_arena_alloc(arena, count * size);
-    if (!p) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
-    return p;
 }
 
 void *fy_build_alloc(fy_alo_build *b, size_t count, size_t size) { return fy_scene_alloc(b->arena, b->err, count, size); }
@@ -467,22 +430,9 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
                                 ferry_scene **out, ferry_error *err)
 {
     ferry_error local_err;
-    if (!err) err = &local_err;
-    fy_error_clear(err);
-    if (!out) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no output given");
-        return FERRY_ERR_ARGUMENT;
-    }
-    *out = NULL;
-    if (!model) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no model given");
-        return FERRY_ERR_ARGUMENT;
-    }
+    if (!fy_convert_begin(&err, &local_err, out, model, "model")) return err->code;
     ferry_alo_scene_options no_options;
-    if (!options) {
-        memset(&no_options, 0, sizeof no_options);
-        options = &no_options;
-    }
+    options = FY_OPTIONS_OR_DEFAULTS(options, no_options);
 
     fy_alo_build b;
     memset(&b, 0, sizeof b);
@@ -490,18 +440,9 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
     b.opts = options;
     b.err = err;
     b.skin = -1;
-    b.arena = ferry_arena_create(0);
-    if (!b.arena) {
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
-        return FERRY_ERR_NOMEM;
-    }
-    ferry_scene *s = ferry_arena_alloc(b.arena, sizeof *s);
-    if (!s) {
-        ferry_arena_destroy(b.arena);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
-        return FERRY_ERR_NOMEM;
-    }
-    s->arena = b.arena;
+    ferry_scene *s = fy_scene_new(err);
+    if (!s) return FERRY_ERR_NOMEM;
+    b.arena = s->arena;
     b.scene = s;
 
     const ferry_alo_skeleton *sk = &model->skeleton;
@@ -601,12 +542,5 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
         r->missing_texture_count = missing_count;
     }
     fy_alo_textures_free(&b);
-    if (!ok) {
-        if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
-        ferry_result r = err->code;
-        ferry_arena_destroy(b.arena);
-        return r;
-    }
-    *out = s;
-    return FERRY_OK;
+    return fy_convert_end(s, ok, out, err);
 }

@@ -1,6 +1,6 @@
 /* ALO meshes -> scene meshes: one primitive per sub-mesh, vertex attributes
  * chosen by the sub-mesh's vertex format, and the model's skin. */
-#include "convert_internal.h"
+#include "alo_scene_internal.h"
 
 #include <math.h>
 #include <string.h>
