@@ -13,6 +13,8 @@ typedef struct reader {
 } reader;
 
 #define set_path(r, ...) fy_record_path(&(r)->rr, __VA_ARGS__)
+#define push_path(r, ...) fy_record_push(&(r)->rr, __VA_ARGS__)
+#define pop_path(r) fy_record_pop(&(r)->rr)
 
 static void *alloc(reader *r, uint64_t count, size_t size) { return fy_record_alloc(&r->rr, count, size); }
 
@@ -189,11 +191,11 @@ static void model_info(reader *r, ferry_odol_model *m)
         sk->bone_count = count(r, 2, "bone count");
         sk->bones = alloc(r, sk->bone_count, sizeof *sk->bones);
         for (uint32_t i = 0; i < sk->bone_count && !c->failed; i++) {
-            set_path(r, "skeleton/bones[%u]", i);
+            push_path(r, "bones[%u]", i);
             sk->bones[i].name = string(r, "bone name");
             sk->bones[i].parent = string(r, "parent bone name");
+            pop_path(r);
         }
-        set_path(r, "skeleton");
         if (m->version > 40) sk->pivots_name = string(r, "pivots name");
     }
     if (!sk->pivots_name) sk->pivots_name = "";
@@ -455,17 +457,20 @@ static void lod(reader *r, ferry_odol_lod *l, uint32_t li)
         ferry_odol_selection *s = &l->selections[i];
         set_path(r, "lods[%u]/selections[%u]", li, i);
         s->name = string(r, "selection name");
-        set_path(r, "lods[%u]/selections[%u]/faces", li, i);
+        push_path(r, "faces");
         array(r, &s->faces, FY_ODOL_INDEX_SIZE, "selected faces");
-        set_path(r, "lods[%u]/selections[%u]", li, i);
+        pop_path(r);
         s->unused = (int32_t)fy_u32le(c, "reserved word");
         s->is_sectional = fy_u8(c, "sectional flag");
-        set_path(r, "lods[%u]/selections[%u]/sections", li, i);
+        push_path(r, "sections");
         array(r, &s->sections, FY_ODOL_SECTION_INDEX_SIZE, "selected sections");
-        set_path(r, "lods[%u]/selections[%u]/vertices", li, i);
+        pop_path(r);
+        push_path(r, "vertices");
         array(r, &s->vertices, FY_ODOL_INDEX_SIZE, "selected vertices");
-        set_path(r, "lods[%u]/selections[%u]/weights", li, i);
+        pop_path(r);
+        push_path(r, "weights");
         array(r, &s->weights, 1, "vertex weights");
+        pop_path(r);
     }
 
     set_path(r, "lods[%u]/properties", li);
