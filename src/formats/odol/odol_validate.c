@@ -1,6 +1,7 @@
 /* Checking an ODOL model against the rules of the format, and recomputing
  * what a file stores about its own layout. */
 #include "odol_internal.h"
+#include "../../core/diag_cap.h"
 
 #include <math.h>
 
@@ -348,24 +349,21 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
     }
 
     /* Faces. */
-    size_t bad_faces = 0;
+    fy_diag_scope faces; /* the first few bad faces locate the problem */
+    fy_diag_scope_open(&faces, 5);
     for (uint32_t f = 0; f < l->face_count; f++) {
         const ferry_odol_face *face = &l->faces[f];
         for (uint8_t c = 0; c < face->count && c < 4; c++) {
             if (face->vertices[c] < nv) continue;
-            if (bad_faces++ < 5) {
-                at(k, "lods[%u]/faces[%u]", li, f);
+            at(k, "lods[%u]/faces[%u]", li, f);
+            if (fy_diag_scope_admit(&faces, k->d, ERR, FERRY_NO_OFFSET, k->path, "face-vertex"))
                 report(k, ERR, FERRY_NO_OFFSET, "face-vertex", "corner %u names vertex %u, but the LOD has %u vertices",
                        c, face->vertices[c], nv);
-            }
             break;
         }
     }
-    if (bad_faces > 5) {
-        at(k, "lods[%u]/faces", li);
-        report(k, ERR, FERRY_NO_OFFSET, "face-vertex", "%zu more faces name vertices beyond the %u the LOD has",
-               bad_faces - 5, nv);
-    }
+    at(k, "lods[%u]/faces", li);
+    fy_diag_scope_close(&faces, k->d, NULL, true, FERRY_NO_OFFSET, k->path);
 
     /* Sections. */
     for (uint32_t s = 0; s < l->section_count; s++) {
