@@ -2,6 +2,7 @@
  * capped diagnostics (core/diag_cap.h) and the math (core/core_math.h). The
  * expected values were worked out by hand. */
 #include <ferry/alm.h>
+#include <ferry/odol.h>
 #include <ferry/ferry.h>
 
 #include <stdint.h>
@@ -10,6 +11,7 @@
 #include "core/core_math.h"
 #include "core/diag_cap.h"
 #include "core/record.h"
+#include "support.h"
 #include "test.h"
 
 static bool near(double a, double b) { return fabs(a - b) < 1e-6; }
@@ -170,6 +172,47 @@ static void test_alm_cap(void)
     ferry_diagnostics_free(&d);
 }
 
+/* ODOL validation lists five faces naming vertices beyond the LOD's per
+ * LOD, then one summary line at the LOD's faces. */
+static void test_odol_face_cap(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/samples/odol/grid.p3d", FERRY_SOURCE_DIR);
+    size_t size = 0;
+    uint8_t *data = test_read_file(path, &size);
+    ferry_odol_model *m = NULL;
+    ferry_error err;
+    CHECK(data && ferry_odol_read(data, size, NULL, &m, &err) == FERRY_OK);
+    if (!m) {
+        free(data);
+        return;
+    }
+    ferry_odol_lod *l = &m->lods[0];
+    CHECK(l->face_count > 8);
+    for (uint32_t f = 0; f < l->face_count; f++) l->faces[f].vertices[0] = 60000;
+    ferry_diagnostics d;
+    memset(&d, 0, sizeof d);
+    ferry_odol_validate(m, &d);
+    size_t listed = 0;
+    const ferry_diagnostic *summary = NULL;
+    for (size_t i = 0; i < d.count; i++) {
+        if (strcmp(d.items[i].rule, "face-vertex") != 0) continue;
+        if (strstr(d.items[i].message, "not listed"))
+            summary = &d.items[i];
+        else
+            listed += strncmp(d.items[i].path, "lods[0]/", 8) == 0;
+    }
+    CHECK_EQ_U(listed, 5);
+    char want[96];
+    snprintf(want, sizeof want, "%u more 'face-vertex' problems not listed", (unsigned)l->face_count - 5);
+    CHECK_MSG(summary && strcmp(summary->message, want) == 0 && strcmp(summary->path, "lods[0]/faces") == 0 &&
+                  summary->severity == FERRY_SEVERITY_ERROR,
+              "%s at %s", summary ? summary->message : "no summary", summary ? summary->path : "-");
+    ferry_diagnostics_free(&d);
+    ferry_odol_free(m);
+    free(data);
+}
+
 static void test_math(void)
 {
     float t[3], q[4], s[3];
@@ -211,6 +254,7 @@ int main(void)
     test_record_reader();
     test_diag_scope();
     test_alm_cap();
+    test_odol_face_cap();
     test_math();
     TEST_END();
 }

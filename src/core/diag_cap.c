@@ -39,6 +39,16 @@ bool fy_diag_scope_admit(fy_diag_scope *s, ferry_diagnostics *diags, ferry_sever
     return false;
 }
 
+bool fy_diag_vreport(fy_diag_scope *s, ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
+                     const char *path, const char *rule, const char *fmt, va_list ap)
+{
+    if (!fy_diag_scope_admit(s, diags, severity, offset, path, rule)) return false;
+    char message[256];
+    vsnprintf(message, sizeof message, fmt, ap);
+    fy_diag_add(diags, severity, offset, path, rule, "%s", message);
+    return true;
+}
+
 size_t fy_diag_scope_close(fy_diag_scope *s, ferry_diagnostics *diags, const char *label, bool at_scope,
                            uint64_t offset, const char *path)
 {

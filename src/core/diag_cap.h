@@ -36,6 +36,11 @@ void fy_diag_scope_open(fy_diag_scope *s, size_t cap);
  * out when the scope counts them. */
 bool fy_diag_scope_admit(fy_diag_scope *s, ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
                          const char *path, const char *rule);
+/* A report: listed unless the scope leaves it out (then tallied); true when
+ * listed. Every validator's report() goes through here. */
+bool fy_diag_vreport(fy_diag_scope *s, ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
+                     const char *path, const char *rule, const char *fmt, va_list ap);
+
 /* Closes the scope: one line per rule that went over the cap, "<label>: N
  * more '<rule>' problems not listed" (without "<label>: " when label is
  * NULL), as severe as the worst report it stands for, located at the first

@@ -27,14 +27,11 @@ static void report(vctx *v, ferry_severity severity, uint64_t offset, const char
 static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
                    const char *fmt, ...)
 {
-    if (!fy_diag_scope_admit(&v->tally, v->diags, severity, offset, path, rule)) return;
-    if (severity == FERRY_SEVERITY_ERROR) v->errors++;
-    char message[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    if (fy_diag_vreport(&v->tally, v->diags, severity, offset, path, rule, fmt, ap))
+        v->errors += severity == FERRY_SEVERITY_ERROR;
     va_end(ap);
-    fy_diag_add(v->diags, severity, offset, path, rule, "%s", message);
 }
 
 static void close_rules(vctx *v) { v->errors += fy_diag_scope_close(&v->tally, v->diags, NULL, false, 0, NULL); }

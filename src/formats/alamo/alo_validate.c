@@ -75,14 +75,11 @@ static void report(vctx *v, scope *s, ferry_severity severity, uint64_t offset, 
 static void report(vctx *v, scope *s, ferry_severity severity, uint64_t offset, const char *path,
                    const char *rule, const char *fmt, ...)
 {
-    if (s && !fy_diag_scope_admit(&s->tally, v->diags, severity, offset, path, rule)) return;
-    char message[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    if (fy_diag_vreport(s ? &s->tally : NULL, v->diags, severity, offset, path, rule, fmt, ap))
+        v->errors += severity == FERRY_SEVERITY_ERROR;
     va_end(ap);
-    if (severity == FERRY_SEVERITY_ERROR) v->errors++;
-    fy_diag_add(v->diags, severity, offset, path, rule, "%s", message);
 }
 
 static void scope_close(vctx *v, scope *s)

@@ -42,14 +42,11 @@ static void report(vctx *v, ferry_severity severity, uint64_t offset, const char
 static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
                    const char *fmt, ...)
 {
-    if (!fy_diag_scope_admit(&v->tally, v->diags, severity, offset, path, rule)) return;
-    char message[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    if (fy_diag_vreport(&v->tally, v->diags, severity, offset, path, rule, fmt, ap))
+        v->errors += severity == FERRY_SEVERITY_ERROR;
     va_end(ap);
-    if (severity == FERRY_SEVERITY_ERROR) v->errors++;
-    fy_diag_add(v->diags, severity, offset, path, rule, "%s", message);
 }
 
 /* Closes a scope with one line per rule that went over its cap, as severe

@@ -28,13 +28,10 @@ static void report(checker *k, ferry_severity sev, uint64_t offset, const char *
 static void report(checker *k, ferry_severity sev, uint64_t offset, const char *rule, const char *path,
                    const char *fmt, ...)
 {
-    if (!fy_diag_scope_admit(&k->tally, k->d, sev, offset, path, rule)) return;
-    char message[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    fy_diag_vreport(&k->tally, k->d, sev, offset, path, rule, fmt, ap);
     va_end(ap);
-    fy_diag_add(k->d, sev, offset, path, rule, "%s", message);
 }
 
 static uint64_t at(const checker *k, const char *section, uint64_t index, uint64_t delta)

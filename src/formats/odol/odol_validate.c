@@ -134,18 +134,17 @@ static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, fe
 typedef struct checker {
     ferry_diagnostics *d;
     char path[96];
+    fy_diag_scope *scope; /* where reports are capped (NULL: all listed) */
 } checker;
 
 static void report(checker *k, ferry_severity severity, uint64_t offset, const char *rule, const char *fmt, ...)
     FY_PRINTF(5, 6);
 static void report(checker *k, ferry_severity severity, uint64_t offset, const char *rule, const char *fmt, ...)
 {
-    char message[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    fy_diag_vreport(k->scope, k->d, severity, offset, k->path, rule, fmt, ap);
     va_end(ap);
-    fy_diag_add(k->d, severity, offset, k->path, rule, "%s", message);
 }
 
 #define ERR FERRY_SEVERITY_ERROR
@@ -351,17 +350,18 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
     /* Faces. */
     fy_diag_scope faces; /* the first few bad faces locate the problem */
     fy_diag_scope_open(&faces, 5);
+    k->scope = &faces;
     for (uint32_t f = 0; f < l->face_count; f++) {
         const ferry_odol_face *face = &l->faces[f];
         for (uint8_t c = 0; c < face->count && c < 4; c++) {
             if (face->vertices[c] < nv) continue;
             at(k, "lods[%u]/faces[%u]", li, f);
-            if (fy_diag_scope_admit(&faces, k->d, ERR, FERRY_NO_OFFSET, k->path, "face-vertex"))
-                report(k, ERR, FERRY_NO_OFFSET, "face-vertex", "corner %u names vertex %u, but the LOD has %u vertices",
-                       c, face->vertices[c], nv);
+            report(k, ERR, FERRY_NO_OFFSET, "face-vertex", "corner %u names vertex %u, but the LOD has %u vertices", c,
+                   face->vertices[c], nv);
             break;
         }
     }
+    k->scope = NULL;
     at(k, "lods[%u]/faces", li);
     fy_diag_scope_close(&faces, k->d, NULL, true, FERRY_NO_OFFSET, k->path);
 
@@ -450,7 +450,7 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
 
 size_t ferry_odol_validate(const ferry_odol_model *m, ferry_diagnostics *diags)
 {
-    checker k = {diags, ""};
+    checker k = {diags, "", NULL};
     size_t errors_before = diags->error_count;
     at(&k, "header");
     if (m->lod_count == 0) report(&k, ERR, 8, "lod-count", "the model has no LODs");
