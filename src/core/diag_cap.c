@@ -39,13 +39,17 @@ bool fy_diag_scope_admit(fy_diag_scope *s, ferry_diagnostics *diags, ferry_sever
     return false;
 }
 
-bool fy_diag_vreport(fy_diag_scope *s, ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
-                     const char *path, const char *rule, const char *fmt, va_list ap)
+bool fy_diag_report(fy_diag_scope *s, ferry_diagnostics *diags, size_t *errors, ferry_severity severity,
+                    uint64_t offset, const char *path, const char *rule, const char *fmt, ...)
 {
     if (!fy_diag_scope_admit(s, diags, severity, offset, path, rule)) return false;
     char message[256];
+    va_list ap;
+    va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
     fy_diag_add(diags, severity, offset, path, rule, "%s", message);
+    if (errors && severity == FERRY_SEVERITY_ERROR) (*errors)++;
     return true;
 }
 

@@ -37,9 +37,10 @@ void fy_diag_scope_open(fy_diag_scope *s, size_t cap);
 bool fy_diag_scope_admit(fy_diag_scope *s, ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
                          const char *path, const char *rule);
 /* A report: listed unless the scope leaves it out (then tallied); true when
- * listed. Every validator's report() goes through here. */
-bool fy_diag_vreport(fy_diag_scope *s, ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
-                     const char *path, const char *rule, const char *fmt, va_list ap);
+ * listed, and then an error adds one to *errors (when not NULL). Every
+ * validator's report() is this. */
+bool fy_diag_report(fy_diag_scope *s, ferry_diagnostics *diags, size_t *errors, ferry_severity severity,
+                    uint64_t offset, const char *path, const char *rule, const char *fmt, ...) FY_PRINTF(8, 9);
 
 /* Closes the scope: one line per rule that went over the cap, "<label>: N
  * more '<rule>' problems not listed" (without "<label>: " when label is

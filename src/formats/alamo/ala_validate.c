@@ -21,18 +21,8 @@ typedef struct vctx {
     fy_diag_scope tally; /* the whole animation: one scope */
 } vctx;
 
-static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
-                   const char *fmt, ...) FY_PRINTF(6, 7);
-
-static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
-                   const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (fy_diag_vreport(&v->tally, v->diags, severity, offset, path, rule, fmt, ap))
-        v->errors += severity == FERRY_SEVERITY_ERROR;
-    va_end(ap);
-}
+/* report(v, severity, offset, path, rule, fmt, ...) */
+#define report(v, ...) fy_diag_report(&(v)->tally, (v)->diags, &(v)->errors, __VA_ARGS__)
 
 static void close_rules(vctx *v) { v->errors += fy_diag_scope_close(&v->tally, v->diags, NULL, false, 0, NULL); }
 

@@ -69,18 +69,10 @@ static void scope_init(scope *s, size_t cap, const char *text)
     snprintf(s->label, sizeof s->label, "%s", text);
 }
 
-static void report(vctx *v, scope *s, ferry_severity severity, uint64_t offset, const char *path,
-                   const char *rule, const char *fmt, ...) FY_PRINTF(7, 8);
+static fy_diag_scope *tally(scope *s) { return s ? &s->tally : NULL; }
 
-static void report(vctx *v, scope *s, ferry_severity severity, uint64_t offset, const char *path,
-                   const char *rule, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (fy_diag_vreport(s ? &s->tally : NULL, v->diags, severity, offset, path, rule, fmt, ap))
-        v->errors += severity == FERRY_SEVERITY_ERROR;
-    va_end(ap);
-}
+/* report(v, s, severity, offset, path, rule, fmt, ...); s NULL: not capped. */
+#define report(v, s, ...) fy_diag_report(tally(s), (v)->diags, &(v)->errors, __VA_ARGS__)
 
 static void scope_close(vctx *v, scope *s)
 {

@@ -36,18 +36,8 @@ static const char *const group_names[FERRY_PARTICLE_GROUP_COUNT] = {"velocity", 
 
 static uint64_t at(uint64_t base, uint64_t add) { return base == FERRY_NO_OFFSET ? FERRY_NO_OFFSET : base + add; }
 
-static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
-                   const char *fmt, ...) FY_PRINTF(6, 7);
-
-static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
-                   const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (fy_diag_vreport(&v->tally, v->diags, severity, offset, path, rule, fmt, ap))
-        v->errors += severity == FERRY_SEVERITY_ERROR;
-    va_end(ap);
-}
+/* report(v, severity, offset, path, rule, fmt, ...) */
+#define report(v, ...) fy_diag_report(&(v)->tally, (v)->diags, &(v)->errors, __VA_ARGS__)
 
 /* Closes a scope with one line per rule that went over its cap, as severe
  * as the worst report it stands for. */

@@ -22,17 +22,7 @@ typedef struct checker {
 
 #define CAP_PER_RULE 20
 
-static void report(checker *k, ferry_severity sev, uint64_t offset, const char *rule, const char *path,
-                   const char *fmt, ...) FY_PRINTF(6, 7);
-
-static void report(checker *k, ferry_severity sev, uint64_t offset, const char *rule, const char *path,
-                   const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fy_diag_vreport(&k->tally, k->d, sev, offset, path, rule, fmt, ap);
-    va_end(ap);
-}
+#define report(k, sev, offset, rule, path, ...) fy_diag_report(&(k)->tally, (k)->d, NULL, sev, offset, path, rule, __VA_ARGS__)
 
 static uint64_t at(const checker *k, const char *section, uint64_t index, uint64_t delta)
 {

@@ -137,15 +137,9 @@ typedef struct checker {
     fy_diag_scope *scope; /* where reports are capped (NULL: all listed) */
 } checker;
 
-static void report(checker *k, ferry_severity severity, uint64_t offset, const char *rule, const char *fmt, ...)
-    FY_PRINTF(5, 6);
-static void report(checker *k, ferry_severity severity, uint64_t offset, const char *rule, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fy_diag_vreport(k->scope, k->d, severity, offset, k->path, rule, fmt, ap);
-    va_end(ap);
-}
+/* report(k, severity, offset, rule, fmt, ...), at the checker's path. */
+#define report(k, severity, offset, rule, ...) \
+    fy_diag_report((k)->scope, (k)->d, NULL, severity, offset, (k)->path, rule, __VA_ARGS__)
 
 #define ERR FERRY_SEVERITY_ERROR
 #define WARN FERRY_SEVERITY_WARNING
