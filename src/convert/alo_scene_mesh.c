@@ -86,11 +86,6 @@ static bool finite3(const float v[3])
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
 
-static double length3(const float v[3])
-{
-    return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
-}
-
 /* Unit normals: the stored ones normalized; a zero or broken one gets the
  * sum of its triangles' face normals, else +Z (glTF requires unit length). */
 static void make_normals(const ferry_alo_submesh *sm, const float *positions, const uint32_t *indices,
@@ -103,7 +98,7 @@ static void make_normals(const ferry_alo_submesh *sm, const float *positions, co
         const float *src = sm->vertices[v].normal;
         if (xf) fy_mat4_vector(xf, src, o);
         else memcpy(o, src, 3 * sizeof *o);
-        double len = finite3(o) ? length3(o) : 0;
+        double len = finite3(o) ? fy_vec3_length(o) : 0;
         if (len > 1e-12) {
             for (int k = 0; k < 3; k++) o[k] = (float)(o[k] / len);
         } else {
@@ -124,7 +119,7 @@ static void make_normals(const ferry_alo_submesh *sm, const float *positions, co
             fy_vec3_cross(e1, e2, fn);
             if (finite3(fn)) for (int k = 0; k < 3; k++) sum[k] += fn[k];
         }
-        double len = length3(sum);
+        double len = fy_vec3_length(sum);
         if (len > 1e-20 && isfinite(len)) {
             for (int k = 0; k < 3; k++) o[k] = (float)(sum[k] / len);
         } else {
@@ -148,13 +143,13 @@ static void make_tangents(const ferry_alo_submesh *sm, const float *normals, flo
             memcpy(t, vx->tangent, sizeof t);
             memcpy(bn, vx->binormal, sizeof bn);
         }
-        double len = finite3(t) ? length3(t) : 0;
+        double len = finite3(t) ? fy_vec3_length(t) : 0;
         if (!(len > 1e-12)) {
             /* Any direction across the normal: the data gives none. */
             float axis[3] = {1, 0, 0};
             if (fabsf(nn[0]) > 0.9f) axis[0] = 0, axis[1] = 1;
             fy_vec3_cross(nn, axis, t);
-            len = length3(t);
+            len = fy_vec3_length(t);
         }
         float *o = &tangents[4 * v];
         for (int k = 0; k < 3; k++) o[k] = (float)(t[k] / len);

@@ -511,7 +511,7 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
                 float raw[3] = {0, 0, 0};
                 (void)ferry_odol_vertex_normal(b->m, lod, v, raw);
                 for (int c = 0; c < 3; c++) n[c] = -axis_sign[c] * raw[c];
-                double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+                double len = fy_vec3_length(n);
                 if (!isfinite(len)) {
                     char npath[96];
                     snprintf(npath, sizeof npath, "lods[%u]/normals[%u]", (unsigned)lod_index, (unsigned)v);
@@ -553,7 +553,7 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
                 float *n = nrm + (size_t)b->remap[v] * 3;
                 if (n[0] != 0 || n[1] != 0 || n[2] != 0) continue;
                 const float *fn = b->face_normals + (size_t)v * 3;
-                double len = sqrt((double)fn[0] * fn[0] + (double)fn[1] * fn[1] + (double)fn[2] * fn[2]);
+                double len = fy_vec3_length(fn);
                 if (len > 0 && isfinite(len))
                     for (int c = 0; c < 3; c++) n[c] = (float)(fn[c] / len);
                 else

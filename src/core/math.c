@@ -278,3 +278,10 @@ void fy_vec3d_cross(const double a[3], const double b[3], double out[3])
     double r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
     memcpy(out, r, sizeof r);
 }
+
+double fy_vec3_length(const float v[3]) { return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]); }
+
+double fy_quat_length(const float q[4])
+{
+    return sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+}
