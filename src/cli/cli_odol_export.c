@@ -14,7 +14,7 @@ int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_
 {
     uint8_t *data;
     size_t size;
-    ferry_odol_model *model = cli_format_load(&cli_format_odol, in, &data, &size);
+    ferry_odol_model *model = cli_format_load(cli_format_for(FERRY_FORMAT_ODOL), in, &data, &size);
     if (!model) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_error err;
