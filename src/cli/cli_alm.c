@@ -528,16 +528,22 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
     bool in_alo = source == FERRY_FORMAT_ALO_MODEL || source == FERRY_FORMAT_ALO_PARTICLE ||
                   source == FERRY_FORMAT_ALO_PARTICLE_UAW;
     bool in_gltf = source == FERRY_FORMAT_GLB || source == FERRY_FORMAT_GLTF;
+    const cli_format *alm = cli_format_for(FERRY_FORMAT_ALM);
+    cli_convert_options o = {0};
+    o.source = source;
+    o.allow_invalid = allow_invalid;
+    o.alm_lod = chosen ? &lod : NULL;
+    o.anim = anim;
     if (anim && !(in_alo && cli_has_ext(out, ".alm")))
         return cli_usage_error("convert", "--anim applies to building an .alm from an .alo model");
     if (in_alm && cli_has_ext(out, ".alm")) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
-        return cli_format_rewrite(cli_format_for(FERRY_FORMAT_ALM), in, out);
+        return alm->rewrite(in, out, &o);
     }
-    if (in_alm && is_gltf(out)) return cli_alm_export(in, out, chosen ? &lod : NULL, allow_invalid);
+    if (in_alm && is_gltf(out)) return alm->export(in, out, &o);
     if (cli_has_ext(out, ".alm") && (in_alo || in_gltf)) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to reading ALM files");
-        return cli_alm_build(in, source, out, anim);
+        return alm->build(in, out, &o);
     }
     if (in_alm)
         return cli_usage_error("convert", "cannot write '%s' from an ALM file: supported outputs are .alm, .glb, .gltf", out);

@@ -417,13 +417,20 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
         status = cli_usage_error("convert", "choose one of --game-view (the default), --all and --lod");
         goto done;
     }
+    const cli_format *format = cli_format_for(source);
+    /* The game's view is the default: what players see first. */
+    cli_convert_options o = {0};
+    o.source = source;
+    o.allow_invalid = allow_invalid;
+    o.lods = lod_count ? lods : NULL;
+    o.lod_count = lod_count;
+    o.game_view = !all;
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
-        /* The game's view is the default: what players see first. */
-        status = cli_odol_export(in, out, lod_count ? lods : NULL, lod_count, !all, allow_invalid);
+        status = format->export(in, out, &o);
     } else if (cli_has_ext(out, ".p3d")) {
         status = lod_count || all || game_view
                      ? cli_usage_error("convert", "--lod, --all and --game-view apply to .glb/.gltf outputs")
-                     : cli_format_rewrite(cli_format_for(FERRY_FORMAT_ODOL), in, out);
+                     : format->rewrite(in, out, &o);
     } else {
         status = cli_usage_error("convert", "cannot write '%s' from a P3D file: supported outputs are .p3d, .glb, .gltf", out);
     }

@@ -53,8 +53,10 @@ static const char convert_usage[] =
 
 static int rewrite(const char *in, const char *out, int ala_format);
 
-static int convert_to_gltf(const char *in, const char *out, const export_options *options)
+/* The Alamo family's export and rewrite (the format table's entries). */
+int cli_alamo_export(const char *in, const char *out, const cli_convert_options *o)
 {
+    const export_options *options = o->alamo;
     export_result result;
     int status = export_one(in, out, options, &result, stderr);
     if (status == CLI_OK) {
@@ -141,10 +143,18 @@ int cmd_convert(int argc, char **argv)
     return cli_alamo_convert(argc, argv, source);
 }
 
+/* The row whose rewrite and export the Alamo parser calls: the input's
+ * own when it has them; otherwise (no file, no known content, a glTF) the
+ * model's, whose reader then says what is wrong. */
+static const cli_format *format_of(ferry_format source)
+{
+    const cli_format *f = cli_format_for(source);
+    return f && f->rewrite && f->export ? f : cli_format_for(FERRY_FORMAT_ALO_MODEL);
+}
+
 /* The Alamo family's conversions (and -r, and --help for every family). */
 int cli_alamo_convert(int argc, char **argv, ferry_format source)
 {
-    (void)source; /* the Alamo readers tell models, particles and animations apart themselves */
     const char *in = NULL, *out = NULL;
     int ala_format = 0, jobs = 0;
     bool recursive = false, json = false, gltf_options = false, game_view = false;
@@ -248,18 +258,30 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             status = cli_usage_error("convert", "--ala-format applies to .ala outputs");
             goto done;
         }
-        status = convert_to_gltf(in, out, &eo);
+        cli_convert_options o = {0};
+        o.source = source;
+        o.allow_invalid = eo.allow_invalid;
+        o.alamo = &eo;
+        status = format_of(source)->export(in, out, &o);
         goto done;
     }
     if (gltf_options) {
         status = cli_usage_error("convert", "--anim, --force, --textures, --no-textures, --all and --game-view apply to .glb/.gltf outputs");
         goto done;
     }
-    status = rewrite(in, out, ala_format);
+    cli_convert_options o = {0};
+    o.source = source;
+    o.ala_format = ala_format;
+    status = format_of(source)->rewrite(in, out, &o);
 done:
     free(eo.animations);
     free(eo.texture_dirs);
     return status;
+}
+
+int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
+{
+    return rewrite(in, out, o->ala_format);
 }
 
 /* Rewrites IN through its typed model as OUT (.alo or .ala). */

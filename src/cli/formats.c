@@ -6,26 +6,26 @@
 #include <string.h>
 
 static const cli_format formats[] = {
-    /* id, name, info, dump, validate, convert, read/write/free (rewrite) */
-    {FERRY_FORMAT_ALO_MODEL, "ALO model", cli_alamo_info, cli_alamo_dump, cli_alamo_validate, cli_alamo_convert, NULL,
-     NULL, NULL},
+    /* id, name, info, dump, validate, convert (options), rewrite, export, build, read/write/free */
+    {FERRY_FORMAT_ALO_MODEL, "ALO model", cli_alamo_info, cli_alamo_dump, cli_alamo_validate, cli_alamo_convert,
+     cli_alamo_rewrite, cli_alamo_export, NULL, NULL, NULL, NULL},
     {FERRY_FORMAT_ALO_PARTICLE, "ALO particle system", cli_alamo_info, cli_alamo_dump, cli_alamo_validate,
-     cli_alamo_convert, NULL, NULL, NULL},
+     cli_alamo_convert, cli_alamo_rewrite, cli_alamo_export, NULL, NULL, NULL, NULL},
     /* Read as a particle system, whose reader says it is not supported. */
     {FERRY_FORMAT_ALO_PARTICLE_UAW, "ALO particle system (Universe at War, 0x1500)", cli_alamo_info, cli_alamo_dump,
-     cli_alamo_validate, cli_alamo_convert, NULL, NULL, NULL},
-    {FERRY_FORMAT_ALA, "ALA animation", cli_alamo_info, cli_alamo_dump, cli_alamo_validate, cli_alamo_convert, NULL,
-     NULL, NULL},
-    {FERRY_FORMAT_ODOL, "ODOL", cli_odol_info, cli_odol_dump, cli_odol_validate, cli_odol_convert, cli_odol_read,
-     cli_odol_write, cli_odol_free},
+     cli_alamo_validate, cli_alamo_convert, cli_alamo_rewrite, cli_alamo_export, NULL, NULL, NULL, NULL},
+    {FERRY_FORMAT_ALA, "ALA animation", cli_alamo_info, cli_alamo_dump, cli_alamo_validate, cli_alamo_convert,
+     cli_alamo_rewrite, cli_alamo_export, NULL, NULL, NULL, NULL},
+    {FERRY_FORMAT_ODOL, "ODOL", cli_odol_info, cli_odol_dump, cli_odol_validate, cli_odol_convert,
+     cli_format_rewrite, cli_odol_export, NULL, cli_odol_read, cli_odol_write, cli_odol_free},
     /* MLOD goes to the ODOL reader, which names it (ferry does not read it). */
-    {FERRY_FORMAT_MLOD, "ODOL", cli_odol_info, cli_odol_dump, cli_odol_validate, cli_odol_convert, cli_odol_read,
-     cli_odol_write, cli_odol_free},
-    {FERRY_FORMAT_ALM, "ALM", cli_alm_info, cli_alm_dump, cli_alm_validate, cli_alm_convert, cli_alm_read,
-     cli_alm_write, cli_alm_free},
+    {FERRY_FORMAT_MLOD, "ODOL", cli_odol_info, cli_odol_dump, cli_odol_validate, cli_odol_convert,
+     cli_format_rewrite, cli_odol_export, NULL, cli_odol_read, cli_odol_write, cli_odol_free},
+    {FERRY_FORMAT_ALM, "ALM", cli_alm_info, cli_alm_dump, cli_alm_validate, cli_alm_convert,
+     cli_format_rewrite, cli_alm_export, cli_alm_build, cli_alm_read, cli_alm_write, cli_alm_free},
     /* glTF is an input of ALM building only (cmd_convert.c's routes). */
-    {FERRY_FORMAT_GLB, "glTF binary", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL},
-    {FERRY_FORMAT_GLTF, "glTF", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL},
+    {FERRY_FORMAT_GLB, "glTF binary", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
+    {FERRY_FORMAT_GLTF, "glTF", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 const cli_format *cli_format_for(ferry_format id)
@@ -143,8 +143,9 @@ void *cli_format_load(const cli_format *format, const char *path, uint8_t **data
     return model;
 }
 
-int cli_format_rewrite(const cli_format *format, const char *in, const char *out)
+int cli_format_rewrite(const char *in, const char *out, const cli_convert_options *options)
 {
+    const cli_format *format = cli_format_for(options->source);
     uint8_t *data;
     size_t size;
     void *model = cli_format_load(format, in, &data, &size);
