@@ -131,7 +131,7 @@ patch() { printf "\\x${3:0:2}\\x${3:2:2}\\x${3:4:2}\\x${3:6:2}" | dd of="$1" bs=
 cp "$tmp/fan.alm" "$tmp/nan.alm"
 patch "$tmp/nan.alm" 323 7fc00000
 expect 1 "validate: a NaN position" -- "$FERRY" validate "$tmp/nan.alm"
-check "validate: NaN located" grep -q "offset 0x143 (323), at positions\[1\]/components\[0\]: coordinate 1 is NaN \[non-finite\]" "$tmp/out" "$tmp/err"
+check "validate: NaN located" grep -q "offset 0x143 (323), at positions\[1\]/components\[0\]: coordinate 1 is NaN \[value-finite\]" "$tmp/out" "$tmp/err"
 expect 1 "convert: a NaN position" -- "$FERRY" convert "$tmp/nan.alm" "$tmp/nan.glb"
 check "convert: NaN located as validate does" grep -q "offset 0x143 (323), at positions\[1\]/components\[0\]: coordinate 1 is NaN" "$tmp/err"
 check "convert: no output" test ! -e "$tmp/nan.glb"
