@@ -281,6 +281,24 @@ done:
 
 int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
 {
+    if (!cli_has_ext(out, ".alo") && !cli_has_ext(out, ".ala")) {
+        /* What IN can become, by its detected format (routes above and the families' builds). */
+        const char *from, *outputs;
+        switch (o->source) {
+        case FERRY_FORMAT_ALO_MODEL: from = " from an ALO model"; outputs = ".glb, .gltf, .alo, .alm"; break;
+        case FERRY_FORMAT_ALO_PARTICLE: from = " from a particle system"; outputs = ".glb, .gltf, .alo"; break;
+        case FERRY_FORMAT_ALA:
+            from = " from an animation";
+            outputs = ".ala (--ala-format 1|2; to glTF, give its model and --anim)";
+            break;
+        case FERRY_FORMAT_GLB:
+        case FERRY_FORMAT_GLTF: from = " from a glTF file"; outputs = ".alm"; break;
+        default:
+            from = "";
+            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d (which apply depends on the input: ferry convert --help)";
+        }
+        return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);
+    }
     return rewrite(in, out, o->ala_format);
 }
 

@@ -46,6 +46,16 @@ for cmd in info validate; do
   done
 done
 
+# An output ferry cannot write: the outputs that apply to the input are named.
+expect 2 "convert a model to .obj" -- "$FERRY" convert "$s/crate.alo" "$tmp/x.obj"
+check "a model's outputs include .alm" grep -q "from an ALO model: supported outputs: .glb, .gltf, .alo, .alm" "$tmp/err"
+expect 2 "convert an animation to .obj" -- "$FERRY" convert "$s/walker_walk_00.ala" "$tmp/x.obj"
+check "an animation's output is .ala" grep -q "from an animation: supported outputs: .ala" "$tmp/err"
+expect 2 "convert a P3D to .obj" -- "$FERRY" convert "$SRC/samples/odol/box.p3d" "$tmp/x.obj"
+check "a P3D's outputs include .p3d" grep -q "supported outputs are .p3d, .glb, .gltf" "$tmp/err"
+expect 2 "convert a file of unknown kind to .obj" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.obj"
+check "every output is named" grep -q "supported outputs: .glb, .gltf, .alo, .ala, .alm, .p3d" "$tmp/err"
+
 # A file of no known format says so, in every command that reads files.
 printf 'This is a text file, not a model.\n' >"$tmp/text.alo"
 for cmd in info validate dump; do
