@@ -341,7 +341,9 @@ FERRY_API size_t ferry_alo_validate(const ferry_alo_model *model, const ferry_al
 /* Finds a texture file as the game does: by its base name, ignoring case,
  * in the model's folder, then ../Textures beside it, then each extra folder
  * in turn; a name ending in .tga is also tried as .dds (the game's compiled
- * form). Writes the path found into out_path and returns true. */
+ * form). Writes the path found into out_path and returns true. Any entry but
+ * a folder counts (a FIFO or device too: reading it is refused with its kind,
+ * so the user is told why rather than that it is missing). */
 FERRY_API bool ferry_alamo_find_texture(const char *model_path, const char *const *extra_dirs, size_t extra_count,
                                         const char *name, char *out_path, size_t out_size);
 

@@ -60,9 +60,10 @@ int cli_alamo_export(const char *in, const char *out, const cli_convert_options 
     export_result result;
     int status = export_one(in, out, options, &result, stderr);
     if (status == CLI_OK) {
-        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s embedded, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out), result.animations,
-                result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s", result.warnings,
-                result.warnings == 1 ? "" : "s");
+        /* A .gltf's images are PNG files beside it, a .glb's are inside it. */
+        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s %s, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out),
+                result.animations, result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s",
+                cli_has_ext(out, ".gltf") ? "written" : "embedded", result.warnings, result.warnings == 1 ? "" : "s");
         if (result.meshes_left_out)
             fprintf(stderr, "%s: %zu mesh%s the game does not draw at first sight left out (--all keeps them)\n", CLI_TXT(in),
                     result.meshes_left_out, result.meshes_left_out == 1 ? "" : "es");

@@ -95,8 +95,10 @@ static void alpha_to_grey(ferry_image *img)
 /* Image name suffix and lookup key of each variant. */
 static const char *const variant_names[] = {"", " (additive)", " (colour)", " (faction mask)"};
 
-/* Reads, decodes and re-encodes one file; -1 with a warning when it cannot. */
-static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, fy_texture_variant variant, bool *nomem)
+/* Reads, decodes and re-encodes one file; -1 with a warning when it cannot
+ * (*unusable then says why, for the list of missing textures). */
+static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, fy_texture_variant variant, bool *nomem,
+                          const char **unusable)
 {
     ferry_scene *s = b->scene;
     /* Each file is embedded once per variant that is used. */
@@ -110,7 +112,9 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, f
     size_t size = 0;
     ferry_error e;
     if (ferry_file_load(path, TEXTURE_FILE_LIMIT, &data, &size, &e) != FERRY_OK) {
-        warn(b, "texture-undecodable", "texture %s (%s) cannot be read", name, path);
+        /* The reason too: a FIFO or folder of that name is not "missing". */
+        warn(b, "texture-undecodable", "texture %s cannot be read (%s)", name, e.message);
+        *unusable = "could not be read";
         return -1;
     }
     ferry_image img;
@@ -121,6 +125,7 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, f
         char msg[300];
         snprintf(msg, sizeof msg, "%.120s: %.170s", path, e.message);
         warn(b, "texture-undecodable", "texture %s cannot be decoded (%s)", name, msg);
+        *unusable = "could not be decoded";
         return -1;
     }
     if (variant == FY_TEXTURE_ADDITIVE) additive_to_alpha(&img);
@@ -132,7 +137,10 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, f
     if (r != FERRY_OK || png.failed) {
         ferry_buffer_free(&png);
         if (r == FERRY_ERR_NOMEM || png.failed) *nomem = true;
-        else warn(b, "texture-undecodable", "texture %s cannot be encoded as PNG (%s)", name, e.message);
+        else {
+            warn(b, "texture-undecodable", "texture %s cannot be encoded as PNG (%s)", name, e.message);
+            *unusable = "could not be decoded";
+        }
         return -1;
     }
     if (!b->image_paths) {
@@ -199,9 +207,10 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
     }
     int32_t image = -1;
     bool missing = false;
+    const char *unusable = NULL;
     char path[4096];
     if (ferry_alamo_find_texture(o->model_path, o->texture_dirs, o->texture_dir_count, name, path, sizeof path)) {
-        image = embed_file(b, name, path, variant, nomem);
+        image = embed_file(b, name, path, variant, nomem, &unusable);
     } else {
         missing = true;
         warn(b, "texture-missing", "texture %s not found beside the model, in ../Textures or the given folders%s", name, "");
@@ -215,6 +224,7 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
     b->textures[b->texture_count].image = image;
     b->textures[b->texture_count].variant = variant;
     b->textures[b->texture_count].missing = missing;
+    b->textures[b->texture_count].unusable = unusable;
     b->texture_count++;
     return image;
 }

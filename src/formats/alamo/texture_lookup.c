@@ -27,7 +27,9 @@ static bool find_in_dir(const char *dir, const char *name, char *out, size_t out
         if (strcasecmp(e->d_name, name) != 0) continue;
         int n = snprintf(out, out_size, "%s/%s", dir, e->d_name);
         struct stat st;
-        found = n > 0 && (size_t)n < out_size && stat(out, &st) == 0 && S_ISREG(st.st_mode);
+        /* Any file but a folder: a FIFO or device of that name is found, and
+         * refused by the reader with its kind, rather than called missing. */
+        found = n > 0 && (size_t)n < out_size && stat(out, &st) == 0 && !S_ISDIR(st.st_mode);
     }
     closedir(d);
     return found;
