@@ -37,7 +37,7 @@ static const char validate_usage[] =
     "Other files (textures, XML, glTF, ...) are skipped and counted, not errors;\n"
     "a folder that cannot be read is an error. Without -r a folder is an error.\n"
     "\n"
-    "  -r, --recursive  check every file in the folders given\n"
+    "  -r              check every file in the folders given (--recursive)\n"
     "  --json          machine-readable report on stdout\n"
     "  --textures DIR  another folder to search for textures (repeatable)\n"
     "  --no-textures   skip the texture check\n"
