@@ -35,13 +35,14 @@ typedef struct texture_ctx {
     const char *model_path;
     const char **dirs;
     size_t dir_count;
+    ferry_alamo_texture_folders folders; /* the folder sources searched, opened per file */
 } texture_ctx;
 
 static bool texture_exists(const char *name, void *user)
 {
     const texture_ctx *t = user;
     char found[4096];
-    return ferry_alamo_find_texture(t->model_path, t->dirs, t->dir_count, name, found, sizeof found);
+    return ferry_alamo_texture_find(&t->folders.places, name, NULL, found, sizeof found);
 }
 
 /* Validates one file; returns its error count (a read failure counts as one).
@@ -87,6 +88,9 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
     } else {
         texture_ctx tex = *tex_template;
         tex.model_path = file;
+        if (!check_textures ||
+            ferry_alamo_texture_folders_open(file, tex.dirs, tex.dir_count, &tex.folders, &err) != FERRY_OK)
+            memset(&tex.folders, 0, sizeof tex.folders);
         ferry_diagnostics diags = {0};
         if (a.model) {
             ferry_alo_validate_options opts = {check_textures ? texture_exists : NULL, &tex};
@@ -120,6 +124,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         }
         errors = diags.error_count;
         ferry_diagnostics_free(&diags);
+        ferry_alamo_texture_folders_close(&tex.folders);
     }
     if (fj) {
         json_object_set_new(fj, "valid", json_boolean(errors == 0));
@@ -276,7 +281,7 @@ int cmd_validate(int argc, char **argv)
         status = cli_usage_error("validate", "no file given");
         goto done;
     }
-    texture_ctx tex = {NULL, dirs, dir_count};
+    texture_ctx tex = {.model_path = NULL, .dirs = dirs, .dir_count = dir_count};
     cli_asset fixed_model;
     memset(&fixed_model, 0, sizeof fixed_model);
     if (model_path) {
