@@ -141,6 +141,7 @@ typedef struct folder_source {
 /* root/path into out; false when it does not fit. */
 static bool join(const folder_source *f, const char *path, char *out, size_t out_size)
 {
+    if (!ferry_file_source_path_ok(path)) return false; /* never outside the root */
     int n = *path ? snprintf(out, out_size, "%s/%s", f->root, path) : snprintf(out, out_size, "%s", f->root);
     return n > 0 && (size_t)n < out_size;
 }
@@ -150,7 +151,7 @@ static ferry_result folder_load(void *user, const char *path, size_t max_size, u
 {
     char full[SOURCE_PATH_MAX * 2];
     if (!join(user, path, full, sizeof full)) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "path too long: %.200s", path);
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "not a path inside the folder: %.200s", path);
         return FERRY_ERR_ARGUMENT;
     }
     return ferry_file_load(full, max_size, data, size, err);
@@ -166,7 +167,7 @@ static ferry_result folder_list(void *user, const char *path, ferry_entry_fn ent
 {
     char full[SOURCE_PATH_MAX * 2];
     if (!join(user, path, full, sizeof full)) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "path too long: %.200s", path);
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "not a path inside the folder: %.200s", path);
         return FERRY_ERR_ARGUMENT;
     }
     DIR *d = opendir(full);
