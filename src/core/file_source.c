@@ -179,13 +179,24 @@ static ferry_result folder_list(void *user, const char *path, ferry_entry_fn ent
     struct dirent *e;
     while ((e = readdir(d))) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        /* Links are followed, as opening the name would. */
-        struct stat st;
-        if (fstatat(fd, e->d_name, &st, 0) != 0) continue;
+        /* The entry's type when the folder gives it (no system call per
+         * entry: a folder of thousands of models is listed per lookup);
+         * links and unknown types are followed with fstatat, as opening
+         * the name would. */
         ferry_entry_kind kind;
-        if (S_ISREG(st.st_mode)) kind = FERRY_ENTRY_FILE;
-        else if (S_ISDIR(st.st_mode)) kind = FERRY_ENTRY_FOLDER;
-        else continue;
+#ifdef DT_REG
+        if (e->d_type == DT_REG) kind = FERRY_ENTRY_FILE;
+        else if (e->d_type == DT_DIR) kind = FERRY_ENTRY_FOLDER;
+        else if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN) continue;
+        else
+#endif
+        {
+            struct stat st;
+            if (fstatat(fd, e->d_name, &st, 0) != 0) continue;
+            if (S_ISREG(st.st_mode)) kind = FERRY_ENTRY_FILE;
+            else if (S_ISDIR(st.st_mode)) kind = FERRY_ENTRY_FOLDER;
+            else continue;
+        }
         if (!entry(ctx, e->d_name, kind)) break;
     }
     closedir(d);
