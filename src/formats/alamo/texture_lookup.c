@@ -155,6 +155,7 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
         f->places.model_path = slash ? slash + 1 : model_path;
         f->places.parent_source = &f->parent;
     }
+    if (!dirs) dir_count = 0;
     if (r == FERRY_OK && dir_count) {
         f->folders = calloc(dir_count, sizeof *f->folders);
         f->folder_list = calloc(dir_count, sizeof *f->folder_list);
