@@ -2,8 +2,9 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+PREFIX ?= /usr/local
 
-.PHONY: all test demo clean samples asan fuzz bench
+.PHONY: all test demo clean samples asan fuzz bench install
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -13,6 +14,11 @@ $(BUILD)/CMakeCache.txt:
 
 test: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Headers, libferry.a, libferry.so, ferry.pc, the CMake package and the CLI
+# under PREFIX (include/, lib/, bin/).
+install: all
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 demo: all
 	bash tools/demo.sh $(BUILD)/ferry

@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="chunk alo ala particle image lzss alm odol gltf lzo"
+targets="detect chunk alo ala particle image lzss alm odol gltf lzo"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -38,9 +38,10 @@ status=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-# The committed seeds of a target: the ODOL reader's are the bundled samples.
+# The committed seeds of a target: the ODOL reader's are the bundled samples,
+# ferry_detect's the glTF seeds (plus the Alamo samples, below).
 seeds_of() {
-    if [ "$1" = odol ]; then echo "$here/../samples/odol"; else echo "$here/corpus/$1"; fi
+    if [ "$1" = odol ]; then echo "$here/../samples/odol"; elif [ "$1" = detect ]; then echo "$here/corpus/gltf"; else echo "$here/corpus/$1"; fi
 }
 
 echo "== replaying the seed corpus"

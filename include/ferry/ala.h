@@ -147,13 +147,13 @@ typedef struct ferry_ala_animation {
  * Structure problems (sizes, missing chunks, arrays that are not whole
  * vectors) are located errors; whether the arrays agree with the frame
  * count is left to ferry_ala_validate, and sampling stays in bounds. */
-ferry_result ferry_ala_read(const uint8_t *data, size_t size, const ferry_read_options *options,
-                            ferry_ala_animation **out, ferry_error *err);
-void ferry_ala_free(ferry_ala_animation *anim);
+FERRY_API ferry_result ferry_ala_read(const uint8_t *data, size_t size, const ferry_read_options *options,
+                                      ferry_ala_animation **out, ferry_error *err);
+FERRY_API void ferry_ala_free(ferry_ala_animation *anim);
 
 /* Appends the animation's bytes, in its own format, to `out`. A read
  * animation comes out byte for byte. */
-ferry_result ferry_ala_write(const ferry_ala_animation *anim, ferry_buffer *out, ferry_error *err);
+FERRY_API ferry_result ferry_ala_write(const ferry_ala_animation *anim, ferry_buffer *out, ferry_error *err);
 
 /* Writes in `format`, converting when it differs from the animation's:
  * format 1 -> 2 packs each bone's tracks into frame blocks (indices given
@@ -163,13 +163,13 @@ ferry_result ferry_ala_write(const ferry_ala_animation *anim, ferry_buffer *out,
  * the result gives the same poses exactly. Refused (FERRY_ERR_ARGUMENT, the
  * bone and chunk named) when the tracks disagree with the frame count or an
  * index lies outside its block, which is what ferry_ala_validate reports. */
-ferry_result ferry_ala_write_format(const ferry_ala_animation *anim, ferry_ala_format format, ferry_buffer *out,
-                                    ferry_error *err);
+FERRY_API ferry_result ferry_ala_write_format(const ferry_ala_animation *anim, ferry_ala_format format, ferry_buffer *out,
+                                              ferry_error *err);
 
 /* ferry_ala_write_format, then ferry_ala_read of the result: a new
  * animation in its own arena (the input is not changed). */
-ferry_result ferry_ala_convert(const ferry_ala_animation *anim, ferry_ala_format format,
-                               const ferry_read_options *options, ferry_ala_animation **out, ferry_error *err);
+FERRY_API ferry_result ferry_ala_convert(const ferry_ala_animation *anim, ferry_ala_format format,
+                                         const ferry_read_options *options, ferry_ala_animation **out, ferry_error *err);
 
 /* ---- sampling ---- */
 
@@ -190,33 +190,33 @@ typedef enum ferry_ala_wrap {
 /* A bone's pose at an integer frame (clamped to the last frame): the stored
  * values decoded, the rotation normalized. A bone index out of range gives
  * the rest pose (no translation, identity rotation, unit scale). */
-void ferry_ala_sample_frame(const ferry_ala_animation *anim, size_t bone, uint32_t frame, ferry_ala_pose *out);
+FERRY_API void ferry_ala_sample_frame(const ferry_ala_animation *anim, size_t bone, uint32_t frame, ferry_ala_pose *out);
 
 /* A bone's pose at a fractional frame. Between frames i and i + 1,
  * translation and scale are interpolated linearly and the rotation by
  * slerp along the shorter arc; when the bone's step bit for frame i is set,
  * frame i's values hold until frame i + 1. Visibility is frame i's bit. */
-void ferry_ala_sample(const ferry_ala_animation *anim, size_t bone, double frame, ferry_ala_wrap wrap,
-                      ferry_ala_pose *out);
+FERRY_API void ferry_ala_sample(const ferry_ala_animation *anim, size_t bone, double frame, ferry_ala_wrap wrap,
+                                ferry_ala_pose *out);
 
 /* Every bone at once: out[anim->bone_count], in bone order. */
-void ferry_ala_sample_all(const ferry_ala_animation *anim, double frame, ferry_ala_wrap wrap, ferry_ala_pose *out);
+FERRY_API void ferry_ala_sample_all(const ferry_ala_animation *anim, double frame, ferry_ala_wrap wrap, ferry_ala_pose *out);
 
 /* Seconds -> frames (seconds * fps); 0 when fps is not a positive number. */
-double ferry_ala_frame_at(const ferry_ala_animation *anim, double seconds);
+FERRY_API double ferry_ala_frame_at(const ferry_ala_animation *anim, double seconds);
 /* Seconds from the first frame to the last: (frame_count - 1) / fps, 0 when
  * fps is not a positive number or there is at most one frame. */
-double ferry_ala_duration(const ferry_ala_animation *anim);
+FERRY_API double ferry_ala_duration(const ferry_ala_animation *anim);
 /* ferry_ala_sample at ferry_ala_frame_at(anim, seconds). */
-void ferry_ala_sample_time(const ferry_ala_animation *anim, size_t bone, double seconds, ferry_ala_wrap wrap,
-                           ferry_ala_pose *out);
+FERRY_API void ferry_ala_sample_time(const ferry_ala_animation *anim, size_t bone, double seconds, ferry_ala_wrap wrap,
+                                     ferry_ala_pose *out);
 
 /* ---- validation ---- */
 
 /* Appends every problem found to `diags` (rules such as frame-data-size,
  * track-index, rotation-unit, fps; see docs/formats/ala-animation.md);
  * returns the number of errors. Works on any animation, read or built. */
-size_t ferry_ala_validate(const ferry_ala_animation *anim, ferry_diagnostics *diags);
+FERRY_API size_t ferry_ala_validate(const ferry_ala_animation *anim, ferry_diagnostics *diags);
 
 /* Checks the animation against the model it is meant for and appends what
  * disagrees, all as warnings (the engine loads such files; see
@@ -225,8 +225,8 @@ size_t ferry_ala_validate(const ferry_ala_animation *anim, ferry_diagnostics *di
  * track's name exists elsewhere (anim-bone-mismatch), no bone of the model
  * with the track's name (anim-bone-missing). Names compare ignoring ASCII
  * case. Returns the errors (none today). */
-size_t ferry_ala_check_model(const ferry_ala_animation *anim, const ferry_alo_model *model,
-                             ferry_diagnostics *diags);
+FERRY_API size_t ferry_ala_check_model(const ferry_ala_animation *anim, const ferry_alo_model *model,
+                                       ferry_diagnostics *diags);
 
 /* The match rule of export: an animation fits a model when every track's
  * bone index lies within the model's skeleton and that bone has the track's
@@ -235,8 +235,8 @@ size_t ferry_ala_check_model(const ferry_ala_animation *anim, const ferry_alo_mo
  * `summary` (may be NULL) receives one line naming them, the names the model
  * lacks first ("bones not in the model: 'A', 'B'; tracks on other bones:
  * 'C' (for bone 4, 'D')"), cut with "..." when it does not fit. */
-size_t ferry_ala_model_misfits(const ferry_ala_animation *anim, const ferry_alo_model *model, char *summary,
-                               size_t summary_size);
+FERRY_API size_t ferry_ala_model_misfits(const ferry_ala_animation *anim, const ferry_alo_model *model, char *summary,
+                                         size_t summary_size);
 
 /* The naming rule that pairs animation files with models: MODEL_NAME.ala
  * belongs to MODEL.alo, i.e. the animation's file name starts with the
@@ -244,7 +244,7 @@ size_t ferry_ala_model_misfits(const ferry_ala_animation *anim, const ferry_alo_
  * the longest stem wins (X_Y_IDLE_00.ala belongs to X_Y.alo, not X.alo), the
  * first given on a tie. Folders in the names are ignored. Returns the index
  * into model_files, or `count` when no model fits. */
-size_t ferry_ala_model_for(const char *animation_file, const char *const *model_files, size_t count);
+FERRY_API size_t ferry_ala_model_for(const char *animation_file, const char *const *model_files, size_t count);
 
 /* The animations of a model found by that rule, as `--anim auto` does: the
  * .ala files in the model's folder of `source` (model_path is the model's

@@ -184,7 +184,7 @@ typedef struct ferry_alm_mesh {
 } ferry_alm_mesh;
 
 /* Bytes per stored real number: 8 in versions 1 and 2, 4 later. */
-uint32_t ferry_alm_float_size(uint32_t version);
+FERRY_API uint32_t ferry_alm_float_size(uint32_t version);
 
 /* ---- reading, writing, validation ---- */
 
@@ -192,13 +192,13 @@ uint32_t ferry_alm_float_size(uint32_t version);
  * version. Structure problems are located errors (byte offset, the record
  * path such as "vertices[12]/tangents[1]"); index ranges and collapse
  * consistency are left to ferry_alm_validate. */
-ferry_result ferry_alm_read(const uint8_t *data, size_t size, const ferry_read_options *options,
-                            ferry_alm_mesh **out, ferry_error *err);
-void ferry_alm_free(ferry_alm_mesh *mesh);
+FERRY_API ferry_result ferry_alm_read(const uint8_t *data, size_t size, const ferry_read_options *options,
+                                      ferry_alm_mesh **out, ferry_error *err);
+FERRY_API void ferry_alm_free(ferry_alm_mesh *mesh);
 
 /* Appends the mesh's bytes in mesh->version's layout. A read mesh comes out
  * byte for byte. */
-ferry_result ferry_alm_write(const ferry_alm_mesh *mesh, ferry_buffer *out, ferry_error *err);
+FERRY_API ferry_result ferry_alm_write(const ferry_alm_mesh *mesh, ferry_buffer *out, ferry_error *err);
 
 /* Indices in range, parents before children, vector bone indices within
  * the bone count, material/texture/tangent-map references, collapse records
@@ -209,7 +209,7 @@ ferry_result ferry_alm_write(const ferry_alm_mesh *mesh, ferry_buffer *out, ferr
  * Appends to `diags` (rule ids and record paths: docs/formats/alm.md; file
  * offsets for a read mesh). FERRY_OK when no error was added (warnings may
  * be), FERRY_ERR_MALFORMED when some was, FERRY_ERR_NOMEM. */
-ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *diags);
+FERRY_API ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *diags);
 
 /* ---- level of detail ---- */
 
@@ -238,14 +238,14 @@ typedef struct ferry_alm_lod {
     ferry_arena *arena;
 } ferry_alm_lod;
 
-ferry_result ferry_alm_lod_extract(const ferry_alm_mesh *mesh, const ferry_alm_lod_options *options,
-                                   ferry_alm_lod **out, ferry_error *err);
-void ferry_alm_lod_free(ferry_alm_lod *lod);
+FERRY_API ferry_result ferry_alm_lod_extract(const ferry_alm_mesh *mesh, const ferry_alm_lod_options *options,
+                                             ferry_alm_lod **out, ferry_error *err);
+FERRY_API void ferry_alm_lod_free(ferry_alm_lod *lod);
 
 /* Non-degenerate triangles left after applying the first k records, for
  * every k from 0 to collapse_count: `counts` receives collapse_count + 1
  * values. Costs about as much as one extraction. */
-ferry_result ferry_alm_lod_triangle_counts(const ferry_alm_mesh *mesh, uint32_t *counts, ferry_error *err);
+FERRY_API ferry_result ferry_alm_lod_triangle_counts(const ferry_alm_mesh *mesh, uint32_t *counts, ferry_error *err);
 
 /* ---- animation-space skinning ---- */
 
@@ -253,11 +253,11 @@ ferry_result ferry_alm_lod_triangle_counts(const ferry_alm_mesh *mesh, uint32_t 
  * them) for the rest pose (frame < 0) or a frame: each bone's matrix
  * (rest or frame) pre-multiplied by its parent's object-space transform.
  * Refused when parents do not precede children or the frame is out of range. */
-ferry_result ferry_alm_bone_matrices(const ferry_alm_mesh *mesh, int64_t frame, double *out, ferry_error *err);
+FERRY_API ferry_result ferry_alm_bone_matrices(const ferry_alm_mesh *mesh, int64_t frame, double *out, ferry_error *err);
 
 /* Sum over components of matrices[bone] * coords: the skinned homogeneous
  * 4-vector (a position has w = 1 in a well-formed mesh; a tangent w = 0). */
-void ferry_alm_vector_eval(const ferry_alm_vector *v, const double *matrices, uint32_t bone_count, double out[4]);
+FERRY_API void ferry_alm_vector_eval(const ferry_alm_vector *v, const double *matrices, uint32_t bone_count, double out[4]);
 
 /* ---- building progressive meshes (alm_build.c) ---- */
 
@@ -283,9 +283,9 @@ typedef struct ferry_alm_build_options {
  * the records (and nothing else) are allocated in `arena`. A record's
  * error is the collapse's area-weighted mean squared distance to the
  * planes of the faces merged into the kept position. options may be NULL. */
-ferry_result ferry_alm_build_collapses(const ferry_alm_mesh *mesh, const ferry_alm_build_options *options,
-                                       ferry_arena *arena, ferry_alm_collapse **collapses, uint32_t *count,
-                                       ferry_error *err);
+FERRY_API ferry_result ferry_alm_build_collapses(const ferry_alm_mesh *mesh, const ferry_alm_build_options *options,
+                                                 ferry_arena *arena, ferry_alm_collapse **collapses, uint32_t *count,
+                                                 ferry_error *err);
 
 #ifdef __cplusplus
 }

@@ -297,8 +297,8 @@ typedef struct ferry_alo_model {
 
 /* The model's objects: `objects` when given, else (a model built by hand
  * may leave it empty) all meshes, then all lights. */
-size_t ferry_alo_object_count(const ferry_alo_model *model);
-ferry_alo_object ferry_alo_object_at(const ferry_alo_model *model, size_t index);
+FERRY_API size_t ferry_alo_object_count(const ferry_alo_model *model);
+FERRY_API ferry_alo_object ferry_alo_object_at(const ferry_alo_model *model, size_t index);
 
 /* ---- reading and writing ---- */
 
@@ -311,17 +311,17 @@ typedef enum ferry_alamo_kind {
     FERRY_ALAMO_ANIMATION       /* 0x1000 */
 } ferry_alamo_kind;
 
-ferry_alamo_kind ferry_alamo_detect(const uint8_t *data, size_t size);
-const char *ferry_alamo_kind_name(ferry_alamo_kind kind);
+FERRY_API ferry_alamo_kind ferry_alamo_detect(const uint8_t *data, size_t size);
+FERRY_API const char *ferry_alamo_kind_name(ferry_alamo_kind kind);
 
-ferry_result ferry_alo_read(const uint8_t *data, size_t size, const ferry_read_options *options,
-                            ferry_alo_model **out, ferry_error *err);
-void ferry_alo_free(ferry_alo_model *model);
+FERRY_API ferry_result ferry_alo_read(const uint8_t *data, size_t size, const ferry_read_options *options,
+                                      ferry_alo_model **out, ferry_error *err);
+FERRY_API void ferry_alo_free(ferry_alo_model *model);
 
 /* Appends the model's bytes to `out`. Fails on what cannot be encoded
  * (a string over 254 bytes in a mini-chunk, a chunk over 2 GiB, more than
  * 65535 vertices addressed by 16-bit indices is left to validation). */
-ferry_result ferry_alo_write(const ferry_alo_model *model, ferry_buffer *out, ferry_error *err);
+FERRY_API ferry_result ferry_alo_write(const ferry_alo_model *model, ferry_buffer *out, ferry_error *err);
 
 /* ---- validation ---- */
 
@@ -333,8 +333,8 @@ typedef struct ferry_alo_validate_options {
 } ferry_alo_validate_options;
 
 /* Appends every problem found to `diags`; returns the number of errors. */
-size_t ferry_alo_validate(const ferry_alo_model *model, const ferry_alo_validate_options *options,
-                          ferry_diagnostics *diags);
+FERRY_API size_t ferry_alo_validate(const ferry_alo_model *model, const ferry_alo_validate_options *options,
+                                    ferry_diagnostics *diags);
 
 /* ---- textures ---- */
 
@@ -358,8 +358,8 @@ typedef struct ferry_alamo_texture_places {
  * ending in .tga is also tried as .dds (the game's compiled form). Sets
  * *source (may be NULL) to the source holding it, writes its path there
  * into path and returns true; load it with ferry_file_source_load. */
-bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places, const char *name,
-                              const ferry_file_source **source, char *path, size_t path_size);
+FERRY_API bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places, const char *name,
+                                        const ferry_file_source **source, char *path, size_t path_size);
 
 /* The places of a model on the disk, as folder sources: the model's folder
  * (the model's path without a folder lies in "."), the folder above it
@@ -373,27 +373,27 @@ typedef struct ferry_alamo_texture_folders {
     size_t folder_count;
 } ferry_alamo_texture_folders;
 
-ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char *const *dirs, size_t dir_count,
-                                              ferry_alamo_texture_folders *folders, ferry_error *err);
-void ferry_alamo_texture_folders_close(ferry_alamo_texture_folders *folders);
+FERRY_API ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char *const *dirs,
+                                                        size_t dir_count, ferry_alamo_texture_folders *folders, ferry_error *err);
+FERRY_API void ferry_alamo_texture_folders_close(ferry_alamo_texture_folders *folders);
 
 /* ferry_alamo_texture_find over ferry_alamo_texture_folders_open's folders:
  * writes the file's path on the disk into out_path ("DIR/../Textures/X.dds"). */
-bool ferry_alamo_find_texture(const char *model_path, const char *const *extra_dirs, size_t extra_count,
-                              const char *name, char *out_path, size_t out_size);
+FERRY_API bool ferry_alamo_find_texture(const char *model_path, const char *const *extra_dirs, size_t extra_count,
+                                        const char *name, char *out_path, size_t out_size);
 
 /* ---- derived data ---- */
 
 /* World (model-space) matrix of every bone, 4x4 column-major (OpenGL/glTF
  * layout), out[16 * bone_count]. A parent index that is not below the bone's
  * own index is treated as no parent. */
-void ferry_alo_bone_world_matrices(const ferry_alo_model *model, float *out);
+FERRY_API void ferry_alo_bone_world_matrices(const ferry_alo_model *model, float *out);
 
 /* The 4x4 column-major form of a bone's stored local matrix. */
-void ferry_alo_bone_local_matrix(const ferry_alo_bone *bone, float out[16]);
+FERRY_API void ferry_alo_bone_local_matrix(const ferry_alo_bone *bone, float out[16]);
 
 /* Bounds of a mesh's vertex positions (all sub-meshes). False when empty. */
-bool ferry_alo_mesh_vertex_bounds(const ferry_alo_mesh *mesh, float min[3], float max[3]);
+FERRY_API bool ferry_alo_mesh_vertex_bounds(const ferry_alo_mesh *mesh, float min[3], float max[3]);
 
 typedef struct ferry_alo_ray_hit {
     float t;            /* distance along the ray in units of |direction| */
@@ -404,12 +404,12 @@ typedef struct ferry_alo_ray_hit {
 /* Nearest triangle of the sub-mesh hit by origin + t * direction, 0 <= t <= max_t,
  * found through the collision tree (both faces count). False when nothing is hit or
  * the sub-mesh has no tree; triangles and nodes out of range are skipped. */
-bool ferry_alo_collision_raycast(const ferry_alo_submesh *submesh, const float origin[3],
-                                 const float direction[3], float max_t, ferry_alo_ray_hit *hit);
+FERRY_API bool ferry_alo_collision_raycast(const ferry_alo_submesh *submesh, const float origin[3],
+                                           const float direction[3], float max_t, ferry_alo_ray_hit *hit);
 
 /* The same query over every triangle, without the tree (the reference). */
-bool ferry_alo_raycast_brute_force(const ferry_alo_submesh *submesh, const float origin[3],
-                                   const float direction[3], float max_t, ferry_alo_ray_hit *hit);
+FERRY_API bool ferry_alo_raycast_brute_force(const ferry_alo_submesh *submesh, const float origin[3],
+                                             const float direction[3], float max_t, ferry_alo_ray_hit *hit);
 
 #ifdef __cplusplus
 }

@@ -42,16 +42,16 @@ typedef struct ferry_chunk_tree {
 /* Parses the whole input into a chunk tree. Fails with a located error when
  * a header is cut short, a size overruns its parent, bytes are left over
  * that do not form a chunk, or nesting is deeper than FERRY_CHUNK_MAX_DEPTH. */
-ferry_result ferry_chunk_read(const uint8_t *data, size_t size, const ferry_read_options *options,
-                              ferry_chunk_tree **out, ferry_error *err);
-void ferry_chunk_tree_free(ferry_chunk_tree *tree);
+FERRY_API ferry_result ferry_chunk_read(const uint8_t *data, size_t size, const ferry_read_options *options,
+                                        ferry_chunk_tree **out, ferry_error *err);
+FERRY_API void ferry_chunk_tree_free(ferry_chunk_tree *tree);
 
 /* Writes chunks back, recomputing every size from the bodies and children. */
-ferry_result ferry_chunk_write(const ferry_chunk *roots, size_t root_count, ferry_buffer *out,
-                               ferry_error *err);
+FERRY_API ferry_result ferry_chunk_write(const ferry_chunk *roots, size_t root_count, ferry_buffer *out,
+                                         ferry_error *err);
 
 /* Writes "0x200/0x202/0x203" for a chunk (its ancestors, then itself). */
-void ferry_chunk_path(const ferry_chunk *chunk, char *out, size_t out_size);
+FERRY_API void ferry_chunk_path(const ferry_chunk *chunk, char *out, size_t out_size);
 
 /* A mini-chunk inside a data chunk. */
 typedef struct ferry_mini_chunk {
@@ -63,12 +63,12 @@ typedef struct ferry_mini_chunk {
 
 /* Splits a data chunk's body into mini-chunks. `items` may be NULL to count
  * only. Fails when a mini-chunk overruns the body. */
-ferry_result ferry_mini_chunks_parse(const ferry_chunk *chunk, ferry_mini_chunk *items, size_t capacity,
-                                     size_t *count, ferry_error *err);
+FERRY_API ferry_result ferry_mini_chunks_parse(const ferry_chunk *chunk, ferry_mini_chunk *items, size_t capacity,
+                                               size_t *count, ferry_error *err);
 
 /* True when the whole body parses as mini-chunks (a hint for dumping
  * chunks of unknown meaning; the format decides for known ones). */
-bool ferry_mini_chunks_plausible(const ferry_chunk *chunk);
+FERRY_API bool ferry_mini_chunks_plausible(const ferry_chunk *chunk);
 
 /* ---- What a chunk means, for dumping ---- */
 
@@ -88,7 +88,7 @@ typedef struct ferry_chunk_info {
 /* Meaning of a chunk in an Alamo file whose first chunk has type `root_type`
  * (0x200 model, 0x900 particles, 0x1000 animation), by its parent's type
  * (0 at the top level) and its own. */
-ferry_chunk_info ferry_alamo_chunk_info(uint32_t root_type, const ferry_chunk *chunk);
+FERRY_API ferry_chunk_info ferry_alamo_chunk_info(uint32_t root_type, const ferry_chunk *chunk);
 
 typedef enum ferry_value_kind {
     FERRY_VALUE_BYTES = 0, /* unknown: show as bytes */
@@ -102,13 +102,13 @@ typedef enum ferry_value_kind {
 } ferry_value_kind;
 
 /* Name and value kind of a mini-chunk inside `chunk`; NULL when unknown. */
-const char *ferry_alamo_mini_name(uint32_t root_type, const ferry_chunk *chunk, uint8_t mini_type,
-                                  ferry_value_kind *kind);
+FERRY_API const char *ferry_alamo_mini_name(uint32_t root_type, const ferry_chunk *chunk, uint8_t mini_type,
+                                            ferry_value_kind *kind);
 
 /* One-line summary of a data chunk whose layout is known (counts, flags,
  * the first values), e.g. "parent=-1 visible=1 billboard=0"; writes "" when
  * there is nothing to say. Reads only inside the chunk. */
-void ferry_alamo_chunk_summary(uint32_t root_type, const ferry_chunk *chunk, char *out, size_t out_size);
+FERRY_API void ferry_alamo_chunk_summary(uint32_t root_type, const ferry_chunk *chunk, char *out, size_t out_size);
 
 /* ---- Keeping what a typed model does not interpret ----
  *

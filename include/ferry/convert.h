@@ -60,11 +60,11 @@ typedef struct ferry_alo_scene_report {
 
 /* An ALO model (with its animations and textures) as a scene. Alamo is
  * Z-up: a root node turns it Y-up (docs/formats/gltf-export.md). */
-ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_scene_options *options,
-                                ferry_scene **out, ferry_error *err);
+FERRY_API ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_scene_options *options,
+                                          ferry_scene **out, ferry_error *err);
 
 /* A particle system as a scene: a node per emitter, the system's data in extras. */
-ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_scene **out, ferry_error *err);
+FERRY_API ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_scene **out, ferry_error *err);
 
 /* ---- ALM (progressive skinned meshes) ---- */
 
@@ -101,8 +101,8 @@ typedef struct ferry_alm_scene_options {
  * otherwise every frame as a morph target (docs/formats/alm.md, "glTF
  * export"). Bad references in the mesh are FERRY_ERR_MALFORMED errors
  * naming the record ("triangles[4]"). */
-ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod *lod,
-                                const ferry_alm_scene_options *options, ferry_scene **out, ferry_error *err);
+FERRY_API ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod *lod,
+                                          const ferry_alm_scene_options *options, ferry_scene **out, ferry_error *err);
 
 /* A scene's triangle meshes as one ALM progressive mesh (version 10): the
  * nodes become bones (local TRS as the rest transform), every primitive is
@@ -112,8 +112,8 @@ ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod 
  * bitwise-equal positions with the same skin share one ALM position. Then
  * ferry_alm_build_collapses adds the collapse records (options may be
  * NULL). docs/formats/alm.md, "Building progressive meshes". */
-ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_build_options *options,
-                                  ferry_alm_mesh **out, ferry_error *err);
+FERRY_API ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_build_options *options,
+                                            ferry_alm_mesh **out, ferry_error *err);
 
 /* ---- ODOL (ArmA binarized P3D) ---- */
 
@@ -163,8 +163,8 @@ typedef struct ferry_odol_scene_options {
  * colour texture becomes the material's base colour. Indices out of range
  * and non-finite positions, normals, UVs or proxy matrices are
  * FERRY_ERR_MALFORMED errors naming the record ("lods[2]/faces[7]"). */
-ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,
-                                 ferry_scene **out, ferry_error *err);
+FERRY_API ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,
+                                           ferry_scene **out, ferry_error *err);
 
 #ifdef __cplusplus
 }

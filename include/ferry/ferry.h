@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ferry/export.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -47,26 +49,26 @@ typedef struct ferry_error {
 } ferry_error;
 
 /* Short fixed name of a result code ("truncated", "malformed", ...). */
-const char *ferry_result_name(ferry_result code);
+FERRY_API const char *ferry_result_name(ferry_result code);
 
 /* Formats the error as one line: "offset 0x1a2 (418), chunk 0x400/0x401: message". */
-void ferry_error_format(const ferry_error *err, char *out, size_t out_size);
+FERRY_API void ferry_error_format(const ferry_error *err, char *out, size_t out_size);
 
 /* ---- Arena: one load is one arena, freed with one call. ---- */
 
 typedef struct ferry_arena ferry_arena;
 
 /* limit_bytes: the most the arena may hold in total; 0 means no limit. */
-ferry_arena *ferry_arena_create(size_t limit_bytes);
-void ferry_arena_destroy(ferry_arena *arena);
+FERRY_API ferry_arena *ferry_arena_create(size_t limit_bytes);
+FERRY_API void ferry_arena_destroy(ferry_arena *arena);
 /* Zero-filled, aligned for any type. NULL when the limit or the allocator refuses. */
-void *ferry_arena_alloc(ferry_arena *arena, size_t size);
+FERRY_API void *ferry_arena_alloc(ferry_arena *arena, size_t size);
 /* Copies of caller data, owned by the arena. */
-void *ferry_arena_memdup(ferry_arena *arena, const void *data, size_t size);
-char *ferry_arena_strdup(ferry_arena *arena, const char *text);
-size_t ferry_arena_used(const ferry_arena *arena);
+FERRY_API void *ferry_arena_memdup(ferry_arena *arena, const void *data, size_t size);
+FERRY_API char *ferry_arena_strdup(ferry_arena *arena, const char *text);
+FERRY_API size_t ferry_arena_used(const ferry_arena *arena);
 /* The limit given at creation (0: none). */
-size_t ferry_arena_limit(const ferry_arena *arena);
+FERRY_API size_t ferry_arena_limit(const ferry_arena *arena);
 
 /* ---- Options shared by every reader. ---- */
 
@@ -92,15 +94,15 @@ typedef struct ferry_buffer {
     bool failed; /* set once an allocation failed; later appends do nothing */
 } ferry_buffer;
 
-void ferry_buffer_free(ferry_buffer *buf);
+FERRY_API void ferry_buffer_free(ferry_buffer *buf);
 
 /* ---- Files. ---- */
 
 /* Reads a whole file into memory (malloc'd; release with ferry_file_free).
  * max_size: refuse larger files (0: no limit). */
-ferry_result ferry_file_load(const char *path, size_t max_size, uint8_t **data, size_t *size,
-                             ferry_error *err);
-void ferry_file_free(uint8_t *data);
+FERRY_API ferry_result ferry_file_load(const char *path, size_t max_size, uint8_t **data, size_t *size,
+                                       ferry_error *err);
+FERRY_API void ferry_file_free(uint8_t *data);
 
 /* Only regular files are read: a FIFO, a device, a socket or a folder is
  * refused (FERRY_ERR_IO, naming its kind) without being opened for long or
@@ -109,15 +111,15 @@ void ferry_file_free(uint8_t *data);
 /* The first bytes of a file (up to `capacity`; *got may be less for a short
  * file) and its size, without reading the rest: to tell a format by its
  * header before loading the whole file. file_size may be NULL. */
-ferry_result ferry_file_read_head(const char *path, void *buf, size_t capacity, size_t *got, uint64_t *file_size,
-                                  ferry_error *err);
+FERRY_API ferry_result ferry_file_read_head(const char *path, void *buf, size_t capacity, size_t *got, uint64_t *file_size,
+                                            ferry_error *err);
 
 /* Writes atomically: a temporary file beside the target, flushed, then
  * renamed over it. The temporary is named TARGET.ferry-tmp-PID-XXXXXX (PID:
  * the writing process, XXXXXX: six letters or digits), removed on failure. Refuses when the target is the same file as `input_path`
  * (pass NULL when there is no input to protect). */
-ferry_result ferry_file_write_atomic(const char *path, const void *data, size_t size,
-                                     const char *input_path, ferry_error *err);
+FERRY_API ferry_result ferry_file_write_atomic(const char *path, const void *data, size_t size,
+                                               const char *input_path, ferry_error *err);
 
 typedef struct ferry_write_options {
     const char *protect_input; /* never write over this file (NULL: none) */
@@ -129,15 +131,15 @@ typedef struct ferry_write_options {
 } ferry_write_options;
 
 /* ferry_file_write_atomic with options (NULL: flush, protect nothing). */
-ferry_result ferry_file_write(const char *path, const void *data, size_t size, const ferry_write_options *options,
-                              ferry_error *err);
+FERRY_API ferry_result ferry_file_write(const char *path, const void *data, size_t size, const ferry_write_options *options,
+                                        ferry_error *err);
 
 /* Removes from `dir` (not its sub-folders) the temporaries a killed writer
  * left: files named as above whose process no longer runs on this machine,
  * owned by the current user; links and anything else are left alone (so a
  * writer running now, even another process, never loses its temporary).
  * *removed (may be NULL) gets the count. */
-ferry_result ferry_file_remove_stale_temporaries(const char *dir, size_t *removed, ferry_error *err);
+FERRY_API ferry_result ferry_file_remove_stale_temporaries(const char *dir, size_t *removed, ferry_error *err);
 
 /* ---- File sources: where the library finds files it was not given as bytes. ----
  *
@@ -232,7 +234,7 @@ typedef struct ferry_diagnostics {
     size_t max_items; /* 0: default of 1000 */
 } ferry_diagnostics;
 
-void ferry_diagnostics_free(ferry_diagnostics *diags);
+FERRY_API void ferry_diagnostics_free(ferry_diagnostics *diags);
 
 #ifdef __cplusplus
 }

@@ -10,23 +10,23 @@ extern "C" {
 #endif
 
 /* A .glb: JSON and binary chunks, images embedded in the buffer. */
-ferry_result ferry_gltf_write_glb(const ferry_scene *scene, ferry_buffer *out, ferry_error *err);
+FERRY_API ferry_result ferry_gltf_write_glb(const ferry_scene *scene, ferry_buffer *out, ferry_error *err);
 
 /* A .gltf: `json` gets the document, `bin` the buffer it names `bin_uri`;
  * image i is referenced as image_uris[i] (the caller writes those files:
  * scene->images[i].data). image_uris may be NULL to embed images in `bin`. */
-ferry_result ferry_gltf_write_gltf(const ferry_scene *scene, const char *bin_uri, const char *const *image_uris,
-                                   ferry_buffer *json, ferry_buffer *bin, ferry_error *err);
+FERRY_API ferry_result ferry_gltf_write_gltf(const ferry_scene *scene, const char *bin_uri, const char *const *image_uris,
+                                             ferry_buffer *json, ferry_buffer *bin, ferry_error *err);
 
 /* Writes `path` by its extension: .glb, or .gltf with NAME.bin and
  * NAME_imageN.png beside it; every file atomically, never over
  * `protect_input` (may be NULL). */
-ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const char *protect_input,
-                             ferry_error *err);
+FERRY_API ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const char *protect_input,
+                                       ferry_error *err);
 
 /* ferry_gltf_save with write options (see ferry_write_options). */
-ferry_result ferry_gltf_save_with(const ferry_scene *scene, const char *path, const ferry_write_options *options,
-                                  ferry_error *err);
+FERRY_API ferry_result ferry_gltf_save_with(const ferry_scene *scene, const char *path, const ferry_write_options *options,
+                                            ferry_error *err);
 
 /* ---- reading ---- */
 
@@ -55,8 +55,8 @@ typedef struct ferry_gltf_read_options {
  * required extensions other than KHR_materials_unlit and
  * KHR_lights_punctual. Errors are located: a JSON path such as
  * "accessors[3]" and a byte offset where one applies. */
-ferry_result ferry_gltf_read(const uint8_t *data, size_t size, const ferry_gltf_read_options *options,
-                             ferry_scene **out, ferry_error *err);
+FERRY_API ferry_result ferry_gltf_read(const uint8_t *data, size_t size, const ferry_gltf_read_options *options,
+                                       ferry_scene **out, ferry_error *err);
 
 #ifdef __cplusplus
 }

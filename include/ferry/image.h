@@ -22,12 +22,12 @@ typedef struct ferry_image_options {
 /* Decodes TGA (uncompressed and RLE; 8, 16, 24, 32 bits) or DDS (DXT1,
  * DXT3, DXT5, uncompressed RGB/RGBA; the top mip level), told apart by
  * their bytes. Located errors for damaged or unsupported files. */
-ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_image_options *options,
-                                ferry_image *out, ferry_error *err);
-void ferry_image_free(ferry_image *image);
+FERRY_API ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_image_options *options,
+                                          ferry_image *out, ferry_error *err);
+FERRY_API void ferry_image_free(ferry_image *image);
 
 /* Appends a PNG of the image to `out`. */
-ferry_result ferry_image_encode_png(const ferry_image *image, ferry_buffer *out, ferry_error *err);
+FERRY_API ferry_result ferry_image_encode_png(const ferry_image *image, ferry_buffer *out, ferry_error *err);
 
 #ifdef __cplusplus
 }

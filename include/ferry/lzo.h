@@ -23,8 +23,8 @@ extern "C" {
  * Reads nothing past in[in_size - 1] and writes no output, so a size can be
  * checked before anything is allocated. FERRY_ERR_TRUNCATED (located in
  * `in`) when the input ends first. */
-ferry_result ferry_lzo_measure(const uint8_t *in, size_t in_size, size_t *stream_size, size_t *decoded_size,
-                               ferry_error *err);
+FERRY_API ferry_result ferry_lzo_measure(const uint8_t *in, size_t in_size, size_t *stream_size, size_t *decoded_size,
+                                         ferry_error *err);
 
 /* Decodes one stream into exactly `expected_size` bytes at `out`
  * (caller-allocated). *consumed (may be NULL) receives the stream's size.
@@ -32,12 +32,12 @@ ferry_result ferry_lzo_measure(const uint8_t *in, size_t in_size, size_t *stream
  * before the start of the output, or liblzo2 rejects it. An expected size of
  * 0 reads nothing. Never reads in[in_size] or beyond, never writes past
  * out[expected_size - 1]. */
-ferry_result ferry_lzo_decode(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
-                              size_t *consumed, ferry_error *err);
+FERRY_API ferry_result ferry_lzo_decode(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
+                                        size_t *consumed, ferry_error *err);
 
 /* Appends the LZO1X-1 stream of `in` to `out` (size 0 appends nothing).
  * FERRY_ERR_NOMEM when memory runs out (out->failed set). */
-ferry_result ferry_lzo_encode(const uint8_t *in, size_t size, ferry_buffer *out, ferry_error *err);
+FERRY_API ferry_result ferry_lzo_encode(const uint8_t *in, size_t size, ferry_buffer *out, ferry_error *err);
 
 #ifdef __cplusplus
 }

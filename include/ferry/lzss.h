@@ -25,7 +25,7 @@ extern "C" {
 
 /* The checksum that follows a stream: the 32-bit wrapping sum of the bytes,
  * each taken as unsigned. */
-uint32_t ferry_lzss_checksum(const uint8_t *data, size_t size);
+FERRY_API uint32_t ferry_lzss_checksum(const uint8_t *data, size_t size);
 
 /* Decodes exactly `expected_size` bytes into `out` (caller-allocated, at
  * least that size) and checks the checksum that follows the stream.
@@ -37,19 +37,19 @@ uint32_t ferry_lzss_checksum(const uint8_t *data, size_t size);
  * when the stored and computed checksums differ (offset of the checksum).
  * Never reads in[in_size] or beyond, never writes past out[expected_size-1];
  * on failure `out` holds what was decoded so far. */
-ferry_result ferry_lzss_decode(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
-                               size_t *consumed, ferry_error *err);
+FERRY_API ferry_result ferry_lzss_decode(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
+                                         size_t *consumed, ferry_error *err);
 
 /* Largest stream ferry_lzss_encode can produce for `size` input bytes
  * (every byte a literal, one flag byte per eight, and the checksum). */
-size_t ferry_lzss_max_encoded_size(size_t size);
+FERRY_API size_t ferry_lzss_max_encoded_size(size_t size);
 
 /* Appends the compressed form of `in` (stream and checksum) to `out`; the
  * result decodes back to `in` with ferry_lzss_decode(..., size, ...). Size 0
  * appends nothing, as the engine does. Hash-chain matching with one step of
  * lazy evaluation over the 4 KiB window, lengths 3..18, including the
  * initial spaces. FERRY_ERR_NOMEM when memory runs out (out->failed set). */
-ferry_result ferry_lzss_encode(const uint8_t *in, size_t size, ferry_buffer *out, ferry_error *err);
+FERRY_API ferry_result ferry_lzss_encode(const uint8_t *in, size_t size, ferry_buffer *out, ferry_error *err);
 
 #ifdef __cplusplus
 }

@@ -350,50 +350,50 @@ typedef struct ferry_odol_model {
 /* Reads a v40, v48 or v50 file. Other ODOL versions and MLOD (editable)
  * files are FERRY_ERR_UNSUPPORTED with a message naming the version. Errors are
  * located: byte offset and a path such as "lods[3]/selections[2]/vertices". */
-ferry_result ferry_odol_read(const uint8_t *data, size_t size, const ferry_read_options *options,
-                             ferry_odol_model **out, ferry_error *err);
-void ferry_odol_free(ferry_odol_model *model);
+FERRY_API ferry_result ferry_odol_read(const uint8_t *data, size_t size, const ferry_read_options *options,
+                                       ferry_odol_model **out, ferry_error *err);
+FERRY_API void ferry_odol_free(ferry_odol_model *model);
 
 /* The version a file states (0 when not an ODOL file). */
-uint32_t ferry_odol_detect_version(const uint8_t *data, size_t size);
+FERRY_API uint32_t ferry_odol_detect_version(const uint8_t *data, size_t size);
 
 /* Appends the model's bytes. A read model comes out byte for byte; arrays
  * without stored bytes are compressed when their size calls for it. */
-ferry_result ferry_odol_write(const ferry_odol_model *model, ferry_buffer *out, ferry_error *err);
+FERRY_API ferry_result ferry_odol_write(const ferry_odol_model *model, ferry_buffer *out, ferry_error *err);
 
 /* Recomputes what the file stores about its own layout: each LOD's face
  * block size and rest size (and v50 vertex count), and the LOD start/end
  * offsets. For models built
  * or changed through the API, before writing. */
-ferry_result ferry_odol_update(ferry_odol_model *model, ferry_error *err);
+FERRY_API ferry_result ferry_odol_update(ferry_odol_model *model, ferry_error *err);
 
 /* Indices in range (faces, selections, sections, proxies, point maps),
  * stored offsets and sizes that agree with the data, resolutions, array
  * sizes that agree with the vertex count. Returns the error count. */
-size_t ferry_odol_validate(const ferry_odol_model *model, ferry_diagnostics *diags);
+FERRY_API size_t ferry_odol_validate(const ferry_odol_model *model, ferry_diagnostics *diags);
 
 /* Whether ferry reads and writes this ODOL version (40, 48, 50). */
-bool ferry_odol_version_supported(uint32_t version);
+FERRY_API bool ferry_odol_version_supported(uint32_t version);
 
 /* A v45+ packed direction (normals, tangent vectors): three signed 10-bit
  * fields, x in bits 0-9, y in 10-19, z in 20-29, each scaled by -1/511. */
-void ferry_odol_decode_normal(uint32_t packed, float out[3]);
+FERRY_API void ferry_odol_decode_normal(uint32_t packed, float out[3]);
 
 /* A vertex's normal as three floats, whatever the model's version
  * (default-filled arrays included). false when the LOD stores no normal for
  * that vertex. */
-bool ferry_odol_vertex_normal(const ferry_odol_model *model, const ferry_odol_lod *lod, uint32_t vertex,
-                              float out[3]);
+FERRY_API bool ferry_odol_vertex_normal(const ferry_odol_model *model, const ferry_odol_lod *lod, uint32_t vertex,
+                                        float out[3]);
 
 /* A vertex's coordinates in one UV set, whatever the version: v45+ packs
  * u and v as int16 s, decoded as min + (s + 32767) * (max - min) / 65534
  * with the set's range. false when the set or vertex is not stored. */
-bool ferry_odol_vertex_uv(const ferry_odol_model *model, const ferry_odol_lod *lod, uint32_t set, uint32_t vertex,
-                          float out[2]);
+FERRY_API bool ferry_odol_vertex_uv(const ferry_odol_model *model, const ferry_odol_lod *lod, uint32_t set, uint32_t vertex,
+                                    float out[2]);
 
 /* The name of a resolution: "1.000" for visual LODs, "View Gunner",
  * "Geometry", "Memory", "Shadow Volume 11010"... into out. */
-void ferry_odol_resolution_name(float resolution, char *out, size_t out_size);
+FERRY_API void ferry_odol_resolution_name(float resolution, char *out, size_t out_size);
 
 #ifdef __cplusplus
 }

@@ -238,13 +238,13 @@ typedef struct ferry_particle_system {
 
 /* Reads a particle file (first chunk 0x900). A model, an animation or a
  * Universe at War particle file (0x1500) is refused as unsupported. */
-ferry_result ferry_particle_read(const uint8_t *data, size_t size, const ferry_read_options *options,
-                                 ferry_particle_system **out, ferry_error *err);
-void ferry_particle_free(ferry_particle_system *system);
+FERRY_API ferry_result ferry_particle_read(const uint8_t *data, size_t size, const ferry_read_options *options,
+                                           ferry_particle_system **out, ferry_error *err);
+FERRY_API void ferry_particle_free(ferry_particle_system *system);
 
 /* Appends the system's bytes to `out`. Fails on what cannot be encoded (a
  * count with no array behind it, a chunk over 2 GiB). */
-ferry_result ferry_particle_write(const ferry_particle_system *system, ferry_buffer *out, ferry_error *err);
+FERRY_API ferry_result ferry_particle_write(const ferry_particle_system *system, ferry_buffer *out, ferry_error *err);
 
 /* ---- validation ---- */
 
@@ -259,8 +259,8 @@ typedef struct ferry_particle_validate_options {
 } ferry_particle_validate_options;
 
 /* Appends every problem found to `diags`; returns the number of errors. */
-size_t ferry_particle_validate(const ferry_particle_system *system, const ferry_particle_validate_options *options,
-                               ferry_diagnostics *diags);
+FERRY_API size_t ferry_particle_validate(const ferry_particle_system *system, const ferry_particle_validate_options *options,
+                                         ferry_diagnostics *diags);
 
 /* ---- evaluation ---- */
 
@@ -270,9 +270,9 @@ size_t ferry_particle_validate(const ferry_particle_system *system, const ferry_
  * before it to the next, interpolated as the track says (an unknown
  * interpolation counts as linear). Colour tracks give their stored units
  * (0..255), as floats. */
-float ferry_particle_track_value(const ferry_particle_track *track, bool color, float t);
+FERRY_API float ferry_particle_track_value(const ferry_particle_track *track, bool color, float t);
 /* The same for track `track` (ferry_particle_track_id) of an emitter; 0 when out of range. */
-float ferry_particle_emitter_track_value(const ferry_particle_emitter *emitter, unsigned track, float t);
+FERRY_API float ferry_particle_emitter_track_value(const ferry_particle_emitter *emitter, unsigned track, float t);
 
 /* Where the lifetime group (groups[FERRY_PARTICLE_GROUP_LIFETIME]) keeps
  * the range of a particle's lifetime. The specification puts it in y: a box
@@ -285,15 +285,15 @@ typedef enum ferry_particle_lifetime_layout {
     FERRY_PARTICLE_LIFETIME_X = 2        /* the older editor's layout (y and z all 0, x not) */
 } ferry_particle_lifetime_layout;
 
-ferry_particle_lifetime_layout ferry_particle_lifetime_layout_of(const ferry_particle_group *group);
+FERRY_API ferry_particle_lifetime_layout ferry_particle_lifetime_layout_of(const ferry_particle_group *group);
 
 /* The range a particle's lifetime is drawn from, in seconds: the lifetime
  * group's range on the axis its layout uses; when the group is in neither
  * layout, lifetime x (1 - randomized lifetime) .. lifetime from properties
  * 0x0f and 0x13 if both are stored, else 0..0. Returns the group's layout
  * (FERRY_PARTICLE_LIFETIME_UNKNOWN when the properties were used). */
-ferry_particle_lifetime_layout ferry_particle_emitter_lifetime(const ferry_particle_emitter *emitter, float *min,
-                                                               float *max);
+FERRY_API ferry_particle_lifetime_layout ferry_particle_emitter_lifetime(const ferry_particle_emitter *emitter, float *min,
+                                                                         float *max);
 
 /* Pseudo-random state for drawing from groups (splitmix64): the caller owns
  * it, so draws are reproducible and threads need no locks. */
@@ -301,17 +301,17 @@ typedef struct ferry_particle_rng {
     uint64_t state;
 } ferry_particle_rng;
 
-ferry_particle_rng ferry_particle_rng_make(uint64_t seed);
-uint64_t ferry_particle_rng_next(ferry_particle_rng *rng);
+FERRY_API ferry_particle_rng ferry_particle_rng_make(uint64_t seed);
+FERRY_API uint64_t ferry_particle_rng_next(ferry_particle_rng *rng);
 /* Uniform in [0, 1), 24 random bits. */
-float ferry_particle_rng_float(ferry_particle_rng *rng);
+FERRY_API float ferry_particle_rng_float(ferry_particle_rng *rng);
 
 /* A point drawn uniformly from the group's volume (or surface): exact gives
  * `value`; box, [min, max] per axis; cube, [-side/2, side/2]^3; sphere, the
  * ball or sphere of sphere_radius; cylinder, radius cylinder_radius around
  * the z axis, z in [0, cylinder_height], its curved surface when
  * cylinder_surface is set. An unknown type gives `value`. */
-void ferry_particle_group_sample(const ferry_particle_group *group, ferry_particle_rng *rng, float out[3]);
+FERRY_API void ferry_particle_group_sample(const ferry_particle_group *group, ferry_particle_rng *rng, float out[3]);
 
 #ifdef __cplusplus
 }

@@ -170,12 +170,12 @@ typedef struct ferry_scene {
     ferry_arena *arena;      /* owner when built by a converter */
 } ferry_scene;
 
-void ferry_scene_free(ferry_scene *scene);
+FERRY_API void ferry_scene_free(ferry_scene *scene);
 
 /* Defaults for a material (white, no textures, roughness 1, opaque). */
-void ferry_scene_material_init(ferry_scene_material *material);
+FERRY_API void ferry_scene_material_init(ferry_scene_material *material);
 /* Defaults for a node (identity transform, no mesh, skin or light). */
-void ferry_scene_node_init(ferry_scene_node *node);
+FERRY_API void ferry_scene_node_init(ferry_scene_node *node);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
-/* Reading any Alamo file by its kind, for the commands that take them all. */
+/* Reading any Alamo file by the kind its content names, for the commands that take them all. */
 #include "cli.h"
+#include "formats.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -11,69 +12,50 @@ bool cli_has_ext(const char *path, const char *ext)
     return n > e && strcasecmp(path + n - e, ext) == 0;
 }
 
-/* "not a known format", from the file's first bytes. */
-static void not_known(ferry_error *err, const uint8_t *data, size_t size)
+/* The Alamo kind of a detected format (UNKNOWN: not an Alamo file). */
+static ferry_alamo_kind alamo_kind(ferry_format f)
 {
-    memset(err, 0, sizeof *err);
-    err->code = FERRY_ERR_UNSUPPORTED;
-    err->offset = 0;
-    if (!size) {
-        snprintf(err->message, sizeof err->message, "not a known format: the file is empty");
-        return;
+    switch (f) {
+    case FERRY_FORMAT_ALO_MODEL: return FERRY_ALAMO_MODEL;
+    case FERRY_FORMAT_ALO_PARTICLE: return FERRY_ALAMO_PARTICLE;
+    case FERRY_FORMAT_ALO_PARTICLE_UAW: return FERRY_ALAMO_PARTICLE_UAW;
+    case FERRY_FORMAT_ALA: return FERRY_ALAMO_ANIMATION;
+    default: return FERRY_ALAMO_UNKNOWN;
     }
-    char bytes[3 * 8 + 1] = "";
-    size_t at = 0;
-    for (size_t i = 0; i < 8 && i < size; i++)
-        at += (size_t)snprintf(bytes + at, sizeof bytes - at, "%s%02x", i ? " " : "", data[i]);
-    snprintf(err->message, sizeof err->message,
-             "not a known format: it starts with %s; ferry reads Alamo models (chunk 0x200), particle "
-             "systems (0x900), animations (0x1000), ODOL P3D models ('ODOL') and ALM meshes",
-             bytes);
 }
 
-/* Every Alamo file starts with its root chunk's type (0x200, 0x900, 0x1000
- * or 0x1500; every real file does). One shorter than a chunk header but
- * starting like a model goes to the model reader, which says where it ends;
- * anything else is no format ferry reads (ODOL and ALM are told apart by
- * their magic before this). Only the first 8 bytes decide. */
-static bool starts_like_alamo(const uint8_t *data, size_t size)
+bool cli_asset_read(const uint8_t *data, size_t size, cli_asset *a, ferry_error *err)
 {
-    if (ferry_alamo_detect(data, size) != FERRY_ALAMO_UNKNOWN) return true;
-    uint32_t first = 0;
-    for (size_t i = 0; i < 4 && i < size; i++) first |= (uint32_t)data[i] << (8 * i);
-    return size >= 4 && first == 0x200;
+    memset(a, 0, sizeof *a);
+    a->size = size;
+    a->kind = alamo_kind(ferry_detect(data, size));
+    ferry_result rc;
+    switch (a->kind) {
+    case FERRY_ALAMO_ANIMATION: rc = ferry_ala_read(data, size, NULL, &a->animation, err); break;
+    case FERRY_ALAMO_PARTICLE:
+    case FERRY_ALAMO_PARTICLE_UAW: rc = ferry_particle_read(data, size, NULL, &a->particles, err); break;
+    case FERRY_ALAMO_MODEL: rc = ferry_alo_read(data, size, NULL, &a->model, err); break;
+    default: cli_not_known(err, data, size); return false;
+    }
+    return rc == FERRY_OK;
 }
 
 bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
 {
     memset(a, 0, sizeof *a);
-    if (!cli_check_head(path, err)) return false;
-    /* The kind is told from the head, before the whole file is loaded. */
-    uint8_t head[16];
-    size_t got = 0;
-    if (ferry_file_read_head(path, head, sizeof head, &got, NULL, err) != FERRY_OK) return false;
-    if (!starts_like_alamo(head, got)) {
-        not_known(err, head, got);
+    cli_input in;
+    bool loaded = cli_input_load(path, CLI_USE_ANY, &in, err);
+    if (loaded && alamo_kind(in.id) == FERRY_ALAMO_UNKNOWN) { /* ODOL, ALM, glTF: not an Alamo file */
+        cli_not_known(err, in.data, in.size);
+        loaded = false;
+    }
+    if (!loaded) {
+        cli_input_free(&in);
         return false;
     }
-    if (ferry_file_load(path, CLI_MAX_INPUT, &a->data, &a->size, err) != FERRY_OK) return false;
-    a->kind = ferry_alamo_detect(a->data, a->size);
-    ferry_result rc;
-    switch (a->kind) {
-    case FERRY_ALAMO_ANIMATION: rc = ferry_ala_read(a->data, a->size, NULL, &a->animation, err); break;
-    case FERRY_ALAMO_PARTICLE:
-    case FERRY_ALAMO_PARTICLE_UAW: rc = ferry_particle_read(a->data, a->size, NULL, &a->particles, err); break;
-    case FERRY_ALAMO_MODEL: rc = ferry_alo_read(a->data, a->size, NULL, &a->model, err); break;
-    default:
-        if (!starts_like_alamo(a->data, a->size)) { /* the file changed since its head was read */
-            not_known(err, a->data, a->size);
-            return false;
-        }
-        a->kind = FERRY_ALAMO_MODEL;
-        rc = ferry_alo_read(a->data, a->size, NULL, &a->model, err);
-        break;
-    }
-    return rc == FERRY_OK;
+    bool ok = cli_asset_read(in.data, in.size, a, err);
+    a->data = in.data; /* the asset owns the bytes (models may point into them) */
+    return ok;
 }
 
 void cli_asset_free(cli_asset *a)

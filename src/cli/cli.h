@@ -5,6 +5,7 @@
 #include <ferry/ala.h>
 #include <ferry/alo.h>
 #include <ferry/chunk.h>
+#include <ferry/detect.h>
 #include <ferry/particle.h>
 #include <ferry/ferry.h>
 
@@ -34,8 +35,11 @@ typedef struct cli_asset {
 } cli_asset;
 
 /* Loads and reads a file; on failure fills `err` (I/O, unsupported or the
- * reader's located error) and returns false. */
+ * reader's located error) and returns false. The file's format is told by
+ * its content: anything but an Alamo file is "not a known format" here. */
 bool cli_asset_load(const char *path, cli_asset *asset, ferry_error *err);
+/* Reads an Alamo file already in memory (`data` stays the caller's). */
+bool cli_asset_read(const uint8_t *data, size_t size, cli_asset *asset, ferry_error *err);
 void cli_asset_free(cli_asset *asset);
 /* Writes the asset in its own format (ALA: in `ala_format`, 0 = its own). */
 ferry_result cli_asset_write(const cli_asset *asset, int ala_format, ferry_buffer *out, ferry_error *err);
@@ -94,10 +98,12 @@ const char *cli_text(const char *text, char *buf, size_t capacity);
 #define CLI_TEXT_MAX 4200
 #define CLI_TXT(s) cli_text((s), (char[CLI_TEXT_MAX]){0}, CLI_TEXT_MAX)
 
-/* Reads the head of `path` (never blocking: regular files only) and checks
- * that a file named .p3d or .alm starts as one, before a whole file is
- * loaded. False with `err` filled otherwise. */
-bool cli_check_head(const char *path, ferry_error *err);
+/* Reads the head of `path` (never blocking: regular files only) into
+ * `head` (capacity bytes; NULL: a buffer of its own), before a whole file is
+ * loaded. A file whose content is no known format but is named .p3d or
+ * .alm is refused as not starting with that format's signature. False with
+ * `err` filled otherwise. */
+bool cli_check_head(const char *path, uint8_t *head, size_t capacity, size_t *got, ferry_error *err);
 
 /* Writes JSON to stdout, indented, with a final newline. */
 void cli_print_json(json_t *value);
@@ -111,7 +117,5 @@ typedef struct cli_progress {
 void cli_progress_begin(cli_progress *p, size_t total);
 void cli_progress_step(cli_progress *p, const char *item);
 void cli_progress_end(cli_progress *p);
-
-const char *cli_kind_name(const uint8_t *data, size_t size);
 
 #endif

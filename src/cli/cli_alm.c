@@ -10,24 +10,22 @@
 /* Text dumps show this many entries of a long array, then a count. */
 #define TEXT_ITEMS 8
 
-static bool detect(const uint8_t *data, size_t size) { return size >= 4 && memcmp(data, "ALM\0", 4) == 0; }
-
-static void *read_model(const uint8_t *data, size_t size, ferry_error *err)
+void *cli_alm_read(const uint8_t *data, size_t size, ferry_error *err)
 {
     ferry_alm_mesh *m;
     return ferry_alm_read(data, size, NULL, &m, err) == FERRY_OK ? m : NULL;
 }
 
-static ferry_result write_model(const void *model, ferry_buffer *out, ferry_error *err)
+ferry_result cli_alm_write(const void *model, ferry_buffer *out, ferry_error *err)
 {
     return ferry_alm_write(model, out, err);
 }
 
-static void free_model(void *model) { ferry_alm_free(model); }
+void cli_alm_free(void *model) { ferry_alm_free(model); }
 
 static ferry_alm_mesh *load(const char *file, const uint8_t *data, size_t size, json_t *report)
 {
-    return cli_format_read(&cli_format_alm, file, data, size, report);
+    return cli_format_read(cli_format_for(FERRY_FORMAT_ALM), file, data, size, report);
 }
 
 /* JSON has no NaN or infinity: those become strings. */
@@ -100,7 +98,7 @@ static json_t *text_json(const char *p, size_t n)
 
 /* ---- info ---- */
 
-static int info(const char *file, const uint8_t *data, size_t size, json_t *report)
+int cli_alm_info(const char *file, const uint8_t *data, size_t size, json_t *report)
 {
     ferry_alm_mesh *m = load(file, data, size, report);
     if (!m) return CLI_INVALID;
@@ -447,7 +445,7 @@ static void dump_text(const char *file, const ferry_alm_mesh *m, size_t size)
     if (m->trailing_size) printf("trailing bytes: %zu\n", m->trailing_size);
 }
 
-static int dump(const char *file, const uint8_t *data, size_t size, bool json)
+int cli_alm_dump(const char *file, const uint8_t *data, size_t size, bool json)
 {
     ferry_alm_mesh *m = load(file, data, size, NULL);
     if (!m) return CLI_INVALID;
@@ -461,8 +459,10 @@ static int dump(const char *file, const uint8_t *data, size_t size, bool json)
 
 /* ---- validate ---- */
 
-static size_t validate(const char *file, const uint8_t *data, size_t size, json_t *report)
+size_t cli_alm_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                      json_t *report)
 {
+    (void)options;
     ferry_alm_mesh *m = load(file, data, size, report);
     if (!m) return 1;
     ferry_diagnostics d;
@@ -477,11 +477,9 @@ static size_t validate(const char *file, const uint8_t *data, size_t size, json_
 
 /* ---- convert ---- */
 
-static bool claims_convert(const char *path) { return cli_has_ext(path, ".alm"); }
-
 static bool is_gltf(const char *path) { return cli_has_ext(path, ".glb") || cli_has_ext(path, ".gltf"); }
 
-static int convert(int argc, char **argv)
+int cli_alm_convert(int argc, char **argv, ferry_format source)
 {
     const char *in = NULL, *out = NULL;
     ferry_alm_lod_options lod = {-1, 0, -1.0};
@@ -525,25 +523,34 @@ static int convert(int argc, char **argv)
     }
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     if (chosen > 1) return cli_usage_error("convert", "choose one of --lod, --triangles and --error");
-    bool in_alm = cli_has_ext(in, ".alm");
-    if (anim && !(cli_has_ext(in, ".alo") && cli_has_ext(out, ".alm")))
+    /* The input by content (cmd_convert.c's route), the output by its name. */
+    bool in_alm = source == FERRY_FORMAT_ALM;
+    bool in_alo = source == FERRY_FORMAT_ALO_MODEL || source == FERRY_FORMAT_ALO_PARTICLE ||
+                  source == FERRY_FORMAT_ALO_PARTICLE_UAW;
+    bool in_gltf = source == FERRY_FORMAT_GLB || source == FERRY_FORMAT_GLTF;
+    const cli_format *alm = cli_format_for(FERRY_FORMAT_ALM);
+    cli_convert_options o = {0};
+    o.source = source;
+    o.allow_invalid = allow_invalid;
+    o.alm_lod = chosen ? &lod : NULL;
+    o.anim = anim;
+    if (anim && !(in_alo && cli_has_ext(out, ".alm")))
         return cli_usage_error("convert", "--anim applies to building an .alm from an .alo model");
     if (in_alm && cli_has_ext(out, ".alm")) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
-        return cli_format_rewrite(&cli_format_alm, in, out);
+        return alm->rewrite(in, out, &o);
     }
-    if (in_alm && is_gltf(out)) return cli_alm_export(in, out, chosen ? &lod : NULL, allow_invalid);
-    if (cli_has_ext(out, ".alm") && (cli_has_ext(in, ".alo") || is_gltf(in))) {
+    if (in_alm && is_gltf(out)) return alm->export(in, out, &o);
+    if (cli_has_ext(out, ".alm") && (in_alo || in_gltf)) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to reading ALM files");
-        return cli_alm_build(in, out, anim);
+        return alm->build(in, out, &o);
     }
     if (in_alm)
         return cli_usage_error("convert", "cannot write '%s' from an ALM file: supported outputs are .alm, .glb, .gltf", out);
     return cli_usage_error("convert", "cannot make an ALM file from '%s': supported inputs are .alo, .glb, .gltf", in);
 }
 
-const cli_format cli_format_alm = {
-    "ALM", detect, info, dump, validate, claims_convert, convert,
+const char cli_alm_convert_help[] =
     "\n"
     "ALM progressive meshes (ALOD):\n"
     "  IN.alm -> OUT.alm   rewrite (byte-identical)\n"
@@ -558,5 +565,4 @@ const cli_format cli_format_alm = {
     "  --lod K             with an .alm input: apply the first K collapse records\n"
     "  --triangles N       ... apply records until at most N triangles remain\n"
     "  --error E           ... apply records while their error is at most E\n"
-    "                      (ferry info lists triangle counts at a few levels)\n",
-    read_model, write_model, free_model};
+    "                      (ferry info lists triangle counts at a few levels)\n";

@@ -127,11 +127,13 @@ static ferry_scene *scene_from_alo(const char *in, const char *anim, ferry_error
     return scene;
 }
 
-int cli_alm_build(const char *in, const char *out, const char *anim)
+int cli_alm_build(const char *in, const char *out, const cli_convert_options *options)
 {
+    ferry_format source = options->source;
+    const char *anim = options->anim;
     ferry_error err = {0};
     ferry_scene *scene = NULL;
-    if (cli_has_ext(in, ".glb") || cli_has_ext(in, ".gltf")) scene = scene_from_gltf(in, &err);
+    if (source == FERRY_FORMAT_GLB || source == FERRY_FORMAT_GLTF) scene = scene_from_gltf(in, &err);
     else scene = scene_from_alo(in, anim, &err);
     if (!scene) {
         cli_print_error(in, &err);

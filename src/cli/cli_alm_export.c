@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod_options, bool allow_invalid)
+int cli_alm_export(const char *in, const char *out, const cli_convert_options *options)
 {
+    const ferry_alm_lod_options *lod_options = options->alm_lod;
+    bool allow_invalid = options->allow_invalid;
     uint8_t *data;
     size_t size;
-    ferry_alm_mesh *mesh = cli_format_load(&cli_format_alm, in, &data, &size);
+    ferry_alm_mesh *mesh = cli_format_load(cli_format_for(FERRY_FORMAT_ALM), in, &data, &size);
     if (!mesh) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_error err;

@@ -7,27 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool detect(const uint8_t *data, size_t size)
-{
-    return size >= 4 && (memcmp(data, "ODOL", 4) == 0 || memcmp(data, "MLOD", 4) == 0);
-}
-
-static void *read_model(const uint8_t *data, size_t size, ferry_error *err)
+void *cli_odol_read(const uint8_t *data, size_t size, ferry_error *err)
 {
     ferry_odol_model *m;
     return ferry_odol_read(data, size, NULL, &m, err) == FERRY_OK ? m : NULL;
 }
 
-static ferry_result write_model(const void *model, ferry_buffer *out, ferry_error *err)
+ferry_result cli_odol_write(const void *model, ferry_buffer *out, ferry_error *err)
 {
     return ferry_odol_write(model, out, err);
 }
 
-static void free_model(void *model) { ferry_odol_free(model); }
+void cli_odol_free(void *model) { ferry_odol_free(model); }
 
 static ferry_odol_model *load(const char *file, const uint8_t *data, size_t size, json_t *report)
 {
-    return cli_format_read(&cli_format_odol, file, data, size, report);
+    return cli_format_read(cli_format_for(FERRY_FORMAT_ODOL), file, data, size, report);
 }
 
 static json_t *floats_json(const float *v, size_t n)
@@ -100,7 +95,7 @@ static json_t *lod_summary(const ferry_odol_model *m, uint32_t i)
     return j;
 }
 
-static int info(const char *file, const uint8_t *data, size_t size, json_t *report)
+int cli_odol_info(const char *file, const uint8_t *data, size_t size, json_t *report)
 {
     ferry_odol_model *m = load(file, data, size, report);
     if (!m) return CLI_INVALID;
@@ -348,7 +343,7 @@ static void print_value(const char *key, json_t *v, int depth)
     free(text);
 }
 
-static int dump(const char *file, const uint8_t *data, size_t size, bool json)
+int cli_odol_dump(const char *file, const uint8_t *data, size_t size, bool json)
 {
     ferry_odol_model *m = load(file, data, size, NULL);
     if (!m) return CLI_INVALID;
@@ -365,8 +360,10 @@ static int dump(const char *file, const uint8_t *data, size_t size, bool json)
     return CLI_OK;
 }
 
-static size_t validate(const char *file, const uint8_t *data, size_t size, json_t *report)
+size_t cli_odol_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                       json_t *report)
 {
+    (void)options;
     ferry_odol_model *m = load(file, data, size, report);
     if (!m) return 1;
     ferry_diagnostics diags = {0};
@@ -378,9 +375,7 @@ static size_t validate(const char *file, const uint8_t *data, size_t size, json_
     return errors;
 }
 
-static bool claims_convert(const char *path) { return cli_has_ext(path, ".p3d"); }
-
-static int convert(int argc, char **argv)
+int cli_odol_convert(int argc, char **argv, ferry_format source)
 {
     const char *in = NULL, *out = NULL;
     uint32_t *lods = calloc((size_t)argc, sizeof *lods);
@@ -414,7 +409,7 @@ static int convert(int argc, char **argv)
         status = cli_usage_error("convert", "expected IN.p3d and OUT");
         goto done;
     }
-    if (!cli_has_ext(in, ".p3d")) {
+    if (source != FERRY_FORMAT_ODOL && source != FERRY_FORMAT_MLOD) {
         status = cli_usage_error("convert", "cannot make a P3D file from '%s'; ferry reads P3D files, it does not author them yet", in);
         goto done;
     }
@@ -422,13 +417,20 @@ static int convert(int argc, char **argv)
         status = cli_usage_error("convert", "choose one of --game-view (the default), --all and --lod");
         goto done;
     }
+    const cli_format *format = cli_format_for(source);
+    /* The game's view is the default: what players see first. */
+    cli_convert_options o = {0};
+    o.source = source;
+    o.allow_invalid = allow_invalid;
+    o.lods = lod_count ? lods : NULL;
+    o.lod_count = lod_count;
+    o.game_view = !all;
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
-        /* The game's view is the default: what players see first. */
-        status = cli_odol_export(in, out, lod_count ? lods : NULL, lod_count, !all, allow_invalid);
+        status = format->export(in, out, &o);
     } else if (cli_has_ext(out, ".p3d")) {
         status = lod_count || all || game_view
                      ? cli_usage_error("convert", "--lod, --all and --game-view apply to .glb/.gltf outputs")
-                     : cli_format_rewrite(&cli_format_odol, in, out);
+                     : format->rewrite(in, out, &o);
     } else {
         status = cli_usage_error("convert", "cannot write '%s' from a P3D file: supported outputs are .p3d, .glb, .gltf", out);
     }
@@ -437,8 +439,7 @@ done:
     return status;
 }
 
-const cli_format cli_format_odol = {
-    "ODOL", detect, info, dump, validate, claims_convert, convert,
+const char cli_odol_convert_help[] =
     "\n"
     "P3D models (ODOL versions 40, 48 and 50: ArmA, ArmA 2):\n"
     "  IN.p3d -> OUT.glb   the most detailed visual LOD (what the game draws up\n"
@@ -448,5 +449,4 @@ const cli_format cli_format_odol = {
     "  IN.p3d -> OUT.p3d   rewrite (byte-identical)\n"
     "  --game-view         with .glb/.gltf: the most detailed visual LOD (default)\n"
     "  --all               with .glb/.gltf: every LOD (views, shadows, geometries...)\n"
-    "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n",
-    read_model, write_model, free_model};
+    "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n";

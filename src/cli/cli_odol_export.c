@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool game_view,
-                    bool allow_invalid)
+int cli_odol_export(const char *in, const char *out, const cli_convert_options *options)
 {
+    const uint32_t *lods = options->lods;
+    size_t lod_count = options->lod_count;
+    bool game_view = options->game_view, allow_invalid = options->allow_invalid;
     uint8_t *data;
     size_t size;
-    ferry_odol_model *model = cli_format_load(&cli_format_odol, in, &data, &size);
+    ferry_odol_model *model = cli_format_load(cli_format_for(FERRY_FORMAT_ODOL), in, &data, &size);
     if (!model) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_error err;

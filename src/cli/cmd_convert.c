@@ -53,8 +53,10 @@ static const char convert_usage[] =
 
 static int rewrite(const char *in, const char *out, int ala_format);
 
-static int convert_to_gltf(const char *in, const char *out, const export_options *options)
+/* The Alamo family's export and rewrite (the format table's entries). */
+int cli_alamo_export(const char *in, const char *out, const cli_convert_options *o)
 {
+    const export_options *options = o->alamo;
     export_result result;
     int status = export_one(in, out, options, &result, stderr);
     if (status == CLI_OK) {
@@ -75,7 +77,83 @@ static int convert_to_gltf(const char *in, const char *out, const export_options
     return status;
 }
 
+/* ---- routing: (source format, output kind) -> the family that converts ---- */
+
+typedef enum output_kind { OUT_ANY, OUT_GLTF, OUT_ALM, OUT_P3D, OUT_OTHER } output_kind;
+
+static output_kind output_kind_of(const char *out)
+{
+    if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) return OUT_GLTF;
+    if (cli_has_ext(out, ".alm")) return OUT_ALM;
+    if (cli_has_ext(out, ".p3d")) return OUT_P3D;
+    return OUT_OTHER;
+}
+
+#define FROM_ANY FERRY_FORMAT_UNKNOWN
+
+/* The first row that matches wins. The families parse their own options,
+ * so a usage error names what applies to that conversion. */
+static const struct convert_route {
+    ferry_format source; /* FROM_ANY: any input */
+    output_kind out;     /* OUT_ANY: any output */
+    int (*convert)(int argc, char **argv, ferry_format source);
+} routes[] = {
+    {FERRY_FORMAT_ODOL, OUT_ANY, cli_odol_convert}, /* rewrite, export; other outputs refused */
+    {FERRY_FORMAT_MLOD, OUT_ANY, cli_odol_convert},
+    {FERRY_FORMAT_ALM, OUT_ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
+    {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
+    {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
+    {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
+};
+
+/* The values that follow options (of every family), skipped when looking
+ * for IN and OUT. */
+static bool takes_value(const char *arg)
+{
+    static const char *const with_value[] = {"--anim", "--textures", "--jobs", "--ala-format",
+                                             "--lod", "--triangles", "--error"};
+    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
+        if (strcmp(arg, with_value[i]) == 0) return true;
+    return false;
+}
+
 int cmd_convert(int argc, char **argv)
+{
+    const char *files[2] = {NULL, NULL};
+    size_t file_count = 0;
+    bool batch_or_help = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i]) || strcmp(argv[i], "-r") == 0) batch_or_help = true;
+        if (takes_value(argv[i])) {
+            i++;
+        } else if (argv[i][0] != '-' || !argv[i][1]) {
+            if (file_count < 2) files[file_count] = argv[i];
+            file_count++;
+        }
+    }
+    if (batch_or_help || !file_count) return cli_alamo_convert(argc, argv, FERRY_FORMAT_UNKNOWN);
+    /* With one file or three, the family of the first says what is wrong. */
+    ferry_format source = cli_format_guess(files[0]);
+    output_kind out = files[1] ? output_kind_of(files[1]) : OUT_OTHER;
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        const struct convert_route *r = &routes[i];
+        if ((r->source == FROM_ANY || r->source == source) && (r->out == OUT_ANY || r->out == out))
+            return r->convert(argc, argv, source);
+    }
+    return cli_alamo_convert(argc, argv, source);
+}
+
+/* The row whose rewrite and export the Alamo parser calls: the input's
+ * own when it has them; otherwise (no file, no known content, a glTF) the
+ * model's, whose reader then says what is wrong. */
+static const cli_format *format_of(ferry_format source)
+{
+    const cli_format *f = cli_format_for(source);
+    return f && f->rewrite && f->export ? f : cli_format_for(FERRY_FORMAT_ALO_MODEL);
+}
+
+/* The Alamo family's conversions (and -r, and --help for every family). */
+int cli_alamo_convert(int argc, char **argv, ferry_format source)
 {
     const char *in = NULL, *out = NULL;
     int ala_format = 0, jobs = 0;
@@ -84,24 +162,11 @@ int cmd_convert(int argc, char **argv)
     eo.animations = calloc((size_t)argc, sizeof *eo.animations);
     eo.texture_dirs = calloc((size_t)argc, sizeof *eo.texture_dirs);
     int status = CLI_USAGE;
-    {
-        /* ALM and ODOL conversions parse their own options: any argument
-         * with their extension hands the whole command to them. */
-        const cli_format *other = NULL;
-        for (int i = 1; i < argc && !other; i++)
-            if (argv[i][0] != '-') other = cli_format_for_convert(argv[i]);
-        bool help = false;
-        for (int i = 1; i < argc; i++) help |= cli_is_help(argv[i]);
-        if (other && !help) {
-            status = other->convert(argc, argv);
-            goto done;
-        }
-    }
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(convert_usage, stdout);
-            fputs(cli_format_alm.convert_help, stdout);
-            fputs(cli_format_odol.convert_help, stdout);
+            fputs(cli_alm_convert_help, stdout);
+            fputs(cli_odol_convert_help, stdout);
             status = CLI_OK;
             goto done;
         }
@@ -193,18 +258,30 @@ int cmd_convert(int argc, char **argv)
             status = cli_usage_error("convert", "--ala-format applies to .ala outputs");
             goto done;
         }
-        status = convert_to_gltf(in, out, &eo);
+        cli_convert_options o = {0};
+        o.source = source;
+        o.allow_invalid = eo.allow_invalid;
+        o.alamo = &eo;
+        status = format_of(source)->export(in, out, &o);
         goto done;
     }
     if (gltf_options) {
         status = cli_usage_error("convert", "--anim, --force, --textures, --no-textures, --all and --game-view apply to .glb/.gltf outputs");
         goto done;
     }
-    status = rewrite(in, out, ala_format);
+    cli_convert_options o = {0};
+    o.source = source;
+    o.ala_format = ala_format;
+    status = format_of(source)->rewrite(in, out, &o);
 done:
     free(eo.animations);
     free(eo.texture_dirs);
     return status;
+}
+
+int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
+{
+    return rewrite(in, out, o->ala_format);
 }
 
 /* Rewrites IN through its typed model as OUT (.alo or .ala). */

@@ -192,33 +192,37 @@ int cmd_dump(int argc, char **argv)
     uint8_t *data;
     size_t size;
     if (!cli_load(file, &data, &size)) return CLI_INVALID;
-    const cli_format *other = cli_format_of(data, size);
-    if (other) {
-        int status = other->dump(file, data, size, json);
-        ferry_file_free(data);
-        return status;
-    }
+    /* By content; a file of no known format still gets the chunk dump,
+     * which shows any chunk tree that reads (whatever its root) and says
+     * "not a known format" otherwise. */
+    const cli_format *format = cli_format_for(ferry_detect(data, size));
+    int status = (format && format->dump ? format->dump : cli_alamo_dump)(file, data, size, json);
+    ferry_file_free(data);
+    return status;
+}
+
+/* The Alamo family's row of the format table (formats.c): the chunk tree. */
+int cli_alamo_dump(const char *file, const uint8_t *data, size_t size, bool json)
+{
     ferry_chunk_tree *tree;
     ferry_error err;
     if (ferry_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) {
         /* Not even a chunk file: say so, as info and validate do, rather
          * than reporting a chunk size read from text. Any chunk tree that
          * reads is dumped, whatever its root. */
-        if (ferry_alamo_detect(data, size) == FERRY_ALAMO_UNKNOWN) {
-            cli_asset probe;
-            ferry_error why;
-            if (!cli_asset_load(file, &probe, &why) && why.code == FERRY_ERR_UNSUPPORTED) err = why;
-            cli_asset_free(&probe);
-        }
+        ferry_format f = ferry_detect(data, size);
+        if (f != FERRY_FORMAT_ALO_MODEL && f != FERRY_FORMAT_ALO_PARTICLE && f != FERRY_FORMAT_ALO_PARTICLE_UAW &&
+            f != FERRY_FORMAT_ALA)
+            cli_not_known(&err, data, size);
         cli_print_error(file, &err);
-        ferry_file_free(data);
         return CLI_INVALID;
     }
+    const char *kind = ferry_format_name(ferry_detect(data, size));
     dump_ctx ctx = {tree->root_count ? tree->roots[0].type : 0, json};
     if (json) {
         json_t *root = json_object();
         cli_json_set_text(root, "file", file);
-        cli_json_set_text(root, "format", cli_kind_name(data, size));
+        cli_json_set_text(root, "format", kind);
         json_object_set_new(root, "size", json_integer((json_int_t)size));
         json_t *chunks = json_array();
         for (size_t i = 0; i < tree->root_count; i++) json_array_append_new(chunks, dump_chunk(&ctx, &tree->roots[i], 0));
@@ -226,10 +230,9 @@ int cmd_dump(int argc, char **argv)
         cli_print_json(root);
         json_decref(root);
     } else {
-        printf("%s: %s, %zu bytes\n", CLI_TXT(file), cli_kind_name(data, size), size);
+        printf("%s: %s, %zu bytes\n", CLI_TXT(file), kind, size);
         for (size_t i = 0; i < tree->root_count; i++) dump_chunk(&ctx, &tree->roots[i], 0);
     }
     ferry_chunk_tree_free(tree);
-    ferry_file_free(data);
     return CLI_OK;
 }

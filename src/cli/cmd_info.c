@@ -251,6 +251,29 @@ static json_t *particle_info(const char *file, size_t size, const ferry_particle
     return j;
 }
 
+/* The Alamo family's row of the format table (formats.c). */
+int cli_alamo_info(const char *file, const uint8_t *data, size_t size, json_t *report)
+{
+    cli_asset a;
+    ferry_error err;
+    int status = CLI_OK;
+    if (!cli_asset_read(data, size, &a, &err)) {
+        status = CLI_INVALID;
+        if (report)
+            cli_json_append_failure(report, file, ferry_alamo_kind_name(a.kind), &err);
+        else
+            cli_print_error(file, &err);
+    } else {
+        bool json = report != NULL;
+        json_t *j = a.model       ? model_info(file, a.size, a.model, json)
+                    : a.animation ? animation_info(file, a.size, a.animation, json)
+                                  : particle_info(file, a.size, a.particles, json);
+        if (report) json_array_append_new(report, j);
+    }
+    cli_asset_free(&a);
+    return status;
+}
+
 int cmd_info(int argc, char **argv)
 {
     bool json = false;
@@ -274,46 +297,19 @@ int cmd_info(int argc, char **argv)
         if (argv[i][0] == '-' && argv[i][1]) continue;
         const char *file = argv[i];
         /* Every input gets an entry: the failed ones with their located
-         * error, in one shape for every format (formats.c does the same). */
+         * error, in one shape for every format. */
+        cli_input in;
         ferry_error err;
-        if (!cli_check_head(file, &err)) {
+        if (!cli_input_load(file, CLI_USE_INFO, &in, &err)) {
             status = CLI_INVALID;
             if (all)
-                cli_json_append_failure(all, file, NULL, &err);
+                cli_json_append_failure(all, file, in.format ? in.format->name : NULL, &err);
             else
                 cli_print_error(file, &err);
-            continue;
-        }
-        const cli_format *other = cli_format_sniff(file);
-        if (other) {
-            uint8_t *data = NULL;
-            size_t size = 0;
-            if (ferry_file_load(file, CLI_MAX_INPUT, &data, &size, &err) != FERRY_OK) {
-                status = CLI_INVALID;
-                if (all)
-                    cli_json_append_failure(all, file, other->name, &err);
-                else
-                    cli_print_error(file, &err);
-            } else if (other->info(file, data, size, all) != CLI_OK) {
-                status = CLI_INVALID;
-            }
-            if (data) ferry_file_free(data);
-            continue;
-        }
-        cli_asset a;
-        if (!cli_asset_load(file, &a, &err)) {
+        } else if (in.format->info(file, in.data, in.size, all) != CLI_OK) {
             status = CLI_INVALID;
-            if (all)
-                cli_json_append_failure(all, file, a.data ? ferry_alamo_kind_name(a.kind) : NULL, &err);
-            else
-                cli_print_error(file, &err);
-        } else {
-            json_t *j = a.model       ? model_info(file, a.size, a.model, json)
-                        : a.animation ? animation_info(file, a.size, a.animation, json)
-                                      : particle_info(file, a.size, a.particles, json);
-            if (all) json_array_append_new(all, j);
         }
-        cli_asset_free(&a);
+        cli_input_free(&in);
     }
     if (all) {
         cli_print_json(all);

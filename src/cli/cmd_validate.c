@@ -45,31 +45,14 @@ static bool texture_exists(const char *name, void *user)
     return ferry_alamo_texture_find(&t->folders.places, name, NULL, found, sizeof found);
 }
 
-/* Validates one file; returns its error count (a read failure counts as one).
- * An animation is checked against the model `pick` finds for it (none: alone). */
+/* An animation is checked against the model `pick` finds for it (none: alone). */
 typedef struct model_picker model_picker;
 static const ferry_alo_model *pick_model(model_picker *p, const char *anim_path, const char **model_path);
 
-static size_t validate_file(const char *file, const texture_ctx *tex_template, bool check_textures,
-                            model_picker *picker, json_t *report)
+/* The Alamo family's row of the format table (formats.c). */
+size_t cli_alamo_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                          json_t *report)
 {
-    const cli_format *other = cli_format_sniff(file);
-    if (other) {
-        uint8_t *data;
-        size_t size;
-        ferry_error err;
-        if (ferry_file_load(file, CLI_MAX_INPUT, &data, &size, &err) != FERRY_OK) {
-            if (report) {
-                cli_json_append_failure(report, file, other->name, &err);
-            } else {
-                cli_print_error(file, &err);
-            }
-            return 1;
-        }
-        size_t errors = other->validate(file, data, size, report);
-        ferry_file_free(data);
-        return errors;
-    }
     json_t *fj = report ? json_object() : NULL;
     if (fj) cli_json_set_text(fj, "file", file);
     cli_asset a;
@@ -77,17 +60,18 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
     size_t errors = 0;
     const ferry_alo_model *model = NULL;
     const char *model_path = NULL;
-    if (!cli_asset_load(file, &a, &err)) {
+    if (!cli_asset_read(data, size, &a, &err)) {
         errors = 1;
         if (fj) {
-            json_object_set_new(fj, "format", a.data ? json_string(ferry_alamo_kind_name(a.kind)) : json_null());
+            json_object_set_new(fj, "format", json_string(ferry_alamo_kind_name(a.kind)));
             json_object_set_new(fj, "read_error", cli_error_json(&err));
         }
         else
             cli_print_error(file, &err);
     } else {
-        texture_ctx tex = *tex_template;
-        tex.model_path = file;
+        texture_ctx tex = {.model_path = file, .dirs = (const char **)options->texture_dirs,
+                           .dir_count = options->texture_dir_count};
+        bool check_textures = options->check_textures;
         if (!check_textures ||
             ferry_alamo_texture_folders_open(file, tex.dirs, tex.dir_count, &tex.folders, &err) != FERRY_OK)
             memset(&tex.folders, 0, sizeof tex.folders);
@@ -100,7 +84,7 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
             errors = ferry_particle_validate(a.particles, &opts, &diags);
         } else {
             errors = ferry_ala_validate(a.animation, &diags);
-            model = pick_model(picker, file, &model_path);
+            model = pick_model(options->picker, file, &model_path);
             if (model) errors += ferry_ala_check_model(a.animation, model, &diags);
             if (fj) cli_json_set_text(fj, "model", model ? model_path : NULL);
         }
@@ -131,6 +115,26 @@ static size_t validate_file(const char *file, const texture_ctx *tex_template, b
         json_array_append_new(report, fj);
     }
     cli_asset_free(&a);
+    return errors;
+}
+
+/* Validates one file by its format's row; returns its error count (a
+ * failure to read counts as one). */
+static size_t validate_file(const char *file, const cli_validate_options *options, json_t *report)
+{
+    cli_input in;
+    ferry_error err;
+    size_t errors = 1;
+    if (!cli_input_load(file, CLI_USE_VALIDATE, &in, &err)) {
+        if (report) {
+            cli_json_append_failure(report, file, in.format ? in.format->name : NULL, &err);
+        } else {
+            cli_print_error(file, &err);
+        }
+    } else {
+        errors = in.format->validate(file, in.data, in.size, options, report);
+    }
+    cli_input_free(&in);
     return errors;
 }
 
@@ -281,7 +285,6 @@ int cmd_validate(int argc, char **argv)
         status = cli_usage_error("validate", "no file given");
         goto done;
     }
-    texture_ctx tex = {.model_path = NULL, .dirs = dirs, .dir_count = dir_count};
     cli_asset fixed_model;
     memset(&fixed_model, 0, sizeof fixed_model);
     if (model_path) {
@@ -303,12 +306,13 @@ int cmd_validate(int argc, char **argv)
     picker.given = calloc(file_count, sizeof *picker.given);
     for (size_t i = 0; i < file_count && picker.given; i++)
         if (cli_has_ext(files[i], ".alo")) picker.given[picker.given_count++] = files[i];
+    cli_validate_options options = {dirs, dir_count, check_textures, &picker};
     json_t *report = json ? json_array() : NULL;
     size_t failed = 0;
     cli_progress progress;
     cli_progress_begin(&progress, json ? 0 : file_count);
     for (size_t i = 0; i < file_count; i++) {
-        if (validate_file(files[i], &tex, check_textures, &picker, report)) failed++;
+        if (validate_file(files[i], &options, report)) failed++;
         cli_progress_step(&progress, files[i]);
     }
     cli_progress_end(&progress);

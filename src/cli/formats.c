@@ -1,34 +1,120 @@
-/* Dispatch to the CLI code of formats outside the Alamo family. */
+/* The CLI's table of formats: one row per format ferry_detect names, and
+ * the loading that every command shares. */
 #include "formats.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const cli_format *const formats[] = {&cli_format_alm, &cli_format_odol};
+static const cli_format formats[] = {
+    /* id, name, info, dump, validate, convert (options), rewrite, export, build, read/write/free */
+    {FERRY_FORMAT_ALO_MODEL, "ALO model", cli_alamo_info, cli_alamo_dump, cli_alamo_validate, cli_alamo_convert,
+     cli_alamo_rewrite, cli_alamo_export, NULL, NULL, NULL, NULL},
+    {FERRY_FORMAT_ALO_PARTICLE, "ALO particle system", cli_alamo_info, cli_alamo_dump, cli_alamo_validate,
+     cli_alamo_convert, cli_alamo_rewrite, cli_alamo_export, NULL, NULL, NULL, NULL},
+    /* Read as a particle system, whose reader says it is not supported. */
+    {FERRY_FORMAT_ALO_PARTICLE_UAW, "ALO particle system (Universe at War, 0x1500)", cli_alamo_info, cli_alamo_dump,
+     cli_alamo_validate, cli_alamo_convert, cli_alamo_rewrite, cli_alamo_export, NULL, NULL, NULL, NULL},
+    {FERRY_FORMAT_ALA, "ALA animation", cli_alamo_info, cli_alamo_dump, cli_alamo_validate, cli_alamo_convert,
+     cli_alamo_rewrite, cli_alamo_export, NULL, NULL, NULL, NULL},
+    {FERRY_FORMAT_ODOL, "ODOL", cli_odol_info, cli_odol_dump, cli_odol_validate, cli_odol_convert,
+     cli_format_rewrite, cli_odol_export, NULL, cli_odol_read, cli_odol_write, cli_odol_free},
+    /* MLOD goes to the ODOL reader, which names it (ferry does not read it). */
+    {FERRY_FORMAT_MLOD, "ODOL", cli_odol_info, cli_odol_dump, cli_odol_validate, cli_odol_convert,
+     cli_format_rewrite, cli_odol_export, NULL, cli_odol_read, cli_odol_write, cli_odol_free},
+    {FERRY_FORMAT_ALM, "ALM", cli_alm_info, cli_alm_dump, cli_alm_validate, cli_alm_convert,
+     cli_format_rewrite, cli_alm_export, cli_alm_build, cli_alm_read, cli_alm_write, cli_alm_free},
+    /* glTF is an input of ALM building only (cmd_convert.c's routes). */
+    {FERRY_FORMAT_GLB, "glTF binary", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
+    {FERRY_FORMAT_GLTF, "glTF", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
+};
 
-const cli_format *cli_format_of(const uint8_t *data, size_t size)
+const cli_format *cli_format_for(ferry_format id)
 {
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-        if (formats[i]->detect(data, size)) return formats[i];
+        if (formats[i].id == id) return &formats[i];
     return NULL;
 }
 
-const cli_format *cli_format_sniff(const char *path)
+void cli_not_known(ferry_error *err, const uint8_t *data, size_t size)
 {
-    /* Never blocks: a FIFO or device is refused here, and again, with a
-     * message, by the load that follows. */
-    uint8_t head[16];
+    memset(err, 0, sizeof *err);
+    err->code = FERRY_ERR_UNSUPPORTED;
+    err->offset = 0;
+    if (!size) {
+        snprintf(err->message, sizeof err->message, "not a known format: the file is empty");
+        return;
+    }
+    char bytes[3 * 8 + 1] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < 8 && i < size; i++)
+        at += (size_t)snprintf(bytes + at, sizeof bytes - at, "%s%02x", i ? " " : "", data[i]);
+    snprintf(err->message, sizeof err->message,
+             "not a known format: it starts with %s; ferry reads Alamo models (chunk 0x200), particle "
+             "systems (0x900), animations (0x1000), ODOL P3D models ('ODOL') and ALM meshes",
+             bytes);
+}
+
+static bool usable(const cli_format *f, cli_use use)
+{
+    switch (use) {
+    case CLI_USE_INFO: return f->info != NULL;
+    case CLI_USE_DUMP: return f->dump != NULL;
+    case CLI_USE_VALIDATE: return f->validate != NULL;
+    default: return true;
+    }
+}
+
+bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *err)
+{
+    memset(in, 0, sizeof *in);
+    /* The format is told from the head, before the whole file is loaded. */
+    uint8_t head[FERRY_DETECT_HEAD];
+    size_t got = 0;
+    if (!cli_check_head(path, head, sizeof head, &got, err)) return false;
+    in->id = ferry_detect(head, got);
+    in->format = cli_format_for(in->id);
+    if (!in->format || !usable(in->format, use)) {
+        in->format = NULL;
+        cli_not_known(err, head, got);
+        return false;
+    }
+    if (ferry_file_load(path, CLI_MAX_INPUT, &in->data, &in->size, err) != FERRY_OK) return false;
+    ferry_format now = ferry_detect(in->data, in->size);
+    if (now != in->id) { /* the file changed since its head was read */
+        in->id = now;
+        in->format = cli_format_for(now);
+        if (!in->format || !usable(in->format, use)) {
+            in->format = NULL;
+            cli_not_known(err, in->data, in->size);
+            return false;
+        }
+    }
+    return true;
+}
+
+void cli_input_free(cli_input *in)
+{
+    ferry_file_free(in->data);
+    memset(in, 0, sizeof *in);
+}
+
+ferry_format cli_format_guess(const char *path)
+{
+    uint8_t head[FERRY_DETECT_HEAD];
     size_t n = 0;
     ferry_error err;
-    if (ferry_file_read_head(path, head, sizeof head, &n, NULL, &err) != FERRY_OK) return NULL;
-    return cli_format_of(head, n);
-}
-
-const cli_format *cli_format_for_convert(const char *path)
-{
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-        if (formats[i]->claims_convert(path)) return formats[i];
-    return NULL;
+    /* Never blocks: a FIFO or device is refused here, and again, with a
+     * message, by the load that follows. */
+    ferry_format f = FERRY_FORMAT_UNKNOWN;
+    if (ferry_file_read_head(path, head, sizeof head, &n, NULL, &err) == FERRY_OK) f = ferry_detect(head, n);
+    if (f != FERRY_FORMAT_UNKNOWN) return f;
+    if (cli_has_ext(path, ".p3d")) return FERRY_FORMAT_ODOL;
+    if (cli_has_ext(path, ".alm")) return FERRY_FORMAT_ALM;
+    if (cli_has_ext(path, ".glb")) return FERRY_FORMAT_GLB;
+    if (cli_has_ext(path, ".gltf")) return FERRY_FORMAT_GLTF;
+    if (cli_has_ext(path, ".alo")) return FERRY_FORMAT_ALO_MODEL;
+    if (cli_has_ext(path, ".ala")) return FERRY_FORMAT_ALA;
+    return FERRY_FORMAT_UNKNOWN;
 }
 
 void *cli_format_read(const cli_format *format, const char *file, const uint8_t *data, size_t size, json_t *report)
@@ -57,8 +143,9 @@ void *cli_format_load(const cli_format *format, const char *path, uint8_t **data
     return model;
 }
 
-int cli_format_rewrite(const cli_format *format, const char *in, const char *out)
+int cli_format_rewrite(const char *in, const char *out, const cli_convert_options *options)
 {
+    const cli_format *format = cli_format_for(options->source);
     uint8_t *data;
     size_t size;
     void *model = cli_format_load(format, in, &data, &size);

@@ -1,14 +1,50 @@
-/* Formats outside the Alamo family (ALM, ODOL), told by their first bytes.
- * Each has a CLI file of its own (cli_alm.c, cli_odol.c) providing these
- * entry points; the cmd_*.c files try them before the Alamo readers. */
+/* The CLI's one table of formats (formats.c): every file is routed by the
+ * format ferry_detect names from its content, never by its name. Each row
+ * holds what the commands do with that format; a NULL entry means the
+ * command does not apply ("not a known format" for info/validate). */
 #ifndef FERRY_CLI_FORMATS_H
 #define FERRY_CLI_FORMATS_H
 
 #include "cli.h"
 
+#include <ferry/detect.h>
+
+/* What `ferry validate` passes to every format (models use textures,
+ * animations the model picker of cmd_validate.c; others ignore them). */
+struct model_picker;
+typedef struct cli_validate_options {
+    const char *const *texture_dirs;
+    size_t texture_dir_count;
+    bool check_textures;
+    struct model_picker *picker;
+} cli_validate_options;
+
+/* What a conversion was asked for, parsed by the input family's option
+ * parser (the row's `convert`) and passed to the row's rewrite, export or
+ * build; each entry reads the fields of its family. */
+struct export_options;
+struct ferry_alm_lod_options;
+typedef struct cli_convert_options {
+    ferry_format source; /* IN's detected format */
+    bool allow_invalid;  /* --allow-invalid: cli_refuse_invalid */
+    /* Alamo: export options (animations, textures, --all, --force) and
+     * the animation format of a rewrite (0: its own, 1 or 2). */
+    const struct export_options *alamo;
+    int ala_format;
+    /* ODOL export: LODs by index (--lod); without, game_view keeps the most
+     * detailed visual LOD and !game_view (--all) every LOD. */
+    const uint32_t *lods;
+    size_t lod_count;
+    bool game_view;
+    /* ALM export: the level of detail (NULL: full resolution); ALM build:
+     * the ALO model's animation (--anim FILE|auto, or NULL). */
+    const struct ferry_alm_lod_options *alm_lod;
+    const char *anim;
+} cli_convert_options;
+
 typedef struct cli_format {
-    const char *name; /* "ALM", "ODOL" */
-    bool (*detect)(const uint8_t *data, size_t size);
+    ferry_format id;
+    const char *name; /* ferry_format_name(id): "ALO model", "ODOL", "ALM", ... */
     /* Prints a summary (report == NULL) or appends one JSON object to the
      * `report` array. Returns CLI_OK or CLI_INVALID (error printed or in the object). */
     int (*info)(const char *file, const uint8_t *data, size_t size, json_t *report);
@@ -16,30 +52,91 @@ typedef struct cli_format {
     int (*dump)(const char *file, const uint8_t *data, size_t size, bool json);
     /* Validates; prints as cmd_validate does, or appends a JSON object to
      * `report`. Returns the error count (a read failure counts as one). */
-    size_t (*validate)(const char *file, const uint8_t *data, size_t size, json_t *report);
-    /* `ferry convert` when any file argument has this format's extension
-     * (claims_convert): parses its own options from argv. */
-    bool (*claims_convert)(const char *path);
-    int (*convert)(int argc, char **argv);
-    /* Lines added to `ferry convert --help`. */
-    const char *convert_help;
+    size_t (*validate)(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                       json_t *report);
+    /* `ferry convert` with an input of this format (or an output this
+     * format's family writes: cmd_convert.c's route table): parses the
+     * family's own options from argv and calls its rewrite or export. */
+    int (*convert)(int argc, char **argv, ferry_format source);
+    /* IN written back in its format as OUT (byte-identical for a file read;
+     * an ALA animation in another format with ala_format). */
+    int (*rewrite)(const char *in, const char *out, const cli_convert_options *options);
+    /* IN exported to glTF 2.0 (OUT .glb or .gltf). */
+    int (*export)(const char *in, const char *out, const cli_convert_options *options);
+    /* OUT of this format made from IN of another (ALM from an ALO model or
+     * a glTF); NULL when the format is not built from others. */
+    int (*build)(const char *in, const char *out, const cli_convert_options *options);
     /* The typed model behind one signature, so that loading, reading and
      * rewriting are written once for every format: read (NULL on failure,
-     * `err` filled), written back in the format, freed (NULL is fine). */
+     * `err` filled), written back in the format, freed (NULL is fine).
+     * NULL for the Alamo family, which reads through cli_asset. */
     void *(*read_model)(const uint8_t *data, size_t size, ferry_error *err);
     ferry_result (*write_model)(const void *model, ferry_buffer *out, ferry_error *err);
     void (*free_model)(void *model);
 } cli_format;
 
-extern const cli_format cli_format_alm;
-extern const cli_format cli_format_odol;
+/* The row of a detected format (NULL: FERRY_FORMAT_UNKNOWN). */
+const cli_format *cli_format_for(ferry_format id);
 
-/* The format whose magic `data` starts with, or NULL (Alamo or unknown). */
-const cli_format *cli_format_of(const uint8_t *data, size_t size);
-/* Reads the first bytes of `path` to tell its format; NULL if not one of these. */
-const cli_format *cli_format_sniff(const char *path);
-/* The format that claims a `ferry convert` file argument, or NULL. */
-const cli_format *cli_format_for_convert(const char *path);
+/* Each family's entry points, named by the table in formats.c. */
+int cli_alamo_info(const char *file, const uint8_t *data, size_t size, json_t *report);           /* cmd_info.c */
+int cli_alamo_dump(const char *file, const uint8_t *data, size_t size, bool json);                 /* cmd_dump.c */
+size_t cli_alamo_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                          json_t *report);                                                        /* cmd_validate.c */
+int cli_alamo_convert(int argc, char **argv, ferry_format source);                                 /* cmd_convert.c */
+int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options *options);
+int cli_alamo_export(const char *in, const char *out, const cli_convert_options *options);
+int cli_odol_info(const char *file, const uint8_t *data, size_t size, json_t *report);            /* cli_odol.c */
+int cli_odol_dump(const char *file, const uint8_t *data, size_t size, bool json);
+size_t cli_odol_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                         json_t *report);
+int cli_odol_convert(int argc, char **argv, ferry_format source);
+int cli_odol_export(const char *in, const char *out, const cli_convert_options *options); /* cli_odol_export.c */
+void *cli_odol_read(const uint8_t *data, size_t size, ferry_error *err);
+ferry_result cli_odol_write(const void *model, ferry_buffer *out, ferry_error *err);
+void cli_odol_free(void *model);
+int cli_alm_info(const char *file, const uint8_t *data, size_t size, json_t *report);             /* cli_alm.c */
+int cli_alm_dump(const char *file, const uint8_t *data, size_t size, bool json);
+size_t cli_alm_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                        json_t *report);
+int cli_alm_convert(int argc, char **argv, ferry_format source);
+int cli_alm_export(const char *in, const char *out, const cli_convert_options *options); /* cli_alm_export.c */
+int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
+void *cli_alm_read(const uint8_t *data, size_t size, ferry_error *err);
+ferry_result cli_alm_write(const void *model, ferry_buffer *out, ferry_error *err);
+void cli_alm_free(void *model);
+/* Lines added to `ferry convert --help` by the ODOL and ALM families. */
+extern const char cli_odol_convert_help[];
+extern const char cli_alm_convert_help[];
+
+/* A file read whole and told by content: `format` is its row (NULL when
+ * no format ferry knows). */
+typedef struct cli_input {
+    ferry_format id;
+    const cli_format *format;
+    uint8_t *data;
+    size_t size;
+} cli_input;
+
+/* What the caller will do with the file: a format without that entry in
+ * the table is refused as "not a known format" before it is loaded. */
+typedef enum cli_use { CLI_USE_ANY, CLI_USE_INFO, CLI_USE_DUMP, CLI_USE_VALIDATE } cli_use;
+
+/* Reads the head of `path` (cli_check_head), tells the format, then loads
+ * the whole file. False with `err` filled when the file cannot be read,
+ * and when its content is no format ferry knows or its row has no entry
+ * for `use` ("not a known format", with its first bytes, told from the
+ * head); in->format is then the row recognised before a failure to load,
+ * or NULL. */
+bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *err);
+void cli_input_free(cli_input *in);
+/* The "not a known format" error, from a file's first bytes. */
+void cli_not_known(ferry_error *err, const uint8_t *data, size_t size);
+/* The format of `path` from its head: by content; when the file cannot be
+ * read or its content is unknown, by the extension (.p3d ODOL, .alm ALM,
+ * .glb/.gltf glTF, .alo model, .ala animation, else UNKNOWN), so that the family that reports the
+ * failure is the one the user meant. */
+ferry_format cli_format_guess(const char *path);
 
 /* Reads `data` as `format`'s model. On failure prints the located error
  * (report == NULL) or appends {file, format, read_error, valid: false} to
@@ -48,31 +145,21 @@ void *cli_format_read(const cli_format *format, const char *file, const uint8_t 
 /* Loads `path` and reads it; on failure prints the error and returns NULL.
  * The model may point into *data: free it (ferry_file_free) after the model. */
 void *cli_format_load(const cli_format *format, const char *path, uint8_t **data, size_t *size);
-/* `ferry convert IN OUT` within one format: IN read, written back as OUT
- * (cli_write_output). Returns CLI_OK, CLI_INVALID or CLI_USAGE. */
-int cli_format_rewrite(const cli_format *format, const char *in, const char *out);
+/* `ferry convert IN OUT` within one format: IN read by its row's
+ * read_model (options->source), written back as OUT (cli_write_output).
+ * Returns CLI_OK, CLI_INVALID or CLI_USAGE. The rewrite of ODOL and ALM. */
+int cli_format_rewrite(const char *in, const char *out, const cli_convert_options *options);
 /* convert and validate agree on what a file is: when `diags` holds errors,
  * prints them to `log` (may be NULL) with "IN: not converted: ..." and
  * returns true; with allow_invalid (--allow-invalid) says "converted
  * anyway" instead and returns false. The same policy for every format. */
 bool cli_refuse_invalid(FILE *log, const char *in, const ferry_diagnostics *diags, bool allow_invalid);
 
-/* ALM conversions beyond rewriting, called by cli_alm.c's convert:
- * ALM -> .glb/.gltf (cli_alm_export.c; `lod` chooses the level of detail,
- * NULL: full resolution) and ALO/glTF -> ALM (cli_alm_build.c). Each
- * prints its own messages and returns CLI_OK, CLI_INVALID or CLI_USAGE. */
-struct ferry_alm_lod_options;
-int cli_alm_export(const char *in, const char *out, const struct ferry_alm_lod_options *lod, bool allow_invalid);
-/* anim: an ALA file of an ALO model whose frames the ALM keeps, "auto" for
- * the first MODEL_*.ala beside it, or NULL (a glTF's first animation is
- * always kept). */
-int cli_alm_build(const char *in, const char *out, const char *anim);
-
-/* ODOL -> .glb/.gltf (cli_odol_export.c), called by cli_odol.c's convert;
- * `lods` selects LODs by index; without, game_view keeps the most detailed
- * visual LOD and !game_view every LOD; allow_invalid: cli_refuse_invalid. */
-int cli_odol_export(const char *in, const char *out, const uint32_t *lods, size_t lod_count, bool game_view,
-                    bool allow_invalid);
+/* The rewrite, export and build entries print their own messages and
+ * return CLI_OK, CLI_INVALID or CLI_USAGE. ALM build: a glTF source is read
+ * as glTF, anything else as an ALO model; its `anim` is an ALA file of the
+ * model whose frames the ALM keeps, "auto" for the first MODEL_*.ala
+ * beside it, or NULL (a glTF's first animation is always kept). */
 
 /* Shared by the formats' validate entry points. */
 void cli_print_diag(const char *file, const ferry_diagnostic *d);

@@ -208,28 +208,31 @@ const char *cli_text(const char *text, char *buf, size_t capacity)
     return buf;
 }
 
-bool cli_check_head(const char *path, ferry_error *err)
+bool cli_check_head(const char *path, uint8_t *head, size_t capacity, size_t *got, ferry_error *err)
 {
-    uint8_t head[16];
-    size_t got = 0;
-    if (ferry_file_read_head(path, head, sizeof head, &got, NULL, err) != FERRY_OK) return false;
-    const cli_format *expected = cli_has_ext(path, ".p3d") ? &cli_format_odol
-                                 : cli_has_ext(path, ".alm") ? &cli_format_alm
-                                                             : NULL;
-    if (expected && !expected->detect(head, got)) {
-        char shown[40] = "";
-        for (size_t i = 0; i < got && i < 4; i++)
-            snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%s%02x", i ? " " : "", head[i]);
-        ferry_error e = {0};
-        e.code = FERRY_ERR_MALFORMED;
-        e.offset = 0;
-        snprintf(e.message, sizeof e.message, "not %s file: it starts with bytes %s%s, not the %s signature",
-                 expected == &cli_format_odol ? "a P3D (ODOL or MLOD)" : "an ALM", got ? shown : "(none: it is empty)",
-                 got > 4 ? " ..." : "", expected == &cli_format_odol ? "\"ODOL\" or \"MLOD\"" : "\"ALM\\0\"");
-        *err = e;
-        return false;
+    uint8_t own[FERRY_DETECT_HEAD];
+    if (!head) {
+        head = own;
+        capacity = sizeof own;
     }
-    return true;
+    *got = 0;
+    if (ferry_file_read_head(path, head, capacity, got, NULL, err) != FERRY_OK) return false;
+    /* The content decides; a name only words the refusal of a file whose
+     * content is no format at all. */
+    if (ferry_detect(head, *got) != FERRY_FORMAT_UNKNOWN) return true;
+    bool p3d = cli_has_ext(path, ".p3d");
+    if (!p3d && !cli_has_ext(path, ".alm")) return true;
+    char shown[40] = "";
+    for (size_t i = 0; i < *got && i < 4; i++)
+        snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%s%02x", i ? " " : "", head[i]);
+    ferry_error e = {0};
+    e.code = FERRY_ERR_MALFORMED;
+    e.offset = 0;
+    snprintf(e.message, sizeof e.message, "not %s file: it starts with bytes %s%s, not the %s signature",
+             p3d ? "a P3D (ODOL or MLOD)" : "an ALM", *got ? shown : "(none: it is empty)", *got > 4 ? " ..." : "",
+             p3d ? "\"ODOL\" or \"MLOD\"" : "\"ALM\\0\"");
+    *err = e;
+    return false;
 }
 
 bool cli_load(const char *path, uint8_t **data, size_t *size)
@@ -237,7 +240,8 @@ bool cli_load(const char *path, uint8_t **data, size_t *size)
     ferry_error err;
     *data = NULL;
     *size = 0;
-    if (!cli_check_head(path, &err) || ferry_file_load(path, CLI_MAX_INPUT, data, size, &err) != FERRY_OK) {
+    size_t got;
+    if (!cli_check_head(path, NULL, 0, &got, &err) || ferry_file_load(path, CLI_MAX_INPUT, data, size, &err) != FERRY_OK) {
         cli_print_error(path, &err);
         return false;
     }
@@ -301,9 +305,4 @@ void cli_progress_end(cli_progress *p)
 {
     if (p->active) fprintf(stderr, "\r%*s\r", 80, "");
     p->active = false;
-}
-
-const char *cli_kind_name(const uint8_t *data, size_t size)
-{
-    return ferry_alamo_kind_name(ferry_alamo_detect(data, size));
 }

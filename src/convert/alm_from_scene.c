@@ -41,16 +41,6 @@ static void local_matrix(const ferry_scene_node *n, double out[16])
         for (int c = 0; c < 4; c++) out[r * 4 + c] = cm[c * 4 + r];
 }
 
-static void mul4(const double *a, const double *b, double *o)
-{
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++) {
-            double s = 0;
-            for (int k = 0; k < 4; k++) s += a[r * 4 + k] * b[k * 4 + c];
-            o[r * 4 + c] = s;
-        }
-}
-
 static bool make_bones(from_scene *fs)
 {
     const ferry_scene *s = fs->scene;
@@ -71,7 +61,7 @@ static bool make_bones(from_scene *fs)
         double local[16];
         local_matrix(n, local);
         for (int k = 0; k < 16; k++) bone->transform[k] = f32(local[k]);
-        if (bone->parent >= 0) mul4(&fs->world[16 * (size_t)bone->parent], bone->transform, &fs->world[16 * i]);
+        if (bone->parent >= 0) fy_mat4d_mul(&fs->world[16 * (size_t)bone->parent], bone->transform, &fs->world[16 * i]);
         else memcpy(&fs->world[16 * i], bone->transform, sizeof bone->transform);
         /* The statistics fields stay unused (flags 0): the linear part's
          * largest singular value is the largest scale, the translation is

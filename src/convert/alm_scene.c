@@ -23,82 +23,6 @@ void *fy_alm_alloc(fy_alm_build *b, size_t count, size_t size) { return fy_scene
 
 static const double *rest_local(const ferry_alm_mesh *m, uint32_t bone) { return m->bones[bone].transform; }
 
-static double det3(const double a[9])
-{
-    return a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
-}
-
-/* The rotation closest to a 3x3 matrix of positive determinant (polar
- * decomposition by Higham's averaging iteration). False when singular. */
-static bool closest_rotation(const double a[9], double r[9])
-{
-    memcpy(r, a, 9 * sizeof *r);
-    for (int iter = 0; iter < 60; iter++) {
-        double det = det3(r);
-        if (!(fabs(det) > 1e-300) || !isfinite(det)) return false;
-        /* r^-T = cofactor(r) / det */
-        double cof[9] = {r[4] * r[8] - r[5] * r[7], r[5] * r[6] - r[3] * r[8], r[3] * r[7] - r[4] * r[6],
-                         r[2] * r[7] - r[1] * r[8], r[0] * r[8] - r[2] * r[6], r[1] * r[6] - r[0] * r[7],
-                         r[1] * r[5] - r[2] * r[4], r[2] * r[3] - r[0] * r[5], r[0] * r[4] - r[1] * r[3]};
-        double change = 0;
-        for (int k = 0; k < 9; k++) {
-            double n = 0.5 * (r[k] + cof[k] / det);
-            change = fmax(change, fabs(n - r[k]));
-            r[k] = n;
-        }
-        if (change < 1e-15) break;
-    }
-    return true;
-}
-
-/* Splits a row-major affine 4x4 into glTF TRS. A mirror goes into a
- * negative Z scale; shear has no TRS, and the closest one is taken (the
- * polar rotation and the scales along its axes). Returns how far the TRS
- * rebuilt misses the matrix, relative to its largest entry: ~1e-7 for a
- * clean TRS, more for shear or a projective bottom row. */
-static double decompose(const double m[16], float t[3], float q[4], float s[3])
-{
-    double a[9];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) a[r * 3 + c] = m[r * 4 + c];
-    double flip = det3(a) < 0 ? -1.0 : 1.0;
-    for (int r = 0; r < 3; r++) a[r * 3 + 2] *= flip;
-    double rot[9];
-    float f[16];
-    if (closest_rotation(a, rot)) {
-        for (int c = 0; c < 3; c++) {
-            double sc = 0;
-            for (int r = 0; r < 3; r++) sc += rot[r * 3 + c] * a[r * 3 + c];
-            s[c] = (float)sc;
-        }
-        s[2] = (float)(s[2] * flip);
-        fy_mat4_identity(f);
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++) f[c * 4 + r] = (float)rot[r * 3 + c];
-        fy_quat_from_mat4(f, q);
-    } else {
-        /* A collapsed axis: the generic split keeps a valid rotation. */
-        for (int r = 0; r < 4; r++)
-            for (int c = 0; c < 4; c++) f[c * 4 + r] = (float)m[r * 4 + c];
-        fy_mat4_to_trs(f, t, q, s);
-    }
-    t[0] = (float)m[3], t[1] = (float)m[7], t[2] = (float)m[11];
-    bool finite = true;
-    for (int k = 0; k < 4; k++) finite &= isfinite(q[k]) && (k == 3 || (isfinite(t[k]) && isfinite(s[k])));
-    if (!finite) {
-        t[0] = t[1] = t[2] = 0;
-        q[0] = q[1] = q[2] = 0, q[3] = 1;
-        s[0] = s[1] = s[2] = 1;
-        return INFINITY;
-    }
-    fy_mat4_from_trs(t, q, s, f);
-    double size = 1, miss = 0;
-    for (int k = 0; k < 16; k++) size = fmax(size, fabs(m[k]));
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++) miss = fmax(miss, fabs(m[r * 4 + c] - f[c * 4 + r]));
-    return isfinite(miss) ? miss / size : INFINITY;
-}
-
 /* ---- checks: the converter takes meshes validate has not seen ---- */
 
 #define BAD(...)                                                                      \
@@ -328,13 +252,13 @@ static bool frames_are_trs(const ferry_alm_mesh *m, const char **reason)
 {
     float t[3], q[4], s[3];
     for (uint32_t i = 0; i < m->bone_count; i++) {
-        if (decompose(rest_local(m, i), t, q, s) > TRS_TOLERANCE) {
+        if (fy_mat4d_to_trs_nearest(rest_local(m, i), t, q, s) > TRS_TOLERANCE) {
             *reason = "a bone's rest matrix is not translation-rotation-scale";
             return false;
         }
     }
     for (uint64_t k = 0; k < (uint64_t)m->frame_count * m->bone_count; k++) {
-        if (decompose(m->frames + k * 16, t, q, s) > TRS_TOLERANCE) {
+        if (fy_mat4d_to_trs_nearest(m->frames + k * 16, t, q, s) > TRS_TOLERANCE) {
             *reason = "a frame's bone matrix is not translation-rotation-scale";
             return false;
         }
@@ -366,7 +290,7 @@ static bool add_bones(fy_alm_build *b, float *world)
         snprintf(name, sizeof name, "bone %u", (unsigned)i);
         n->name = ferry_arena_strdup(b->arena, name);
         n->parent = bone->parent >= 0 ? bone->parent + b->bone_node0 : (b->bone_node0 ? 0 : -1);
-        double miss = decompose(bone->transform, n->translation, n->rotation, n->scale);
+        double miss = fy_mat4d_to_trs_nearest(bone->transform, n->translation, n->rotation, n->scale);
         float local[16];
         fy_mat4_from_trs(n->translation, n->rotation, n->scale, local);
         if (bone->parent >= 0)
@@ -433,13 +357,6 @@ static void normalize3(double v[3], const double fallback[3])
     }
 }
 
-static void cross3d(const double a[3], const double c[3], double out[3])
-{
-    out[0] = a[1] * c[2] - a[2] * c[1];
-    out[1] = a[2] * c[0] - a[0] * c[2];
-    out[2] = a[0] * c[1] - a[1] * c[0];
-}
-
 /* Unit normals per exported vertex: the rest-pose tangent plane's
  * (span[0] x span[1], counter-clockwise as the triangles) where the file
  * has one, else the area-weighted face normals around the position. */
@@ -454,7 +371,7 @@ static bool vertex_normals(fy_alm_build *b, const geometry *g, double *normals)
         const double *a = g->rest_pos + (size_t)p[0] * 3, *c1 = g->rest_pos + (size_t)p[1] * 3, *c2 = g->rest_pos + (size_t)p[2] * 3;
         double e1[3], e2[3], n[3];
         for (int k = 0; k < 3; k++) e1[k] = c1[k] - a[k], e2[k] = c2[k] - a[k];
-        cross3d(e1, e2, n);
+        fy_vec3d_cross(e1, e2, n);
         for (int v = 0; v < 3; v++)
             for (int k = 0; k < 3; k++) face[(size_t)p[v] * 3 + k] += n[k];
     }
@@ -467,7 +384,7 @@ static bool vertex_normals(fy_alm_build *b, const geometry *g, double *normals)
             double t0[4], t1[4];
             ferry_alm_vector_eval(&vx->tangents[0], b->rest, m->bone_count, t0);
             ferry_alm_vector_eval(&vx->tangents[1], b->rest, m->bone_count, t1);
-            cross3d(t0, t1, out);
+            fy_vec3d_cross(t0, t1, out);
             double len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
             double scale = sqrt(t0[0] * t0[0] + t0[1] * t0[1] + t0[2] * t0[2]) * sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
             if (isfinite(len) && len > 1e-9 * scale && len > 0) {
@@ -690,7 +607,7 @@ static bool add_animation(fy_alm_build *b, const geometry *g, int32_t mesh_node)
         float *sv = fy_alm_alloc(b, frames, 3 * sizeof *sv);
         if (!tv || !rv || !sv) return false;
         for (uint32_t f = 0; f < frames; f++) {
-            double miss = decompose(m->frames + ((size_t)f * m->bone_count + i) * 16, tv + f * 3, rv + f * 4, sv + f * 3);
+            double miss = fy_mat4d_to_trs_nearest(m->frames + ((size_t)f * m->bone_count + i) * 16, tv + f * 3, rv + f * 4, sv + f * 3);
             if (!(miss <= worst)) worst = isfinite(miss) ? miss : 1e30;
             /* Neighbouring keys on one hemisphere: interpolation takes the short way. */
             if (f > 0) {
@@ -891,18 +808,9 @@ ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod 
                                 const ferry_alm_scene_options *options, ferry_scene **out, ferry_error *err)
 {
     ferry_error local_err;
-    if (!err) err = &local_err;
-    fy_error_clear(err);
-    if (!out || !mesh) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", out ? "mesh" : "output");
-        return FERRY_ERR_ARGUMENT;
-    }
-    *out = NULL;
+    if (!fy_convert_begin(&err, &local_err, out, mesh, "mesh")) return err->code;
     ferry_alm_scene_options no_options;
-    if (!options) {
-        memset(&no_options, 0, sizeof no_options);
-        options = &no_options;
-    }
+    options = FY_OPTIONS_OR_DEFAULTS(options, no_options);
     if (!check_mesh(mesh, lod, err)) return err->code;
 
     fy_alm_build b;
@@ -910,14 +818,9 @@ ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod 
     b.mesh = mesh;
     b.opts = options;
     b.err = err;
-    b.arena = ferry_arena_create(0);
-    ferry_scene *s = b.arena ? ferry_arena_alloc(b.arena, sizeof *s) : NULL;
-    if (!s) {
-        ferry_arena_destroy(b.arena);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
-        return FERRY_ERR_NOMEM;
-    }
-    s->arena = b.arena;
+    ferry_scene *s = fy_scene_new(err);
+    if (!s) return FERRY_ERR_NOMEM;
+    b.arena = s->arena;
     s->name = ferry_arena_strdup(b.arena, options->name ? options->name : "alm");
     b.scene = s;
 
@@ -929,13 +832,7 @@ ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod 
     g.tri_count = lod ? lod->triangle_count : mesh->triangle_count;
     ferry_alm_scene_report rep;
     memset(&rep, 0, sizeof rep);
-    if (!s->name || !convert(&b, lod, &g, &rep)) {
-        if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
-        ferry_result r = err->code;
-        ferry_arena_destroy(b.arena);
-        return r;
-    }
-    if (options->report) *options->report = rep;
-    *out = s;
-    return FERRY_OK;
+    bool ok = s->name && convert(&b, lod, &g, &rep);
+    if (ok && options->report) *options->report = rep;
+    return fy_convert_end(s, ok, out, err);
 }

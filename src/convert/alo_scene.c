@@ -1,221 +1,14 @@
 /* ALO model -> ferry_scene: the node tree (axis root, bones, objects,
- * proxies, dazzles, lights) and the shared math and JSON helpers. Meshes,
+ * proxies, dazzles, lights) and the name tags. Meshes,
  * materials and animations are in the alo_scene_*.c files beside this one;
  * docs/formats/gltf-export.md explains every mapping. */
-#include "convert_internal.h"
+#include "alo_scene_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* ---- math ---- */
-
-void fy_mat4_identity(float m[16])
-{
-    memset(m, 0, 16 * sizeof *m);
-    m[0] = m[5] = m[10] = m[15] = 1.0f;
-}
-
-void fy_mat4_mul(const float a[16], const float b[16], float out[16])
-{
-    float r[16];
-    for (int c = 0; c < 4; c++) {
-        for (int row = 0; row < 4; row++) {
-            double s = 0;
-            for (int k = 0; k < 4; k++) s += (double)a[k * 4 + row] * b[c * 4 + k];
-            r[c * 4 + row] = (float)s;
-        }
-    }
-    memcpy(out, r, sizeof r);
-}
-
-bool fy_mat4_invert(const float m[16], float out[16])
-{
-    /* Gauss-Jordan in double: bone matrices are affine and well conditioned,
-     * but the general form keeps this usable for anything. */
-    double a[4][8];
-    for (int r = 0; r < 4; r++) {
-        for (int c = 0; c < 4; c++) {
-            a[r][c] = m[c * 4 + r];
-            a[r][c + 4] = r == c ? 1.0 : 0.0;
-        }
-    }
-    for (int c = 0; c < 4; c++) {
-        int p = c;
-        for (int r = c + 1; r < 4; r++)
-            if (fabs(a[r][c]) > fabs(a[p][c])) p = r;
-        if (!(fabs(a[p][c]) > 1e-20)) {
-            fy_mat4_identity(out);
-            return false;
-        }
-        if (p != c) {
-            for (int k = 0; k < 8; k++) {
-                double t = a[c][k];
-                a[c][k] = a[p][k];
-                a[p][k] = t;
-            }
-        }
-        double inv = 1.0 / a[c][c];
-        for (int k = 0; k < 8; k++) a[c][k] *= inv;
-        for (int r = 0; r < 4; r++) {
-            if (r == c) continue;
-            double f = a[r][c];
-            if (f == 0) continue;
-            for (int k = 0; k < 8; k++) a[r][k] -= f * a[c][k];
-        }
-    }
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++) out[c * 4 + r] = (float)a[r][c + 4];
-    return true;
-}
-
-void fy_mat4_from_trs(const float t[3], const float q[4], const float s[3], float out[16])
-{
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
-                   2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                   2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
-    for (int c = 0; c < 3; c++) {
-        for (int row = 0; row < 3; row++) out[c * 4 + row] = (float)(r[c * 3 + row] * s[c]);
-        out[c * 4 + 3] = 0.0f;
-    }
-    out[12] = t[0];
-    out[13] = t[1];
-    out[14] = t[2];
-    out[15] = 1.0f;
-}
-
-void fy_quat_normalize(float q[4])
-{
-    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
-    if (!(n > 1e-12) || !isfinite(n)) {
-        q[0] = q[1] = q[2] = 0.0f;
-        q[3] = 1.0f;
-        return;
-    }
-    for (int i = 0; i < 4; i++) q[i] = (float)(q[i] / n);
-}
-
-void fy_quat_from_mat4(const float m[16], float q[4])
-{
-    /* Shepperd's method: pick the largest of the four squared components
-     * so the division is well conditioned. m[c*4+r] is row r, column c. */
-    double m00 = m[0], m11 = m[5], m22 = m[10];
-    double tr = m00 + m11 + m22;
-    double x, y, z, w;
-    if (tr > 0) {
-        double s = sqrt(tr + 1.0) * 2;
-        w = 0.25 * s;
-        x = (m[6] - m[9]) / s;
-        y = (m[8] - m[2]) / s;
-        z = (m[1] - m[4]) / s;
-    } else if (m00 > m11 && m00 > m22) {
-        double s = sqrt(1.0 + m00 - m11 - m22) * 2;
-        w = (m[6] - m[9]) / s;
-        x = 0.25 * s;
-        y = (m[4] + m[1]) / s;
-        z = (m[8] + m[2]) / s;
-    } else if (m11 > m22) {
-        double s = sqrt(1.0 + m11 - m00 - m22) * 2;
-        w = (m[8] - m[2]) / s;
-        x = (m[4] + m[1]) / s;
-        y = 0.25 * s;
-        z = (m[9] + m[6]) / s;
-    } else {
-        double s = sqrt(1.0 + m22 - m00 - m11) * 2;
-        w = (m[1] - m[4]) / s;
-        x = (m[8] + m[2]) / s;
-        y = (m[9] + m[6]) / s;
-        z = 0.25 * s;
-    }
-    /* One sign for every conversion (w >= 0) keeps rest poses comparable. */
-    if (w < 0) {
-        x = -x, y = -y, z = -z, w = -w;
-    }
-    q[0] = (float)x, q[1] = (float)y, q[2] = (float)z, q[3] = (float)w;
-    fy_quat_normalize(q);
-}
-
-bool fy_mat4_to_trs(const float m[16], float t[3], float q[4], float s[3])
-{
-    bool clean = true;
-    t[0] = m[12], t[1] = m[13], t[2] = m[14];
-    float r[16];
-    fy_mat4_identity(r);
-    for (int c = 0; c < 3; c++) {
-        double len = sqrt((double)m[c * 4] * m[c * 4] + (double)m[c * 4 + 1] * m[c * 4 + 1] +
-                          (double)m[c * 4 + 2] * m[c * 4 + 2]);
-        if (!(len > 1e-12) || !isfinite(len)) {
-            /* A collapsed axis: keep a unit axis so the rotation stays valid. */
-            clean = false;
-            s[c] = 0.0f;
-            continue;
-        }
-        s[c] = (float)len;
-        for (int k = 0; k < 3; k++) r[c * 4 + k] = (float)(m[c * 4 + k] / len);
-    }
-    double det = (double)r[0] * ((double)r[5] * r[10] - (double)r[9] * r[6]) -
-                 (double)r[4] * ((double)r[1] * r[10] - (double)r[9] * r[2]) +
-                 (double)r[8] * ((double)r[1] * r[6] - (double)r[5] * r[2]);
-    if (det < 0) {
-        /* A mirror: Z carries the sign, so the rest is a proper rotation. */
-        s[2] = -s[2];
-        for (int k = 0; k < 3; k++) r[8 + k] = -r[8 + k];
-    }
-    /* Shear shows as columns that are not orthogonal. */
-    for (int a = 0; a < 3; a++) {
-        for (int c = a + 1; c < 3; c++) {
-            double d = (double)r[a * 4] * r[c * 4] + (double)r[a * 4 + 1] * r[c * 4 + 1] +
-                       (double)r[a * 4 + 2] * r[c * 4 + 2];
-            if (fabs(d) > 1e-3) clean = false;
-        }
-    }
-    fy_quat_from_mat4(r, q);
-    return clean;
-}
-
-void fy_mat4_point(const float m[16], const float p[3], float out[3])
-{
-    float r[3];
-    for (int k = 0; k < 3; k++)
-        r[k] = (float)((double)m[k] * p[0] + (double)m[4 + k] * p[1] + (double)m[8 + k] * p[2] + m[12 + k]);
-    memcpy(out, r, sizeof r);
-}
-
-void fy_mat4_vector(const float m[16], const float v[3], float out[3])
-{
-    float r[3];
-    for (int k = 0; k < 3; k++)
-        r[k] = (float)((double)m[k] * v[0] + (double)m[4 + k] * v[1] + (double)m[8 + k] * v[2]);
-    memcpy(out, r, sizeof r);
-}
-
-/* ---- JSON ---- */
-
-const char *fy_json_to_arena(ferry_arena *arena, json_t *obj)
-{
-    if (!obj) return NULL;
-    char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(9));
-    json_decref(obj);
-    if (!text) return NULL;
-    char *copy = ferry_arena_strdup(arena, text);
-    free(text);
-    return copy;
-}
-
-json_t *fy_json_real(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *fy_json_floats(const float *v, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++) json_array_append_new(a, fy_json_real(v[i]));
-    return a;
-}
 
 /* The number after `tag` when name[0..*len) ends in tag<digits> (at most 6
  * digits), which then shortens *len to before the tag; else -1. */
@@ -258,18 +51,6 @@ void fy_json_name_tags(json_t *obj, const char *name)
     if (alt >= 0) json_object_set_new(obj, "alt", json_integer(alt));
     if ((name[0] == 'F' || name[0] == 'f') && (name[1] == 'C' || name[1] == 'c') && name[2] == '_')
         json_object_set_new(obj, "faction_colored", json_true());
-}
-
-void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t size)
-{
-    if (count == 0) count = 1;
-    if (size != 0 && count > SIZE_MAX / size) {
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "scene too large");
-        return NULL;
-    }
-    void *p = ferry_arena_alloc(arena, count * size);
-    if (!p) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
-    return p;
 }
 
 void *fy_build_alloc(fy_alo_build *b, size_t count, size_t size) { return fy_scene_alloc(b->arena, b->err, count, size); }
@@ -328,7 +109,7 @@ static bool add_bones(fy_alo_build *b)
         b->bone_node[i] = idx;
         float local[16];
         ferry_alo_bone_local_matrix(bone, local);
-        bool clean = fy_mat4_to_trs(local, n->translation, n->rotation, n->scale);
+        bool clean = fy_mat4_to_trs(local, n->translation, n->rotation, n->scale, FY_TRS_SHEAR_TOLERANCE);
         bool finite = true;
         for (int k = 0; k < 4; k++) finite &= isfinite(n->rotation[k]) && (k == 3 || (isfinite(n->translation[k]) && isfinite(n->scale[k])));
         if (!finite) {
@@ -649,22 +430,9 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
                                 ferry_scene **out, ferry_error *err)
 {
     ferry_error local_err;
-    if (!err) err = &local_err;
-    fy_error_clear(err);
-    if (!out) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no output given");
-        return FERRY_ERR_ARGUMENT;
-    }
-    *out = NULL;
-    if (!model) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no model given");
-        return FERRY_ERR_ARGUMENT;
-    }
+    if (!fy_convert_begin(&err, &local_err, out, model, "model")) return err->code;
     ferry_alo_scene_options no_options;
-    if (!options) {
-        memset(&no_options, 0, sizeof no_options);
-        options = &no_options;
-    }
+    options = FY_OPTIONS_OR_DEFAULTS(options, no_options);
 
     fy_alo_build b;
     memset(&b, 0, sizeof b);
@@ -672,18 +440,9 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
     b.opts = options;
     b.err = err;
     b.skin = -1;
-    b.arena = ferry_arena_create(0);
-    if (!b.arena) {
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
-        return FERRY_ERR_NOMEM;
-    }
-    ferry_scene *s = ferry_arena_alloc(b.arena, sizeof *s);
-    if (!s) {
-        ferry_arena_destroy(b.arena);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
-        return FERRY_ERR_NOMEM;
-    }
-    s->arena = b.arena;
+    ferry_scene *s = fy_scene_new(err);
+    if (!s) return FERRY_ERR_NOMEM;
+    b.arena = s->arena;
     b.scene = s;
 
     const ferry_alo_skeleton *sk = &model->skeleton;
@@ -783,12 +542,5 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
         r->missing_texture_count = missing_count;
     }
     fy_alo_textures_free(&b);
-    if (!ok) {
-        if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
-        ferry_result r = err->code;
-        ferry_arena_destroy(b.arena);
-        return r;
-    }
-    *out = s;
-    return FERRY_OK;
+    return fy_convert_end(s, ok, out, err);
 }

@@ -2,7 +2,7 @@
  * transform relative to its parent in Alamo space, the same space as the
  * bone's stored matrix, so it drives the bone node's TRS directly (only the
  * axis root turns Z-up into Y-up). */
-#include "convert_internal.h"
+#include "alo_scene_internal.h"
 
 #include <ferry/ala.h>
 #include <math.h>

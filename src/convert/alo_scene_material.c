@@ -1,6 +1,6 @@
 /* ALO materials -> scene materials, and their textures found, decoded and
  * embedded as PNG (each file once). */
-#include "convert_internal.h"
+#include "alo_scene_internal.h"
 
 #include <ferry/image.h>
 #include <math.h>

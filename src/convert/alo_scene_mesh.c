@@ -1,6 +1,6 @@
 /* ALO meshes -> scene meshes: one primitive per sub-mesh, vertex attributes
  * chosen by the sub-mesh's vertex format, and the model's skin. */
-#include "convert_internal.h"
+#include "alo_scene_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -86,17 +86,6 @@ static bool finite3(const float v[3])
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
 
-static double length3(const float v[3])
-{
-    return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
-}
-
-static void cross3(const float a[3], const float b[3], float out[3])
-{
-    float r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-    memcpy(out, r, sizeof r);
-}
-
 /* Unit normals: the stored ones normalized; a zero or broken one gets the
  * sum of its triangles' face normals, else +Z (glTF requires unit length). */
 static void make_normals(const ferry_alo_submesh *sm, const float *positions, const uint32_t *indices,
@@ -109,7 +98,7 @@ static void make_normals(const ferry_alo_submesh *sm, const float *positions, co
         const float *src = sm->vertices[v].normal;
         if (xf) fy_mat4_vector(xf, src, o);
         else memcpy(o, src, 3 * sizeof *o);
-        double len = finite3(o) ? length3(o) : 0;
+        double len = finite3(o) ? fy_vec3_length(o) : 0;
         if (len > 1e-12) {
             for (int k = 0; k < 3; k++) o[k] = (float)(o[k] / len);
         } else {
@@ -127,10 +116,10 @@ static void make_normals(const ferry_alo_submesh *sm, const float *positions, co
             if (indices[t] != v && indices[t + 1] != v && indices[t + 2] != v) continue;
             const float *a = &positions[3 * indices[t]], *bb = &positions[3 * indices[t + 1]], *c = &positions[3 * indices[t + 2]];
             float e1[3] = {bb[0] - a[0], bb[1] - a[1], bb[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]}, fn[3];
-            cross3(e1, e2, fn);
+            fy_vec3_cross(e1, e2, fn);
             if (finite3(fn)) for (int k = 0; k < 3; k++) sum[k] += fn[k];
         }
-        double len = length3(sum);
+        double len = fy_vec3_length(sum);
         if (len > 1e-20 && isfinite(len)) {
             for (int k = 0; k < 3; k++) o[k] = (float)(sum[k] / len);
         } else {
@@ -154,18 +143,18 @@ static void make_tangents(const ferry_alo_submesh *sm, const float *normals, flo
             memcpy(t, vx->tangent, sizeof t);
             memcpy(bn, vx->binormal, sizeof bn);
         }
-        double len = finite3(t) ? length3(t) : 0;
+        double len = finite3(t) ? fy_vec3_length(t) : 0;
         if (!(len > 1e-12)) {
             /* Any direction across the normal: the data gives none. */
             float axis[3] = {1, 0, 0};
             if (fabsf(nn[0]) > 0.9f) axis[0] = 0, axis[1] = 1;
-            cross3(nn, axis, t);
-            len = length3(t);
+            fy_vec3_cross(nn, axis, t);
+            len = fy_vec3_length(t);
         }
         float *o = &tangents[4 * v];
         for (int k = 0; k < 3; k++) o[k] = (float)(t[k] / len);
         float c[3];
-        cross3(nn, o, c);
+        fy_vec3_cross(nn, o, c);
         double d = (double)c[0] * bn[0] + (double)c[1] * bn[1] + (double)c[2] * bn[2];
         o[3] = d < 0 ? -1.0f : 1.0f;
     }

@@ -1,5 +1,9 @@
-/* Shared by the converters from game formats to ferry_scene (src/convert).
- * docs/formats/gltf-export.md describes every mapping decision made here. */
+/* Shared by the converters from game formats to ferry_scene (src/convert):
+ * JSON extras, scene memory, the converters' entry and exit
+ * (convert_common.c) and the math (core_math.h). Each converter with more
+ * than one file has its own header on top (alo_scene_internal.h,
+ * alm_scene_internal.h). docs/formats/gltf-export.md describes every
+ * mapping decision made here. */
 #ifndef FERRY_CONVERT_INTERNAL_H
 #define FERRY_CONVERT_INTERNAL_H
 
@@ -7,24 +11,7 @@
 #include <jansson.h>
 
 #include "../core/core.h"
-
-/* ---- small math: 4x4 column-major matrices, quaternions x, y, z, w ---- */
-
-void fy_mat4_identity(float m[16]);
-void fy_mat4_mul(const float a[16], const float b[16], float out[16]);
-/* False (and identity in out) when the matrix is singular. */
-bool fy_mat4_invert(const float m[16], float out[16]);
-void fy_mat4_from_trs(const float t[3], const float q[4], const float s[3], float out[16]);
-/* Splits an affine matrix into translation, rotation and scale. A mirror
- * (negative determinant) becomes a negative scale on Z; shear cannot be
- * expressed and is dropped (the rotation is taken from the normalized
- * columns). Returns false when shear or a zero axis was found. */
-bool fy_mat4_to_trs(const float m[16], float t[3], float q[4], float s[3]);
-void fy_mat4_point(const float m[16], const float p[3], float out[3]);
-void fy_mat4_vector(const float m[16], const float v[3], float out[3]);
-void fy_quat_normalize(float q[4]);
-/* Rotation matrix (3x3 inside a 4x4) to unit quaternion. */
-void fy_quat_from_mat4(const float m[16], float q[4]);
+#include "../core/core_math.h"
 
 /* ---- JSON extras ---- */
 
@@ -40,73 +27,21 @@ json_t *fy_json_floats(const float *v, size_t n);
  * returns NULL on overflow or failure. Every converter allocates with it. */
 void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t size);
 
-/* ---- the ALO converter's working state ---- */
+/* ---- the entry and exit of every ferry_X_to_scene ---- */
 
-/* A texture parameter's lookup, remembered so that each file is decoded
- * and embedded once and each missing name is reported once. */
-/* How a texture file is embedded: as is, or changed for a kind of shader. */
-typedef enum fy_texture_variant {
-    FY_TEXTURE_PLAIN = 0,
-    FY_TEXTURE_ADDITIVE = 1, /* alpha = brightest channel, colour divided by it */
-    FY_TEXTURE_OPAQUE = 2,   /* alpha set to 1 (colorize shaders: alpha is a mask) */
-    FY_TEXTURE_MASK = 3      /* the alpha channel as a grey image */
-} fy_texture_variant;
-
-typedef struct fy_texture_entry {
-    char *name;  /* as the material names it (malloc'd) */
-    int32_t image; /* scene image, or -1 when missing/undecodable */
-    fy_texture_variant variant;
-    bool missing; /* not found at all (reported once per name) */
-} fy_texture_entry;
-
-typedef struct fy_alo_build {
-    const ferry_alo_model *model;
-    const ferry_alo_scene_options *opts;
-    ferry_scene *scene;
-    ferry_arena *arena;
-    size_t node_capacity, mesh_capacity, material_capacity, image_capacity;
-    int32_t root_node;    /* the Z-up to Y-up node */
-    int32_t *bone_node;   /* node of each bone */
-    float *bone_world;    /* Alamo model-space world matrix of each bone */
-    int32_t skin;         /* the model's one skin, or -1 */
-    uint8_t *lower_lod;   /* per mesh: a less detailed level of its _LOD group */
-    size_t meshes_added, meshes_left_out;
-    fy_texture_entry *textures;
-    size_t texture_count, texture_capacity;
-    char **image_paths; /* resolved path per scene image (malloc'd), for dedupe */
-    /* Where textures are found: the caller's places, or folder sources
-     * opened from model_path and texture_dirs (own_folders). */
-    const ferry_alamo_texture_places *places;
-    ferry_alamo_texture_folders own_folders;
-    bool places_ready;
-    ferry_error *err;
-} fy_alo_build;
-
-/* Allocation in the scene arena; sets err (NOMEM) on failure. */
-void *fy_build_alloc(fy_alo_build *b, size_t count, size_t size);
-
-/* alo_scene_material.c: a material for a sub-mesh; returns its index or -1 (err set). */
-int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t submesh_index);
-void fy_alo_textures_free(fy_alo_build *b);
-/* Classes of shaders the converter cares about. */
-bool fy_alo_shader_is(const char *shader, const char *word);
-
-/* alo_scene_mesh.c: the scene mesh of an ALO mesh. skinned: the mesh is
- * bound to the model's skin (positions in model space); bone: the bone the
- * mesh hangs on (rigid sub-meshes of a skinned mesh are moved by its world
- * matrix). Returns the mesh index or -1 (err set). */
-int32_t fy_alo_mesh(fy_alo_build *b, const ferry_alo_mesh *mesh, bool skinned, uint32_t bone);
-bool fy_alo_mesh_is_skinned(const ferry_alo_mesh *mesh);
-/* The model's skin: every bone a joint, inverse bind matrices from the rest pose. */
-bool fy_alo_make_skin(fy_alo_build *b);
-
-/* alo_scene_anim.c: one scene animation per ALA. */
-bool fy_alo_animations(fy_alo_build *b);
-
-/* Level of detail and alternate suffixes (_LOD<n>, _ALT<n>) into extras. */
-void fy_json_name_tags(json_t *obj, const char *name);
-/* The trailing _LOD<n> and _ALT<n> tags of a name, in either order, any
- * case (-1 when absent), and the length of the name before them. */
-void fy_alo_name_tags(const char *name, long *lod, long *alt, size_t *base_length);
+/* A NULL err becomes local_err; err is cleared, *out set to NULL; a missing
+ * output or input is an ARGUMENT error ("no output given", "no <input_name>
+ * given"). False when the converter must return (*err)->code. */
+bool fy_convert_begin(ferry_error **err, ferry_error *local_err, ferry_scene **out, const void *input,
+                      const char *input_name);
+/* Options zero-initialised (the defaults) where the caller gave none. */
+#define FY_OPTIONS_OR_DEFAULTS(options, storage) \
+    ((options) ? (options) : (memset(&(storage), 0, sizeof(storage)), &(storage)))
+/* A new scene in its own arena (scene->arena); NULL with err set (NOMEM). */
+ferry_scene *fy_scene_new(ferry_error *err);
+/* The exit: on success *out = s; on failure the scene is destroyed and
+ * err's code returned (NOMEM "out of memory building the scene" if
+ * nothing more precise was set). */
+ferry_result fy_convert_end(ferry_scene *s, bool ok, ferry_scene **out, ferry_error *err);
 
 #endif

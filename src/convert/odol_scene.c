@@ -511,7 +511,7 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
                 float raw[3] = {0, 0, 0};
                 (void)ferry_odol_vertex_normal(b->m, lod, v, raw);
                 for (int c = 0; c < 3; c++) n[c] = -axis_sign[c] * raw[c];
-                double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+                double len = fy_vec3_length(n);
                 if (!isfinite(len)) {
                     char npath[96];
                     snprintf(npath, sizeof npath, "lods[%u]/normals[%u]", (unsigned)lod_index, (unsigned)v);
@@ -553,7 +553,7 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
                 float *n = nrm + (size_t)b->remap[v] * 3;
                 if (n[0] != 0 || n[1] != 0 || n[2] != 0) continue;
                 const float *fn = b->face_normals + (size_t)v * 3;
-                double len = sqrt((double)fn[0] * fn[0] + (double)fn[1] * fn[1] + (double)fn[2] * fn[2]);
+                double len = fy_vec3_length(fn);
                 if (len > 0 && isfinite(len))
                     for (int c = 0; c < 3; c++) n[c] = (float)(fn[c] / len);
                 else
@@ -724,7 +724,7 @@ static bool add_proxy(build *b, const ferry_odol_lod *lod, uint32_t lod_index, u
             snprintf(path, sizeof path, "lods[%u]/proxies[%u]", (unsigned)lod_index, (unsigned)proxy_index);
             return fail(b, FERRY_ERR_MALFORMED, path, "the proxy's matrix holds a value that is not a finite number");
         }
-    bool clean = fy_mat4_to_trs(mat, node->translation, node->rotation, node->scale);
+    bool clean = fy_mat4_to_trs(mat, node->translation, node->rotation, node->scale, FY_TRS_SHEAR_TOLERANCE);
     bool mirrored = clean && node->scale[2] < 0;
     json_t *x = json_object();
     json_object_set_new(x, "proxy", json_string(str(px->model)));
@@ -978,18 +978,9 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
                                  ferry_scene **out, ferry_error *err)
 {
     ferry_error local_err;
-    if (!err) err = &local_err;
-    fy_error_clear(err);
-    if (!out || !model) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", out ? "model" : "output");
-        return FERRY_ERR_ARGUMENT;
-    }
-    *out = NULL;
+    if (!fy_convert_begin(&err, &local_err, out, model, "model")) return err->code;
     ferry_odol_scene_options no_options;
-    if (!options) {
-        memset(&no_options, 0, sizeof no_options);
-        options = &no_options;
-    }
+    options = FY_OPTIONS_OR_DEFAULTS(options, no_options);
     if (model->lod_count && !model->lods) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "lods", "the model has %u LODs but no LOD array",
                      (unsigned)model->lod_count);
@@ -1033,16 +1024,12 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     memset(&b, 0, sizeof b);
     b.m = model;
     b.err = err;
-    b.arena = ferry_arena_create(0);
-    ferry_scene *s = b.arena ? ferry_arena_alloc(b.arena, sizeof *s) : NULL;
+    ferry_scene *s = fy_scene_new(err);
     if (!s) {
-        ferry_arena_destroy(b.arena);
         free(chosen);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
         return FERRY_ERR_NOMEM;
     }
-    memset(s, 0, sizeof *s);
-    s->arena = b.arena;
+    b.arena = s->arena;
     s->name = ferry_arena_strdup(b.arena, options->name ? options->name : "odol");
     s->extras_json = fy_json_to_arena(b.arena, json_pack("{s:s,s:i}", "format", "ODOL", "version", (json_int_t)model->version));
     b.s = s;
@@ -1057,14 +1044,9 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     free(b.skip_section);
     free(b.naming);
     free(b.face_normals);
-    if (!ok) {
-        if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
-        ferry_result r = err->code;
-        ferry_arena_destroy(b.arena);
-        return r;
+    if (ok) {
+        b.rep.visual_lod = visual;
+        if (options->report) *options->report = b.rep;
     }
-    b.rep.visual_lod = visual;
-    if (options->report) *options->report = b.rep;
-    *out = s;
-    return FERRY_OK;
+    return fy_convert_end(s, ok, out, err);
 }

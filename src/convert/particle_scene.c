@@ -169,20 +169,14 @@ static json_t *emitter_json(const ferry_particle_emitter *e, size_t index)
 ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_scene **out, ferry_error *err)
 {
     ferry_error local_err;
-    if (!err) err = &local_err;
-    fy_error_clear(err);
-    if (!out || !system) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", out ? "particle system" : "output");
-        return FERRY_ERR_ARGUMENT;
-    }
-    *out = NULL;
-    ferry_arena *arena = ferry_arena_create(0);
-    ferry_scene *s = arena ? ferry_arena_alloc(arena, sizeof *s) : NULL;
+    if (!fy_convert_begin(&err, &local_err, out, system, "particle system")) return err->code;
+    ferry_scene *s = fy_scene_new(err);
+    if (!s) return FERRY_ERR_NOMEM;
+    ferry_arena *arena = s->arena;
     size_t count = 1 + system->emitter_count;
-    if (s) s->nodes = ferry_arena_alloc(arena, count * sizeof *s->nodes);
-    bool ok = s && s->nodes;
+    s->nodes = fy_scene_alloc(arena, err, count, sizeof *s->nodes);
+    bool ok = s->nodes != NULL;
     if (ok) {
-        s->arena = arena;
         const char *name = system->name && *system->name ? system->name : "particles";
         s->name = ferry_arena_strdup(arena, name);
         char root_name[300];
@@ -217,11 +211,5 @@ ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_
         json_object_set_new(x, "source", json_string("alamo particle system"));
         s->extras_json = fy_json_to_arena(arena, x);
     }
-    if (!ok) {
-        ferry_arena_destroy(arena);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
-        return FERRY_ERR_NOMEM;
-    }
-    *out = s;
-    return FERRY_OK;
+    return fy_convert_end(s, ok, out, err);
 }

@@ -3,6 +3,7 @@
  * builders can assume a valid scene and the message can name the object.
  * Tolerances follow the Khronos validator's, or are stricter. */
 #include "gltf_internal.h"
+#include "../core/core_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -139,7 +140,7 @@ static ferry_result check_unit_vectors(const char *what, const char *field, cons
 {
     for (size_t i = 0; i < count; i++) {
         const float *p = v + i * stride;
-        double len = sqrt((double)p[0] * p[0] + (double)p[1] * p[1] + (double)p[2] * p[2]);
+        double len = fy_vec3_length(p);
         if (fabs(len - 1.0) > UNIT_VEC_TOLERANCE)
             FAIL("%s: %s of vertex %zu has length %g, expected unit length", what, field, i, len);
         if (stride == 4 && p[3] != 1.0f && p[3] != -1.0f)
@@ -317,7 +318,7 @@ static ferry_result check_nodes(const ferry_scene *s, ferry_error *err)
         TRY(check_floats(what, "rotation", n->rotation, 4, err));
         TRY(check_floats(what, "scale", n->scale, 3, err));
         const float *q = n->rotation;
-        double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+        double len = fy_quat_length(q);
         if (fabs(len - 1.0) > UNIT_QUAT_TOLERANCE)
             FAIL("%s: rotation (%g, %g, %g, %g) has length %g; quaternions must be normalized", what, (double)q[0],
                  (double)q[1], (double)q[2], (double)q[3], len);
@@ -382,7 +383,7 @@ static ferry_result check_animations(const ferry_scene *s, ferry_error *err)
             if (ch->path == FERRY_ANIM_ROTATION) {
                 for (size_t k = 0; k < ch->key_count; k++) {
                     const float *q = ch->values + k * 4;
-                    double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+                    double len = fy_quat_length(q);
                     if (fabs(len - 1.0) > UNIT_QUAT_TOLERANCE)
                         FAIL("%s channel %zu: rotation key %zu has length %g; quaternions must be normalized", what, c, k, len);
                 }

@@ -3,6 +3,7 @@
  * children), animations and the scene. Accessors come checked from
  * gltf_read.c; here the references between objects are checked. */
 #include "gltf_read_internal.h"
+#include "../core/core_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -372,51 +373,14 @@ static bool read_meshes(fy_gr *r)
 
 /* A column-major affine matrix as TRS (a mirror as a negative Z scale).
  * False when it is not one: shear, a projective row or a collapsed axis;
- * then the TRS is the nearest the columns give. */
+ * then the TRS is the nearest the columns give. The decomposition is the
+ * converters' (core_math.h), with a tighter shear tolerance: a glTF matrix
+ * that is not TRS keeps its exact values in extras. */
 static bool matrix_to_trs(const float m[16], float t[3], float q[4], float s[3])
 {
-    double c[3][3];
-    bool clean = fabsf(m[3]) < 1e-6f && fabsf(m[7]) < 1e-6f && fabsf(m[11]) < 1e-6f && fabsf(m[15] - 1.0f) < 1e-6f;
-    for (int k = 0; k < 3; k++) {
-        double len = sqrt((double)m[k * 4] * m[k * 4] + (double)m[k * 4 + 1] * m[k * 4 + 1] + (double)m[k * 4 + 2] * m[k * 4 + 2]);
-        if (!(len > 1e-12)) {
-            for (int e = 0; e < 3; e++) c[k][e] = e == k;
-            s[k] = 0.0f;
-            clean = false;
-            continue;
-        }
-        for (int e = 0; e < 3; e++) c[k][e] = m[k * 4 + e] / len;
-        s[k] = (float)len;
-    }
-    double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[1][0] * (c[0][1] * c[2][2] - c[0][2] * c[2][1]) +
-                 c[2][0] * (c[0][1] * c[1][2] - c[0][2] * c[1][1]);
-    if (det < 0) {
-        s[2] = -s[2];
-        for (int e = 0; e < 3; e++) c[2][e] = -c[2][e];
-    }
-    for (int a = 0; a < 3; a++)
-        for (int b = a + 1; b < 3; b++)
-            if (fabs(c[a][0] * c[b][0] + c[a][1] * c[b][1] + c[a][2] * c[b][2]) > 1e-4) clean = false;
-    /* Rotation matrix (columns c[k]) to quaternion, largest component first. */
-    double m00 = c[0][0], m11 = c[1][1], m22 = c[2][2], tr = m00 + m11 + m22, x, y, z, w;
-    if (tr > 0) {
-        double f = sqrt(tr + 1.0) * 2;
-        w = 0.25 * f, x = (c[1][2] - c[2][1]) / f, y = (c[2][0] - c[0][2]) / f, z = (c[0][1] - c[1][0]) / f;
-    } else if (m00 > m11 && m00 > m22) {
-        double f = sqrt(1.0 + m00 - m11 - m22) * 2;
-        w = (c[1][2] - c[2][1]) / f, x = 0.25 * f, y = (c[1][0] + c[0][1]) / f, z = (c[2][0] + c[0][2]) / f;
-    } else if (m11 > m22) {
-        double f = sqrt(1.0 + m11 - m00 - m22) * 2;
-        w = (c[2][0] - c[0][2]) / f, x = (c[1][0] + c[0][1]) / f, y = 0.25 * f, z = (c[2][1] + c[1][2]) / f;
-    } else {
-        double f = sqrt(1.0 + m22 - m00 - m11) * 2;
-        w = (c[0][1] - c[1][0]) / f, x = (c[2][0] + c[0][2]) / f, y = (c[2][1] + c[1][2]) / f, z = 0.25 * f;
-    }
-    double n = sqrt(x * x + y * y + z * z + w * w);
-    if (!(n > 0) || !isfinite(n)) x = y = z = 0, w = n = 1;
-    q[0] = (float)(x / n), q[1] = (float)(y / n), q[2] = (float)(z / n), q[3] = (float)(w / n);
-    t[0] = m[12], t[1] = m[13], t[2] = m[14];
-    return clean;
+    bool affine = fabsf(m[3]) < 1e-6f && fabsf(m[7]) < 1e-6f && fabsf(m[11]) < 1e-6f && fabsf(m[15] - 1.0f) < 1e-6f;
+    bool clean = fy_mat4_to_trs(m, t, q, s, 1e-4);
+    return affine && clean;
 }
 
 /* Parent of each glTF node (-1 for roots), checking the forest. */

@@ -3,78 +3,28 @@
  * against the model it is meant for. Works on any animation, read or built
  * by hand, and never trusts a count without its array. */
 #include "ala_tables.h"
+#include "../../core/diag_cap.h"
 
 #include <math.h>
 #include <stdio.h>
 
 /* A damaged file repeats one problem per bone: the first few locate it. */
 #define CAP_PER_RULE 20
-#define MAX_RULES 24
 /* Real quaternions stay within 4.2e-5 of unit length (6507 checked): this
  * is 25 times that, far above quantization and far below a wrong value. */
 #define UNIT_TOLERANCE 1e-3
-
-typedef struct rule_count {
-    const char *rule;
-    size_t count;
-    ferry_severity severity;
-    uint64_t offset; /* of the first report left out */
-    const char *path;
-} rule_count;
 
 typedef struct vctx {
     const ferry_ala_animation *anim;
     ferry_diagnostics *diags;
     size_t errors;
-    rule_count rules[MAX_RULES];
-    size_t rule_count;
+    fy_diag_scope tally; /* the whole animation: one scope */
 } vctx;
 
-static bool admit(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule)
-{
-    rule_count *r = NULL;
-    for (size_t i = 0; i < v->rule_count && !r; i++)
-        if (strcmp(v->rules[i].rule, rule) == 0) r = &v->rules[i];
-    if (!r) {
-        if (v->rule_count == MAX_RULES) return true;
-        r = &v->rules[v->rule_count++];
-        r->rule = rule;
-    }
-    if (++r->count <= CAP_PER_RULE) return true;
-    if (r->count == CAP_PER_RULE + 1) {
-        r->severity = severity;
-        r->offset = offset;
-        r->path = path;
-    }
-    return false;
-}
+/* report(v, severity, offset, path, rule, fmt, ...) */
+#define report(v, ...) fy_diag_report(&(v)->tally, (v)->diags, &(v)->errors, __VA_ARGS__)
 
-static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
-                   const char *fmt, ...) FY_PRINTF(6, 7);
-
-static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
-                   const char *fmt, ...)
-{
-    if (!admit(v, severity, offset, path, rule)) return;
-    if (severity == FERRY_SEVERITY_ERROR) v->errors++;
-    char message[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    fy_diag_add(v->diags, severity, offset, path, rule, "%s", message);
-}
-
-static void close_rules(vctx *v)
-{
-    for (size_t i = 0; i < v->rule_count; i++) {
-        const rule_count *r = &v->rules[i];
-        if (r->count <= CAP_PER_RULE) continue;
-        if (r->severity == FERRY_SEVERITY_ERROR) v->errors++;
-        fy_diag_add(v->diags, r->severity, r->offset, r->path, r->rule, "%zu more '%s' problems not listed",
-                        r->count - CAP_PER_RULE, r->rule);
-    }
-}
+static void close_rules(vctx *v) { v->errors += fy_diag_scope_close(&v->tally, v->diags, NULL, false, 0, NULL); }
 
 static uint64_t either(uint64_t exact, uint64_t fallback) { return exact != FERRY_NO_OFFSET ? exact : fallback; }
 
@@ -291,6 +241,7 @@ size_t ferry_ala_validate(const ferry_ala_animation *anim, ferry_diagnostics *di
     if (!anim) return 0;
     vctx v;
     memset(&v, 0, sizeof v);
+    fy_diag_scope_open(&v.tally, CAP_PER_RULE);
     v.anim = anim;
     v.diags = diags;
     check_header(&v);
@@ -359,6 +310,7 @@ size_t ferry_ala_check_model(const ferry_ala_animation *anim, const ferry_alo_mo
     if (!anim || !model) return 0;
     vctx v;
     memset(&v, 0, sizeof v);
+    fy_diag_scope_open(&v.tally, CAP_PER_RULE);
     v.anim = anim;
     v.diags = diags;
     const ferry_alo_bone *mb = model->skeleton.bones;

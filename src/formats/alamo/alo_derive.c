@@ -6,18 +6,13 @@
 #include <string.h>
 
 #include "../../core/core.h"
-
-static void set_identity(float out[16])
-{
-    memset(out, 0, 16 * sizeof out[0]);
-    out[0] = out[5] = out[10] = out[15] = 1.0f;
-}
+#include "../../core/core_math.h"
 
 void ferry_alo_bone_local_matrix(const ferry_alo_bone *bone, float out[16])
 {
     if (!out) return;
     if (!bone) {
-        set_identity(out);
+        fy_mat4_identity(out);
         return;
     }
     /* The file stores the top three rows of a matrix that multiplies column
@@ -29,21 +24,6 @@ void ferry_alo_bone_local_matrix(const ferry_alo_bone *bone, float out[16])
     out[15] = 1.0f;
 }
 
-/* out = a * b, all column-major. Accumulates in double so that long bone
- * chains lose as little precision as the float inputs allow. */
-static void mul4(const float a[16], const float b[16], float out[16])
-{
-    float r[16];
-    for (int col = 0; col < 4; col++) {
-        for (int row = 0; row < 4; row++) {
-            double s = 0.0;
-            for (int k = 0; k < 4; k++) s += (double)a[k * 4 + row] * (double)b[col * 4 + k];
-            r[col * 4 + row] = (float)s;
-        }
-    }
-    memcpy(out, r, sizeof r);
-}
-
 void ferry_alo_bone_world_matrices(const ferry_alo_model *model, float *out)
 {
     if (!model || !out) return;
@@ -51,7 +31,7 @@ void ferry_alo_bone_world_matrices(const ferry_alo_model *model, float *out)
     for (size_t i = 0; i < sk->bone_count; i++) {
         float *world = out + 16 * i;
         if (!sk->bones) {
-            set_identity(world);
+            fy_mat4_identity(world);
             continue;
         }
         float local[16];
@@ -60,7 +40,7 @@ void ferry_alo_bone_world_matrices(const ferry_alo_model *model, float *out)
         /* Only an earlier bone can be a parent: its world matrix is already
          * done, and a malformed file cannot make a cycle. */
         if (parent >= 0 && (size_t)parent < i) {
-            mul4(out + 16 * (size_t)parent, local, world);
+            fy_mat4_mul(out + 16 * (size_t)parent, local, world);
         } else {
             memcpy(world, local, sizeof local);
         }

@@ -5,6 +5,7 @@
 #include <ferry/alo.h>
 
 #include "../../core/core.h"
+#include "../../core/diag_cap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 #define CAP_GEOMETRY 5
 /* Named things are few in real files, but a damaged file can claim many. */
 #define CAP_LIST 20
-#define SCOPE_RULES 16
 
 /* 16-bit indices address at most this many vertices. */
 #define MAX_VERTICES 65536u
@@ -29,21 +29,11 @@
 #define MESH_INFO_BOUNDS_AT 4u
 #define MESH_INFO_COLLISION_AT 36u
 
-/* Counts reports per rule inside one part of the model (a sub-mesh, the
- * skeleton, ...) so that each rule shows its first few and then a total. */
-typedef struct scope_rule {
-    const char *rule;
-    size_t count;
-    ferry_severity severity;
-    uint64_t offset; /* of the first report left out */
-    const char *path;
-} scope_rule;
-
+/* One part of the model (a sub-mesh, the skeleton, ...) in which each rule
+ * shows its first few reports and then a total (core/diag_cap.h). */
 typedef struct scope {
     char label[128];
-    size_t cap;
-    scope_rule rules[SCOPE_RULES];
-    size_t rule_count;
+    fy_diag_scope tally;
 } scope;
 
 typedef struct vctx {
@@ -75,53 +65,18 @@ static void label(char *out, size_t size, const char *kind, size_t index, const 
 static void scope_init(scope *s, size_t cap, const char *text)
 {
     memset(s, 0, sizeof *s);
-    s->cap = cap;
+    fy_diag_scope_open(&s->tally, cap);
     snprintf(s->label, sizeof s->label, "%s", text);
 }
 
-static bool scope_admit(scope *s, ferry_severity severity, uint64_t offset, const char *path, const char *rule)
-{
-    scope_rule *r = NULL;
-    for (size_t i = 0; i < s->rule_count && !r; i++)
-        if (strcmp(s->rules[i].rule, rule) == 0) r = &s->rules[i];
-    if (!r) {
-        if (s->rule_count == SCOPE_RULES) return true;
-        r = &s->rules[s->rule_count++];
-        r->rule = rule;
-    }
-    if (++r->count <= s->cap) return true;
-    if (r->count == s->cap + 1) {
-        r->severity = severity;
-        r->offset = offset;
-        r->path = path;
-    }
-    return false;
-}
+static fy_diag_scope *tally(scope *s) { return s ? &s->tally : NULL; }
 
-static void report(vctx *v, scope *s, ferry_severity severity, uint64_t offset, const char *path,
-                   const char *rule, const char *fmt, ...) FY_PRINTF(7, 8);
-
-static void report(vctx *v, scope *s, ferry_severity severity, uint64_t offset, const char *path,
-                   const char *rule, const char *fmt, ...)
-{
-    if (s && !scope_admit(s, severity, offset, path, rule)) return;
-    char message[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    if (severity == FERRY_SEVERITY_ERROR) v->errors++;
-    fy_diag_add(v->diags, severity, offset, path, rule, "%s", message);
-}
+/* report(v, s, severity, offset, path, rule, fmt, ...); s NULL: not capped. */
+#define report(v, s, ...) fy_diag_report(tally(s), (v)->diags, &(v)->errors, __VA_ARGS__)
 
 static void scope_close(vctx *v, scope *s)
 {
-    for (size_t i = 0; i < s->rule_count; i++) {
-        const scope_rule *r = &s->rules[i];
-        if (r->count > s->cap)
-            report(v, NULL, r->severity, r->offset, r->path, r->rule, "%s: %zu more '%s' problems not listed",
-                   s->label, r->count - s->cap, r->rule);
-    }
+    v->errors += fy_diag_scope_close(&s->tally, v->diags, s->label, false, 0, NULL);
 }
 
 /* A count with no array behind it: reported, and the array is then skipped. */

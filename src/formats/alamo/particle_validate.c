@@ -3,6 +3,7 @@
  * that writing back is exact). Works on any system, read or built by hand,
  * and never trusts a count without checking that its array is there. */
 #include "particle_tables.h"
+#include "../../core/diag_cap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,10 +23,7 @@ typedef struct vctx {
     ferry_diagnostics *diags;
     size_t errors;
     /* Reports per rule within one scope (the system, an emitter). */
-    const char *rules[24];
-    size_t counts[24];
-    ferry_severity severities[24];
-    size_t rule_count;
+    fy_diag_scope tally;
 } vctx;
 
 /* Mini-chunk value sizes, by fy_mini_kind (0: a string, variable). */
@@ -38,45 +36,14 @@ static const char *const group_names[FERRY_PARTICLE_GROUP_COUNT] = {"velocity", 
 
 static uint64_t at(uint64_t base, uint64_t add) { return base == FERRY_NO_OFFSET ? FERRY_NO_OFFSET : base + add; }
 
-static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
-                   const char *fmt, ...) FY_PRINTF(6, 7);
-
-static void report(vctx *v, ferry_severity severity, uint64_t offset, const char *path, const char *rule,
-                   const char *fmt, ...)
-{
-    size_t r = 0;
-    while (r < v->rule_count && strcmp(v->rules[r], rule) != 0) r++;
-    if (r == v->rule_count && r < sizeof v->rules / sizeof v->rules[0]) {
-        v->rules[r] = rule;
-        v->counts[r] = 0;
-        v->rule_count++;
-    }
-    if (r < v->rule_count && ++v->counts[r] > CAP_PER_RULE) {
-        /* Left out, but remembered for the summary line of the scope. */
-        if (severity == FERRY_SEVERITY_ERROR) v->severities[r] = FERRY_SEVERITY_ERROR;
-        return;
-    }
-    if (r < v->rule_count && v->counts[r] == 1) v->severities[r] = severity;
-    char message[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    if (severity == FERRY_SEVERITY_ERROR) v->errors++;
-    fy_diag_add(v->diags, severity, offset, path, rule, "%s", message);
-}
+/* report(v, severity, offset, path, rule, fmt, ...) */
+#define report(v, ...) fy_diag_report(&(v)->tally, (v)->diags, &(v)->errors, __VA_ARGS__)
 
 /* Closes a scope with one line per rule that went over its cap, as severe
  * as the worst report it stands for. */
 static void close_scope(vctx *v, const char *who, uint64_t offset, const char *path)
 {
-    for (size_t r = 0; r < v->rule_count; r++) {
-        if (v->counts[r] <= CAP_PER_RULE) continue;
-        if (v->severities[r] == FERRY_SEVERITY_ERROR) v->errors++;
-        fy_diag_add(v->diags, v->severities[r], offset, path, v->rules[r], "%s: %zu more '%s' problems not listed", who,
-                    v->counts[r] - CAP_PER_RULE, v->rules[r]);
-    }
-    v->rule_count = 0;
+    v->errors += fy_diag_scope_close(&v->tally, v->diags, who, true, offset, path);
 }
 
 /* ---- the system name ---- */
@@ -458,6 +425,7 @@ size_t ferry_particle_validate(const ferry_particle_system *system, const ferry_
     if (!system) return 0;
     vctx v;
     memset(&v, 0, sizeof v);
+    fy_diag_scope_open(&v.tally, CAP_PER_RULE);
     v.system = system;
     v.options = options;
     v.diags = diags;

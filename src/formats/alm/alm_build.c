@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../../core/core.h"
+#include "../../core/core_math.h"
 
 /* Symmetric 4x4 quadric: a00 a01 a02 a11 a12 a22 b0 b1 b2 c, i.e.
  * Q(x) = x^T A x + 2 b.x + c. */
@@ -72,12 +73,6 @@ typedef struct builder {
 static void sub3(const double *a, const double *b, double *o)
 {
     o[0] = a[0] - b[0], o[1] = a[1] - b[1], o[2] = a[2] - b[2];
-}
-
-static void cross3(const double *a, const double *b, double *o)
-{
-    double r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-    memcpy(o, r, sizeof r);
 }
 
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -380,10 +375,10 @@ static bool collapse_allowed(builder *b, uint32_t r, uint32_t k, plan *pl)
         double e1[3], e2[3], before[3], after[3];
         sub3(px, pr, e1);
         sub3(py, pr, e2);
-        cross3(e1, e2, before);
+        fy_vec3d_cross(e1, e2, before);
         sub3(px, xk, e1);
         sub3(py, xk, e2);
-        cross3(e1, e2, after);
+        fy_vec3d_cross(e1, e2, after);
         double d = dot3(before, after);
         double lb = dot3(before, before), la = dot3(after, after);
         if (!(la > 0) || d <= 0.05 * sqrt(lb * la)) return false;
@@ -438,7 +433,7 @@ static void add_penalty(builder *b, const double *pa, const double *pb, const do
 {
     double e[3], n[3];
     sub3(pb, pa, e);
-    cross3(e, face_normal, n);
+    fy_vec3d_cross(e, face_normal, n);
     double len = sqrt(dot3(n, n));
     if (!(len > 0)) return;
     for (int i = 0; i < 3; i++) n[i] /= len;
@@ -503,7 +498,7 @@ static bool setup(builder *b, double seam_weight, uint32_t *alive_tris, ferry_er
         double e1[3], e2[3], n[3];
         sub3(p1, p0, e1);
         sub3(p2, p0, e2);
-        cross3(e1, e2, n);
+        fy_vec3d_cross(e1, e2, n);
         double len = sqrt(dot3(n, n));
         if (!(len > 0) || !isfinite(len)) continue;
         double area = 0.5 * len;

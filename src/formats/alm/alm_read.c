@@ -3,71 +3,35 @@
  * records can have) before anything is allocated for it, so a lying header
  * costs nothing; errors name the record ("positions[3]/components[1]"). */
 #include "alm_internal.h"
+#include "../../core/record.h"
 
 #include <stdio.h>
 
 typedef struct reader {
-    fy_cursor c;
-    ferry_arena *arena;
-    ferry_error *err;
+    fy_record_reader rr; /* cursor, arena, error path (named on the way out: innermost wins) */
     uint32_t v, fs;
-    bool located; /* the error's record path is set (innermost wins) */
     const char *section; /* names a failure no record claimed */
 } reader;
 
-static void locate(reader *r, const char *fmt, ...) FY_PRINTF(2, 3);
+#define locate(r, ...) fy_record_locate(&(r)->rr, __VA_ARGS__)
 
-/* Names the record the first error happened in; outer records call this
- * too, but only the innermost (first) call counts. */
-static void locate(reader *r, const char *fmt, ...)
-{
-    if (r->located || !r->err) return;
-    r->located = true;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err->path, sizeof r->err->path, fmt, ap);
-    va_end(ap);
-}
-
-static void *alloc(reader *r, uint64_t count, size_t size)
-{
-    if (r->c.failed) return NULL;
-    if (!count || !size) return NULL;
-    if (count > SIZE_MAX / size) {
-        fy_fail_at(&r->c, r->c.pos, FERRY_ERR_LIMIT, "%llu records do not fit in memory", (unsigned long long)count);
-        return NULL;
-    }
-    void *p = ferry_arena_alloc(r->arena, (size_t)count * size);
-    if (!p)
-        fy_fail_at(&r->c, r->c.pos, FERRY_ERR_LIMIT,
-                   "the memory limit (%zu bytes) is reached while reading %llu records of %zu bytes",
-                   ferry_arena_limit(r->arena), (unsigned long long)count, size);
-    return p;
-}
+static void *alloc(reader *r, uint64_t count, size_t size) { return fy_record_alloc(&r->rr, count, size); }
 
 /* A count of records of at least `min_size` bytes each must fit in what remains. */
 static bool room(reader *r, uint64_t count, size_t min_size, const char *what)
 {
-    if (r->c.failed) return false;
-    size_t remaining = fy_remaining(&r->c);
-    if (count > remaining / min_size) {
-        fy_fail_at(&r->c, r->c.pos, FERRY_ERR_TRUNCATED,
-                   "%s count %llu needs at least %llu bytes (%zu each), only %zu remain", what,
-                   (unsigned long long)count, (unsigned long long)count * min_size, min_size, remaining);
-        return false;
-    }
-    return true;
+    return fy_record_room(&r->rr, r->rr.c.pos, count, min_size, what);
 }
 
 static double real(reader *r, const char *what)
 {
-    const uint8_t *p = fy_bytes(&r->c, r->fs, what);
+    const uint8_t *p = fy_bytes(&r->rr.c, r->fs, what);
     return p ? fy_alm_load_real(p, r->fs) : 0.0;
 }
 
 static void reals(reader *r, double *out, size_t n, const char *what)
 {
-    const uint8_t *p = fy_bytes(&r->c, n * r->fs, what);
+    const uint8_t *p = fy_bytes(&r->rr.c, n * r->fs, what);
     if (!p) return;
     for (size_t i = 0; i < n; i++) out[i] = fy_alm_load_real(p + i * r->fs, r->fs);
 }
@@ -85,7 +49,7 @@ static void decode_affine(const uint8_t *p, uint32_t fs, double *m)
 static void matrix(reader *r, double *m, const char *what)
 {
     size_t n = fy_alm_frame_reals(r->v);
-    const uint8_t *p = fy_bytes(&r->c, n * r->fs, what);
+    const uint8_t *p = fy_bytes(&r->rr.c, n * r->fs, what);
     if (!p) return;
     if (n == 16) {
         for (int i = 0; i < 16; i++) m[i] = fy_alm_load_real(p + (size_t)i * r->fs, r->fs);
@@ -97,15 +61,15 @@ static void matrix(reader *r, double *m, const char *what)
 /* On failure, `sub` names the part of the vector that failed. */
 static bool read_vector(reader *r, ferry_alm_vector *out, char *sub, size_t sub_size)
 {
-    uint32_t n = fy_u32be(&r->c, "num_weights");
-    if (r->c.failed) {
+    uint32_t n = fy_u32be(&r->rr.c, "num_weights");
+    if (r->rr.c.failed) {
         snprintf(sub, sub_size, "num_weights");
         return false;
     }
     size_t cs = 4 + 4 * (size_t)r->fs;
-    size_t remaining = fy_remaining(&r->c);
+    size_t remaining = fy_remaining(&r->rr.c);
     if (n > remaining / cs) {
-        fy_fail_at(&r->c, r->c.pos, FERRY_ERR_TRUNCATED,
+        fy_fail_at(&r->rr.c, r->rr.c.pos, FERRY_ERR_TRUNCATED,
                    "num_weights %u announces %u components of %zu bytes; only %zu bytes remain, so the data "
                    "ends inside component %zu",
                    (unsigned)n, (unsigned)n, cs, remaining, remaining / cs);
@@ -115,7 +79,7 @@ static bool read_vector(reader *r, ferry_alm_vector *out, char *sub, size_t sub_
     out->count = n;
     out->components = NULL;
     if (!n) return true;
-    const uint8_t *p = fy_bytes(&r->c, (size_t)n * cs, "vector components");
+    const uint8_t *p = fy_bytes(&r->rr.c, (size_t)n * cs, "vector components");
     out->components = alloc(r, n, sizeof *out->components);
     if (!out->components) {
         snprintf(sub, sub_size, "components");
@@ -131,38 +95,38 @@ static bool read_vector(reader *r, ferry_alm_vector *out, char *sub, size_t sub_
 static bool read_comments(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "comments";
-    if (!room(r, m->comment_count, 4, "comment")) return false;
+    if (!room(r, m->comment_count, 4, "comment count")) return false;
     m->comments = alloc(r, m->comment_count, sizeof *m->comments);
     m->comment_lengths = alloc(r, m->comment_count, sizeof *m->comment_lengths);
     o->comments = alloc(r, m->comment_count, sizeof *o->comments);
-    for (uint32_t i = 0; i < m->comment_count && !r->c.failed; i++) {
-        o->comments[i] = r->c.pos;
-        uint32_t len = fy_u32be(&r->c, "comment length");
-        const uint8_t *text = fy_array(&r->c, len, 1, "comment text");
+    for (uint32_t i = 0; i < m->comment_count && !r->rr.c.failed; i++) {
+        o->comments[i] = r->rr.c.pos;
+        uint32_t len = fy_u32be(&r->rr.c, "comment length");
+        const uint8_t *text = fy_array(&r->rr.c, len, 1, "comment text");
         char *copy = text ? alloc(r, (uint64_t)len + 1, 1) : NULL;
         if (copy) {
             memcpy(copy, text, len);
             m->comments[i] = copy;
             m->comment_lengths[i] = len;
         }
-        if (r->c.failed) locate(r, "comments[%u]", (unsigned)i);
+        if (r->rr.c.failed) locate(r, "comments[%u]", (unsigned)i);
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_bones(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "bones";
     size_t bone_size = fy_alm_bone_size(r->v);
-    o->bones = r->c.pos;
+    o->bones = r->rr.c.pos;
     o->bone_size = (uint32_t)bone_size;
-    if (!room(r, m->bone_count, bone_size, "bone")) return false;
+    if (!room(r, m->bone_count, bone_size, "bone count")) return false;
     m->bones = alloc(r, m->bone_count, sizeof *m->bones);
-    for (uint32_t i = 0; i < m->bone_count && !r->c.failed; i++) {
+    for (uint32_t i = 0; i < m->bone_count && !r->rr.c.failed; i++) {
         ferry_alm_bone *b = &m->bones[i];
-        b->parent = (int32_t)fy_u32be(&r->c, "parent");
+        b->parent = (int32_t)fy_u32be(&r->rr.c, "parent");
         matrix(r, b->transform, "transform");
-        if (r->v >= FY_ALM_V_BONE_STATS) b->flags = fy_u32be(&r->c, "flags");
+        if (r->v >= FY_ALM_V_BONE_STATS) b->flags = fy_u32be(&r->rr.c, "flags");
         if (r->v >= FY_ALM_V_TAILS) reals(r, b->tail, 3, "tail");
         if (r->v >= FY_ALM_V_BONE_STATS) {
             b->max_singular = real(r, "max_singular");
@@ -172,174 +136,174 @@ static bool read_bones(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
             reals(r, b->expect_GTG, 16, "expect_GTG");
             b->expect_LTGTGL = real(r, "expect_LTGTGL");
         }
-        if (r->c.failed) locate(r, "bones[%u]", (unsigned)i);
+        if (r->rr.c.failed) locate(r, "bones[%u]", (unsigned)i);
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_p_matrix(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "P";
-    o->p_matrix = r->c.pos;
+    o->p_matrix = r->rr.c.pos;
     if (r->v < FY_ALM_V_BONE_STATS || !m->override_p) return true;
     uint64_t side = 4 * (uint64_t)m->bone_count;
     /* The bones were read, so bone_count is bounded by the input's size. */
     uint64_t n = side * side;
-    if (!room(r, n, r->fs, "P matrix entry")) {
+    if (!room(r, n, r->fs, "P matrix entry count")) {
         locate(r, "P");
         return false;
     }
     m->p_matrix = alloc(r, n, sizeof *m->p_matrix);
     if (m->p_matrix) reals(r, m->p_matrix, (size_t)n, "P matrix");
-    if (r->c.failed) locate(r, "P");
-    return !r->c.failed;
+    if (r->rr.c.failed) locate(r, "P");
+    return !r->rr.c.failed;
 }
 
 static bool read_positions(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "positions";
-    if (!room(r, m->position_count, 4, "position")) {
+    if (!room(r, m->position_count, 4, "position count")) {
         locate(r, "positions");
         return false;
     }
     m->positions = alloc(r, m->position_count, sizeof *m->positions);
     o->positions = alloc(r, m->position_count, sizeof *o->positions);
     char sub[48];
-    for (uint32_t i = 0; i < m->position_count && !r->c.failed; i++) {
-        o->positions[i] = r->c.pos;
+    for (uint32_t i = 0; i < m->position_count && !r->rr.c.failed; i++) {
+        o->positions[i] = r->rr.c.pos;
         if (!read_vector(r, &m->positions[i], sub, sizeof sub)) locate(r, "positions[%u]/%s", (unsigned)i, sub);
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_vertices(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "vertices";
     bool tangents = r->v >= FY_ALM_V_TANGENTS;
-    if (!room(r, m->vertex_count, 4 + (tangents ? 8 : 0) + 2 * (size_t)r->fs, "vertex")) {
+    if (!room(r, m->vertex_count, 4 + (tangents ? 8 : 0) + 2 * (size_t)r->fs, "vertex count")) {
         locate(r, "vertices");
         return false;
     }
     m->vertices = alloc(r, m->vertex_count, sizeof *m->vertices);
     o->vertices = alloc(r, m->vertex_count, sizeof *o->vertices);
     char sub[48];
-    for (uint32_t i = 0; i < m->vertex_count && !r->c.failed; i++) {
+    for (uint32_t i = 0; i < m->vertex_count && !r->rr.c.failed; i++) {
         ferry_alm_vertex *vx = &m->vertices[i];
-        o->vertices[i] = r->c.pos;
-        vx->position = fy_u32be(&r->c, "position index");
-        for (int t = 0; tangents && t < 2 && !r->c.failed; t++)
+        o->vertices[i] = r->rr.c.pos;
+        vx->position = fy_u32be(&r->rr.c, "position index");
+        for (int t = 0; tangents && t < 2 && !r->rr.c.failed; t++)
             if (!read_vector(r, &vx->tangents[t], sub, sizeof sub))
                 locate(r, "vertices[%u]/tangents[%d]/%s", (unsigned)i, t, sub);
         reals(r, vx->tex_coords, 2, "tex_coords");
-        if (r->c.failed) locate(r, "vertices[%u]", (unsigned)i);
+        if (r->rr.c.failed) locate(r, "vertices[%u]", (unsigned)i);
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_textures(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "textures";
-    if (!room(r, m->texture_count, 16, "texture")) {
+    if (!room(r, m->texture_count, 16, "texture count")) {
         locate(r, "textures");
         return false;
     }
     m->textures = alloc(r, m->texture_count, sizeof *m->textures);
     o->textures = alloc(r, m->texture_count, sizeof *o->textures);
-    for (uint32_t i = 0; i < m->texture_count && !r->c.failed; i++) {
+    for (uint32_t i = 0; i < m->texture_count && !r->rr.c.failed; i++) {
         ferry_alm_texture *t = &m->textures[i];
-        o->textures[i] = r->c.pos;
-        t->width = fy_u32be(&r->c, "width");
-        t->height = fy_u32be(&r->c, "height");
-        t->channels = fy_u32be(&r->c, "channels");
-        t->is_signed = fy_u32be(&r->c, "signed");
+        o->textures[i] = r->rr.c.pos;
+        t->width = fy_u32be(&r->rr.c, "width");
+        t->height = fy_u32be(&r->rr.c, "height");
+        t->channels = fy_u32be(&r->rr.c, "channels");
+        t->is_signed = fy_u32be(&r->rr.c, "signed");
         uint64_t pixels = (uint64_t)t->width * t->height;
-        size_t remaining = fy_remaining(&r->c);
-        if (!r->c.failed && t->channels && pixels > remaining / t->channels) {
-            fy_fail_at(&r->c, r->c.pos, FERRY_ERR_TRUNCATED,
+        size_t remaining = fy_remaining(&r->rr.c);
+        if (!r->rr.c.failed && t->channels && pixels > remaining / t->channels) {
+            fy_fail_at(&r->rr.c, r->rr.c.pos, FERRY_ERR_TRUNCATED,
                        "a %ux%u texture of %u channels needs more than the %zu bytes that remain", (unsigned)t->width,
                        (unsigned)t->height, (unsigned)t->channels, remaining);
         }
-        size_t n = r->c.failed ? 0 : (size_t)(pixels * t->channels);
-        const uint8_t *values = fy_bytes(&r->c, n, "texture values");
+        size_t n = r->rr.c.failed ? 0 : (size_t)(pixels * t->channels);
+        const uint8_t *values = fy_bytes(&r->rr.c, n, "texture values");
         if (values && n) {
             uint8_t *copy = alloc(r, n, 1);
             if (copy) memcpy(copy, values, n);
             t->values = copy;
         }
-        if (r->c.failed) locate(r, "textures[%u]", (unsigned)i);
+        if (r->rr.c.failed) locate(r, "textures[%u]", (unsigned)i);
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_tangent_maps(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "tangent_maps";
     if (r->v < FY_ALM_V_TANGENT_MAPS) return true;
-    if (!room(r, m->tangent_map_count, 8, "tangent map")) {
+    if (!room(r, m->tangent_map_count, 8, "tangent map count")) {
         locate(r, "tangent_maps");
         return false;
     }
     m->tangent_maps = alloc(r, m->tangent_map_count, sizeof *m->tangent_maps);
     o->tangent_maps = alloc(r, m->tangent_map_count, sizeof *o->tangent_maps);
     char sub[48];
-    for (uint32_t i = 0; i < m->tangent_map_count && !r->c.failed; i++) {
+    for (uint32_t i = 0; i < m->tangent_map_count && !r->rr.c.failed; i++) {
         ferry_alm_tangent_map *t = &m->tangent_maps[i];
-        o->tangent_maps[i] = r->c.pos;
-        t->width = fy_u32be(&r->c, "width");
-        t->height = fy_u32be(&r->c, "height");
+        o->tangent_maps[i] = r->rr.c.pos;
+        t->width = fy_u32be(&r->rr.c, "width");
+        t->height = fy_u32be(&r->rr.c, "height");
         uint64_t n = (uint64_t)t->width * t->height;
         /* An entry is at least its patch and two empty vectors. */
-        if (room(r, n, 12, "tangent map entry")) t->entries = alloc(r, n, sizeof *t->entries);
-        for (uint64_t e = 0; e < n && !r->c.failed; e++) {
-            t->entries[e].patch = (int32_t)fy_u32be(&r->c, "patch");
-            for (int k = 0; k < 2 && !r->c.failed; k++)
+        if (room(r, n, 12, "tangent map entry count")) t->entries = alloc(r, n, sizeof *t->entries);
+        for (uint64_t e = 0; e < n && !r->rr.c.failed; e++) {
+            t->entries[e].patch = (int32_t)fy_u32be(&r->rr.c, "patch");
+            for (int k = 0; k < 2 && !r->rr.c.failed; k++)
                 if (!read_vector(r, &t->entries[e].tangents[k], sub, sizeof sub))
                     locate(r, "tangent_maps[%u]/entries[%llu]/tangents[%d]/%s", (unsigned)i, (unsigned long long)e,
                            k, sub);
-            if (r->c.failed) locate(r, "tangent_maps[%u]/entries[%llu]", (unsigned)i, (unsigned long long)e);
+            if (r->rr.c.failed) locate(r, "tangent_maps[%u]/entries[%llu]", (unsigned)i, (unsigned long long)e);
         }
-        if (r->c.failed) locate(r, "tangent_maps[%u]", (unsigned)i);
+        if (r->rr.c.failed) locate(r, "tangent_maps[%u]", (unsigned)i);
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_materials(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "materials";
-    if (!room(r, m->material_count, 8, "material")) {
+    if (!room(r, m->material_count, 8, "material count")) {
         locate(r, "materials");
         return false;
     }
     m->materials = alloc(r, m->material_count, sizeof *m->materials);
     o->materials = alloc(r, m->material_count, sizeof *o->materials);
-    for (uint32_t i = 0; i < m->material_count && !r->c.failed; i++) {
+    for (uint32_t i = 0; i < m->material_count && !r->rr.c.failed; i++) {
         ferry_alm_material *mat = &m->materials[i];
-        o->materials[i] = r->c.pos;
-        mat->texture_id = (int32_t)fy_u32be(&r->c, "texture_id");
+        o->materials[i] = r->rr.c.pos;
+        mat->texture_id = (int32_t)fy_u32be(&r->rr.c, "texture_id");
         if (r->v >= FY_ALM_V_TANGENT_MAPS) {
-            mat->tangent_id = (int32_t)fy_u32be(&r->c, "tangent_id");
+            mat->tangent_id = (int32_t)fy_u32be(&r->rr.c, "tangent_id");
         } else {
             mat->tangent_id = -1;
-            mat->weight_count = fy_u32be(&r->c, "num_weights");
-            if (room(r, mat->weight_count, 8, "material weight")) {
+            mat->weight_count = fy_u32be(&r->rr.c, "num_weights");
+            if (room(r, mat->weight_count, 8, "material weight count")) {
                 mat->bones = alloc(r, mat->weight_count, sizeof *mat->bones);
                 mat->tangent_ids = alloc(r, mat->weight_count, sizeof *mat->tangent_ids);
-                for (uint32_t k = 0; k < mat->weight_count && !r->c.failed; k++) mat->bones[k] = fy_u32be(&r->c, "bone");
-                for (uint32_t k = 0; k < mat->weight_count && !r->c.failed; k++)
-                    mat->tangent_ids[k] = fy_u32be(&r->c, "tangent id");
+                for (uint32_t k = 0; k < mat->weight_count && !r->rr.c.failed; k++) mat->bones[k] = fy_u32be(&r->rr.c, "bone");
+                for (uint32_t k = 0; k < mat->weight_count && !r->rr.c.failed; k++)
+                    mat->tangent_ids[k] = fy_u32be(&r->rr.c, "tangent id");
             }
         }
-        if (r->c.failed) locate(r, "materials[%u]", (unsigned)i);
+        if (r->rr.c.failed) locate(r, "materials[%u]", (unsigned)i);
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_triangles(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "triangles";
-    o->triangles = r->c.pos;
-    size_t remaining = fy_remaining(&r->c);
-    const uint8_t *p = fy_array(&r->c, m->triangle_count, 16, "triangles");
+    o->triangles = r->rr.c.pos;
+    size_t remaining = fy_remaining(&r->rr.c);
+    const uint8_t *p = fy_array(&r->rr.c, m->triangle_count, 16, "triangles");
     if (!p) {
         locate(r, "triangles[%zu]", remaining / 16);
         return false;
@@ -349,54 +313,54 @@ static bool read_triangles(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
         for (int k = 0; k < 3; k++) m->triangles[i].vertices[k] = fy_load_u32be(p + 4 * k);
         m->triangles[i].material = fy_load_u32be(p + 12);
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_collapses(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "collapses";
     bool influence = r->v >= FY_ALM_V_INFLUENCE;
-    if (!room(r, m->collapse_count, (influence ? 8 : 16) + (size_t)r->fs, "collapse")) {
+    if (!room(r, m->collapse_count, (influence ? 8 : 16) + (size_t)r->fs, "collapse count")) {
         locate(r, "collapses");
         return false;
     }
     m->collapses = alloc(r, m->collapse_count, sizeof *m->collapses);
     o->collapses = alloc(r, m->collapse_count, sizeof *o->collapses);
-    for (uint32_t i = 0; i < m->collapse_count && !r->c.failed; i++) {
+    for (uint32_t i = 0; i < m->collapse_count && !r->rr.c.failed; i++) {
         ferry_alm_collapse *k = &m->collapses[i];
-        o->collapses[i] = r->c.pos;
-        uint32_t first = fy_u32be(&r->c, "p1 or marker");
+        o->collapses[i] = r->rr.c.pos;
+        uint32_t first = fy_u32be(&r->rr.c, "p1 or marker");
         if (influence && first == FERRY_ALM_INFLUENCE_MARKER) {
             k->kind = FERRY_ALM_INFLUENCE_COLLAPSE;
-            k->pair_count = fy_u32be(&r->c, "count");
-            if (room(r, k->pair_count, 8, "vertex pair")) {
-                const uint8_t *p = fy_bytes(&r->c, (size_t)k->pair_count * 8, "vertex pairs");
+            k->pair_count = fy_u32be(&r->rr.c, "count");
+            if (room(r, k->pair_count, 8, "vertex pair count")) {
+                const uint8_t *p = fy_bytes(&r->rr.c, (size_t)k->pair_count * 8, "vertex pairs");
                 k->pairs = alloc(r, 2 * (uint64_t)k->pair_count, sizeof *k->pairs);
                 for (uint64_t j = 0; k->pairs && j < 2 * (uint64_t)k->pair_count; j++) k->pairs[j] = fy_load_u32be(p + 4 * j);
             }
         } else {
             k->kind = FERRY_ALM_EDGE_COLLAPSE;
             k->p1 = first;
-            k->p2 = fy_u32be(&r->c, "p2");
-            k->vl = fy_u32be(&r->c, "vl");
-            k->vr = fy_u32be(&r->c, "vr");
+            k->p2 = fy_u32be(&r->rr.c, "p2");
+            k->vl = fy_u32be(&r->rr.c, "vl");
+            k->vr = fy_u32be(&r->rr.c, "vr");
         }
         k->error = real(r, "error");
-        if (r->c.failed) locate(r, "collapses[%u]", (unsigned)i);
+        if (r->rr.c.failed) locate(r, "collapses[%u]", (unsigned)i);
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_frames(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
 {
     r->section = "frames";
-    o->frames = r->c.pos;
+    o->frames = r->rr.c.pos;
     if (r->v < FY_ALM_V_FRAMES) return true;
     size_t reals_per_bone = fy_alm_frame_reals(r->v);
     size_t frame_size = (size_t)m->bone_count * reals_per_bone * r->fs;
     o->frame_size = frame_size <= UINT32_MAX ? (uint32_t)frame_size : 0;
-    size_t remaining = fy_remaining(&r->c);
-    const uint8_t *p = fy_array(&r->c, m->frame_count, frame_size, "frames");
+    size_t remaining = fy_remaining(&r->rr.c);
+    const uint8_t *p = fy_array(&r->rr.c, m->frame_count, frame_size, "frames");
     if (!p) {
         locate(r, "frames[%zu]", frame_size ? remaining / frame_size : (size_t)0);
         return false;
@@ -412,44 +376,44 @@ static bool read_frames(reader *r, ferry_alm_mesh *m, ferry_alm_offsets *o)
             decode_affine(q, r->fs, out);
         }
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 static bool read_header(reader *r, ferry_alm_mesh *m, const uint8_t *data, size_t size)
 {
     if (size < 8 || memcmp(data, FY_ALM_MAGIC, 4) != 0) {
         if (size >= 4 && memcmp(data, FY_ALM_MAGIC, 4) != 0) {
-            fy_fail_at(&r->c, 0, FERRY_ERR_MALFORMED, "not an ALM file: expected the magic \"ALM\\0\"");
+            fy_fail_at(&r->rr.c, 0, FERRY_ERR_MALFORMED, "not an ALM file: expected the magic \"ALM\\0\"");
             return false;
         }
-        fy_need(&r->c, 8, "the magic and version");
+        fy_need(&r->rr.c, 8, "the magic and version");
         return false;
     }
-    r->c.pos = 4;
-    m->version = fy_u32be(&r->c, "version");
+    r->rr.c.pos = 4;
+    m->version = fy_u32be(&r->rr.c, "version");
     if (m->version < FERRY_ALM_VERSION_MIN || m->version > FERRY_ALM_VERSION_MAX) {
-        fy_fail_at(&r->c, 4, FERRY_ERR_UNSUPPORTED, "ALM version %u is not supported (versions %d to %d are)",
+        fy_fail_at(&r->rr.c, 4, FERRY_ERR_UNSUPPORTED, "ALM version %u is not supported (versions %d to %d are)",
                    (unsigned)m->version, FERRY_ALM_VERSION_MIN, FERRY_ALM_VERSION_MAX);
         return false;
     }
     r->v = m->version;
     r->fs = fy_alm_fs(r->v);
-    if (!fy_need(&r->c, fy_alm_header_size(r->v) - 8, "the header")) return false;
-    m->comment_count = fy_u32be(&r->c, "num_comments");
-    m->bone_count = fy_u32be(&r->c, "num_bones");
-    m->position_count = fy_u32be(&r->c, "num_positions");
-    m->vertex_count = fy_u32be(&r->c, "num_vertices");
-    m->texture_count = fy_u32be(&r->c, "num_textures");
-    if (r->v >= FY_ALM_V_TANGENT_MAPS) m->tangent_map_count = fy_u32be(&r->c, "num_tangents");
-    m->material_count = fy_u32be(&r->c, "num_materials");
-    m->triangle_count = fy_u32be(&r->c, "num_triangles");
-    m->collapse_count = fy_u32be(&r->c, "num_collapses");
-    if (r->v >= FY_ALM_V_FRAMES) m->frame_count = fy_u32be(&r->c, "num_frames");
+    if (!fy_need(&r->rr.c, fy_alm_header_size(r->v) - 8, "the header")) return false;
+    m->comment_count = fy_u32be(&r->rr.c, "num_comments");
+    m->bone_count = fy_u32be(&r->rr.c, "num_bones");
+    m->position_count = fy_u32be(&r->rr.c, "num_positions");
+    m->vertex_count = fy_u32be(&r->rr.c, "num_vertices");
+    m->texture_count = fy_u32be(&r->rr.c, "num_textures");
+    if (r->v >= FY_ALM_V_TANGENT_MAPS) m->tangent_map_count = fy_u32be(&r->rr.c, "num_tangents");
+    m->material_count = fy_u32be(&r->rr.c, "num_materials");
+    m->triangle_count = fy_u32be(&r->rr.c, "num_triangles");
+    m->collapse_count = fy_u32be(&r->rr.c, "num_collapses");
+    if (r->v >= FY_ALM_V_FRAMES) m->frame_count = fy_u32be(&r->rr.c, "num_frames");
     if (r->v >= FY_ALM_V_BONE_STATS) {
-        m->frame_rate = fy_alm_f32_to_double(fy_u32be(&r->c, "frame_rate"));
-        m->override_p = fy_u32be(&r->c, "override_P");
+        m->frame_rate = fy_alm_f32_to_double(fy_u32be(&r->rr.c, "frame_rate"));
+        m->override_p = fy_u32be(&r->rr.c, "override_P");
     }
-    return !r->c.failed;
+    return !r->rr.c.failed;
 }
 
 ferry_result ferry_alm_read(const uint8_t *data, size_t size, const ferry_read_options *options,
@@ -461,15 +425,14 @@ ferry_result ferry_alm_read(const uint8_t *data, size_t size, const ferry_read_o
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no data");
         return FERRY_ERR_ARGUMENT;
     }
-    ferry_error local;
-    if (!err) err = &local;
-    fy_error_clear(err);
     ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), size / 4);
     if (!arena) {
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot create the arena");
         return FERRY_ERR_NOMEM;
     }
-    reader r = {fy_cursor_make(data ? data : (const uint8_t *)"", 0, size, err, NULL), arena, err, 0, 8, false, "header"};
+    reader r = {.fs = 8, .section = "header"};
+    fy_record_begin(&r.rr, data, size, arena, err);
+    err = r.rr.err;
     ferry_alm_mesh *m = ferry_arena_alloc(arena, sizeof *m);
     ferry_alm_offsets *o = ferry_arena_alloc(arena, sizeof *o);
     if (!m || !o) {
@@ -489,15 +452,15 @@ ferry_result ferry_alm_read(const uint8_t *data, size_t size, const ferry_read_o
                read_tangent_maps(&r, m, o) && read_materials(&r, m, o) && read_triangles(&r, m, o) &&
                read_collapses(&r, m, o) && read_frames(&r, m, o));
     }
-    if (!r.c.failed && r.c.pos < size) {
+    if (!r.rr.c.failed && r.rr.c.pos < size) {
         /* Kept, so that the file still rewrites byte for byte; validate warns. */
-        m->trailing_size = size - r.c.pos;
+        m->trailing_size = size - r.rr.c.pos;
         uint8_t *copy = alloc(&r, m->trailing_size, 1);
-        if (copy) memcpy(copy, data + r.c.pos, m->trailing_size);
+        if (copy) memcpy(copy, data + r.rr.c.pos, m->trailing_size);
         m->trailing = copy;
-        if (r.c.failed) locate(&r, "trailing bytes");
+        if (r.rr.c.failed) locate(&r, "trailing bytes");
     }
-    if (r.c.failed) {
+    if (r.rr.c.failed) {
         locate(&r, "%s", r.section);
         ferry_result code = err->code != FERRY_OK ? err->code : FERRY_ERR_MALFORMED;
         ferry_arena_destroy(arena);

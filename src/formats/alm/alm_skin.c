@@ -1,13 +1,7 @@
 /* Animation-space skinning: bone transforms in object space, and the sum
  * over a vector's components of each bone's transform times its 4-vector. */
 #include "alm_internal.h"
-
-static void mul4(const double *a, const double *b, double *out)
-{
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++)
-            out[4 * r + c] = a[4 * r] * b[c] + a[4 * r + 1] * b[4 + c] + a[4 * r + 2] * b[8 + c] + a[4 * r + 3] * b[12 + c];
-}
+#include "../../core/core_math.h"
 
 ferry_result ferry_alm_bone_matrices(const ferry_alm_mesh *mesh, int64_t frame, double *out, ferry_error *err)
 {
@@ -28,7 +22,7 @@ ferry_result ferry_alm_bone_matrices(const ferry_alm_mesh *mesh, int64_t frame, 
         if (p == -1) {
             memcpy(out + 16 * (size_t)i, local, 16 * sizeof *out);
         } else if (p >= 0 && (uint32_t)p < i) {
-            mul4(out + 16 * (size_t)p, local, out + 16 * (size_t)i);
+            fy_mat4d_mul(out + 16 * (size_t)p, local, out + 16 * (size_t)i);
         } else {
             fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "bones",
                          "bone %u has parent %d, which does not precede it", (unsigned)i, (int)p);

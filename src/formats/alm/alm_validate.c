@@ -3,6 +3,7 @@
  * checks structure; everything about indices and the collapse sequence is
  * here, so that a file with bad references can still be inspected. */
 #include "alm_internal.h"
+#include "../../core/diag_cap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,21 +15,14 @@ typedef struct checker {
     ferry_diagnostics *d;
     size_t fs; /* bytes per real */
     size_t cs; /* bytes per vector component */
+    /* The whole mesh: a damaged file repeats one problem per record, so
+     * each rule lists its first CAP_PER_RULE; the totals count them all. */
+    fy_diag_scope tally;
 } checker;
 
-static void report(checker *k, ferry_severity sev, uint64_t offset, const char *rule, const char *path,
-                   const char *fmt, ...) FY_PRINTF(6, 7);
+#define CAP_PER_RULE 20
 
-static void report(checker *k, ferry_severity sev, uint64_t offset, const char *rule, const char *path,
-                   const char *fmt, ...)
-{
-    char message[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    fy_diag_add(k->d, sev, offset, path, rule, "%s", message);
-}
+#define report(k, sev, offset, rule, path, ...) fy_diag_report(&(k)->tally, (k)->d, NULL, sev, offset, path, rule, __VA_ARGS__)
 
 static uint64_t at(const checker *k, const char *section, uint64_t index, uint64_t delta)
 {
@@ -589,7 +583,9 @@ ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *d
 {
     if (!mesh || !diags) return FERRY_ERR_ARGUMENT;
     size_t errors_before = diags->error_count, items_before = diags->count, dropped_before = diags->dropped;
-    checker k = {mesh, diags, fy_alm_fs(mesh->version), 4 + 4 * (size_t)fy_alm_fs(mesh->version)};
+    checker k = {mesh, diags, fy_alm_fs(mesh->version), 4 + 4 * (size_t)fy_alm_fs(mesh->version), {0}};
+    fy_diag_scope_open(&k.tally, CAP_PER_RULE);
+    k.tally.count_left_out = true;
     if (mesh->version < FERRY_ALM_VERSION_MIN || mesh->version > FERRY_ALM_VERSION_MAX)
         report(&k, FERRY_SEVERITY_ERROR, FERRY_NO_OFFSET, "version", "header", "version %u is not one of %d..%d",
                (unsigned)mesh->version, FERRY_ALM_VERSION_MIN, FERRY_ALM_VERSION_MAX);
@@ -619,5 +615,6 @@ ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *d
         report(&k, FERRY_SEVERITY_WARNING, mesh->offsets ? mesh->offsets->end - mesh->trailing_size : FERRY_NO_OFFSET,
                "trailing-bytes", "trailing bytes", "%zu bytes follow the last frame (kept as they are)",
                mesh->trailing_size);
+    fy_diag_scope_close(&k.tally, diags, NULL, false, 0, NULL);
     return diags->error_count > errors_before ? FERRY_ERR_MALFORMED : FERRY_OK;
 }

@@ -3,48 +3,31 @@
  * version-gated readers where the specification has gaps or the version is
  * later (docs/formats/odol.md lists each case). */
 #include "odol_internal.h"
+#include "../../core/record.h"
 
 #include <stdio.h>
 
 typedef struct reader {
-    fy_cursor c;
-    ferry_arena *arena;
-    char path[96];
-    bool nomem;
+    fy_record_reader rr; /* cursor, arena, record path (set as records are entered) */
     uint32_t version;
 } reader;
 
-static void set_path(reader *r, const char *fmt, ...) FY_PRINTF(2, 3);
-static void set_path(reader *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->path, sizeof r->path, fmt, ap);
-    va_end(ap);
-}
+#define set_path(r, ...) fy_record_path(&(r)->rr, __VA_ARGS__)
+#define push_path(r, ...) fy_record_push(&(r)->rr, __VA_ARGS__)
+#define pop_path(r) fy_record_pop(&(r)->rr)
 
-static void *alloc(reader *r, uint64_t count, size_t size)
-{
-    if (r->c.failed || count == 0) return NULL;
-    void *p = ferry_arena_alloc(r->arena, (size_t)count * size);
-    if (!p) {
-        r->nomem = true;
-        fy_fail_at(&r->c, r->c.pos, FERRY_ERR_LIMIT, "memory limit reached allocating %llu bytes",
-                   (unsigned long long)count * size);
-    }
-    return p;
-}
+static void *alloc(reader *r, uint64_t count, size_t size) { return fy_record_alloc(&r->rr, count, size); }
 
 static const char *string(reader *r, const char *what)
 {
     size_t len;
-    const char *s = fy_cstring(&r->c, &len, what);
+    const char *s = fy_cstring(&r->rr.c, &len, what);
     return s ? s : "";
 }
 
 static void floats(reader *r, float *out, size_t n, const char *what)
 {
-    const uint8_t *p = fy_array(&r->c, n, 4, what);
+    const uint8_t *p = fy_array(&r->rr.c, n, 4, what);
     if (p)
         for (size_t i = 0; i < n; i++) out[i] = fy_bits_f32(fy_load_u32le(p + 4 * i));
 }
@@ -52,19 +35,16 @@ static void floats(reader *r, float *out, size_t n, const char *what)
 /* A count that is about to size an allocation of `min_size`-byte records. */
 static uint32_t count(reader *r, size_t min_size, const char *what)
 {
-    size_t at = r->c.pos;
-    uint32_t n = fy_u32le(&r->c, what);
-    if (!r->c.failed && min_size && n > fy_remaining(&r->c) / min_size)
-        fy_fail_at(&r->c, at, FERRY_ERR_MALFORMED,
-                   "count %u of %s needs at least %zu bytes each, more than the %zu bytes that remain", n, what,
-                   min_size, fy_remaining(&r->c));
-    return r->c.failed ? 0 : n;
+    size_t at = r->rr.c.pos;
+    uint32_t n = fy_u32le(&r->rr.c, what);
+    if (!r->rr.c.failed && min_size) fy_record_room(&r->rr, at, n, min_size, what);
+    return r->rr.c.failed ? 0 : n;
 }
 
 /* A codec's error, placed in the file. */
 static void codec_fail(reader *r, size_t at, const ferry_error *lerr, uint64_t size, const char *what)
 {
-    fy_fail_at(&r->c, at + (lerr->offset == FERRY_NO_OFFSET ? 0 : lerr->offset), lerr->code,
+    fy_fail_at(&r->rr.c, at + (lerr->offset == FERRY_NO_OFFSET ? 0 : lerr->offset), lerr->code,
                "compressed %s (%llu bytes from offset %zu): %s", what, (unsigned long long)size, at, lerr->message);
 }
 
@@ -75,8 +55,8 @@ static void codec_fail(reader *r, size_t at, const ferry_error *lerr, uint64_t s
  * bytes for 17). */
 static void compressed_body(reader *r, ferry_odol_array *a, uint64_t size, const char *what)
 {
-    size_t at = r->c.pos, avail = r->c.end - at, stream = 0;
-    const uint8_t *in = r->c.base + at;
+    size_t at = r->rr.c.pos, avail = r->rr.c.end - at, stream = 0;
+    const uint8_t *in = r->rr.c.base + at;
     bool lzo = fy_odol_uses_lzo(r->version);
     ferry_error lerr;
     if (lzo) {
@@ -86,21 +66,21 @@ static void compressed_body(reader *r, ferry_odol_array *a, uint64_t size, const
             return;
         }
         if (decoded != size) {
-            fy_fail_at(&r->c, at, FERRY_ERR_MALFORMED,
+            fy_fail_at(&r->rr.c, at, FERRY_ERR_MALFORMED,
                        "compressed %s: the LZO stream (%zu bytes) decodes to %zu bytes, but %u elements take %llu",
                        what, stream, decoded, a->count, (unsigned long long)size);
             return;
         }
     } else if (size / 9 > avail) {
-        fy_fail_at(&r->c, at, FERRY_ERR_MALFORMED,
+        fy_fail_at(&r->rr.c, at, FERRY_ERR_MALFORMED,
                    "%s: %u elements (%llu bytes compressed) cannot fit in the %zu bytes that remain", what, a->count,
                    (unsigned long long)size, avail);
         return;
     }
-    uint8_t *out = ferry_arena_alloc(r->arena, (size_t)size);
+    uint8_t *out = ferry_arena_alloc(r->rr.arena, (size_t)size);
     if (!out) {
-        r->nomem = true;
-        fy_fail_at(&r->c, at, FERRY_ERR_LIMIT, "memory limit reached decompressing %s (%llu bytes)", what,
+        r->rr.nomem = true;
+        fy_fail_at(&r->rr.c, at, FERRY_ERR_LIMIT, "memory limit reached decompressing %s (%llu bytes)", what,
                    (unsigned long long)size);
         return;
     }
@@ -113,7 +93,7 @@ static void compressed_body(reader *r, ferry_odol_array *a, uint64_t size, const
     a->data = out;
     a->stored = in;
     a->stored_size = stream;
-    r->c.pos += stream;
+    r->rr.c.pos += stream;
 }
 
 /* The body of a possibly compressed array of `n` elements: raw below the
@@ -122,31 +102,31 @@ static void array_body(reader *r, ferry_odol_array *a, uint32_t n, size_t elem, 
 {
     a->count = n;
     uint64_t size = (uint64_t)n * elem;
-    if (r->c.failed || size == 0) return;
+    if (r->rr.c.failed || size == 0) return;
     if (size >= FERRY_LZSS_MIN_COMPRESSED_SIZE) {
         compressed_body(r, a, size, what);
         return;
     }
-    a->data = fy_bytes(&r->c, (size_t)size, what);
+    a->data = fy_bytes(&r->rr.c, (size_t)size, what);
     a->stored = a->data;
     a->stored_size = (size_t)size;
 }
 
 static void array(reader *r, ferry_odol_array *a, size_t elem, const char *what)
 {
-    a->offset = r->c.pos;
-    uint32_t n = fy_u32le(&r->c, what);
+    a->offset = r->rr.c.pos;
+    uint32_t n = fy_u32le(&r->rr.c, what);
     array_body(r, a, n, elem, what);
 }
 
 static void condensed(reader *r, ferry_odol_condensed *a, size_t elem, const char *what)
 {
-    a->array.offset = r->c.pos;
-    uint32_t n = fy_u32le(&r->c, what);
-    a->default_fill = fy_u8(&r->c, what);
+    a->array.offset = r->rr.c.pos;
+    uint32_t n = fy_u32le(&r->rr.c, what);
+    a->default_fill = fy_u8(&r->rr.c, what);
     if (a->default_fill) {
         a->array.count = n;
-        const uint8_t *v = fy_bytes(&r->c, elem, what);
+        const uint8_t *v = fy_bytes(&r->rr.c, elem, what);
         if (v) memcpy(a->default_value, v, elem);
     } else {
         array_body(r, &a->array, n, elem, what);
@@ -156,7 +136,7 @@ static void condensed(reader *r, ferry_odol_condensed *a, size_t elem, const cha
 static void int_array(reader *r, ferry_odol_int_array *a, const char *what)
 {
     a->count = count(r, 4, what);
-    const uint8_t *p = fy_array(&r->c, a->count, 4, what);
+    const uint8_t *p = fy_array(&r->rr.c, a->count, 4, what);
     a->values = alloc(r, a->count, sizeof *a->values);
     if (p && a->values)
         for (uint32_t i = 0; i < a->count; i++) a->values[i] = (int32_t)fy_load_u32le(p + 4 * i);
@@ -165,7 +145,7 @@ static void int_array(reader *r, ferry_odol_int_array *a, const char *what)
 static void model_info(reader *r, ferry_odol_model *m)
 {
     ferry_odol_model_info *mi = &m->info;
-    fy_cursor *c = &r->c;
+    fy_cursor *c = &r->rr.c;
     set_path(r, "model info");
     mi->special = (int32_t)fy_u32le(c, "special flags");
     mi->bounding_sphere = fy_f32le(c, "bounding sphere");
@@ -211,11 +191,11 @@ static void model_info(reader *r, ferry_odol_model *m)
         sk->bone_count = count(r, 2, "bone count");
         sk->bones = alloc(r, sk->bone_count, sizeof *sk->bones);
         for (uint32_t i = 0; i < sk->bone_count && !c->failed; i++) {
-            set_path(r, "skeleton/bones[%u]", i);
+            push_path(r, "bones[%u]", i);
             sk->bones[i].name = string(r, "bone name");
             sk->bones[i].parent = string(r, "parent bone name");
+            pop_path(r);
         }
-        set_path(r, "skeleton");
         if (m->version > 40) sk->pivots_name = string(r, "pivots name");
     }
     if (!sk->pivots_name) sk->pivots_name = "";
@@ -241,7 +221,7 @@ static void model_info(reader *r, ferry_odol_model *m)
 static void animations(reader *r, ferry_odol_model *m)
 {
     ferry_odol_animations *an = &m->animations;
-    fy_cursor *c = &r->c;
+    fy_cursor *c = &r->rr.c;
     set_path(r, "animations");
     an->present = fy_u8(c, "animations flag");
     if (!an->present) return;
@@ -320,20 +300,20 @@ static void animations(reader *r, ferry_odol_model *m)
 
 static void stage_texture(reader *r, ferry_odol_stage_texture *s, uint32_t version)
 {
-    if (version >= 5) s->filter = fy_u32le(&r->c, "texture filter");
+    if (version >= 5) s->filter = fy_u32le(&r->rr.c, "texture filter");
     s->texture = string(r, "stage texture");
-    if (version >= 8) s->stage = fy_u32le(&r->c, "stage id");
+    if (version >= 8) s->stage = fy_u32le(&r->rr.c, "stage id");
 }
 
 static void stage_transform(reader *r, ferry_odol_stage_transform *t)
 {
-    t->uv_source = fy_u32le(&r->c, "UV source");
+    t->uv_source = fy_u32le(&r->rr.c, "UV source");
     floats(r, t->transform, 12, "stage transform");
 }
 
 static void material(reader *r, ferry_odol_material *mt)
 {
-    fy_cursor *c = &r->c;
+    fy_cursor *c = &r->rr.c;
     mt->name = string(r, "material name");
     size_t version_at = c->pos;
     mt->version = fy_u32le(c, "material version");
@@ -379,7 +359,7 @@ static void material(reader *r, ferry_odol_material *mt)
 
 static void lod(reader *r, ferry_odol_lod *l, uint32_t li)
 {
-    fy_cursor *c = &r->c;
+    fy_cursor *c = &r->rr.c;
     l->offset = c->pos;
     set_path(r, "lods[%u]/proxies", li);
     l->proxy_count = count(r, 1 + 48 + 16, "proxy count");
@@ -477,17 +457,20 @@ static void lod(reader *r, ferry_odol_lod *l, uint32_t li)
         ferry_odol_selection *s = &l->selections[i];
         set_path(r, "lods[%u]/selections[%u]", li, i);
         s->name = string(r, "selection name");
-        set_path(r, "lods[%u]/selections[%u]/faces", li, i);
+        push_path(r, "faces");
         array(r, &s->faces, FY_ODOL_INDEX_SIZE, "selected faces");
-        set_path(r, "lods[%u]/selections[%u]", li, i);
+        pop_path(r);
         s->unused = (int32_t)fy_u32le(c, "reserved word");
         s->is_sectional = fy_u8(c, "sectional flag");
-        set_path(r, "lods[%u]/selections[%u]/sections", li, i);
+        push_path(r, "sections");
         array(r, &s->sections, FY_ODOL_SECTION_INDEX_SIZE, "selected sections");
-        set_path(r, "lods[%u]/selections[%u]/vertices", li, i);
+        pop_path(r);
+        push_path(r, "vertices");
         array(r, &s->vertices, FY_ODOL_INDEX_SIZE, "selected vertices");
-        set_path(r, "lods[%u]/selections[%u]/weights", li, i);
+        pop_path(r);
+        push_path(r, "weights");
         array(r, &s->weights, 1, "vertex weights");
+        pop_path(r);
     }
 
     set_path(r, "lods[%u]/properties", li);
@@ -578,7 +561,7 @@ uint32_t ferry_odol_detect_version(const uint8_t *data, size_t size)
 
 static ferry_result read_model(reader *r, ferry_odol_model *m)
 {
-    fy_cursor *c = &r->c;
+    fy_cursor *c = &r->rr.c;
     set_path(r, "header");
     const uint8_t *magic = fy_bytes(c, 4, "signature");
     if (!magic) return c->err->code;
@@ -680,8 +663,7 @@ ferry_result ferry_odol_read(const uint8_t *data, size_t size, const ferry_read_
     m->arena = arena;
     reader r;
     memset(&r, 0, sizeof r);
-    r.arena = arena;
-    r.c = fy_cursor_make(copy, 0, size, err, r.path);
+    fy_record_begin(&r.rr, copy, size, arena, err);
     ferry_result rc = read_model(&r, m);
     if (rc != FERRY_OK) {
         ferry_arena_destroy(arena);

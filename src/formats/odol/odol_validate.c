@@ -1,6 +1,7 @@
 /* Checking an ODOL model against the rules of the format, and recomputing
  * what a file stores about its own layout. */
 #include "odol_internal.h"
+#include "../../core/diag_cap.h"
 
 #include <math.h>
 
@@ -133,19 +134,12 @@ static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, fe
 typedef struct checker {
     ferry_diagnostics *d;
     char path[96];
+    fy_diag_scope *scope; /* where reports are capped (NULL: all listed) */
 } checker;
 
-static void report(checker *k, ferry_severity severity, uint64_t offset, const char *rule, const char *fmt, ...)
-    FY_PRINTF(5, 6);
-static void report(checker *k, ferry_severity severity, uint64_t offset, const char *rule, const char *fmt, ...)
-{
-    char message[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    fy_diag_add(k->d, severity, offset, k->path, rule, "%s", message);
-}
+/* report(k, severity, offset, rule, fmt, ...), at the checker's path. */
+#define report(k, severity, offset, rule, ...) \
+    fy_diag_report((k)->scope, (k)->d, NULL, severity, offset, (k)->path, rule, __VA_ARGS__)
 
 #define ERR FERRY_SEVERITY_ERROR
 #define WARN FERRY_SEVERITY_WARNING
@@ -348,24 +342,22 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
     }
 
     /* Faces. */
-    size_t bad_faces = 0;
+    fy_diag_scope faces; /* the first few bad faces locate the problem */
+    fy_diag_scope_open(&faces, 5);
+    k->scope = &faces;
     for (uint32_t f = 0; f < l->face_count; f++) {
         const ferry_odol_face *face = &l->faces[f];
         for (uint8_t c = 0; c < face->count && c < 4; c++) {
             if (face->vertices[c] < nv) continue;
-            if (bad_faces++ < 5) {
-                at(k, "lods[%u]/faces[%u]", li, f);
-                report(k, ERR, FERRY_NO_OFFSET, "face-vertex", "corner %u names vertex %u, but the LOD has %u vertices",
-                       c, face->vertices[c], nv);
-            }
+            at(k, "lods[%u]/faces[%u]", li, f);
+            report(k, ERR, FERRY_NO_OFFSET, "face-vertex", "corner %u names vertex %u, but the LOD has %u vertices", c,
+                   face->vertices[c], nv);
             break;
         }
     }
-    if (bad_faces > 5) {
-        at(k, "lods[%u]/faces", li);
-        report(k, ERR, FERRY_NO_OFFSET, "face-vertex", "%zu more faces name vertices beyond the %u the LOD has",
-               bad_faces - 5, nv);
-    }
+    k->scope = NULL;
+    at(k, "lods[%u]/faces", li);
+    fy_diag_scope_close(&faces, k->d, NULL, true, FERRY_NO_OFFSET, k->path);
 
     /* Sections. */
     for (uint32_t s = 0; s < l->section_count; s++) {
@@ -452,7 +444,7 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
 
 size_t ferry_odol_validate(const ferry_odol_model *m, ferry_diagnostics *diags)
 {
-    checker k = {diags, ""};
+    checker k = {diags, "", NULL};
     size_t errors_before = diags->error_count;
     at(&k, "header");
     if (m->lod_count == 0) report(&k, ERR, 8, "lod-count", "the model has no LODs");

@@ -1,0 +1,56 @@
+/* Telling a file's format from its content alone, whatever its name. */
+#ifndef FERRY_DETECT_H
+#define FERRY_DETECT_H
+
+#include <stddef.h>
+#include <ferry/export.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ferry_format {
+    FERRY_FORMAT_UNKNOWN = 0,
+    FERRY_FORMAT_ALO_MODEL,        /* Alamo model: first chunk 0x200 */
+    FERRY_FORMAT_ALO_PARTICLE,     /* Alamo particle system: first chunk 0x900 */
+    FERRY_FORMAT_ALO_PARTICLE_UAW, /* Universe at War particle system: first chunk 0x1500 (not read) */
+    FERRY_FORMAT_ALA,              /* Alamo animation: first chunk 0x1000 */
+    FERRY_FORMAT_ODOL,             /* binarized P3D: "ODOL" */
+    FERRY_FORMAT_MLOD,             /* editable P3D: "MLOD" (recognised, not read) */
+    FERRY_FORMAT_ALM,              /* ALOD progressive mesh: "ALM\0" */
+    FERRY_FORMAT_GLB,              /* glTF 2.0 binary container: "glTF" */
+    FERRY_FORMAT_GLTF              /* glTF 2.0 JSON: an object with an "asset" key */
+} ferry_format;
+
+/* How many leading bytes ferry_detect looks at, at most: reading this much
+ * of a file's head gives the same answer as the whole file. */
+#define FERRY_DETECT_HEAD 4096
+
+/* The format of `data` (size bytes; NULL or short buffers are fine), decided
+ * from the first FERRY_DETECT_HEAD bytes, never from a name:
+ *  - Alamo files (little-endian chunks): the first chunk's type, a u32 at 0:
+ *    0x200 model, 0x900 particle system, 0x1500 Universe at War particle
+ *    system, 0x1000 animation, with a whole 8-byte chunk header; a buffer of
+ *    4 to 7 bytes starting with 0x200 counts as a (truncated) model, so that
+ *    the model reader says where it ends;
+ *  - ODOL and MLOD: the 4-byte signature "ODOL" / "MLOD" (the version that
+ *    follows is the reader's to judge, so it can name an unsupported one);
+ *  - ALM: the 4-byte signature "ALM\0" (version and byte order: the reader);
+ *  - glb: the 4-byte magic "glTF" (the container's version: the reader);
+ *  - .gltf: a JSON object (optional UTF-8 byte-order mark and white space,
+ *    then '{', then white space and '"') whose text holds the key "asset"
+ *    (the string "asset" followed by optional white space and ':') within
+ *    the first FERRY_DETECT_HEAD bytes; every glTF file must have the key,
+ *    and exporters write it first.
+ * Anything else is FERRY_FORMAT_UNKNOWN. Reads no byte outside the buffer. */
+FERRY_API ferry_format ferry_detect(const void *data, size_t size);
+
+/* "ALO model", "ALO particle system", "ALA animation", "ODOL", "MLOD",
+ * "ALM", "glTF binary", "glTF", "unknown". */
+FERRY_API const char *ferry_format_name(ferry_format format);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,87 @@
+/* Shared by every converter between a format and ferry_scene: the JSON
+ * extras, scene allocation, and the entry and exit every
+ * ferry_X_to_scene goes through (convert_internal.h). */
+#include "convert_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- JSON ---- */
+
+const char *fy_json_to_arena(ferry_arena *arena, json_t *obj)
+{
+    if (!obj) return NULL;
+    char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(9));
+    json_decref(obj);
+    if (!text) return NULL;
+    char *copy = ferry_arena_strdup(arena, text);
+    free(text);
+    return copy;
+}
+
+json_t *fy_json_real(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *fy_json_floats(const float *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) json_array_append_new(a, fy_json_real(v[i]));
+    return a;
+}
+
+/* ---- scene memory ---- */
+
+void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t size)
+{
+    if (count == 0) count = 1;
+    if (size != 0 && count > SIZE_MAX / size) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "scene too large");
+        return NULL;
+    }
+    void *p = ferry_arena_alloc(arena, count * size);
+    if (!p) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+    return p;
+}
+
+/* ---- entry and exit ---- */
+
+bool fy_convert_begin(ferry_error **err, ferry_error *local_err, ferry_scene **out, const void *input,
+                      const char *input_name)
+{
+    if (!*err) *err = local_err;
+    fy_error_clear(*err);
+    if (out) *out = NULL;
+    if (!out || !input) {
+        fy_error_set(*err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", out ? input_name : "output");
+        return false;
+    }
+    return true;
+}
+
+ferry_scene *fy_scene_new(ferry_error *err)
+{
+    ferry_arena *arena = ferry_arena_create(0);
+    ferry_scene *s = arena ? ferry_arena_alloc(arena, sizeof *s) : NULL;
+    if (!s) {
+        ferry_arena_destroy(arena);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory");
+        return NULL;
+    }
+    s->arena = arena;
+    return s;
+}
+
+ferry_result fy_convert_end(ferry_scene *s, bool ok, ferry_scene **out, ferry_error *err)
+{
+    if (!ok) {
+        if (err->code == FERRY_OK) fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building the scene");
+        ferry_result r = err->code;
+        if (s) ferry_arena_destroy(s->arena);
+        return r;
+    }
+    *out = s;
+    return FERRY_OK;
+}

@@ -1,0 +1,92 @@
+/* The reader scaffold for binary records (record.h). */
+#include "record.h"
+
+#include <stdio.h>
+
+void fy_record_begin(fy_record_reader *r, const uint8_t *data, size_t size, ferry_arena *arena, ferry_error *err)
+{
+    memset(r, 0, sizeof *r);
+    if (!err) {
+        err = &r->local_err;
+        fy_error_clear(err);
+    }
+    r->err = err;
+    r->arena = arena;
+    r->c = fy_cursor_make(data ? data : (const uint8_t *)"", 0, size, err, r->path);
+}
+
+static void vappend(fy_record_reader *r, size_t at, const char *fmt, va_list ap)
+{
+    if (at >= sizeof r->path) at = sizeof r->path - 1;
+    vsnprintf(r->path + at, sizeof r->path - at, fmt, ap);
+}
+
+void fy_record_path(fy_record_reader *r, const char *fmt, ...)
+{
+    r->depth = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vappend(r, 0, fmt, ap);
+    va_end(ap);
+}
+
+void fy_record_push(fy_record_reader *r, const char *fmt, ...)
+{
+    size_t len = strlen(r->path);
+    if (r->depth < FY_RECORD_DEPTH) r->marks[r->depth] = len;
+    r->depth++;
+    if (len && len + 1 < sizeof r->path) {
+        r->path[len++] = '/';
+        r->path[len] = '\0';
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vappend(r, len, fmt, ap);
+    va_end(ap);
+}
+
+void fy_record_pop(fy_record_reader *r)
+{
+    if (!r->depth) return;
+    r->depth--;
+    if (r->depth < FY_RECORD_DEPTH && r->marks[r->depth] < sizeof r->path) r->path[r->marks[r->depth]] = '\0';
+}
+
+void fy_record_locate(fy_record_reader *r, const char *fmt, ...)
+{
+    if (r->located || !r->c.failed) return;
+    r->located = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err->path, sizeof r->err->path, fmt, ap);
+    va_end(ap);
+}
+
+void *fy_record_alloc(fy_record_reader *r, uint64_t count, size_t size)
+{
+    if (r->c.failed || !count || !size) return NULL;
+    if (count > SIZE_MAX / size) {
+        fy_fail_at(&r->c, r->c.pos, FERRY_ERR_LIMIT, "%llu records do not fit in memory", (unsigned long long)count);
+        return NULL;
+    }
+    void *p = ferry_arena_alloc(r->arena, (size_t)count * size);
+    if (!p) {
+        r->nomem = true;
+        fy_fail_at(&r->c, r->c.pos, FERRY_ERR_LIMIT,
+                   "the memory limit (%zu bytes) is reached while reading %llu records of %zu bytes",
+                   ferry_arena_limit(r->arena), (unsigned long long)count, size);
+    }
+    return p;
+}
+
+bool fy_record_room(fy_record_reader *r, size_t at, uint64_t count, size_t min_size, const char *what)
+{
+    if (r->c.failed) return false;
+    size_t remaining = fy_remaining(&r->c);
+    if (min_size && count > remaining / min_size) {
+        fy_fail_at(&r->c, at, FERRY_ERR_TRUNCATED, "%s %llu needs at least %llu bytes (%zu each), only %zu remain", what,
+                   (unsigned long long)count, (unsigned long long)count * min_size, min_size, remaining);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,54 @@
+/* Internal: the scaffold of a reader of binary records (formats without a
+ * chunk tree: ODOL, ALM, and the next ones): the bounds-checked cursor, the
+ * arena the model is read into, the record path errors are named by, and
+ * the two checks every count-driven allocation goes through, with one
+ * error-code policy. Not a public header. */
+#ifndef FERRY_CORE_RECORD_H
+#define FERRY_CORE_RECORD_H
+
+#include "core.h"
+
+#define FY_RECORD_PATH_SIZE 96
+#define FY_RECORD_DEPTH 8
+
+typedef struct fy_record_reader {
+    fy_cursor c;      /* its path is `path`: errors it raises name the current record */
+    ferry_arena *arena;
+    ferry_error *err; /* never NULL once begun */
+    /* The record being read ("lods[3]/selections[2]/vertices"): set as
+     * the reader enters records (fy_record_path, push, pop), or named
+     * after a failure (fy_record_locate). */
+    char path[FY_RECORD_PATH_SIZE];
+    size_t depth;
+    size_t marks[FY_RECORD_DEPTH]; /* path length before each push */
+    bool located; /* the error's path was named: an inner record wins */
+    bool nomem;   /* the arena refused an allocation */
+    ferry_error local_err;
+} fy_record_reader;
+
+/* Starts reading [data, data + size) into `arena` (the model's); a NULL err
+ * becomes one inside the reader. */
+void fy_record_begin(fy_record_reader *r, const uint8_t *data, size_t size, ferry_arena *arena, ferry_error *err);
+
+/* The record the reader is in now (replaces the whole path). */
+void fy_record_path(fy_record_reader *r, const char *fmt, ...) FY_PRINTF(2, 3);
+/* Enters a record inside the current one ("/" between), and leaves it. */
+void fy_record_push(fy_record_reader *r, const char *fmt, ...) FY_PRINTF(2, 3);
+void fy_record_pop(fy_record_reader *r);
+/* After a failure, names the record it happened in (the error's path),
+ * unless a record inside it already has: readers that do not keep the
+ * path as they go call this on the way out, innermost first. */
+void fy_record_locate(fy_record_reader *r, const char *fmt, ...) FY_PRINTF(2, 3);
+
+/* `count` records of `size` bytes in the arena (zeroed); NULL for none or
+ * after a failure. A product that overflows or an arena at its limit is a
+ * LIMIT error at the cursor's position. */
+void *fy_record_alloc(fy_record_reader *r, uint64_t count, size_t size);
+
+/* A count that sizes records of at least `min_size` bytes each must fit in
+ * the bytes that remain; if not, the data would run out: TRUNCATED (the
+ * code the cursor gives when it does), at `at` (the count, or where its
+ * records begin). `what` names the count ("face count"). */
+bool fy_record_room(fy_record_reader *r, size_t at, uint64_t count, size_t min_size, const char *what);
+
+#endif

@@ -1,0 +1,73 @@
+/* ferry_detect: a buffer's format from its first bytes (include/ferry/detect.h).
+ * Every read is checked against `size`; nothing is allocated. */
+#include <ferry/detect.h>
+
+#include <stdint.h>
+#include <string.h>
+
+static uint32_t u32le(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+static int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* A JSON object holding the key "asset": '{' first (after an optional BOM
+ * and white space), then a key, and somewhere in the window "asset" then ':'. */
+static int looks_like_gltf_json(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
+    while (i < n && is_space(p[i])) i++;
+    if (i >= n || p[i] != '{') return 0;
+    i++;
+    while (i < n && is_space(p[i])) i++;
+    if (i >= n || p[i] != '"') return 0;
+    static const char key[] = "\"asset\"";
+    const size_t k = sizeof key - 1;
+    for (; i + k <= n; i++) {
+        if (memcmp(p + i, key, k) != 0) continue;
+        size_t j = i + k;
+        while (j < n && is_space(p[j])) j++;
+        if (j < n && p[j] == ':') return 1;
+    }
+    return 0;
+}
+
+ferry_format ferry_detect(const void *data, size_t size)
+{
+    if (!data || size < 4) return FERRY_FORMAT_UNKNOWN;
+    const uint8_t *p = data;
+    if (size > FERRY_DETECT_HEAD) size = FERRY_DETECT_HEAD;
+    if (memcmp(p, "ODOL", 4) == 0) return FERRY_FORMAT_ODOL;
+    if (memcmp(p, "MLOD", 4) == 0) return FERRY_FORMAT_MLOD;
+    if (memcmp(p, "ALM\0", 4) == 0) return FERRY_FORMAT_ALM;
+    if (memcmp(p, "glTF", 4) == 0) return FERRY_FORMAT_GLB;
+    uint32_t first = u32le(p);
+    if (size >= 8) {
+        switch (first) {
+        case 0x200: return FERRY_FORMAT_ALO_MODEL;
+        case 0x900: return FERRY_FORMAT_ALO_PARTICLE;
+        case 0x1500: return FERRY_FORMAT_ALO_PARTICLE_UAW;
+        case 0x1000: return FERRY_FORMAT_ALA;
+        default: break;
+        }
+    } else if (first == 0x200) {
+        return FERRY_FORMAT_ALO_MODEL; /* shorter than a chunk header: the reader says where it ends */
+    }
+    if (looks_like_gltf_json(p, size)) return FERRY_FORMAT_GLTF;
+    return FERRY_FORMAT_UNKNOWN;
+}
+
+const char *ferry_format_name(ferry_format format)
+{
+    switch (format) {
+    case FERRY_FORMAT_ALO_MODEL: return "ALO model";
+    case FERRY_FORMAT_ALO_PARTICLE: return "ALO particle system";
+    case FERRY_FORMAT_ALO_PARTICLE_UAW: return "ALO particle system (Universe at War, 0x1500)";
+    case FERRY_FORMAT_ALA: return "ALA animation";
+    case FERRY_FORMAT_ODOL: return "ODOL";
+    case FERRY_FORMAT_MLOD: return "MLOD";
+    case FERRY_FORMAT_ALM: return "ALM";
+    case FERRY_FORMAT_GLB: return "glTF binary";
+    case FERRY_FORMAT_GLTF: return "glTF";
+    default: return "unknown";
+    }
+}

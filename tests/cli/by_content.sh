@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Formats are told by content, never by name (issue 11): every command reads
+# a file named with another format's extension (or none of ferry's) as what
+# its bytes are, and gives the same results as under its own name.
+set -u
+FERRY=$1 SRC=$2 SHARED=$3
+. "$(dirname "$0")/lib.bash"
+A="$SRC/samples/alamo"
+O="$SRC/samples/odol"
+
+# same_but_name OUT1 OUT2 NAME1 NAME2: the outputs differ only by the file names.
+same_but_name() { diff <(sed "s|$3|FILE|g" "$1") <(sed "s|$4|FILE|g" "$2") >/dev/null; }
+
+# ---- a P3D named .alo ----
+cp "$O/box.p3d" "$tmp/box.alo"
+expect 0 "info on a P3D named .alo" -- "$FERRY" info "$tmp/box.alo"
+check "it is read as ODOL" grep -q "ODOL version 40" "$tmp/out"
+"$FERRY" info "$O/box.p3d" >"$tmp/info-real" 2>/dev/null
+check "the same summary as under its own name" same_but_name "$tmp/out" "$tmp/info-real" "$tmp/box.alo" "$O/box.p3d"
+expect 0 "info --json on a P3D named .alo" -- "$FERRY" info --json "$tmp/box.alo"
+check "its format is ODOL" jq -e '.[0].format == "ODOL"' "$tmp/out" >/dev/null
+expect 0 "validate a P3D named .alo" -- "$FERRY" validate "$tmp/box.alo"
+"$FERRY" dump "$O/box.p3d" >"$tmp/dump-real" 2>/dev/null
+expect 0 "dump a P3D named .alo" -- "$FERRY" dump "$tmp/box.alo"
+check "the same dump as under its own name" same_but_name "$tmp/out" "$tmp/dump-real" "$tmp/box.alo" "$O/box.p3d"
+expect 0 "rewrite a P3D named .alo" -- "$FERRY" convert "$tmp/box.alo" "$tmp/box-copy.p3d"
+check "byte-identical" cmp -s "$O/box.p3d" "$tmp/box-copy.p3d"
+expect 0 "export a P3D named .alo" -- "$FERRY" convert "$tmp/box.alo" "$tmp/box-alo.glb"
+check "the ODOL export says what it exported" grep -q "LOD" "$tmp/err"
+"$FERRY" convert "$O/box.p3d" "$tmp/box-real.glb" 2>/dev/null
+check "the same glTF as from box.p3d" cmp -s "$tmp/box-alo.glb" "$tmp/box-real.glb"
+expect 2 "P3D options apply to a P3D named .alo" -- "$FERRY" convert "$tmp/box.alo" "$tmp/x.glb" --anim auto
+check "and the P3D usage error is given" grep -q "option '--anim' does not apply to P3D files" "$tmp/err"
+expect 0 "--lod applies to a P3D named .alo" -- "$FERRY" convert --lod 0 "$tmp/box.alo" "$tmp/lod0.glb"
+
+# ---- an ALA named .bin ----
+cp "$A/walker_walk_00.ala" "$tmp/walk.bin"
+expect 0 "info on an ALA named .bin" -- "$FERRY" info "$tmp/walk.bin"
+check "it is read as an animation" grep -q "ALA animation" "$tmp/out"
+expect 0 "validate an ALA named .bin" -- "$FERRY" validate --json "$tmp/walk.bin"
+check "its format is ALA animation" jq -e '.[0].format == "ALA animation" and .[0].valid' "$tmp/out" >/dev/null
+expect 0 "dump an ALA named .bin" -- "$FERRY" dump "$tmp/walk.bin"
+check "the dump names the kind" grep -q "ALA animation" "$tmp/out"
+expect 0 "rewrite an ALA named .bin" -- "$FERRY" convert "$tmp/walk.bin" "$tmp/walk.ala"
+check "byte-identical" cmp -s "$A/walker_walk_00.ala" "$tmp/walk.ala"
+expect 0 "--ala-format on an ALA named .bin" -- "$FERRY" convert --ala-format 1 "$tmp/walk.bin" "$tmp/walk1.ala"
+expect 0 "sample an ALA named .bin" -- "$FERRY" sample "$tmp/walk.bin" --frame 0
+expect 0 "an ALA named .bin attached to a model" -- "$FERRY" convert "$A/walker.alo" "$tmp/w.glb" --anim "$tmp/walk.bin" --no-textures
+check "one animation" grep -q "1 animation" "$tmp/err"
+
+# ---- an ALO model named .p3d, a particle system named .ala ----
+cp "$A/walker.alo" "$tmp/walker.p3d"
+expect 0 "info on an ALO named .p3d" -- "$FERRY" info "$tmp/walker.p3d"
+check "it is read as an ALO model" grep -q "ALO model" "$tmp/out"
+expect 0 "export an ALO named .p3d" -- "$FERRY" convert "$tmp/walker.p3d" "$tmp/walker-p3d.glb" --no-textures
+check "the Alamo export" grep -q "image" "$tmp/err"
+expect 0 "rewrite an ALO named .p3d as .alo" -- "$FERRY" convert "$tmp/walker.p3d" "$tmp/walker-copy.alo"
+check "byte-identical" cmp -s "$A/walker.alo" "$tmp/walker-copy.alo"
+cp "$A/p_walker_exhaust.alo" "$tmp/exhaust.ala"
+expect 0 "info on a particle system named .ala" -- "$FERRY" info "$tmp/exhaust.ala"
+check "it is read as a particle system" grep -q "ALO particle system" "$tmp/out"
+
+# ---- an ALM named .dat, a glb named .bin, a .gltf named .json ----
+expect 0 "build an ALM" -- "$FERRY" convert "$A/walker.alo" "$tmp/walker.alm"
+cp "$tmp/walker.alm" "$tmp/mesh.dat"
+expect 0 "info on an ALM named .dat" -- "$FERRY" info --json "$tmp/mesh.dat"
+check "its format is ALM" jq -e '.[0].format == "ALM"' "$tmp/out" >/dev/null
+expect 0 "validate an ALM named .dat" -- "$FERRY" validate "$tmp/mesh.dat"
+expect 0 "rewrite an ALM named .dat" -- "$FERRY" convert "$tmp/mesh.dat" "$tmp/mesh.alm"
+check "byte-identical" cmp -s "$tmp/walker.alm" "$tmp/mesh.alm"
+expect 0 "export an ALM named .dat at a level of detail" -- "$FERRY" convert "$tmp/mesh.dat" "$tmp/mesh.glb" --lod 1
+expect 2 "ALM options apply to an ALM named .dat" -- "$FERRY" convert "$tmp/mesh.dat" "$tmp/x.glb" --all
+check "and the ALM usage error is given" grep -q "option '--all' does not apply to ALM conversions" "$tmp/err"
+"$FERRY" convert "$A/walker.alo" "$tmp/walker.glb" --no-textures 2>/dev/null
+cp "$tmp/walker.glb" "$tmp/walker-glb.bin"
+expect 0 "an ALM built from a glb named .bin" -- "$FERRY" convert "$tmp/walker-glb.bin" "$tmp/from-glb.alm"
+"$FERRY" convert "$tmp/walker.glb" "$tmp/from-glb-real.alm" 2>/dev/null
+check "the same ALM as from its own name" cmp -s "$tmp/from-glb.alm" "$tmp/from-glb-real.alm"
+mkdir -p "$tmp/g"
+"$FERRY" convert "$A/walker.alo" "$tmp/g/walker.gltf" --no-textures 2>/dev/null
+mv "$tmp/g/walker.gltf" "$tmp/g/walker.json"
+expect 0 "an ALM built from a .gltf named .json" -- "$FERRY" convert "$tmp/g/walker.json" "$tmp/from-gltf.alm"
+expect 1 "info on a glb is still no format it summarises" -- "$FERRY" info "$tmp/walker-glb.bin"
+check "not a known format" grep -q "not a known format" "$tmp/err"
+
+# ---- what no name can rescue ----
+printf 'hello, world, not a model' >"$tmp/text.alo"
+expect 1 "text named .alo" -- "$FERRY" info "$tmp/text.alo"
+check "not a known format" grep -q "not a known format: it starts with 68 65 6c 6c" "$tmp/err"
+expect 1 "text named .alo, converted" -- "$FERRY" convert "$tmp/text.alo" "$tmp/text.glb"
+check "not a known format" grep -q "not a known format" "$tmp/err"
+printf 'hello, world, not a model' >"$tmp/text.p3d"
+expect 1 "text named .p3d" -- "$FERRY" convert "$tmp/text.p3d" "$tmp/text.glb"
+check "is refused by its missing signature" grep -q 'not a P3D (ODOL or MLOD) file' "$tmp/err"
+expect 2 "an animation does not become an ALM" -- "$FERRY" convert "$tmp/walk.bin" "$tmp/x.alm"
+check "the ALM usage error" grep -q "cannot make an ALM file from" "$tmp/err"
+expect 2 "nothing becomes a P3D" -- "$FERRY" convert "$tmp/walker.p3d" "$tmp/x.p3d"
+check "the P3D usage error" grep -q "cannot make a P3D file from" "$tmp/err"
+
+finish
