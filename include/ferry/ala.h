@@ -253,9 +253,9 @@ FERRY_API size_t ferry_ala_model_for(const char *animation_file, const char *con
  * their paths in the source, sorted by byte order (malloc'd, release with
  * ferry_ala_free_paths); *count how many. A folder that cannot be listed is
  * the source's error. */
-ferry_result ferry_ala_find_animations(const ferry_file_source *source, const char *model_path, char ***paths,
+FERRY_API ferry_result ferry_ala_find_animations(const ferry_file_source *source, const char *model_path, char ***paths,
                                        size_t *count, ferry_error *err);
-void ferry_ala_free_paths(char **paths, size_t count);
+FERRY_API void ferry_ala_free_paths(char **paths, size_t count);
 
 #ifdef __cplusplus
 }

@@ -187,30 +187,30 @@ typedef struct ferry_file_source {
 /* A folder of the disk as a source, rooted at `root` (any path; its files
  * are read with ferry_file_load's rules: regular files only, links inside
  * the root followed). Fills *source; release with ferry_file_source_close. */
-ferry_result ferry_file_source_folder(const char *root, ferry_file_source *source, ferry_error *err);
+FERRY_API ferry_result ferry_file_source_folder(const char *root, ferry_file_source *source, ferry_error *err);
 /* Calls the source's close callback and clears the struct. */
-void ferry_file_source_close(ferry_file_source *source);
+FERRY_API void ferry_file_source_close(ferry_file_source *source);
 
 /* True when `path` may be asked of a source (see above; "" is the root). */
-bool ferry_file_source_path_ok(const char *path);
+FERRY_API bool ferry_file_source_path_ok(const char *path);
 
 /* source->load after checking the path (err names the file by the label). */
-ferry_result ferry_file_source_load(const ferry_file_source *source, const char *path, size_t max_size,
+FERRY_API ferry_result ferry_file_source_load(const ferry_file_source *source, const char *path, size_t max_size,
                                     uint8_t **data, size_t *size, ferry_error *err);
-void ferry_file_source_release(const ferry_file_source *source, uint8_t *data, size_t size);
+FERRY_API void ferry_file_source_release(const ferry_file_source *source, uint8_t *data, size_t size);
 /* source->list after checking the path. */
-ferry_result ferry_file_source_list(const ferry_file_source *source, const char *path, ferry_entry_fn entry,
+FERRY_API ferry_result ferry_file_source_list(const ferry_file_source *source, const char *path, ferry_entry_fn entry,
                                     void *ctx, ferry_error *err);
 
 /* Finds in `folder` ("": the root) the entry of that kind named `name`,
  * ignoring ASCII case (the first one listed when several differ only by
  * case); writes its path in the source ("folder/Name") to out. False when
  * there is none, the folder cannot be listed or out is too small. */
-bool ferry_file_source_find(const ferry_file_source *source, const char *folder, const char *name,
+FERRY_API bool ferry_file_source_find(const ferry_file_source *source, const char *folder, const char *name,
                             ferry_entry_kind kind, char *out, size_t out_size);
 
 /* "label/path" (or "path" without a label), cut to fit out. */
-void ferry_file_source_display(const ferry_file_source *source, const char *path, char *out, size_t out_size);
+FERRY_API void ferry_file_source_display(const ferry_file_source *source, const char *path, char *out, size_t out_size);
 
 /* ---- Diagnostics: what validation reports. ---- */
 
