@@ -254,7 +254,14 @@ static unsigned not_drawn(const fy_alo_build *b, size_t mesh_index, uint32_t bon
     fy_alo_name_tags(mesh->name, &lod, &alt, &base);
     if (alt > 0) why |= NOT_DRAWN_ALT;
     /* A hidden bone hides what hangs on it and below it; parents come
-     * first, so the walk up ends. */
+     * first, so the walk up ends. Two kinds of mesh are drawn whatever their
+     * bones say, because shipped units would otherwise show nothing: a
+     * skinned mesh (placed by its skin; exporters store the skeleton's bones
+     * hidden, e.g. RV_GALLOFREEHTT26's only mesh hangs on the hidden b_hip)
+     * and the damage state `_ALT0` (the game picks the state and shows state
+     * 0 at full health; EV_2MTANK keeps its hull and turret ALT0 on hidden
+     * bones and no animation turns them on). */
+    if (alt == 0 || fy_alo_mesh_is_skinned(mesh)) return why;
     for (size_t steps = 0; bone < m->skeleton.bone_count && steps <= m->skeleton.bone_count; steps++) {
         const ferry_alo_bone *bn = &m->skeleton.bones[bone];
         if (!bn->visible) {

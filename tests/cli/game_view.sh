@@ -76,6 +76,21 @@ if [ -f "$trooper" ]; then
   check "storm trooper: its missing texture named" grep -q "1 texture missing: EI_TROOPER.DDS" "$tmp/err"
 fi
 
+# icw: shipped units whose meshes hang on hidden bones. The tank stores every
+# bone hidden (hull and turret are damage state _ALT0); the Gallofree's one
+# visual mesh is skinned on the hidden skeleton bone b_hip. The game draws both.
+tank="$models/icw/Models/EV_2MTANK.ALO"
+if [ -f "$tank" ]; then
+  expect 0 "2-M tank by default" -- "$FERRY" convert "$tank" "$tmp/tank.gltf"
+  check "2-M tank: hull and turret at damage state 0, nothing else" \
+    test "$(meshes "$tmp/tank.gltf")" = '["EV_2mtank_ALT0","Turret_00_ALT0"]'
+fi
+gallofree="$models/icw/Models/RV_GALLOFREEHTT26.ALO"
+if [ -f "$gallofree" ]; then
+  expect 0 "Gallofree by default" -- "$FERRY" convert "$gallofree" "$tmp/gallo.gltf"
+  check "Gallofree: its skinned hull drawn" test "$(meshes "$tmp/gallo.gltf")" = '["EV_GallofreeHTT26"]'
+fi
+
 # ufocp has no textures: blended shaders stay blended, not opaque white slabs.
 station="$models/ufocp/UB_02_Station.alo"
 expect 0 "station by default" -- "$FERRY" convert "$station" "$tmp/st2.gltf"
