@@ -313,8 +313,8 @@ static bool add_bones(fy_alm_build *b, float *world)
             json_object_set_new(x, "not_trs", json_true());
             json_object_set_new(x, "trs_miss", fy_json_real(miss));
         }
-        n->extras_json = fy_json_to_arena(b->arena, x);
-        if (!n->name || !n->extras_json) return false;
+        n->extras = fy_json_to_extras(b->arena, x);
+        if (!n->name || !n->extras) return false;
     }
     return true;
 }
@@ -654,10 +654,10 @@ static bool add_animation(fy_alm_build *b, const geometry *g, int32_t mesh_node)
         json_object_set_new(x, "bones_approximate", json_true());
         json_object_set_new(x, "bones_trs_miss", fy_json_real(worst));
     }
-    an->extras_json = fy_json_to_arena(b->arena, x);
+    an->extras = fy_json_to_extras(b->arena, x);
     s->animations = an;
     s->animation_count = 1;
-    return an->extras_json != NULL;
+    return an->extras != NULL;
 }
 
 /* ---- extras ---- */
@@ -677,7 +677,7 @@ static json_t *comment_json(const char *text, uint32_t len)
     return s ? s : json_null();
 }
 
-static const char *scene_extras(fy_alm_build *b, const ferry_alm_lod *lod, const geometry *g,
+static const ferry_json *scene_extras(fy_alm_build *b, const ferry_alm_lod *lod, const geometry *g,
                                 const ferry_alm_scene_report *rep)
 {
     const ferry_alm_mesh *m = b->mesh;
@@ -738,7 +738,7 @@ static const char *scene_extras(fy_alm_build *b, const ferry_alm_lod *lod, const
     }
     json_object_set_new(x, "tangent_maps", maps);
     json_object_set_new(x, "axes", json_string("as stored (ALM states no up axis)"));
-    return fy_json_to_arena(b->arena, x);
+    return fy_json_to_extras(b->arena, x);
 }
 
 /* ---- entry ---- */
@@ -800,8 +800,8 @@ static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferr
     }
     if (!add_animation(b, g, mesh_node)) return false;
     rep->images = (uint32_t)s->image_count;
-    s->extras_json = scene_extras(b, lod, g, rep);
-    return s->extras_json != NULL;
+    s->extras = scene_extras(b, lod, g, rep);
+    return s->extras != NULL;
 }
 
 ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod *lod,

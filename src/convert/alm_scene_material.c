@@ -208,8 +208,8 @@ bool fy_alm_materials(fy_alm_build *b)
             }
             json_object_set_new(x, "tangent_textures", list);
         }
-        sm->extras_json = fy_json_to_arena(b->arena, x);
-        if (!sm->name || !sm->extras_json) {
+        sm->extras = fy_json_to_extras(b->arena, x);
+        if (!sm->name || !sm->extras) {
             fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building materials");
             return false;
         }

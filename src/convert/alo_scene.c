@@ -129,7 +129,7 @@ static bool add_bones(fy_alo_build *b)
         }
         if (!clean) json_object_set_new(x, "matrix", fy_json_floats(bone->matrix, 12));
         fy_json_name_tags(x, bone->name);
-        n->extras_json = fy_json_to_arena(b->arena, x);
+        n->extras = fy_json_to_extras(b->arena, x);
     }
     return true;
 }
@@ -175,7 +175,7 @@ static bool add_light(fy_alo_build *b, const ferry_alo_light *light, int32_t par
     json_object_set_new(x, "far_attenuation_end", fy_json_real(light->far_attenuation_end));
     json_object_set_new(x, "hotspot_size", fy_json_real(light->hotspot_size));
     json_object_set_new(x, "falloff_size", fy_json_real(light->falloff_size));
-    n->extras_json = fy_json_to_arena(b->arena, x);
+    n->extras = fy_json_to_extras(b->arena, x);
     return true;
 }
 
@@ -233,7 +233,7 @@ static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t 
             if (why & (1u << k)) json_array_append_new(reasons, json_string(not_drawn_names[k]));
         json_object_set_new(x, "not_drawn", reasons);
     }
-    n->extras_json = fy_json_to_arena(b->arena, x);
+    n->extras = fy_json_to_extras(b->arena, x);
     return true;
 }
 
@@ -388,7 +388,7 @@ static bool add_proxies_and_dazzles(fy_alo_build *b)
         json_object_set_new(x, "hidden", json_boolean(p->is_hidden != 0));
         json_object_set_new(x, "alt_decrease_stay_hidden", json_boolean(p->alt_decrease_stay_hidden != 0));
         fy_json_name_tags(x, p->name);
-        n->extras_json = fy_json_to_arena(b->arena, x);
+        n->extras = fy_json_to_extras(b->arena, x);
     }
     for (size_t i = 0; i < cn->dazzle_count; i++) {
         const ferry_alo_dazzle *d = &cn->dazzles[i];
@@ -410,7 +410,7 @@ static bool add_proxies_and_dazzles(fy_alo_build *b)
         json_object_set_new(x, "night_only", json_boolean(d->night_only != 0));
         json_object_set_new(x, "hidden", json_boolean(d->is_hidden != 0));
         json_object_set_new(x, "bias", fy_json_real((d->present & FERRY_ALO_DAZZLE_HAS_BIAS) ? d->bias : 1.0f));
-        n->extras_json = fy_json_to_arena(b->arena, x);
+        n->extras = fy_json_to_extras(b->arena, x);
     }
     return true;
 }
@@ -488,7 +488,7 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
                 root->rotation[3] = 0.70710678f;
                 json_t *x = json_object();
                 json_object_set_new(x, "alamo", json_string("axis_root"));
-                root->extras_json = fy_json_to_arena(b.arena, x);
+                root->extras = fy_json_to_extras(b.arena, x);
             }
         }
     }
@@ -530,7 +530,7 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
         json_object_set_new(x, "view", json_string(options->all ? "all" : "game"));
         if (json_array_size(left_out)) json_object_set(x, "left_out", left_out);
         if (json_array_size(missing)) json_object_set(x, "missing_textures", missing);
-        s->extras_json = fy_json_to_arena(b.arena, x);
+        s->extras = fy_json_to_extras(b.arena, x);
     }
     json_decref(left_out);
     json_decref(missing);

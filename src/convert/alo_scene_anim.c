@@ -188,7 +188,7 @@ static bool convert_animation(fy_alo_build *b, const ferry_ala_animation *anim, 
     else json_decref(vis);
     if (json_array_size(skipped)) json_object_set_new(x, "skipped_tracks", skipped);
     else json_decref(skipped);
-    a->extras_json = fy_json_to_arena(b->arena, x);
+    a->extras = fy_json_to_extras(b->arena, x);
     return true;
 }
 

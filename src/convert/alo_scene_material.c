@@ -334,6 +334,6 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
         if (p->name) json_object_set_new(params, p->name, param_json(p));
     }
     json_object_set_new(x, "params", params);
-    m->extras_json = fy_json_to_arena(b->arena, x);
+    m->extras = fy_json_to_extras(b->arena, x);
     return (int32_t)s->material_count++;
 }

@@ -324,7 +324,7 @@ static bool make_primitive(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t s
     }
     if (sm->collision) json_object_set_new(x, "collision_tree", json_true());
     if (dropped) json_object_set_new(x, "dropped_triangles", json_integer((json_int_t)dropped));
-    p->extras_json = fy_json_to_arena(b->arena, x);
+    p->extras = fy_json_to_extras(b->arena, x);
     return true;
 }
 

@@ -9,15 +9,12 @@
 
 /* ---- JSON ---- */
 
-const char *fy_json_to_arena(ferry_arena *arena, json_t *obj)
+const ferry_json *fy_json_to_extras(ferry_arena *arena, json_t *obj)
 {
     if (!obj) return NULL;
-    char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(9));
+    const ferry_json *v = fy_value_from_json(arena, obj);
     json_decref(obj);
-    if (!text) return NULL;
-    char *copy = ferry_arena_strdup(arena, text);
-    free(text);
-    return copy;
+    return v;
 }
 
 json_t *fy_json_real(double v)

@@ -12,12 +12,14 @@
 
 #include "../core/core.h"
 #include "../core/core_math.h"
+#include "../core/core_value.h"
 
 /* ---- JSON extras ---- */
 
-/* Serializes `obj` compactly into the arena and releases the reference
- * (NULL obj: NULL). NULL when memory fails. */
-const char *fy_json_to_arena(ferry_arena *arena, json_t *obj);
+/* The extras `obj` as data (ferry_json) in the arena, built once and
+ * written by the glTF writer as it is; releases the reference (NULL obj:
+ * NULL). NULL when memory fails. */
+const ferry_json *fy_json_to_extras(ferry_arena *arena, json_t *obj);
 /* A float as JSON: non-finite values become null (JSON has no NaN). */
 json_t *fy_json_real(double v);
 json_t *fy_json_floats(const float *v, size_t n);

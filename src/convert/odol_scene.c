@@ -365,8 +365,8 @@ static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_od
         }
         b->rep.procedural_ignored++;
     }
-    mat->extras_json = fy_json_to_arena(b->arena, x);
-    if (!mat->name || !mat->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
+    mat->extras = fy_json_to_extras(b->arena, x);
+    if (!mat->name || !mat->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
     b->mats[index].texture = texture;
     b->mats[index].rvmat = rvmat;
     b->mats[index].base = base;
@@ -594,7 +594,7 @@ static bool make_points(build *b, const ferry_odol_lod *lod, uint32_t lod_index,
     p->positions = pos;
     p->mode = FERRY_PRIMITIVE_POINTS;
     p->material = -1;
-    p->extras_json = fy_json_to_arena(b->arena, json_pack("{s:b}", "points", 1));
+    p->extras = fy_json_to_extras(b->arena, json_pack("{s:b}", "points", 1));
     b->rep.points += n;
     return true;
 }
@@ -741,8 +741,8 @@ static bool add_proxy(build *b, const ferry_odol_lod *lod, uint32_t lod_index, u
         json_object_set_new(x, "matrix_note", json_string(mirrored ? "mirrors: negative z scale"
                                                                    : "shear or a collapsed axis: closest TRS"));
     }
-    node->extras_json = fy_json_to_arena(b->arena, x);
-    if (!node->name || !node->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a proxy");
+    node->extras = fy_json_to_extras(b->arena, x);
+    if (!node->name || !node->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a proxy");
     b->s->node_count++;
     b->rep.proxies++;
     return true;
@@ -862,8 +862,8 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
                 json_object_set_new(px, "section", json_null());
             }
             json_object_set_new(px, "faces", json_integer(end - begin));
-            p->extras_json = fy_json_to_arena(b->arena, px);
-            if (!p->extras_json) {
+            p->extras = fy_json_to_extras(b->arena, px);
+            if (!p->extras) {
                 json_decref(proxy_sections);
                 return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
             }
@@ -886,8 +886,8 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
     json_t *lx = lod_json(b->m, lod, l);
     if (json_array_size(proxy_sections)) json_object_set(lx, "proxy_sections", proxy_sections);
     json_decref(proxy_sections);
-    node->extras_json = fy_json_to_arena(b->arena, lx);
-    if (!node->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
+    node->extras = fy_json_to_extras(b->arena, lx);
+    if (!node->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
     if (mesh->primitive_count) {
         mesh->name = node->name;
         node->mesh = (int32_t)b->s->mesh_count++;
@@ -936,8 +936,8 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
     ferry_scene_node *root = &s->nodes[s->node_count++];
     ferry_scene_node_init(root);
     root->name = s->name;
-    root->extras_json = fy_json_to_arena(b->arena, model_json(m));
-    if (!root->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
+    root->extras = fy_json_to_extras(b->arena, model_json(m));
+    if (!root->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
 
     bool ok = true;
     for (size_t i = 0; i < lod_count && ok; i++) {
@@ -1031,9 +1031,9 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     }
     b.arena = s->arena;
     s->name = ferry_arena_strdup(b.arena, options->name ? options->name : "odol");
-    s->extras_json = fy_json_to_arena(b.arena, json_pack("{s:s,s:i}", "format", "ODOL", "version", (json_int_t)model->version));
+    s->extras = fy_json_to_extras(b.arena, json_pack("{s:s,s:i}", "format", "ODOL", "version", (json_int_t)model->version));
     b.s = s;
-    bool ok = s->name && s->extras_json && convert(&b, chosen, chosen_count);
+    bool ok = s->name && s->extras && convert(&b, chosen, chosen_count);
     free(chosen);
     free(b.face_section);
     free(b.next_free);

@@ -193,8 +193,8 @@ ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_
         json_object_set_new(sys, "id", json_integer(system->id));
         json_object_set_new(sys, "persistence", json_integer(system->persistence));
         json_object_set_new(sys, "emitter_count", json_integer((json_int_t)system->emitter_count));
-        root->extras_json = fy_json_to_arena(arena, sys);
-        ok = root->name && s->name && root->extras_json;
+        root->extras = fy_json_to_extras(arena, sys);
+        ok = root->name && s->name && root->extras;
         for (size_t i = 0; ok && i < system->emitter_count; i++) {
             const ferry_particle_emitter *e = &system->emitters[i];
             ferry_scene_node *n = &s->nodes[1 + i];
@@ -203,13 +203,13 @@ ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_
             char fallback[32];
             snprintf(fallback, sizeof fallback, "emitter %zu", i);
             n->name = ferry_arena_strdup(arena, e->name && *e->name ? e->name : fallback);
-            n->extras_json = fy_json_to_arena(arena, emitter_json(e, i));
-            ok = n->name && n->extras_json;
+            n->extras = fy_json_to_extras(arena, emitter_json(e, i));
+            ok = n->name && n->extras;
         }
         s->node_count = count;
         json_t *x = json_object();
         json_object_set_new(x, "source", json_string("alamo particle system"));
-        s->extras_json = fy_json_to_arena(arena, x);
+        s->extras = fy_json_to_extras(arena, x);
     }
     return fy_convert_end(s, ok, out, err);
 }
