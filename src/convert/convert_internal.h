@@ -12,7 +12,7 @@
 
 #include "../core/core.h"
 #include "../core/core_math.h"
-#include "../core/core_value.h"
+#include "../scene/scene_json.h"
 
 /* ---- JSON extras ---- */
 

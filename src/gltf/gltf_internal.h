@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "../core/core.h"
-#include "../core/core_value.h"
+#include "../scene/scene_json.h"
 
 /* glTF enumerations the writer uses. */
 #define FY_GLTF_ARRAY_BUFFER 34962       /* bufferView.target: vertex attributes */

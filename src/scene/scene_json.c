@@ -1,6 +1,6 @@
 /* ferry_json (scene.h), the data form of extras, and its bridge to
- * jansson (core_value.h). */
-#include "core_value.h"
+ * jansson (scene_json.h). */
+#include "scene_json.h"
 
 #include <math.h>
 #include <stdlib.h>

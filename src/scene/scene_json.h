@@ -2,8 +2,8 @@
  * and the glTF reader turn a jansson tree into a ferry_json in a scene's
  * arena once; the glTF writer turns a ferry_json into jansson once to
  * serialise it. Not a public header. */
-#ifndef FERRY_CORE_VALUE_H
-#define FERRY_CORE_VALUE_H
+#ifndef FERRY_SCENE_JSON_H
+#define FERRY_SCENE_JSON_H
 
 #include <ferry/scene.h>
 #include <jansson.h>
