@@ -95,13 +95,13 @@ static json_t *extras_to_jansson(const ferry_json *v)
     }
     case FERRY_JSON_ARRAY: {
         json_t *a = json_array();
-        for (size_t i = 0; i < v->count; i++) json_array_append_new(a, extras_to_jansson(&v->items[i]));
+        for (size_t i = 0; i < v->count; i++) json_array_append_new(a, extras_to_jansson(v->items[i]));
         return a;
     }
     case FERRY_JSON_OBJECT: {
         json_t *o = json_object();
         for (size_t i = 0; i < v->count; i++)
-            json_object_setn_new(o, v->members[i].key, v->members[i].key_length, extras_to_jansson(&v->members[i].value));
+            json_object_setn_new(o, v->members[i].key, v->members[i].key_length, extras_to_jansson(v->members[i].value));
         return o;
     }
     }
@@ -139,10 +139,13 @@ static bool extras_from_jansson(ferry_json *out, json_t *j)
         return out->string != NULL;
     case JSON_ARRAY: {
         out->kind = FERRY_JSON_ARRAY, out->count = json_array_size(j);
-        ferry_json *items = ferry_arena_alloc(parse_arena, (out->count + 1) * sizeof *items);
+        const ferry_json **items = ferry_arena_alloc(parse_arena, (out->count + 1) * sizeof *items);
         if (!items) return false;
-        for (size_t i = 0; i < out->count; i++)
-            if (!extras_from_jansson(&items[i], json_array_get(j, i))) return false;
+        for (size_t i = 0; i < out->count; i++) {
+            ferry_json *item = ferry_arena_alloc(parse_arena, sizeof *item);
+            if (!item || !extras_from_jansson(item, json_array_get(j, i))) return false;
+            items[i] = item;
+        }
         out->items = items;
         return true;
     }
@@ -154,7 +157,9 @@ static bool extras_from_jansson(ferry_json *out, json_t *j)
         for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it), i++) {
             m[i].key_length = json_object_iter_key_len(it);
             m[i].key = ferry_arena_memdup(parse_arena, json_object_iter_key(it), m[i].key_length + 1);
-            if (!m[i].key || !extras_from_jansson(&m[i].value, json_object_iter_value(it))) return false;
+            ferry_json *value = ferry_arena_alloc(parse_arena, sizeof *value);
+            if (!m[i].key || !value || !extras_from_jansson(value, json_object_iter_value(it))) return false;
+            m[i].value = value;
         }
         out->members = m;
         return true;

@@ -724,14 +724,15 @@ static void test_errors(void)
      * parse: what cannot be written is a real that is not finite or a key
      * twice in one object. */
     full_scene(&s, png.data, png.size);
-    ferry_json_member nan_member = {"id", 2, {.kind = FERRY_JSON_REAL, .real = NAN}};
+    ferry_json nan_real = {.kind = FERRY_JSON_REAL, .real = NAN};
+    ferry_json_member nan_member = {"id", 2, &nan_real};
     ferry_json nan_extras = {.kind = FERRY_JSON_OBJECT, .members = &nan_member, .count = 1};
     full_nodes[N_ROOT].extras = &nan_extras;
     EXPECT_ERROR(&s, "node 0 \"root\": extras cannot be written: a real is NaN");
 
     full_scene(&s, png.data, png.size);
-    ferry_json_member twice[2] = {{"id", 2, {.kind = FERRY_JSON_INTEGER, .integer = 1}},
-                                  {"id", 2, {.kind = FERRY_JSON_INTEGER, .integer = 2}}};
+    ferry_json one = {.kind = FERRY_JSON_INTEGER, .integer = 1}, two = {.kind = FERRY_JSON_INTEGER, .integer = 2};
+    ferry_json_member twice[2] = {{"id", 2, &one}, {"id", 2, &two}};
     ferry_json twice_extras = {.kind = FERRY_JSON_OBJECT, .members = twice, .count = 2};
     full_nodes[N_ROOT].extras = &twice_extras;
     EXPECT_ERROR(&s, "node 0 \"root\": extras cannot be written: a key appears twice in one object");
@@ -853,16 +854,20 @@ static void test_extras_data(void)
     ferry_scene_mesh mesh;
     ferry_scene_primitive prim;
     triangle_scene(&s, &node, &mesh, &prim);
-    ferry_json items[3] = {{.kind = FERRY_JSON_NULL}, {.kind = FERRY_JSON_BOOL, .boolean = true}, {.kind = FERRY_JSON_ARRAY}};
-    ferry_json_member members[] = {
-        {"i", 1, {.kind = FERRY_JSON_INTEGER, .integer = -9007199254740993LL}},
-        {"r", 1, {.kind = FERRY_JSON_REAL, .real = 1.0}},
-        {"f", 1, {.kind = FERRY_JSON_REAL, .real = (double)0.1f}},
-        {"s", 1, {.kind = FERRY_JSON_STRING, .string = "caf\xe9", .length = 4}},
-        {"z\xff", 2, {.kind = FERRY_JSON_STRING, .string = "a\0b", .length = 3}},
-        {"a", 1, {.kind = FERRY_JSON_ARRAY, .items = items, .count = 3}},
-        {"o", 1, {.kind = FERRY_JSON_OBJECT}},
+    ferry_json null = {.kind = FERRY_JSON_NULL}, yes = {.kind = FERRY_JSON_BOOL, .boolean = true},
+               empty = {.kind = FERRY_JSON_ARRAY};
+    const ferry_json *items[3] = {&null, &yes, &empty};
+    ferry_json values[] = {
+        {.kind = FERRY_JSON_INTEGER, .integer = -9007199254740993LL},
+        {.kind = FERRY_JSON_REAL, .real = 1.0},
+        {.kind = FERRY_JSON_REAL, .real = (double)0.1f},
+        {.kind = FERRY_JSON_STRING, .string = "caf\xe9", .length = 4},
+        {.kind = FERRY_JSON_STRING, .string = "a\0b", .length = 3},
+        {.kind = FERRY_JSON_ARRAY, .items = items, .count = 3},
+        {.kind = FERRY_JSON_OBJECT},
     };
+    ferry_json_member members[] = {{"i", 1, &values[0]}, {"r", 1, &values[1]}, {"f", 1, &values[2]}, {"s", 1, &values[3]},
+                                   {"z\xff", 2, &values[4]}, {"a", 1, &values[5]}, {"o", 1, &values[6]}};
     ferry_json extras = {.kind = FERRY_JSON_OBJECT, .members = members, .count = sizeof members / sizeof *members};
     node.extras = &extras;
     ferry_buffer glb = {0};
@@ -879,8 +884,8 @@ static void test_extras_data(void)
     CHECK_MSG(text && strstr(text, want) != NULL, "node extras as written: %s", text ? text : "");
     free(text);
     ferry_buffer_free(&glb);
-    CHECK(ferry_json_get(&extras, "r") == &members[1].value);
-    CHECK(ferry_json_get(&extras, "q") == NULL && ferry_json_get(&items[0], "r") == NULL && ferry_json_get(NULL, "r") == NULL);
+    CHECK(ferry_json_get(&extras, "r") == &values[1]);
+    CHECK(ferry_json_get(&extras, "q") == NULL && ferry_json_get(&null, "r") == NULL && ferry_json_get(NULL, "r") == NULL);
 }
 
 static bool exists(const char *name)

@@ -44,20 +44,20 @@ typedef struct ferry_json_member ferry_json_member;
 
 typedef struct ferry_json {
     ferry_json_kind kind;
-    bool boolean;                       /* BOOL */
-    int64_t integer;                    /* INTEGER */
-    double real;                        /* REAL */
-    const char *string;                 /* STRING: `length` bytes */
+    bool boolean;                          /* BOOL */
+    int64_t integer;                       /* INTEGER */
+    double real;                           /* REAL */
+    const char *string;                    /* STRING: `length` bytes */
     size_t length;
-    const struct ferry_json *items;    /* ARRAY: `count` values */
-    const ferry_json_member *members;  /* OBJECT: `count` members, in order */
+    const struct ferry_json *const *items; /* ARRAY: `count` values */
+    const ferry_json_member *members;      /* OBJECT: `count` members, in order */
     size_t count;
 } ferry_json;
 
 struct ferry_json_member {
     const char *key; /* `key_length` bytes */
     size_t key_length;
-    ferry_json value;
+    const ferry_json *value;
 };
 
 /* The value of member `key` (NUL-terminated) of an OBJECT; NULL when

@@ -56,7 +56,7 @@ static ferry_result check_extras(const char *what, const ferry_json *extras, fer
     if (!extras) return FERRY_OK;
     if (extras->kind != FERRY_JSON_OBJECT) FAIL("%s: extras must be an object", what);
     const char *problem;
-    json_t *v = fy_value_to_json(extras, &problem);
+    json_t *v = fy_json_to_jansson(extras, &problem);
     if (!v && problem) FAIL("%s: extras cannot be written: %s", what, problem);
     if (!v) {
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "%s: out of memory converting extras", what);

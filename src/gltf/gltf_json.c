@@ -47,7 +47,7 @@ void fy_gltf_json_set_extras(fy_gltf *g, json_t *obj, const ferry_json *extras)
     if (!extras) return;
     const char *problem;
     /* The check already converted this value, so failing now means no memory. */
-    fy_gltf_json_set(g, obj, "extras", fy_value_to_json(extras, &problem));
+    fy_gltf_json_set(g, obj, "extras", fy_json_to_jansson(extras, &problem));
 }
 
 ferry_result fy_gltf_json_dump(fy_gltf *g, bool pretty, ferry_buffer *out, ferry_error *err)

@@ -125,7 +125,7 @@ const ferry_json *fy_gr_extras(fy_gr *r, json_t *obj)
 {
     json_t *v = json_object_get(obj, "extras");
     if (!json_is_object(v)) return NULL;
-    const ferry_json *copy = fy_value_from_json(r->arena, v);
+    const ferry_json *copy = fy_json_from_jansson(r->arena, v);
     if (!copy) fy_gr_fail(r, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
     return copy;
 }

@@ -492,7 +492,7 @@ static bool read_nodes(fy_gr *r)
                 json_t *arr = json_array();
                 for (int e = 0; e < 16; e++) json_array_append_new(arr, json_real(m[e]));
                 json_object_set_new(x, "gltf_matrix_not_trs", arr);
-                o->extras = x ? fy_value_from_json(r->arena, x) : NULL;
+                o->extras = x ? fy_json_from_jansson(r->arena, x) : NULL;
                 json_decref(x);
                 if (!o->extras) fy_gr_fail(r, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
             }
