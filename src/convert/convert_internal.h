@@ -1,5 +1,5 @@
 /* Shared by the converters from game formats to ferry_scene (src/convert):
- * JSON extras, scene memory, the converters' entry and exit
+ * extras (ferry_json, built with scene_json.h), scene memory, the converters' entry and exit
  * (convert_common.c) and the math (core_math.h). Each converter with more
  * than one file has its own header on top (alo_scene_internal.h,
  * alm_scene_internal.h). docs/formats/gltf-export.md describes every
@@ -13,7 +13,7 @@
 #include "../core/core_math.h"
 #include "../scene/scene_json.h"
 
-/* ---- JSON extras ---- */
+/* ---- extras ---- */
 
 /* Extras are built as data (ferry_json) straight into the scene's arena
  * with the makers of scene_json.h (fy_jobject, fy_jset, ...); each

@@ -660,7 +660,7 @@ static ferry_json *lod_json(ferry_arena *ja, const ferry_odol_model *m, const fe
     for (uint32_t i = 0; lod->properties && i < lod->property_count; i++)
         {
             ferry_json *pair = fy_jarray(ja);
-            /* json_pack("[ss]") gave NULL when a string was not UTF-8 */
+            /* a pair with a string that is not UTF-8 is left out */
             ferry_json *name = fy_jstring(ja, str(lod->properties[i].name)), *value = fy_jstring(ja, str(lod->properties[i].value));
             if (name && value) fy_jpush(ja, pair, name), fy_jpush(ja, pair, value), fy_jpush(ja, props, pair);
         }
