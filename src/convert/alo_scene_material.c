@@ -41,6 +41,27 @@ void fy_alo_textures_free(fy_alo_build *b)
         free(b->image_paths);
         b->image_paths = NULL;
     }
+    ferry_alamo_texture_folders_close(&b->own_folders);
+    b->places = NULL;
+    b->places_ready = false;
+}
+
+/* The caller's texture places, or folders opened from the model's path and
+ * texture_dirs; NULL when there is nowhere to look. */
+static const ferry_alamo_texture_places *texture_places(fy_alo_build *b)
+{
+    const ferry_alo_scene_options *o = b->opts;
+    if (!b->places_ready) {
+        b->places_ready = true;
+        ferry_error e;
+        if (o->texture_places) b->places = o->texture_places;
+        else if ((o->model_path || o->texture_dir_count) &&
+                 ferry_alamo_texture_folders_open(o->model_path, o->texture_dirs, o->texture_dir_count, &b->own_folders,
+                                                  &e) == FERRY_OK)
+            b->places = &b->own_folders.places;
+    }
+    const ferry_alamo_texture_places *p = b->places;
+    return p && (p->model_source || p->folder_count) ? p : NULL;
 }
 
 static void warn(fy_alo_build *b, const char *rule, const char *fmt, const char *a, const char *c)
@@ -97,13 +118,15 @@ static const char *const variant_names[] = {"", " (additive)", " (colour)", " (f
 
 /* Reads, decodes and re-encodes one file; -1 with a warning when it cannot
  * (*unusable then says why, for the list of missing textures). */
-static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, fy_texture_variant variant, bool *nomem,
-                          const char **unusable)
+static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_source *source, const char *found,
+                          fy_texture_variant variant, bool *nomem, const char **unusable)
 {
     ferry_scene *s = b->scene;
+    char path[4200]; /* as messages show it */
+    ferry_file_source_display(source, found, path, sizeof path);
     /* Each file is embedded once per variant that is used. */
-    char key[4200];
-    snprintf(key, sizeof key, "%s\n%s", path, variant_names[variant]);
+    char key[4300];
+    snprintf(key, sizeof key, "%p\n%s\n%s", (const void *)source, found, variant_names[variant]);
     for (size_t i = 0; i < s->image_count; i++)
         if (b->image_paths && b->image_paths[i] && strcmp(b->image_paths[i], key) == 0) return (int32_t)i;
     if (s->image_count >= b->image_capacity) return -1;
@@ -111,8 +134,8 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, f
     uint8_t *data = NULL;
     size_t size = 0;
     ferry_error e;
-    if (ferry_file_load(path, TEXTURE_FILE_LIMIT, &data, &size, &e) != FERRY_OK) {
-        /* The reason too: a FIFO or folder of that name is not "missing". */
+    if (ferry_file_source_load(source, found, TEXTURE_FILE_LIMIT, &data, &size, &e) != FERRY_OK) {
+        /* The reason too: a FIFO of that name is not "missing". */
         warn(b, "texture-undecodable", "texture %s cannot be read (%s)", name, e.message);
         *unusable = "could not be read";
         return -1;
@@ -120,7 +143,7 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, f
     ferry_image img;
     memset(&img, 0, sizeof img);
     ferry_result r = ferry_image_decode(data, size, NULL, &img, &e);
-    ferry_file_free(data);
+    ferry_file_source_release(source, data, size);
     if (r != FERRY_OK) {
         char msg[300];
         snprintf(msg, sizeof msg, "%.120s: %.170s", path, e.message);
@@ -187,7 +210,8 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
 {
     const ferry_alo_scene_options *o = b->opts;
     if (!name || !*name || o->skip_textures) return -1;
-    if (!o->model_path && o->texture_dir_count == 0) return -1;
+    const ferry_alamo_texture_places *places = texture_places(b);
+    if (!places) return -1;
     bool failed = false;
     for (size_t i = 0; i < b->texture_count; i++) {
         if (strcasecmp(b->textures[i].name, name) != 0) continue;
@@ -209,8 +233,9 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
     bool missing = false;
     const char *unusable = NULL;
     char path[4096];
-    if (ferry_alamo_find_texture(o->model_path, o->texture_dirs, o->texture_dir_count, name, path, sizeof path)) {
-        image = embed_file(b, name, path, variant, nomem, &unusable);
+    const ferry_file_source *source = NULL;
+    if (ferry_alamo_texture_find(places, name, &source, path, sizeof path)) {
+        image = embed_file(b, name, source, path, variant, nomem, &unusable);
     } else {
         missing = true;
         warn(b, "texture-missing", "texture %s not found beside the model, in ../Textures or the given folders%s", name, "");
@@ -229,15 +254,15 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
     return image;
 }
 
-static json_t *param_json(const ferry_alo_shader_param *p)
+static ferry_json *param_json(ferry_arena *ja, const ferry_alo_shader_param *p)
 {
     switch (p->type) {
-    case FERRY_ALO_PARAM_INT: return json_integer(p->int_value);
-    case FERRY_ALO_PARAM_FLOAT: return fy_json_real(p->value[0]);
-    case FERRY_ALO_PARAM_FLOAT3: return fy_json_floats(p->value, 3);
-    case FERRY_ALO_PARAM_FLOAT4: return fy_json_floats(p->value, 4);
-    case FERRY_ALO_PARAM_TEXTURE: return json_string(p->texture ? p->texture : "");
-    default: return json_null();
+    case FERRY_ALO_PARAM_INT: return fy_jinteger(ja, p->int_value);
+    case FERRY_ALO_PARAM_FLOAT: return fy_jreal_or_null(ja, p->value[0]);
+    case FERRY_ALO_PARAM_FLOAT3: return fy_jfloats(ja, p->value, 3);
+    case FERRY_ALO_PARAM_FLOAT4: return fy_jfloats(ja, p->value, 4);
+    case FERRY_ALO_PARAM_TEXTURE: return fy_jstring(ja, p->texture ? p->texture : "");
+    default: return fy_jnull(ja);
     }
 }
 
@@ -248,6 +273,7 @@ static float unit(float v)
 
 int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t submesh_index)
 {
+    ferry_arena *ja = b->arena;
     ferry_scene *s = b->scene;
     if (s->material_count >= b->material_capacity) {
         fy_error_set(b->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "material count exceeded its estimate");
@@ -306,8 +332,8 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
     }
     m->metallic_factor = 0.0f;
 
-    json_t *x = json_object();
-    json_object_set_new(x, "shader", json_string(shader));
+    ferry_json *x = fy_jobject(ja);
+    fy_jset(ja, x, "shader", fy_jstring(ja, shader));
     /* A blended shader whose texture is missing (or not embedded) keeps
      * its blending: without the texture's alpha it would be an opaque slab.
      * Additive: alpha 0.2, about the mean brightness of the corpus' additive
@@ -320,30 +346,30 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
         m->alpha_mode = FERRY_ALPHA_BLEND;
         m->unlit = true;
         if (untextured) m->base_color_factor[3] = 0.2f;
-        json_object_set_new(x, "blend", json_string("additive"));
+        fy_jset(ja, x, "blend", fy_jstring(ja, "additive"));
     } else if (alpha) {
         m->alpha_mode = FERRY_ALPHA_BLEND;
         if (untextured) m->base_color_factor[3] = 0.25f;
-        json_object_set_new(x, "blend", json_string("alpha"));
+        fy_jset(ja, x, "blend", fy_jstring(ja, "alpha"));
     }
-    if (untextured) json_object_set_new(x, "texture_not_embedded", json_string(base->texture ? base->texture : ""));
-    if (fy_alo_shader_is(shader, "shadow")) json_object_set_new(x, "kind", json_string("shadow_volume"));
-    else if (fy_alo_shader_is(shader, "collision")) json_object_set_new(x, "kind", json_string("collision"));
-    if (fy_alo_shader_is(shader, "colorize")) json_object_set_new(x, "colorized", json_true());
+    if (untextured) fy_jset(ja, x, "texture_not_embedded", fy_jstring(ja, base->texture ? base->texture : ""));
+    if (fy_alo_shader_is(shader, "shadow")) fy_jset(ja, x, "kind", fy_jstring(ja, "shadow_volume"));
+    else if (fy_alo_shader_is(shader, "collision")) fy_jset(ja, x, "kind", fy_jstring(ja, "collision"));
+    if (fy_alo_shader_is(shader, "colorize")) fy_jset(ja, x, "colorized", fy_jbool(ja, true));
     if (mask_image >= 0) {
         /* The base texture's alpha, as its own image (glTF image and texture
          * index: the writer makes texture i from image i). */
-        json_t *mask = json_object();
-        json_object_set_new(mask, "image", json_integer(mask_image));
-        json_object_set_new(mask, "texture", json_integer(mask_image));
-        json_object_set_new(x, "faction_mask", mask);
+        ferry_json *mask = fy_jobject(ja);
+        fy_jset(ja, mask, "image", fy_jinteger(ja, mask_image));
+        fy_jset(ja, mask, "texture", fy_jinteger(ja, mask_image));
+        fy_jset(ja, x, "faction_mask", mask);
     }
-    json_t *params = json_object();
+    ferry_json *params = fy_jobject(ja);
     for (size_t i = 0; i < am->param_count; i++) {
         const ferry_alo_shader_param *p = &am->params[i];
-        if (p->name) json_object_set_new(params, p->name, param_json(p));
+        if (p->name) fy_jset(ja, params, p->name, param_json(ja, p));
     }
-    json_object_set_new(x, "params", params);
-    m->extras_json = fy_json_to_arena(b->arena, x);
+    fy_jset(ja, x, "params", params);
+    m->extras = x;
     return (int32_t)s->material_count++;
 }

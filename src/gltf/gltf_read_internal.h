@@ -11,7 +11,8 @@
 typedef struct fy_gr_buffer {
     const uint8_t *data;
     size_t size;
-    uint8_t *loaded;  /* from load_file: given back with release_file */
+    uint8_t *loaded;  /* from the file source: given back to it */
+    size_t loaded_size;
     uint8_t *decoded; /* from a data: URI (malloc'd) */
 } fy_gr_buffer;
 
@@ -51,8 +52,8 @@ bool fy_gr_number(fy_gr *r, json_t *obj, const char *key, const char *path, doub
 bool fy_gr_numbers(fy_gr *r, json_t *obj, const char *key, const char *path, float *out, size_t n);
 /* obj.name copied to the arena, or NULL. */
 const char *fy_gr_name(fy_gr *r, json_t *obj);
-/* obj.extras as compact JSON text in the arena when it is an object, else NULL. */
-const char *fy_gr_extras(fy_gr *r, json_t *obj);
+/* obj.extras as a ferry_json in the arena when it is an object, else NULL. */
+const ferry_json *fy_gr_extras(fy_gr *r, json_t *obj);
 /* Length of the top-level array root[key] (0 when absent). */
 size_t fy_gr_count(fy_gr *r, const char *key);
 
@@ -97,6 +98,6 @@ float *fy_gr_floats(fy_gr *r, const fy_gr_accessor *a);
 bool fy_gr_build_scene(fy_gr *r);
 /* An image's bytes by uri (data: or external) into the arena. */
 bool fy_gr_load_uri(fy_gr *r, const char *uri, const char *path, const uint8_t **data, size_t *size,
-                    uint8_t **decoded, uint8_t **loaded, char *media_type, size_t media_size);
+                    uint8_t **decoded, uint8_t **loaded, size_t *loaded_size, char *media_type, size_t media_size);
 
 #endif
