@@ -372,74 +372,74 @@ static void non_finite(void)
 
     FRESH(10); /* position 1, component 0, y */
     set_f32(b.data + at.positions[1] + 4 + 4 + 1 * fs, NAN_BITS);
-    expect_diag(&b, "non-finite", at.positions[1] + 4 + 4 + fs, "positions[1]/components[0]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.positions[1] + 4 + 4 + fs, "positions[1]/components[0]", FERRY_SEVERITY_ERROR);
 
     FRESH(2); /* 64-bit reals: position 0, component 0, z */
     for (int k = 0; k < 8; k++) b.data[at.positions[0] + 8 + 16 + k] = k == 0 ? 0x7f : k == 1 ? 0xf0 : 0;
-    expect_diag(&b, "non-finite", at.positions[0] + 8 + 16, "positions[0]/components[0]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.positions[0] + 8 + 16, "positions[0]/components[0]", FERRY_SEVERITY_ERROR);
 
     FRESH(10); /* vertex 0, tangents[0], component 0, x: after position, count, bone */
     set_f32(b.data + at.vertices[0] + 12, INF_BITS | 0x80000000u);
-    expect_diag(&b, "non-finite", at.vertices[0] + 12, "vertices[0]/tangents[0]/components[0]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.vertices[0] + 12, "vertices[0]/tangents[0]/components[0]", FERRY_SEVERITY_ERROR);
 
     FRESH(10); /* vertex 3's t: after position and two empty tangent vectors, s */
     set_f32(b.data + at.vertices[3] + 12 + fs, NAN_BITS);
-    expect_diag(&b, "non-finite", at.vertices[3] + 12 + fs, "vertices[3]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.vertices[3] + 12 + fs, "vertices[3]", FERRY_SEVERITY_ERROR);
 
     FRESH(10); /* tangent map 0, entry 0, tangents[0], component 0, z: width, height, patch, count, bone */
     set_f32(b.data + at.textures[0] + 16 + 12 + 20 + 2 * fs, NAN_BITS);
-    expect_diag(&b, "non-finite", at.textures[0] + 16 + 12 + 20 + 2 * fs,
+    expect_diag(&b, "value-finite", at.textures[0] + 16 + 12 + 20 + 2 * fs,
                 "tangent_maps[0]/entries[0]/tangents[0]/components[0]", FERRY_SEVERITY_ERROR);
 
     FRESH(10); /* bone 1's transform, row 0, column 3 (x offset) */
     set_f32(b.data + at.bones[1] + 4 + 3 * fs, INF_BITS);
-    expect_diag(&b, "non-finite", at.bones[1] + 4 + 3 * fs, "bones[1]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.bones[1] + 4 + 3 * fs, "bones[1]", FERRY_SEVERITY_ERROR);
 
     FRESH(4); /* 3x3 + offset: the offset's y is the 11th real, held at [1][3] */
     set_f32(b.data + at.bones[1] + 4 + 10 * fs, NAN_BITS);
-    expect_diag(&b, "non-finite", at.bones[1] + 4 + 10 * fs, "bones[1]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.bones[1] + 4 + 10 * fs, "bones[1]", FERRY_SEVERITY_ERROR);
     {
         edit_result r;
         run(&b, &r);
-        const ferry_diagnostic *d = find_rule(&r, "non-finite");
+        const ferry_diagnostic *d = find_rule(&r, "value-finite");
         CHECK(d && strstr(d->message, "transform[1][3] is NaN"));
         ferry_diagnostics_free(&r.diags);
     }
 
     FRESH(10); /* bone 0's tail z: after parent, matrix, flags */
     set_f32(b.data + at.bones[0] + 4 + 64 + 4 + 2 * fs, NAN_BITS);
-    expect_diag(&b, "non-finite", at.bones[0] + 4 + 64 + 4 + 2 * fs, "bones[0]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.bones[0] + 4 + 64 + 4 + 2 * fs, "bones[0]", FERRY_SEVERITY_ERROR);
 
     FRESH(10); /* frame 1, bone 0, entry [1][1] */
     set_f32(b.data + at.frames + (1 * 2 + 0) * 64 + 5 * fs, INF_BITS);
-    expect_diag(&b, "non-finite", at.frames + (1 * 2 + 0) * 64 + 5 * fs, "frames[1]/bones[0]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.frames + (1 * 2 + 0) * 64 + 5 * fs, "frames[1]/bones[0]", FERRY_SEVERITY_ERROR);
 
     FRESH(5); /* version 5: 4x4 frames without the version-6 fields */
     set_f32(b.data + at.frames + 64 + 15 * fs, NAN_BITS);
-    expect_diag(&b, "non-finite", at.frames + 64 + 15 * fs, "frames[0]/bones[1]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.frames + 64 + 15 * fs, "frames[0]/bones[1]", FERRY_SEVERITY_ERROR);
 
     FRESH(10); /* the edge collapse's error, after p1 p2 vl vr */
     set_f32(b.data + at.collapses[1] + 16, NAN_BITS);
-    expect_diag(&b, "non-finite", at.collapses[1] + 16, "collapses[1]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.collapses[1] + 16, "collapses[1]", FERRY_SEVERITY_ERROR);
 
     FRESH(10); /* the influence collapse's error, after marker, count, one pair */
     set_f32(b.data + at.collapses[0] + 16, INF_BITS);
-    expect_diag(&b, "non-finite", at.collapses[0] + 16, "collapses[0]", FERRY_SEVERITY_ERROR);
+    expect_diag(&b, "value-finite", at.collapses[0] + 16, "collapses[0]", FERRY_SEVERITY_ERROR);
 
     /* Statistics: warnings. Bone 0's max_singular (after parent, matrix,
      * flags, tail); bone 1's expect_LTGTGL holds a signalling NaN, unused
      * until its flag is set; P[0][1]. */
     FRESH(10);
     set_f32(b.data + at.bones[0] + 4 + 64 + 4 + 12, NAN_BITS);
-    expect_diag(&b, "non-finite-statistic", at.bones[0] + 84, "bones[0]", FERRY_SEVERITY_WARNING);
+    expect_diag(&b, "value-finite-statistic", at.bones[0] + 84, "bones[0]", FERRY_SEVERITY_WARNING);
 
     FRESH(10);
     set_be(b.data + at.bones[1] + 4 + 64, 0x10003u | FERRY_ALM_BONE_EXPECT_LTGTGL);
-    expect_diag(&b, "non-finite-statistic", at.bones[1] + 232, "bones[1]", FERRY_SEVERITY_WARNING);
+    expect_diag(&b, "value-finite-statistic", at.bones[1] + 232, "bones[1]", FERRY_SEVERITY_WARNING);
 
     FRESH(10);
     set_f32(b.data + at.bones[1] + 236 + fs, INF_BITS);
-    expect_diag(&b, "non-finite-statistic", at.bones[1] + 236 + fs, "P", FERRY_SEVERITY_WARNING);
+    expect_diag(&b, "value-finite-statistic", at.bones[1] + 236 + fs, "P", FERRY_SEVERITY_WARNING);
 
     /* Finite values whose sums leave the 32-bit float range (float-range).
      * Position 2: component 0 (bone 0, a translation) x = FLT_MAX, component

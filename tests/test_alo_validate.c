@@ -658,6 +658,25 @@ static void test_bounds(void)
     CHECK_EQ_U(run(&f, &d, false), 0);
     CHECK_EQ_U(d.count, 0);
     ferry_diagnostics_free(&d);
+
+    /* A NaN or an infinity in the stored bounds (the engine culls by them)
+     * is a value-finite error at the float itself, not a mesh-bounds warning. */
+    const float bad[2] = {NAN, INFINITY};
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < 6; k++) {
+            fixture_init(&f);
+            f.mesh.info_offset = 0x200;
+            (k < 3 ? f.mesh.bounds_min : f.mesh.bounds_max)[k % 3] = bad[b];
+            CHECK_EQ_U(run(&f, &d, false), 1);
+            EXPECT_ONLY(&d, "value-finite", ERR);
+            const ferry_diagnostic *g = find_rule(&d, "value-finite");
+            if (g) {
+                CHECK_EQ_U(g->offset, 0x200 + 8 + 4 + 4 * (unsigned)k);
+                CHECK(strcmp(g->path, "0x400/0x402") == 0 && strstr(g->message, "mesh 0") != NULL);
+                CHECK(strstr(g->message, k < 3 ? "minimum" : "maximum") != NULL);
+            }
+            ferry_diagnostics_free(&d);
+        }
 }
 
 static void test_vertex_count(void)

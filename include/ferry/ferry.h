@@ -186,7 +186,10 @@ typedef struct ferry_file_source {
 
 /* A folder of the disk as a source, rooted at `root` (any path; its files
  * are read with ferry_file_load's rules: regular files only, links inside
- * the root followed). Fills *source; release with ferry_file_source_close. */
+ * the root followed; its listing gives every entry that is not a folder as
+ * a file, so that a FIFO or device found by name is refused naming its kind
+ * when loaded, not reported missing). Fills *source; release with
+ * ferry_file_source_close. */
 FERRY_API ferry_result ferry_file_source_folder(const char *root, ferry_file_source *source, ferry_error *err);
 /* Calls the source's close callback and clears the struct. */
 FERRY_API void ferry_file_source_close(ferry_file_source *source);

@@ -2,6 +2,7 @@
  * mirroring the folders. One bad file never stops the batch. */
 #define _DEFAULT_SOURCE
 #include "export.h"
+#include "walk.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,24 +21,15 @@ typedef struct batch_item {
     char *log;
 } batch_item;
 
-typedef struct visited_dir {
-    dev_t dev;
-    ino_t ino;
-    char *rel;
-} visited_dir;
-
 typedef struct batch {
     batch_item *items;
     size_t count, capacity;
     size_t next;
     const export_options *options;
+    const char *out_dir;
     pthread_mutex_t lock;
     cli_progress progress;
-    visited_dir *dirs; /* every folder entered, so that none is entered twice */
-    size_t dir_count, dir_capacity;
-    size_t skipped_dirs;
-    char **linked; /* folders reached through a link, walked after every real one */
-    size_t linked_count, linked_capacity;
+    cli_walk walk;
 } batch;
 
 static char *format_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -75,89 +67,26 @@ static batch_item *add_item(batch *b, const char *path, const char *sub, const c
     return it;
 }
 
-/* Enters a folder once: false (and a message) when its device and inode
- * were seen before on this walk, through a link loop or a second link. */
-static bool enter_dir(batch *b, const struct stat *st, const char *rel, const char *root)
+/* An entry of the walk: a .alo (by name) is converted; one that cannot
+ * be opened or is not a regular file is refused, never opened. */
+static void visit(void *ctx, const char *path, const char *sub, const struct stat *st, int error)
 {
-    for (size_t i = 0; i < b->dir_count; i++) {
-        if (b->dirs[i].dev == st->st_dev && b->dirs[i].ino == st->st_ino) {
-            const char *seen = b->dirs[i].rel;
-            fprintf(stderr, "ferry convert: skipping %s/%s: the same folder as %s%s%s, already visited "
-                            "(a link loop or a second link to it)\n",
-                    CLI_TXT(root), CLI_TXT(rel), CLI_TXT(root), *seen ? "/" : "", CLI_TXT(seen));
-            b->skipped_dirs++;
-            return false;
-        }
-    }
-    if (b->dir_count == b->dir_capacity) {
-        size_t cap = b->dir_capacity ? b->dir_capacity * 2 : 32;
-        visited_dir *dirs = realloc(b->dirs, cap * sizeof *dirs);
-        if (!dirs) return false;
-        b->dirs = dirs;
-        b->dir_capacity = cap;
-    }
-    b->dirs[b->dir_count].dev = st->st_dev;
-    b->dirs[b->dir_count].ino = st->st_ino;
-    b->dirs[b->dir_count].rel = strdup(rel);
-    b->dir_count++;
-    return true;
-}
-
-static void collect(batch *b, const char *root, const char *rel, const char *out_dir)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel);
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "ferry convert: cannot read the folder %s: %s\n", CLI_TXT(dir), strerror(errno));
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char path[4096], sub[4096];
-        /* Paths too long to hold are skipped rather than cut short. */
-        int np = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        int ns = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
-        if (np < 0 || (size_t)np >= sizeof path || ns < 0 || (size_t)ns >= sizeof sub) continue;
-        size_t n = strlen(e->d_name);
-        bool is_alo = n >= 5 && strcasecmp(e->d_name + n - 4, ".alo") == 0;
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            /* A dangling link named .alo is a file the user expects converted. */
-            batch_item *it = is_alo ? add_item(b, path, sub, out_dir) : NULL;
-            if (it) it->refused = format_alloc("cannot open %s: %s", path, strerror(errno));
-            continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            struct stat lst;
-            if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-                /* Later: a folder's own place wins over a link to it. */
-                if (b->linked_count == b->linked_capacity) {
-                    size_t cap = b->linked_capacity ? b->linked_capacity * 2 : 16;
-                    char **linked = realloc(b->linked, cap * sizeof *linked);
-                    if (!linked) continue;
-                    b->linked = linked;
-                    b->linked_capacity = cap;
-                }
-                b->linked[b->linked_count++] = strdup(sub);
-            } else if (enter_dir(b, &st, sub, root)) {
-                collect(b, root, sub, out_dir);
-            }
-            continue;
-        }
-        if (!is_alo) continue;
-        batch_item *it = add_item(b, path, sub, out_dir);
-        /* Never opened: a FIFO would block, a device could do anything. */
-        if (it && !S_ISREG(st.st_mode))
-            it->refused = format_alloc("%s is %s, not a regular file: not read", path,
-                                       S_ISFIFO(st.st_mode)   ? "a FIFO (named pipe)"
-                                       : S_ISCHR(st.st_mode)  ? "a character device"
-                                       : S_ISBLK(st.st_mode)  ? "a block device"
-                                       : S_ISSOCK(st.st_mode) ? "a socket"
-                                                              : "not a regular file");
-    }
-    closedir(d);
+    batch *b = ctx;
+    size_t n = strlen(sub);
+    if (!(n >= 5 && strcasecmp(sub + n - 4, ".alo") == 0)) return;
+    batch_item *it = add_item(b, path, sub, b->out_dir);
+    if (!it) return;
+    /* A dangling link named .alo is a file the user expects converted. */
+    if (!st)
+        it->refused = format_alloc("cannot open %s: %s", path, strerror(error));
+    /* Never opened: a FIFO would block, a device could do anything. */
+    else if (!S_ISREG(st->st_mode))
+        it->refused = format_alloc("%s is %s, not a regular file: not read", path,
+                                   S_ISFIFO(st->st_mode)   ? "a FIFO (named pipe)"
+                                   : S_ISCHR(st->st_mode)  ? "a character device"
+                                   : S_ISBLK(st->st_mode)  ? "a block device"
+                                   : S_ISSOCK(st->st_mode) ? "a socket"
+                                                           : "not a regular file");
 }
 
 /* Creates the folders of `path`; on failure says which and why. */
@@ -312,20 +241,16 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     }
     batch b = {0};
     b.options = options;
+    b.out_dir = out_dir;
+    b.walk.cmd = "convert";
+    b.walk.visit = visit;
+    b.walk.ctx = &b;
     pthread_mutex_init(&b.lock, NULL);
     size_t stale = clean_stale(out_dir, 0);
     if (stale)
         fprintf(stderr, "ferry convert: removed %zu temporar%s left in %s by ferry processes that no longer run\n", stale,
                 stale == 1 ? "y" : "ies", CLI_TXT(out_dir));
-    if (enter_dir(&b, &st_in, "", in_dir)) collect(&b, in_dir, "", out_dir);
-    for (size_t i = 0; i < b.linked_count; i++) {
-        char path[4096];
-        struct stat lst;
-        if (!b.linked[i]) continue;
-        snprintf(path, sizeof path, "%s/%s", in_dir, b.linked[i]);
-        if (stat(path, &lst) == 0 && S_ISDIR(lst.st_mode) && enter_dir(&b, &lst, b.linked[i], in_dir))
-            collect(&b, in_dir, b.linked[i], out_dir);
-    }
+    cli_walk_run(&b.walk, in_dir, &st_in);
     if (b.count) qsort(b.items, b.count, sizeof *b.items, cmp_item);
     refuse_case_collisions(&b);
     cli_progress_begin(&b.progress, b.count);
@@ -378,7 +303,11 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
         json_object_set_new(root, "files", files);
         json_object_set_new(root, "converted", json_integer((json_int_t)(b.count - failed)));
         json_object_set_new(root, "failed", json_integer((json_int_t)failed));
-        json_object_set_new(root, "skipped_folders", json_integer((json_int_t)b.skipped_dirs));
+        /* The count (link loops and folders that could not be read), then
+         * each folder with its reason; failed_folders: those unreadable. */
+        json_object_set_new(root, "skipped_folders", json_integer((json_int_t)b.walk.skipped_count));
+        json_object_set_new(root, "failed_folders", json_integer((json_int_t)b.walk.failed));
+        json_object_set_new(root, "skipped_folder_list", cli_walk_skipped_json(&b.walk));
         cli_print_json(root);
         json_decref(root);
     }
@@ -392,6 +321,7 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     } else {
         fprintf(stderr, "\n");
     }
+    cli_walk_print_failed(&b.walk);
     print_missing(&b, missing);
     for (size_t i = 0; i < b.count; i++) {
         free(b.items[i].in);
@@ -402,10 +332,8 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
         export_result_free(&b.items[i].result);
     }
     free(b.items);
-    for (size_t i = 0; i < b.dir_count; i++) free(b.dirs[i].rel);
-    for (size_t i = 0; i < b.linked_count; i++) free(b.linked[i]);
-    free(b.linked);
-    free(b.dirs);
+    size_t failed_dirs = b.walk.failed;
+    cli_walk_free(&b.walk);
     pthread_mutex_destroy(&b.lock);
-    return failed ? CLI_INVALID : CLI_OK;
+    return failed || failed_dirs ? CLI_INVALID : CLI_OK;
 }

@@ -83,9 +83,12 @@ char *cli_file_stem(const char *path);
  * key ("file", or "mesh_names/1" for an array item) is listed in the
  * object's "latin1" array, so the bytes come back exactly (encode as Latin-1). */
 json_t *cli_json_text(const char *text, bool *latin1);
+/* The same for `n` bytes that may hold NUL (ALM comments). */
+json_t *cli_json_textn(const char *text, size_t n, bool *latin1);
 void cli_json_set_text(json_t *object, const char *key, const char *text);
 /* Appends `text` to `array`, which is (or will be) object[key]. */
 void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text);
+void cli_json_append_textn(json_t *object, const char *key, json_t *array, const char *text, size_t n);
 bool cli_utf8_valid(const char *text);
 /* An object key from a file (keys cannot carry a "latin1" mark): as is when
  * UTF-8, else read as Latin-1; written into buf. */
@@ -95,6 +98,8 @@ const char *cli_json_key(const char *text, char *buf, size_t capacity);
  * \xNN, so a name cannot move the cursor or hide text; the rest as is.
  * Writes into buf (truncated with "..." when it does not fit). */
 const char *cli_text(const char *text, char *buf, size_t capacity);
+/* The same rule for `n` bytes (NUL too becomes \x00), written to `f`. */
+void cli_fput_textn(FILE *f, const char *text, size_t n);
 #define CLI_TEXT_MAX 4200
 #define CLI_TXT(s) cli_text((s), (char[CLI_TEXT_MAX]){0}, CLI_TEXT_MAX)
 

@@ -89,12 +89,6 @@ static uint32_t edge_collapses(const ferry_alm_mesh *m)
 
 static json_t *hex_json(const uint8_t *p, size_t n);
 
-/* Comments are bytes: text when they are UTF-8, hex otherwise. */
-static json_t *text_json(const char *p, size_t n)
-{
-    json_t *j = json_stringn(p, n);
-    return j ? j : hex_json((const uint8_t *)p, n);
-}
 
 /* ---- info ---- */
 
@@ -116,9 +110,9 @@ int cli_alm_info(const char *file, const uint8_t *data, size_t size, json_t *rep
         json_object_set_new(j, "version", json_integer(m->version));
         json_object_set_new(j, "size", json_integer((json_int_t)size));
         json_t *comments = json_array();
-        for (uint32_t i = 0; i < m->comment_count; i++)
-            json_array_append_new(comments, text_json(m->comments[i], m->comment_lengths[i]));
         json_object_set_new(j, "comments", comments);
+        for (uint32_t i = 0; i < m->comment_count; i++)
+            cli_json_append_textn(j, "comments", comments, m->comments[i], m->comment_lengths[i]);
         json_object_set_new(j, "bones", json_integer(m->bone_count));
         json_object_set_new(j, "root_bones", json_integer(roots));
         json_object_set_new(j, "frames", json_integer(m->frame_count));
@@ -148,7 +142,11 @@ int cli_alm_info(const char *file, const uint8_t *data, size_t size, json_t *rep
     } else {
         printf("%s: ALM version %u, %zu bytes\n", CLI_TXT(file), (unsigned)m->version, size);
         for (uint32_t i = 0; i < m->comment_count; i++)
-            printf("  comment: %.*s\n", (int)m->comment_lengths[i], m->comments[i]);
+        {
+            fputs("  comment: ", stdout);
+            cli_fput_textn(stdout, m->comments[i], m->comment_lengths[i]);
+            fputc('\n', stdout);
+        }
         printf("  bones: %u (%u root%s)", (unsigned)m->bone_count, (unsigned)roots, roots == 1 ? "" : "s");
         if (m->version >= 4) printf(", frames: %u", (unsigned)m->frame_count);
         if (m->version >= 6) printf(" at %g per second", m->frame_rate);
@@ -248,9 +246,9 @@ static void dump_json(const char *file, const ferry_alm_mesh *m, size_t size)
         json_object_set_new(root, "override_p", json_integer(m->override_p));
     }
     json_t *a = json_array();
-    for (uint32_t i = 0; i < m->comment_count; i++)
-        json_array_append_new(a, text_json(m->comments[i], m->comment_lengths[i]));
     json_object_set_new(root, "comments", a);
+    for (uint32_t i = 0; i < m->comment_count; i++)
+        cli_json_append_textn(root, "comments", a, m->comments[i], m->comment_lengths[i]);
     a = json_array();
     for (uint32_t i = 0; i < m->bone_count; i++) json_array_append_new(a, bone_json(m, &m->bones[i]));
     json_object_set_new(root, "bones", a);
@@ -358,7 +356,11 @@ static void dump_text(const char *file, const ferry_alm_mesh *m, size_t size)
     if (m->version >= 6) printf("frame rate %g, override_P %u\n", m->frame_rate, (unsigned)m->override_p);
     printf("comments: %u\n", (unsigned)m->comment_count);
     for (uint32_t i = 0; i < m->comment_count && text_more(i, m->comment_count, "comments"); i++)
-        printf("  [%u] \"%.*s\"\n", (unsigned)i, (int)m->comment_lengths[i], m->comments[i]);
+    {
+        printf("  [%u] \"", (unsigned)i);
+        cli_fput_textn(stdout, m->comments[i], m->comment_lengths[i]);
+        printf("\"\n");
+    }
     printf("bones: %u\n", (unsigned)m->bone_count);
     for (uint32_t i = 0; i < m->bone_count && text_more(i, m->bone_count, "bones"); i++) {
         const ferry_alm_bone *b = &m->bones[i];

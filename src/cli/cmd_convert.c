@@ -60,9 +60,10 @@ int cli_alamo_export(const char *in, const char *out, const cli_convert_options 
     export_result result;
     int status = export_one(in, out, options, &result, stderr);
     if (status == CLI_OK) {
-        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s embedded, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out), result.animations,
-                result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s", result.warnings,
-                result.warnings == 1 ? "" : "s");
+        /* A .gltf's images are PNG files beside it, a .glb's are inside it. */
+        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s %s, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out),
+                result.animations, result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s",
+                cli_has_ext(out, ".gltf") ? "written" : "embedded", result.warnings, result.warnings == 1 ? "" : "s");
         if (result.meshes_left_out)
             fprintf(stderr, "%s: %zu mesh%s the game does not draw at first sight left out (--all keeps them)\n", CLI_TXT(in),
                     result.meshes_left_out, result.meshes_left_out == 1 ? "" : "es");
@@ -281,6 +282,24 @@ done:
 
 int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
 {
+    if (!cli_has_ext(out, ".alo") && !cli_has_ext(out, ".ala")) {
+        /* What IN can become, by its detected format (routes above and the families' builds). */
+        const char *from, *outputs;
+        switch (o->source) {
+        case FERRY_FORMAT_ALO_MODEL: from = " from an ALO model"; outputs = ".glb, .gltf, .alo, .alm"; break;
+        case FERRY_FORMAT_ALO_PARTICLE: from = " from a particle system"; outputs = ".glb, .gltf, .alo"; break;
+        case FERRY_FORMAT_ALA:
+            from = " from an animation";
+            outputs = ".ala (--ala-format 1|2; to glTF, give its model and --anim)";
+            break;
+        case FERRY_FORMAT_GLB:
+        case FERRY_FORMAT_GLTF: from = " from a glTF file"; outputs = ".alm"; break;
+        default:
+            from = "";
+            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d (which apply depends on the input: ferry convert --help)";
+        }
+        return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);
+    }
     return rewrite(in, out, o->ala_format);
 }
 

@@ -37,6 +37,20 @@ static void printable(const uint8_t *d, size_t n, char *out, size_t out_size)
     out[used] = '\0';
 }
 
+/* The string up to its NUL (or the chunk's end), as its bytes, malloc'd:
+ * for JSON, where cli_json_set_text applies the lossless rule (UTF-8 as
+ * is, else Latin-1 with a "latin1" mark; control characters escaped by JSON). */
+static char *raw_string(const uint8_t *d, size_t n)
+{
+    size_t len = 0;
+    while (len < n && d[len]) len++;
+    char *s = malloc(len + 1);
+    if (!s) return NULL;
+    if (len) memcpy(s, d, len);
+    s[len] = '\0';
+    return s;
+}
+
 /* Values of a mini-chunk, by the width and kind its table gives. */
 static void format_mini_value(ferry_value_kind kind, const ferry_mini_chunk *m, char *out, size_t out_size)
 {
@@ -111,12 +125,15 @@ static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
     }
     switch (info.content) {
     case FERRY_CONTENT_STRING: {
+        if (j) {
+            char *raw = raw_string(c->data, c->size);
+            cli_json_set_text(j, "string", raw ? raw : "");
+            free(raw);
+            break;
+        }
         char text[600];
         printable(c->data, c->size, text, sizeof text);
-        if (j)
-            cli_json_set_text(j, "string", text);
-        else
-            printf(": \"%s\"\n", text);
+        printf(": \"%s\"\n", text);
         break;
     }
     case FERRY_CONTENT_MINI_CHUNKS: {
@@ -146,7 +163,13 @@ static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
                 cli_json_set_text(mj, "name", name);
                 json_object_set_new(mj, "offset", json_integer((json_int_t)minis[i].offset));
                 json_object_set_new(mj, "size", json_integer(minis[i].size));
-                cli_json_set_text(mj, "value", value);
+                if (kind == FERRY_VALUE_STRING) { /* the string itself, by the lossless rule */
+                    char *raw = raw_string(minis[i].data, minis[i].size);
+                    cli_json_set_text(mj, "value", raw ? raw : "");
+                    free(raw);
+                } else {
+                    cli_json_set_text(mj, "value", value);
+                }
                 json_array_append_new(arr, mj);
             } else {
                 printf("%*s[0x%02x] %s (%u bytes): %s\n", depth * 2 + 2, "", minis[i].type, name ? name : "?",

@@ -1,6 +1,7 @@
 /* ferry sample: every bone's local pose at one moment of an animation. */
 #include "cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,7 @@ int cmd_sample(int argc, char **argv)
     const char *anim_path = NULL, *model_path = NULL;
     bool json = false, have_frame = false, have_time = false, loop = false;
     double frame = 0, seconds = 0;
+    const char *argv_time = "";
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(sample_usage, stdout);
@@ -43,8 +45,9 @@ int cmd_sample(int argc, char **argv)
         } else if (strcmp(argv[i], "--frame") == 0 || strcmp(argv[i], "--time") == 0) {
             bool is_frame = argv[i][2] == 'f';
             double v;
-            if (i + 1 >= argc || !parse_number(argv[i + 1], &v) || v < 0)
-                return cli_usage_error("sample", "%s needs a number of %s, 0 or more", argv[i],
+            /* nan and inf parse as numbers, but name no frame. */
+            if (i + 1 >= argc || !parse_number(argv[i + 1], &v) || !isfinite(v) || v < 0)
+                return cli_usage_error("sample", "%s needs a finite number of %s, 0 or more", argv[i],
                                        is_frame ? "frames" : "seconds");
             i++;
             if (is_frame) {
@@ -53,6 +56,7 @@ int cmd_sample(int argc, char **argv)
             } else {
                 have_time = true;
                 seconds = v;
+                argv_time = argv[i];
             }
         } else if (strcmp(argv[i], "--model") == 0) {
             if (i + 1 >= argc) return cli_usage_error("sample", "--model needs a file");
@@ -97,6 +101,10 @@ int cmd_sample(int argc, char **argv)
     }
     const ferry_ala_animation *a = anim.animation;
     if (have_time) frame = ferry_ala_frame_at(a, seconds);
+    if (!isfinite(frame)) { /* a finite time so large that its frame is not */
+        status = cli_usage_error("sample", "--time %s is too large: its frame is not a finite number", CLI_TXT(argv_time));
+        goto done;
+    }
     ferry_ala_wrap wrap = loop ? FERRY_ALA_LOOP : FERRY_ALA_CLAMP;
     ferry_ala_pose *poses = calloc(a->bone_count ? a->bone_count : 1, sizeof *poses);
     if (!poses) goto done;

@@ -2,13 +2,17 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 #include "formats.h"
+#include "walk.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char validate_usage[] =
     "usage: ferry validate [--json] [--textures DIR]... [--no-textures] [--model MODEL.alo] FILE...\n"
+    "       ferry validate -r [OPTIONS] DIR|FILE...\n"
     "\n"
     "Checks each file (ALO model, ALO particle system, ALA animation, ODOL .p3d\n"
     "model of ArmA and ArmA 2, ALM progressive mesh) against every rule of its\n"
@@ -26,6 +30,14 @@ static const char validate_usage[] =
     "Textures are looked up as the game does: ignoring case, beside the model, in\n"
     "../Textures, then in each --textures DIR, a .tga name also matching a .dds.\n"
     "\n"
+    "With -r, each DIR is walked (subfolders too; names starting with '.' are\n"
+    "left out, a folder reached twice through links is entered once) and every\n"
+    "regular file whose content ferry recognises is checked (ALO, ALA, ODOL,\n"
+    "ALM; a file named .alo, .ala, .p3d or .alm is checked whatever its content).\n"
+    "Other files (textures, XML, glTF, ...) are skipped and counted, not errors;\n"
+    "a folder that cannot be read is an error. Without -r a folder is an error.\n"
+    "\n"
+    "  -r              check every file in the folders given (--recursive)\n"
     "  --json          machine-readable report on stdout\n"
     "  --textures DIR  another folder to search for textures (repeatable)\n"
     "  --no-textures   skip the texture check\n"
@@ -126,6 +138,9 @@ static size_t validate_file(const char *file, const cli_validate_options *option
     ferry_error err;
     size_t errors = 1;
     if (!cli_input_load(file, CLI_USE_VALIDATE, &in, &err)) {
+        struct stat st;
+        if (stat(file, &st) == 0 && S_ISDIR(st.st_mode) && strlen(err.message) + 60 < sizeof err.message)
+            strcat(err.message, " (ferry validate -r checks every file in a folder)");
         if (report) {
             cli_json_append_failure(report, file, in.format ? in.format->name : NULL, &err);
         } else {
@@ -244,9 +259,102 @@ static void picker_free(model_picker *p)
     free(p->given);
 }
 
+/* ---- validate -r: the files of a folder tree ---- */
+
+typedef struct target {
+    char *path;
+    char *folder_error; /* a folder that could not be read: its message */
+} target;
+
+typedef struct target_list {
+    target *items;
+    size_t count, capacity;
+    size_t skipped; /* files of no format ferry validates */
+    bool oom;
+} target_list;
+
+static void add_target(target_list *l, const char *path, const char *folder_error)
+{
+    if (l->count == l->capacity) {
+        size_t cap = l->capacity ? l->capacity * 2 : 64;
+        target *items = realloc(l->items, cap * sizeof *items);
+        if (!items) {
+            l->oom = true;
+            return;
+        }
+        l->items = items;
+        l->capacity = cap;
+    }
+    target *t = &l->items[l->count];
+    t->path = strdup(path);
+    t->folder_error = folder_error ? strdup(folder_error) : NULL;
+    if (!t->path || (folder_error && !t->folder_error)) {
+        free(t->path);
+        free(t->folder_error);
+        l->oom = true;
+        return;
+    }
+    l->count++;
+}
+
+/* Named like a format ferry validates: checked (and its failure reported)
+ * whatever its content, so that a broken model is never skipped as "not a
+ * model". */
+static bool named_like_model(const char *path)
+{
+    return cli_has_ext(path, ".alo") || cli_has_ext(path, ".ala") || cli_has_ext(path, ".p3d") ||
+           cli_has_ext(path, ".alm");
+}
+
+static void visit(void *ctx, const char *path, const char *rel, const struct stat *st, int error)
+{
+    (void)rel;
+    (void)error;
+    target_list *l = ctx;
+    bool check = named_like_model(path);
+    if (!check && st && S_ISREG(st->st_mode)) {
+        /* Told by content; a regular file that cannot be read is checked,
+         * so that its failure is reported. */
+        uint8_t head[FERRY_DETECT_HEAD];
+        size_t got = 0;
+        ferry_error err;
+        if (ferry_file_read_head(path, head, sizeof head, &got, NULL, &err) != FERRY_OK) {
+            check = true;
+        } else {
+            const cli_format *f = cli_format_for(ferry_detect(head, got));
+            check = f && f->validate;
+        }
+    }
+    if (check)
+        add_target(l, path, NULL);
+    else
+        l->skipped++;
+}
+
+static int cmp_target(const void *a, const void *b)
+{
+    return strcmp(((const target *)a)->path, ((const target *)b)->path);
+}
+
+/* Adds the files of folder `root` to `l`, sorted by path, with each folder
+ * that could not be read. */
+static void walk_folder(cli_walk *w, target_list *l, const char *root, const struct stat *st)
+{
+    size_t first = l->count, first_skip = w->skipped_count;
+    cli_walk_run(w, root, st);
+    for (size_t i = first_skip; i < w->skipped_count; i++) {
+        if (!w->skipped[i].failed || !w->skipped[i].path) continue;
+        char message[512];
+        snprintf(message, sizeof message, "cannot read the folder %s: %s", w->skipped[i].path,
+                 w->skipped[i].reason ? w->skipped[i].reason : "?");
+        add_target(l, w->skipped[i].path, message);
+    }
+    if (l->count > first) qsort(l->items + first, l->count - first, sizeof *l->items, cmp_target);
+}
+
 int cmd_validate(int argc, char **argv)
 {
-    bool json = false, check_textures = true;
+    bool json = false, check_textures = true, recursive = false;
     const char *model_path = NULL;
     const char **dirs = calloc((size_t)argc, sizeof *dirs);
     const char **files = calloc((size_t)argc, sizeof *files);
@@ -259,6 +367,8 @@ int cmd_validate(int argc, char **argv)
         }
         if (strcmp(argv[i], "--json") == 0) {
             json = true;
+        } else if (strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "--recursive") == 0) {
+            recursive = true;
         } else if (strcmp(argv[i], "--model") == 0) {
             if (i + 1 >= argc) {
                 status = cli_usage_error("validate", "--model needs a file");
@@ -285,6 +395,25 @@ int cmd_validate(int argc, char **argv)
         status = cli_usage_error("validate", "no file given");
         goto done;
     }
+    target_list targets = {0};
+    cli_walk walk = {0};
+    walk.cmd = "validate";
+    walk.visit = visit;
+    walk.ctx = &targets;
+    for (size_t i = 0; i < file_count; i++) {
+        struct stat st;
+        if (recursive && stat(files[i], &st) == 0 && S_ISDIR(st.st_mode))
+            walk_folder(&walk, &targets, files[i], &st);
+        else if (recursive && stat(files[i], &st) != 0 && errno == ENOENT)
+            status = cli_usage_error("validate", "%s does not exist", files[i]);
+        else
+            add_target(&targets, files[i], NULL);
+    }
+    if (targets.oom) {
+        fprintf(stderr, "ferry validate: out of memory\n");
+        status = CLI_INVALID;
+    }
+    if (status != CLI_OK) goto done_targets;
     cli_asset fixed_model;
     memset(&fixed_model, 0, sizeof fixed_model);
     if (model_path) {
@@ -296,7 +425,7 @@ int cmd_validate(int argc, char **argv)
                 cli_print_error(model_path, &err);
             cli_asset_free(&fixed_model);
             status = CLI_INVALID;
-            goto done;
+            goto done_targets;
         }
     }
     model_picker picker;
@@ -310,10 +439,21 @@ int cmd_validate(int argc, char **argv)
     json_t *report = json ? json_array() : NULL;
     size_t failed = 0;
     cli_progress progress;
-    cli_progress_begin(&progress, json ? 0 : file_count);
-    for (size_t i = 0; i < file_count; i++) {
-        if (validate_file(files[i], &options, report)) failed++;
-        cli_progress_step(&progress, files[i]);
+    cli_progress_begin(&progress, json ? 0 : targets.count);
+    for (size_t i = 0; i < targets.count; i++) {
+        const target *t = &targets.items[i];
+        if (t->folder_error) {
+            /* Reported as it was met (stderr); an entry of the read-failure shape in JSON. */
+            ferry_error err = {0};
+            err.code = FERRY_ERR_IO;
+            err.offset = FERRY_NO_OFFSET;
+            snprintf(err.message, sizeof err.message, "%s", t->folder_error);
+            if (report) cli_json_append_failure(report, t->path, NULL, &err);
+            failed++;
+        } else if (validate_file(t->path, &options, report)) {
+            failed++;
+        }
+        cli_progress_step(&progress, t->path);
     }
     cli_progress_end(&progress);
     picker_free(&picker);
@@ -321,10 +461,29 @@ int cmd_validate(int argc, char **argv)
     if (report) {
         cli_print_json(report);
         json_decref(report);
+    } else if (recursive) {
+        size_t folders = 0;
+        for (size_t i = 0; i < targets.count; i++) folders += targets.items[i].folder_error != NULL;
+        size_t checked = targets.count - folders;
+        printf("%zu file%s checked, %zu with errors, %zu skipped (no format ferry validates)", checked,
+               checked == 1 ? "" : "s", failed - folders, targets.skipped);
+        if (folders) printf(", %zu folder%s could not be read", folders, folders == 1 ? "" : "s");
+        printf("\n");
     } else if (file_count > 1) {
         printf("%zu file%s checked, %zu with errors\n", file_count, file_count == 1 ? "" : "s", failed);
     }
+    if (recursive && json)
+        fprintf(stderr, "%zu file%s skipped (no format ferry validates)\n", targets.skipped,
+                targets.skipped == 1 ? "" : "s");
+    cli_walk_print_failed(&walk);
     status = failed ? CLI_INVALID : CLI_OK;
+done_targets:
+    for (size_t i = 0; i < targets.count; i++) {
+        free(targets.items[i].path);
+        free(targets.items[i].folder_error);
+    }
+    free(targets.items);
+    cli_walk_free(&walk);
 done:
     free(dirs);
     free(files);

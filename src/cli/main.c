@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
@@ -26,6 +27,7 @@ static const char usage[] =
     "  help [COMMAND]         this text, or a command's options\n"
     "\n"
     "Run 'ferry help COMMAND' or 'ferry COMMAND --help' for a command's options.\n"
+    "'--' ends the options: every argument after it is a file, even one starting with '-'.\n"
     "Exit status: 0 success, 1 invalid input, 2 usage error.\n";
 
 typedef int (*command_fn)(int, char **);
@@ -53,10 +55,52 @@ static int cmd_help(int argc, char **argv)
         return CLI_OK;
     }
     command_fn fn = find_command(argv[1]);
-    if (!fn) return cli_usage_error("help", "unknown command '%s'", argv[1]);
+    if (!fn) {
+        /* Not "try ferry help --help": the list of commands is the help. */
+        fprintf(stderr, "ferry help: unknown command '%s'\n\n%s", argv[1], usage);
+        return CLI_USAGE;
+    }
     char help[] = "--help";
     char *args[3] = {argv[1], help, NULL};
     return fn(2, args);
+}
+
+/* Runs a command with '--' (the first one) ending its options: the '--' is
+ * taken out and each later argument that starts with '-' is given as
+ * "./ARG", the same file, so that no command's parser reads it as an option. */
+static int run_command(command_fn fn, int argc, char **argv)
+{
+    int end = 1;
+    while (end < argc && strcmp(argv[end], "--") != 0) end++;
+    if (end >= argc) return fn(argc, argv);
+    char **args = calloc((size_t)argc, sizeof *args);
+    char **owned = calloc((size_t)argc, sizeof *owned);
+    if (!args || !owned) {
+        free(args);
+        free(owned);
+        fputs("ferry: out of memory\n", stderr);
+        return CLI_INVALID;
+    }
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i == end) continue;
+        if (i > end && argv[i][0] == '-') {
+            size_t len = strlen(argv[i]);
+            owned[i] = malloc(len + 3);
+            if (!owned[i]) continue;
+            memcpy(owned[i], "./", 2);
+            memcpy(owned[i] + 2, argv[i], len + 1);
+            args[n++] = owned[i];
+        } else {
+            args[n++] = argv[i];
+        }
+    }
+    args[n] = NULL;
+    int status = fn(n, args);
+    for (int i = 0; i < argc; i++) free(owned[i]);
+    free(owned);
+    free(args);
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -82,7 +126,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "help") == 0) return cmd_help(argc - 1, argv + 1);
     command_fn fn = find_command(cmd);
-    if (fn) return fn(argc - 1, argv + 1);
+    if (fn) return run_command(fn, argc - 1, argv + 1);
     fprintf(stderr, "ferry: unknown command '%s'\n\n%s", cmd, usage);
     return CLI_USAGE;
 }

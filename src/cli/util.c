@@ -107,12 +107,28 @@ bool cli_utf8_valid(const char *text)
     return true;
 }
 
+static json_t *latin1_json(const char *text, size_t n, bool *latin1);
+
 json_t *cli_json_text(const char *text, bool *latin1)
 {
     if (latin1) *latin1 = false;
     if (!text) return json_null();
     if (cli_utf8_valid(text)) return json_string(text);
-    size_t n = strlen(text);
+    return latin1_json(text, strlen(text), latin1);
+}
+
+json_t *cli_json_textn(const char *text, size_t n, bool *latin1)
+{
+    if (latin1) *latin1 = false;
+    if (!text) return json_null();
+    json_t *j = json_stringn(text, n); /* NULL when not valid UTF-8 */
+    return j ? j : latin1_json(text, n, latin1);
+}
+
+/* Every byte one character U+0000..U+00FF. */
+static json_t *latin1_json(const char *text, size_t n, bool *latin1)
+{
+    json_t *j;
     char *utf8 = malloc(n * 2 + 1);
     if (!utf8) return json_null();
     size_t o = 0;
@@ -126,7 +142,7 @@ json_t *cli_json_text(const char *text, bool *latin1)
         }
     }
     utf8[o] = '\0';
-    json_t *j = json_string(utf8);
+    j = json_stringn(utf8, o);
     free(utf8);
     if (latin1) *latin1 = true;
     return j ? j : json_null();
@@ -168,9 +184,15 @@ void cli_json_set_text(json_t *object, const char *key, const char *text)
 
 void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text)
 {
+    cli_json_append_textn(object, key, array, text, text ? strlen(text) : 0);
+}
+
+void cli_json_append_textn(json_t *object, const char *key, json_t *array, const char *text, size_t n)
+{
     bool latin1;
     size_t index = json_array_size(array);
-    json_array_append_new(array, cli_json_text(text, &latin1));
+    json_array_append_new(array, text ? cli_json_textn(text, n, &latin1) : json_null());
+    if (!text) latin1 = false;
     if (latin1) {
         char item[256];
         snprintf(item, sizeof item, "%s/%zu", key, index);
@@ -206,6 +228,25 @@ const char *cli_text(const char *text, char *buf, size_t capacity)
     }
     buf[o] = '\0';
     return buf;
+}
+
+void cli_fput_textn(FILE *f, const char *text, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)text;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = p[i];
+        bool c1 = c == 0xC2 && i + 1 < n && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F;
+        if (c < 0x20 || c == 0x7F || c1) {
+            if (c1) c = p[++i];
+            fputc('\\', f);
+            fputc('x', f);
+            fputc(hex[c >> 4], f);
+            fputc(hex[c & 15], f);
+        } else {
+            fputc((int)c, f);
+        }
+    }
 }
 
 bool cli_check_head(const char *path, uint8_t *head, size_t capacity, size_t *got, ferry_error *err)

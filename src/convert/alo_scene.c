@@ -525,14 +525,23 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
     const char **missing_names = NULL;
     size_t missing_count = 0;
     if (ok) {
-        for (size_t i = 0; i < b.texture_count; i++) missing_count += b.textures[i].missing;
+        /* Not found, or found but unusable: "NAME (could not be decoded)". */
+        for (size_t i = 0; i < b.texture_count; i++) missing_count += b.textures[i].missing || b.textures[i].unusable;
         missing_names = fy_build_alloc(&b, missing_count, sizeof *missing_names);
         ok = missing_names != NULL;
         for (size_t i = 0, k = 0; ok && i < b.texture_count; i++) {
-            if (!b.textures[i].missing) continue;
-            missing_names[k] = ferry_arena_strdup(b.arena, b.textures[i].name);
+            const fy_texture_entry *t = &b.textures[i];
+            if (!t->missing && !t->unusable) continue;
+            if (t->unusable) {
+                size_t len = strlen(t->name) + strlen(t->unusable) + 4;
+                char *named = ferry_arena_alloc(b.arena, len);
+                if (named) snprintf(named, len, "%s (%s)", t->name, t->unusable);
+                missing_names[k] = named;
+            } else {
+                missing_names[k] = ferry_arena_strdup(b.arena, t->name);
+            }
             ok = missing_names[k] != NULL;
-            fy_jpush(ja, missing, fy_jstring(ja, b.textures[i].name));
+            if (ok) fy_jpush(ja, missing, fy_jstring(ja, missing_names[k]));
             k++;
         }
     }

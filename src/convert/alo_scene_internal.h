@@ -20,6 +20,7 @@ typedef struct fy_texture_entry {
     int32_t image; /* scene image, or -1 when missing/undecodable */
     fy_texture_variant variant;
     bool missing; /* not found at all (reported once per name) */
+    const char *unusable; /* found, but "could not be read" or "could not be decoded" (NULL: fine or missing) */
 } fy_texture_entry;
 
 typedef struct fy_alo_build {

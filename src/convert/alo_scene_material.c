@@ -116,9 +116,10 @@ static void alpha_to_grey(ferry_image *img)
 /* Image name suffix and lookup key of each variant. */
 static const char *const variant_names[] = {"", " (additive)", " (colour)", " (faction mask)"};
 
-/* Reads, decodes and re-encodes one file; -1 with a warning when it cannot. */
+/* Reads, decodes and re-encodes one file; -1 with a warning when it cannot
+ * (*unusable then says why, for the list of missing textures). */
 static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_source *source, const char *found,
-                          fy_texture_variant variant, bool *nomem)
+                          fy_texture_variant variant, bool *nomem, const char **unusable)
 {
     ferry_scene *s = b->scene;
     char path[4200]; /* as messages show it */
@@ -134,7 +135,9 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     size_t size = 0;
     ferry_error e;
     if (ferry_file_source_load(source, found, TEXTURE_FILE_LIMIT, &data, &size, &e) != FERRY_OK) {
-        warn(b, "texture-undecodable", "texture %s (%s) cannot be read", name, path);
+        /* The reason too: a FIFO of that name is not "missing". */
+        warn(b, "texture-undecodable", "texture %s cannot be read (%s)", name, e.message);
+        *unusable = "could not be read";
         return -1;
     }
     ferry_image img;
@@ -145,6 +148,7 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
         char msg[300];
         snprintf(msg, sizeof msg, "%.120s: %.170s", path, e.message);
         warn(b, "texture-undecodable", "texture %s cannot be decoded (%s)", name, msg);
+        *unusable = "could not be decoded";
         return -1;
     }
     if (variant == FY_TEXTURE_ADDITIVE) additive_to_alpha(&img);
@@ -156,7 +160,10 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     if (r != FERRY_OK || png.failed) {
         ferry_buffer_free(&png);
         if (r == FERRY_ERR_NOMEM || png.failed) *nomem = true;
-        else warn(b, "texture-undecodable", "texture %s cannot be encoded as PNG (%s)", name, e.message);
+        else {
+            warn(b, "texture-undecodable", "texture %s cannot be encoded as PNG (%s)", name, e.message);
+            *unusable = "could not be decoded";
+        }
         return -1;
     }
     if (!b->image_paths) {
@@ -224,10 +231,11 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
     }
     int32_t image = -1;
     bool missing = false;
+    const char *unusable = NULL;
     char path[4096];
     const ferry_file_source *source = NULL;
     if (ferry_alamo_texture_find(places, name, &source, path, sizeof path)) {
-        image = embed_file(b, name, source, path, variant, nomem);
+        image = embed_file(b, name, source, path, variant, nomem, &unusable);
     } else {
         missing = true;
         warn(b, "texture-missing", "texture %s not found beside the model, in ../Textures or the given folders%s", name, "");
@@ -241,6 +249,7 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
     b->textures[b->texture_count].image = image;
     b->textures[b->texture_count].variant = variant;
     b->textures[b->texture_count].missing = missing;
+    b->textures[b->texture_count].unusable = unusable;
     b->texture_count++;
     return image;
 }

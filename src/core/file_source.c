@@ -183,19 +183,19 @@ static ferry_result folder_list(void *user, const char *path, ferry_entry_fn ent
          * entry: a folder of thousands of models is listed per lookup);
          * links and unknown types are followed with fstatat, as opening
          * the name would. */
+        /* Any entry but a folder is listed as a file: a FIFO or device of a
+         * name looked up is found, and loading it (ferry_file_load) refuses
+         * it naming its kind, rather than the lookup calling it missing. */
         ferry_entry_kind kind;
 #ifdef DT_REG
-        if (e->d_type == DT_REG) kind = FERRY_ENTRY_FILE;
-        else if (e->d_type == DT_DIR) kind = FERRY_ENTRY_FOLDER;
-        else if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN) continue;
+        if (e->d_type == DT_DIR) kind = FERRY_ENTRY_FOLDER;
+        else if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN) kind = FERRY_ENTRY_FILE;
         else
 #endif
         {
             struct stat st;
             if (fstatat(fd, e->d_name, &st, 0) != 0) continue;
-            if (S_ISREG(st.st_mode)) kind = FERRY_ENTRY_FILE;
-            else if (S_ISDIR(st.st_mode)) kind = FERRY_ENTRY_FOLDER;
-            else continue;
+            kind = S_ISDIR(st.st_mode) ? FERRY_ENTRY_FOLDER : FERRY_ENTRY_FILE;
         }
         if (!entry(ctx, e->d_name, kind)) break;
     }

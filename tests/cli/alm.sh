@@ -88,6 +88,18 @@ expect 0 "dump --json" -- "$FERRY" dump --json "$tmp/fan.alm"
 check "dump --json: kinds" grep -q '"kind": "influence"' "$tmp/out"
 check "dump --json: comment" grep -q '"cli"' "$tmp/out"
 
+# A comment of bytes that are not UTF-8, with a control character: escaped
+# in text, lossless in JSON (read as Latin-1, marked in "latin1").
+perl -0777 -pe 's/cli/\xe9\x1b\x00/' "$tmp/fan.alm" >"$tmp/cmt.alm"
+for cmd in info dump; do
+  expect 0 "$cmd on a Latin-1 comment" -- "$FERRY" $cmd "$tmp/cmt.alm"
+  check "$cmd: the control characters escaped" grep -q '\\x1b\\x00' "$tmp/out"
+  check "$cmd: no raw ESC" bash -c '! grep -q $'"'"'\033'"'"' "$1"' _ "$tmp/out"
+  expect 0 "$cmd --json on a Latin-1 comment" -- "$FERRY" $cmd --json "$tmp/cmt.alm"
+  check "$cmd --json: the comment by the Latin-1 rule" \
+    jq -e '(if type == "array" then .[0] else . end) | .comments == ["\u00e9\u001b\u0000"] and .latin1 == ["comments/0"]' "$tmp/out" >/dev/null
+done
+
 expect 0 "validate" -- "$FERRY" validate "$tmp/fan.alm"
 check "validate: clean" grep -q "0 errors" "$tmp/out"
 expect 1 "validate a broken file" -- "$FERRY" validate "$tmp/broken.alm"
@@ -119,7 +131,7 @@ patch() { printf "\\x${3:0:2}\\x${3:2:2}\\x${3:4:2}\\x${3:6:2}" | dd of="$1" bs=
 cp "$tmp/fan.alm" "$tmp/nan.alm"
 patch "$tmp/nan.alm" 323 7fc00000
 expect 1 "validate: a NaN position" -- "$FERRY" validate "$tmp/nan.alm"
-check "validate: NaN located" grep -q "offset 0x143 (323), at positions\[1\]/components\[0\]: coordinate 1 is NaN \[non-finite\]" "$tmp/out" "$tmp/err"
+check "validate: NaN located" grep -q "offset 0x143 (323), at positions\[1\]/components\[0\]: coordinate 1 is NaN \[value-finite\]" "$tmp/out" "$tmp/err"
 expect 1 "convert: a NaN position" -- "$FERRY" convert "$tmp/nan.alm" "$tmp/nan.glb"
 check "convert: NaN located as validate does" grep -q "offset 0x143 (323), at positions\[1\]/components\[0\]: coordinate 1 is NaN" "$tmp/err"
 check "convert: no output" test ! -e "$tmp/nan.glb"

@@ -26,6 +26,18 @@ done
 expect 1 "a missing file is invalid input" -- "$FERRY" info "$tmp/does-not-exist.alo"
 check "the missing file is named on stderr" grep -q "does-not-exist" "$tmp/err"
 
+# sample: a frame or time that is not a finite number, 0 or more, is a usage error.
+anim="$SRC/samples/alamo/walker_walk_00.ala"
+for v in nan NaN inf -inf infinity -1 1e999 x; do
+  for opt in --frame --time; do
+    expect 2 "sample $opt $v" -- "$FERRY" sample "$opt" "$v" "$anim"
+    check "sample $opt $v says why" grep -q -- "$opt needs a finite number" "$tmp/err"
+  done
+done
+expect 2 "sample --time inf --loop" -- "$FERRY" sample --time inf --loop "$anim"
+expect 2 "sample --time 1e308 (its frame overflows)" -- "$FERRY" sample --time 1e308 "$anim"
+expect 0 "sample --frame 0.5" -- "$FERRY" sample --frame 0.5 "$anim"
+
 check "samples are bundled" test -f "${samples[0]}"
 for f in "${samples[@]}"; do
   name=$(basename "$f")

@@ -21,6 +21,22 @@ for cmd in info dump validate convert sample; do
 done
 expect 2 "help for an unknown command" -- "$FERRY" help frobnicate
 check "named" grep -q "unknown command 'frobnicate'" "$tmp/err"
+check "no 'ferry help --help' suggestion" bash -c '! grep -q "help --help" "$1"' _ "$tmp/err"
+check "the commands are listed instead" grep -q "^commands:" "$tmp/err"
+
+# '--' ends the options in every command: a file named like an option.
+mkdir -p "$tmp/dd"
+cp "$s/crate.alo" "$tmp/dd/-x.alo"
+cp "$s/walker_walk_00.ala" "$tmp/dd/--anim.ala"
+for cmd in info dump validate; do
+  expect 0 "$cmd -- -x.alo" -- bash -c 'cd "$1" && "$2" "$3" -- -x.alo' _ "$tmp/dd" "$FERRY" "$cmd"
+done
+expect 0 "info --json -- -x.alo" -- bash -c 'cd "$1" && "$2" info --json -- -x.alo' _ "$tmp/dd" "$FERRY"
+check "the option before -- still applies" jq -e '.[0].format == "ALO model"' "$tmp/out" >/dev/null
+expect 0 "convert --no-textures -- -x.alo -y.glb" -- bash -c 'cd "$1" && "$2" convert --no-textures -- -x.alo -y.glb' _ "$tmp/dd" "$FERRY"
+check "the output is written" test -s "$tmp/dd/-y.glb"
+expect 0 "sample --frame 0 -- --anim.ala" -- bash -c 'cd "$1" && "$2" sample --frame 0 -- --anim.ala' _ "$tmp/dd" "$FERRY"
+expect 2 "an option after -- is a file, not an option" -- bash -c 'cd "$1" && "$2" sample -- --anim.ala --frame' _ "$tmp/dd" "$FERRY"
 expect 2 "help takes one command" -- "$FERRY" help info dump
 
 for cmd in info validate; do
@@ -29,6 +45,16 @@ for cmd in info validate; do
     check "$cmd help mentions $word" grep -qi "$word" "$tmp/h.txt"
   done
 done
+
+# An output ferry cannot write: the outputs that apply to the input are named.
+expect 2 "convert a model to .obj" -- "$FERRY" convert "$s/crate.alo" "$tmp/x.obj"
+check "a model's outputs include .alm" grep -q "from an ALO model: supported outputs: .glb, .gltf, .alo, .alm" "$tmp/err"
+expect 2 "convert an animation to .obj" -- "$FERRY" convert "$s/walker_walk_00.ala" "$tmp/x.obj"
+check "an animation's output is .ala" grep -q "from an animation: supported outputs: .ala" "$tmp/err"
+expect 2 "convert a P3D to .obj" -- "$FERRY" convert "$SRC/samples/odol/box.p3d" "$tmp/x.obj"
+check "a P3D's outputs include .p3d" grep -q "supported outputs are .p3d, .glb, .gltf" "$tmp/err"
+expect 2 "convert a file of unknown kind to .obj" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.obj"
+check "every output is named" grep -q "supported outputs: .glb, .gltf, .alo, .ala, .alm, .p3d" "$tmp/err"
 
 # A file of no known format says so, in every command that reads files.
 printf 'This is a text file, not a model.\n' >"$tmp/text.alo"

@@ -152,6 +152,21 @@ expect 0 "convert -r --json over Latin-1 names" -- $T "$FERRY" convert -r --json
 check "input and output are present" \
   jq -e '.files[0] | (.input | endswith("ship\u00e9.alo")) and (.output | endswith("ship\u00e9.glb")) and (.latin1 | index("input") != null and index("output") != null)' "$tmp/out" >/dev/null
 check "the output has the same bytes in its name" test -s "$tmp/names-out/$(printf 'ship\xe9.glb')"
+expect 0 "dump --json on a Latin-1 name" -- $T "$FERRY" dump --json "$latin"
+check "dump --json: the chunk string read as Latin-1 and marked" \
+  jq -e '[.. | objects | select(.string? == "Cr\u00e9te" and (.latin1 == ["string"]))] | length >= 2' "$tmp/out" >/dev/null
+check "dump --json: no \\x text" bash -c '! grep -q "\\\\x" "$1"' _ "$tmp/out"
+# A name holding the text \x9b (valid UTF-8) stays that text, unmarked.
+perl -pe 's/Crate/C\\x9b/g' "$S/crate.alo" >"$tmp/names/literal.alo"
+expect 0 "dump --json on a name holding backslash-x" -- $T "$FERRY" dump --json "$tmp/names/literal.alo"
+check "dump --json: the literal text, not marked" \
+  jq -e '[.. | objects | select(.string? == "C\\x9b")] | length >= 2 and all(has("latin1") | not)' "$tmp/out" >/dev/null
+perl -pe 's/Crate/Cr\x1bte/g' "$S/crate.alo" >"$tmp/names/esc.alo"
+expect 0 "dump --json on a name with a control character" -- $T "$FERRY" dump --json "$tmp/names/esc.alo"
+check "dump --json: the control character escaped by JSON" \
+  jq -e '[.. | objects | select(.string? == "Cr\u001bte")] | length >= 2 and all(has("latin1") | not)' "$tmp/out" >/dev/null
+expect 0 "dump text on a name with a control character" -- $T "$FERRY" dump "$tmp/names/esc.alo"
+check "dump text: escaped" bash -c "grep -q 'Cr\\\\x1bte' '$tmp/out' && ! grep -q $'\033' '$tmp/out'"
 
 esc="$tmp/names/$(printf 'a\033[31mb\nc.alo')"
 cp "$S/crate.alo" "$esc"

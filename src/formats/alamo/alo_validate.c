@@ -491,6 +491,18 @@ static void check_submesh(vctx *v, size_t mesh_index, size_t sub_index)
 
 static void check_bounds(vctx *v, scope *s, const ferry_alo_mesh *m, const char *who)
 {
+    /* The engine culls by these bounds: a NaN or an infinity is an error
+     * (located at the float), and the vertices are not compared with them. */
+    bool finite = true;
+    for (int k = 0; k < 6; k++) {
+        float x = k < 3 ? m->bounds_min[k] : m->bounds_max[k - 3];
+        if (isfinite(x)) continue;
+        report(v, s, FERRY_SEVERITY_ERROR, at(m->info_offset, 8 + MESH_INFO_BOUNDS_AT + 4u * (unsigned)k),
+               "0x400/0x402", "value-finite", "%s: bounds %s coordinate %d is %g", who, k < 3 ? "minimum" : "maximum",
+               k % 3, (double)x);
+        finite = false;
+    }
+    if (!finite) return;
     double extent = 0, lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
         double e = (double)m->bounds_max[a] - m->bounds_min[a];

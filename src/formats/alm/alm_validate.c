@@ -48,12 +48,12 @@ static uint64_t vector_size(const checker *k, const ferry_alm_vector *v) { retur
 static uint64_t plus(uint64_t offset, uint64_t delta) { return offset == FERRY_NO_OFFSET ? offset : offset + delta; }
 
 /* A real that is NaN or infinite: an error where the value is drawn or
- * moves the mesh (rule non-finite), a warning for statistics that only
- * simplification and bounds use (non-finite-statistic). True if reported. */
+ * moves the mesh (rule value-finite), a warning for statistics that only
+ * simplification and bounds use (value-finite-statistic). True if reported. */
 static bool check_real(checker *k, ferry_severity sev, double x, uint64_t offset, const char *path, const char *what)
 {
     if (isfinite(x)) return false;
-    report(k, sev, offset, sev == FERRY_SEVERITY_ERROR ? "non-finite" : "non-finite-statistic", path, "%s is %s",
+    report(k, sev, offset, sev == FERRY_SEVERITY_ERROR ? "value-finite" : "value-finite-statistic", path, "%s is %s",
            what, isnan(x) ? "NaN" : "infinite");
     return true;
 }
@@ -594,7 +594,7 @@ ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *d
     check_materials(&k);
     check_other_reals(&k);
     size_t non_finite = 0;
-    for (size_t i = items_before; i < diags->count; i++) non_finite += strcmp(diags->items[i].rule, "non-finite") == 0;
+    for (size_t i = items_before; i < diags->count; i++) non_finite += strcmp(diags->items[i].rule, "value-finite") == 0;
     if (!non_finite && diags->dropped == dropped_before) check_skinned(&k);
     uint8_t *alive = calloc(mesh->position_count ? mesh->position_count : 1, 1);
     if (!alive) return FERRY_ERR_NOMEM;
