@@ -207,7 +207,7 @@ static void map_list(const ferry_chunk *list, size_t n, file_map *m)
         if (minis) {
             ferry_mini_chunk items[64];
             size_t count;
-            if (ferry_mini_chunks_parse(c, items, 64, &count, NULL) == FERRY_OK)
+            if (ferry_alamo_mini_chunks_parse(c, items, 64, &count, NULL) == FERRY_OK)
                 for (size_t k = 0; k < count && k < 64; k++) {
                     if (m->mini_count == m->mini_cap) {
                         m->mini_cap = m->mini_cap ? m->mini_cap * 2 : 256;
@@ -433,10 +433,10 @@ int main(void)
         ferry_chunk_tree *tree;
         file_map m;
         memset(&m, 0, sizeof m);
-        if (campaign && ferry_chunk_read(data, size, NULL, &tree, NULL) == FERRY_OK) {
+        if (campaign && ferry_alamo_chunk_read(data, size, NULL, &tree, NULL) == FERRY_OK) {
             t.campaigned++;
             map_list(tree->roots, tree->root_count, &m);
-            ferry_chunk_tree_free(tree);
+            ferry_alamo_chunk_free(tree);
             truncations(name, data, size, &m);
             corruptions(name, data, size, &m);
         }

@@ -10,7 +10,7 @@
 #ifndef FERRY_ALO_H
 #define FERRY_ALO_H
 
-#include <ferry/chunk.h>
+#include <ferry/alamo_chunk.h>
 
 #ifdef __cplusplus
 extern "C" {
