@@ -989,7 +989,7 @@ static void check_animation_sample(sample_animation_builder build, ala_coverage 
     sample_model model;
     sample.model(&model);
     ferry_diagnostics diags = {0};
-    size_t errors = ferry_ala_validate(built, &diags);
+    size_t errors = ferry_ala_validate(built, NULL, &diags);
     errors += ferry_ala_check_model(built, &model.model, &diags);
     check_no_reports(file, "as built", errors, &diags);
     check_motion(file, built);
@@ -1006,7 +1006,7 @@ static void check_animation_sample(sample_animation_builder build, ala_coverage 
         CHECK_MSG(same_bytes(file, bytes.data, bytes.size, rewritten.data, rewritten.size),
                   "%s: the read animation writes different bytes", file);
         ferry_buffer_free(&rewritten);
-        errors = ferry_ala_validate(read, &diags);
+        errors = ferry_ala_validate(read, NULL, &diags);
         errors += ferry_ala_check_model(read, &model.model, &diags);
         check_no_reports(file, "as read", errors, &diags);
 
@@ -1022,7 +1022,7 @@ static void check_animation_sample(sample_animation_builder build, ala_coverage 
             snprintf(what, sizeof what, "%s in format %d", file, (int)other);
             same_u(what, "format", other, converted->format);
             same_poses(what, built, converted);
-            errors = ferry_ala_validate(converted, &diags);
+            errors = ferry_ala_validate(converted, NULL, &diags);
             errors += ferry_ala_check_model(converted, &model.model, &diags);
             check_no_reports(what, "converted", errors, &diags);
             ferry_buffer back = {0};

@@ -24,7 +24,7 @@ int cli_alm_export(const char *in, const char *out, const cli_convert_options *o
     char *name = NULL;
     /* convert and validate agree on what a file is: a mesh with errors is
      * not exported (the level of detail trusts its collapse records). */
-    ferry_alm_validate(mesh, &diags);
+    ferry_alm_validate(mesh, NULL, &diags);
     if (cli_refuse_invalid(stderr, in, &diags, allow_invalid)) goto done;
     ferry_diagnostics_free(&diags);
     memset(&diags, 0, sizeof diags);
