@@ -20,13 +20,10 @@ FERRY_API ferry_result ferry_gltf_write_gltf(const ferry_scene *scene, const cha
 
 /* Writes `path` by its extension: .glb, or .gltf with NAME.bin and
  * NAME_imageN.png beside it; every file atomically, never over
- * `protect_input` (may be NULL). */
-FERRY_API ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const char *protect_input,
+ * options->protect_input (see ferry_write_options; NULL options: flush,
+ * protect nothing). */
+FERRY_API ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const ferry_write_options *options,
                                        ferry_error *err);
-
-/* ferry_gltf_save with write options (see ferry_write_options). */
-FERRY_API ferry_result ferry_gltf_save_with(const ferry_scene *scene, const char *path, const ferry_write_options *options,
-                                            ferry_error *err);
 
 /* ---- reading ---- */
 

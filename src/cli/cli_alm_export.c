@@ -43,7 +43,7 @@ int cli_alm_export(const char *in, const char *out, const cli_convert_options *o
         goto done;
     }
     for (size_t i = 0; i < diags.count; i++) cli_print_diag(in, &diags.items[i]);
-    if (ferry_gltf_save(scene, out, in, &err) != FERRY_OK) {
+    if (ferry_gltf_save(scene, out, &(ferry_write_options){.protect_input = in}, &err) != FERRY_OK) {
         status = cli_output_error(out, &err);
         goto done;
     }

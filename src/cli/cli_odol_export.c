@@ -40,7 +40,7 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
         status = rc == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
         goto done;
     }
-    if (ferry_gltf_save(scene, out, in, &err) != FERRY_OK) {
+    if (ferry_gltf_save(scene, out, &(ferry_write_options){.protect_input = in}, &err) != FERRY_OK) {
         status = cli_output_error(out, &err);
         goto done;
     }
