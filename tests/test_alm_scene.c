@@ -511,7 +511,7 @@ static int write_fixture(const ferry_alm_mesh *m, const char *dir, const char *n
     ferry_error err;
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (ferry_alm_write(m, &buf, &err) != FERRY_OK || ferry_file_write_atomic(path, buf.data, buf.size, NULL, &err) != FERRY_OK) {
+    if (ferry_alm_write(m, &buf, &err) != FERRY_OK || ferry_file_write(path, buf.data, buf.size, NULL, &err) != FERRY_OK) {
         fprintf(stderr, "%s: %s\n", path, err.message);
         ferry_buffer_free(&buf);
         return 1;
