@@ -507,7 +507,7 @@ static void non_finite(void)
         ferry_alm_scene_options so;
         memset(&so, 0, sizeof so);
         so.force_morph = true;
-        CHECK(m && ferry_alm_to_scene(m, NULL, &so, &scene, &err) == FERRY_ERR_MALFORMED);
+        CHECK(m && ferry_alm_to_scene(m, &so, &scene, &err) == FERRY_ERR_MALFORMED);
         CHECK_MSG(strcmp(err.path, "positions[1]") == 0 && err.offset == at.positions[1], "path %s offset %llu: %s",
                   err.path, (unsigned long long)err.offset, err.message);
         ferry_scene_free(scene);

@@ -692,7 +692,7 @@ static void check_model(const char *path, totals *tot)
             CHECK_MSG(e <= 1e-4, "%s: rest pose off by %g (relative)", path, e);
             tot->worst_rest = fmax(tot->worst_rest, e);
             ferry_scene *exported = NULL;
-            CHECK_MSG(ferry_alm_to_scene(back, NULL, NULL, &exported, &err) == FERRY_OK, "%s: export: %s", path,
+            CHECK_MSG(ferry_alm_to_scene(back, NULL, &exported, &err) == FERRY_OK, "%s: export: %s", path,
                       err.message);
             if (exported) {
                 bool covered;

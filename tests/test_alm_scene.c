@@ -118,7 +118,7 @@ static void test_rigid(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (!s) return;
     CHECK(rep.skinned);
     CHECK(rep.max_dropped_weight == 0);
@@ -183,7 +183,7 @@ static void test_rigid(void)
 
     /* Version 6: no tangent planes, so the face normal (the same (0,-1,0)). */
     build_rigid(&m, 6);
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_OK);
     if (s) {
         const ferry_scene_primitive *q = &s->meshes[0].primitives[0];
         for (size_t v = 0; v < q->vertex_count; v++) CHECK_NEAR(q->normals[v * 3 + 1], -1, 1e-6);
@@ -193,7 +193,7 @@ static void test_rigid(void)
     /* Forced morph targets: frame 1 moves every vertex by (0,0,5). */
     build_rigid(&m, 8);
     opts.force_morph = true;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (s) {
         CHECK(!rep.skinned);
         const ferry_scene_primitive *q = &s->meshes[0].primitives[0];
@@ -249,7 +249,7 @@ static void test_dropped_weight(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (!s) return;
     CHECK(rep.skinned);
     CHECK_NEAR(rep.max_dropped_weight, 0.1, 1e-12);
@@ -339,7 +339,7 @@ static void test_animation_space(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (!s) return;
     CHECK(!rep.skinned);
     CHECK(rep.reason != NULL && strstr(rep.reason, "weighted copies") != NULL);
@@ -385,7 +385,7 @@ static void test_animation_space(void)
     ferry_scene_free(s);
 
     opts.step_morph = true;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (s) {
         const ferry_scene_animation *an = &s->animations[0];
         CHECK(an->channels[an->channel_count - 1].interpolation == FERRY_INTERP_STEP);
@@ -436,7 +436,7 @@ static void test_lod_and_errors(void)
     m.collapse_count = 7;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_OK);
     if (s) {
         CHECK_EQ_U(s->meshes[0].primitive_count, 2);
         CHECK_EQ_U(s->image_count, 2);
@@ -457,7 +457,8 @@ static void test_lod_and_errors(void)
     ferry_alm_scene_report rep;
     ferry_alm_scene_options opts = {0};
     opts.report = &rep;
-    CHECK(ferry_alm_to_scene(&m, &lod, &opts, &s, &err) == FERRY_OK);
+    opts.lod = &lod;
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (s) {
         CHECK_EQ_U(rep.triangle_count, 1);
         CHECK_EQ_U(s->meshes[0].primitive_count, 1);
@@ -467,18 +468,18 @@ static void test_lod_and_errors(void)
 
     /* Bad references: located errors, no scene. */
     tris[1].vertices[2] = 9;
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_ERR_MALFORMED && s == NULL);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_ERR_MALFORMED && s == NULL);
     CHECK(strcmp(err.path, "triangles[1]") == 0);
     tris[1].vertices[2] = 3;
     comps[3].bone = 4;
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_ERR_MALFORMED);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_ERR_MALFORMED);
     CHECK(strcmp(err.path, "positions[3]") == 0);
     comps[3].bone = 0;
     src[2] = 40;
-    CHECK(ferry_alm_to_scene(&m, &lod, NULL, &s, &err) == FERRY_ERR_MALFORMED);
+    CHECK(ferry_alm_to_scene(&m, &(ferry_alm_scene_options){.lod = &lod}, &s, &err) == FERRY_ERR_MALFORMED);
     CHECK(strcmp(err.path, "lod") == 0);
     mats[0].tangent_id = 3;
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_ERR_MALFORMED);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_ERR_MALFORMED);
     CHECK(strcmp(err.path, "materials[0]") == 0);
 }
 
@@ -495,7 +496,7 @@ static void test_shear(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (!s) return;
     CHECK(!rep.skinned);
     CHECK(strstr(s->nodes[0].extras_json, "\"not_trs\":true") != NULL);
@@ -534,7 +535,7 @@ static void test_singular_bone(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     CHECK(!rep.skinned && rep.reason && strstr(rep.reason, "inverse"));
     if (s) {
         CHECK_EQ_U(s->skin_count, 0);

@@ -38,7 +38,8 @@ int cli_alm_export(const char *in, const char *out, const cli_convert_options *o
     so.name = name;
     so.report = &rep;
     so.diagnostics = &diags;
-    if (ferry_alm_to_scene(mesh, lod, &so, &scene, &err) != FERRY_OK) {
+    so.lod = lod;
+    if (ferry_alm_to_scene(mesh, &so, &scene, &err) != FERRY_OK) {
         cli_print_error(in, &err);
         goto done;
     }

@@ -163,7 +163,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
         if (refused) goto done;
     }
     if (asset.particles) {
-        if (ferry_particle_to_scene(asset.particles, &scene, &err) != FERRY_OK) goto convert_failed;
+        if (ferry_particle_to_scene(asset.particles, NULL, &scene, &err) != FERRY_OK) goto convert_failed;
         if (!options->skip_textures) {
             /* The textures an emitter names are looked up as validate does
              * (the same rule, texture-missing); only those findings are kept. */
