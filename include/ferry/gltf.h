@@ -28,6 +28,9 @@ FERRY_API ferry_result ferry_gltf_save(const ferry_scene *scene, const char *pat
 /* ---- reading ---- */
 
 typedef struct ferry_gltf_read_options {
+    /* read.memory_limit: most bytes the scene may take; 0: 16 x (document
+     * + buffers) + 1 MiB, at most FERRY_DEFAULT_MEMORY_CAP. */
+    ferry_read_options read;
     /* Loads a resource the document names by a relative URI (a .bin
      * buffer, an image): `uri` is percent-decoded. Returns 0 and sets
      * *data and *size, or non-zero when it cannot. The reader never opens
@@ -37,9 +40,6 @@ typedef struct ferry_gltf_read_options {
     /* Gives back what load_file returned, once the read is over (may be NULL). */
     void (*release_file)(void *user, uint8_t *data, size_t size);
     void *user;
-    /* Most bytes the scene may take; 0: 16 x (document + buffers) + 1 MiB,
-     * at most FERRY_DEFAULT_MEMORY_CAP. */
-    size_t memory_limit;
     bool skip_images; /* leave images out (materials then have none) */
 } ferry_gltf_read_options;
 
