@@ -26,7 +26,7 @@ TEXT = [
     ("include/ferry/chunk.h", "include/ferry/alamo_chunk.h"),
     ("FERRY_CHUNK_H", "FERRY_ALAMO_CHUNK_H"),
     # docs/architecture.md lists the headers by base name
-    ("ferry.h (core), chunk.h (chunk tree)", "ferry.h (core), alamo_chunk.h (Alamo chunk tree)"),
+    (" chunk.h (chunk tree)", " alamo_chunk.h (Alamo chunk tree)"),
 ]
 
 # Identifiers, renamed where they stand as whole words.
