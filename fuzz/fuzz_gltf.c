@@ -21,17 +21,18 @@ static void fail(const char *what)
     abort();
 }
 
-/* Any URI: 256 bytes counting up, enough for small accessors. */
-static int serve(void *user, const char *uri, uint8_t **data, size_t *size)
+/* A file source serving any path: 256 bytes counting up, enough for small accessors. */
+static ferry_result serve(void *user, const char *path, size_t max_size, uint8_t **data, size_t *size,
+                          ferry_error *err)
 {
-    (void)user;
-    if (!uri) fail("load_file called without a URI");
+    (void)user, (void)max_size, (void)err;
+    if (!path || !ferry_file_source_path_ok(path)) fail("the source was asked for a path it must not serve");
     uint8_t *p = malloc(256);
-    if (!p) return 1;
+    if (!p) return FERRY_ERR_NOMEM;
     for (int i = 0; i < 256; i++) p[i] = (uint8_t)i;
     *data = p;
     *size = 256;
-    return 0;
+    return FERRY_OK;
 }
 
 static void release(void *user, uint8_t *data, size_t size)
@@ -46,8 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ferry_gltf_read_options o;
     memset(&o, 0, sizeof o);
-    o.load_file = serve;
-    o.release_file = release;
+    ferry_file_source files = {0};
+    files.load = serve;
+    files.release = release;
+    o.files = &files;
     ferry_scene *scene;
     ferry_error err;
     if (ferry_gltf_read(data, size, &o, &scene, &err) != FERRY_OK) {

@@ -189,13 +189,19 @@ static void compare(const ferry_scene *a, const ferry_scene *b)
     }
 }
 
-static int serve(void *user, const char *uri, uint8_t **data, size_t *size)
+/* A file source in memory: serves the one .bin (no release: the test owns it). */
+static ferry_result serve(void *user, const char *path, size_t max_size, uint8_t **data, size_t *size,
+                          ferry_error *err)
 {
     const ferry_buffer *bin = user;
-    if (strcmp(uri, "my scene.bin") != 0) return -1;
+    (void)max_size;
+    if (strcmp(path, "my scene.bin") != 0) {
+        err->code = FERRY_ERR_IO;
+        return FERRY_ERR_IO;
+    }
     *data = bin->data;
     *size = bin->size;
-    return 0;
+    return FERRY_OK;
 }
 
 static void test_round_trip(void)
@@ -226,8 +232,10 @@ static void test_round_trip(void)
     CHECK(ferry_gltf_read(json.data, json.size, NULL, &back, &err) == FERRY_ERR_ARGUMENT);
     CHECK(strcmp(err.path, "buffers[0]") == 0);
     ferry_gltf_read_options ro = {0};
-    ro.load_file = serve;
-    ro.user = &bin;
+    ferry_file_source files = {0};
+    files.load = serve;
+    files.user = &bin;
+    ro.files = &files;
     CHECK(ferry_gltf_read(json.data, json.size, &ro, &back, &err) == FERRY_OK);
     if (back) compare(&s, back);
     ferry_scene_free(back);

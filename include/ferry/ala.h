@@ -252,6 +252,17 @@ FERRY_API size_t ferry_ala_model_misfits(const ferry_ala_animation *anim, const 
  * into model_files, or `count` when no model fits. */
 FERRY_API size_t ferry_ala_model_for(const char *animation_file, const char *const *model_files, size_t count);
 
+/* The animations of a model found by that rule, as `--anim auto` does: the
+ * .ala files in the model's folder of `source` (model_path is the model's
+ * path there) whose model among the folder's .alo files is this one. Files
+ * only (folders and other entries are not listed by a source). *paths gets
+ * their paths in the source, sorted by byte order (malloc'd, release with
+ * ferry_ala_free_paths); *count how many. A folder that cannot be listed is
+ * the source's error. */
+FERRY_API ferry_result ferry_ala_find_animations(const ferry_file_source *source, const char *model_path, char ***paths,
+                                       size_t *count, ferry_error *err);
+FERRY_API void ferry_ala_free_paths(char **paths, size_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -319,10 +319,47 @@ FERRY_API size_t ferry_alo_validate(const ferry_alo_model *model, const ferry_al
 
 /* ---- textures ---- */
 
+/* Where the game looks for a model's textures, as file sources
+ * (ferry.h): the model's own source and its path there, and further
+ * folders. */
+typedef struct ferry_alamo_texture_places {
+    const ferry_file_source *model_source; /* holds the model (NULL: no model) */
+    const char *model_path;                /* the model's path in it ("Art/Models/X.alo") */
+    /* The folder above the model's folder, used when the model lies at the
+     * root of model_source (a disk folder rooted at the model's folder);
+     * otherwise ../Textures is found inside model_source. May be NULL. */
+    const ferry_file_source *parent_source;
+    const ferry_file_source *const *folders; /* further folders, searched at their roots */
+    size_t folder_count;
+} ferry_alamo_texture_places;
+
 /* Finds a texture file as the game does: by its base name, ignoring case,
- * in the model's folder, then ../Textures beside it, then each extra folder
- * in turn; a name ending in .tga is also tried as .dds (the game's compiled
- * form). Writes the path found into out_path and returns true. */
+ * in the model's folder, then in every sub-folder named Textures (any
+ * case) of the folder above it, then each further folder in turn; a name
+ * ending in .tga is also tried as .dds (the game's compiled form). Sets
+ * *source (may be NULL) to the source holding it, writes its path there
+ * into path and returns true; load it with ferry_file_source_load. */
+FERRY_API bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places, const char *name,
+                                        const ferry_file_source **source, char *path, size_t path_size);
+
+/* The places of a model on the disk, as folder sources: the model's folder
+ * (the model's path without a folder lies in "."), the folder above it
+ * ("DIR/..") and each of `dirs` (NULL or "" entries skipped). Close with
+ * ferry_alamo_texture_folders_close. */
+typedef struct ferry_alamo_texture_folders {
+    ferry_alamo_texture_places places;
+    ferry_file_source model, parent;
+    ferry_file_source *folders;
+    const ferry_file_source **folder_list;
+    size_t folder_count;
+} ferry_alamo_texture_folders;
+
+FERRY_API ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char *const *dirs,
+                                                        size_t dir_count, ferry_alamo_texture_folders *folders, ferry_error *err);
+FERRY_API void ferry_alamo_texture_folders_close(ferry_alamo_texture_folders *folders);
+
+/* ferry_alamo_texture_find over ferry_alamo_texture_folders_open's folders:
+ * writes the file's path on the disk into out_path ("DIR/../Textures/X.dds"). */
 FERRY_API bool ferry_alamo_find_texture(const char *model_path, const char *const *extra_dirs, size_t extra_count,
                                         const char *name, char *out_path, size_t out_size);
 

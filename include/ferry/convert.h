@@ -20,6 +20,11 @@ typedef struct ferry_alo_scene_options {
     const char *model_path;
     const char *const *texture_dirs; /* further folders to search */
     size_t texture_dir_count;
+    /* Where textures are found, as file sources (ferry_alamo_texture_find).
+     * When set, model_path and texture_dirs are not used for textures;
+     * NULL: folder sources are opened from them
+     * (ferry_alamo_texture_folders_open). */
+    const ferry_alamo_texture_places *texture_places;
     bool skip_textures; /* do not look textures up or embed them */
     /* By default the scene holds what the game draws when the model first
      * appears: meshes marked hidden or on a hidden bone, shadow volumes,

@@ -138,6 +138,77 @@ FERRY_API ferry_result ferry_file_write(const char *path, const void *data, size
  * *removed (may be NULL) gets the count. */
 FERRY_API ferry_result ferry_file_remove_stale_temporaries(const char *dir, size_t *removed, ferry_error *err);
 
+/* ---- File sources: where the library finds files it was not given as bytes. ----
+ *
+ * Textures beside a model, a model's animations, a .gltf's buffers and
+ * images: the library never opens a path for them. It asks a file source,
+ * a small table of callbacks with a user pointer that the caller fills (as
+ * cgltf's and ufbx's file callbacks). A folder on the disk is one
+ * (ferry_file_source_folder); an archive, or files held in memory, are
+ * others: listing a folder and loading a file by its path is all a source
+ * must do.
+ *
+ * Paths inside a source are relative and use '/' ("Textures/ROCK.DDS";
+ * "" is the root). A path that is absolute, holds a backslash or a "." or
+ * ".." component, or an empty one ("a//b"), is refused (FERRY_ERR_ARGUMENT)
+ * before any callback runs: a source never serves anything outside its root.
+ * A source matches names exactly; lookups that ignore case as the games do
+ * (texture names) list the folder and compare (ferry_file_source_find). */
+
+typedef enum ferry_entry_kind { FERRY_ENTRY_FILE = 0, FERRY_ENTRY_FOLDER = 1 } ferry_entry_kind;
+
+/* Called once per entry of a listed folder (its name, no path); returning
+ * false stops the listing (the list call then still returns FERRY_OK). */
+typedef bool (*ferry_entry_fn)(void *ctx, const char *name, ferry_entry_kind kind);
+
+typedef struct ferry_file_source {
+    /* Loads the file at `path` into memory: sets *data (released with
+     * `release`) and *size. A file larger than max_size (0: no limit) is
+     * FERRY_ERR_LIMIT, a missing one FERRY_ERR_IO. */
+    ferry_result (*load)(void *user, const char *path, size_t max_size, uint8_t **data, size_t *size,
+                         ferry_error *err);
+    /* Gives back what load returned (NULL: the data needs no release). */
+    void (*release)(void *user, uint8_t *data, size_t size);
+    /* Lists the folder at `path` ("": the root), files and folders only,
+     * in the source's own order. A missing folder is FERRY_ERR_IO. NULL:
+     * the source cannot list (lookups by name then find nothing). */
+    ferry_result (*list)(void *user, const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err);
+    /* Releases the source's state (ferry_file_source_close; may be NULL). */
+    void (*close)(void *user);
+    void *user;
+    /* How messages name the root ("mods/Data/Art/Textures"); a file is
+     * shown as label/path. NULL or "": paths are shown as they are. */
+    const char *label;
+} ferry_file_source;
+
+/* A folder of the disk as a source, rooted at `root` (any path; its files
+ * are read with ferry_file_load's rules: regular files only, links inside
+ * the root followed). Fills *source; release with ferry_file_source_close. */
+FERRY_API ferry_result ferry_file_source_folder(const char *root, ferry_file_source *source, ferry_error *err);
+/* Calls the source's close callback and clears the struct. */
+FERRY_API void ferry_file_source_close(ferry_file_source *source);
+
+/* True when `path` may be asked of a source (see above; "" is the root). */
+FERRY_API bool ferry_file_source_path_ok(const char *path);
+
+/* source->load after checking the path (err names the file by the label). */
+FERRY_API ferry_result ferry_file_source_load(const ferry_file_source *source, const char *path, size_t max_size,
+                                    uint8_t **data, size_t *size, ferry_error *err);
+FERRY_API void ferry_file_source_release(const ferry_file_source *source, uint8_t *data, size_t size);
+/* source->list after checking the path. */
+FERRY_API ferry_result ferry_file_source_list(const ferry_file_source *source, const char *path, ferry_entry_fn entry,
+                                    void *ctx, ferry_error *err);
+
+/* Finds in `folder` ("": the root) the entry of that kind named `name`,
+ * ignoring ASCII case (the first one listed when several differ only by
+ * case); writes its path in the source ("folder/Name") to out. False when
+ * there is none, the folder cannot be listed or out is too small. */
+FERRY_API bool ferry_file_source_find(const ferry_file_source *source, const char *folder, const char *name,
+                            ferry_entry_kind kind, char *out, size_t out_size);
+
+/* "label/path" (or "path" without a label), cut to fit out. */
+FERRY_API void ferry_file_source_display(const ferry_file_source *source, const char *path, char *out, size_t out_size);
+
 /* ---- Diagnostics: what validation reports. ---- */
 
 typedef enum ferry_severity { FERRY_SEVERITY_ERROR = 0, FERRY_SEVERITY_WARNING = 1 } ferry_severity;

@@ -31,20 +31,21 @@ typedef struct ferry_gltf_read_options {
     /* read.memory_limit: most bytes the scene may take; 0: 16 x (document
      * + buffers) + 1 MiB, at most FERRY_DEFAULT_MEMORY_CAP. */
     ferry_read_options read;
-    /* Loads a resource the document names by a relative URI (a .bin
-     * buffer, an image): `uri` is percent-decoded. Returns 0 and sets
-     * *data and *size, or non-zero when it cannot. The reader never opens
-     * files itself; without a callback, external resources are an error.
-     * The callback decides what it serves (folders, "..", links). */
-    int (*load_file)(void *user, const char *uri, uint8_t **data, size_t *size);
-    /* Gives back what load_file returned, once the read is over (may be NULL). */
-    void (*release_file)(void *user, uint8_t *data, size_t size);
-    void *user;
+    /* Where resources the document names by a relative URI (a .bin
+     * buffer, an image) are loaded from: a file source (ferry.h) rooted at
+     * the document's folder, e.g. ferry_file_source_folder. The URI is
+     * percent-decoded and its "." components dropped; one with ".." is
+     * refused by the source. The reader never opens files itself; without
+     * a source, external resources are an error. What it loads is given
+     * back to the source once the read is over. */
+    const ferry_file_source *files;
+    /* Most bytes of one external file; 0: 2 GiB. */
+    size_t file_limit;
     bool skip_images; /* leave images out (materials then have none) */
 } ferry_gltf_read_options;
 
 /* Reads a .glb (JSON and BIN chunks) or a .gltf document (buffers as
- * base64 data: URIs or external files through load_file) into a scene in
+ * base64 data: URIs or external files from the `files` source) into a scene in
  * one arena: nodes (parents reordered before children when the file has
  * them later), meshes, materials, images, skins, lights and animations
  * (LINEAR and STEP). Refused: sparse accessors, CUBICSPLINE, line modes,

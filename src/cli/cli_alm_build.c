@@ -8,47 +8,33 @@
 #include <ferry/convert.h>
 #include <ferry/gltf.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A .gltf's buffers and images, beside the document. */
-static int load_beside(void *user, const char *uri, uint8_t **data, size_t *size)
-{
-    const char *doc = user;
-    if (uri[0] == '/') return 1; /* only what lies relative to the document */
-    const char *slash = strrchr(doc, '/');
-    size_t dir = slash ? (size_t)(slash - doc) + 1 : 0;
-    size_t need = dir + strlen(uri) + 1;
-    char *path = malloc(need);
-    if (!path) return 1;
-    memcpy(path, doc, dir);
-    strcpy(path + dir, uri);
-    ferry_error err;
-    ferry_result r = ferry_file_load(path, CLI_MAX_INPUT, data, size, &err);
-    free(path);
-    return r == FERRY_OK ? 0 : 1;
-}
-
-static void release_loaded(void *user, uint8_t *data, size_t size)
-{
-    (void)user, (void)size;
-    ferry_file_free(data);
-}
 
 static ferry_scene *scene_from_gltf(const char *in, ferry_error *err)
 {
     uint8_t *data = NULL;
     size_t size = 0;
     if (ferry_file_load(in, CLI_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
+    /* A .gltf's buffers and images: the document's folder as a file source. */
+    const char *slash = strrchr(in, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - in) : 1, slash ? in : ".");
+    ferry_file_source folder;
+    if (ferry_file_source_folder(*dir ? dir : "/", &folder, err) != FERRY_OK) {
+        ferry_file_free(data);
+        return NULL;
+    }
     ferry_gltf_read_options o;
     memset(&o, 0, sizeof o);
-    o.load_file = load_beside;
-    o.release_file = release_loaded;
-    o.user = (void *)in;
+    o.files = &folder;
+    o.file_limit = CLI_MAX_INPUT;
     o.skip_images = true;
     ferry_scene *scene = NULL;
     if (ferry_gltf_read(data, size, &o, &scene, err) != FERRY_OK) scene = NULL;
     ferry_file_free(data);
+    ferry_file_source_close(&folder);
     return scene;
 }
 

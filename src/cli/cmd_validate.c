@@ -35,13 +35,14 @@ typedef struct texture_ctx {
     const char *model_path;
     const char **dirs;
     size_t dir_count;
+    ferry_alamo_texture_folders folders; /* the folder sources searched, opened per file */
 } texture_ctx;
 
 static bool texture_exists(const char *name, void *user)
 {
     const texture_ctx *t = user;
     char found[4096];
-    return ferry_alamo_find_texture(t->model_path, t->dirs, t->dir_count, name, found, sizeof found);
+    return ferry_alamo_texture_find(&t->folders.places, name, NULL, found, sizeof found);
 }
 
 /* An animation is checked against the model `pick` finds for it (none: alone). */
@@ -68,8 +69,12 @@ size_t cli_alamo_validate(const char *file, const uint8_t *data, size_t size, co
         else
             cli_print_error(file, &err);
     } else {
-        texture_ctx tex = {file, (const char **)options->texture_dirs, options->texture_dir_count};
+        texture_ctx tex = {.model_path = file, .dirs = (const char **)options->texture_dirs,
+                           .dir_count = options->texture_dir_count};
         bool check_textures = options->check_textures;
+        if (!check_textures ||
+            ferry_alamo_texture_folders_open(file, tex.dirs, tex.dir_count, &tex.folders, &err) != FERRY_OK)
+            memset(&tex.folders, 0, sizeof tex.folders);
         ferry_diagnostics diags = {0};
         if (a.model) {
             ferry_alo_validate_options opts = {check_textures ? texture_exists : NULL, &tex};
@@ -103,6 +108,7 @@ size_t cli_alamo_validate(const char *file, const uint8_t *data, size_t size, co
         }
         errors = diags.error_count;
         ferry_diagnostics_free(&diags);
+        ferry_alamo_texture_folders_close(&tex.folders);
     }
     if (fj) {
         json_object_set_new(fj, "valid", json_boolean(errors == 0));

@@ -6,12 +6,9 @@
 #include <ferry/convert.h>
 #include <ferry/gltf.h>
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static size_t stem_length(const char *name)
 {
@@ -19,16 +16,8 @@ static size_t stem_length(const char *name)
     return dot ? (size_t)(dot - name) : strlen(name);
 }
 
-/* True when `name` (a file in the folder) is an animation of the model with
- * stem `stem` by the library's naming rule (ferry_ala_model_for): STEM_*.ala,
- * ignoring case, unless another model in the folder has a longer stem that
- * fits (X_Y_IDLE_00.ALA belongs to X_Y). */
-static bool belongs_to(const char *name, const char *stem, size_t stem_len, char **models, size_t model_count)
-{
-    size_t k = ferry_ala_model_for(name, (const char *const *)models, model_count);
-    return k < model_count && stem_length(models[k]) == stem_len && strncasecmp(models[k], stem, stem_len) == 0;
-}
-
+/* The model's folder as a file source; the library pairs the names
+ * (ferry_ala_find_animations). Paths come back as DIR/NAME. */
 size_t export_find_animations(const char *model_path, char ***paths)
 {
     *paths = NULL;
@@ -36,41 +25,23 @@ size_t export_find_animations(const char *model_path, char ***paths)
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - model_path) : 1, slash ? model_path : ".");
     const char *base = slash ? slash + 1 : model_path;
-    size_t stem_len = stem_length(base);
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    char **models = NULL, **names = NULL;
-    size_t model_count = 0, name_count = 0, model_cap = 0, name_cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        bool is_alo = n > 4 && strcasecmp(e->d_name + n - 4, ".alo") == 0;
-        bool is_ala = n > 4 && strcasecmp(e->d_name + n - 4, ".ala") == 0;
-        char ***list = is_alo ? &models : is_ala ? &names : NULL;
-        if (!list) continue;
-        size_t *count = is_alo ? &model_count : &name_count, *cap = is_alo ? &model_cap : &name_cap;
-        if (*count == *cap) {
-            *cap = *cap ? *cap * 2 : 16;
-            *list = realloc(*list, *cap * sizeof **list);
-        }
-        (*list)[(*count)++] = strdup(e->d_name);
-    }
-    closedir(d);
+    ferry_file_source folder;
+    ferry_error err;
+    if (!*dir || ferry_file_source_folder(dir, &folder, &err) != FERRY_OK) return 0;
+    char **names = NULL;
+    size_t count = 0;
+    if (ferry_ala_find_animations(&folder, base, &names, &count, &err) != FERRY_OK) count = 0;
+    ferry_file_source_close(&folder);
+    if (count) *paths = calloc(count, sizeof **paths);
     size_t found = 0;
-    for (size_t i = 0; i < name_count; i++) {
-        if (belongs_to(names[i], base, stem_len, models, model_count)) {
-            size_t need = strlen(dir) + strlen(names[i]) + 2;
-            char *path = malloc(need);
-            snprintf(path, need, "%s/%s", dir, names[i]);
-            *paths = realloc(*paths, (found + 1) * sizeof **paths);
-            (*paths)[found++] = path;
-        }
-        free(names[i]);
+    for (size_t i = 0; *paths && i < count; i++) {
+        size_t need = strlen(dir) + strlen(names[i]) + 2;
+        char *path = malloc(need);
+        if (!path) break;
+        snprintf(path, need, "%s/%s", dir, names[i]);
+        (*paths)[found++] = path;
     }
-    for (size_t i = 0; i < model_count; i++) free(models[i]);
-    free(models);
-    free(names);
-    if (found) qsort(*paths, found, sizeof **paths, cmp_str);
+    ferry_ala_free_paths(names, count);
     return found;
 }
 
@@ -102,17 +73,10 @@ void export_free_paths(char **paths, size_t count)
     free(paths);
 }
 
-typedef struct particle_textures {
-    const char *path;
-    const char **dirs;
-    size_t dir_count;
-} particle_textures;
-
 static bool particle_texture_exists(const char *name, void *user)
 {
-    const particle_textures *t = user;
     char found[4096];
-    return ferry_alamo_find_texture(t->path, t->dirs, t->dir_count, name, found, sizeof found);
+    return ferry_alamo_texture_find(user, name, NULL, found, sizeof found);
 }
 
 static void print_diags(FILE *log, const char *file, const ferry_diagnostics *d, bool quiet)
@@ -137,6 +101,8 @@ int export_one(const char *in, const char *out, const export_options *options, e
     size_t anim_count = 0;
     ferry_scene *scene = NULL;
     ferry_diagnostics diags = {0};
+    ferry_alamo_texture_folders textures;
+    memset(&textures, 0, sizeof textures);
     if (!cli_asset_load(in, &asset, &err)) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
@@ -162,13 +128,18 @@ int export_one(const char *in, const char *out, const export_options *options, e
         ferry_diagnostics_free(&checks);
         if (refused) goto done;
     }
+    /* Textures are found through folder sources: the model's folder, the
+     * one above it (its Textures) and each --textures folder. */
+    if (!options->skip_textures &&
+        ferry_alamo_texture_folders_open(in, (const char *const *)options->texture_dirs, options->texture_dir_count,
+                                         &textures, &err) != FERRY_OK)
+        goto convert_failed;
     if (asset.particles) {
         if (ferry_particle_to_scene(asset.particles, NULL, &scene, &err) != FERRY_OK) goto convert_failed;
         if (!options->skip_textures) {
             /* The textures an emitter names are looked up as validate does
              * (the same rule, texture-missing); only those findings are kept. */
-            particle_textures pt = {in, options->texture_dirs, options->texture_dir_count};
-            ferry_particle_validate_options po = {NULL, particle_texture_exists, &pt};
+            ferry_particle_validate_options po = {NULL, particle_texture_exists, (void *)&textures.places};
             ferry_diagnostics all = {0};
             ferry_particle_validate(asset.particles, &po, &all);
             for (size_t i = 0; i < all.count; i++) {
@@ -236,8 +207,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
         }
         ferry_alo_scene_options so = {0};
         so.model_path = in;
-        so.texture_dirs = options->texture_dirs;
-        so.texture_dir_count = options->texture_dir_count;
+        so.texture_places = &textures.places;
         so.skip_textures = options->skip_textures;
         so.all = options->all;
         ferry_alo_scene_report report = {0};
@@ -276,6 +246,7 @@ convert_failed : {
     if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
 }
 done:
+    ferry_alamo_texture_folders_close(&textures);
     ferry_diagnostics_free(&diags);
     ferry_scene_free(scene);
     for (size_t i = 0; i < anim_count; i++) {

@@ -41,6 +41,27 @@ void fy_alo_textures_free(fy_alo_build *b)
         free(b->image_paths);
         b->image_paths = NULL;
     }
+    ferry_alamo_texture_folders_close(&b->own_folders);
+    b->places = NULL;
+    b->places_ready = false;
+}
+
+/* The caller's texture places, or folders opened from the model's path and
+ * texture_dirs; NULL when there is nowhere to look. */
+static const ferry_alamo_texture_places *texture_places(fy_alo_build *b)
+{
+    const ferry_alo_scene_options *o = b->opts;
+    if (!b->places_ready) {
+        b->places_ready = true;
+        ferry_error e;
+        if (o->texture_places) b->places = o->texture_places;
+        else if ((o->model_path || o->texture_dir_count) &&
+                 ferry_alamo_texture_folders_open(o->model_path, o->texture_dirs, o->texture_dir_count, &b->own_folders,
+                                                  &e) == FERRY_OK)
+            b->places = &b->own_folders.places;
+    }
+    const ferry_alamo_texture_places *p = b->places;
+    return p && (p->model_source || p->folder_count) ? p : NULL;
 }
 
 static void warn(fy_alo_build *b, const char *rule, const char *fmt, const char *a, const char *c)
@@ -96,12 +117,15 @@ static void alpha_to_grey(ferry_image *img)
 static const char *const variant_names[] = {"", " (additive)", " (colour)", " (faction mask)"};
 
 /* Reads, decodes and re-encodes one file; -1 with a warning when it cannot. */
-static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, fy_texture_variant variant, bool *nomem)
+static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_source *source, const char *found,
+                          fy_texture_variant variant, bool *nomem)
 {
     ferry_scene *s = b->scene;
+    char path[4200]; /* as messages show it */
+    ferry_file_source_display(source, found, path, sizeof path);
     /* Each file is embedded once per variant that is used. */
-    char key[4200];
-    snprintf(key, sizeof key, "%s\n%s", path, variant_names[variant]);
+    char key[4300];
+    snprintf(key, sizeof key, "%p\n%s\n%s", (const void *)source, found, variant_names[variant]);
     for (size_t i = 0; i < s->image_count; i++)
         if (b->image_paths && b->image_paths[i] && strcmp(b->image_paths[i], key) == 0) return (int32_t)i;
     if (s->image_count >= b->image_capacity) return -1;
@@ -109,14 +133,14 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const char *path, f
     uint8_t *data = NULL;
     size_t size = 0;
     ferry_error e;
-    if (ferry_file_load(path, TEXTURE_FILE_LIMIT, &data, &size, &e) != FERRY_OK) {
+    if (ferry_file_source_load(source, found, TEXTURE_FILE_LIMIT, &data, &size, &e) != FERRY_OK) {
         warn(b, "texture-undecodable", "texture %s (%s) cannot be read", name, path);
         return -1;
     }
     ferry_image img;
     memset(&img, 0, sizeof img);
     ferry_result r = ferry_image_decode(data, size, NULL, &img, &e);
-    ferry_file_free(data);
+    ferry_file_source_release(source, data, size);
     if (r != FERRY_OK) {
         char msg[300];
         snprintf(msg, sizeof msg, "%.120s: %.170s", path, e.message);
@@ -179,7 +203,8 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
 {
     const ferry_alo_scene_options *o = b->opts;
     if (!name || !*name || o->skip_textures) return -1;
-    if (!o->model_path && o->texture_dir_count == 0) return -1;
+    const ferry_alamo_texture_places *places = texture_places(b);
+    if (!places) return -1;
     bool failed = false;
     for (size_t i = 0; i < b->texture_count; i++) {
         if (strcasecmp(b->textures[i].name, name) != 0) continue;
@@ -200,8 +225,9 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
     int32_t image = -1;
     bool missing = false;
     char path[4096];
-    if (ferry_alamo_find_texture(o->model_path, o->texture_dirs, o->texture_dir_count, name, path, sizeof path)) {
-        image = embed_file(b, name, path, variant, nomem);
+    const ferry_file_source *source = NULL;
+    if (ferry_alamo_texture_find(places, name, &source, path, sizeof path)) {
+        image = embed_file(b, name, source, path, variant, nomem);
     } else {
         missing = true;
         warn(b, "texture-missing", "texture %s not found beside the model, in ../Textures or the given folders%s", name, "");

@@ -193,7 +193,7 @@ static int hex_value(char c)
 }
 
 bool fy_gr_load_uri(fy_gr *r, const char *uri, const char *path, const uint8_t **data, size_t *size,
-                    uint8_t **decoded, uint8_t **loaded, char *media_type, size_t media_size)
+                    uint8_t **decoded, uint8_t **loaded, size_t *loaded_size, char *media_type, size_t media_size)
 {
     if (media_size) media_type[0] = 0;
     if (strncmp(uri, "data:", 5) == 0) {
@@ -220,9 +220,9 @@ bool fy_gr_load_uri(fy_gr *r, const char *uri, const char *path, const uint8_t *
         if (*p == ':') return fy_gr_fail(r, FERRY_ERR_UNSUPPORTED, FERRY_NO_OFFSET, path, "URI \"%.80s\" is not a relative reference", uri);
     if (uri[0] == '/' || uri[0] == 0)
         return fy_gr_fail(r, FERRY_ERR_UNSUPPORTED, FERRY_NO_OFFSET, path, "URI \"%.80s\" is not a relative reference", uri);
-    if (!r->opts->load_file)
+    if (!r->opts->files)
         return fy_gr_fail(r, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, path,
-                          "external file \"%.80s\" needs a load_file callback in the read options", uri);
+                          "external file \"%.80s\" needs a file source (files) in the read options", uri);
     size_t len = strlen(uri);
     char *name = malloc(len + 1);
     if (!name) return fy_gr_fail(r, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, path, "out of memory");
@@ -236,16 +236,37 @@ bool fy_gr_load_uri(fy_gr *r, const char *uri, const char *path, const uint8_t *
         }
     }
     name[n] = 0;
+    bool has_nul = memchr(name, 0, n) != NULL;
+    /* "./a.bin" and "a/./b.bin" name files in the document's folder: the
+     * "." components go, as a file source takes none ("..": refused). */
+    size_t w = 0;
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && name[end] != '/') end++;
+        bool dot = end - i == 1 && name[i] == '.';
+        if (!dot) {
+            if (w) name[w++] = '/';
+            memmove(name + w, name + i, end - i);
+            w += end - i;
+        }
+        i = end + 1;
+    }
+    if (!has_nul) n = w;
+    name[n] = 0;
     uint8_t *bytes = NULL;
     size_t got = 0;
-    int rc = memchr(name, 0, n) ? -1 : r->opts->load_file(r->opts->user, name, &bytes, &got);
-    if (rc != 0 || (!bytes && got)) {
+    size_t limit = r->opts->file_limit ? r->opts->file_limit : FERRY_DEFAULT_MEMORY_CAP / 2;
+    ferry_error load_err;
+    ferry_result rc = has_nul ? FERRY_ERR_ARGUMENT
+                              : ferry_file_source_load(r->opts->files, name, limit, &bytes, &got, &load_err);
+    if (rc != FERRY_OK || (!bytes && got)) {
         fy_gr_fail(r, FERRY_ERR_IO, FERRY_NO_OFFSET, path, "external file \"%.80s\" could not be loaded", name);
         free(name);
         return false;
     }
     free(name);
     *loaded = bytes;
+    *loaded_size = got;
     *data = bytes;
     *size = got;
     return true;
@@ -281,7 +302,7 @@ static bool load_buffers(fy_gr *r)
             buf->size = r->bin_size;
         } else {
             if (!json_is_string(uri)) return fy_gr_fail(r, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, path, "uri must be a string");
-            if (!fy_gr_load_uri(r, json_string_value(uri), path, &buf->data, &buf->size, &buf->decoded, &buf->loaded, NULL, 0))
+            if (!fy_gr_load_uri(r, json_string_value(uri), path, &buf->data, &buf->size, &buf->decoded, &buf->loaded, &buf->loaded_size, NULL, 0))
                 return false;
         }
         if (buf->size < length)
@@ -297,7 +318,7 @@ static void release_buffers(fy_gr *r)
     for (size_t i = 0; i < r->buffer_count && r->buffers; i++) {
         fy_gr_buffer *b = &r->buffers[i];
         free(b->decoded);
-        if (b->loaded && r->opts->release_file) r->opts->release_file(r->opts->user, b->loaded, b->size);
+        if (b->loaded) ferry_file_source_release(r->opts->files, b->loaded, b->loaded_size);
     }
     free(r->buffers);
     r->buffers = NULL;

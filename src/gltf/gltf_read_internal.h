@@ -11,7 +11,8 @@
 typedef struct fy_gr_buffer {
     const uint8_t *data;
     size_t size;
-    uint8_t *loaded;  /* from load_file: given back with release_file */
+    uint8_t *loaded;  /* from the file source: given back to it */
+    size_t loaded_size;
     uint8_t *decoded; /* from a data: URI (malloc'd) */
 } fy_gr_buffer;
 
@@ -97,6 +98,6 @@ float *fy_gr_floats(fy_gr *r, const fy_gr_accessor *a);
 bool fy_gr_build_scene(fy_gr *r);
 /* An image's bytes by uri (data: or external) into the arena. */
 bool fy_gr_load_uri(fy_gr *r, const char *uri, const char *path, const uint8_t **data, size_t *size,
-                    uint8_t **decoded, uint8_t **loaded, char *media_type, size_t media_size);
+                    uint8_t **decoded, uint8_t **loaded, size_t *loaded_size, char *media_type, size_t media_size);
 
 #endif

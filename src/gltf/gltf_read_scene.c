@@ -65,6 +65,7 @@ static bool read_images(fy_gr *r)
         const uint8_t *bytes = NULL;
         size_t size = 0;
         uint8_t *decoded = NULL, *loaded = NULL;
+        size_t loaded_size = 0;
         char media[64];
         if (view >= 0) {
             if (uri) return FAIL(path, "has both uri and bufferView");
@@ -81,7 +82,7 @@ static bool read_images(fy_gr *r)
             bytes = b->data + off;
             size = (size_t)len;
         } else if (json_is_string(uri)) {
-            if (!fy_gr_load_uri(r, json_string_value(uri), path, &bytes, &size, &decoded, &loaded, media, sizeof media)) return false;
+            if (!fy_gr_load_uri(r, json_string_value(uri), path, &bytes, &size, &decoded, &loaded, &loaded_size, media, sizeof media)) return false;
             if (!given && media[0]) given = media;
         } else {
             return FAIL(path, "needs a uri or a bufferView");
@@ -90,7 +91,7 @@ static bool read_images(fy_gr *r)
         if (out->mime_type) out->data = ferry_arena_memdup(r->arena, bytes, size);
         out->size = size;
         free(decoded);
-        if (loaded && r->opts->release_file) r->opts->release_file(r->opts->user, loaded, size);
+        if (loaded) ferry_file_source_release(r->opts->files, loaded, loaded_size);
         if (!out->mime_type)
             return fy_gr_fail(r, FERRY_ERR_UNSUPPORTED, FERRY_NO_OFFSET, path, "is neither PNG nor JPEG (%.40s)", given ? given : "no mimeType");
         if (!out->data) return fy_gr_fail(r, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, path, "the image does not fit in the memory limit");

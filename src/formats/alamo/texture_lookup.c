@@ -1,13 +1,12 @@
 /* Texture lookup as the game does it: case-insensitive base names, .tga
- * names satisfied by .dds files, a fixed list of folders. */
-#define _DEFAULT_SOURCE
+ * names satisfied by .dds files, a fixed list of folders, all through file
+ * sources (include/ferry/ferry.h). */
 #include <ferry/alo.h>
 
-#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 static const char *base_name(const char *path)
 {
@@ -17,68 +16,185 @@ static const char *base_name(const char *path)
     return b;
 }
 
-static bool find_in_dir(const char *dir, const char *name, char *out, size_t out_size)
+/* `name` in `folder`, ignoring case; a .tga name also as .dds. */
+static bool find_name(const ferry_file_source *src, const char *folder, const char *name, char *out, size_t out_size)
 {
-    DIR *d = opendir(dir);
-    if (!d) return false;
-    bool found = false;
-    struct dirent *e;
-    while (!found && (e = readdir(d))) {
-        if (strcasecmp(e->d_name, name) != 0) continue;
-        int n = snprintf(out, out_size, "%s/%s", dir, e->d_name);
-        struct stat st;
-        found = n > 0 && (size_t)n < out_size && stat(out, &st) == 0 && S_ISREG(st.st_mode);
-    }
-    closedir(d);
-    return found;
-}
-
-static bool find_name(const char *dir, const char *name, char *out, size_t out_size)
-{
-    if (find_in_dir(dir, name, out, out_size)) return true;
+    if (ferry_file_source_find(src, folder, name, FERRY_ENTRY_FILE, out, out_size)) return true;
     size_t n = strlen(name);
     if (n < 4 || n > 1000 || strcasecmp(name + n - 4, ".tga") != 0) return false;
     char dds[1024];
     memcpy(dds, name, n - 4);
     memcpy(dds + n - 4, ".dds", 5);
-    return find_in_dir(dir, dds, out, out_size);
+    return ferry_file_source_find(src, folder, dds, FERRY_ENTRY_FILE, out, out_size);
 }
 
-/* Tries every sub-folder of `parent` named `folder` in any case
- * (mods spell it Textures, TEXTURES, textures). */
-static bool find_in_subfolders(const char *parent, const char *folder, const char *name, char *out, size_t out_size)
+typedef struct subfolders {
+    const char *want;
+    char (*names)[256];
+    size_t count, capacity;
+    bool failed;
+} subfolders;
+
+static bool collect_subfolder(void *ctx, const char *name, ferry_entry_kind kind)
 {
-    DIR *d = opendir(parent);
-    if (!d) return false;
-    bool found = false;
-    struct dirent *e;
-    while (!found && (e = readdir(d))) {
-        if (strcasecmp(e->d_name, folder) != 0) continue;
-        char sub[4096];
-        int n = snprintf(sub, sizeof sub, "%s/%s", parent, e->d_name);
-        found = n > 0 && (size_t)n < sizeof sub && find_name(sub, name, out, out_size);
+    subfolders *s = ctx;
+    if (kind != FERRY_ENTRY_FOLDER || strcasecmp(name, s->want) != 0 || strlen(name) >= 256) return true;
+    if (s->count == s->capacity) {
+        size_t cap = s->capacity ? 2 * s->capacity : 4;
+        char (*n)[256] = realloc(s->names, cap * sizeof *n);
+        if (!n) {
+            s->failed = true;
+            return false;
+        }
+        s->names = n;
+        s->capacity = cap;
     }
-    closedir(d);
+    memcpy(s->names[s->count++], name, strlen(name) + 1);
+    return true;
+}
+
+/* Tries every sub-folder of `parent` named `folder` in any case (mods spell
+ * it Textures, TEXTURES, textures), in listing order. */
+static bool find_in_subfolders(const ferry_file_source *src, const char *parent, const char *folder, const char *name,
+                               char *out, size_t out_size)
+{
+    subfolders s = {folder, NULL, 0, 0, false};
+    ferry_error e;
+    bool found = false;
+    if (ferry_file_source_list(src, parent, collect_subfolder, &s, &e) == FERRY_OK) {
+        for (size_t i = 0; !found && i < s.count; i++) {
+            char sub[1400];
+            int n = *parent ? snprintf(sub, sizeof sub, "%s/%s", parent, s.names[i])
+                            : snprintf(sub, sizeof sub, "%s", s.names[i]);
+            found = n > 0 && (size_t)n < sizeof sub && find_name(src, sub, name, out, out_size);
+        }
+    }
+    free(s.names);
     return found;
+}
+
+bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places, const char *name,
+                              const ferry_file_source **source, char *path, size_t path_size)
+{
+    if (!places || !name || !*name || !path || !path_size) return false;
+    const char *base = base_name(name);
+    if (!*base) return false;
+    if (places->model_source && places->model_path) {
+        const ferry_file_source *m = places->model_source;
+        char dir[1024];
+        const char *slash = strrchr(places->model_path, '/');
+        int n = snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - places->model_path) : 0, places->model_path);
+        if (n < 0 || (size_t)n >= sizeof dir) return false;
+        if (find_name(m, dir, base, path, path_size)) {
+            if (source) *source = m;
+            return true;
+        }
+        /* ../Textures: inside the source when the model's folder has a
+         * parent there, else in the folder above the source's root. */
+        if (*dir) {
+            char *up = strrchr(dir, '/');
+            if (up) *up = '\0';
+            else dir[0] = '\0';
+            if (find_in_subfolders(m, dir, "textures", base, path, path_size)) {
+                if (source) *source = m;
+                return true;
+            }
+        } else if (places->parent_source &&
+                   find_in_subfolders(places->parent_source, "", "textures", base, path, path_size)) {
+            if (source) *source = places->parent_source;
+            return true;
+        }
+    }
+    for (size_t i = 0; i < places->folder_count; i++) {
+        const ferry_file_source *f = places->folders ? places->folders[i] : NULL;
+        if (f && find_name(f, "", base, path, path_size)) {
+            if (source) *source = f;
+            return true;
+        }
+    }
+    return false;
+}
+
+void ferry_alamo_texture_folders_close(ferry_alamo_texture_folders *f)
+{
+    if (!f) return;
+    ferry_file_source_close(&f->model);
+    ferry_file_source_close(&f->parent);
+    for (size_t i = 0; i < f->folder_count; i++) ferry_file_source_close(&f->folders[i]);
+    free(f->folders);
+    free(f->folder_list);
+    memset(f, 0, sizeof *f);
+}
+
+ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char *const *dirs, size_t dir_count,
+                                              ferry_alamo_texture_folders *f, ferry_error *err)
+{
+    memset(f, 0, sizeof *f);
+    if (err) memset(err, 0, sizeof *err);
+    ferry_result r = FERRY_OK;
+    if (model_path) {
+        const char *slash = strrchr(model_path, '/');
+        char dir[4096];
+        int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - model_path), model_path)
+                      : snprintf(dir, sizeof dir, ".");
+        if (n < 0 || (size_t)n >= sizeof dir - 4) {
+            if (err) {
+                err->code = FERRY_ERR_ARGUMENT;
+                err->offset = FERRY_NO_OFFSET;
+                snprintf(err->message, sizeof err->message, "model path too long");
+            }
+            return FERRY_ERR_ARGUMENT;
+        }
+        /* A model at the root of the file system ("/x.alo") has folder "/". */
+        r = ferry_file_source_folder(n ? dir : "/", &f->model, err);
+        if (r == FERRY_OK) {
+            memcpy(dir + n, "/..", 4);
+            r = ferry_file_source_folder(dir, &f->parent, err);
+        }
+        f->places.model_source = &f->model;
+        f->places.model_path = slash ? slash + 1 : model_path;
+        f->places.parent_source = &f->parent;
+    }
+    if (!dirs) dir_count = 0;
+    if (r == FERRY_OK && dir_count) {
+        f->folders = calloc(dir_count, sizeof *f->folders);
+        f->folder_list = calloc(dir_count, sizeof *f->folder_list);
+        if (!f->folders || !f->folder_list) r = FERRY_ERR_NOMEM;
+        for (size_t i = 0; r == FERRY_OK && i < dir_count; i++) {
+            if (!dirs[i] || !*dirs[i]) continue; /* skipped, as before */
+            r = ferry_file_source_folder(dirs[i], &f->folders[i], err);
+            if (r == FERRY_OK) f->folder_list[i] = &f->folders[i];
+        }
+        f->folder_count = dir_count;
+        f->places.folders = (const ferry_file_source *const *)f->folder_list;
+        f->places.folder_count = dir_count;
+    }
+    if (r != FERRY_OK) {
+        if (err && r == FERRY_ERR_NOMEM) {
+            err->code = r;
+            snprintf(err->message, sizeof err->message, "out of memory");
+        }
+        ferry_alamo_texture_folders_close(f);
+    }
+    return r;
 }
 
 bool ferry_alamo_find_texture(const char *model_path, const char *const *extra_dirs, size_t extra_count,
                               const char *name, char *out_path, size_t out_size)
 {
     if (!name || !*name || !out_path || !out_size) return false;
-    const char *base = base_name(name);
-    if (!*base) return false;
-    if (model_path) {
-        char dir[4096];
-        const char *slash = strrchr(model_path, '/');
-        int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - model_path), model_path)
-                      : snprintf(dir, sizeof dir, ".");
-        if (n < 0 || (size_t)n >= sizeof dir - 4) return false;
-        if (find_name(dir, base, out_path, out_size)) return true;
-        memcpy(dir + n, "/..", 4);
-        if (find_in_subfolders(dir, "textures", base, out_path, out_size)) return true;
+    ferry_alamo_texture_folders f;
+    ferry_error e;
+    if (ferry_alamo_texture_folders_open(model_path, extra_dirs, extra_count, &f, &e) != FERRY_OK) return false;
+    const ferry_file_source *src = NULL;
+    char path[1400];
+    bool found = ferry_alamo_texture_find(&f.places, name, &src, path, sizeof path);
+    if (found) {
+        char shown[4200];
+        ferry_file_source_display(src, path, shown, sizeof shown);
+        found = strlen(shown) < out_size;
+        if (found) memcpy(out_path, shown, strlen(shown) + 1);
     }
-    for (size_t i = 0; i < extra_count; i++)
-        if (extra_dirs[i] && find_name(extra_dirs[i], base, out_path, out_size)) return true;
-    return false;
+    ferry_alamo_texture_folders_close(&f);
+    return found;
 }

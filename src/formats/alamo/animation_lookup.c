@@ -1,0 +1,138 @@
+/* A model's animations found by name in its folder of a file source
+ * (ferry_ala_find_animations). */
+#define _DEFAULT_SOURCE
+#include <ferry/ala.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct name_list {
+    char **items;
+    size_t count, capacity;
+} name_list;
+
+typedef struct folder_names {
+    name_list models, animations;
+    bool failed;
+} folder_names;
+
+static bool push(name_list *l, const char *name)
+{
+    if (l->count == l->capacity) {
+        size_t cap = l->capacity ? 2 * l->capacity : 16;
+        char **n = realloc(l->items, cap * sizeof *n);
+        if (!n) return false;
+        l->items = n;
+        l->capacity = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy) return false;
+    l->items[l->count++] = copy;
+    return true;
+}
+
+static bool has_ext(const char *name, const char *ext)
+{
+    size_t n = strlen(name);
+    return n > 4 && strcasecmp(name + n - 4, ext) == 0;
+}
+
+static bool collect(void *ctx, const char *name, ferry_entry_kind kind)
+{
+    folder_names *f = ctx;
+    if (kind != FERRY_ENTRY_FILE) return true;
+    name_list *l = has_ext(name, ".alo") ? &f->models : has_ext(name, ".ala") ? &f->animations : NULL;
+    if (l && !push(l, name)) {
+        f->failed = true;
+        return false;
+    }
+    return true;
+}
+
+static size_t stem_length(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void free_list(name_list *l)
+{
+    for (size_t i = 0; i < l->count; i++) free(l->items[i]);
+    free(l->items);
+}
+
+void ferry_ala_free_paths(char **paths, size_t count)
+{
+    for (size_t i = 0; paths && i < count; i++) free(paths[i]);
+    free(paths);
+}
+
+ferry_result ferry_ala_find_animations(const ferry_file_source *source, const char *model_path, char ***paths,
+                                       size_t *count, ferry_error *err)
+{
+    *paths = NULL;
+    *count = 0;
+    if (err) memset(err, 0, sizeof *err);
+    if (!source || !model_path) {
+        if (err) {
+            err->code = FERRY_ERR_ARGUMENT;
+            err->offset = FERRY_NO_OFFSET;
+            snprintf(err->message, sizeof err->message, "no source or model path");
+        }
+        return FERRY_ERR_ARGUMENT;
+    }
+    const char *slash = strrchr(model_path, '/');
+    char dir[1024];
+    int dn = snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - model_path) : 0, model_path);
+    if (dn < 0 || (size_t)dn >= sizeof dir) return FERRY_ERR_ARGUMENT;
+    const char *base = slash ? slash + 1 : model_path;
+    size_t stem_len = stem_length(base);
+
+    folder_names f;
+    memset(&f, 0, sizeof f);
+    ferry_result r = ferry_file_source_list(source, dir, collect, &f, err);
+    char **out = NULL;
+    size_t found = 0;
+    if (r == FERRY_OK && f.failed) r = FERRY_ERR_NOMEM;
+    if (r == FERRY_OK && f.animations.count) {
+        out = calloc(f.animations.count, sizeof *out);
+        if (!out) r = FERRY_ERR_NOMEM;
+    }
+    for (size_t i = 0; r == FERRY_OK && i < f.animations.count; i++) {
+        /* Ours unless another model in the folder has a longer stem that
+         * fits (X_Y_IDLE_00.ALA belongs to X_Y, not X). */
+        const char *name = f.animations.items[i];
+        size_t k = ferry_ala_model_for(name, (const char *const *)f.models.items, f.models.count);
+        if (k >= f.models.count) continue;
+        const char *owner = f.models.items[k];
+        if (stem_length(owner) != stem_len || strncasecmp(owner, base, stem_len) != 0) continue;
+        size_t need = (size_t)dn + strlen(name) + 2;
+        char *p = malloc(need);
+        if (!p) {
+            r = FERRY_ERR_NOMEM;
+            break;
+        }
+        if (dn) snprintf(p, need, "%s/%s", dir, name);
+        else snprintf(p, need, "%s", name);
+        out[found++] = p;
+    }
+    free_list(&f.models);
+    free_list(&f.animations);
+    if (r != FERRY_OK) {
+        ferry_ala_free_paths(out, found);
+        if (err && r == FERRY_ERR_NOMEM) {
+            err->code = r;
+            err->offset = FERRY_NO_OFFSET;
+            snprintf(err->message, sizeof err->message, "out of memory listing animations");
+        }
+        return r;
+    }
+    if (found) qsort(out, found, sizeof *out, cmp_str);
+    *paths = out;
+    *count = found;
+    return FERRY_OK;
+}
