@@ -2,6 +2,8 @@
 #include "support.h"
 
 #include <dirent.h>
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,4 +78,103 @@ uint8_t *test_read_file(const char *path, size_t *size)
     fclose(f);
     if (buf) *size = (size_t)n;
     return buf;
+}
+
+/* ---- extras: ferry_json <-> jansson, independently of the library ---- */
+
+static json_t *extras_to_jansson(const ferry_json *v)
+{
+    switch (v->kind) {
+    case FERRY_JSON_NULL: return json_null();
+    case FERRY_JSON_BOOL: return json_boolean(v->boolean);
+    case FERRY_JSON_INTEGER: return json_integer((json_int_t)v->integer);
+    case FERRY_JSON_REAL: return isfinite(v->real) ? json_real(v->real) : json_null();
+    case FERRY_JSON_STRING: {
+        json_t *s = json_stringn(v->string, v->length);
+        return s ? s : json_string("(not UTF-8)");
+    }
+    case FERRY_JSON_ARRAY: {
+        json_t *a = json_array();
+        for (size_t i = 0; i < v->count; i++) json_array_append_new(a, extras_to_jansson(v->items[i]));
+        return a;
+    }
+    case FERRY_JSON_OBJECT: {
+        json_t *o = json_object();
+        for (size_t i = 0; i < v->count; i++)
+            json_object_setn_new(o, v->members[i].key, v->members[i].key_length, extras_to_jansson(v->members[i].value));
+        return o;
+    }
+    }
+    return json_null();
+}
+
+const char *test_extras_text(const ferry_json *extras)
+{
+    static char *ring[64];
+    static size_t next;
+    if (!extras) return NULL;
+    json_t *j = extras_to_jansson(extras);
+    char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(9) | JSON_ENCODE_ANY);
+    json_decref(j);
+    free(ring[next]);
+    ring[next] = text;
+    next = (next + 1) % 64;
+    return text;
+}
+
+static ferry_arena *parse_arena;
+
+static bool extras_from_jansson(ferry_json *out, json_t *j)
+{
+    memset(out, 0, sizeof *out);
+    switch (json_typeof(j)) {
+    case JSON_NULL: out->kind = FERRY_JSON_NULL; return true;
+    case JSON_TRUE:
+    case JSON_FALSE: out->kind = FERRY_JSON_BOOL, out->boolean = json_is_true(j); return true;
+    case JSON_INTEGER: out->kind = FERRY_JSON_INTEGER, out->integer = json_integer_value(j); return true;
+    case JSON_REAL: out->kind = FERRY_JSON_REAL, out->real = json_real_value(j); return true;
+    case JSON_STRING:
+        out->kind = FERRY_JSON_STRING, out->length = json_string_length(j);
+        out->string = ferry_arena_memdup(parse_arena, json_string_value(j), out->length + 1);
+        return out->string != NULL;
+    case JSON_ARRAY: {
+        out->kind = FERRY_JSON_ARRAY, out->count = json_array_size(j);
+        const ferry_json **items = ferry_arena_alloc(parse_arena, (out->count + 1) * sizeof *items);
+        if (!items) return false;
+        for (size_t i = 0; i < out->count; i++) {
+            ferry_json *item = ferry_arena_alloc(parse_arena, sizeof *item);
+            if (!item || !extras_from_jansson(item, json_array_get(j, i))) return false;
+            items[i] = item;
+        }
+        out->items = items;
+        return true;
+    }
+    case JSON_OBJECT: {
+        out->kind = FERRY_JSON_OBJECT, out->count = json_object_size(j);
+        ferry_json_member *m = ferry_arena_alloc(parse_arena, (out->count + 1) * sizeof *m);
+        if (!m) return false;
+        size_t i = 0;
+        for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it), i++) {
+            m[i].key_length = json_object_iter_key_len(it);
+            m[i].key = ferry_arena_memdup(parse_arena, json_object_iter_key(it), m[i].key_length + 1);
+            ferry_json *value = ferry_arena_alloc(parse_arena, sizeof *value);
+            if (!m[i].key || !value || !extras_from_jansson(value, json_object_iter_value(it))) return false;
+            m[i].value = value;
+        }
+        out->members = m;
+        return true;
+    }
+    }
+    return false;
+}
+
+const ferry_json *test_extras_parse(const char *text)
+{
+    if (!parse_arena) parse_arena = ferry_arena_create(0);
+    json_t *j = json_loads(text, JSON_DECODE_ANY, NULL);
+    if (!j || !parse_arena) return NULL;
+    ferry_json *v = ferry_arena_alloc(parse_arena, sizeof *v);
+    bool ok = v && extras_from_jansson(v, j);
+    json_decref(j);
+    return ok ? v : NULL;
 }

@@ -4,6 +4,7 @@
 #define FERRY_TEST_SUPPORT_H
 
 #include <ferry/ala.h>
+#include <ferry/scene.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,6 +48,15 @@ void test_free_paths(char **paths, size_t count);
 bool test_dir_exists(const char *dir);
 /* Reads a whole file (malloc'd), NULL on failure. */
 uint8_t *test_read_file(const char *path, size_t *size);
+
+/* Extras (ferry_json) as compact JSON text, reals to 9 significant digits:
+ * the text the converters stored before extras became data, so the tests'
+ * text assertions read the same. NULL for NULL. The text stays valid until
+ * 64 more calls. */
+const char *test_extras_text(const ferry_json *extras);
+/* JSON text as a ferry_json for scenes built by hand (kept until the test
+ * exits); NULL when the text is not JSON. */
+const ferry_json *test_extras_parse(const char *text);
 
 /* Bit-exact pose comparison, field by field: a memcmp of the struct would
  * also compare its padding bytes, which hold whatever was there. */

@@ -9,6 +9,7 @@
 #include <ferry/convert.h>
 #include <ferry/gltf.h>
 
+#include "support.h"
 #include "test.h"
 
 static void set_identity(double m[16])
@@ -174,8 +175,8 @@ static void test_rigid(void)
         CHECK_NEAR(t->times[1], 0.1, 1e-7);
         CHECK_NEAR(t->values[3 + 2], 8, 1e-6);
     }
-    CHECK(strstr(s->extras_json, "\"export\":\"skin\"") != NULL);
-    CHECK(strstr(s->extras_json, "\"version\":8") != NULL);
+    CHECK(strstr(test_extras_text(s->extras), "\"export\":\"skin\"") != NULL);
+    CHECK(strstr(test_extras_text(s->extras), "\"version\":8") != NULL);
     ferry_buffer glb = {0};
     CHECK(ferry_gltf_write_glb(s, &glb, &err) == FERRY_OK);
     ferry_buffer_free(&glb);
@@ -264,7 +265,7 @@ static void test_dropped_weight(void)
         CHECK_EQ_U(p->joints[at * 4 + k], want_j[k]);
         CHECK_NEAR(p->weights[at * 4 + k], want_w[k], 1e-6);
     }
-    CHECK(strstr(s->extras_json, "\"max_dropped_weight\":0.1") != NULL);
+    CHECK(strstr(test_extras_text(s->extras), "\"max_dropped_weight\":0.1") != NULL);
     ferry_scene_free(s);
 }
 
@@ -378,7 +379,7 @@ static void test_animation_space(void)
             CHECK(wc->values[0] == 1 && wc->values[1] == 0 && wc->values[2] == 0 && wc->values[3] == 1);
         }
     }
-    CHECK(strstr(s->extras_json, "\"export\":\"morph targets\"") != NULL);
+    CHECK(strstr(test_extras_text(s->extras), "\"export\":\"morph targets\"") != NULL);
     ferry_buffer glb = {0};
     CHECK(ferry_gltf_write_glb(s, &glb, &err) == FERRY_OK);
     ferry_buffer_free(&glb);
@@ -441,10 +442,10 @@ static void test_lod_and_errors(void)
         CHECK_EQ_U(s->meshes[0].primitive_count, 2);
         CHECK_EQ_U(s->image_count, 2);
         CHECK(s->materials[0].base_color_image == -1);
-        CHECK(strstr(s->materials[0].extras_json, "\"tangent_map\":{") != NULL);
-        CHECK(strstr(s->materials[0].extras_json, "\"scale\":2") != NULL);
-        CHECK(strstr(s->materials[0].extras_json, "\"texture_signed\":true") != NULL);
-        CHECK(strstr(s->extras_json, "\"collapse_count\":7") != NULL);
+        CHECK(strstr(test_extras_text(s->materials[0].extras), "\"tangent_map\":{") != NULL);
+        CHECK(strstr(test_extras_text(s->materials[0].extras), "\"scale\":2") != NULL);
+        CHECK(strstr(test_extras_text(s->materials[0].extras), "\"texture_signed\":true") != NULL);
+        CHECK(strstr(test_extras_text(s->extras), "\"collapse_count\":7") != NULL);
         ferry_buffer glb = {0};
         CHECK(ferry_gltf_write_glb(s, &glb, &err) == FERRY_OK);
         ferry_buffer_free(&glb);
@@ -462,7 +463,7 @@ static void test_lod_and_errors(void)
     if (s) {
         CHECK_EQ_U(rep.triangle_count, 1);
         CHECK_EQ_U(s->meshes[0].primitive_count, 1);
-        CHECK(strstr(s->extras_json, "\"collapses_applied\":1") != NULL);
+        CHECK(strstr(test_extras_text(s->extras), "\"collapses_applied\":1") != NULL);
         ferry_scene_free(s);
     }
 
@@ -499,7 +500,7 @@ static void test_shear(void)
     CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (!s) return;
     CHECK(!rep.skinned);
-    CHECK(strstr(s->nodes[0].extras_json, "\"not_trs\":true") != NULL);
+    CHECK(strstr(test_extras_text(s->nodes[0].extras), "\"not_trs\":true") != NULL);
     double q = 0;
     for (int k = 0; k < 4; k++) q += (double)s->nodes[0].rotation[k] * s->nodes[0].rotation[k];
     CHECK_NEAR(q, 1, 1e-5);

@@ -113,14 +113,14 @@ static bool json_ok(const char *text)
 
 static void check_extras(const ferry_scene *s)
 {
-    bool ok = json_ok(s->extras_json);
-    for (size_t i = 0; i < s->node_count; i++) ok &= json_ok(s->nodes[i].extras_json);
-    for (size_t i = 0; i < s->material_count; i++) ok &= json_ok(s->materials[i].extras_json);
+    bool ok = json_ok(test_extras_text(s->extras));
+    for (size_t i = 0; i < s->node_count; i++) ok &= json_ok(test_extras_text(s->nodes[i].extras));
+    for (size_t i = 0; i < s->material_count; i++) ok &= json_ok(test_extras_text(s->materials[i].extras));
     for (size_t i = 0; i < s->mesh_count; i++) {
-        ok &= json_ok(s->meshes[i].extras_json);
-        for (size_t p = 0; p < s->meshes[i].primitive_count; p++) ok &= json_ok(s->meshes[i].primitives[p].extras_json);
+        ok &= json_ok(test_extras_text(s->meshes[i].extras));
+        for (size_t p = 0; p < s->meshes[i].primitive_count; p++) ok &= json_ok(test_extras_text(s->meshes[i].primitives[p].extras));
     }
-    for (size_t i = 0; i < s->animation_count; i++) ok &= json_ok(s->animations[i].extras_json);
+    for (size_t i = 0; i < s->animation_count; i++) ok &= json_ok(test_extras_text(s->animations[i].extras));
     CHECK_MSG(ok, "every extras text parses as a JSON object");
 }
 
@@ -509,7 +509,7 @@ static void test_walker(void)
     /* Proxies and dazzles: nodes on their bones with their flags. */
     size_t proxies = 0, dazzles = 0;
     for (size_t i = 0; i < s->node_count; i++) {
-        json_t *x = s->nodes[i].extras_json ? json_loads(s->nodes[i].extras_json, 0, NULL) : NULL;
+        json_t *x = test_extras_text(s->nodes[i].extras) ? json_loads(test_extras_text(s->nodes[i].extras), 0, NULL) : NULL;
         const char *kind = json_string_value(json_object_get(x, "alamo"));
         if (kind && strcmp(kind, "proxy") == 0) {
             proxies++;
@@ -548,7 +548,7 @@ static void test_walker(void)
                ps.channels, ps.samples, ps.translation, ps.rotation, ps.scale, ps.frame0_near_rest, ps.frame0_bones);
         CHECK(ps.translation < 1e-5 && ps.rotation < 1e-6 && ps.scale < 1e-5);
         /* Visibility bits travel in the animation's extras. */
-        json_t *x = json_loads(s->animations[0].extras_json, 0, NULL);
+        json_t *x = json_loads(test_extras_text(s->animations[0].extras), 0, NULL);
         CHECK(json_array_size(json_object_get(x, "visibility")) >= 1);
         json_decref(x);
         /* Step bits: the walk's exhaust and the idle's head have some. */
@@ -594,7 +594,7 @@ static void check_particle_scene(const ferry_particle_system *ps, const ferry_sc
     check_extras(s);
     for (size_t i = 0; i < ps->emitter_count && i + 1 < s->node_count; i++) {
         CHECK(s->nodes[1 + i].parent == 0);
-        json_t *x = json_loads(s->nodes[1 + i].extras_json, 0, NULL);
+        json_t *x = json_loads(test_extras_text(s->nodes[1 + i].extras), 0, NULL);
         json_t *props = json_object_get(x, "properties");
         CHECK(json_object_size(props) > 0);
         CHECK(json_object_size(json_object_get(x, "tracks")) == 7);
@@ -674,8 +674,8 @@ static long lod_of(const char *name, size_t *base)
 static bool has_mesh_node(const ferry_scene *s, const char *name)
 {
     for (size_t k = 0; k < s->node_count; k++)
-        if (s->nodes[k].name && name && strcmp(s->nodes[k].name, name) == 0 && s->nodes[k].extras_json &&
-            strstr(s->nodes[k].extras_json, "\"alamo\":\"mesh\""))
+        if (s->nodes[k].name && name && strcmp(s->nodes[k].name, name) == 0 && test_extras_text(s->nodes[k].extras) &&
+            strstr(test_extras_text(s->nodes[k].extras), "\"alamo\":\"mesh\""))
             return true;
     return false;
 }
@@ -690,7 +690,7 @@ static void check_default_view(const ferry_alo_model *m, const ferry_scene *all,
     if (!s) return;
     size_t drawn = 0, marked = 0;
     for (size_t i = 0; i < all->node_count; i++) {
-        json_t *x = all->nodes[i].extras_json ? json_loads(all->nodes[i].extras_json, 0, NULL) : NULL;
+        json_t *x = test_extras_text(all->nodes[i].extras) ? json_loads(test_extras_text(all->nodes[i].extras), 0, NULL) : NULL;
         const char *kind = json_string_value(json_object_get(x, "alamo"));
         if (kind && strcmp(kind, "mesh") == 0) {
             bool not_drawn = json_array_size(json_object_get(x, "not_drawn")) > 0;
@@ -703,7 +703,7 @@ static void check_default_view(const ferry_alo_model *m, const ferry_scene *all,
     }
     CHECK_EQ_U(report.meshes, drawn);
     CHECK_EQ_U(report.meshes_left_out, marked);
-    json_t *sx = json_loads(s->extras_json, 0, NULL);
+    json_t *sx = json_loads(test_extras_text(s->extras), 0, NULL);
     CHECK_EQ_U(json_array_size(json_object_get(sx, "left_out")), marked);
     json_decref(sx);
     /* Level-of-detail groups: the kept one has the most triangles. */
@@ -731,9 +731,9 @@ static void check_default_view(const ferry_alo_model *m, const ferry_scene *all,
              * may still be left out for another reason, a hidden bone). */
             bool lower = false;
             for (size_t k = 0; k < all->node_count; k++)
-                if (all->nodes[k].name && strcmp(all->nodes[k].name, nj) == 0 && all->nodes[k].extras_json &&
-                    strstr(all->nodes[k].extras_json, "\"alamo\":\"mesh\""))
-                    lower = strstr(all->nodes[k].extras_json, "\"lower_lod\"") != NULL;
+                if (all->nodes[k].name && strcmp(all->nodes[k].name, nj) == 0 && test_extras_text(all->nodes[k].extras) &&
+                    strstr(test_extras_text(all->nodes[k].extras), "\"alamo\":\"mesh\""))
+                    lower = strstr(test_extras_text(all->nodes[k].extras), "\"lower_lod\"") != NULL;
             if (j == best) CHECK_MSG(!lower, "%s (%zu triangles, the most of its group) marked lower_lod", nj, mesh_triangles(&m->meshes[j]));
             else CHECK_MSG(!has_mesh_node(s, nj) && lower, "%s (%zu triangles, fewer than %s) kept", nj, mesh_triangles(&m->meshes[j]), m->meshes[best].name);
         }

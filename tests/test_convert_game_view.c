@@ -11,6 +11,7 @@
 #include <ferry/convert.h>
 #include <jansson.h>
 
+#include "support.h"
 #include "test.h"
 
 #define MESHES 7
@@ -104,7 +105,7 @@ int main(void)
         if (!scene) continue;
         bool seen[MESHES] = {false};
         size_t n = count_mesh_nodes(scene, seen);
-        json_t *sx = json_loads(scene->extras_json, 0, NULL);
+        json_t *sx = json_loads(test_extras_text(scene->extras), 0, NULL);
         if (mode < 2) {
             CHECK_EQ_U(n, 1);
             CHECK_MSG(seen[0], "Hull_LOD1, the most detailed level, kept");
@@ -125,7 +126,7 @@ int main(void)
             for (size_t i = 0; i < scene->node_count; i++) {
                 for (int k = 0; k < MESHES; k++) {
                     if (!scene->nodes[i].name || strcmp(scene->nodes[i].name, names[k]) != 0) continue;
-                    json_t *x = json_loads(scene->nodes[i].extras_json, 0, NULL);
+                    json_t *x = json_loads(test_extras_text(scene->nodes[i].extras), 0, NULL);
                     char *why = json_dumps(json_object_get(x, "not_drawn"), JSON_COMPACT | JSON_ENCODE_ANY);
                     CHECK_MSG(reasons[k] ? why && strcmp(why, reasons[k]) == 0 : why == NULL, "%s: not_drawn %s", names[k],
                               why ? why : "(none)");

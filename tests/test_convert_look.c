@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "support.h"
 #include "test.h"
 
 #define W 4
@@ -111,7 +112,7 @@ static void check_textured(const ferry_scene *s)
             }
             free(px);
         }
-        json_t *x = json_loads(body->extras_json, 0, NULL);
+        json_t *x = json_loads(test_extras_text(body->extras), 0, NULL);
         json_t *mask = json_object_get(json_object_get(x, "faction_mask"), "image");
         CHECK_MSG(json_is_integer(mask), "faction_mask names the mask image");
         json_int_t mi = json_integer_value(mask);
@@ -171,7 +172,7 @@ static void check_untextured(const ferry_scene *s)
     /* Without a texture the emissive factor stays alone. */
     CHECK(hull->emissive_image == -1);
     CHECK_NEAR(hull->emissive_factor[2], 0.125, 1e-6);
-    json_t *x = json_loads(glow->extras_json, 0, NULL);
+    json_t *x = json_loads(test_extras_text(glow->extras), 0, NULL);
     CHECK(json_string_value(json_object_get(x, "texture_not_embedded")) &&
           strcmp(json_string_value(json_object_get(x, "texture_not_embedded")), "nothere.dds") == 0);
     json_decref(x);
@@ -266,7 +267,7 @@ int main(void)
         size_t missing_warnings = 0;
         for (size_t i = 0; i < diags.count; i++) missing_warnings += strcmp(diags.items[i].rule, "texture-missing") == 0;
         CHECK_EQ_U(missing_warnings, 2);
-        json_t *sx = json_loads(scene->extras_json, 0, NULL);
+        json_t *sx = json_loads(test_extras_text(scene->extras), 0, NULL);
         CHECK_EQ_U(json_array_size(json_object_get(sx, "missing_textures")), 2);
         json_decref(sx);
         /* The file as the glTF writer makes it passes its own checks. */

@@ -152,7 +152,7 @@ static void full_scene(ferry_scene *s, const uint8_t *png, size_t png_size)
     memset(s, 0, sizeof *s);
     for (int i = 0; i < N_COUNT; i++) ferry_scene_node_init(&full_nodes[i]);
     full_nodes[N_ROOT].name = "root";
-    full_nodes[N_ROOT].extras_json = "{\"id\": 7, \"tags\": [\"a\", \"b\"]}";
+    full_nodes[N_ROOT].extras = test_extras_parse("{\"id\": 7, \"tags\": [\"a\", \"b\"]}");
     full_nodes[N_BONE0].name = "bone0";
     full_nodes[N_BONE0].parent = N_ROOT;
     full_nodes[N_BONE1].name = "bone1";
@@ -196,7 +196,7 @@ static void full_scene(ferry_scene *s, const uint8_t *png, size_t png_size)
     p->index_count = 3;
     p->mode = FERRY_PRIMITIVE_TRIANGLES;
     p->material = 0;
-    p->extras_json = "{\"source\": \"hand\"}";
+    p->extras = test_extras_parse("{\"source\": \"hand\"}");
     p = &textured_prims[1];
     p->vertex_count = 2;
     p->positions = point_positions;
@@ -206,7 +206,7 @@ static void full_scene(ferry_scene *s, const uint8_t *png, size_t png_size)
     full_meshes[0].name = "textured";
     full_meshes[0].primitives = textured_prims;
     full_meshes[0].primitive_count = 2;
-    full_meshes[0].extras_json = "{\"lod\": 0}";
+    full_meshes[0].extras = test_extras_parse("{\"lod\": 0}");
 
     /* mesh 1: two bones */
     memset(&skinned_prim, 0, sizeof skinned_prim);
@@ -252,7 +252,7 @@ static void full_scene(ferry_scene *s, const uint8_t *png, size_t png_size)
     full_materials[0].alpha_mode = FERRY_ALPHA_MASK;
     full_materials[0].alpha_cutoff = 0.25f;
     full_materials[0].double_sided = true;
-    full_materials[0].extras_json = "{\"shader\": \"MeshBumpColorize.fx\"}";
+    full_materials[0].extras = test_extras_parse("{\"shader\": \"MeshBumpColorize.fx\"}");
     ferry_scene_material_init(&full_materials[1]);
     full_materials[1].name = "glow";
     full_materials[1].alpha_mode = FERRY_ALPHA_BLEND;
@@ -268,7 +268,7 @@ static void full_scene(ferry_scene *s, const uint8_t *png, size_t png_size)
     skin_channels[0] = (ferry_scene_channel){N_BONE1, FERRY_ANIM_ROTATION, FERRY_INTERP_LINEAR, rot_times, 2, rot_values};
     skin_channels[1] = (ferry_scene_channel){N_BONE0, FERRY_ANIM_TRANSLATION, FERRY_INTERP_STEP, step_times, 3, step_values};
     morph_channels[0] = (ferry_scene_channel){N_MORPH, FERRY_ANIM_WEIGHTS, FERRY_INTERP_LINEAR, morph_times, 3, morph_values};
-    full_animations[0] = (ferry_scene_animation){"bend", skin_channels, 2, "{\"fps\": 30}"};
+    full_animations[0] = (ferry_scene_animation){"bend", skin_channels, 2, test_extras_parse("{\"fps\": 30}")};
     full_animations[1] = (ferry_scene_animation){"morph", morph_channels, 1, NULL};
 
     s->nodes = full_nodes;
@@ -286,7 +286,7 @@ static void full_scene(ferry_scene *s, const uint8_t *png, size_t png_size)
     s->animations = full_animations;
     s->animation_count = 2;
     s->name = "full";
-    s->extras_json = "{\"source\": \"test_gltf\"}";
+    s->extras = test_extras_parse("{\"source\": \"test_gltf\"}");
     s->generator = "test_gltf";
 }
 
@@ -720,13 +720,26 @@ static void test_errors(void)
     full_nodes[N_SUN].rotation[3] = 1;
     EXPECT_ERROR(&s, "quaternions must be normalized");
 
+    /* Extras are data (ferry_json), no longer text that may fail to
+     * parse: what cannot be written is a real that is not finite or a key
+     * twice in one object. */
     full_scene(&s, png.data, png.size);
-    full_nodes[N_ROOT].extras_json = "{\"id\": 7,";
-    EXPECT_ERROR(&s, "node 0 \"root\": extras_json is not valid JSON");
+    ferry_json nan_real = {.kind = FERRY_JSON_REAL, .real = NAN};
+    ferry_json_member nan_member = {"id", 2, &nan_real};
+    ferry_json nan_extras = {.kind = FERRY_JSON_OBJECT, .members = &nan_member, .count = 1};
+    full_nodes[N_ROOT].extras = &nan_extras;
+    EXPECT_ERROR(&s, "node 0 \"root\": extras cannot be written: a real is NaN");
 
     full_scene(&s, png.data, png.size);
-    full_materials[1].extras_json = "[1, 2]";
-    EXPECT_ERROR(&s, "material 1 \"glow\": extras_json must be a JSON object");
+    ferry_json one = {.kind = FERRY_JSON_INTEGER, .integer = 1}, two = {.kind = FERRY_JSON_INTEGER, .integer = 2};
+    ferry_json_member twice[2] = {{"id", 2, &one}, {"id", 2, &two}};
+    ferry_json twice_extras = {.kind = FERRY_JSON_OBJECT, .members = twice, .count = 2};
+    full_nodes[N_ROOT].extras = &twice_extras;
+    EXPECT_ERROR(&s, "node 0 \"root\": extras cannot be written: a key appears twice in one object");
+
+    full_scene(&s, png.data, png.size);
+    full_materials[1].extras = test_extras_parse("[1, 2]");
+    EXPECT_ERROR(&s, "material 1 \"glow\": extras must be an object");
 
     full_scene(&s, png.data, png.size);
     full_materials[0].base_color_image = 1;
@@ -830,6 +843,51 @@ static void test_defaults(void)
     ferry_scene_free(owned); /* frees the struct with its arena (checked under ASan) */
 }
 
+/* Extras written from data: integers stay integers, reals get 9
+ * significant digits (float precision, as before), a string that is not
+ * UTF-8 keeps its ASCII with '?' for the rest (the rule for names), a NUL
+ * inside a string is escaped. Expected text written by hand. */
+static void test_extras_data(void)
+{
+    ferry_scene s;
+    ferry_scene_node node;
+    ferry_scene_mesh mesh;
+    ferry_scene_primitive prim;
+    triangle_scene(&s, &node, &mesh, &prim);
+    ferry_json null = {.kind = FERRY_JSON_NULL}, yes = {.kind = FERRY_JSON_BOOL, .boolean = true},
+               empty = {.kind = FERRY_JSON_ARRAY};
+    const ferry_json *items[3] = {&null, &yes, &empty};
+    ferry_json values[] = {
+        {.kind = FERRY_JSON_INTEGER, .integer = -9007199254740993LL},
+        {.kind = FERRY_JSON_REAL, .real = 1.0},
+        {.kind = FERRY_JSON_REAL, .real = (double)0.1f},
+        {.kind = FERRY_JSON_STRING, .string = "caf\xe9", .length = 4},
+        {.kind = FERRY_JSON_STRING, .string = "a\0b", .length = 3},
+        {.kind = FERRY_JSON_ARRAY, .items = items, .count = 3},
+        {.kind = FERRY_JSON_OBJECT},
+    };
+    ferry_json_member members[] = {{"i", 1, &values[0]}, {"r", 1, &values[1]}, {"f", 1, &values[2]}, {"s", 1, &values[3]},
+                                   {"z\xff", 2, &values[4]}, {"a", 1, &values[5]}, {"o", 1, &values[6]}};
+    ferry_json extras = {.kind = FERRY_JSON_OBJECT, .members = members, .count = sizeof members / sizeof *members};
+    node.extras = &extras;
+    ferry_buffer glb = {0};
+    ferry_error err;
+    CHECK(ferry_gltf_write_glb(&s, &glb, &err) == FERRY_OK);
+    const char *want = "\"extras\":{\"i\":-9007199254740993,\"r\":1.0,\"f\":0.100000001,\"s\":\"caf?\","
+                       "\"z?\":\"a\\u0000b\",\"a\":[null,true,[]],\"o\":{}}";
+    /* the GLB's JSON chunk (compact) starts at byte 20, its length at 12 */
+    uint32_t n = glb.size >= 20 ? (uint32_t)glb.data[12] | (uint32_t)glb.data[13] << 8 | (uint32_t)glb.data[14] << 16 |
+                                      (uint32_t)glb.data[15] << 24
+                                : 0;
+    char *text = n <= glb.size - 20 ? calloc(1, (size_t)n + 1) : NULL;
+    if (text) memcpy(text, glb.data + 20, n);
+    CHECK_MSG(text && strstr(text, want) != NULL, "node extras as written: %s", text ? text : "");
+    free(text);
+    ferry_buffer_free(&glb);
+    CHECK(ferry_json_get(&extras, "r") == &values[1]);
+    CHECK(ferry_json_get(&extras, "q") == NULL && ferry_json_get(&null, "r") == NULL && ferry_json_get(NULL, "r") == NULL);
+}
+
 static bool exists(const char *name)
 {
     char path[256];
@@ -887,6 +945,7 @@ int main(void)
     }
     test_defaults();
     test_triangle();
+    test_extras_data();
     test_full();
     test_big_indices();
     test_errors();

@@ -54,7 +54,7 @@ static void build_scene(ferry_scene *s)
     material.base_color_factor[0] = 0.5f;
     material.base_color_image = 0;
     material.roughness_factor = 0.25f;
-    material.extras_json = "{\"k\":1}";
+    material.extras = test_extras_parse("{\"k\":1}");
     targets[0] = (ferry_scene_morph_target){target0, NULL, "up"};
     memset(&prim, 0, sizeof prim);
     prim.vertex_count = 4;
@@ -80,7 +80,7 @@ static void build_scene(ferry_scene *s)
     nodes[1].translation[0] = 1, nodes[1].translation[1] = 2, nodes[1].translation[2] = 3;
     nodes[1].rotation[2] = 0.70710677f, nodes[1].rotation[3] = 0.70710677f;
     nodes[1].scale[1] = 2;
-    nodes[1].extras_json = "{\"bone\":true}";
+    nodes[1].extras = test_extras_parse("{\"bone\":true}");
     nodes[2].name = "skinned";
     nodes[2].mesh = 0;
     nodes[2].skin = 0;
@@ -106,7 +106,7 @@ static void build_scene(ferry_scene *s)
     s->animations = &anim;
     s->animation_count = 1;
     s->name = "scene";
-    s->extras_json = "{\"source\":\"test\"}";
+    s->extras = test_extras_parse("{\"source\":\"test\"}");
 }
 
 static bool floats_equal(const float *a, const float *b, size_t n)
@@ -134,14 +134,14 @@ static void compare(const ferry_scene *a, const ferry_scene *b)
     CHECK_EQ_U(b->animation_count, a->animation_count);
     CHECK_EQ_U(b->image_count, a->image_count);
     CHECK(b->name && strcmp(b->name, a->name) == 0);
-    CHECK(extras_equal(a->extras_json, b->extras_json));
+    CHECK(extras_equal(test_extras_text(a->extras), test_extras_text(b->extras)));
     for (size_t i = 0; i < a->node_count && i < b->node_count; i++) {
         const ferry_scene_node *x = &a->nodes[i], *y = &b->nodes[i];
         CHECK(y->name && strcmp(x->name, y->name) == 0);
         CHECK(x->parent == y->parent && x->mesh == y->mesh && x->skin == y->skin && x->light == y->light);
         CHECK(floats_equal(x->translation, y->translation, 3) && floats_equal(x->rotation, y->rotation, 4) &&
               floats_equal(x->scale, y->scale, 3));
-        CHECK(extras_equal(x->extras_json, y->extras_json));
+        CHECK(extras_equal(test_extras_text(x->extras), test_extras_text(y->extras)));
     }
     if (b->mesh_count == 1 && b->meshes[0].primitive_count == 1) {
         const ferry_scene_primitive *p = &a->meshes[0].primitives[0], *q = &b->meshes[0].primitives[0];
@@ -161,7 +161,7 @@ static void compare(const ferry_scene *a, const ferry_scene *b)
         CHECK(m->name && strcmp(m->name, "mat") == 0);
         CHECK(m->base_color_factor[0] == 0.5f && m->base_color_factor[1] == 1.0f);
         CHECK(m->base_color_image == 0 && m->roughness_factor == 0.25f && m->metallic_factor == 0.0f);
-        CHECK(extras_equal(m->extras_json, "{\"k\":1}"));
+        CHECK(extras_equal(test_extras_text(m->extras), "{\"k\":1}"));
     }
     if (b->image_count == 1) {
         CHECK(b->images[0].size == a->images[0].size && memcmp(b->images[0].data, a->images[0].data, b->images[0].size) == 0);

@@ -503,26 +503,26 @@ static void test_built(void)
     CHECK_EQ_U(s->material_count, 2);
     CHECK(strcmp(s->materials[mesh->primitives[0].material].name, "mat\\a.rvmat") == 0);
     CHECK(strcmp(s->materials[mesh->primitives[1].material].name, "mat\\b.rvmat") == 0);
-    json_t *mx = extras(s->materials[mesh->primitives[1].material].extras_json);
+    json_t *mx = extras(test_extras_text(s->materials[mesh->primitives[1].material].extras));
     CHECK(mx && strcmp(json_string_value(json_object_get(mx, "texture")), "tex\\b.paa") == 0);
     CHECK(mx && strcmp(json_string_value(json_object_get(json_array_get(
                            json_object_get(json_object_get(mx, "rvmat_record"), "stages"), 0), "texture")),
                        "tex\\b_nohq.paa") == 0);
     json_decref(mx);
-    json_t *px = extras(mesh->primitives[1].extras_json);
+    json_t *px = extras(test_extras_text(mesh->primitives[1].extras));
     CHECK(px && json_integer_value(json_object_get(px, "section")) == 1 &&
           json_integer_value(json_object_get(px, "special")) == 0x20);
     CHECK(px && json_is_true(json_object_get(px, "proxy_triangles"))); /* the barrel names section 1 */
     json_decref(px);
-    px = extras(mesh->primitives[0].extras_json);
+    px = extras(test_extras_text(mesh->primitives[0].extras));
     CHECK(px && json_object_get(px, "proxy_triangles") == NULL);
     json_decref(px);
-    px = extras(mesh->primitives[2].extras_json);
+    px = extras(test_extras_text(mesh->primitives[2].extras));
     CHECK(px && json_is_null(json_object_get(px, "section")));
     json_decref(px);
 
     /* Selections and properties in the LOD node's extras. */
-    json_t *lx = extras(s->nodes[lod0].extras_json);
+    json_t *lx = extras(test_extras_text(s->nodes[lod0].extras));
     json_t *sel = json_array_get(json_object_get(lx, "selections"), 0);
     CHECK(sel && strcmp(json_string_value(json_object_get(sel, "name")), "top") == 0);
     CHECK(json_array_size(json_object_get(sel, "vertices")) == 4 &&
@@ -552,7 +552,7 @@ static void test_built(void)
         CHECK_NEAR(sign * n->rotation[2], 0, 1e-6);
         CHECK_NEAR(sign * n->rotation[3], sqrt(0.5), 1e-6);
         CHECK_NEAR(n->scale[0], 1, 1e-6);
-        json_t *bx = extras(n->extras_json);
+        json_t *bx = extras(test_extras_text(n->extras));
         CHECK(bx && strcmp(json_string_value(json_object_get(bx, "selection")), "top") == 0);
         CHECK(bx && json_object_get(bx, "matrix") == NULL);
         json_decref(bx);
@@ -561,7 +561,7 @@ static void test_built(void)
         /* A mirror has no rotation: one scale is -1, the raw matrix kept. */
         const ferry_scene_node *n = &s->nodes[mirrored];
         CHECK_NEAR(n->scale[0] * n->scale[1] * n->scale[2], -1, 1e-6);
-        json_t *bx = extras(n->extras_json);
+        json_t *bx = extras(test_extras_text(n->extras));
         CHECK(bx && json_array_size(json_object_get(bx, "matrix")) == 12);
         json_decref(bx);
     }
@@ -578,13 +578,13 @@ static void test_built(void)
         CHECK_NEAR(pp->positions[4], 5, 0);
         CHECK_NEAR(pp->positions[5], -6, 0);
     }
-    json_t *memx = extras(s->nodes[mem].extras_json);
+    json_t *memx = extras(test_extras_text(s->nodes[mem].extras));
     CHECK(strcmp(json_string_value(json_object_get(json_array_get(json_object_get(memx, "selections"), 0), "name")),
                  "pos driver") == 0);
     json_decref(memx);
 
     /* Model info on the root. */
-    json_t *rx = extras(s->nodes[0].extras_json);
+    json_t *rx = extras(test_extras_text(s->nodes[0].extras));
     CHECK(rx && strcmp(json_string_value(json_object_get(rx, "class")), "House") == 0);
     CHECK(rx && json_integer_value(json_object_get(json_object_get(rx, "special_lods"), "memory")) == 1);
     CHECK(rx && json_is_null(json_object_get(json_object_get(rx, "special_lods"), "geometry")));
@@ -765,7 +765,7 @@ static void test_roof(void)
     CHECK_EQ_U(mesh_triangles(s, s->nodes[lod].mesh), 4);
     const ferry_scene_mesh *mesh = &s->meshes[s->nodes[lod].mesh];
     CHECK_EQ_U(mesh->primitive_count, 2);
-    json_t *lx = extras(s->nodes[lod].extras_json);
+    json_t *lx = extras(test_extras_text(s->nodes[lod].extras));
     CHECK(lx && json_array_size(json_object_get(lx, "proxy_sections")) == 1 &&
           json_integer_value(json_array_get(json_object_get(lx, "proxy_sections"), 0)) == 1);
     json_decref(lx);
@@ -913,7 +913,7 @@ static void check_landmarks(const char *rel, const landmark *marks, size_t count
         const ferry_scene_node *node = &s->nodes[1];
         const ferry_scene_primitive *pts = node->mesh >= 0 ? &s->meshes[node->mesh].primitives[0] : NULL;
         CHECK(pts && pts->mode == FERRY_PRIMITIVE_POINTS);
-        json_t *x = extras(node->extras_json);
+        json_t *x = extras(test_extras_text(node->extras));
         for (size_t i = 0; pts && i < count; i++) {
             json_t *sel, *found = NULL;
             size_t k;

@@ -9,8 +9,8 @@
  *
  * Plain data: a scene built by a converter lives in one arena
  * (ferry_scene_free); one built by hand may point anywhere. Indices are
- * int32 with -1 for "none". "extras_json" fields hold a JSON object as text
- * (or NULL), written as the glTF object's "extras".
+ * int32 with -1 for "none". "extras" fields hold a ferry_json of kind
+ * OBJECT (or NULL), written as the glTF object's "extras".
  */
 #ifndef FERRY_SCENE_H
 #define FERRY_SCENE_H
@@ -20,6 +20,49 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Extras as data: a small JSON-like value tree. Converters build it in the
+ * scene's arena; the glTF reader fills it from a file's "extras"; the glTF
+ * writer serialises it once. Integers and reals are distinct kinds so that
+ * 1 and 1.0 stay apart on a round trip. Objects keep their members in
+ * order; a key must not appear twice in one object (the writer refuses it).
+ * Strings are bytes with a length: they need not be UTF-8 nor end with a
+ * NUL; the glTF writer keeps their ASCII and writes '?' for every byte of
+ * a string that is not valid UTF-8 (as it does for names). Reals must be
+ * finite for the writer. */
+typedef enum ferry_json_kind {
+    FERRY_JSON_NULL = 0,
+    FERRY_JSON_BOOL = 1,
+    FERRY_JSON_INTEGER = 2,
+    FERRY_JSON_REAL = 3,
+    FERRY_JSON_STRING = 4,
+    FERRY_JSON_ARRAY = 5,
+    FERRY_JSON_OBJECT = 6
+} ferry_json_kind;
+
+typedef struct ferry_json_member ferry_json_member;
+
+typedef struct ferry_json {
+    ferry_json_kind kind;
+    bool boolean;                          /* BOOL */
+    int64_t integer;                       /* INTEGER */
+    double real;                           /* REAL */
+    const char *string;                    /* STRING: `length` bytes */
+    size_t length;
+    const struct ferry_json *const *items; /* ARRAY: `count` values */
+    const ferry_json_member *members;      /* OBJECT: `count` members, in order */
+    size_t count;
+} ferry_json;
+
+struct ferry_json_member {
+    const char *key; /* `key_length` bytes */
+    size_t key_length;
+    const ferry_json *value;
+};
+
+/* The value of member `key` (NUL-terminated) of an OBJECT; NULL when
+ * `object` is NULL or not an object or has no such member. */
+FERRY_API const ferry_json *ferry_json_get(const ferry_json *object, const char *key);
 
 typedef struct ferry_scene_image {
     const char *name;
@@ -47,7 +90,7 @@ typedef struct ferry_scene_material {
     float alpha_cutoff; /* MASK only */
     bool double_sided;
     bool unlit; /* KHR_materials_unlit: additive glows, sprites */
-    const char *extras_json;
+    const ferry_json *extras;
 } ferry_scene_material;
 
 /* A morph target: position (and optionally normal) displacements. */
@@ -75,7 +118,7 @@ typedef struct ferry_scene_primitive {
     int32_t material; /* -1: default material */
     ferry_scene_morph_target *targets;
     size_t target_count;
-    const char *extras_json;
+    const ferry_json *extras;
 } ferry_scene_primitive;
 
 typedef struct ferry_scene_mesh {
@@ -83,7 +126,7 @@ typedef struct ferry_scene_mesh {
     ferry_scene_primitive *primitives;
     size_t primitive_count;
     const float *default_weights; /* one per morph target, or NULL (all 0) */
-    const char *extras_json;
+    const ferry_json *extras;
 } ferry_scene_mesh;
 
 typedef struct ferry_scene_skin {
@@ -120,7 +163,7 @@ typedef struct ferry_scene_node {
     int32_t mesh;  /* -1: none */
     int32_t skin;  /* -1: none; needs a mesh */
     int32_t light; /* -1: none */
-    const char *extras_json;
+    const ferry_json *extras;
 } ferry_scene_node;
 
 typedef enum ferry_anim_path {
@@ -146,7 +189,7 @@ typedef struct ferry_scene_animation {
     const char *name;
     ferry_scene_channel *channels;
     size_t channel_count;
-    const char *extras_json;
+    const ferry_json *extras;
 } ferry_scene_animation;
 
 typedef struct ferry_scene {
@@ -165,7 +208,7 @@ typedef struct ferry_scene {
     ferry_scene_animation *animations;
     size_t animation_count;
     const char *name;
-    const char *extras_json; /* the scene's extras */
+    const ferry_json *extras; /* the scene's extras */
     const char *generator;   /* asset.generator; NULL: "ferry <version>" */
     ferry_arena *arena;      /* owner when built by a converter */
 } ferry_scene;

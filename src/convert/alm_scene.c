@@ -270,6 +270,7 @@ static bool frames_are_trs(const ferry_alm_mesh *m, const char **reason)
 
 static bool add_bones(fy_alm_build *b, float *world)
 {
+    ferry_arena *ja = b->arena;
     const ferry_alm_mesh *m = b->mesh;
     ferry_scene *s = b->scene;
     uint32_t roots = 0;
@@ -297,24 +298,24 @@ static bool add_bones(fy_alm_build *b, float *world)
             fy_mat4_mul(world + (size_t)bone->parent * 16, local, world + (size_t)i * 16);
         else
             memcpy(world + (size_t)i * 16, local, sizeof local);
-        json_t *x = json_object();
-        json_object_set_new(x, "alm_bone", json_integer(i));
-        if (m->version >= 6) json_object_set_new(x, "flags", json_integer(bone->flags));
+        ferry_json *x = fy_jobject(ja);
+        fy_jset(ja, x, "alm_bone", fy_jinteger(ja, i));
+        if (m->version >= 6) fy_jset(ja, x, "flags", fy_jinteger(ja, bone->flags));
         if (m->version >= 10) {
-            json_t *tail = json_array();
-            for (int k = 0; k < 3; k++) json_array_append_new(tail, fy_json_real(bone->tail[k]));
-            json_object_set_new(x, "tail", tail);
+            ferry_json *tail = fy_jarray(ja);
+            for (int k = 0; k < 3; k++) fy_jpush(ja, tail, fy_jreal_or_null(ja, bone->tail[k]));
+            fy_jset(ja, x, "tail", tail);
         }
         if (!(miss <= TRS_TOLERANCE)) {
             /* Shear or a projective row: the node holds the closest TRS. */
-            json_t *mat = json_array();
-            for (int k = 0; k < 16; k++) json_array_append_new(mat, fy_json_real(bone->transform[k]));
-            json_object_set_new(x, "rest_matrix_row_major", mat);
-            json_object_set_new(x, "not_trs", json_true());
-            json_object_set_new(x, "trs_miss", fy_json_real(miss));
+            ferry_json *mat = fy_jarray(ja);
+            for (int k = 0; k < 16; k++) fy_jpush(ja, mat, fy_jreal_or_null(ja, bone->transform[k]));
+            fy_jset(ja, x, "rest_matrix_row_major", mat);
+            fy_jset(ja, x, "not_trs", fy_jbool(ja, true));
+            fy_jset(ja, x, "trs_miss", fy_jreal_or_null(ja, miss));
         }
-        n->extras_json = fy_json_to_arena(b->arena, x);
-        if (!n->name || !n->extras_json) return false;
+        n->extras = x;
+        if (!n->name || !n->extras) return false;
     }
     return true;
 }
@@ -587,6 +588,7 @@ static bool add_mesh(fy_alm_build *b, geometry *g, ferry_alm_scene_report *rep)
 
 static bool add_animation(fy_alm_build *b, const geometry *g, int32_t mesh_node)
 {
+    ferry_arena *ja = b->arena;
     const ferry_alm_mesh *m = b->mesh;
     ferry_scene *s = b->scene;
     uint32_t frames = m->frame_count;
@@ -646,99 +648,100 @@ static bool add_animation(fy_alm_build *b, const geometry *g, int32_t mesh_node)
     an->name = "frames";
     an->channels = ch;
     an->channel_count = c;
-    json_t *x = json_object();
-    json_object_set_new(x, "frame_rate", fy_json_real(rate));
-    json_object_set_new(x, "frame_count", json_integer(frames));
-    json_object_set_new(x, "mesh", json_string(g->skinned ? "skin" : "morph targets"));
+    ferry_json *x = fy_jobject(ja);
+    fy_jset(ja, x, "frame_rate", fy_jreal_or_null(ja, rate));
+    fy_jset(ja, x, "frame_count", fy_jinteger(ja, frames));
+    fy_jset(ja, x, "mesh", fy_jstring(ja, g->skinned ? "skin" : "morph targets"));
     if (worst > TRS_TOLERANCE) {
-        json_object_set_new(x, "bones_approximate", json_true());
-        json_object_set_new(x, "bones_trs_miss", fy_json_real(worst));
+        fy_jset(ja, x, "bones_approximate", fy_jbool(ja, true));
+        fy_jset(ja, x, "bones_trs_miss", fy_jreal_or_null(ja, worst));
     }
-    an->extras_json = fy_json_to_arena(b->arena, x);
+    an->extras = x;
     s->animations = an;
     s->animation_count = 1;
-    return an->extras_json != NULL;
+    return an->extras != NULL;
 }
 
 /* ---- extras ---- */
 
 /* Comments are bytes of unknown encoding: ASCII kept, the rest '?'. */
-static json_t *comment_json(const char *text, uint32_t len)
+static ferry_json *comment_json(ferry_arena *ja, const char *text, uint32_t len)
 {
     char *copy = malloc((size_t)len + 1);
-    if (!copy) return json_null();
+    if (!copy) return fy_jnull(ja);
     for (uint32_t i = 0; i < len; i++) {
         unsigned char ch = (unsigned char)text[i];
         copy[i] = (ch >= 0x20 && ch < 0x7f) || ch == '\n' || ch == '\t' || ch == '\r' ? (char)ch : '?';
     }
     copy[len] = 0;
-    json_t *s = json_string(copy);
+    ferry_json *s = fy_jstring(ja, copy);
     free(copy);
-    return s ? s : json_null();
+    return s ? s : fy_jnull(ja);
 }
 
-static const char *scene_extras(fy_alm_build *b, const ferry_alm_lod *lod, const geometry *g,
+static const ferry_json *scene_extras(fy_alm_build *b, const ferry_alm_lod *lod, const geometry *g,
                                 const ferry_alm_scene_report *rep)
 {
+    ferry_arena *ja = b->arena;
     const ferry_alm_mesh *m = b->mesh;
-    json_t *x = json_object();
-    json_object_set_new(x, "source", json_string("alm"));
-    json_object_set_new(x, "version", json_integer(m->version));
-    json_t *comments = json_array();
+    ferry_json *x = fy_jobject(ja);
+    fy_jset(ja, x, "source", fy_jstring(ja, "alm"));
+    fy_jset(ja, x, "version", fy_jinteger(ja, m->version));
+    ferry_json *comments = fy_jarray(ja);
     for (uint32_t i = 0; i < m->comment_count && m->comments; i++) {
         uint32_t len = m->comment_lengths ? m->comment_lengths[i] : (uint32_t)strlen(m->comments[i]);
-        json_array_append_new(comments, m->comments[i] ? comment_json(m->comments[i], len) : json_null());
+        fy_jpush(ja, comments, m->comments[i] ? comment_json(ja, m->comments[i], len) : fy_jnull(ja));
     }
-    json_object_set_new(x, "comments", comments);
-    json_object_set_new(x, "bone_count", json_integer(m->bone_count));
-    json_object_set_new(x, "collapse_count", json_integer(m->collapse_count));
-    json_object_set_new(x, "full_triangle_count", json_integer(m->triangle_count));
+    fy_jset(ja, x, "comments", comments);
+    fy_jset(ja, x, "bone_count", fy_jinteger(ja, m->bone_count));
+    fy_jset(ja, x, "collapse_count", fy_jinteger(ja, m->collapse_count));
+    fy_jset(ja, x, "full_triangle_count", fy_jinteger(ja, m->triangle_count));
     if (lod) {
-        json_t *l = json_object();
-        json_object_set_new(l, "collapses_applied", json_integer(lod->collapses_applied));
-        json_object_set_new(l, "last_error", fy_json_real(lod->last_error));
-        json_object_set_new(l, "triangle_count", json_integer(lod->triangle_count));
-        json_object_set_new(l, "vertex_count", json_integer(lod->vertex_count));
-        json_object_set_new(x, "lod", l);
+        ferry_json *l = fy_jobject(ja);
+        fy_jset(ja, l, "collapses_applied", fy_jinteger(ja, lod->collapses_applied));
+        fy_jset(ja, l, "last_error", fy_jreal_or_null(ja, lod->last_error));
+        fy_jset(ja, l, "triangle_count", fy_jinteger(ja, lod->triangle_count));
+        fy_jset(ja, l, "vertex_count", fy_jinteger(ja, lod->vertex_count));
+        fy_jset(ja, x, "lod", l);
     } else {
-        json_object_set_new(x, "lod", json_null());
+        fy_jset(ja, x, "lod", fy_jnull(ja));
     }
-    json_object_set_new(x, "frame_count", json_integer(m->frame_count));
+    fy_jset(ja, x, "frame_count", fy_jinteger(ja, m->frame_count));
     if (m->version >= 6) {
-        json_object_set_new(x, "frame_rate", fy_json_real(m->frame_rate));
-        json_object_set_new(x, "override_p", json_boolean(m->override_p != 0));
+        fy_jset(ja, x, "frame_rate", fy_jreal_or_null(ja, m->frame_rate));
+        fy_jset(ja, x, "override_p", fy_jbool(ja, m->override_p != 0));
     }
-    json_object_set_new(x, "export", json_string(g->skinned ? "skin" : "morph targets"));
-    if (!g->skinned && g->reason) json_object_set_new(x, "morph_reason", json_string(g->reason));
+    fy_jset(ja, x, "export", fy_jstring(ja, g->skinned ? "skin" : "morph targets"));
+    if (!g->skinned && g->reason) fy_jset(ja, x, "morph_reason", fy_jstring(ja, g->reason));
     if (g->skinned) {
-        json_object_set_new(x, "max_influences", json_integer(rep->max_influences));
-        json_object_set_new(x, "positions_truncated", json_integer(rep->positions_truncated));
-        json_object_set_new(x, "max_dropped_weight", fy_json_real(rep->max_dropped_weight));
+        fy_jset(ja, x, "max_influences", fy_jinteger(ja, rep->max_influences));
+        fy_jset(ja, x, "positions_truncated", fy_jinteger(ja, rep->positions_truncated));
+        fy_jset(ja, x, "max_dropped_weight", fy_jreal_or_null(ja, rep->max_dropped_weight));
     }
-    json_t *tex = json_array();
+    ferry_json *tex = fy_jarray(ja);
     for (uint32_t i = 0; i < m->texture_count; i++) {
         const ferry_alm_texture *t = &m->textures[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "image", b->texture_image[i] >= 0 ? json_integer(b->texture_image[i]) : json_null());
-        json_object_set_new(o, "width", json_integer(t->width));
-        json_object_set_new(o, "height", json_integer(t->height));
-        json_object_set_new(o, "channels", json_integer(t->channels));
-        json_object_set_new(o, "signed", json_boolean(t->is_signed != 0));
-        json_array_append_new(tex, o);
+        ferry_json *o = fy_jobject(ja);
+        fy_jset(ja, o, "image", b->texture_image[i] >= 0 ? fy_jinteger(ja, b->texture_image[i]) : fy_jnull(ja));
+        fy_jset(ja, o, "width", fy_jinteger(ja, t->width));
+        fy_jset(ja, o, "height", fy_jinteger(ja, t->height));
+        fy_jset(ja, o, "channels", fy_jinteger(ja, t->channels));
+        fy_jset(ja, o, "signed", fy_jbool(ja, t->is_signed != 0));
+        fy_jpush(ja, tex, o);
     }
-    json_object_set_new(x, "textures", tex);
-    json_t *maps = json_array();
+    fy_jset(ja, x, "textures", tex);
+    ferry_json *maps = fy_jarray(ja);
     for (uint32_t i = 0; i < m->tangent_map_count; i++) {
-        json_t *o = json_object();
-        json_object_set_new(o, "image", b->tangent_image[i] >= 0 ? json_integer(b->tangent_image[i]) : json_null());
-        json_object_set_new(o, "width", json_integer(m->tangent_maps[i].width));
-        json_object_set_new(o, "height", json_integer(m->tangent_maps[i].height));
-        json_object_set_new(o, "scale", fy_json_real(b->tangent_scale[i]));
-        json_array_append_new(maps, o);
+        ferry_json *o = fy_jobject(ja);
+        fy_jset(ja, o, "image", b->tangent_image[i] >= 0 ? fy_jinteger(ja, b->tangent_image[i]) : fy_jnull(ja));
+        fy_jset(ja, o, "width", fy_jinteger(ja, m->tangent_maps[i].width));
+        fy_jset(ja, o, "height", fy_jinteger(ja, m->tangent_maps[i].height));
+        fy_jset(ja, o, "scale", fy_jreal_or_null(ja, b->tangent_scale[i]));
+        fy_jpush(ja, maps, o);
     }
-    json_object_set_new(x, "tangent_maps", maps);
-    json_object_set_new(x, "axes", json_string("as stored (ALM states no up axis)"));
-    return fy_json_to_arena(b->arena, x);
+    fy_jset(ja, x, "tangent_maps", maps);
+    fy_jset(ja, x, "axes", fy_jstring(ja, "as stored (ALM states no up axis)"));
+    return x;
 }
 
 /* ---- entry ---- */
@@ -800,8 +803,8 @@ static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferr
     }
     if (!add_animation(b, g, mesh_node)) return false;
     rep->images = (uint32_t)s->image_count;
-    s->extras_json = scene_extras(b, lod, g, rep);
-    return s->extras_json != NULL;
+    s->extras = scene_extras(b, lod, g, rep);
+    return s->extras != NULL;
 }
 
 ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_scene_options *options, ferry_scene **out,

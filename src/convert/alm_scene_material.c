@@ -158,6 +158,7 @@ nomem:
 
 bool fy_alm_materials(fy_alm_build *b)
 {
+    ferry_arena *ja = b->arena;
     const ferry_alm_mesh *m = b->mesh;
     ferry_scene *s = b->scene;
     s->materials = fy_alm_alloc(b, m->material_count, sizeof *s->materials);
@@ -169,47 +170,47 @@ bool fy_alm_materials(fy_alm_build *b)
         char name[32];
         snprintf(name, sizeof name, "material %u", (unsigned)i);
         sm->name = ferry_arena_strdup(b->arena, name);
-        json_t *x = json_object();
-        json_object_set_new(x, "alm_material", json_integer(i));
-        json_object_set_new(x, "texture_id", json_integer(am->texture_id));
+        ferry_json *x = fy_jobject(ja);
+        fy_jset(ja, x, "alm_material", fy_jinteger(ja, i));
+        fy_jset(ja, x, "texture_id", fy_jinteger(ja, am->texture_id));
         if (am->texture_id >= 0) {
             const ferry_alm_texture *t = &m->textures[am->texture_id];
             int32_t image = b->texture_image[am->texture_id];
-            if (image >= 0) json_object_set_new(x, "texture_image", json_integer(image));
+            if (image >= 0) fy_jset(ja, x, "texture_image", fy_jinteger(ja, image));
             if (t->is_signed) {
                 /* Vectors, not colours: named, never shown as colour. */
-                json_object_set_new(x, "texture_signed", json_true());
+                fy_jset(ja, x, "texture_signed", fy_jbool(ja, true));
             } else {
                 sm->base_color_image = image;
             }
         }
         if (m->version >= 8) {
-            json_object_set_new(x, "tangent_id", json_integer(am->tangent_id));
+            fy_jset(ja, x, "tangent_id", fy_jinteger(ja, am->tangent_id));
             if (am->tangent_id >= 0) {
                 int32_t image = b->tangent_image[am->tangent_id];
                 if (image >= 0) {
-                    json_t *tm = json_object();
-                    json_object_set_new(tm, "image", json_integer(image));
-                    json_object_set_new(tm, "scale", fy_json_real(b->tangent_scale[am->tangent_id]));
-                    json_object_set_new(tm, "layout", json_string("left half U tangent, right half V tangent, rest pose, "
+                    ferry_json *tm = fy_jobject(ja);
+                    fy_jset(ja, tm, "image", fy_jinteger(ja, image));
+                    fy_jset(ja, tm, "scale", fy_jreal_or_null(ja, b->tangent_scale[am->tangent_id]));
+                    fy_jset(ja, tm, "layout", fy_jstring(ja, "left half U tangent, right half V tangent, rest pose, "
                                                                   "rgb = (v / scale + 1) / 2"));
-                    json_object_set_new(x, "tangent_map", tm);
+                    fy_jset(ja, x, "tangent_map", tm);
                 }
             }
         } else if (am->weight_count > 0) {
-            json_t *list = json_array();
+            ferry_json *list = fy_jarray(ja);
             for (uint32_t k = 0; k < am->weight_count; k++) {
-                json_t *e = json_object();
-                json_object_set_new(e, "bone", json_integer(am->bones[k]));
-                json_object_set_new(e, "texture_id", json_integer(am->tangent_ids[k]));
+                ferry_json *e = fy_jobject(ja);
+                fy_jset(ja, e, "bone", fy_jinteger(ja, am->bones[k]));
+                fy_jset(ja, e, "texture_id", fy_jinteger(ja, am->tangent_ids[k]));
                 int32_t image = b->texture_image[am->tangent_ids[k]];
-                if (image >= 0) json_object_set_new(e, "image", json_integer(image));
-                json_array_append_new(list, e);
+                if (image >= 0) fy_jset(ja, e, "image", fy_jinteger(ja, image));
+                fy_jpush(ja, list, e);
             }
-            json_object_set_new(x, "tangent_textures", list);
+            fy_jset(ja, x, "tangent_textures", list);
         }
-        sm->extras_json = fy_json_to_arena(b->arena, x);
-        if (!sm->name || !sm->extras_json) {
+        sm->extras = x;
+        if (!sm->name || !sm->extras) {
             fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory building materials");
             return false;
         }

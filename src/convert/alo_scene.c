@@ -41,16 +41,16 @@ void fy_alo_name_tags(const char *name, long *lod, long *alt, size_t *base_lengt
     *base_length = len;
 }
 
-void fy_json_name_tags(json_t *obj, const char *name)
+void fy_json_name_tags(ferry_arena *ja, ferry_json *obj, const char *name)
 {
     if (!name) return;
     long lod, alt;
     size_t base;
     fy_alo_name_tags(name, &lod, &alt, &base);
-    if (lod >= 0) json_object_set_new(obj, "lod", json_integer(lod));
-    if (alt >= 0) json_object_set_new(obj, "alt", json_integer(alt));
+    if (lod >= 0) fy_jset(ja, obj, "lod", fy_jinteger(ja, lod));
+    if (alt >= 0) fy_jset(ja, obj, "alt", fy_jinteger(ja, alt));
     if ((name[0] == 'F' || name[0] == 'f') && (name[1] == 'C' || name[1] == 'c') && name[2] == '_')
-        json_object_set_new(obj, "faction_colored", json_true());
+        fy_jset(ja, obj, "faction_colored", fy_jbool(ja, true));
 }
 
 void *fy_build_alloc(fy_alo_build *b, size_t count, size_t size) { return fy_scene_alloc(b->arena, b->err, count, size); }
@@ -97,6 +97,7 @@ static int32_t bone_parent_node(const fy_alo_build *b, uint32_t bone)
 
 static bool add_bones(fy_alo_build *b)
 {
+    ferry_arena *ja = b->arena;
     const ferry_alo_skeleton *sk = &b->model->skeleton;
     for (size_t i = 0; i < sk->bone_count; i++) {
         const ferry_alo_bone *bone = &sk->bones[i];
@@ -119,23 +120,24 @@ static bool add_bones(fy_alo_build *b)
             n->parent = parent;
             clean = false;
         }
-        json_t *x = json_object();
-        json_object_set_new(x, "alamo", json_string("bone"));
-        json_object_set_new(x, "bone_index", json_integer((json_int_t)i));
-        json_object_set_new(x, "visible", json_boolean(bone->visible != 0));
+        ferry_json *x = fy_jobject(ja);
+        fy_jset(ja, x, "alamo", fy_jstring(ja, "bone"));
+        fy_jset(ja, x, "bone_index", fy_jinteger(ja, (int64_t)i));
+        fy_jset(ja, x, "visible", fy_jbool(ja, bone->visible != 0));
         if (bone->billboard != 0) {
-            json_object_set_new(x, "billboard", bone->billboard < 8 ? json_string(billboard_names[bone->billboard])
-                                                                    : json_integer(bone->billboard));
+            fy_jset(ja, x, "billboard", bone->billboard < 8 ? fy_jstring(ja, billboard_names[bone->billboard])
+                                                                    : fy_jinteger(ja, bone->billboard));
         }
-        if (!clean) json_object_set_new(x, "matrix", fy_json_floats(bone->matrix, 12));
-        fy_json_name_tags(x, bone->name);
-        n->extras_json = fy_json_to_arena(b->arena, x);
+        if (!clean) fy_jset(ja, x, "matrix", fy_jfloats(ja, bone->matrix, 12));
+        fy_json_name_tags(ja, x, bone->name);
+        n->extras = x;
     }
     return true;
 }
 
 static bool add_light(fy_alo_build *b, const ferry_alo_light *light, int32_t parent)
 {
+    ferry_arena *ja = b->arena;
     ferry_scene *s = b->scene;
     ferry_scene_light *l = &s->lights[s->light_count];
     l->name = light->name ? ferry_arena_strdup(b->arena, light->name) : NULL;
@@ -166,16 +168,16 @@ static bool add_light(fy_alo_build *b, const ferry_alo_light *light, int32_t par
     /* Alamo lights shine down the local -Z of their bone, as glTF's do, so
      * the light node needs no rotation of its own. */
     n->light = (int32_t)s->light_count++;
-    json_t *x = json_object();
+    ferry_json *x = fy_jobject(ja);
     static const char *const types[] = {"omni", "directional", "spot"};
-    json_object_set_new(x, "alamo", json_string("light"));
-    json_object_set_new(x, "type", light->type < 3 ? json_string(types[light->type]) : json_integer(light->type));
-    json_object_set_new(x, "intensity", fy_json_real(light->intensity));
-    json_object_set_new(x, "far_attenuation_start", fy_json_real(light->far_attenuation_start));
-    json_object_set_new(x, "far_attenuation_end", fy_json_real(light->far_attenuation_end));
-    json_object_set_new(x, "hotspot_size", fy_json_real(light->hotspot_size));
-    json_object_set_new(x, "falloff_size", fy_json_real(light->falloff_size));
-    n->extras_json = fy_json_to_arena(b->arena, x);
+    fy_jset(ja, x, "alamo", fy_jstring(ja, "light"));
+    fy_jset(ja, x, "type", light->type < 3 ? fy_jstring(ja, types[light->type]) : fy_jinteger(ja, light->type));
+    fy_jset(ja, x, "intensity", fy_jreal_or_null(ja, light->intensity));
+    fy_jset(ja, x, "far_attenuation_start", fy_jreal_or_null(ja, light->far_attenuation_start));
+    fy_jset(ja, x, "far_attenuation_end", fy_jreal_or_null(ja, light->far_attenuation_end));
+    fy_jset(ja, x, "hotspot_size", fy_jreal_or_null(ja, light->hotspot_size));
+    fy_jset(ja, x, "falloff_size", fy_jreal_or_null(ja, light->falloff_size));
+    n->extras = x;
     return true;
 }
 
@@ -192,6 +194,7 @@ static const char *const not_drawn_names[] = {"hidden", "hidden_bone", "shadow_v
 
 static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t bone, bool connected, unsigned why)
 {
+    ferry_arena *ja = b->arena;
     bool skinned = fy_alo_mesh_is_skinned(mesh) && b->skin >= 0;
     int32_t mi = fy_alo_mesh(b, mesh, skinned, bone);
     if (mi == -1) return false;
@@ -207,33 +210,33 @@ static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t 
     if (!n) return false;
     n->mesh = mi >= 0 ? mi : -1;
     if (skinned) n->skin = b->skin;
-    json_t *x = json_object();
-    json_object_set_new(x, "alamo", json_string("mesh"));
-    json_object_set_new(x, "hidden", json_boolean(mesh->is_hidden != 0));
-    json_object_set_new(x, "collision_enabled", json_boolean(mesh->collision_enabled != 0));
-    json_object_set_new(x, "bounds_min", fy_json_floats(mesh->bounds_min, 3));
-    json_object_set_new(x, "bounds_max", fy_json_floats(mesh->bounds_max, 3));
+    ferry_json *x = fy_jobject(ja);
+    fy_jset(ja, x, "alamo", fy_jstring(ja, "mesh"));
+    fy_jset(ja, x, "hidden", fy_jbool(ja, mesh->is_hidden != 0));
+    fy_jset(ja, x, "collision_enabled", fy_jbool(ja, mesh->collision_enabled != 0));
+    fy_jset(ja, x, "bounds_min", fy_jfloats(ja, mesh->bounds_min, 3));
+    fy_jset(ja, x, "bounds_max", fy_jfloats(ja, mesh->bounds_max, 3));
     if (bone < b->model->skeleton.bone_count && b->model->skeleton.bones[bone].name)
-        json_object_set_new(x, "bone", json_string(b->model->skeleton.bones[bone].name));
-    if (!connected) json_object_set_new(x, "unconnected", json_true());
+        fy_jset(ja, x, "bone", fy_jstring(ja, b->model->skeleton.bones[bone].name));
+    if (!connected) fy_jset(ja, x, "unconnected", fy_jbool(ja, true));
     bool shadow = false, collision = false;
     for (size_t i = 0; i < mesh->submesh_count; i++) {
         const char *sh = mesh->submeshes[i].material.shader;
         shadow |= fy_alo_shader_is(sh, "shadow");
         collision |= fy_alo_shader_is(sh, "collision");
     }
-    if (shadow) json_object_set_new(x, "shadow_volume", json_true());
-    if (collision) json_object_set_new(x, "collision_mesh", json_true());
-    if (skinned) json_object_set_new(x, "skinned", json_true());
-    fy_json_name_tags(x, mesh->name);
+    if (shadow) fy_jset(ja, x, "shadow_volume", fy_jbool(ja, true));
+    if (collision) fy_jset(ja, x, "collision_mesh", fy_jbool(ja, true));
+    if (skinned) fy_jset(ja, x, "skinned", fy_jbool(ja, true));
+    fy_json_name_tags(ja, x, mesh->name);
     if (why) {
         /* Kept by `all`: why the game does not draw it. */
-        json_t *reasons = json_array();
+        ferry_json *reasons = fy_jarray(ja);
         for (size_t k = 0; k < sizeof not_drawn_names / sizeof *not_drawn_names; k++)
-            if (why & (1u << k)) json_array_append_new(reasons, json_string(not_drawn_names[k]));
-        json_object_set_new(x, "not_drawn", reasons);
+            if (why & (1u << k)) fy_jpush(ja, reasons, fy_jstring(ja, not_drawn_names[k]));
+        fy_jset(ja, x, "not_drawn", reasons);
     }
-    n->extras_json = fy_json_to_arena(b->arena, x);
+    n->extras = x;
     return true;
 }
 
@@ -354,8 +357,9 @@ static bool mesh_exported(const fy_alo_build *b, size_t o, unsigned *why)
     return *why == 0 || b->opts->all;
 }
 
-static bool add_objects(fy_alo_build *b, json_t *left_out)
+static bool add_objects(fy_alo_build *b, ferry_json *left_out)
 {
+    ferry_arena *ja = b->arena;
     const ferry_alo_model *m = b->model;
     size_t count = ferry_alo_object_count(m);
     for (size_t o = 0; o < count; o++) {
@@ -367,7 +371,7 @@ static bool add_objects(fy_alo_build *b, json_t *left_out)
             unsigned why;
             if (!mesh_exported(b, o, &why)) {
                 const char *name = m->meshes[obj.index].name;
-                json_array_append_new(left_out, json_string(name ? name : ""));
+                fy_jpush(ja, left_out, fy_jstring(ja, name ? name : ""));
                 b->meshes_left_out++;
                 continue;
             }
@@ -383,19 +387,20 @@ static bool add_objects(fy_alo_build *b, json_t *left_out)
 
 static bool add_proxies_and_dazzles(fy_alo_build *b)
 {
+    ferry_arena *ja = b->arena;
     const ferry_alo_connections *cn = &b->model->connections;
     for (size_t i = 0; i < cn->proxy_count; i++) {
         const ferry_alo_proxy *p = &cn->proxies[i];
         int32_t idx;
         ferry_scene_node *n = new_node(b, p->name, bone_parent_node(b, p->bone), &idx);
         if (!n) return false;
-        json_t *x = json_object();
-        json_object_set_new(x, "alamo", json_string("proxy"));
-        json_object_set_new(x, "proxy", json_string(p->name ? p->name : ""));
-        json_object_set_new(x, "hidden", json_boolean(p->is_hidden != 0));
-        json_object_set_new(x, "alt_decrease_stay_hidden", json_boolean(p->alt_decrease_stay_hidden != 0));
-        fy_json_name_tags(x, p->name);
-        n->extras_json = fy_json_to_arena(b->arena, x);
+        ferry_json *x = fy_jobject(ja);
+        fy_jset(ja, x, "alamo", fy_jstring(ja, "proxy"));
+        fy_jset(ja, x, "proxy", fy_jstring(ja, p->name ? p->name : ""));
+        fy_jset(ja, x, "hidden", fy_jbool(ja, p->is_hidden != 0));
+        fy_jset(ja, x, "alt_decrease_stay_hidden", fy_jbool(ja, p->alt_decrease_stay_hidden != 0));
+        fy_json_name_tags(ja, x, p->name);
+        n->extras = x;
     }
     for (size_t i = 0; i < cn->dazzle_count; i++) {
         const ferry_alo_dazzle *d = &cn->dazzles[i];
@@ -403,21 +408,21 @@ static bool add_proxies_and_dazzles(fy_alo_build *b)
         ferry_scene_node *n = new_node(b, d->name, bone_parent_node(b, d->bone), &idx);
         if (!n) return false;
         for (int k = 0; k < 3; k++) n->translation[k] = isfinite(d->position[k]) ? d->position[k] : 0.0f;
-        json_t *x = json_object();
-        json_object_set_new(x, "alamo", json_string("dazzle"));
-        json_object_set_new(x, "color", fy_json_floats(d->color, 3));
-        json_object_set_new(x, "position", fy_json_floats(d->position, 3));
-        json_object_set_new(x, "radius", fy_json_real(d->radius));
-        json_object_set_new(x, "texture", json_string(d->texture ? d->texture : ""));
-        json_object_set_new(x, "texture_x", json_integer(d->texture_x));
-        json_object_set_new(x, "texture_y", json_integer(d->texture_y));
-        json_object_set_new(x, "texture_size", json_integer(d->texture_size));
-        json_object_set_new(x, "frequency", fy_json_real(d->frequency));
-        json_object_set_new(x, "phase", fy_json_real(d->phase));
-        json_object_set_new(x, "night_only", json_boolean(d->night_only != 0));
-        json_object_set_new(x, "hidden", json_boolean(d->is_hidden != 0));
-        json_object_set_new(x, "bias", fy_json_real((d->present & FERRY_ALO_DAZZLE_HAS_BIAS) ? d->bias : 1.0f));
-        n->extras_json = fy_json_to_arena(b->arena, x);
+        ferry_json *x = fy_jobject(ja);
+        fy_jset(ja, x, "alamo", fy_jstring(ja, "dazzle"));
+        fy_jset(ja, x, "color", fy_jfloats(ja, d->color, 3));
+        fy_jset(ja, x, "position", fy_jfloats(ja, d->position, 3));
+        fy_jset(ja, x, "radius", fy_jreal_or_null(ja, d->radius));
+        fy_jset(ja, x, "texture", fy_jstring(ja, d->texture ? d->texture : ""));
+        fy_jset(ja, x, "texture_x", fy_jinteger(ja, d->texture_x));
+        fy_jset(ja, x, "texture_y", fy_jinteger(ja, d->texture_y));
+        fy_jset(ja, x, "texture_size", fy_jinteger(ja, d->texture_size));
+        fy_jset(ja, x, "frequency", fy_jreal_or_null(ja, d->frequency));
+        fy_jset(ja, x, "phase", fy_jreal_or_null(ja, d->phase));
+        fy_jset(ja, x, "night_only", fy_jbool(ja, d->night_only != 0));
+        fy_jset(ja, x, "hidden", fy_jbool(ja, d->is_hidden != 0));
+        fy_jset(ja, x, "bias", fy_jreal_or_null(ja, (d->present & FERRY_ALO_DAZZLE_HAS_BIAS) ? d->bias : 1.0f));
+        n->extras = x;
     }
     return true;
 }
@@ -451,6 +456,7 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
     if (!s) return FERRY_ERR_NOMEM;
     b.arena = s->arena;
     b.scene = s;
+    ferry_arena *ja = b.arena;
 
     const ferry_alo_skeleton *sk = &model->skeleton;
     size_t objects = ferry_alo_object_count(model);
@@ -493,9 +499,9 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
             if (ok) {
                 root->rotation[0] = -0.70710678f;
                 root->rotation[3] = 0.70710678f;
-                json_t *x = json_object();
-                json_object_set_new(x, "alamo", json_string("axis_root"));
-                root->extras_json = fy_json_to_arena(b.arena, x);
+                ferry_json *x = fy_jobject(ja);
+                fy_jset(ja, x, "alamo", fy_jstring(ja, "axis_root"));
+                root->extras = x;
             }
         }
     }
@@ -511,11 +517,11 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
         }
         if (any_skinned && sk->bone_count > 0) ok = fy_alo_make_skin(&b);
     }
-    json_t *left_out = json_array();
+    ferry_json *left_out = fy_jarray(ja);
     ok = ok && add_objects(&b, left_out);
     ok = ok && add_proxies_and_dazzles(&b);
     ok = ok && fy_alo_animations(&b);
-    json_t *missing = json_array();
+    ferry_json *missing = fy_jarray(ja);
     const char **missing_names = NULL;
     size_t missing_count = 0;
     if (ok) {
@@ -526,21 +532,19 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
             if (!b.textures[i].missing) continue;
             missing_names[k] = ferry_arena_strdup(b.arena, b.textures[i].name);
             ok = missing_names[k] != NULL;
-            json_array_append_new(missing, json_string(b.textures[i].name));
+            fy_jpush(ja, missing, fy_jstring(ja, b.textures[i].name));
             k++;
         }
     }
     if (ok) {
-        json_t *x = json_object();
-        json_object_set_new(x, "source", json_string("alamo model"));
-        json_object_set_new(x, "bone_count", json_integer((json_int_t)sk->bone_count));
-        json_object_set_new(x, "view", json_string(options->all ? "all" : "game"));
-        if (json_array_size(left_out)) json_object_set(x, "left_out", left_out);
-        if (json_array_size(missing)) json_object_set(x, "missing_textures", missing);
-        s->extras_json = fy_json_to_arena(b.arena, x);
+        ferry_json *x = fy_jobject(ja);
+        fy_jset(ja, x, "source", fy_jstring(ja, "alamo model"));
+        fy_jset(ja, x, "bone_count", fy_jinteger(ja, (int64_t)sk->bone_count));
+        fy_jset(ja, x, "view", fy_jstring(ja, options->all ? "all" : "game"));
+        if (fy_jcount(left_out)) fy_jset(ja, x, "left_out", left_out);
+        if (fy_jcount(missing)) fy_jset(ja, x, "missing_textures", missing);
+        s->extras = x;
     }
-    json_decref(left_out);
-    json_decref(missing);
     if (ok && options->report) {
         ferry_alo_scene_report *r = options->report;
         r->meshes = b.meshes_added;

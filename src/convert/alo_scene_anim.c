@@ -115,6 +115,7 @@ static bool add_channel(fy_alo_build *b, ferry_scene_animation *a, int32_t node,
 static bool convert_animation(fy_alo_build *b, const ferry_ala_animation *anim, const char *name, ferry_scene_animation *a,
                               bool *seen, ferry_ala_pose *poses)
 {
+    ferry_arena *ja = b->arena;
     const ferry_scene_node *nodes = b->scene->nodes;
     size_t bones = b->model->skeleton.bone_count;
     a->name = ferry_arena_strdup(b->arena, name);
@@ -123,18 +124,18 @@ static bool convert_animation(fy_alo_build *b, const ferry_ala_animation *anim, 
     bool fps_ok = isfinite(anim->fps) && anim->fps > 0;
     double fps = fps_ok ? anim->fps : DEFAULT_FPS;
     memset(seen, 0, bones * sizeof *seen);
-    json_t *x = json_object();
-    json_object_set_new(x, "fps", fy_json_real(anim->fps));
-    if (!fps_ok) json_object_set_new(x, "fps_assumed", json_real(DEFAULT_FPS));
-    json_object_set_new(x, "frame_count", json_integer(anim->frame_count));
-    json_object_set_new(x, "format", json_integer(anim->format));
-    json_t *vis = json_array(), *skipped = json_array();
+    ferry_json *x = fy_jobject(ja);
+    fy_jset(ja, x, "fps", fy_jreal_or_null(ja, anim->fps));
+    if (!fps_ok) fy_jset(ja, x, "fps_assumed", fy_jreal(ja, DEFAULT_FPS));
+    fy_jset(ja, x, "frame_count", fy_jinteger(ja, anim->frame_count));
+    fy_jset(ja, x, "format", fy_jinteger(ja, anim->format));
+    ferry_json *vis = fy_jarray(ja), *skipped = fy_jarray(ja);
     for (size_t t = 0; t < anim->bone_count && anim->frame_count > 0; t++) {
         const ferry_ala_bone *tb = &anim->bones[t];
         /* Tracks apply by index (names only confirm it); the first track for
          * a bone wins, as a bone can have one channel per path in glTF. */
         if (tb->index >= bones || seen[tb->index]) {
-            json_array_append_new(skipped, json_string(tb->name ? tb->name : ""));
+            fy_jpush(ja, skipped, fy_jstring(ja, tb->name ? tb->name : ""));
             continue;
         }
         seen[tb->index] = true;
@@ -148,25 +149,23 @@ static bool convert_animation(fy_alo_build *b, const ferry_ala_animation *anim, 
             move_s |= !near3(poses[f].scale, rest->scale, 1e-5f);
         }
         if (tb->has_visibility) {
-            json_t *bits = json_array();
+            ferry_json *bits = fy_jarray(ja);
             for (uint32_t f = 0; f < anim->frame_count; f++)
-                json_array_append_new(bits, json_integer(f / 8 < tb->visibility_size ? (tb->visibility[f / 8] >> (f % 8)) & 1 : 1));
-            json_t *v = json_object();
-            json_object_set_new(v, "node", json_integer(node));
-            json_object_set_new(v, "bone", json_string(tb->name ? tb->name : ""));
-            json_object_set_new(v, "visible", bits);
-            json_array_append_new(vis, v);
+                fy_jpush(ja, bits, fy_jinteger(ja, f / 8 < tb->visibility_size ? (tb->visibility[f / 8] >> (f % 8)) & 1 : 1));
+            ferry_json *v = fy_jobject(ja);
+            fy_jset(ja, v, "node", fy_jinteger(ja, node));
+            fy_jset(ja, v, "bone", fy_jstring(ja, tb->name ? tb->name : ""));
+            fy_jset(ja, v, "visible", bits);
+            fy_jpush(ja, vis, v);
         }
         if (!move_t && !move_r && !move_s) continue;
         key_plan plan;
         if (!plan_keys(b, anim, tb, fps, &plan)) {
-            json_decref(x), json_decref(vis), json_decref(skipped);
             return false;
         }
         if ((move_t && !add_channel(b, a, node, FERRY_ANIM_TRANSLATION, plan.mode, &plan, poses)) ||
             (move_r && !add_channel(b, a, node, FERRY_ANIM_ROTATION, plan.mode, &plan, poses)) ||
             (move_s && !add_channel(b, a, node, FERRY_ANIM_SCALE, plan.mode, &plan, poses))) {
-            json_decref(x), json_decref(vis), json_decref(skipped);
             return false;
         }
     }
@@ -176,7 +175,6 @@ static bool convert_animation(fy_alo_build *b, const ferry_ala_animation *anim, 
         float *time = fy_build_alloc(b, 1, sizeof *time);
         float *q = fy_build_alloc(b, 1, 4 * sizeof *q);
         if (!time || !q) {
-            json_decref(x), json_decref(vis), json_decref(skipped);
             return false;
         }
         memcpy(q, nodes[b->bone_node[0]].rotation, 4 * sizeof *q);
@@ -184,11 +182,9 @@ static bool convert_animation(fy_alo_build *b, const ferry_ala_animation *anim, 
                                                .interpolation = FERRY_INTERP_LINEAR, .times = time, .key_count = 1, .values = q};
         a->channel_count = 1;
     }
-    if (json_array_size(vis)) json_object_set_new(x, "visibility", vis);
-    else json_decref(vis);
-    if (json_array_size(skipped)) json_object_set_new(x, "skipped_tracks", skipped);
-    else json_decref(skipped);
-    a->extras_json = fy_json_to_arena(b->arena, x);
+    if (fy_jcount(vis)) fy_jset(ja, x, "visibility", vis);
+    if (fy_jcount(skipped)) fy_jset(ja, x, "skipped_tracks", skipped);
+    a->extras = x;
     return true;
 }
 

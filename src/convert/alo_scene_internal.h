@@ -67,7 +67,7 @@ bool fy_alo_make_skin(fy_alo_build *b);
 bool fy_alo_animations(fy_alo_build *b);
 
 /* Level of detail and alternate suffixes (_LOD<n>, _ALT<n>) into extras. */
-void fy_json_name_tags(json_t *obj, const char *name);
+void fy_json_name_tags(ferry_arena *ja, ferry_json *obj, const char *name);
 /* The trailing _LOD<n> and _ALT<n> tags of a name, in either order, any
  * case (-1 when absent), and the length of the name before them. */
 void fy_alo_name_tags(const char *name, long *lod, long *alt, size_t *base_length);

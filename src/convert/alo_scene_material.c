@@ -245,15 +245,15 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
     return image;
 }
 
-static json_t *param_json(const ferry_alo_shader_param *p)
+static ferry_json *param_json(ferry_arena *ja, const ferry_alo_shader_param *p)
 {
     switch (p->type) {
-    case FERRY_ALO_PARAM_INT: return json_integer(p->int_value);
-    case FERRY_ALO_PARAM_FLOAT: return fy_json_real(p->value[0]);
-    case FERRY_ALO_PARAM_FLOAT3: return fy_json_floats(p->value, 3);
-    case FERRY_ALO_PARAM_FLOAT4: return fy_json_floats(p->value, 4);
-    case FERRY_ALO_PARAM_TEXTURE: return json_string(p->texture ? p->texture : "");
-    default: return json_null();
+    case FERRY_ALO_PARAM_INT: return fy_jinteger(ja, p->int_value);
+    case FERRY_ALO_PARAM_FLOAT: return fy_jreal_or_null(ja, p->value[0]);
+    case FERRY_ALO_PARAM_FLOAT3: return fy_jfloats(ja, p->value, 3);
+    case FERRY_ALO_PARAM_FLOAT4: return fy_jfloats(ja, p->value, 4);
+    case FERRY_ALO_PARAM_TEXTURE: return fy_jstring(ja, p->texture ? p->texture : "");
+    default: return fy_jnull(ja);
     }
 }
 
@@ -264,6 +264,7 @@ static float unit(float v)
 
 int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t submesh_index)
 {
+    ferry_arena *ja = b->arena;
     ferry_scene *s = b->scene;
     if (s->material_count >= b->material_capacity) {
         fy_error_set(b->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "material count exceeded its estimate");
@@ -322,8 +323,8 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
     }
     m->metallic_factor = 0.0f;
 
-    json_t *x = json_object();
-    json_object_set_new(x, "shader", json_string(shader));
+    ferry_json *x = fy_jobject(ja);
+    fy_jset(ja, x, "shader", fy_jstring(ja, shader));
     /* A blended shader whose texture is missing (or not embedded) keeps
      * its blending: without the texture's alpha it would be an opaque slab.
      * Additive: alpha 0.2, about the mean brightness of the corpus' additive
@@ -336,30 +337,30 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
         m->alpha_mode = FERRY_ALPHA_BLEND;
         m->unlit = true;
         if (untextured) m->base_color_factor[3] = 0.2f;
-        json_object_set_new(x, "blend", json_string("additive"));
+        fy_jset(ja, x, "blend", fy_jstring(ja, "additive"));
     } else if (alpha) {
         m->alpha_mode = FERRY_ALPHA_BLEND;
         if (untextured) m->base_color_factor[3] = 0.25f;
-        json_object_set_new(x, "blend", json_string("alpha"));
+        fy_jset(ja, x, "blend", fy_jstring(ja, "alpha"));
     }
-    if (untextured) json_object_set_new(x, "texture_not_embedded", json_string(base->texture ? base->texture : ""));
-    if (fy_alo_shader_is(shader, "shadow")) json_object_set_new(x, "kind", json_string("shadow_volume"));
-    else if (fy_alo_shader_is(shader, "collision")) json_object_set_new(x, "kind", json_string("collision"));
-    if (fy_alo_shader_is(shader, "colorize")) json_object_set_new(x, "colorized", json_true());
+    if (untextured) fy_jset(ja, x, "texture_not_embedded", fy_jstring(ja, base->texture ? base->texture : ""));
+    if (fy_alo_shader_is(shader, "shadow")) fy_jset(ja, x, "kind", fy_jstring(ja, "shadow_volume"));
+    else if (fy_alo_shader_is(shader, "collision")) fy_jset(ja, x, "kind", fy_jstring(ja, "collision"));
+    if (fy_alo_shader_is(shader, "colorize")) fy_jset(ja, x, "colorized", fy_jbool(ja, true));
     if (mask_image >= 0) {
         /* The base texture's alpha, as its own image (glTF image and texture
          * index: the writer makes texture i from image i). */
-        json_t *mask = json_object();
-        json_object_set_new(mask, "image", json_integer(mask_image));
-        json_object_set_new(mask, "texture", json_integer(mask_image));
-        json_object_set_new(x, "faction_mask", mask);
+        ferry_json *mask = fy_jobject(ja);
+        fy_jset(ja, mask, "image", fy_jinteger(ja, mask_image));
+        fy_jset(ja, mask, "texture", fy_jinteger(ja, mask_image));
+        fy_jset(ja, x, "faction_mask", mask);
     }
-    json_t *params = json_object();
+    ferry_json *params = fy_jobject(ja);
     for (size_t i = 0; i < am->param_count; i++) {
         const ferry_alo_shader_param *p = &am->params[i];
-        if (p->name) json_object_set_new(params, p->name, param_json(p));
+        if (p->name) fy_jset(ja, params, p->name, param_json(ja, p));
     }
-    json_object_set_new(x, "params", params);
-    m->extras_json = fy_json_to_arena(b->arena, x);
+    fy_jset(ja, x, "params", params);
+    m->extras = x;
     return (int32_t)s->material_count++;
 }

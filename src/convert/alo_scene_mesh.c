@@ -210,6 +210,7 @@ static void vertex_skin(const fy_alo_build *b, const ferry_alo_submesh *sm, cons
 static bool make_primitive(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t si, bool skinned, uint32_t bone,
                            ferry_scene_primitive *p)
 {
+    ferry_arena *ja = b->arena;
     const ferry_alo_submesh *sm = &mesh->submeshes[si];
     size_t n = sm->vertex_count;
     const ferry_alo_skeleton *sk = &b->model->skeleton;
@@ -314,17 +315,17 @@ static bool make_primitive(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t s
         p->weights = weights;
     }
 
-    json_t *x = json_object();
-    json_object_set_new(x, "submesh", json_integer((json_int_t)si));
-    json_object_set_new(x, "vertex_format", json_string(sm->vertex_format ? sm->vertex_format : ""));
+    ferry_json *x = fy_jobject(ja);
+    fy_jset(ja, x, "submesh", fy_jinteger(ja, (int64_t)si));
+    fy_jset(ja, x, "vertex_format", fy_jstring(ja, sm->vertex_format ? sm->vertex_format : ""));
     if (sub_skinned) {
-        json_t *map = json_array();
-        for (size_t i = 0; i < sm->bone_mapping_count; i++) json_array_append_new(map, json_integer(sm->bone_mapping[i]));
-        json_object_set_new(x, "bone_mapping", map);
+        ferry_json *map = fy_jarray(ja);
+        for (size_t i = 0; i < sm->bone_mapping_count; i++) fy_jpush(ja, map, fy_jinteger(ja, sm->bone_mapping[i]));
+        fy_jset(ja, x, "bone_mapping", map);
     }
-    if (sm->collision) json_object_set_new(x, "collision_tree", json_true());
-    if (dropped) json_object_set_new(x, "dropped_triangles", json_integer((json_int_t)dropped));
-    p->extras_json = fy_json_to_arena(b->arena, x);
+    if (sm->collision) fy_jset(ja, x, "collision_tree", fy_jbool(ja, true));
+    if (dropped) fy_jset(ja, x, "dropped_triangles", fy_jinteger(ja, (int64_t)dropped));
+    p->extras = x;
     return true;
 }
 

@@ -7,28 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- JSON ---- */
+/* ---- extras ---- */
 
-const char *fy_json_to_arena(ferry_arena *arena, json_t *obj)
+ferry_json *fy_jreal_or_null(ferry_arena *arena, double v)
 {
-    if (!obj) return NULL;
-    char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(9));
-    json_decref(obj);
-    if (!text) return NULL;
-    char *copy = ferry_arena_strdup(arena, text);
-    free(text);
-    return copy;
+    return isfinite(v) ? fy_jreal(arena, v) : fy_jnull(arena);
 }
 
-json_t *fy_json_real(double v)
+ferry_json *fy_jfloats(ferry_arena *arena, const float *v, size_t n)
 {
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *fy_json_floats(const float *v, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++) json_array_append_new(a, fy_json_real(v[i]));
+    ferry_json *a = fy_jarray(arena);
+    for (size_t i = 0; i < n; i++) fy_jpush(arena, a, fy_jreal_or_null(arena, v[i]));
     return a;
 }
 

@@ -1,5 +1,5 @@
 /* Shared by the converters from game formats to ferry_scene (src/convert):
- * JSON extras, scene memory, the converters' entry and exit
+ * extras (ferry_json, built with scene_json.h), scene memory, the converters' entry and exit
  * (convert_common.c) and the math (core_math.h). Each converter with more
  * than one file has its own header on top (alo_scene_internal.h,
  * alm_scene_internal.h). docs/formats/gltf-export.md describes every
@@ -8,19 +8,22 @@
 #define FERRY_CONVERT_INTERNAL_H
 
 #include <ferry/convert.h>
-#include <jansson.h>
 
 #include "../core/core.h"
 #include "../core/core_math.h"
+#include "../scene/scene_json.h"
 
-/* ---- JSON extras ---- */
+/* ---- extras ---- */
 
-/* Serializes `obj` compactly into the arena and releases the reference
- * (NULL obj: NULL). NULL when memory fails. */
-const char *fy_json_to_arena(ferry_arena *arena, json_t *obj);
-/* A float as JSON: non-finite values become null (JSON has no NaN). */
-json_t *fy_json_real(double v);
-json_t *fy_json_floats(const float *v, size_t n);
+/* Extras are built as data (ferry_json) straight into the scene's arena
+ * with the makers of scene_json.h (fy_jobject, fy_jset, ...); each
+ * converter function that builds them names the arena `ja`. */
+/* A real; not finite: null (JSON has no NaN). */
+ferry_json *fy_jreal_or_null(ferry_arena *arena, double v);
+/* An array of reals (non-finite ones null). */
+ferry_json *fy_jfloats(ferry_arena *arena, const float *v, size_t n);
+/* Items or members of an array or object; 0 for NULL. */
+static inline size_t fy_jcount(const ferry_json *v) { return v ? v->count : 0; }
 
 /* Zeroed memory for `count` items of `size` bytes in a scene's arena (at
  * least one item, so empty arrays are not NULL); sets err (NOMEM) and

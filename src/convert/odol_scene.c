@@ -72,28 +72,28 @@ static const float axis_sign[3] = {1, 1, -1};
 
 /* ---- JSON helpers ---- */
 
-static json_t *u16_list(const ferry_odol_array *a)
+static ferry_json *u16_list(ferry_arena *ja, const ferry_odol_array *a)
 {
-    json_t *v = json_array();
+    ferry_json *v = fy_jarray(ja);
     if (a->data)
-        for (uint32_t i = 0; i < a->count; i++) json_array_append_new(v, json_integer(fy_load_u16le(a->data + 2u * i)));
+        for (uint32_t i = 0; i < a->count; i++) fy_jpush(ja, v, fy_jinteger(ja, fy_load_u16le(a->data + 2u * i)));
     return v;
 }
 
-static json_t *i32_list(const ferry_odol_array *a)
+static ferry_json *i32_list(ferry_arena *ja, const ferry_odol_array *a)
 {
-    json_t *v = json_array();
+    ferry_json *v = fy_jarray(ja);
     if (a->data)
         for (uint32_t i = 0; i < a->count; i++)
-            json_array_append_new(v, json_integer((int32_t)fy_load_u32le(a->data + 4u * i)));
+            fy_jpush(ja, v, fy_jinteger(ja, (int32_t)fy_load_u32le(a->data + 4u * i)));
     return v;
 }
 
-static json_t *u8_list(const ferry_odol_array *a)
+static ferry_json *u8_list(ferry_arena *ja, const ferry_odol_array *a)
 {
-    json_t *v = json_array();
+    ferry_json *v = fy_jarray(ja);
     if (a->data)
-        for (uint32_t i = 0; i < a->count; i++) json_array_append_new(v, json_integer(a->data[i]));
+        for (uint32_t i = 0; i < a->count; i++) fy_jpush(ja, v, fy_jinteger(ja, a->data[i]));
     return v;
 }
 
@@ -104,126 +104,126 @@ static const char *anim_type_name(uint32_t type)
     return type < sizeof names / sizeof names[0] ? names[type] : "unknown";
 }
 
-static json_t *animation_json(const ferry_odol_animation_class *a)
+static ferry_json *animation_json(ferry_arena *ja, const ferry_odol_animation_class *a)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(str(a->name)));
-    json_object_set_new(o, "type", json_string(anim_type_name(a->type)));
-    json_object_set_new(o, "type_id", json_integer(a->type));
-    json_object_set_new(o, "source", json_string(str(a->source)));
-    json_object_set_new(o, "min_phase", fy_json_real(a->min_phase));
-    json_object_set_new(o, "max_phase", fy_json_real(a->max_phase));
-    json_object_set_new(o, "min_value", fy_json_real(a->min_value));
-    json_object_set_new(o, "max_value", fy_json_real(a->max_value));
-    json_object_set_new(o, "source_address", json_integer(a->source_address));
+    ferry_json *o = fy_jobject(ja);
+    fy_jset(ja, o, "name", fy_jstring(ja, str(a->name)));
+    fy_jset(ja, o, "type", fy_jstring(ja, anim_type_name(a->type)));
+    fy_jset(ja, o, "type_id", fy_jinteger(ja, a->type));
+    fy_jset(ja, o, "source", fy_jstring(ja, str(a->source)));
+    fy_jset(ja, o, "min_phase", fy_jreal_or_null(ja, a->min_phase));
+    fy_jset(ja, o, "max_phase", fy_jreal_or_null(ja, a->max_phase));
+    fy_jset(ja, o, "min_value", fy_jreal_or_null(ja, a->min_value));
+    fy_jset(ja, o, "max_value", fy_jreal_or_null(ja, a->max_value));
+    fy_jset(ja, o, "source_address", fy_jinteger(ja, a->source_address));
     if (a->type <= FERRY_ODOL_ANIM_ROTATION_Z) {
-        json_object_set_new(o, "angle0", fy_json_real(a->params[0]));
-        json_object_set_new(o, "angle1", fy_json_real(a->params[1]));
+        fy_jset(ja, o, "angle0", fy_jreal_or_null(ja, a->params[0]));
+        fy_jset(ja, o, "angle1", fy_jreal_or_null(ja, a->params[1]));
     } else if (a->type <= FERRY_ODOL_ANIM_TRANSLATION_Z) {
-        json_object_set_new(o, "offset0", fy_json_real(a->params[0]));
-        json_object_set_new(o, "offset1", fy_json_real(a->params[1]));
+        fy_jset(ja, o, "offset0", fy_jreal_or_null(ja, a->params[0]));
+        fy_jset(ja, o, "offset1", fy_jreal_or_null(ja, a->params[1]));
     } else if (a->type == FERRY_ODOL_ANIM_DIRECT) {
-        json_object_set_new(o, "axis_pos", fy_json_floats(a->axis_pos, 3));
-        json_object_set_new(o, "axis_dir", fy_json_floats(a->axis_dir, 3));
-        json_object_set_new(o, "angle", fy_json_real(a->angle));
-        json_object_set_new(o, "axis_offset", fy_json_real(a->axis_offset));
+        fy_jset(ja, o, "axis_pos", fy_jfloats(ja, a->axis_pos, 3));
+        fy_jset(ja, o, "axis_dir", fy_jfloats(ja, a->axis_dir, 3));
+        fy_jset(ja, o, "angle", fy_jreal_or_null(ja, a->angle));
+        fy_jset(ja, o, "axis_offset", fy_jreal_or_null(ja, a->axis_offset));
     } else {
-        json_object_set_new(o, "hide_value", fy_json_real(a->params[0]));
+        fy_jset(ja, o, "hide_value", fy_jreal_or_null(ja, a->params[0]));
     }
     return o;
 }
 
-static json_t *special_lods_json(const ferry_odol_model *m)
+static ferry_json *special_lods_json(ferry_arena *ja, const ferry_odol_model *m)
 {
     static const char *const keys[FERRY_ODOL_SPECIAL_LOD_COUNT] = {
         "memory",     "geometry",    "fire",         "view",    "view_pilot", "view_gunner",
         "unknown",    "view_cargo", "land_contact", "roadway", "paths",      "hitpoints"};
-    json_t *o = json_object();
+    ferry_json *o = fy_jobject(ja);
     for (int i = 0; i < FERRY_ODOL_SPECIAL_LOD_COUNT; i++) {
         uint8_t v = m->info.special_lods[i];
-        json_object_set_new(o, keys[i], v < m->lod_count ? json_integer(v) : json_null());
+        fy_jset(ja, o, keys[i], v < m->lod_count ? fy_jinteger(ja, v) : fy_jnull(ja));
     }
     return o;
 }
 
 /* Everything about the model as a whole: the root node's extras. Values
  * are as stored (engine axes). */
-static json_t *model_json(const ferry_odol_model *m)
+static ferry_json *model_json(ferry_arena *ja, const ferry_odol_model *m)
 {
     const ferry_odol_model_info *mi = &m->info;
-    json_t *o = json_object();
-    json_object_set_new(o, "format", json_string("ODOL"));
-    json_object_set_new(o, "version", json_integer(m->version));
-    json_object_set_new(o, "axes", json_string("extras keep the file's values: engine axes, left-handed, y up, "
+    ferry_json *o = fy_jobject(ja);
+    fy_jset(ja, o, "format", fy_jstring(ja, "ODOL"));
+    fy_jset(ja, o, "version", fy_jinteger(ja, m->version));
+    fy_jset(ja, o, "axes", fy_jstring(ja, "extras keep the file's values: engine axes, left-handed, y up, "
                                                "the model's front at -z and its right at -x; the geometry has z negated"));
-    json_object_set_new(o, "class", json_string(str(mi->class_name)));
-    json_object_set_new(o, "damage", json_string(str(mi->damage)));
-    json_object_set_new(o, "mass", fy_json_real(mi->mass));
-    json_object_set_new(o, "armor", fy_json_real(mi->armor));
-    json_object_set_new(o, "bounding_sphere", fy_json_real(mi->bounding_sphere));
-    json_object_set_new(o, "geometry_sphere", fy_json_real(mi->geometry_sphere));
-    json_object_set_new(o, "bbox_min", fy_json_floats(mi->bbox_min, 3));
-    json_object_set_new(o, "bbox_max", fy_json_floats(mi->bbox_max, 3));
-    json_object_set_new(o, "bounding_center", fy_json_floats(mi->bounding_center, 3));
-    json_object_set_new(o, "geometry_center", fy_json_floats(mi->geometry_center, 3));
-    json_object_set_new(o, "center_of_mass", fy_json_floats(mi->center_of_mass, 3));
-    json_object_set_new(o, "aiming_center", fy_json_floats(mi->aiming_center, 3));
-    json_object_set_new(o, "view_density", fy_json_real(mi->view_density));
-    json_object_set_new(o, "map_type", json_integer(mi->map_type));
-    json_object_set_new(o, "special_lods", special_lods_json(m));
-    json_t *res = json_array();
-    for (uint32_t i = 0; i < m->lod_count; i++) json_array_append_new(res, fy_json_real(m->resolutions ? m->resolutions[i] : m->lods[i].resolution));
-    json_object_set_new(o, "resolutions", res);
+    fy_jset(ja, o, "class", fy_jstring(ja, str(mi->class_name)));
+    fy_jset(ja, o, "damage", fy_jstring(ja, str(mi->damage)));
+    fy_jset(ja, o, "mass", fy_jreal_or_null(ja, mi->mass));
+    fy_jset(ja, o, "armor", fy_jreal_or_null(ja, mi->armor));
+    fy_jset(ja, o, "bounding_sphere", fy_jreal_or_null(ja, mi->bounding_sphere));
+    fy_jset(ja, o, "geometry_sphere", fy_jreal_or_null(ja, mi->geometry_sphere));
+    fy_jset(ja, o, "bbox_min", fy_jfloats(ja, mi->bbox_min, 3));
+    fy_jset(ja, o, "bbox_max", fy_jfloats(ja, mi->bbox_max, 3));
+    fy_jset(ja, o, "bounding_center", fy_jfloats(ja, mi->bounding_center, 3));
+    fy_jset(ja, o, "geometry_center", fy_jfloats(ja, mi->geometry_center, 3));
+    fy_jset(ja, o, "center_of_mass", fy_jfloats(ja, mi->center_of_mass, 3));
+    fy_jset(ja, o, "aiming_center", fy_jfloats(ja, mi->aiming_center, 3));
+    fy_jset(ja, o, "view_density", fy_jreal_or_null(ja, mi->view_density));
+    fy_jset(ja, o, "map_type", fy_jinteger(ja, mi->map_type));
+    fy_jset(ja, o, "special_lods", special_lods_json(ja, m));
+    ferry_json *res = fy_jarray(ja);
+    for (uint32_t i = 0; i < m->lod_count; i++) fy_jpush(ja, res, fy_jreal_or_null(ja, m->resolutions ? m->resolutions[i] : m->lods[i].resolution));
+    fy_jset(ja, o, "resolutions", res);
     const ferry_odol_skeleton *sk = &mi->skeleton;
     if (sk->name && sk->name[0]) {
-        json_t *so = json_object();
-        json_object_set_new(so, "name", json_string(sk->name));
-        json_object_set_new(so, "discrete", json_boolean(sk->is_discrete));
-        json_t *bones = json_array();
+        ferry_json *so = fy_jobject(ja);
+        fy_jset(ja, so, "name", fy_jstring(ja, sk->name));
+        fy_jset(ja, so, "discrete", fy_jbool(ja, sk->is_discrete));
+        ferry_json *bones = fy_jarray(ja);
         for (uint32_t i = 0; sk->bones && i < sk->bone_count; i++) {
-            json_t *bo = json_object();
-            json_object_set_new(bo, "name", json_string(str(sk->bones[i].name)));
-            json_object_set_new(bo, "parent", json_string(str(sk->bones[i].parent)));
-            json_array_append_new(bones, bo);
+            ferry_json *bo = fy_jobject(ja);
+            fy_jset(ja, bo, "name", fy_jstring(ja, str(sk->bones[i].name)));
+            fy_jset(ja, bo, "parent", fy_jstring(ja, str(sk->bones[i].parent)));
+            fy_jpush(ja, bones, bo);
         }
-        json_object_set_new(so, "bones", bones);
-        json_object_set_new(o, "skeleton", so);
+        fy_jset(ja, so, "bones", bones);
+        fy_jset(ja, o, "skeleton", so);
     }
     if (m->animations.present) {
-        json_t *an = json_array();
+        ferry_json *an = fy_jarray(ja);
         for (uint32_t i = 0; m->animations.classes && i < m->animations.class_count; i++)
-            json_array_append_new(an, animation_json(&m->animations.classes[i]));
-        json_object_set_new(o, "animations", an);
+            fy_jpush(ja, an, animation_json(ja, &m->animations.classes[i]));
+        fy_jset(ja, o, "animations", an);
     }
     return o;
 }
 
 /* ---- materials: one per (texture, rvmat) pair ---- */
 
-static json_t *stage_json(const ferry_odol_stage_texture *st)
+static ferry_json *stage_json(ferry_arena *ja, const ferry_odol_stage_texture *st)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "stage", json_integer(st->stage));
-    json_object_set_new(o, "texture", json_string(str(st->texture)));
-    json_object_set_new(o, "filter", json_integer(st->filter));
+    ferry_json *o = fy_jobject(ja);
+    fy_jset(ja, o, "stage", fy_jinteger(ja, st->stage));
+    fy_jset(ja, o, "texture", fy_jstring(ja, str(st->texture)));
+    fy_jset(ja, o, "filter", fy_jinteger(ja, st->filter));
     return o;
 }
 
-static json_t *rvmat_json(const ferry_odol_material *mt)
+static ferry_json *rvmat_json(ferry_arena *ja, const ferry_odol_material *mt)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "pixel_shader", json_integer(mt->pixel_shader));
-    json_object_set_new(o, "vertex_shader", json_integer(mt->vertex_shader));
-    json_object_set_new(o, "surface", json_string(str(mt->surface)));
-    json_object_set_new(o, "emissive", fy_json_floats(mt->emissive, 4));
-    json_object_set_new(o, "ambient", fy_json_floats(mt->ambient, 4));
-    json_object_set_new(o, "diffuse", fy_json_floats(mt->diffuse, 4));
-    json_object_set_new(o, "forced_diffuse", fy_json_floats(mt->forced_diffuse, 4));
-    json_object_set_new(o, "specular", fy_json_floats(mt->specular, 4));
-    json_object_set_new(o, "specular_power", fy_json_real(mt->specular_power));
-    json_t *stages = json_array();
-    for (uint32_t i = 0; mt->stages && i < mt->stage_count; i++) json_array_append_new(stages, stage_json(&mt->stages[i]));
-    json_object_set_new(o, "stages", stages);
+    ferry_json *o = fy_jobject(ja);
+    fy_jset(ja, o, "pixel_shader", fy_jinteger(ja, mt->pixel_shader));
+    fy_jset(ja, o, "vertex_shader", fy_jinteger(ja, mt->vertex_shader));
+    fy_jset(ja, o, "surface", fy_jstring(ja, str(mt->surface)));
+    fy_jset(ja, o, "emissive", fy_jfloats(ja, mt->emissive, 4));
+    fy_jset(ja, o, "ambient", fy_jfloats(ja, mt->ambient, 4));
+    fy_jset(ja, o, "diffuse", fy_jfloats(ja, mt->diffuse, 4));
+    fy_jset(ja, o, "forced_diffuse", fy_jfloats(ja, mt->forced_diffuse, 4));
+    fy_jset(ja, o, "specular", fy_jfloats(ja, mt->specular, 4));
+    fy_jset(ja, o, "specular_power", fy_jreal_or_null(ja, mt->specular_power));
+    ferry_json *stages = fy_jarray(ja);
+    for (uint32_t i = 0; mt->stages && i < mt->stage_count; i++) fy_jpush(ja, stages, stage_json(ja, &mt->stages[i]));
+    fy_jset(ja, o, "stages", stages);
     return o;
 }
 
@@ -311,6 +311,7 @@ static const char *procedural_color(const char *text, float rgba[4], bool *not_p
  * nor a material (glTF's default material then). */
 static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_odol_section *sec, int32_t *out)
 {
+    ferry_arena *ja = b->arena;
     const char *texture = "";
     if (sec->texture >= 0 && (uint32_t)sec->texture < lod->texture_count && lod->textures)
         texture = str(lod->textures[sec->texture]);
@@ -344,20 +345,20 @@ static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_od
     else
         snprintf(name, sizeof name, "%.512s", base);
     mat->name = ferry_arena_strdup(b->arena, name);
-    json_t *x = json_object();
-    json_object_set_new(x, "texture", json_string(texture));
-    json_object_set_new(x, "rvmat", json_string(rvmat));
-    if (record) json_object_set_new(x, "rvmat_record", rvmat_json(record));
+    ferry_json *x = fy_jobject(ja);
+    fy_jset(ja, x, "texture", fy_jstring(ja, texture));
+    fy_jset(ja, x, "rvmat", fy_jstring(ja, rvmat));
+    if (record) fy_jset(ja, x, "rvmat_record", rvmat_json(ja, record));
     bool not_procedural;
     float rgba[4];
     const char *why = procedural_color(texture, rgba, &not_procedural);
     if (!why) {
         memcpy(mat->base_color_factor, rgba, sizeof rgba);
         if (rgba[3] < 1.0f) mat->alpha_mode = FERRY_ALPHA_BLEND;
-        json_object_set_new(x, "procedural_color", json_true());
+        fy_jset(ja, x, "procedural_color", fy_jbool(ja, true));
         b->rep.colors++;
     } else if (!not_procedural) {
-        json_object_set_new(x, "procedural_problem", json_string(why));
+        fy_jset(ja, x, "procedural_problem", fy_jstring(ja, why));
         if (!b->rep.procedural_problem) {
             char line[640];
             snprintf(line, sizeof line, "\"%.512s\": %s", texture, why);
@@ -365,8 +366,8 @@ static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_od
         }
         b->rep.procedural_ignored++;
     }
-    mat->extras_json = fy_json_to_arena(b->arena, x);
-    if (!mat->name || !mat->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
+    mat->extras = x;
+    if (!mat->name || !mat->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
     b->mats[index].texture = texture;
     b->mats[index].rvmat = rvmat;
     b->mats[index].base = base;
@@ -580,6 +581,7 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
  * as points, in stored order, so selection vertex indices apply as they are. */
 static bool make_points(build *b, const ferry_odol_lod *lod, uint32_t lod_index, ferry_scene_primitive *p)
 {
+    ferry_arena *ja = b->arena;
     uint32_t n = lod->positions.count;
     float *pos = alloc(b, (size_t)n * 3, sizeof *pos);
     if (!pos) return false;
@@ -594,7 +596,9 @@ static bool make_points(build *b, const ferry_odol_lod *lod, uint32_t lod_index,
     p->positions = pos;
     p->mode = FERRY_PRIMITIVE_POINTS;
     p->material = -1;
-    p->extras_json = fy_json_to_arena(b->arena, json_pack("{s:b}", "points", 1));
+    ferry_json *points = fy_jobject(ja);
+    fy_jset(ja, points, "points", fy_jbool(ja, true));
+    p->extras = points;
     b->rep.points += n;
     return true;
 }
@@ -647,55 +651,60 @@ static bool check_lod(build *b, const ferry_odol_lod *lod, uint32_t l, lod_array
 
 /* ---- LOD node extras ---- */
 
-static json_t *lod_json(const ferry_odol_model *m, const ferry_odol_lod *lod, uint32_t l)
+static ferry_json *lod_json(ferry_arena *ja, const ferry_odol_model *m, const ferry_odol_lod *lod, uint32_t l)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "lod", json_integer(l));
-    json_object_set_new(o, "resolution", fy_json_real(lod->resolution));
-    json_t *props = json_array();
+    ferry_json *o = fy_jobject(ja);
+    fy_jset(ja, o, "lod", fy_jinteger(ja, l));
+    fy_jset(ja, o, "resolution", fy_jreal_or_null(ja, lod->resolution));
+    ferry_json *props = fy_jarray(ja);
     for (uint32_t i = 0; lod->properties && i < lod->property_count; i++)
-        json_array_append_new(props, json_pack("[ss]", str(lod->properties[i].name), str(lod->properties[i].value)));
-    json_object_set_new(o, "properties", props);
-    json_t *sels = json_array();
+        {
+            ferry_json *pair = fy_jarray(ja);
+            /* a pair with a string that is not UTF-8 is left out */
+            ferry_json *name = fy_jstring(ja, str(lod->properties[i].name)), *value = fy_jstring(ja, str(lod->properties[i].value));
+            if (name && value) fy_jpush(ja, pair, name), fy_jpush(ja, pair, value), fy_jpush(ja, props, pair);
+        }
+    fy_jset(ja, o, "properties", props);
+    ferry_json *sels = fy_jarray(ja);
     for (uint32_t i = 0; lod->selections && i < lod->selection_count; i++) {
         const ferry_odol_selection *s = &lod->selections[i];
-        json_t *so = json_object();
-        json_object_set_new(so, "name", json_string(str(s->name)));
-        json_object_set_new(so, "faces", u16_list(&s->faces));
-        json_object_set_new(so, "vertices", u16_list(&s->vertices));
-        if (s->weights.count) json_object_set_new(so, "weights", u8_list(&s->weights));
-        json_object_set_new(so, "sectional", json_boolean(s->is_sectional));
-        if (s->sections.count) json_object_set_new(so, "sections", i32_list(&s->sections));
-        json_array_append_new(sels, so);
+        ferry_json *so = fy_jobject(ja);
+        fy_jset(ja, so, "name", fy_jstring(ja, str(s->name)));
+        fy_jset(ja, so, "faces", u16_list(ja, &s->faces));
+        fy_jset(ja, so, "vertices", u16_list(ja, &s->vertices));
+        if (s->weights.count) fy_jset(ja, so, "weights", u8_list(ja, &s->weights));
+        fy_jset(ja, so, "sectional", fy_jbool(ja, s->is_sectional));
+        if (s->sections.count) fy_jset(ja, so, "sections", i32_list(ja, &s->sections));
+        fy_jpush(ja, sels, so);
     }
-    json_object_set_new(o, "selections", sels);
-    json_t *tex = json_array();
-    for (uint32_t i = 0; lod->textures && i < lod->texture_count; i++) json_array_append_new(tex, json_string(str(lod->textures[i])));
-    json_object_set_new(o, "textures", tex);
-    json_object_set_new(o, "vertex_count", json_integer(lod->positions.count));
-    json_object_set_new(o, "face_count", json_integer(lod->face_count));
-    if (lod->keyframe_count) json_object_set_new(o, "keyframe_count", json_integer(lod->keyframe_count));
+    fy_jset(ja, o, "selections", sels);
+    ferry_json *tex = fy_jarray(ja);
+    for (uint32_t i = 0; lod->textures && i < lod->texture_count; i++) fy_jpush(ja, tex, fy_jstring(ja, str(lod->textures[i])));
+    fy_jset(ja, o, "textures", tex);
+    fy_jset(ja, o, "vertex_count", fy_jinteger(ja, lod->positions.count));
+    fy_jset(ja, o, "face_count", fy_jinteger(ja, lod->face_count));
+    if (lod->keyframe_count) fy_jset(ja, o, "keyframe_count", fy_jinteger(ja, lod->keyframe_count));
     /* Which skeleton bone each animation moves in this LOD. */
     const ferry_odol_animations *an = &m->animations;
     if (an->present && an->anims_to_bones && l < an->lod_count && an->class_count) {
-        json_t *ab = json_array();
+        ferry_json *ab = fy_jarray(ja);
         const ferry_odol_skeleton *sk = &m->info.skeleton;
         for (uint32_t k = 0; k < an->class_count; k++) {
             const ferry_odol_anim_bone *e = &an->anims_to_bones[(size_t)l * an->class_count + k];
             if (e->bone < 0) continue;
-            json_t *eo = json_object();
-            json_object_set_new(eo, "animation", json_string(an->classes ? str(an->classes[k].name) : ""));
-            json_object_set_new(eo, "bone", json_integer(e->bone));
+            ferry_json *eo = fy_jobject(ja);
+            fy_jset(ja, eo, "animation", fy_jstring(ja, an->classes ? str(an->classes[k].name) : ""));
+            fy_jset(ja, eo, "bone", fy_jinteger(ja, e->bone));
             if (sk->bones && (uint32_t)e->bone < sk->bone_count)
-                json_object_set_new(eo, "bone_name", json_string(str(sk->bones[e->bone].name)));
+                fy_jset(ja, eo, "bone_name", fy_jstring(ja, str(sk->bones[e->bone].name)));
             uint32_t type = an->classes ? an->classes[k].type : 0;
             if (type != FERRY_ODOL_ANIM_DIRECT && type != FERRY_ODOL_ANIM_HIDE) {
-                json_object_set_new(eo, "axis_pos", fy_json_floats(e->axis_pos, 3));
-                json_object_set_new(eo, "axis_dir", fy_json_floats(e->axis_dir, 3));
+                fy_jset(ja, eo, "axis_pos", fy_jfloats(ja, e->axis_pos, 3));
+                fy_jset(ja, eo, "axis_dir", fy_jfloats(ja, e->axis_dir, 3));
             }
-            json_array_append_new(ab, eo);
+            fy_jpush(ja, ab, eo);
         }
-        json_object_set_new(o, "animation_bones", ab);
+        fy_jset(ja, o, "animation_bones", ab);
     }
     return o;
 }
@@ -707,6 +716,7 @@ static json_t *lod_json(const ferry_odol_model *m, const ferry_odol_lod *lod, ui
  * in the corpus), then its origin. Under the z mirror M becomes S M S. */
 static bool add_proxy(build *b, const ferry_odol_lod *lod, uint32_t lod_index, uint32_t proxy_index, int32_t parent)
 {
+    ferry_arena *ja = b->arena;
     const ferry_odol_proxy *px = &lod->proxies[proxy_index];
     ferry_scene_node *node = &b->s->nodes[b->s->node_count];
     ferry_scene_node_init(node);
@@ -726,23 +736,23 @@ static bool add_proxy(build *b, const ferry_odol_lod *lod, uint32_t lod_index, u
         }
     bool clean = fy_mat4_to_trs(mat, node->translation, node->rotation, node->scale, FY_TRS_SHEAR_TOLERANCE);
     bool mirrored = clean && node->scale[2] < 0;
-    json_t *x = json_object();
-    json_object_set_new(x, "proxy", json_string(str(px->model)));
-    json_object_set_new(x, "sequence_id", json_integer(px->sequence_id));
-    json_object_set_new(x, "selection_index", json_integer(px->selection_index));
+    ferry_json *x = fy_jobject(ja);
+    fy_jset(ja, x, "proxy", fy_jstring(ja, str(px->model)));
+    fy_jset(ja, x, "sequence_id", fy_jinteger(ja, px->sequence_id));
+    fy_jset(ja, x, "selection_index", fy_jinteger(ja, px->selection_index));
     if (lod->selections && px->selection_index >= 0 && (uint32_t)px->selection_index < lod->selection_count)
-        json_object_set_new(x, "selection", json_string(str(lod->selections[px->selection_index].name)));
-    json_object_set_new(x, "bone_index", json_integer(px->bone_index));
-    json_object_set_new(x, "section_index", json_integer(px->section_index));
+        fy_jset(ja, x, "selection", fy_jstring(ja, str(lod->selections[px->selection_index].name)));
+    fy_jset(ja, x, "bone_index", fy_jinteger(ja, px->bone_index));
+    fy_jset(ja, x, "section_index", fy_jinteger(ja, px->section_index));
     if (!clean || mirrored) {
         /* glTF's TRS cannot hold shear (or, portably, a mirror): the node
          * gets the closest TRS, the stored matrix stays here. */
-        json_object_set_new(x, "matrix", fy_json_floats(px->transform, 12));
-        json_object_set_new(x, "matrix_note", json_string(mirrored ? "mirrors: negative z scale"
+        fy_jset(ja, x, "matrix", fy_jfloats(ja, px->transform, 12));
+        fy_jset(ja, x, "matrix_note", fy_jstring(ja, mirrored ? "mirrors: negative z scale"
                                                                    : "shear or a collapsed axis: closest TRS"));
     }
-    node->extras_json = fy_json_to_arena(b->arena, x);
-    if (!node->name || !node->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a proxy");
+    node->extras = x;
+    if (!node->name || !node->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a proxy");
     b->s->node_count++;
     b->rep.proxies++;
     return true;
@@ -778,6 +788,7 @@ static uint32_t mark_proxy_sections(build *b, const ferry_odol_lod *lod, const u
 
 static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
 {
+    ferry_arena *ja = b->arena;
     const ferry_odol_lod *lod = &b->m->lods[l];
     lod_arrays la;
     if (!check_lod(b, lod, l, &la)) return false;
@@ -793,7 +804,7 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
 
     ferry_scene_mesh *mesh = &b->s->meshes[b->s->mesh_count];
     memset(mesh, 0, sizeof *mesh);
-    json_t *proxy_sections = json_array();
+    ferry_json *proxy_sections = fy_jarray(ja);
     uint32_t drawn_faces = 0;
     if (lod->face_count) {
         uint32_t sections = lod->sections ? lod->section_count : 0;
@@ -809,7 +820,6 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
         /* bucket was scratch for face starts in assign_sections; refill. */
         uint32_t *fill = malloc(((size_t)sections + 1) * sizeof *fill);
         if (!fill) {
-            json_decref(proxy_sections);
             return fail(b, FERRY_ERR_NOMEM, "", "out of memory sorting faces");
         }
         memcpy(fill, count, ((size_t)sections + 1) * sizeof *fill);
@@ -823,7 +833,7 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
         for (uint32_t s = 0; s <= sections; s++) {
             if (count[s + 1] == count[s]) continue;
             if (s < sections && b->skip_section[s]) {
-                json_array_append_new(proxy_sections, json_integer(s));
+                fy_jpush(ja, proxy_sections, fy_jinteger(ja, s));
                 b->rep.proxy_triangles += count[s + 1] - count[s];
                 continue;
             }
@@ -833,7 +843,6 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
         if (used) {
             mesh->primitives = alloc(b, used, sizeof *mesh->primitives);
             if (!mesh->primitives) {
-                json_decref(proxy_sections);
                 return false;
             }
         }
@@ -842,29 +851,25 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
             if (begin == end || (s < sections && b->skip_section[s])) continue;
             ferry_scene_primitive *p = &mesh->primitives[mesh->primitive_count++];
             if (!make_primitive(b, lod, l, &la, b->bucket + begin, end - begin, p)) {
-                json_decref(proxy_sections);
                 return false;
             }
-            json_t *px = json_object();
+            ferry_json *px = fy_jobject(ja);
             if (s < sections) {
                 if (!section_material(b, lod, &lod->sections[s], &p->material)) {
-                    json_decref(px);
-                    json_decref(proxy_sections);
                     return false;
                 }
-                json_object_set_new(px, "section", json_integer(s));
-                json_object_set_new(px, "special", json_integer(lod->sections[s].special));
+                fy_jset(ja, px, "section", fy_jinteger(ja, s));
+                fy_jset(ja, px, "special", fy_jinteger(ja, lod->sections[s].special));
                 /* A section a proxy names that also holds other faces is
                  * drawn, marked so that a viewer or script can hide it. */
-                if (b->naming[s]) json_object_set_new(px, "proxy_triangles", json_true());
+                if (b->naming[s]) fy_jset(ja, px, "proxy_triangles", fy_jbool(ja, true));
             } else {
                 p->material = -1;
-                json_object_set_new(px, "section", json_null());
+                fy_jset(ja, px, "section", fy_jnull(ja));
             }
-            json_object_set_new(px, "faces", json_integer(end - begin));
-            p->extras_json = fy_json_to_arena(b->arena, px);
-            if (!p->extras_json) {
-                json_decref(proxy_sections);
+            fy_jset(ja, px, "faces", fy_jinteger(ja, end - begin));
+            p->extras = px;
+            if (!p->extras) {
                 return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
             }
         }
@@ -874,20 +879,17 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
     if (!drawn_faces && lod->positions.count) {
         mesh->primitives = alloc(b, 1, sizeof *mesh->primitives);
         if (!mesh->primitives) {
-            json_decref(proxy_sections);
             return false;
         }
         mesh->primitive_count = 1;
         if (!make_points(b, lod, l, &mesh->primitives[0])) {
-            json_decref(proxy_sections);
             return false;
         }
     }
-    json_t *lx = lod_json(b->m, lod, l);
-    if (json_array_size(proxy_sections)) json_object_set(lx, "proxy_sections", proxy_sections);
-    json_decref(proxy_sections);
-    node->extras_json = fy_json_to_arena(b->arena, lx);
-    if (!node->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
+    ferry_json *lx = lod_json(ja, b->m, lod, l);
+    if (fy_jcount(proxy_sections)) fy_jset(ja, lx, "proxy_sections", proxy_sections);
+    node->extras = lx;
+    if (!node->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
     if (mesh->primitive_count) {
         mesh->name = node->name;
         node->mesh = (int32_t)b->s->mesh_count++;
@@ -901,6 +903,7 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
 
 static bool convert(build *b, const uint32_t *lods, size_t lod_count)
 {
+    ferry_arena *ja = b->arena;
     const ferry_odol_model *m = b->m;
     size_t nodes = 1, sections = 0;
     uint32_t max_faces = 0, max_sections = 0, max_vertices = 0;
@@ -936,8 +939,8 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
     ferry_scene_node *root = &s->nodes[s->node_count++];
     ferry_scene_node_init(root);
     root->name = s->name;
-    root->extras_json = fy_json_to_arena(b->arena, model_json(m));
-    if (!root->extras_json) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
+    root->extras = model_json(ja, m);
+    if (!root->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
 
     bool ok = true;
     for (size_t i = 0; i < lod_count && ok; i++) {
@@ -1030,10 +1033,14 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
         return FERRY_ERR_NOMEM;
     }
     b.arena = s->arena;
+    ferry_arena *ja = b.arena;
     s->name = ferry_arena_strdup(b.arena, options->name ? options->name : "odol");
-    s->extras_json = fy_json_to_arena(b.arena, json_pack("{s:s,s:i}", "format", "ODOL", "version", (json_int_t)model->version));
+    ferry_json *sx = fy_jobject(ja);
+    fy_jset(ja, sx, "format", fy_jstring(ja, "ODOL"));
+    fy_jset(ja, sx, "version", fy_jinteger(ja, (int64_t)model->version));
+    s->extras = sx;
     b.s = s;
-    bool ok = s->name && s->extras_json && convert(&b, chosen, chosen_count);
+    bool ok = s->name && s->extras && convert(&b, chosen, chosen_count);
     free(chosen);
     free(b.face_section);
     free(b.next_free);

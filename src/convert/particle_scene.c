@@ -70,99 +70,99 @@ static const prop_field prop_fields[] = {
     {"fixed_rotation", 0x48, P_U8, 1, offsetof(ferry_particle_properties, fixed_rotation)},
 };
 
-static json_t *properties_json(const ferry_particle_properties *p)
+static ferry_json *properties_json(ferry_arena *ja, const ferry_particle_properties *p)
 {
-    json_t *o = json_object();
+    ferry_json *o = fy_jobject(ja);
     const uint8_t *base = (const uint8_t *)p;
     for (size_t i = 0; i < sizeof prop_fields / sizeof prop_fields[0]; i++) {
         const prop_field *f = &prop_fields[i];
         /* Only stored properties: an absent one has no value to rebuild. */
         if (!ferry_particle_property_present(p, f->mini)) continue;
-        json_t *v;
+        ferry_json *v;
         if (f->kind == P_U32) {
             uint32_t u;
             memcpy(&u, base + f->offset, sizeof u);
-            v = json_integer(u);
+            v = fy_jinteger(ja, u);
         } else if (f->kind == P_U8) {
-            v = json_integer(base[f->offset]);
+            v = fy_jinteger(ja, base[f->offset]);
         } else {
             float fl[4];
             memcpy(fl, base + f->offset, f->count * sizeof *fl);
-            v = f->count == 1 ? fy_json_real(fl[0]) : fy_json_floats(fl, f->count);
+            v = f->count == 1 ? fy_jreal_or_null(ja, fl[0]) : fy_jfloats(ja, fl, f->count);
         }
-        json_object_set_new(o, f->name, v);
+        fy_jset(ja, o, f->name, v);
     }
     return o;
 }
 
-static json_t *group_json(const ferry_particle_group *g)
+static ferry_json *group_json(ferry_arena *ja, const ferry_particle_group *g)
 {
     static const char *const types[] = {"exact", "box", "cube", "sphere", "cylinder"};
-    json_t *o = json_object();
-    json_object_set_new(o, "type", g->type < 5 ? json_string(types[g->type]) : json_integer(g->type));
-    json_object_set_new(o, "min", fy_json_floats(g->min, 3));
-    json_object_set_new(o, "max", fy_json_floats(g->max, 3));
-    json_object_set_new(o, "side_length", fy_json_real(g->side_length));
-    json_object_set_new(o, "sphere_radius", fy_json_real(g->sphere_radius));
-    json_object_set_new(o, "sphere_surface", json_boolean(g->sphere_surface != 0));
-    json_object_set_new(o, "cylinder_radius", fy_json_real(g->cylinder_radius));
-    json_object_set_new(o, "cylinder_surface", json_boolean(g->cylinder_surface != 0));
-    json_object_set_new(o, "cylinder_height", fy_json_real(g->cylinder_height));
-    json_object_set_new(o, "value", fy_json_floats(g->value, 3));
+    ferry_json *o = fy_jobject(ja);
+    fy_jset(ja, o, "type", g->type < 5 ? fy_jstring(ja, types[g->type]) : fy_jinteger(ja, g->type));
+    fy_jset(ja, o, "min", fy_jfloats(ja, g->min, 3));
+    fy_jset(ja, o, "max", fy_jfloats(ja, g->max, 3));
+    fy_jset(ja, o, "side_length", fy_jreal_or_null(ja, g->side_length));
+    fy_jset(ja, o, "sphere_radius", fy_jreal_or_null(ja, g->sphere_radius));
+    fy_jset(ja, o, "sphere_surface", fy_jbool(ja, g->sphere_surface != 0));
+    fy_jset(ja, o, "cylinder_radius", fy_jreal_or_null(ja, g->cylinder_radius));
+    fy_jset(ja, o, "cylinder_surface", fy_jbool(ja, g->cylinder_surface != 0));
+    fy_jset(ja, o, "cylinder_height", fy_jreal_or_null(ja, g->cylinder_height));
+    fy_jset(ja, o, "value", fy_jfloats(ja, g->value, 3));
     return o;
 }
 
-static json_t *track_json(const ferry_particle_track *t, bool color)
+static ferry_json *track_json(ferry_arena *ja, const ferry_particle_track *t, bool color)
 {
     static const char *const interps[] = {"linear", "cosine", "step"};
-    json_t *o = json_object();
-    json_object_set_new(o, "interpolation", t->interpolation < 3 ? json_string(interps[t->interpolation]) : json_integer(t->interpolation));
+    ferry_json *o = fy_jobject(ja);
+    fy_jset(ja, o, "interpolation", t->interpolation < 3 ? fy_jstring(ja, interps[t->interpolation]) : fy_jinteger(ja, t->interpolation));
     /* Colour tracks store bytes (0..255) first and last, integer keys. */
-    json_object_set_new(o, "first", color ? json_integer(t->first_byte) : fy_json_real(t->first));
-    json_object_set_new(o, "last", color ? json_integer(t->last_byte) : fy_json_real(t->last));
-    json_t *keys = json_array();
+    fy_jset(ja, o, "first", color ? fy_jinteger(ja, t->first_byte) : fy_jreal_or_null(ja, t->first));
+    fy_jset(ja, o, "last", color ? fy_jinteger(ja, t->last_byte) : fy_jreal_or_null(ja, t->last));
+    ferry_json *keys = fy_jarray(ja);
     for (size_t k = 0; k < t->key_count; k++) {
-        json_t *key = json_object();
-        json_object_set_new(key, "time", fy_json_real(t->keys[k].time));
-        json_object_set_new(key, "value", color ? json_integer(t->keys[k].int_value) : fy_json_real(t->keys[k].value));
-        json_array_append_new(keys, key);
+        ferry_json *key = fy_jobject(ja);
+        fy_jset(ja, key, "time", fy_jreal_or_null(ja, t->keys[k].time));
+        fy_jset(ja, key, "value", color ? fy_jinteger(ja, t->keys[k].int_value) : fy_jreal_or_null(ja, t->keys[k].value));
+        fy_jpush(ja, keys, key);
     }
-    json_object_set_new(o, "keys", keys);
+    fy_jset(ja, o, "keys", keys);
     return o;
 }
 
-static json_t *emitter_json(const ferry_particle_emitter *e, size_t index)
+static ferry_json *emitter_json(ferry_arena *ja, const ferry_particle_emitter *e, size_t index)
 {
     static const char *const group_names[] = {"velocity", "lifetime", "position"};
     static const char *const track_names[] = {"red", "green", "blue", "alpha", "size", "texture_index", "rotation_speed"};
-    json_t *o = json_object();
-    json_object_set_new(o, "alamo", json_string("particle_emitter"));
-    json_object_set_new(o, "index", json_integer((json_int_t)index));
-    if (e->name) json_object_set_new(o, "name", json_string(e->name));
-    if (e->color_texture) json_object_set_new(o, "color_texture", json_string(e->color_texture));
-    if (e->secondary_texture) json_object_set_new(o, "secondary_texture", json_string(e->secondary_texture));
-    json_object_set_new(o, "death_emitter", json_integer(e->death_emitter));
-    json_object_set_new(o, "birth_emitter", json_integer(e->birth_emitter));
-    json_object_set_new(o, "properties", properties_json(&e->properties));
-    json_t *groups = json_object();
-    for (int g = 0; g < FERRY_PARTICLE_GROUP_COUNT; g++) json_object_set_new(groups, group_names[g], group_json(&e->groups[g]));
-    json_object_set_new(o, "groups", groups);
+    ferry_json *o = fy_jobject(ja);
+    fy_jset(ja, o, "alamo", fy_jstring(ja, "particle_emitter"));
+    fy_jset(ja, o, "index", fy_jinteger(ja, (int64_t)index));
+    if (e->name) fy_jset(ja, o, "name", fy_jstring(ja, e->name));
+    if (e->color_texture) fy_jset(ja, o, "color_texture", fy_jstring(ja, e->color_texture));
+    if (e->secondary_texture) fy_jset(ja, o, "secondary_texture", fy_jstring(ja, e->secondary_texture));
+    fy_jset(ja, o, "death_emitter", fy_jinteger(ja, e->death_emitter));
+    fy_jset(ja, o, "birth_emitter", fy_jinteger(ja, e->birth_emitter));
+    fy_jset(ja, o, "properties", properties_json(ja, &e->properties));
+    ferry_json *groups = fy_jobject(ja);
+    for (int g = 0; g < FERRY_PARTICLE_GROUP_COUNT; g++) fy_jset(ja, groups, group_names[g], group_json(ja, &e->groups[g]));
+    fy_jset(ja, o, "groups", groups);
     /* The lifetime range read from the axis the group uses (an older
      * editor's files keep it on x, the spec on y), so consumers need not
      * know the two layouts. */
     float lo, hi;
     ferry_particle_lifetime_layout layout = ferry_particle_emitter_lifetime(e, &lo, &hi);
-    json_t *lifetime = json_object();
-    json_object_set_new(lifetime, "min", fy_json_real(lo));
-    json_object_set_new(lifetime, "max", fy_json_real(hi));
-    json_object_set_new(lifetime, "from", json_string(layout == FERRY_PARTICLE_LIFETIME_Y   ? "lifetime group y"
+    ferry_json *lifetime = fy_jobject(ja);
+    fy_jset(ja, lifetime, "min", fy_jreal_or_null(ja, lo));
+    fy_jset(ja, lifetime, "max", fy_jreal_or_null(ja, hi));
+    fy_jset(ja, lifetime, "from", fy_jstring(ja, layout == FERRY_PARTICLE_LIFETIME_Y   ? "lifetime group y"
                                                       : layout == FERRY_PARTICLE_LIFETIME_X ? "lifetime group x"
                                                                                             : "properties"));
-    json_object_set_new(o, "lifetime", lifetime);
-    json_t *tracks = json_object();
+    fy_jset(ja, o, "lifetime", lifetime);
+    ferry_json *tracks = fy_jobject(ja);
     for (int t = 0; t < FERRY_PARTICLE_TRACK_COUNT; t++)
-        json_object_set_new(tracks, track_names[t], track_json(&e->tracks[t], t < FERRY_PARTICLE_COLOR_TRACKS));
-    json_object_set_new(o, "tracks", tracks);
+        fy_jset(ja, tracks, track_names[t], track_json(ja, &e->tracks[t], t < FERRY_PARTICLE_COLOR_TRACKS));
+    fy_jset(ja, o, "tracks", tracks);
     return o;
 }
 
@@ -174,7 +174,7 @@ ferry_result ferry_particle_to_scene(const ferry_particle_system *system, const 
     if (!fy_convert_begin(&err, &local_err, out, system, "particle system")) return err->code;
     ferry_scene *s = fy_scene_new(err);
     if (!s) return FERRY_ERR_NOMEM;
-    ferry_arena *arena = s->arena;
+    ferry_arena *arena = s->arena, *ja = arena;
     size_t count = 1 + system->emitter_count;
     s->nodes = fy_scene_alloc(arena, err, count, sizeof *s->nodes);
     bool ok = s->nodes != NULL;
@@ -189,14 +189,14 @@ ferry_result ferry_particle_to_scene(const ferry_particle_system *system, const 
         /* Alamo is Z-up like its models: the same -90 degrees about X. */
         root->rotation[0] = -0.70710678f;
         root->rotation[3] = 0.70710678f;
-        json_t *sys = json_object();
-        json_object_set_new(sys, "alamo", json_string("particle_system"));
-        json_object_set_new(sys, "name", json_string(system->name ? system->name : ""));
-        json_object_set_new(sys, "id", json_integer(system->id));
-        json_object_set_new(sys, "persistence", json_integer(system->persistence));
-        json_object_set_new(sys, "emitter_count", json_integer((json_int_t)system->emitter_count));
-        root->extras_json = fy_json_to_arena(arena, sys);
-        ok = root->name && s->name && root->extras_json;
+        ferry_json *sys = fy_jobject(ja);
+        fy_jset(ja, sys, "alamo", fy_jstring(ja, "particle_system"));
+        fy_jset(ja, sys, "name", fy_jstring(ja, system->name ? system->name : ""));
+        fy_jset(ja, sys, "id", fy_jinteger(ja, system->id));
+        fy_jset(ja, sys, "persistence", fy_jinteger(ja, system->persistence));
+        fy_jset(ja, sys, "emitter_count", fy_jinteger(ja, (int64_t)system->emitter_count));
+        root->extras = sys;
+        ok = root->name && s->name && root->extras;
         for (size_t i = 0; ok && i < system->emitter_count; i++) {
             const ferry_particle_emitter *e = &system->emitters[i];
             ferry_scene_node *n = &s->nodes[1 + i];
@@ -205,13 +205,13 @@ ferry_result ferry_particle_to_scene(const ferry_particle_system *system, const 
             char fallback[32];
             snprintf(fallback, sizeof fallback, "emitter %zu", i);
             n->name = ferry_arena_strdup(arena, e->name && *e->name ? e->name : fallback);
-            n->extras_json = fy_json_to_arena(arena, emitter_json(e, i));
-            ok = n->name && n->extras_json;
+            n->extras = emitter_json(ja, e, i);
+            ok = n->name && n->extras;
         }
         s->node_count = count;
-        json_t *x = json_object();
-        json_object_set_new(x, "source", json_string("alamo particle system"));
-        s->extras_json = fy_json_to_arena(arena, x);
+        ferry_json *x = fy_jobject(ja);
+        fy_jset(ja, x, "source", fy_jstring(ja, "alamo particle system"));
+        s->extras = x;
     }
     return fy_convert_end(s, ok, out, err);
 }

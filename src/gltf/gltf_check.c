@@ -51,15 +51,18 @@ static size_t first_nonfinite(const float *v, size_t n)
     return n;
 }
 
-static ferry_result check_extras(const char *what, const char *text, ferry_error *err)
+static ferry_result check_extras(const char *what, const ferry_json *extras, ferry_error *err)
 {
-    if (!text) return FERRY_OK;
-    json_error_t jerr;
-    json_t *v = fy_gltf_json_parse_extras(text, &jerr);
-    if (!v) FAIL("%s: extras_json is not valid JSON: %s (line %d, column %d)", what, jerr.text, jerr.line, jerr.column);
-    bool object = json_is_object(v);
+    if (!extras) return FERRY_OK;
+    if (extras->kind != FERRY_JSON_OBJECT) FAIL("%s: extras must be an object", what);
+    const char *problem;
+    json_t *v = fy_json_to_jansson(extras, &problem);
+    if (!v && problem) FAIL("%s: extras cannot be written: %s", what, problem);
+    if (!v) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "%s: out of memory converting extras", what);
+        return FERRY_ERR_NOMEM;
+    }
     json_decref(v);
-    if (!object) FAIL("%s: extras_json must be a JSON object", what);
     return FERRY_OK;
 }
 
@@ -120,7 +123,7 @@ static ferry_result check_materials(const ferry_scene *s, ferry_error *err)
             FAIL("%s: alpha_mode %d is unknown", what, (int)m->alpha_mode);
         if (m->alpha_mode == FERRY_ALPHA_MASK && !(m->alpha_cutoff >= 0.0f && isfinite(m->alpha_cutoff)))
             FAIL("%s: alpha_cutoff must be a finite number >= 0", what);
-        TRY(check_extras(what, m->extras_json, err));
+        TRY(check_extras(what, m->extras, err));
     }
     return FERRY_OK;
 }
@@ -218,7 +221,7 @@ static ferry_result check_primitive(const ferry_scene *s, const char *what, cons
         TRY(check_floats(what, "morph target position", mt->positions, n * 3, err));
         if (mt->normals) TRY(check_floats(what, "morph target normal", mt->normals, n * 3, err));
     }
-    TRY(check_extras(what, p->extras_json, err));
+    TRY(check_extras(what, p->extras, err));
     return FERRY_OK;
 }
 
@@ -238,7 +241,7 @@ static ferry_result check_meshes(const ferry_scene *s, ferry_error *err)
                      m->primitives[0].target_count);
         }
         if (m->default_weights) TRY(check_floats(mesh_what, "default weight", m->default_weights, m->primitives[0].target_count, err));
-        TRY(check_extras(mesh_what, m->extras_json, err));
+        TRY(check_extras(mesh_what, m->extras, err));
     }
     return FERRY_OK;
 }
@@ -338,7 +341,7 @@ static ferry_result check_nodes(const ferry_scene *s, ferry_error *err)
                              (int)n->mesh, p, k / 4, (unsigned)pr->joints[k], (int)n->skin, joint_count);
             }
         }
-        TRY(check_extras(what, n->extras_json, err));
+        TRY(check_extras(what, n->extras, err));
     }
     return FERRY_OK;
 }
@@ -389,7 +392,7 @@ static ferry_result check_animations(const ferry_scene *s, ferry_error *err)
                 }
             }
         }
-        TRY(check_extras(what, an->extras_json, err));
+        TRY(check_extras(what, an->extras, err));
     }
     return FERRY_OK;
 }
@@ -412,7 +415,7 @@ ferry_result fy_gltf_check_scene(const ferry_scene *s, ferry_error *err)
         /* References are int32. */
         if (arrays[i].count > INT32_MAX) FAIL("scene: too many %s", arrays[i].what);
     }
-    TRY(check_extras("scene", s->extras_json, err));
+    TRY(check_extras("scene", s->extras, err));
     TRY(check_images(s, err));
     TRY(check_materials(s, err));
     TRY(check_meshes(s, err));

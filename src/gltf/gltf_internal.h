@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "../core/core.h"
+#include "../scene/scene_json.h"
 
 /* glTF enumerations the writer uses. */
 #define FY_GLTF_ARRAY_BUFFER 34962       /* bufferView.target: vertex attributes */
@@ -53,10 +54,9 @@ json_t *fy_gltf_json_floats(const float *v, size_t n);
 /* Sets obj[key] = array unless it is empty, in which case it is dropped:
  * glTF forbids empty arrays. */
 void fy_gltf_json_set_array(fy_gltf *g, json_t *obj, const char *key, json_t *array);
-/* Parses an extras text. NULL text gives NULL (no extras). */
-json_t *fy_gltf_json_parse_extras(const char *text, json_error_t *jerr);
-/* Sets obj.extras from `text` (already checked by fy_gltf_check_scene). */
-void fy_gltf_json_set_extras(fy_gltf *g, json_t *obj, const char *text);
+/* Sets obj.extras from `extras` (already checked by fy_gltf_check_scene);
+ * NULL: no extras. */
+void fy_gltf_json_set_extras(fy_gltf *g, json_t *obj, const ferry_json *extras);
 /* A JSON string; bytes that are not UTF-8 become '?'. */
 json_t *fy_gltf_json_text(const char *text);
 /* Sets obj.name unless the name is NULL or empty. */

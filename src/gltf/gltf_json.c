@@ -42,20 +42,12 @@ void fy_gltf_json_set_array(fy_gltf *g, json_t *obj, const char *key, json_t *ar
     fy_gltf_json_set(g, obj, key, array);
 }
 
-json_t *fy_gltf_json_parse_extras(const char *text, json_error_t *jerr)
+void fy_gltf_json_set_extras(fy_gltf *g, json_t *obj, const ferry_json *extras)
 {
-    if (!text) return NULL;
-    /* Duplicate keys would silently lose data on a round trip: refuse them. */
-    return json_loads(text, JSON_REJECT_DUPLICATES, jerr);
-}
-
-void fy_gltf_json_set_extras(fy_gltf *g, json_t *obj, const char *text)
-{
-    if (!text) return;
-    json_error_t jerr;
-    json_t *extras = fy_gltf_json_parse_extras(text, &jerr);
-    /* The check already parsed this text, so failing now means no memory. */
-    fy_gltf_json_set(g, obj, "extras", extras);
+    if (!extras) return;
+    const char *problem;
+    /* The check already converted this value, so failing now means no memory. */
+    fy_gltf_json_set(g, obj, "extras", fy_json_to_jansson(extras, &problem));
 }
 
 ferry_result fy_gltf_json_dump(fy_gltf *g, bool pretty, ferry_buffer *out, ferry_error *err)

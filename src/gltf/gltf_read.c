@@ -121,17 +121,12 @@ const char *fy_gr_name(fy_gr *r, json_t *obj)
     return json_is_string(v) ? fy_gr_strdup(r, json_string_value(v)) : NULL;
 }
 
-const char *fy_gr_extras(fy_gr *r, json_t *obj)
+const ferry_json *fy_gr_extras(fy_gr *r, json_t *obj)
 {
     json_t *v = json_object_get(obj, "extras");
     if (!json_is_object(v)) return NULL;
-    char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    if (!text) {
-        fy_gr_fail(r, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
-        return NULL;
-    }
-    const char *copy = fy_gr_strdup(r, text);
-    free(text);
+    const ferry_json *copy = fy_json_from_jansson(r->arena, v);
+    if (!copy) fy_gr_fail(r, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
     return copy;
 }
 

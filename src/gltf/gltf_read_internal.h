@@ -52,8 +52,8 @@ bool fy_gr_number(fy_gr *r, json_t *obj, const char *key, const char *path, doub
 bool fy_gr_numbers(fy_gr *r, json_t *obj, const char *key, const char *path, float *out, size_t n);
 /* obj.name copied to the arena, or NULL. */
 const char *fy_gr_name(fy_gr *r, json_t *obj);
-/* obj.extras as compact JSON text in the arena when it is an object, else NULL. */
-const char *fy_gr_extras(fy_gr *r, json_t *obj);
+/* obj.extras as a ferry_json in the arena when it is an object, else NULL. */
+const ferry_json *fy_gr_extras(fy_gr *r, json_t *obj);
 /* Length of the top-level array root[key] (0 when absent). */
 size_t fy_gr_count(fy_gr *r, const char *key);
 

@@ -163,7 +163,7 @@ static bool read_materials(fy_gr *r)
         }
         o->double_sided = json_is_true(json_object_get(m, "doubleSided"));
         o->unlit = json_object_get(json_object_get(m, "extensions"), "KHR_materials_unlit") != NULL;
-        o->extras_json = fy_gr_extras(r, m);
+        o->extras = fy_gr_extras(r, m);
         if (r->failed) return false;
     }
     s->material_count = n;
@@ -315,7 +315,7 @@ static bool read_primitive(fy_gr *r, json_t *prim, const char *path, ferry_scene
         }
         p->targets = mt;
     }
-    p->extras_json = fy_gr_extras(r, prim);
+    p->extras = fy_gr_extras(r, prim);
     return !r->failed;
 }
 
@@ -362,7 +362,7 @@ static bool read_meshes(fy_gr *r)
             const char *copy = fy_gr_strdup(r, nm);
             for (size_t p = 0; p < o->primitive_count; p++) o->primitives[p].targets[t].name = copy;
         }
-        o->extras_json = fy_gr_extras(r, m);
+        o->extras = fy_gr_extras(r, m);
         if (r->failed) return false;
     }
     s->mesh_count = n;
@@ -493,17 +493,16 @@ static bool read_nodes(fy_gr *r)
                 json_t *arr = json_array();
                 for (int e = 0; e < 16; e++) json_array_append_new(arr, json_real(m[e]));
                 json_object_set_new(x, "gltf_matrix_not_trs", arr);
-                char *text = json_dumps(x, JSON_COMPACT | JSON_REAL_PRECISION(17));
+                o->extras = x ? fy_json_from_jansson(r->arena, x) : NULL;
                 json_decref(x);
-                o->extras_json = text ? fy_gr_strdup(r, text) : NULL;
-                free(text);
+                if (!o->extras) fy_gr_fail(r, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
             }
         } else {
             ok = fy_gr_numbers(r, nd, "translation", path, o->translation, 3) && fy_gr_numbers(r, nd, "rotation", path, o->rotation, 4) &&
                  fy_gr_numbers(r, nd, "scale", path, o->scale, 3);
             if (!ok) break;
         }
-        if (!o->extras_json) o->extras_json = fy_gr_extras(r, nd);
+        if (!o->extras) o->extras = fy_gr_extras(r, nd);
         ok = !r->failed;
     }
     free(parent);
@@ -700,7 +699,7 @@ static bool read_animations(fy_gr *r)
         }
         if (o->channel_count == 0) continue; /* nothing this scene can hold */
         o->name = fy_gr_name(r, an);
-        o->extras_json = fy_gr_extras(r, an);
+        o->extras = fy_gr_extras(r, an);
         if (r->failed) return false;
         kept++;
     }
@@ -741,7 +740,7 @@ bool fy_gr_build_scene(fy_gr *r)
     json_t *sc = scene >= 0 ? item(r, "scenes", (size_t)scene) : item(r, "scenes", 0);
     if (sc) {
         s->name = fy_gr_name(r, sc);
-        s->extras_json = fy_gr_extras(r, sc);
+        s->extras = fy_gr_extras(r, sc);
     }
     const char *gen = json_string_value(json_object_get(json_object_get(r->root, "asset"), "generator"));
     if (gen) s->generator = fy_gr_strdup(r, gen);

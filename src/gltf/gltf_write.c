@@ -91,7 +91,7 @@ static void build_materials(fy_gltf *g)
             fy_gltf_json_set(g, ext, "KHR_materials_unlit", json_object());
             fy_gltf_json_set(g, o, "extensions", ext);
         }
-        fy_gltf_json_set_extras(g, o, m->extras_json);
+        fy_gltf_json_set_extras(g, o, m->extras);
         fy_gltf_json_push(g, materials, o);
     }
     fy_gltf_json_set_array(g, g->root, "materials", materials);
@@ -160,7 +160,7 @@ static json_t *build_primitive(fy_gltf *g, const ferry_scene_primitive *p)
         fy_gltf_json_push(g, targets, to);
     }
     fy_gltf_json_set_array(g, o, "targets", targets);
-    fy_gltf_json_set_extras(g, o, p->extras_json);
+    fy_gltf_json_set_extras(g, o, p->extras);
     return o;
 }
 
@@ -186,7 +186,7 @@ static void build_meshes(fy_gltf *g)
                 fy_gltf_json_push(g, names, fy_gltf_json_text(name ? name : ""));
             }
             fy_gltf_json_set(g, o, "weights", w);
-            fy_gltf_json_set_extras(g, o, m->extras_json);
+            fy_gltf_json_set_extras(g, o, m->extras);
             /* extras.targetNames is the convention Blender, three.js and
              * Babylon read morph target names from. */
             if (named) {
@@ -202,7 +202,7 @@ static void build_meshes(fy_gltf *g)
             }
             json_decref(names);
         } else {
-            fy_gltf_json_set_extras(g, o, m->extras_json);
+            fy_gltf_json_set_extras(g, o, m->extras);
         }
         fy_gltf_json_push(g, meshes, o);
     }
@@ -304,7 +304,7 @@ static void build_nodes(fy_gltf *g)
             fy_gltf_json_set(g, ext, "KHR_lights_punctual", lp);
             fy_gltf_json_set(g, o, "extensions", ext);
         }
-        fy_gltf_json_set_extras(g, o, n->extras_json);
+        fy_gltf_json_set_extras(g, o, n->extras);
         fy_gltf_json_push(g, nodes, o);
         if (n->parent < 0) fy_gltf_json_push(g, roots, json_integer((json_int_t)i));
     }
@@ -313,7 +313,7 @@ static void build_nodes(fy_gltf *g)
     json_t *scene = json_object(), *scenes = json_array();
     fy_gltf_json_set_name(g, scene, s->name);
     fy_gltf_json_set_array(g, scene, "nodes", roots);
-    fy_gltf_json_set_extras(g, scene, s->extras_json);
+    fy_gltf_json_set_extras(g, scene, s->extras);
     fy_gltf_json_push(g, scenes, scene);
     fy_gltf_json_set(g, g->root, "scene", json_integer(0));
     fy_gltf_json_set(g, g->root, "scenes", scenes);
@@ -365,7 +365,7 @@ static void build_animations(fy_gltf *g)
         }
         fy_gltf_json_set(g, o, "channels", channels);
         fy_gltf_json_set(g, o, "samplers", samplers);
-        fy_gltf_json_set_extras(g, o, an->extras_json);
+        fy_gltf_json_set_extras(g, o, an->extras);
         fy_gltf_json_push(g, animations, o);
     }
     fy_gltf_json_set_array(g, g->root, "animations", animations);

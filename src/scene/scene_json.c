@@ -1,0 +1,293 @@
+/* ferry_json (scene.h), the data form of extras: its builder and its
+ * bridge to jansson (scene_json.h). */
+#include "scene_json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const ferry_json *ferry_json_get(const ferry_json *object, const char *key)
+{
+    if (!object || object->kind != FERRY_JSON_OBJECT || !key) return NULL;
+    size_t n = strlen(key);
+    for (size_t i = 0; i < object->count; i++) {
+        const ferry_json_member *m = &object->members[i];
+        if (m->key_length == n && memcmp(m->key, key, n) == 0) return m->value;
+    }
+    return NULL;
+}
+
+/* ---- building ---- */
+
+static ferry_json *make(ferry_arena *arena, ferry_json_kind kind)
+{
+    ferry_json *v = ferry_arena_alloc(arena, sizeof *v);
+    if (v) memset(v, 0, sizeof *v), v->kind = kind;
+    return v;
+}
+
+ferry_json *fy_jobject(ferry_arena *arena) { return make(arena, FERRY_JSON_OBJECT); }
+ferry_json *fy_jarray(ferry_arena *arena) { return make(arena, FERRY_JSON_ARRAY); }
+ferry_json *fy_jnull(ferry_arena *arena) { return make(arena, FERRY_JSON_NULL); }
+
+ferry_json *fy_jbool(ferry_arena *arena, bool b)
+{
+    ferry_json *v = make(arena, FERRY_JSON_BOOL);
+    if (v) v->boolean = b;
+    return v;
+}
+
+ferry_json *fy_jinteger(ferry_arena *arena, int64_t i)
+{
+    ferry_json *v = make(arena, FERRY_JSON_INTEGER);
+    if (v) v->integer = i;
+    return v;
+}
+
+ferry_json *fy_jreal(ferry_arena *arena, double d)
+{
+    if (!isfinite(d)) return NULL; /* JSON has no NaN or infinity */
+    ferry_json *v = make(arena, FERRY_JSON_REAL);
+    if (v) v->real = d;
+    return v;
+}
+
+/* Well-formed UTF-8 (RFC 3629: no overlongs, surrogates or values above
+ * U+10FFFF), the rule jansson applies to strings. */
+static bool utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t len;
+        uint32_t cp;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
+        else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
+        else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
+        else return false;
+        if (n - i < len) return false;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80) return false;
+            cp = cp << 6 | (s[i + k] & 0x3F);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+static const char *copy_bytes(ferry_arena *arena, const char *s, size_t n)
+{
+    char *p = ferry_arena_alloc(arena, n + 1);
+    if (!p) return NULL;
+    if (n) memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+ferry_json *fy_jstring(ferry_arena *arena, const char *text)
+{
+    if (!text) return NULL;
+    size_t n = strlen(text);
+    if (!utf8_valid((const unsigned char *)text, n)) return NULL;
+    ferry_json *v = make(arena, FERRY_JSON_STRING);
+    if (!v || !(v->string = copy_bytes(arena, text, n))) return NULL;
+    v->length = n;
+    return v;
+}
+
+/* Room for one more of `count` items of `size` bytes: the arrays grow by
+ * doubling (capacity: 0, then 4, 8, 16...: a function of the count). */
+static void *grow(ferry_arena *arena, const void *old, size_t count, size_t size)
+{
+    size_t cap = count == 0 ? 0 : 4;
+    while (cap < count) cap *= 2;
+    if (count < cap) return (void *)old;
+    size_t want = cap ? cap * 2 : 4;
+    if (want > SIZE_MAX / size) return NULL;
+    void *p = ferry_arena_alloc(arena, want * size);
+    if (p && count) memcpy(p, old, count * size);
+    return p;
+}
+
+bool fy_jset(ferry_arena *arena, ferry_json *obj, const char *key, const ferry_json *v)
+{
+    if (!obj || !v || !key || obj->kind != FERRY_JSON_OBJECT) return false;
+    size_t n = strlen(key);
+    for (size_t i = 0; i < obj->count; i++) {
+        ferry_json_member *m = (ferry_json_member *)&obj->members[i];
+        if (m->key_length == n && memcmp(m->key, key, n) == 0) {
+            m->value = v;
+            return true;
+        }
+    }
+    ferry_json_member *members = grow(arena, obj->members, obj->count, sizeof *members);
+    const char *copy = members ? copy_bytes(arena, key, n) : NULL;
+    if (!copy) return false;
+    members[obj->count] = (ferry_json_member){copy, n, v};
+    obj->members = members;
+    obj->count++;
+    return true;
+}
+
+bool fy_jpush(ferry_arena *arena, ferry_json *array, const ferry_json *v)
+{
+    if (!array || !v || array->kind != FERRY_JSON_ARRAY) return false;
+    const ferry_json **items = grow(arena, array->items, array->count, sizeof *items);
+    if (!items) return false;
+    items[array->count++] = v;
+    array->items = items;
+    return true;
+}
+
+/* ---- from jansson (the glTF reader) ---- */
+
+static ferry_json *from_jansson(ferry_arena *arena, const json_t *j)
+{
+    ferry_json *out = make(arena, FERRY_JSON_NULL);
+    if (!out) return NULL;
+    switch (json_typeof(j)) {
+    case JSON_NULL: return out;
+    case JSON_TRUE:
+    case JSON_FALSE:
+        out->kind = FERRY_JSON_BOOL;
+        out->boolean = json_is_true(j);
+        return out;
+    case JSON_INTEGER:
+        out->kind = FERRY_JSON_INTEGER;
+        out->integer = (int64_t)json_integer_value(j);
+        return out;
+    case JSON_REAL:
+        out->kind = FERRY_JSON_REAL;
+        out->real = json_real_value(j);
+        return out;
+    case JSON_STRING:
+        out->kind = FERRY_JSON_STRING;
+        out->length = json_string_length(j);
+        out->string = copy_bytes(arena, json_string_value(j), out->length);
+        return out->string ? out : NULL;
+    case JSON_ARRAY: {
+        out->kind = FERRY_JSON_ARRAY;
+        size_t n = json_array_size(j);
+        if (n == 0) return out;
+        if (n > SIZE_MAX / sizeof(ferry_json *)) return NULL;
+        const ferry_json **items = ferry_arena_alloc(arena, n * sizeof *items);
+        if (!items) return NULL;
+        for (size_t i = 0; i < n; i++)
+            if (!(items[i] = from_jansson(arena, json_array_get(j, i)))) return NULL;
+        out->items = items;
+        out->count = n;
+        return out;
+    }
+    case JSON_OBJECT: {
+        out->kind = FERRY_JSON_OBJECT;
+        size_t n = json_object_size(j);
+        if (n == 0) return out;
+        if (n > SIZE_MAX / sizeof(ferry_json_member)) return NULL;
+        ferry_json_member *members = ferry_arena_alloc(arena, n * sizeof *members);
+        if (!members) return NULL;
+        size_t i = 0;
+        /* jansson keeps insertion order: the file's */
+        for (void *it = json_object_iter((json_t *)j); it && i < n; it = json_object_iter_next((json_t *)j, it), i++) {
+            members[i].key_length = json_object_iter_key_len(it);
+            members[i].key = copy_bytes(arena, json_object_iter_key(it), members[i].key_length);
+            if (!members[i].key || !(members[i].value = from_jansson(arena, json_object_iter_value(it)))) return NULL;
+        }
+        out->members = members;
+        out->count = i;
+        return out;
+    }
+    }
+    return NULL;
+}
+
+ferry_json *fy_json_from_jansson(ferry_arena *arena, const json_t *v)
+{
+    if (!v || !arena) return NULL;
+    return from_jansson(arena, v);
+}
+
+/* ---- to jansson (the glTF writer) ---- */
+
+/* Bytes as a JSON string; not UTF-8: ASCII kept, '?' for the rest. */
+static json_t *text(const char *s, size_t n)
+{
+    if (!s) n = 0, s = "";
+    json_t *j = json_stringn(s, n);
+    if (j) return j;
+    char *copy = malloc(n ? n : 1);
+    if (!copy) return NULL;
+    for (size_t i = 0; i < n; i++) copy[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
+    j = json_stringn(copy, n);
+    free(copy);
+    return j;
+}
+
+static json_t *to_jansson(const ferry_json *v, int depth, const char **problem)
+{
+    if (!v) {
+        *problem = "a value is missing (NULL)";
+        return NULL;
+    }
+    if (depth > FY_JSON_MAX_DEPTH) {
+        *problem = "nested too deeply";
+        return NULL;
+    }
+    switch (v->kind) {
+    case FERRY_JSON_NULL: return json_null();
+    case FERRY_JSON_BOOL: return json_boolean(v->boolean);
+    case FERRY_JSON_INTEGER: return json_integer((json_int_t)v->integer);
+    case FERRY_JSON_REAL:
+        if (!isfinite(v->real)) {
+            *problem = isnan(v->real) ? "a real is NaN" : "a real is infinite";
+            return NULL;
+        }
+        return json_real(v->real);
+    case FERRY_JSON_STRING: return text(v->string, v->length);
+    case FERRY_JSON_ARRAY: {
+        json_t *a = json_array();
+        if (!a) return NULL;
+        for (size_t i = 0; i < v->count; i++) {
+            json_t *e = to_jansson(v->items[i], depth + 1, problem);
+            if (!e || json_array_append_new(a, e) != 0) {
+                json_decref(a);
+                return NULL;
+            }
+        }
+        return a;
+    }
+    case FERRY_JSON_OBJECT: {
+        json_t *o = json_object();
+        if (!o) return NULL;
+        for (size_t i = 0; i < v->count; i++) {
+            const ferry_json_member *m = &v->members[i];
+            json_t *key = text(m->key, m->key_length);
+            json_t *e = NULL;
+            if (key && json_object_getn(o, json_string_value(key), json_string_length(key)))
+                *problem = "a key appears twice in one object";
+            else if (key)
+                e = to_jansson(m->value, depth + 1, problem);
+            bool ok = e && json_object_setn_new(o, json_string_value(key), json_string_length(key), e) == 0;
+            json_decref(key);
+            if (!ok) {
+                json_decref(o);
+                return NULL;
+            }
+        }
+        return o;
+    }
+    }
+    *problem = "a value has an unknown kind";
+    return NULL;
+}
+
+json_t *fy_json_to_jansson(const ferry_json *v, const char **problem)
+{
+    *problem = NULL;
+    if (!v) return NULL;
+    return to_jansson(v, 0, problem);
+}
