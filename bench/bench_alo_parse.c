@@ -113,7 +113,7 @@ static bool prepare(model_file *m)
         return false;
     }
     ferry_chunk_tree *tree;
-    if (ferry_chunk_read(m->data, m->size, NULL, &tree, &err) != FERRY_OK ||
+    if (ferry_alamo_chunk_read(m->data, m->size, NULL, &tree, &err) != FERRY_OK ||
         ferry_alo_read(m->data, m->size, NULL, &m->model, &err) != FERRY_OK) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
@@ -121,7 +121,7 @@ static bool prepare(model_file *m)
         return false;
     }
     m->tree_bytes = ferry_arena_used(tree->arena);
-    ferry_chunk_tree_free(tree);
+    ferry_alamo_chunk_free(tree);
     m->model_bytes = ferry_arena_used(m->model->arena);
     ferry_buffer out = {0};
     m->round_trip_exact = ferry_alo_write(m->model, &out, &err) == FERRY_OK && out.size == m->size &&
@@ -149,9 +149,9 @@ static void run_once(int op, model_file *files, size_t n, uint8_t *scratch)
         }
         case OP_CHUNKS: {
             ferry_chunk_tree *tree;
-            if (ferry_chunk_read(m->data, m->size, NULL, &tree, NULL) == FERRY_OK) {
+            if (ferry_alamo_chunk_read(m->data, m->size, NULL, &tree, NULL) == FERRY_OK) {
                 sink += tree->root_count;
-                ferry_chunk_tree_free(tree);
+                ferry_alamo_chunk_free(tree);
             }
             break;
         }

@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    size_t errors = ferry_ala_validate(a, &d);
+    size_t errors = ferry_ala_validate(a, NULL, &d);
     check_diagnostics(&d, errors, size);
     ferry_diagnostics_free(&d);
     model_check(a, size);

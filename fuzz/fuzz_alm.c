@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    ferry_alm_validate(m, &d);
+    ferry_alm_validate(m, NULL, &d);
     for (size_t i = 0; i < d.count; i++) {
         const ferry_diagnostic *x = &d.items[i];
         if (!x->message[0] || !x->rule[0]) fail("diagnostic without rule or message");

@@ -4,7 +4,7 @@
  * and a tree that reads must write back to the very same bytes (it covers
  * the input exactly and sizes are recomputed from it), which must read
  * again into the same shape. Any breach aborts, so libFuzzer keeps it. */
-#include <ferry/chunk.h>
+#include <ferry/alamo_chunk.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +41,7 @@ static void walk(const ferry_chunk *list, size_t n, const uint8_t *input, size_t
     for (size_t i = 0; i < n; i++) {
         const ferry_chunk *c = &list[i];
         char path[96];
-        ferry_chunk_path(c, path, sizeof path);
+        ferry_alamo_chunk_path(c, path, sizeof path);
         if (!path[0]) fail("empty chunk path");
         if (c->offset + 8 + c->size > size || c->data != input + c->offset + 8) fail("chunk outside the input");
         if (c->is_container) {
@@ -51,8 +51,8 @@ static void walk(const ferry_chunk *list, size_t n, const uint8_t *input, size_t
         ferry_mini_chunk items[64];
         size_t count;
         ferry_error err;
-        if (ferry_mini_chunks_parse(c, items, 64, &count, &err) == FERRY_OK) {
-            if (!ferry_mini_chunks_plausible(c) && c->size) fail("parse and plausible disagree");
+        if (ferry_alamo_mini_chunks_parse(c, items, 64, &count, &err) == FERRY_OK) {
+            if (!ferry_alamo_mini_chunks_plausible(c) && c->size) fail("parse and plausible disagree");
             for (size_t k = 0; k < count && k < 64; k++)
                 if (items[k].data + items[k].size > c->data + c->size) fail("mini-chunk outside its chunk");
         } else {
@@ -67,23 +67,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ferry_chunk_tree *tree;
     ferry_error err;
-    if (ferry_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) {
+    if (ferry_alamo_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) {
         require_located(&err, size);
         return 0;
     }
     walk(tree->roots, tree->root_count, data, size);
 
     ferry_buffer out = {0};
-    if (ferry_chunk_write(tree->roots, tree->root_count, &out, &err) != FERRY_OK) fail("a read tree does not write");
+    if (ferry_alamo_chunk_write(tree->roots, tree->root_count, &out, &err) != FERRY_OK) fail("a read tree does not write");
     if (out.size != size || memcmp(out.data, data, size) != 0) fail("writing does not reproduce the input");
 
     ferry_chunk_tree *again;
-    if (ferry_chunk_read(out.data, out.size, NULL, &again, &err) != FERRY_OK) fail("written bytes do not read");
+    if (ferry_alamo_chunk_read(out.data, out.size, NULL, &again, &err) != FERRY_OK) fail("written bytes do not read");
     if (again->root_count != tree->root_count) fail("re-read tree has a different root count");
     same_shape(tree->roots, again->roots, tree->root_count);
 
-    ferry_chunk_tree_free(again);
+    ferry_alamo_chunk_free(again);
     ferry_buffer_free(&out);
-    ferry_chunk_tree_free(tree);
+    ferry_alamo_chunk_free(tree);
     return 0;
 }

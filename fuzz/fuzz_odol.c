@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     ferry_diagnostics diags;
     memset(&diags, 0, sizeof diags);
-    size_t errors = ferry_odol_validate(model, &diags);
+    size_t errors = ferry_odol_validate(model, NULL, &diags);
     if (errors != diags.error_count) fail("validate's result differs from its error count");
     for (size_t i = 0; i < diags.count; i++)
         if (!diags.items[i].message[0] || !diags.items[i].rule[0]) fail("diagnostic without rule or message");

@@ -3,7 +3,7 @@
 #ifndef FERRY_TEST_BYTES_H
 #define FERRY_TEST_BYTES_H
 
-#include <ferry/chunk.h>
+#include <ferry/alamo_chunk.h>
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -423,7 +423,7 @@ static void expect_rule(const ferry_ala_animation *a, const char *what, const ch
 {
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    size_t errors = ferry_ala_validate(a, &d);
+    size_t errors = ferry_ala_validate(a, NULL, &d);
     CHECK_MSG(count_rule(&d, rule, severity) >= 1, "%s: expected a %s '%s'", what,
               severity == FERRY_SEVERITY_ERROR ? "error" : "warning", rule);
     CHECK_EQ_U(errors, d.error_count);
@@ -442,7 +442,7 @@ static void test_validation(void)
             build_f2(&a, b);
         ferry_diagnostics d;
         memset(&d, 0, sizeof d);
-        CHECK_EQ_U(ferry_ala_validate(&a, &d), 0);
+        CHECK_EQ_U(ferry_ala_validate(&a, NULL, &d), 0);
         CHECK_MSG(d.count == 0, "clean format %d: %zu reports, first '%s' %s", format, d.count,
                   d.count ? d.items[0].rule : "", d.count ? d.items[0].message : "");
         ferry_diagnostics_free(&d);
@@ -531,7 +531,7 @@ static void test_validation(void)
     a.bone_count = 60;
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    size_t errors = ferry_ala_validate(&a, &d);
+    size_t errors = ferry_ala_validate(&a, NULL, &d);
     CHECK_EQ_U(count_rule(&d, "bone-duplicate", FERRY_SEVERITY_WARNING), 21);
     CHECK(errors == d.error_count);
     ferry_diagnostics_free(&d);

@@ -50,7 +50,7 @@ static void expect_rule(const ferry_ala_animation *a, const char *what, const ch
 {
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    size_t errors = ferry_ala_validate(a, &d);
+    size_t errors = ferry_ala_validate(a, NULL, &d);
     CHECK_MSG(count_rule(&d, rule, severity) >= 1, "%s: expected a %s '%s'", what,
               severity == FERRY_SEVERITY_ERROR ? "error" : "warning", rule);
     CHECK_EQ_U(errors, d.error_count);
@@ -438,7 +438,7 @@ static void hostile(const char *name, const uint8_t *data, size_t size)
             ferry_buffer_free(&out);
             ferry_diagnostics d;
             memset(&d, 0, sizeof d);
-            CHECK(ferry_ala_validate(a, &d) == d.error_count);
+            CHECK(ferry_ala_validate(a, NULL, &d) == d.error_count);
             ferry_diagnostics_free(&d);
             ferry_ala_pose poses[8];
             if (a->bone_count <= 8) ferry_ala_sample_all(a, 0.7, FERRY_ALA_LOOP, poses);

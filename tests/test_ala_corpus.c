@@ -110,7 +110,7 @@ static void convert_file(const ferry_ala_animation *a, const uint8_t *data, size
         CHECK(b->format == other && c->format == a->format);
         ferry_diagnostics d;
         memset(&d, 0, sizeof d);
-        CHECK_MSG(ferry_ala_validate(b, &d) == 0, "%s: converted animation does not validate", name);
+        CHECK_MSG(ferry_ala_validate(b, NULL, &d) == 0, "%s: converted animation does not validate", name);
         ferry_diagnostics_free(&d);
         t->poses += compare_poses(a, b, name, "converted");
         t->poses += compare_poses(a, c, name, "converted back");
@@ -207,7 +207,7 @@ static void map_list(const ferry_chunk *list, size_t n, file_map *m)
         if (minis) {
             ferry_mini_chunk items[64];
             size_t count;
-            if (ferry_mini_chunks_parse(c, items, 64, &count, NULL) == FERRY_OK)
+            if (ferry_alamo_mini_chunks_parse(c, items, 64, &count, NULL) == FERRY_OK)
                 for (size_t k = 0; k < count && k < 64; k++) {
                     if (m->mini_count == m->mini_cap) {
                         m->mini_cap = m->mini_cap ? m->mini_cap * 2 : 256;
@@ -353,7 +353,7 @@ static void corruptions(const char *name, const uint8_t *data, size_t size, cons
             ferry_buffer_free(&out);
             ferry_diagnostics d;
             memset(&d, 0, sizeof d);
-            CHECK(ferry_ala_validate(a, &d) == d.error_count);
+            CHECK(ferry_ala_validate(a, NULL, &d) == d.error_count);
             for (size_t i = 0; i < d.count; i++)
                 CHECK_MSG(d.items[i].offset == FERRY_NO_OFFSET || d.items[i].offset < size,
                           "%s: corruption %d: diagnostic outside the file", name, trial);
@@ -416,7 +416,7 @@ int main(void)
 
         ferry_diagnostics d;
         memset(&d, 0, sizeof d);
-        size_t errors = ferry_ala_validate(a, &d);
+        size_t errors = ferry_ala_validate(a, NULL, &d);
         CHECK_MSG(errors == 0, "%s: %zu validation errors, first: %s", name, errors, d.count ? d.items[0].message : "");
         t.clean += d.count == 0;
         t.warnings += d.warning_count;
@@ -433,10 +433,10 @@ int main(void)
         ferry_chunk_tree *tree;
         file_map m;
         memset(&m, 0, sizeof m);
-        if (campaign && ferry_chunk_read(data, size, NULL, &tree, NULL) == FERRY_OK) {
+        if (campaign && ferry_alamo_chunk_read(data, size, NULL, &tree, NULL) == FERRY_OK) {
             t.campaigned++;
             map_list(tree->roots, tree->root_count, &m);
-            ferry_chunk_tree_free(tree);
+            ferry_alamo_chunk_free(tree);
             truncations(name, data, size, &m);
             corruptions(name, data, size, &m);
         }

@@ -279,7 +279,7 @@ static size_t validate_errors(const char *name, const ferry_alm_mesh *m)
 {
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    ferry_alm_validate(m, &d);
+    ferry_alm_validate(m, NULL, &d);
     for (size_t i = 0; i < d.count && i < 5; i++)
         if (d.items[i].severity == FERRY_SEVERITY_ERROR) fprintf(stderr, "%s: %s: %s\n", name, d.items[i].path, d.items[i].message);
     size_t n = d.error_count;
@@ -692,7 +692,7 @@ static void check_model(const char *path, totals *tot)
             CHECK_MSG(e <= 1e-4, "%s: rest pose off by %g (relative)", path, e);
             tot->worst_rest = fmax(tot->worst_rest, e);
             ferry_scene *exported = NULL;
-            CHECK_MSG(ferry_alm_to_scene(back, NULL, NULL, &exported, &err) == FERRY_OK, "%s: export: %s", path,
+            CHECK_MSG(ferry_alm_to_scene(back, NULL, &exported, &err) == FERRY_OK, "%s: export: %s", path,
                       err.message);
             if (exported) {
                 bool covered;

@@ -119,7 +119,7 @@ static void test_rigid(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (!s) return;
     CHECK(rep.skinned);
     CHECK(rep.max_dropped_weight == 0);
@@ -184,7 +184,7 @@ static void test_rigid(void)
 
     /* Version 6: no tangent planes, so the face normal (the same (0,-1,0)). */
     build_rigid(&m, 6);
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_OK);
     if (s) {
         const ferry_scene_primitive *q = &s->meshes[0].primitives[0];
         for (size_t v = 0; v < q->vertex_count; v++) CHECK_NEAR(q->normals[v * 3 + 1], -1, 1e-6);
@@ -194,7 +194,7 @@ static void test_rigid(void)
     /* Forced morph targets: frame 1 moves every vertex by (0,0,5). */
     build_rigid(&m, 8);
     opts.force_morph = true;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (s) {
         CHECK(!rep.skinned);
         const ferry_scene_primitive *q = &s->meshes[0].primitives[0];
@@ -250,7 +250,7 @@ static void test_dropped_weight(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (!s) return;
     CHECK(rep.skinned);
     CHECK_NEAR(rep.max_dropped_weight, 0.1, 1e-12);
@@ -340,7 +340,7 @@ static void test_animation_space(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (!s) return;
     CHECK(!rep.skinned);
     CHECK(rep.reason != NULL && strstr(rep.reason, "weighted copies") != NULL);
@@ -386,7 +386,7 @@ static void test_animation_space(void)
     ferry_scene_free(s);
 
     opts.step_morph = true;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (s) {
         const ferry_scene_animation *an = &s->animations[0];
         CHECK(an->channels[an->channel_count - 1].interpolation == FERRY_INTERP_STEP);
@@ -437,7 +437,7 @@ static void test_lod_and_errors(void)
     m.collapse_count = 7;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_OK);
     if (s) {
         CHECK_EQ_U(s->meshes[0].primitive_count, 2);
         CHECK_EQ_U(s->image_count, 2);
@@ -458,7 +458,8 @@ static void test_lod_and_errors(void)
     ferry_alm_scene_report rep;
     ferry_alm_scene_options opts = {0};
     opts.report = &rep;
-    CHECK(ferry_alm_to_scene(&m, &lod, &opts, &s, &err) == FERRY_OK);
+    opts.lod = &lod;
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (s) {
         CHECK_EQ_U(rep.triangle_count, 1);
         CHECK_EQ_U(s->meshes[0].primitive_count, 1);
@@ -468,18 +469,18 @@ static void test_lod_and_errors(void)
 
     /* Bad references: located errors, no scene. */
     tris[1].vertices[2] = 9;
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_ERR_MALFORMED && s == NULL);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_ERR_MALFORMED && s == NULL);
     CHECK(strcmp(err.path, "triangles[1]") == 0);
     tris[1].vertices[2] = 3;
     comps[3].bone = 4;
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_ERR_MALFORMED);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_ERR_MALFORMED);
     CHECK(strcmp(err.path, "positions[3]") == 0);
     comps[3].bone = 0;
     src[2] = 40;
-    CHECK(ferry_alm_to_scene(&m, &lod, NULL, &s, &err) == FERRY_ERR_MALFORMED);
+    CHECK(ferry_alm_to_scene(&m, &(ferry_alm_scene_options){.lod = &lod}, &s, &err) == FERRY_ERR_MALFORMED);
     CHECK(strcmp(err.path, "lod") == 0);
     mats[0].tangent_id = 3;
-    CHECK(ferry_alm_to_scene(&m, NULL, NULL, &s, &err) == FERRY_ERR_MALFORMED);
+    CHECK(ferry_alm_to_scene(&m, NULL, &s, &err) == FERRY_ERR_MALFORMED);
     CHECK(strcmp(err.path, "materials[0]") == 0);
 }
 
@@ -496,7 +497,7 @@ static void test_shear(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     if (!s) return;
     CHECK(!rep.skinned);
     CHECK(strstr(test_extras_text(s->nodes[0].extras), "\"not_trs\":true") != NULL);
@@ -512,7 +513,7 @@ static int write_fixture(const ferry_alm_mesh *m, const char *dir, const char *n
     ferry_error err;
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (ferry_alm_write(m, &buf, &err) != FERRY_OK || ferry_file_write_atomic(path, buf.data, buf.size, NULL, &err) != FERRY_OK) {
+    if (ferry_alm_write(m, &buf, &err) != FERRY_OK || ferry_file_write(path, buf.data, buf.size, NULL, &err) != FERRY_OK) {
         fprintf(stderr, "%s: %s\n", path, err.message);
         ferry_buffer_free(&buf);
         return 1;
@@ -535,7 +536,7 @@ static void test_singular_bone(void)
     opts.report = &rep;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_alm_to_scene(&m, NULL, &opts, &s, &err) == FERRY_OK);
+    CHECK(ferry_alm_to_scene(&m, &opts, &s, &err) == FERRY_OK);
     CHECK(!rep.skinned && rep.reason && strstr(rep.reason, "inverse"));
     if (s) {
         CHECK_EQ_U(s->skin_count, 0);

@@ -474,7 +474,7 @@ static void map_chunks(const ferry_chunk *list, size_t n, const ferry_chunk *par
             ferry_mini_chunk items[256];
             size_t count;
             ferry_error err;
-            if (ferry_mini_chunks_parse(c, items, 256, &count, &err) == FERRY_OK) {
+            if (ferry_alamo_mini_chunks_parse(c, items, 256, &count, &err) == FERRY_OK) {
                 for (size_t k = 0; k < count && k < 256; k++) {
                     if (m->mini_count == *mini_cap) {
                         *mini_cap = *mini_cap ? *mini_cap * 2 : 256;
@@ -493,10 +493,10 @@ static bool map_file(const uint8_t *data, size_t size, file_map *m)
     memset(m, 0, sizeof *m);
     ferry_chunk_tree *tree;
     ferry_error err;
-    if (ferry_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) return false;
+    if (ferry_alamo_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) return false;
     size_t cap = 0, mini_cap = 0;
     map_chunks(tree->roots, tree->root_count, NULL, m, &cap, &mini_cap);
-    ferry_chunk_tree_free(tree);
+    ferry_alamo_chunk_free(tree);
     return true;
 }
 
@@ -937,10 +937,10 @@ static void hand_made_cases(void)
         for (int i = 0; i <= FERRY_CHUNK_MAX_DEPTH; i++) at[i] = begin(&nest, 1);
         for (int i = FERRY_CHUNK_MAX_DEPTH; i >= 0; i--) end(&nest, at[i], true);
         ferry_chunk_tree *tree = NULL;
-        CHECK(ferry_chunk_read(nest.data, nest.size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
+        CHECK(ferry_alamo_chunk_read(nest.data, nest.size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
         CHECK_EQ_U(err.offset, at[FERRY_CHUNK_MAX_DEPTH]);
-        CHECK(ferry_chunk_read(nest.data + 8, nest.size - 8, NULL, &tree, &err) == FERRY_OK);
-        ferry_chunk_tree_free(tree);
+        CHECK(ferry_alamo_chunk_read(nest.data + 8, nest.size - 8, NULL, &tree, &err) == FERRY_OK);
+        ferry_alamo_chunk_free(tree);
         free(nest.data);
     }
 

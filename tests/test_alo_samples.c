@@ -18,7 +18,7 @@
 
 #include <ferry/ala.h>
 #include <ferry/alo.h>
-#include <ferry/chunk.h>
+#include <ferry/alamo_chunk.h>
 #include <ferry/particle.h>
 
 #include "../tools/sample_models.h"
@@ -488,7 +488,7 @@ static uint32_t minis_present(const ferry_chunk *c)
     ferry_mini_chunk minis[32];
     size_t n = 0;
     ferry_error err;
-    if (ferry_mini_chunks_parse(c, minis, 32, &n, &err) != FERRY_OK) return 0;
+    if (ferry_alamo_mini_chunks_parse(c, minis, 32, &n, &err) != FERRY_OK) return 0;
     uint32_t bits = 0;
     for (size_t i = 0; i < n && i < 32; i++)
         if (minis[i].type < 32) bits |= 1u << minis[i].type;
@@ -657,11 +657,11 @@ static void check_sample(sample_builder build, coverage *cv, bool *skinned)
 
     /* (c) What chunks it holds. */
     ferry_chunk_tree *tree = NULL;
-    rc = ferry_chunk_read(bytes.data, bytes.size, NULL, &tree, &err);
+    rc = ferry_alamo_chunk_read(bytes.data, bytes.size, NULL, &tree, &err);
     CHECK_MSG(rc == FERRY_OK, "%s: chunk tree: %s", file, err.message);
     if (rc == FERRY_OK) {
         for (size_t i = 0; i < tree->root_count; i++) cover(cv, &tree->roots[i]);
-        ferry_chunk_tree_free(tree);
+        ferry_alamo_chunk_free(tree);
     }
     ferry_buffer_free(&bytes);
     sample_model_free(&sample);
@@ -712,7 +712,7 @@ static bool has_mini(const ferry_chunk *c, uint8_t type, int size)
     ferry_mini_chunk minis[64];
     size_t n = 0;
     ferry_error err;
-    if (c->is_container || ferry_mini_chunks_parse(c, minis, 64, &n, &err) != FERRY_OK) return false;
+    if (c->is_container || ferry_alamo_mini_chunks_parse(c, minis, 64, &n, &err) != FERRY_OK) return false;
     for (size_t i = 0; i < n && i < 64; i++)
         if (minis[i].type == type && (size < 0 || minis[i].size == size)) return true;
     return false;
@@ -722,7 +722,7 @@ static size_t mini_count(const ferry_chunk *c)
 {
     size_t n = 0;
     ferry_error err;
-    if (c->is_container || ferry_mini_chunks_parse(c, NULL, 0, &n, &err) != FERRY_OK) return 0;
+    if (c->is_container || ferry_alamo_mini_chunks_parse(c, NULL, 0, &n, &err) != FERRY_OK) return 0;
     return n;
 }
 
@@ -730,7 +730,7 @@ static ferry_chunk_tree *read_chunks(const char *file, const ferry_buffer *bytes
 {
     ferry_error err;
     ferry_chunk_tree *tree = NULL;
-    ferry_result rc = ferry_chunk_read(bytes->data, bytes->size, NULL, &tree, &err);
+    ferry_result rc = ferry_alamo_chunk_read(bytes->data, bytes->size, NULL, &tree, &err);
     CHECK_MSG(rc == FERRY_OK, "%s: chunk tree: %s", file, err.message);
     return rc == FERRY_OK ? tree : NULL;
 }
@@ -989,7 +989,7 @@ static void check_animation_sample(sample_animation_builder build, ala_coverage 
     sample_model model;
     sample.model(&model);
     ferry_diagnostics diags = {0};
-    size_t errors = ferry_ala_validate(built, &diags);
+    size_t errors = ferry_ala_validate(built, NULL, &diags);
     errors += ferry_ala_check_model(built, &model.model, &diags);
     check_no_reports(file, "as built", errors, &diags);
     check_motion(file, built);
@@ -1006,7 +1006,7 @@ static void check_animation_sample(sample_animation_builder build, ala_coverage 
         CHECK_MSG(same_bytes(file, bytes.data, bytes.size, rewritten.data, rewritten.size),
                   "%s: the read animation writes different bytes", file);
         ferry_buffer_free(&rewritten);
-        errors = ferry_ala_validate(read, &diags);
+        errors = ferry_ala_validate(read, NULL, &diags);
         errors += ferry_ala_check_model(read, &model.model, &diags);
         check_no_reports(file, "as read", errors, &diags);
 
@@ -1022,7 +1022,7 @@ static void check_animation_sample(sample_animation_builder build, ala_coverage 
             snprintf(what, sizeof what, "%s in format %d", file, (int)other);
             same_u(what, "format", other, converted->format);
             same_poses(what, built, converted);
-            errors = ferry_ala_validate(converted, &diags);
+            errors = ferry_ala_validate(converted, NULL, &diags);
             errors += ferry_ala_check_model(converted, &model.model, &diags);
             check_no_reports(what, "converted", errors, &diags);
             ferry_buffer back = {0};
@@ -1035,7 +1035,7 @@ static void check_animation_sample(sample_animation_builder build, ala_coverage 
         ferry_chunk_tree *tree = read_chunks(file, &bytes);
         if (tree) {
             cover_ala(cv, tree, read);
-            ferry_chunk_tree_free(tree);
+            ferry_alamo_chunk_free(tree);
         }
         ferry_ala_free(read);
     }
@@ -1304,7 +1304,7 @@ static void check_particles_sample(sample_particles_builder build, particle_cove
         ferry_chunk_tree *tree = read_chunks(file, &bytes);
         if (tree) {
             cover_particles(cv, tree, read);
-            ferry_chunk_tree_free(tree);
+            ferry_alamo_chunk_free(tree);
         }
         ferry_particle_free(read);
     }

@@ -1,6 +1,6 @@
 /* The generic chunk tree: reading, paths, mini-chunks, writing. */
 #include <ferry/alo.h>
-#include <ferry/chunk.h>
+#include <ferry/alamo_chunk.h>
 
 #include "core/core.h"
 #include "support.h"
@@ -24,32 +24,32 @@ static void test_tree(void)
     fy_buf_append(&b, minis, sizeof minis);
     ferry_chunk_tree *tree;
     ferry_error err;
-    CHECK(ferry_chunk_read(b.data, b.size, NULL, &tree, &err) == FERRY_OK);
+    CHECK(ferry_alamo_chunk_read(b.data, b.size, NULL, &tree, &err) == FERRY_OK);
     CHECK_EQ_U(tree->root_count, 2);
     const ferry_chunk *skel = &tree->roots[0];
     CHECK(skel->is_container && skel->child_count == 2);
     CHECK_EQ_U(skel->children[0].offset, 8);
     CHECK_EQ_U(skel->children[0].size, 4);
     char path[96];
-    ferry_chunk_path(&skel->children[1], path, sizeof path);
+    ferry_alamo_chunk_path(&skel->children[1], path, sizeof path);
     CHECK(strcmp(path, "0x200/0x202") == 0);
     ferry_mini_chunk m[4];
     size_t n;
-    CHECK(ferry_mini_chunks_parse(&tree->roots[1], m, 4, &n, &err) == FERRY_OK);
+    CHECK(ferry_alamo_mini_chunks_parse(&tree->roots[1], m, 4, &n, &err) == FERRY_OK);
     CHECK_EQ_U(n, 2);
     CHECK(m[0].type == 1 && m[0].size == 1 && m[0].data[0] == 9);
     CHECK(m[1].type == 4 && m[1].offset == tree->roots[1].offset + 8 + 3);
-    CHECK(ferry_mini_chunks_plausible(&tree->roots[1]));
+    CHECK(ferry_alamo_mini_chunks_plausible(&tree->roots[1]));
     /* Writing recomputes sizes and reproduces the input. */
     ferry_buffer out = {0};
-    CHECK(ferry_chunk_write(tree->roots, tree->root_count, &out, &err) == FERRY_OK);
+    CHECK(ferry_alamo_chunk_write(tree->roots, tree->root_count, &out, &err) == FERRY_OK);
     CHECK(out.size == b.size && memcmp(out.data, b.data, b.size) == 0);
     ferry_buffer_free(&out);
-    ferry_chunk_tree_free(tree);
+    ferry_alamo_chunk_free(tree);
 
     /* A size that overruns the parent: located at the child, path names it. */
     fy_buf_put_u32le_at(&b, 12, 13); /* 0x201 claims 13 bytes; its parent's body ends 12 bytes after it */
-    CHECK(ferry_chunk_read(b.data, b.size, NULL, &tree, &err) != FERRY_OK);
+    CHECK(ferry_alamo_chunk_read(b.data, b.size, NULL, &tree, &err) != FERRY_OK);
     CHECK_EQ_U(err.offset, 8);
     CHECK(strcmp(err.path, "0x200/0x201") == 0);
     ferry_buffer_free(&b);
@@ -59,32 +59,32 @@ static void test_bad_input(void)
 {
     ferry_chunk_tree *tree;
     ferry_error err;
-    CHECK(ferry_chunk_read((const uint8_t *)"", 0, NULL, &tree, &err) == FERRY_ERR_TRUNCATED);
+    CHECK(ferry_alamo_chunk_read((const uint8_t *)"", 0, NULL, &tree, &err) == FERRY_ERR_TRUNCATED);
     const uint8_t seven[7] = {0};
-    CHECK(ferry_chunk_read(seven, 7, NULL, &tree, &err) == FERRY_ERR_TRUNCATED);
+    CHECK(ferry_alamo_chunk_read(seven, 7, NULL, &tree, &err) == FERRY_ERR_TRUNCATED);
     CHECK_EQ_U(err.offset, 0);
     /* Nesting deeper than the limit is refused, not recursed into. */
     ferry_buffer b = {0};
     int depth = FERRY_CHUNK_MAX_DEPTH + 5;
     for (int i = 0; i < depth; i++) put_chunk(&b, 0x100 + (uint32_t)i, (uint32_t)(8 * (depth - 1 - i)), true);
-    CHECK(ferry_chunk_read(b.data, b.size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
+    CHECK(ferry_alamo_chunk_read(b.data, b.size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
     CHECK(strstr(err.message, "deeper") != NULL);
     ferry_buffer_free(&b);
     /* A mini-chunk running past its chunk. */
     put_chunk(&b, 0x603, 3, false);
     const uint8_t bad[] = {5, 9, 'a'};
     fy_buf_append(&b, bad, 3);
-    CHECK(ferry_chunk_read(b.data, b.size, NULL, &tree, &err) == FERRY_OK);
+    CHECK(ferry_alamo_chunk_read(b.data, b.size, NULL, &tree, &err) == FERRY_OK);
     size_t n;
-    CHECK(ferry_mini_chunks_parse(&tree->roots[0], NULL, 0, &n, &err) == FERRY_ERR_TRUNCATED);
+    CHECK(ferry_alamo_mini_chunks_parse(&tree->roots[0], NULL, 0, &n, &err) == FERRY_ERR_TRUNCATED);
     CHECK_EQ_U(err.offset, 8);
-    CHECK(!ferry_mini_chunks_plausible(&tree->roots[0]));
-    ferry_chunk_tree_free(tree);
+    CHECK(!ferry_alamo_mini_chunks_plausible(&tree->roots[0]));
+    ferry_alamo_chunk_free(tree);
     ferry_buffer_free(&b);
     /* A memory limit too small for the chunk records fails cleanly. */
     for (int i = 0; i < 2000; i++) put_chunk(&b, 1, 0, false);
     ferry_read_options opts = {1024};
-    CHECK(ferry_chunk_read(b.data, b.size, &opts, &tree, &err) == FERRY_ERR_LIMIT);
+    CHECK(ferry_alamo_chunk_read(b.data, b.size, &opts, &tree, &err) == FERRY_ERR_LIMIT);
     ferry_buffer_free(&b);
     /* Many tiny records: a file of empty chunks (8 bytes each) is refused by
      * the record budget (one per 16 input bytes, plus 4,096) after counting,
@@ -93,12 +93,12 @@ static void test_bad_input(void)
     uint8_t *zeros = calloc(1, zeros_size);
     CHECK(zeros != NULL);
     if (zeros) {
-        CHECK(ferry_chunk_read(zeros, zeros_size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
+        CHECK(ferry_alamo_chunk_read(zeros, zeros_size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
         CHECK(strstr(err.message, "131072 more chunk records would pass the budget of 69632") != NULL);
         /* The same inside a container: counted over the whole tree. */
         put_chunk(&b, 0x200, (uint32_t)(zeros_size - 8), true);
         memcpy(zeros, b.data, 8);
-        CHECK(ferry_chunk_read(zeros, zeros_size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
+        CHECK(ferry_alamo_chunk_read(zeros, zeros_size, NULL, &tree, &err) == FERRY_ERR_LIMIT);
         CHECK_EQ_U(err.offset, 8);
         ferry_buffer_free(&b);
         free(zeros);
@@ -108,8 +108,8 @@ static void test_bad_input(void)
         put_chunk(&b, 1, 8, false);
         fy_buf_zeros(&b, 8);
     }
-    CHECK(ferry_chunk_read(b.data, b.size, NULL, &tree, &err) == FERRY_OK);
-    ferry_chunk_tree_free(tree);
+    CHECK(ferry_alamo_chunk_read(b.data, b.size, NULL, &tree, &err) == FERRY_OK);
+    ferry_alamo_chunk_free(tree);
     ferry_buffer_free(&b);
 }
 

@@ -635,14 +635,14 @@ static void test_particles(void)
     if (!ps) return;
     ferry_scene *s = NULL;
     ferry_error err;
-    CHECK(ferry_particle_to_scene(ps, &s, &err) == FERRY_OK);
+    CHECK(ferry_particle_to_scene(ps, NULL, &s, &err) == FERRY_OK);
     if (s) {
         check_particle_scene(ps, s);
         CHECK(strstr(s->nodes[0].name, "(Z-up to Y-up)") != NULL);
         write_glb(s, "p_walker_exhaust");
     }
     ferry_scene_free(s);
-    CHECK(ferry_particle_to_scene(NULL, &s, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_particle_to_scene(NULL, NULL, &s, &err) == FERRY_ERR_ARGUMENT);
     ferry_particle_free(ps);
 }
 
@@ -763,7 +763,7 @@ static void test_corpus(void)
             if (p) {
                 ferry_scene *s = NULL;
                 ferry_error err;
-                CHECK_MSG(ferry_particle_to_scene(p, &s, &err) == FERRY_OK, "%s", alos[i]);
+                CHECK_MSG(ferry_particle_to_scene(p, NULL, &s, &err) == FERRY_OK, "%s", alos[i]);
                 if (s) check_particle_scene(p, s);
                 if (s) write_glb(s, stem);
                 particles++;

@@ -104,8 +104,8 @@ static void test_atomic_write(void)
     snprintf(path, sizeof path, "%s/out.bin", dir);
     snprintf(input, sizeof input, "%s/in.bin", dir);
     ferry_error err;
-    CHECK(ferry_file_write_atomic(input, "abc", 3, NULL, &err) == FERRY_OK);
-    CHECK(ferry_file_write_atomic(path, "hello", 5, input, &err) == FERRY_OK);
+    CHECK(ferry_file_write(input, "abc", 3, NULL, &err) == FERRY_OK);
+    CHECK(ferry_file_write(path, "hello", 5, &(ferry_write_options){.protect_input = input}, &err) == FERRY_OK);
     size_t size = 0;
     uint8_t *data = NULL;
     CHECK(ferry_file_load(path, 0, &data, &size, &err) == FERRY_OK);
@@ -117,7 +117,7 @@ static void test_atomic_write(void)
     char link_path[256];
     snprintf(link_path, sizeof link_path, "%s/link.bin", dir);
     CHECK(symlink(input, link_path) == 0);
-    CHECK(ferry_file_write_atomic(link_path, "zz", 2, input, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_file_write(link_path, "zz", 2, &(ferry_write_options){.protect_input = input}, &err) == FERRY_ERR_ARGUMENT);
     CHECK(ferry_file_load(input, 0, &data, &size, &err) == FERRY_OK);
     CHECK(size == 3 && memcmp(data, "abc", 3) == 0);
     ferry_file_free(data);
@@ -134,7 +134,7 @@ static void test_atomic_write(void)
     /* A folder that does not exist: the error says so, nothing is left behind. */
     char missing[300];
     snprintf(missing, sizeof missing, "%s/no/such/dir/out.bin", dir);
-    CHECK(ferry_file_write_atomic(missing, "x", 1, NULL, &err) == FERRY_ERR_IO);
+    CHECK(ferry_file_write(missing, "x", 1, NULL, &err) == FERRY_ERR_IO);
     unlink(link_path);
     unlink(input);
     unlink(path);
@@ -165,7 +165,7 @@ static void test_not_regular(void)
     /* The head of a regular file, and its size, without the rest. */
     char path[256];
     snprintf(path, sizeof path, "%s/h.bin", dir);
-    CHECK(ferry_file_write_atomic(path, "ODOL\x28\0\0\0rest", 12, NULL, &err) == FERRY_OK);
+    CHECK(ferry_file_write(path, "ODOL\x28\0\0\0rest", 12, NULL, &err) == FERRY_OK);
     uint64_t file_size = 0;
     CHECK(ferry_file_read_head(path, head, 4, &got, &file_size, &err) == FERRY_OK);
     CHECK(got == 4 && memcmp(head, "ODOL", 4) == 0 && file_size == 12);
@@ -191,7 +191,7 @@ static void test_stale_temporaries(void)
     ferry_error err;
     for (int i = 0; i < 5; i++) {
         snprintf(paths[i], sizeof paths[i], fmt[i], dir, i == 4 ? (long)getpid() : (long)dead);
-        CHECK(ferry_file_write_atomic(paths[i], "x", 1, NULL, &err) == FERRY_OK);
+        CHECK(ferry_file_write(paths[i], "x", 1, NULL, &err) == FERRY_OK);
     }
     size_t removed = 0;
     CHECK(ferry_file_remove_stale_temporaries(dir, &removed, &err) == FERRY_OK);

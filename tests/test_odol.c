@@ -644,7 +644,7 @@ static void check_sample(odol_sample_builder build, coverage *cv, size_t *total)
                   "%s: the read model writes different bytes", file);
         ferry_buffer_free(&rewritten);
         ferry_diagnostics diags = {0};
-        size_t errors = ferry_odol_validate(read, &diags);
+        size_t errors = ferry_odol_validate(read, NULL, &diags);
         for (size_t i = 0; i < diags.count; i++)
             fprintf(stderr, "%s: [%s] %s: %s\n", file, diags.items[i].rule, diags.items[i].path, diags.items[i].message);
         CHECK_MSG(errors == 0, "%s: %zu validation errors", file, errors);
@@ -750,7 +750,7 @@ static void check_non_finite(void)
     uint64_t pos_at = l->positions.offset + 4 + 12 * 3 + 4;  /* vertex 3's y: after the count */
     uint64_t nrm_at = l->normals.array.offset + 5 + 12 * 2; /* vertex 2's x: after count and fill flag */
     /* Before: no error. */
-    CHECK(ferry_odol_validate(m, &d) == 0);
+    CHECK(ferry_odol_validate(m, NULL, &d) == 0);
     ferry_diagnostics_free(&d);
     ferry_odol_free(m);
     m = NULL;
@@ -760,7 +760,7 @@ static void check_non_finite(void)
     CHECK(ferry_odol_read(bytes.data, bytes.size, NULL, &m, &err) == FERRY_OK);
     if (!m) goto done;
     memset(&d, 0, sizeof d);
-    CHECK_EQ_U(ferry_odol_validate(m, &d), 2);
+    CHECK_EQ_U(ferry_odol_validate(m, NULL, &d), 2);
     CHECK_MSG(has_diag(&d, "lods[0]/positions[3]", pos_at - 4), "no located error for the NaN position");
     CHECK_MSG(has_diag(&d, "lods[0]/normals[2]", nrm_at), "no located error for the infinite normal");
     ferry_diagnostics_free(&d);
@@ -780,7 +780,7 @@ static void check_non_finite(void)
     m->lods[0].proxies[0].transform[9] = NAN;
     m->animations.classes[0].axis_dir[2] = INFINITY;
     memset(&d, 0, sizeof d);
-    CHECK_EQ_U(ferry_odol_validate(m, &d), 2);
+    CHECK_EQ_U(ferry_odol_validate(m, NULL, &d), 2);
     CHECK(has_diag(&d, "lods[0]/proxies[0]", FERRY_NO_OFFSET));
     CHECK(has_diag(&d, "animations/classes[0]", FERRY_NO_OFFSET));
     ferry_diagnostics_free(&d);

@@ -110,7 +110,7 @@ int main(void)
         CHECK(same);
         identical += same;
         ferry_diagnostics diags = {0};
-        size_t errors = ferry_odol_validate(m, &diags);
+        size_t errors = ferry_odol_validate(m, NULL, &diags);
         for (size_t d = 0; d < diags.count; d++)
             printf("%s: %s: %s: %s [%s]\n", paths[i], diags.items[d].severity ? "warning" : "error", diags.items[d].path,
                    diags.items[d].message, diags.items[d].rule);

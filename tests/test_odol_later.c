@@ -277,7 +277,7 @@ static void repacked_samples(uint32_t version)
         CHECK_MSG(rc == FERRY_OK, "%s v%u: %s", s.file, version, err.message);
         if (rc == FERRY_OK && orig) {
             ferry_diagnostics diags = {0};
-            CHECK_MSG(ferry_odol_validate(m, &diags) == 0, "%s v%u: %s", s.file, version,
+            CHECK_MSG(ferry_odol_validate(m, NULL, &diags) == 0, "%s v%u: %s", s.file, version,
                       diags.count ? diags.items[0].message : "");
             ferry_diagnostics_free(&diags);
             CHECK(m->version == version && m->lod_count == orig->lod_count);
@@ -355,7 +355,7 @@ static void damage(const char *path, const uint8_t *data, size_t size)
         }
         read_ok++;
         ferry_diagnostics diags = {0};
-        (void)ferry_odol_validate(m, &diags);
+        (void)ferry_odol_validate(m, NULL, &diags);
         ferry_diagnostics_free(&diags);
         ferry_buffer out = {0};
         CHECK(ferry_odol_write(m, &out, &err) == FERRY_OK);

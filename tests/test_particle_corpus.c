@@ -130,7 +130,7 @@ static void map_list(const ferry_chunk *list, size_t n, file_map *m, const size_
             ferry_mini_chunk items[256];
             size_t k, count;
             ferry_error err;
-            if (ferry_mini_chunks_parse(c, items, 256, &count, &err) == FERRY_OK)
+            if (ferry_alamo_mini_chunks_parse(c, items, 256, &count, &err) == FERRY_OK)
                 for (k = 0; k < count && k < 256 && m->mini_count < 4096; k++)
                     m->minis[m->mini_count++] = (size_t)items[k].offset;
         }
@@ -148,9 +148,9 @@ static bool map_file(const uint8_t *data, size_t size, file_map *m)
     memset(m, 0, sizeof *m);
     ferry_chunk_tree *tree;
     ferry_error err;
-    if (ferry_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) return false;
+    if (ferry_alamo_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) return false;
     map_list(tree->roots, tree->root_count, m, NULL, 0);
-    ferry_chunk_tree_free(tree);
+    ferry_alamo_chunk_free(tree);
     return true;
 }
 

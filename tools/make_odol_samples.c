@@ -33,7 +33,7 @@ static int check(const char *file, const ferry_buffer *bytes)
     }
     ferry_buffer_free(&again);
     ferry_diagnostics diags = {0};
-    size_t errors = ferry_odol_validate(model, &diags);
+    size_t errors = ferry_odol_validate(model, NULL, &diags);
     sample_print_diags(prog, file, &diags);
     if (errors) rc = -1;
     ferry_diagnostics_free(&diags);

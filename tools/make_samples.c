@@ -57,7 +57,7 @@ static int check_animation(const char *file, const ferry_buffer *bytes, sample_b
     sample_model model;
     build_model(&model);
     ferry_diagnostics diags = {0};
-    ferry_ala_validate(anim, &diags);
+    ferry_ala_validate(anim, NULL, &diags);
     ferry_ala_check_model(anim, &model.model, &diags);
     sample_model_free(&model);
     ferry_ala_free(anim);

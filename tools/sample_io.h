@@ -49,7 +49,7 @@ static inline int sample_save(const char *prog, const char *outdir, const char *
         }
     }
     ferry_error err;
-    if (ferry_file_write_atomic(path, bytes->data, bytes->size, NULL, &err) != FERRY_OK) {
+    if (ferry_file_write(path, bytes->data, bytes->size, NULL, &err) != FERRY_OK) {
         sample_print_error(prog, "cannot write", path, &err);
         return -1;
     }

@@ -213,10 +213,16 @@ FERRY_API void ferry_ala_sample_time(const ferry_ala_animation *anim, size_t bon
 
 /* ---- validation ---- */
 
+typedef struct ferry_ala_validate_options {
+    int reserved; /* no options yet: leave zero (a NULL options pointer is the same) */
+} ferry_ala_validate_options;
+
 /* Appends every problem found to `diags` (rules such as frame-data-size,
  * track-index, rotation-unit, fps; see docs/formats/ala-animation.md);
- * returns the number of errors. Works on any animation, read or built. */
-FERRY_API size_t ferry_ala_validate(const ferry_ala_animation *anim, ferry_diagnostics *diags);
+ * returns the number of errors. Works on any animation, read or built.
+ * `options` may be NULL (defaults). */
+FERRY_API size_t ferry_ala_validate(const ferry_ala_animation *anim, const ferry_ala_validate_options *options,
+                                    ferry_diagnostics *diags);
 
 /* Checks the animation against the model it is meant for and appends what
  * disagrees, all as warnings (the engine loads such files; see

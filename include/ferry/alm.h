@@ -207,9 +207,16 @@ FERRY_API ferry_result ferry_alm_write(const ferry_alm_mesh *mesh, ferry_buffer 
  * no NaN or infinity where a value is drawn, nothing that overflows a
  * 32-bit float once skinned.
  * Appends to `diags` (rule ids and record paths: docs/formats/alm.md; file
- * offsets for a read mesh). FERRY_OK when no error was added (warnings may
- * be), FERRY_ERR_MALFORMED when some was, FERRY_ERR_NOMEM. */
-FERRY_API ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *diags);
+ * offsets for a read mesh). Returns the number of errors added (0: valid,
+ * warnings may have been added); when memory runs out the collapses are
+ * not replayed and an out-of-memory error says so. `options` may be NULL
+ * (defaults). */
+typedef struct ferry_alm_validate_options {
+    int reserved; /* no options yet: leave zero (a NULL options pointer is the same) */
+} ferry_alm_validate_options;
+
+FERRY_API size_t ferry_alm_validate(const ferry_alm_mesh *mesh, const ferry_alm_validate_options *options,
+                                    ferry_diagnostics *diags);
 
 /* ---- level of detail ---- */
 

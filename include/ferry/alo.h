@@ -10,7 +10,7 @@
 #ifndef FERRY_ALO_H
 #define FERRY_ALO_H
 
-#include <ferry/chunk.h>
+#include <ferry/alamo.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -273,13 +273,6 @@ typedef struct ferry_alo_connections {
     uint64_t offset, counts_offset;
 } ferry_alo_connections;
 
-/* Bytes that followed the NUL of a stored string, kept so that writing is
- * exact; matched by the string's address, so replacing a string drops them. */
-typedef struct ferry_string_tail {
-    const char *text;
-    ferry_blob tail;
-} ferry_string_tail;
-
 typedef struct ferry_alo_model {
     ferry_alo_skeleton skeleton;
     ferry_alo_mesh *meshes;
@@ -301,18 +294,6 @@ FERRY_API size_t ferry_alo_object_count(const ferry_alo_model *model);
 FERRY_API ferry_alo_object ferry_alo_object_at(const ferry_alo_model *model, size_t index);
 
 /* ---- reading and writing ---- */
-
-/* What an Alamo file holds, judged from its first chunk. */
-typedef enum ferry_alamo_kind {
-    FERRY_ALAMO_UNKNOWN = 0,
-    FERRY_ALAMO_MODEL,          /* 0x200 */
-    FERRY_ALAMO_PARTICLE,       /* 0x900 */
-    FERRY_ALAMO_PARTICLE_UAW,   /* 0x1500: Universe at War particles, unsupported */
-    FERRY_ALAMO_ANIMATION       /* 0x1000 */
-} ferry_alamo_kind;
-
-FERRY_API ferry_alamo_kind ferry_alamo_detect(const uint8_t *data, size_t size);
-FERRY_API const char *ferry_alamo_kind_name(ferry_alamo_kind kind);
 
 FERRY_API ferry_result ferry_alo_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                                       ferry_alo_model **out, ferry_error *err);

@@ -63,8 +63,15 @@ typedef struct ferry_alo_scene_report {
 FERRY_API ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_scene_options *options,
                                           ferry_scene **out, ferry_error *err);
 
-/* A particle system as a scene: a node per emitter, the system's data in extras. */
-FERRY_API ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_scene **out, ferry_error *err);
+typedef struct ferry_particle_scene_options {
+    int reserved; /* no options yet: leave zero (a NULL options pointer is the same) */
+} ferry_particle_scene_options;
+
+/* A particle system as a scene: a node per emitter, the system's data in
+ * extras. `options` may be NULL (defaults). */
+FERRY_API ferry_result ferry_particle_to_scene(const ferry_particle_system *system,
+                                               const ferry_particle_scene_options *options, ferry_scene **out,
+                                               ferry_error *err);
 
 /* ---- ALM (progressive skinned meshes) ---- */
 
@@ -82,6 +89,9 @@ typedef struct ferry_alm_scene_report {
 
 typedef struct ferry_alm_scene_options {
     const char *name; /* scene, mesh and skin name; NULL: "alm" */
+    /* A level of detail of this mesh (ferry_alm_lod_extract) to export
+     * instead of the full resolution; NULL: full resolution. */
+    const ferry_alm_lod *lod;
     /* Bake the frames as morph targets even when a standard skin would do. */
     bool force_morph;
     /* Morph weights step from frame to frame instead of blending linearly
@@ -95,14 +105,13 @@ typedef struct ferry_alm_scene_options {
     ferry_diagnostics *diagnostics; /* warnings (textures not embedded, ...), may be NULL */
 } ferry_alm_scene_options;
 
-/* An ALM mesh (NULL lod: full resolution; else that level of detail of
- * this mesh) as a scene: a node per bone, one primitive per material, a
+/* An ALM mesh (at full resolution, or options->lod) as a scene: a node per bone, one primitive per material, a
  * standard skin when every position is a weighted copy of one point,
  * otherwise every frame as a morph target (docs/formats/alm.md, "glTF
  * export"). Bad references in the mesh are FERRY_ERR_MALFORMED errors
  * naming the record ("triangles[4]"). */
-FERRY_API ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod *lod,
-                                          const ferry_alm_scene_options *options, ferry_scene **out, ferry_error *err);
+FERRY_API ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_scene_options *options,
+                                          ferry_scene **out, ferry_error *err);
 
 /* A scene's triangle meshes as one ALM progressive mesh (version 10): the
  * nodes become bones (local TRS as the rest transform), every primitive is

@@ -114,13 +114,6 @@ FERRY_API void ferry_file_free(uint8_t *data);
 FERRY_API ferry_result ferry_file_read_head(const char *path, void *buf, size_t capacity, size_t *got, uint64_t *file_size,
                                             ferry_error *err);
 
-/* Writes atomically: a temporary file beside the target, flushed, then
- * renamed over it. The temporary is named TARGET.ferry-tmp-PID-XXXXXX (PID:
- * the writing process, XXXXXX: six letters or digits), removed on failure. Refuses when the target is the same file as `input_path`
- * (pass NULL when there is no input to protect). */
-FERRY_API ferry_result ferry_file_write_atomic(const char *path, const void *data, size_t size,
-                                               const char *input_path, ferry_error *err);
-
 typedef struct ferry_write_options {
     const char *protect_input; /* never write over this file (NULL: none) */
     /* Skip flushing the file to the disk before the rename. The rename
@@ -130,7 +123,11 @@ typedef struct ferry_write_options {
     bool no_sync;
 } ferry_write_options;
 
-/* ferry_file_write_atomic with options (NULL: flush, protect nothing). */
+/* Writes atomically: a temporary file beside the target, flushed, then
+ * renamed over it. The temporary is named TARGET.ferry-tmp-PID-XXXXXX (PID:
+ * the writing process, XXXXXX: six letters or digits), removed on failure.
+ * Refuses when the target is the same file as options->protect_input.
+ * NULL options: flush, protect nothing. */
 FERRY_API ferry_result ferry_file_write(const char *path, const void *data, size_t size, const ferry_write_options *options,
                                         ferry_error *err);
 

@@ -20,17 +20,17 @@ FERRY_API ferry_result ferry_gltf_write_gltf(const ferry_scene *scene, const cha
 
 /* Writes `path` by its extension: .glb, or .gltf with NAME.bin and
  * NAME_imageN.png beside it; every file atomically, never over
- * `protect_input` (may be NULL). */
-FERRY_API ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const char *protect_input,
+ * options->protect_input (see ferry_write_options; NULL options: flush,
+ * protect nothing). */
+FERRY_API ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const ferry_write_options *options,
                                        ferry_error *err);
-
-/* ferry_gltf_save with write options (see ferry_write_options). */
-FERRY_API ferry_result ferry_gltf_save_with(const ferry_scene *scene, const char *path, const ferry_write_options *options,
-                                            ferry_error *err);
 
 /* ---- reading ---- */
 
 typedef struct ferry_gltf_read_options {
+    /* read.memory_limit: most bytes the scene may take; 0: 16 x (document
+     * + buffers) + 1 MiB, at most FERRY_DEFAULT_MEMORY_CAP. */
+    ferry_read_options read;
     /* Where resources the document names by a relative URI (a .bin
      * buffer, an image) are loaded from: a file source (ferry.h) rooted at
      * the document's folder, e.g. ferry_file_source_folder. The URI is
@@ -41,9 +41,6 @@ typedef struct ferry_gltf_read_options {
     const ferry_file_source *files;
     /* Most bytes of one external file; 0: 2 GiB. */
     size_t file_limit;
-    /* Most bytes the scene may take; 0: 16 x (document + buffers) + 1 MiB,
-     * at most FERRY_DEFAULT_MEMORY_CAP. */
-    size_t memory_limit;
     bool skip_images; /* leave images out (materials then have none) */
 } ferry_gltf_read_options;
 

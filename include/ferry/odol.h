@@ -367,10 +367,16 @@ FERRY_API ferry_result ferry_odol_write(const ferry_odol_model *model, ferry_buf
  * or changed through the API, before writing. */
 FERRY_API ferry_result ferry_odol_update(ferry_odol_model *model, ferry_error *err);
 
+typedef struct ferry_odol_validate_options {
+    int reserved; /* no options yet: leave zero (a NULL options pointer is the same) */
+} ferry_odol_validate_options;
+
 /* Indices in range (faces, selections, sections, proxies, point maps),
  * stored offsets and sizes that agree with the data, resolutions, array
- * sizes that agree with the vertex count. Returns the error count. */
-FERRY_API size_t ferry_odol_validate(const ferry_odol_model *model, ferry_diagnostics *diags);
+ * sizes that agree with the vertex count. Returns the error count.
+ * `options` may be NULL (defaults). */
+FERRY_API size_t ferry_odol_validate(const ferry_odol_model *model, const ferry_odol_validate_options *options,
+                                     ferry_diagnostics *diags);
 
 /* Whether ferry reads and writes this ODOL version (40, 48, 50). */
 FERRY_API bool ferry_odol_version_supported(uint32_t version);

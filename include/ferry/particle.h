@@ -16,7 +16,7 @@
 #ifndef FERRY_PARTICLE_H
 #define FERRY_PARTICLE_H
 
-#include <ferry/alo.h>
+#include <ferry/alamo.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
 
 #include <ferry/ala.h>
 #include <ferry/alo.h>
-#include <ferry/chunk.h>
+#include <ferry/alamo_chunk.h>
 #include <ferry/detect.h>
 #include <ferry/particle.h>
 #include <ferry/ferry.h>

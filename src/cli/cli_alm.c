@@ -469,7 +469,7 @@ size_t cli_alm_validate(const char *file, const uint8_t *data, size_t size, cons
     if (!m) return 1;
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    ferry_alm_validate(m, &d);
+    ferry_alm_validate(m, NULL, &d);
     cli_report_diags(file, "ALM", &d, report);
     size_t errors = d.error_count;
     ferry_diagnostics_free(&d);

@@ -24,7 +24,7 @@ int cli_alm_export(const char *in, const char *out, const cli_convert_options *o
     char *name = NULL;
     /* convert and validate agree on what a file is: a mesh with errors is
      * not exported (the level of detail trusts its collapse records). */
-    ferry_alm_validate(mesh, &diags);
+    ferry_alm_validate(mesh, NULL, &diags);
     if (cli_refuse_invalid(stderr, in, &diags, allow_invalid)) goto done;
     ferry_diagnostics_free(&diags);
     memset(&diags, 0, sizeof diags);
@@ -38,12 +38,13 @@ int cli_alm_export(const char *in, const char *out, const cli_convert_options *o
     so.name = name;
     so.report = &rep;
     so.diagnostics = &diags;
-    if (ferry_alm_to_scene(mesh, lod, &so, &scene, &err) != FERRY_OK) {
+    so.lod = lod;
+    if (ferry_alm_to_scene(mesh, &so, &scene, &err) != FERRY_OK) {
         cli_print_error(in, &err);
         goto done;
     }
     for (size_t i = 0; i < diags.count; i++) cli_print_diag(in, &diags.items[i]);
-    if (ferry_gltf_save(scene, out, in, &err) != FERRY_OK) {
+    if (ferry_gltf_save(scene, out, &(ferry_write_options){.protect_input = in}, &err) != FERRY_OK) {
         status = cli_output_error(out, &err);
         goto done;
     }

@@ -367,7 +367,7 @@ size_t cli_odol_validate(const char *file, const uint8_t *data, size_t size, con
     ferry_odol_model *m = load(file, data, size, report);
     if (!m) return 1;
     ferry_diagnostics diags = {0};
-    ferry_odol_validate(m, &diags);
+    ferry_odol_validate(m, NULL, &diags);
     cli_report_diags(file, "ODOL", &diags, report);
     size_t errors = diags.error_count;
     ferry_diagnostics_free(&diags);

@@ -23,7 +23,7 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     ferry_scene *scene = NULL;
     ferry_diagnostics diags = {0};
     char *name = NULL;
-    ferry_odol_validate(model, &diags);
+    ferry_odol_validate(model, NULL, &diags);
     if (cli_refuse_invalid(stderr, in, &diags, allow_invalid)) goto done;
     name = cli_file_stem(in);
     ferry_odol_scene_report rep;
@@ -40,7 +40,7 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
         status = rc == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
         goto done;
     }
-    if (ferry_gltf_save(scene, out, in, &err) != FERRY_OK) {
+    if (ferry_gltf_save(scene, out, &(ferry_write_options){.protect_input = in}, &err) != FERRY_OK) {
         status = cli_output_error(out, &err);
         goto done;
     }

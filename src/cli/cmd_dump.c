@@ -139,7 +139,7 @@ static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
     case FERRY_CONTENT_MINI_CHUNKS: {
         size_t n;
         ferry_error err;
-        if (ferry_mini_chunks_parse(c, NULL, 0, &n, &err) != FERRY_OK) {
+        if (ferry_alamo_mini_chunks_parse(c, NULL, 0, &n, &err) != FERRY_OK) {
             char msg[400];
             ferry_error_format(&err, msg, sizeof msg);
             if (j)
@@ -149,7 +149,7 @@ static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
             break;
         }
         ferry_mini_chunk *minis = calloc(n ? n : 1, sizeof *minis);
-        ferry_mini_chunks_parse(c, minis, n, &n, &err);
+        ferry_alamo_mini_chunks_parse(c, minis, n, &n, &err);
         json_t *arr = j ? json_array() : NULL;
         if (!j) printf("\n");
         for (size_t i = 0; i < n; i++) {
@@ -229,7 +229,7 @@ int cli_alamo_dump(const char *file, const uint8_t *data, size_t size, bool json
 {
     ferry_chunk_tree *tree;
     ferry_error err;
-    if (ferry_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) {
+    if (ferry_alamo_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) {
         /* Not even a chunk file: say so, as info and validate do, rather
          * than reporting a chunk size read from text. Any chunk tree that
          * reads is dumped, whatever its root. */
@@ -256,6 +256,6 @@ int cli_alamo_dump(const char *file, const uint8_t *data, size_t size, bool json
         printf("%s: %s, %zu bytes\n", CLI_TXT(file), kind, size);
         for (size_t i = 0; i < tree->root_count; i++) dump_chunk(&ctx, &tree->roots[i], 0);
     }
-    ferry_chunk_tree_free(tree);
+    ferry_alamo_chunk_free(tree);
     return CLI_OK;
 }

@@ -95,7 +95,7 @@ size_t cli_alamo_validate(const char *file, const uint8_t *data, size_t size, co
             ferry_particle_validate_options opts = {file, check_textures ? texture_exists : NULL, &tex};
             errors = ferry_particle_validate(a.particles, &opts, &diags);
         } else {
-            errors = ferry_ala_validate(a.animation, &diags);
+            errors = ferry_ala_validate(a.animation, NULL, &diags);
             model = pick_model(options->picker, file, &model_path);
             if (model) errors += ferry_ala_check_model(a.animation, model, &diags);
             if (fj) cli_json_set_text(fj, "model", model ? model_path : NULL);

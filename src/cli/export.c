@@ -135,7 +135,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
                                          &textures, &err) != FERRY_OK)
         goto convert_failed;
     if (asset.particles) {
-        if (ferry_particle_to_scene(asset.particles, &scene, &err) != FERRY_OK) goto convert_failed;
+        if (ferry_particle_to_scene(asset.particles, NULL, &scene, &err) != FERRY_OK) goto convert_failed;
         if (!options->skip_textures) {
             /* The textures an emitter names are looked up as validate does
              * (the same rule, texture-missing); only those findings are kept. */
@@ -231,7 +231,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
     result->warnings += diags.warning_count;
     result->images = scene->image_count;
     ferry_write_options wo = {in, options->no_sync};
-    if (ferry_gltf_save_with(scene, out, &wo, &err) != FERRY_OK) {
+    if (ferry_gltf_save(scene, out, &wo, &err) != FERRY_OK) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
         if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(out), CLI_TXT(line));

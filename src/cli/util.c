@@ -298,7 +298,8 @@ int cli_output_error(const char *out, const ferry_error *err)
 int cli_write_output(const char *in, const char *out, const ferry_buffer *buf)
 {
     ferry_error err;
-    if (ferry_file_write_atomic(out, buf->data, buf->size, in, &err) != FERRY_OK) return cli_output_error(out, &err);
+    const ferry_write_options wo = {.protect_input = in};
+    if (ferry_file_write(out, buf->data, buf->size, &wo, &err) != FERRY_OK) return cli_output_error(out, &err);
     return CLI_OK;
 }
 

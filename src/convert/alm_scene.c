@@ -807,13 +807,14 @@ static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferr
     return s->extras != NULL;
 }
 
-ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_lod *lod,
-                                const ferry_alm_scene_options *options, ferry_scene **out, ferry_error *err)
+ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_scene_options *options, ferry_scene **out,
+                                ferry_error *err)
 {
     ferry_error local_err;
     if (!fy_convert_begin(&err, &local_err, out, mesh, "mesh")) return err->code;
     ferry_alm_scene_options no_options;
     options = FY_OPTIONS_OR_DEFAULTS(options, no_options);
+    const ferry_alm_lod *lod = options->lod;
     if (!check_mesh(mesh, lod, err)) return err->code;
 
     fy_alm_build b;

@@ -166,8 +166,10 @@ static ferry_json *emitter_json(ferry_arena *ja, const ferry_particle_emitter *e
     return o;
 }
 
-ferry_result ferry_particle_to_scene(const ferry_particle_system *system, ferry_scene **out, ferry_error *err)
+ferry_result ferry_particle_to_scene(const ferry_particle_system *system, const ferry_particle_scene_options *options,
+                                     ferry_scene **out, ferry_error *err)
 {
+    (void)options; /* none yet */
     ferry_error local_err;
     if (!fy_convert_begin(&err, &local_err, out, system, "particle system")) return err->code;
     ferry_scene *s = fy_scene_new(err);

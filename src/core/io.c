@@ -136,13 +136,6 @@ static bool same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-ferry_result ferry_file_write_atomic(const char *path, const void *data, size_t size,
-                                     const char *input_path, ferry_error *err)
-{
-    ferry_write_options options = {input_path, false};
-    return ferry_file_write(path, data, size, &options, err);
-}
-
 ferry_result fy_file_check_target(const char *path, const ferry_write_options *options, ferry_error *err)
 {
     const char *input_path = options ? options->protect_input : NULL;

@@ -578,11 +578,8 @@ ferry_result ferry_gltf_read(const uint8_t *data, size_t size, const ferry_gltf_
         size_t total = size;
         for (size_t i = 0; i < r.buffer_count; i++)
             if (r.buffers[i].data != r.bin) total += r.buffers[i].size;
-        size_t limit = options->memory_limit;
-        if (!limit) {
-            ferry_read_options defaults = {0};
-            limit = fy_default_memory_limit(&defaults, total); /* 16 x + 1 MiB, within the cap */
-        }
+        /* options->read.memory_limit, or 16 x + 1 MiB within the cap */
+        size_t limit = fy_default_memory_limit(&options->read, total);
         r.arena = ferry_arena_create(limit);
         r.scene = r.arena ? ferry_arena_alloc(r.arena, sizeof *r.scene) : NULL;
         if (!r.scene) ok = fy_gr_fail(&r, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");

@@ -214,14 +214,8 @@ static ferry_result save_gltf(const ferry_scene *scene, const char *path, const 
     return r;
 }
 
-ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const char *protect_input, ferry_error *err)
-{
-    ferry_write_options options = {protect_input, false};
-    return ferry_gltf_save_with(scene, path, &options, err);
-}
-
-ferry_result ferry_gltf_save_with(const ferry_scene *scene, const char *path, const ferry_write_options *options,
-                                  ferry_error *err)
+ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const ferry_write_options *options,
+                             ferry_error *err)
 {
     fy_error_clear(err);
     if (!path || !path[0]) return argument(err, "no output path given");

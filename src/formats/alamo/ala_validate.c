@@ -236,8 +236,10 @@ static void check_bone(vctx *v, size_t i)
                "0x1000/0x1002/0x1008", "the step chunk");
 }
 
-size_t ferry_ala_validate(const ferry_ala_animation *anim, ferry_diagnostics *diags)
+size_t ferry_ala_validate(const ferry_ala_animation *anim, const ferry_ala_validate_options *options,
+                          ferry_diagnostics *diags)
 {
+    (void)options; /* none yet */
     if (!anim) return 0;
     vctx v;
     memset(&v, 0, sizeof v);

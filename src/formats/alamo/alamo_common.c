@@ -10,7 +10,7 @@ void fy_alamo_fail(fy_alamo_reader *r, ferry_result code, const ferry_chunk *chu
     if (r->failed) return;
     r->failed = true;
     char path[96] = "";
-    if (chunk) ferry_chunk_path(chunk, path, sizeof path);
+    if (chunk) ferry_alamo_chunk_path(chunk, path, sizeof path);
     char message[256];
     va_list ap;
     va_start(ap, fmt);
@@ -211,7 +211,7 @@ bool fy_alamo_read_minis(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_
     memset(layout, 0, sizeof *layout);
     if (r->failed || !fy_alamo_expect_kind(r, chunk, false)) return false;
     size_t count;
-    if (ferry_mini_chunks_parse(chunk, NULL, 0, &count, r->err) != FERRY_OK) {
+    if (ferry_alamo_mini_chunks_parse(chunk, NULL, 0, &count, r->err) != FERRY_OK) {
         r->failed = true;
         return false;
     }
@@ -294,7 +294,7 @@ ferry_result fy_alamo_load(const uint8_t *data, size_t size, const ferry_read_op
 {
     *out = NULL;
     ferry_chunk_tree *tree;
-    ferry_result rc = ferry_chunk_read(data, size, options, &tree, err);
+    ferry_result rc = ferry_alamo_chunk_read(data, size, options, &tree, err);
     if (rc != FERRY_OK) return rc;
     ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), block_size);
     void *object = arena ? ferry_arena_alloc(arena, object_size) : NULL;
@@ -302,7 +302,7 @@ ferry_result fy_alamo_load(const uint8_t *data, size_t size, const ferry_read_op
         /* With an arena, the only refusal is the caller's limit. */
         ferry_result code = arena ? FERRY_ERR_LIMIT : FERRY_ERR_NOMEM;
         ferry_arena_destroy(arena);
-        ferry_chunk_tree_free(tree);
+        ferry_alamo_chunk_free(tree);
         fy_error_set(err, code, 0, NULL, "%s",
                      code == FERRY_ERR_LIMIT ? "memory limit reached before reading began" : "out of memory");
         return code;
@@ -310,7 +310,7 @@ ferry_result fy_alamo_load(const uint8_t *data, size_t size, const ferry_read_op
     fy_alamo_reader r = {arena, err, false, NULL, 0, 0, 0, size / MINI_BYTES_PER_RECORD + MINI_RECORD_SLACK};
     bool ok = read(&r, tree, object);
     fy_alamo_reader_release(&r);
-    ferry_chunk_tree_free(tree);
+    ferry_alamo_chunk_free(tree);
     if (!ok) {
         ferry_arena_destroy(arena);
         return err->code != FERRY_OK ? err->code : FERRY_ERR_MALFORMED;
@@ -497,7 +497,7 @@ bool fy_alamo_read_minis_wide(fy_alamo_reader *r, const ferry_chunk *chunk, cons
     memset(layout, 0, sizeof *layout);
     if (r->failed || !fy_alamo_expect_kind(r, chunk, false)) return false;
     size_t count;
-    if (ferry_mini_chunks_parse(chunk, NULL, 0, &count, r->err) != FERRY_OK) {
+    if (ferry_alamo_mini_chunks_parse(chunk, NULL, 0, &count, r->err) != FERRY_OK) {
         r->failed = true;
         return false;
     }

@@ -46,7 +46,7 @@ typedef struct fy_alamo_reader {
 } fy_alamo_reader;
 
 /* The mini-chunk at *pos of a chunk whose mini-chunks were checked by
- * ferry_mini_chunks_parse (counting only); *pos moves past it. Readers walk
+ * ferry_alamo_mini_chunks_parse (counting only); *pos moves past it. Readers walk
  * mini-chunks this way instead of holding a record for each. */
 static inline ferry_mini_chunk fy_mini_next(const ferry_chunk *chunk, size_t *pos)
 {

@@ -1,12 +1,12 @@
 /* Alamo chunk tree: reading, writing, paths and mini-chunks. */
-#include <ferry/chunk.h>
+#include <ferry/alamo_chunk.h>
 
 #include "../../core/core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-void ferry_chunk_path(const ferry_chunk *chunk, char *out, size_t out_size)
+void ferry_alamo_chunk_path(const ferry_chunk *chunk, char *out, size_t out_size)
 {
     if (!out || !out_size) return;
     out[0] = '\0';
@@ -45,7 +45,7 @@ static void fail_in(chunk_reader *r, ferry_result code, uint64_t offset, const f
                     uint32_t type_or_none, bool has_type, const char *fmt, ...)
 {
     char path[96];
-    ferry_chunk_path(parent, path, sizeof path);
+    ferry_alamo_chunk_path(parent, path, sizeof path);
     if (has_type) {
         size_t used = strlen(path);
         snprintf(path + used, sizeof path - used, "%s0x%x", used ? "/" : "", (unsigned)type_or_none);
@@ -132,7 +132,7 @@ static bool read_list(chunk_reader *r, size_t start, size_t end, const ferry_chu
     return true;
 }
 
-ferry_result ferry_chunk_read(const uint8_t *data, size_t size, const ferry_read_options *options,
+ferry_result ferry_alamo_chunk_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                               ferry_chunk_tree **out, ferry_error *err)
 {
     fy_error_clear(err);
@@ -168,7 +168,7 @@ ferry_result ferry_chunk_read(const uint8_t *data, size_t size, const ferry_read
     return FERRY_OK;
 }
 
-void ferry_chunk_tree_free(ferry_chunk_tree *tree)
+void ferry_alamo_chunk_free(ferry_chunk_tree *tree)
 {
     if (tree) ferry_arena_destroy(tree->arena);
 }
@@ -206,21 +206,21 @@ static bool write_list(const ferry_chunk *items, size_t n, ferry_buffer *out, in
     return true;
 }
 
-ferry_result ferry_chunk_write(const ferry_chunk *roots, size_t root_count, ferry_buffer *out, ferry_error *err)
+ferry_result ferry_alamo_chunk_write(const ferry_chunk *roots, size_t root_count, ferry_buffer *out, ferry_error *err)
 {
     fy_error_clear(err);
     if (!write_list(roots, root_count, out, 0, err)) return err ? err->code : FERRY_ERR_ARGUMENT;
     return FERRY_OK;
 }
 
-ferry_result ferry_mini_chunks_parse(const ferry_chunk *chunk, ferry_mini_chunk *items, size_t capacity,
+ferry_result ferry_alamo_mini_chunks_parse(const ferry_chunk *chunk, ferry_mini_chunk *items, size_t capacity,
                                      size_t *count, ferry_error *err)
 {
     fy_error_clear(err);
     *count = 0;
     if (chunk->is_container) {
         char path[96];
-        ferry_chunk_path(chunk, path, sizeof path);
+        ferry_alamo_chunk_path(chunk, path, sizeof path);
         fy_error_set(err, FERRY_ERR_MALFORMED, chunk->offset, path,
                      "expected a data chunk holding mini-chunks, found a container");
         return FERRY_ERR_MALFORMED;
@@ -230,7 +230,7 @@ ferry_result ferry_mini_chunks_parse(const ferry_chunk *chunk, ferry_mini_chunk 
     while (pos < chunk->size) {
         if (chunk->size - pos < 2 || chunk->data[pos + 1] > chunk->size - pos - 2) {
             char path[96];
-            ferry_chunk_path(chunk, path, sizeof path);
+            ferry_alamo_chunk_path(chunk, path, sizeof path);
             if (chunk->size - pos < 2)
                 fy_error_set(err, FERRY_ERR_TRUNCATED, body_offset + pos, path,
                              "expected a 2-byte mini-chunk header, only 1 byte remains in the chunk");
@@ -253,10 +253,10 @@ ferry_result ferry_mini_chunks_parse(const ferry_chunk *chunk, ferry_mini_chunk 
     return FERRY_OK;
 }
 
-bool ferry_mini_chunks_plausible(const ferry_chunk *chunk)
+bool ferry_alamo_mini_chunks_plausible(const ferry_chunk *chunk)
 {
     if (chunk->is_container || chunk->size == 0) return false;
     size_t n;
     ferry_error err;
-    return ferry_mini_chunks_parse(chunk, NULL, 0, &n, &err) == FERRY_OK;
+    return ferry_alamo_mini_chunks_parse(chunk, NULL, 0, &n, &err) == FERRY_OK;
 }

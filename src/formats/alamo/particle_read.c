@@ -107,7 +107,7 @@ static bool read_keys(fy_alamo_reader *r, const ferry_chunk *c, ferry_particle_t
     if (!fy_alamo_expect_kind(r, c, false)) return false;
     t->keys_offset = c->offset;
     size_t count;
-    if (ferry_mini_chunks_parse(c, NULL, 0, &count, r->err) != FERRY_OK) {
+    if (ferry_alamo_mini_chunks_parse(c, NULL, 0, &count, r->err) != FERRY_OK) {
         r->failed = true;
         return false;
     }

@@ -579,9 +579,11 @@ static void check_influence_collapse(checker *k, uint32_t i, const ferry_alm_col
     alive[to] = 1;
 }
 
-ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *diags)
+size_t ferry_alm_validate(const ferry_alm_mesh *mesh, const ferry_alm_validate_options *options,
+                          ferry_diagnostics *diags)
 {
-    if (!mesh || !diags) return FERRY_ERR_ARGUMENT;
+    (void)options; /* none yet */
+    if (!mesh || !diags) return 0;
     size_t errors_before = diags->error_count, items_before = diags->count, dropped_before = diags->dropped;
     checker k = {mesh, diags, fy_alm_fs(mesh->version), 4 + 4 * (size_t)fy_alm_fs(mesh->version), {0}};
     fy_diag_scope_open(&k.tally, CAP_PER_RULE);
@@ -597,7 +599,12 @@ ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *d
     for (size_t i = items_before; i < diags->count; i++) non_finite += strcmp(diags->items[i].rule, "value-finite") == 0;
     if (!non_finite && diags->dropped == dropped_before) check_skinned(&k);
     uint8_t *alive = calloc(mesh->position_count ? mesh->position_count : 1, 1);
-    if (!alive) return FERRY_ERR_NOMEM;
+    if (!alive) {
+        report(&k, FERRY_SEVERITY_ERROR, FERRY_NO_OFFSET, "out-of-memory", "collapses",
+               "no memory to replay the %u collapses; they were not checked", (unsigned)mesh->collapse_count);
+        fy_diag_scope_close(&k.tally, diags, NULL, false, 0, NULL);
+        return diags->error_count - errors_before;
+    }
     check_triangles(&k, alive);
     char path[96];
     for (uint32_t i = 0; i < mesh->collapse_count; i++) {
@@ -616,5 +623,5 @@ ferry_result ferry_alm_validate(const ferry_alm_mesh *mesh, ferry_diagnostics *d
                "trailing-bytes", "trailing bytes", "%zu bytes follow the last frame (kept as they are)",
                mesh->trailing_size);
     fy_diag_scope_close(&k.tally, diags, NULL, false, 0, NULL);
-    return diags->error_count > errors_before ? FERRY_ERR_MALFORMED : FERRY_OK;
+    return diags->error_count - errors_before;
 }

@@ -442,8 +442,10 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
     }
 }
 
-size_t ferry_odol_validate(const ferry_odol_model *m, ferry_diagnostics *diags)
+size_t ferry_odol_validate(const ferry_odol_model *m, const ferry_odol_validate_options *options,
+                           ferry_diagnostics *diags)
 {
+    (void)options; /* none yet */
     checker k = {diags, "", NULL};
     size_t errors_before = diags->error_count;
     at(&k, "header");

@@ -5,8 +5,8 @@
  * otherwise the body is data. Some data chunks hold mini-chunks (uint8 type,
  * uint8 size, data); nothing in the bytes says which, the format decides.
  */
-#ifndef FERRY_CHUNK_H
-#define FERRY_CHUNK_H
+#ifndef FERRY_ALAMO_CHUNK_H
+#define FERRY_ALAMO_CHUNK_H
 
 #include <ferry/ferry.h>
 
@@ -42,16 +42,16 @@ typedef struct ferry_chunk_tree {
 /* Parses the whole input into a chunk tree. Fails with a located error when
  * a header is cut short, a size overruns its parent, bytes are left over
  * that do not form a chunk, or nesting is deeper than FERRY_CHUNK_MAX_DEPTH. */
-FERRY_API ferry_result ferry_chunk_read(const uint8_t *data, size_t size, const ferry_read_options *options,
+FERRY_API ferry_result ferry_alamo_chunk_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                                         ferry_chunk_tree **out, ferry_error *err);
-FERRY_API void ferry_chunk_tree_free(ferry_chunk_tree *tree);
+FERRY_API void ferry_alamo_chunk_free(ferry_chunk_tree *tree);
 
 /* Writes chunks back, recomputing every size from the bodies and children. */
-FERRY_API ferry_result ferry_chunk_write(const ferry_chunk *roots, size_t root_count, ferry_buffer *out,
+FERRY_API ferry_result ferry_alamo_chunk_write(const ferry_chunk *roots, size_t root_count, ferry_buffer *out,
                                          ferry_error *err);
 
 /* Writes "0x200/0x202/0x203" for a chunk (its ancestors, then itself). */
-FERRY_API void ferry_chunk_path(const ferry_chunk *chunk, char *out, size_t out_size);
+FERRY_API void ferry_alamo_chunk_path(const ferry_chunk *chunk, char *out, size_t out_size);
 
 /* A mini-chunk inside a data chunk. */
 typedef struct ferry_mini_chunk {
@@ -63,12 +63,12 @@ typedef struct ferry_mini_chunk {
 
 /* Splits a data chunk's body into mini-chunks. `items` may be NULL to count
  * only. Fails when a mini-chunk overruns the body. */
-FERRY_API ferry_result ferry_mini_chunks_parse(const ferry_chunk *chunk, ferry_mini_chunk *items, size_t capacity,
+FERRY_API ferry_result ferry_alamo_mini_chunks_parse(const ferry_chunk *chunk, ferry_mini_chunk *items, size_t capacity,
                                                size_t *count, ferry_error *err);
 
 /* True when the whole body parses as mini-chunks (a hint for dumping
  * chunks of unknown meaning; the format decides for known ones). */
-FERRY_API bool ferry_mini_chunks_plausible(const ferry_chunk *chunk);
+FERRY_API bool ferry_alamo_mini_chunks_plausible(const ferry_chunk *chunk);
 
 /* ---- What a chunk means, for dumping ---- */
 
