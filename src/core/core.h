@@ -18,6 +18,9 @@
 
 void fy_error_set(ferry_error *err, ferry_result code, uint64_t offset, const char *path,
                   const char *fmt, ...) FY_PRINTF(5, 6);
+/* The same with the arguments of a caller's own variadic error function. */
+void fy_error_setv(ferry_error *err, ferry_result code, uint64_t offset, const char *path,
+                   const char *fmt, va_list ap) FY_PRINTF(5, 0);
 void fy_error_clear(ferry_error *err);
 
 void fy_diag_add(ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,

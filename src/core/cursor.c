@@ -7,9 +7,7 @@ static void vfail_at(fy_cursor *c, size_t offset, ferry_result code, const char 
 {
     if (c->failed) return;
     c->failed = true;
-    char message[256];
-    vsnprintf(message, sizeof message, fmt, ap);
-    fy_error_set(c->err, code, offset, c->path, "%s", message);
+    fy_error_setv(c->err, code, offset, c->path, fmt, ap);
 }
 
 void fy_fail_at(fy_cursor *c, size_t offset, ferry_result code, const char *fmt, ...)

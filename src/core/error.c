@@ -51,6 +51,16 @@ void fy_error_set(ferry_error *err, ferry_result code, uint64_t offset, const ch
     va_end(ap);
 }
 
+void fy_error_setv(ferry_error *err, ferry_result code, uint64_t offset, const char *path,
+                   const char *fmt, va_list ap)
+{
+    if (!err || err->code != FERRY_OK) return;
+    err->code = code;
+    err->offset = offset;
+    copy_path(err->path, sizeof err->path, path);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+}
+
 void ferry_error_format(const ferry_error *err, char *out, size_t out_size)
 {
     if (!out || out_size == 0) return;

@@ -17,14 +17,12 @@ bool fy_gr_fail(fy_gr *r, ferry_result code, uint64_t offset, const char *path, 
 {
     if (r->failed) return false;
     r->failed = true;
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     /* Top-level properties ("scene", "buffers") have no path of their own:
      * name the document, so every error says where it is. */
-    fy_error_set(r->err, code, offset, path && path[0] ? path : "document", "%s", msg);
+    va_list ap;
+    va_start(ap, fmt);
+    fy_error_setv(r->err, code, offset, path && path[0] ? path : "document", fmt, ap);
+    va_end(ap);
     return false;
 }
 

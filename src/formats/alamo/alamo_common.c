@@ -11,12 +11,10 @@ void fy_alamo_fail(fy_alamo_reader *r, ferry_result code, const ferry_chunk *chu
     r->failed = true;
     char path[96] = "";
     if (chunk) ferry_alamo_chunk_path(chunk, path, sizeof path);
-    char message[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    fy_error_setv(r->err, code, offset, path, fmt, ap);
     va_end(ap);
-    fy_error_set(r->err, code, offset, path, "%s", message);
 }
 
 /* Allocations for no particular chunk serve the root list, which starts
@@ -325,12 +323,10 @@ void fy_alamo_wfail(fy_alamo_writer *w, const char *fmt, ...)
 {
     if (w->failed) return;
     w->failed = true;
-    char message[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    fy_error_setv(w->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, fmt, ap);
     va_end(ap);
-    fy_error_set(w->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "%s", message);
 }
 
 size_t fy_alamo_begin_chunk(fy_alamo_writer *w, uint32_t type)

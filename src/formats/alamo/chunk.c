@@ -50,12 +50,10 @@ static void fail_in(chunk_reader *r, ferry_result code, uint64_t offset, const f
         size_t used = strlen(path);
         snprintf(path + used, sizeof path - used, "%s0x%x", used ? "/" : "", (unsigned)type_or_none);
     }
-    char message[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    fy_error_setv(r->err, code, offset, path, fmt, ap);
     va_end(ap);
-    fy_error_set(r->err, code, offset, path, "%s", message);
     if (r->result == FERRY_OK) r->result = code;
 }
 

@@ -21,12 +21,10 @@ static void refuse(writer *w, const char *path, const char *fmt, ...)
     if (w->failed) return;
     w->failed = true;
     if (!w->err) return;
-    char message[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    fy_error_setv(w->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, path, fmt, ap);
     va_end(ap);
-    fy_error_set(w->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, path, "%s", message);
 }
 
 static void u32(writer *w, uint32_t v) { fy_buf_u32be(w->out, v); }
