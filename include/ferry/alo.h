@@ -358,10 +358,6 @@ FERRY_API ferry_result ferry_alamo_texture_folders_open(const char *model_path, 
                                                         size_t dir_count, ferry_alamo_texture_folders *folders, ferry_error *err);
 FERRY_API void ferry_alamo_texture_folders_close(ferry_alamo_texture_folders *folders);
 
-/* ferry_alamo_texture_find over ferry_alamo_texture_folders_open's folders:
- * writes the file's path on the disk into out_path ("DIR/../Textures/X.dds"). */
-FERRY_API bool ferry_alamo_find_texture(const char *model_path, const char *const *extra_dirs, size_t extra_count,
-                                        const char *name, char *out_path, size_t out_size);
 
 /* ---- derived data ---- */
 

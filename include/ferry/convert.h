@@ -16,7 +16,7 @@ extern "C" {
 
 typedef struct ferry_alo_scene_options {
     /* Where the model was read from: textures are looked up beside it and
-     * in ../Textures (ferry_alamo_find_texture). NULL: no texture lookup. */
+     * in ../Textures (ferry_alamo_texture_find). NULL: no texture lookup. */
     const char *model_path;
     const char *const *texture_dirs; /* further folders to search */
     size_t texture_dir_count;

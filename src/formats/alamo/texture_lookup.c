@@ -178,23 +178,3 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
     }
     return r;
 }
-
-bool ferry_alamo_find_texture(const char *model_path, const char *const *extra_dirs, size_t extra_count,
-                              const char *name, char *out_path, size_t out_size)
-{
-    if (!name || !*name || !out_path || !out_size) return false;
-    ferry_alamo_texture_folders f;
-    ferry_error e;
-    if (ferry_alamo_texture_folders_open(model_path, extra_dirs, extra_count, &f, &e) != FERRY_OK) return false;
-    const ferry_file_source *src = NULL;
-    char path[1400];
-    bool found = ferry_alamo_texture_find(&f.places, name, &src, path, sizeof path);
-    if (found) {
-        char shown[4200];
-        ferry_file_source_display(src, path, shown, sizeof shown);
-        found = strlen(shown) < out_size;
-        if (found) memcpy(out_path, shown, strlen(shown) + 1);
-    }
-    ferry_alamo_texture_folders_close(&f);
-    return found;
-}
