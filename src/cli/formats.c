@@ -170,7 +170,7 @@ bool cli_refuse_invalid(FILE *log, const char *in, const ferry_diagnostics *diag
         for (size_t i = 0; i < diags->count; i++)
             if (diags->items[i].severity == FERRY_SEVERITY_ERROR) cli_fprint_diag(log, in, &diags->items[i]);
     if (log && allow_invalid)
-        fprintf(log, "%s: converted anyway (--allow-invalid): %zu validation error%s\n", CLI_TXT(in),
+        fprintf(log, "%s: converting anyway (--allow-invalid): %zu validation error%s; values the output cannot hold (NaN, infinities) still stop the conversion\n", CLI_TXT(in),
                 diags->error_count, diags->error_count == 1 ? "" : "s");
     else if (log)
         fprintf(log, "%s: not converted: %zu validation error%s (ferry validate lists them all; --allow-invalid "
