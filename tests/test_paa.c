@@ -230,5 +230,19 @@ int main(void)
             ferry_paa_free(p);
         }
     }
+    /* 7 stored LZSS bytes cannot give 256 x 256 x 4: refused before any
+     * allocation, at the data (offset 11). */
+    {
+        const uint8_t s[] = {0x03, 0x1F, 0xFC, 27, 0, 0, 0};
+        one_mip(&o, 0x8888, 256, 256, s, sizeof s);
+        ferry_paa *p = read_ok(&o);
+        if (p) {
+            ferry_image img;
+            ferry_error err;
+            CHECK(ferry_paa_decode_mip(p, 0, &img, &err) == FERRY_ERR_MALFORMED);
+            CHECK(err.offset == 11 && strstr(err.message, "at most") != NULL);
+            ferry_paa_free(p);
+        }
+    }
     TEST_END();
 }

@@ -267,6 +267,28 @@ ferry_result ferry_paa_decode_mip(const ferry_paa *paa, size_t level, ferry_imag
     const uint8_t *px = m->data;
     uint8_t *tmp = NULL;
     if (m->lzo || m->lzss) {
+        /* Check what the stream can produce before allocating for it: an
+         * LZO stream is measured; an LZSS stream yields at most 18 bytes per
+         * 2-byte reference plus its flag bits (under 9 per input byte). */
+        uint64_t most = (uint64_t)m->data_size * 9 + 64;
+        if (m->lzo) {
+            size_t stream = 0, produced = 0;
+            ferry_error e1;
+            if (ferry_lzo_measure(m->data, m->data_size, &stream, &produced, &e1) != FERRY_OK) {
+                fy_error_set(err, e1.code, m->data_offset + (e1.offset == FERRY_NO_OFFSET ? 0 : e1.offset), path,
+                             "the LZO-compressed mipmap (%u x %u) does not decode: %s", m->width, m->height,
+                             e1.message);
+                return e1.code;
+            }
+            most = produced;
+        }
+        if (most < raw) {
+            fy_error_set(err, FERRY_ERR_MALFORMED, m->data_offset, path,
+                         "the %s-compressed mipmap of %u x %u needs %" PRIu64 " bytes; its %" PRIu32
+                         " stored bytes give at most %" PRIu64,
+                         m->lzo ? "LZO" : "LZSS", m->width, m->height, raw, m->data_size, most);
+            return FERRY_ERR_MALFORMED;
+        }
         tmp = malloc(raw ? (size_t)raw : 1);
         if (!tmp) {
             fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, path, "could not allocate %" PRIu64 " bytes", raw);
