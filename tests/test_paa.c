@@ -240,7 +240,7 @@ int main(void)
             ferry_image img;
             ferry_error err;
             CHECK(ferry_paa_decode_mip(p, 0, &img, &err) == FERRY_ERR_MALFORMED);
-            CHECK(err.offset == 11 && strstr(err.message, "at most") != NULL);
+            CHECK_MSG(err.offset == 11 && strstr(err.message, "at most") != NULL, "%llu %s", (unsigned long long)err.offset, err.message);
             ferry_paa_free(p);
         }
     }

@@ -217,6 +217,7 @@ fail:
 
 ferry_result ferry_paa_write(const ferry_paa *paa, ferry_buffer *out, ferry_error *err)
 {
+    fy_error_clear(err);
     if (!paa || !out) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "ferry_paa_write: NULL texture or buffer");
         return FERRY_ERR_ARGUMENT;
@@ -254,6 +255,7 @@ static uint8_t expand5(unsigned v) { return (uint8_t)((v << 3) | (v >> 2)); }
 
 ferry_result ferry_paa_decode_mip(const ferry_paa *paa, size_t level, ferry_image *image, ferry_error *err)
 {
+    fy_error_clear(err);
     if (image) memset(image, 0, sizeof *image);
     if (!paa || !image || level >= paa->mip_count) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
