@@ -146,8 +146,31 @@ static void test_names(void)
     CHECK(strcmp(ferry_format_name((ferry_format)99), "unknown") == 0);
 }
 
+/* PAA: a type, then a tag or an empty palette and a plausible mipmap. */
+static void test_paa(void)
+{
+    CHECK_EQ_U(ferry_detect("\x01\xffGGATCGVA", 10), FERRY_FORMAT_PAA);
+    CHECK_EQ_U(ferry_detect("\x05\xffGGAT", 6), FERRY_FORMAT_PAA);
+    CHECK_EQ_U(ferry_detect("\x44\x44GGAT", 6), FERRY_FORMAT_PAA);
+    CHECK_EQ_U(ferry_detect("\x80\x80GGAT", 6), FERRY_FORMAT_PAA);
+    /* No tags: empty palette, 4 x 4 (LZO bit set for DXT1), u24 size. */
+    CHECK_EQ_U(ferry_detect("\x01\xff\0\0\x04\x80\x04\0\x08\0\0", 11), FERRY_FORMAT_PAA);
+    CHECK_EQ_U(ferry_detect("\x88\x88\0\0\x04\0\x04\0\x08\0\0", 11), FERRY_FORMAT_PAA);
+    /* The LZO bit means nothing for ARGB types: 0x8004 wide is implausible. */
+    CHECK_EQ_U(ferry_detect("\x88\x88\0\0\x04\x80\x04\0\x08\0\0", 11), FERRY_FORMAT_UNKNOWN);
+    /* A palette, a zero side, another type, too short: unknown. */
+    CHECK_EQ_U(ferry_detect("\x01\xff\x01\0\x04\0\x04\0\x08\0\0", 11), FERRY_FORMAT_UNKNOWN);
+    CHECK_EQ_U(ferry_detect("\x01\xff\0\0\0\0\x04\0\x08\0\0", 11), FERRY_FORMAT_UNKNOWN);
+    CHECK_EQ_U(ferry_detect("\x06\xffGGAT", 6), FERRY_FORMAT_UNKNOWN);
+    CHECK_EQ_U(ferry_detect("\x01\xffGGA", 5), FERRY_FORMAT_UNKNOWN);
+    /* An OFP palette-indexed texture starts with its tags: not told. */
+    CHECK_EQ_U(ferry_detect("GGATCGVA\x04\0\0\0", 12), FERRY_FORMAT_UNKNOWN);
+    CHECK(strcmp(ferry_format_name(FERRY_FORMAT_PAA), "PAA") == 0);
+}
+
 int main(void)
 {
+    test_paa();
     test_samples();
     test_alm();
     test_alamo_headers();

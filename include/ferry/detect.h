@@ -19,7 +19,8 @@ typedef enum ferry_format {
     FERRY_FORMAT_MLOD,             /* editable P3D: "MLOD" (recognised, not read) */
     FERRY_FORMAT_ALM,              /* ALOD progressive mesh: "ALM\0" */
     FERRY_FORMAT_GLB,              /* glTF 2.0 binary container: "glTF" */
-    FERRY_FORMAT_GLTF              /* glTF 2.0 JSON: an object with an "asset" key */
+    FERRY_FORMAT_GLTF,             /* glTF 2.0 JSON: an object with an "asset" key */
+    FERRY_FORMAT_PAA               /* PAA/PAC texture: a u16 type, then tags or a mipmap */
 } ferry_format;
 
 /* How many leading bytes ferry_detect looks at, at most: reading this much
@@ -42,11 +43,17 @@ typedef enum ferry_format {
  *    (the string "asset" followed by optional white space and ':') within
  *    the first FERRY_DETECT_HEAD bytes; every glTF file must have the key,
  *    and exporters write it first.
+ *  - PAA/PAC textures (no magic): a u16 type 0xFF01..0xFF05 (DXT1-5),
+ *    0x4444, 0x1555, 0x8888 or 0x8080, followed by a "GGAT" tag, or by an
+ *    empty palette (u16 0) and a first mipmap of 1..8192 x 1..8192 pixels;
+ *    tested after every other format. Palette-indexed OFP textures (no
+ *    type) are not told; another file starting with those bytes would be
+ *    taken for a texture, whose reader then says what is wrong;
  * Anything else is FERRY_FORMAT_UNKNOWN. Reads no byte outside the buffer. */
 FERRY_API ferry_format ferry_detect(const void *data, size_t size);
 
 /* "ALO model", "ALO particle system", "ALA animation", "ODOL", "MLOD",
- * "ALM", "glTF binary", "glTF", "unknown". */
+ * "ALM", "glTF binary", "glTF", "PAA", "unknown". */
 FERRY_API const char *ferry_format_name(ferry_format format);
 
 #ifdef __cplusplus

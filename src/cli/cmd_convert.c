@@ -102,6 +102,7 @@ static const struct convert_route {
     {FERRY_FORMAT_ODOL, OUT_ANY, cli_odol_convert}, /* rewrite, export; other outputs refused */
     {FERRY_FORMAT_MLOD, OUT_ANY, cli_odol_convert},
     {FERRY_FORMAT_ALM, OUT_ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
+    {FERRY_FORMAT_PAA, OUT_ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
     {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
     {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
     {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
@@ -112,7 +113,7 @@ static const struct convert_route {
 static bool takes_value(const char *arg)
 {
     static const char *const with_value[] = {"--anim", "--textures", "--jobs", "--ala-format",
-                                             "--lod", "--triangles", "--error"};
+                                             "--lod", "--triangles", "--error", "--mip"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(arg, with_value[i]) == 0) return true;
     return false;
@@ -168,6 +169,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             fputs(convert_usage, stdout);
             fputs(cli_alm_convert_help, stdout);
             fputs(cli_odol_convert_help, stdout);
+            fputs(cli_paa_convert_help, stdout);
             status = CLI_OK;
             goto done;
         }

@@ -26,6 +26,8 @@ static const cli_format formats[] = {
     /* glTF is an input of ALM building only (cmd_convert.c's routes). */
     {FERRY_FORMAT_GLB, "glTF binary", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
     {FERRY_FORMAT_GLTF, "glTF", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
+    {FERRY_FORMAT_PAA, "PAA", cli_paa_info, cli_paa_dump, cli_paa_validate, cli_paa_convert, cli_format_rewrite, NULL,
+     NULL, cli_paa_read, cli_paa_write, cli_paa_free},
 };
 
 const cli_format *cli_format_for(ferry_format id)
@@ -50,7 +52,7 @@ void cli_not_known(ferry_error *err, const uint8_t *data, size_t size)
         at += (size_t)snprintf(bytes + at, sizeof bytes - at, "%s%02x", i ? " " : "", data[i]);
     snprintf(err->message, sizeof err->message,
              "not a known format: it starts with %s; ferry reads Alamo models (chunk 0x200), particle "
-             "systems (0x900), animations (0x1000), ODOL P3D models ('ODOL') and ALM meshes",
+             "systems (0x900), animations (0x1000), ODOL P3D models ('ODOL'), ALM meshes and PAA/PAC textures (a type such as 0xff01)",
              bytes);
 }
 
@@ -114,6 +116,7 @@ ferry_format cli_format_guess(const char *path)
     if (cli_has_ext(path, ".gltf")) return FERRY_FORMAT_GLTF;
     if (cli_has_ext(path, ".alo")) return FERRY_FORMAT_ALO_MODEL;
     if (cli_has_ext(path, ".ala")) return FERRY_FORMAT_ALA;
+    if (cli_has_ext(path, ".paa") || cli_has_ext(path, ".pac")) return FERRY_FORMAT_PAA;
     return FERRY_FORMAT_UNKNOWN;
 }
 

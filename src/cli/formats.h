@@ -109,6 +109,16 @@ void cli_alm_free(void *model);
 extern const char cli_odol_convert_help[];
 extern const char cli_alm_convert_help[];
 
+int cli_paa_info(const char *file, const uint8_t *data, size_t size, json_t *report); /* cli_paa.c */
+int cli_paa_dump(const char *file, const uint8_t *data, size_t size, bool json);
+size_t cli_paa_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                        json_t *report);
+int cli_paa_convert(int argc, char **argv, ferry_format source);
+void *cli_paa_read(const uint8_t *data, size_t size, ferry_error *err);
+ferry_result cli_paa_write(const void *model, ferry_buffer *out, ferry_error *err);
+void cli_paa_free(void *model);
+extern const char cli_paa_convert_help[];
+
 /* A file read whole and told by content: `format` is its row (NULL when
  * no format ferry knows). */
 typedef struct cli_input {

@@ -2,6 +2,7 @@
  * Every read is checked against `size`; nothing is allocated. */
 #include <ferry/detect.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -31,6 +32,24 @@ static int looks_like_gltf_json(const uint8_t *p, size_t n)
     return 0;
 }
 
+/* PAA/PAC: no magic, but a u16 type that only these values take, then
+ * either a "GGAT" tag or (no tags) an empty palette and a first mipmap of
+ * 1..8192 x 1..8192 pixels (the width's top bit is the LZO flag of DXT
+ * types). Palette-indexed OFP textures, which start with their tags or
+ * palette and no type, are not told. */
+static bool looks_like_paa(const uint8_t *p, size_t size)
+{
+    uint16_t type = (uint16_t)(p[0] | (p[1] << 8));
+    bool dxt = type >= 0xFF01 && type <= 0xFF05;
+    if (!dxt && type != 0x4444 && type != 0x1555 && type != 0x8888 && type != 0x8080) return false;
+    if (size >= 6 && memcmp(p + 2, "GGAT", 4) == 0) return true;
+    if (size < 2 + 2 + 7) return false;
+    uint16_t palette = (uint16_t)(p[2] | (p[3] << 8));
+    uint16_t w = (uint16_t)(p[4] | (p[5] << 8)), h = (uint16_t)(p[6] | (p[7] << 8));
+    if (dxt) w &= 0x7FFF;
+    return palette == 0 && w >= 1 && w <= 8192 && h >= 1 && h <= 8192;
+}
+
 ferry_format ferry_detect(const void *data, size_t size)
 {
     if (!data || size < 4) return FERRY_FORMAT_UNKNOWN;
@@ -53,6 +72,7 @@ ferry_format ferry_detect(const void *data, size_t size)
         return FERRY_FORMAT_ALO_MODEL; /* shorter than a chunk header: the reader says where it ends */
     }
     if (looks_like_gltf_json(p, size)) return FERRY_FORMAT_GLTF;
+    if (looks_like_paa(p, size)) return FERRY_FORMAT_PAA;
     return FERRY_FORMAT_UNKNOWN;
 }
 
@@ -68,6 +88,7 @@ const char *ferry_format_name(ferry_format format)
     case FERRY_FORMAT_ALM: return "ALM";
     case FERRY_FORMAT_GLB: return "glTF binary";
     case FERRY_FORMAT_GLTF: return "glTF";
+    case FERRY_FORMAT_PAA: return "PAA";
     default: return "unknown";
     }
 }

@@ -13,6 +13,7 @@
  *     initialises (a stack object); BIS.Core's reader has them zero, and so
  *     do we. The engine's encoder never refers to them.
  * docs/formats/lzss.md records the references this was checked against. */
+#include "lzss_internal.h"
 #include <ferry/lzss.h>
 
 #include "../../core/core.h"
@@ -57,6 +58,19 @@ static ferry_result truncated(ferry_error *err, size_t at, size_t need, size_t l
 
 ferry_result ferry_lzss_decode(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
                                size_t *consumed, ferry_error *err)
+{
+    return fy_lzss_decode_sum(in, in_size, expected_size, out, consumed, false, err);
+}
+
+uint32_t fy_lzss_signed_checksum(const uint8_t *data, size_t size)
+{
+    uint32_t sum = 0;
+    for (size_t i = 0; i < size; i++) sum += (uint32_t)(int32_t)(int8_t)data[i];
+    return sum;
+}
+
+ferry_result fy_lzss_decode_sum(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
+                                size_t *consumed, bool signed_sum, ferry_error *err)
 {
     fy_error_clear(err);
     if (consumed) *consumed = 0;
@@ -133,7 +147,7 @@ ferry_result ferry_lzss_decode(const uint8_t *in, size_t in_size, size_t expecte
 
     if (in_size - ip < 4) return truncated(err, ip, 4, in_size - ip, "the checksum", op, exp);
     uint32_t stored = fy_load_u32le(in + ip);
-    uint32_t computed = ferry_lzss_checksum(out, exp);
+    uint32_t computed = signed_sum ? fy_lzss_signed_checksum(out, exp) : ferry_lzss_checksum(out, exp);
     if (stored != computed) {
         if (consumed) *consumed = ip;
         fy_error_set(err, FERRY_ERR_MALFORMED, ip, NULL,
