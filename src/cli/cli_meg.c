@@ -37,10 +37,9 @@ static json_t *entry_json(const ferry_meg_entry *e, uint32_t i)
     json_t *j = json_object();
     json_object_set_new(j, "index", json_integer(i));
     if (e->name)
-        json_object_set_new(j, "name", cli_json_textn(e->name, e->name_length, NULL));
+        cli_json_set_text(j, "name", e->name);
     else
         json_object_set_new(j, "name", json_null());
-    if (e->name && !cli_utf8_valid(e->name)) json_object_set_new(j, "name_latin1", json_true());
     json_object_set_new(j, "size", json_integer(e->size));
     json_object_set_new(j, "start", json_integer(e->start));
     json_object_set_new(j, "crc", json_integer(e->crc));
