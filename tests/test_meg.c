@@ -253,8 +253,69 @@ static void test_corpus(void)
     test_free_paths(paths, count);
 }
 
+typedef struct listing {
+    char text[256];
+} listing;
+
+static bool add_entry(void *ctx, const char *name, ferry_entry_kind kind)
+{
+    listing *l = ctx;
+    size_t n = strlen(l->text);
+    snprintf(l->text + n, sizeof l->text - n, "%s%s%s", n ? " " : "", name, kind == FERRY_ENTRY_FOLDER ? "/" : "");
+    return true;
+}
+
+/* The archive as a file source: folders from backslashes, case ignored. */
+static void test_source(void)
+{
+    bytes o = {{0}, 0};
+    static const char *const names[3] = {"DATA\\ART\\TEXTURES\\ROCK.DDS", "DATA\\ART\\MODELS\\X.ALO", "README.TXT"};
+    uint32_t data = 8, n = 3;
+    for (uint32_t i = 0; i < n; i++) data += 2 + (uint32_t)strlen(names[i]);
+    data += 20 * n;
+    u32(&o, n);
+    u32(&o, n);
+    for (uint32_t i = 0; i < n; i++) str(&o, names[i]);
+    for (uint32_t i = 0; i < n; i++) {
+        u32(&o, ferry_meg_crc32(names[i], strlen(names[i])));
+        u32(&o, i);
+        u32(&o, 2);
+        u32(&o, data + 2 * i);
+        u32(&o, i);
+    }
+    memcpy(o.b + o.n, "r!x!t!", 6);
+    o.n += 6;
+    ferry_meg *m = NULL;
+    ferry_error err;
+    CHECK(ferry_meg_read(o.b, o.n, NULL, &m, &err) == FERRY_OK);
+    if (!m) return;
+    ferry_file_source src;
+    CHECK(ferry_file_source_meg(m, &src, &err) == FERRY_OK);
+    listing l = {""};
+    CHECK(ferry_file_source_list(&src, "", add_entry, &l, &err) == FERRY_OK);
+    CHECK_MSG(strcmp(l.text, "DATA/ README.TXT") == 0, "%s", l.text);
+    l.text[0] = 0;
+    CHECK(ferry_file_source_list(&src, "Data/Art", add_entry, &l, &err) == FERRY_OK);
+    CHECK_MSG(strcmp(l.text, "TEXTURES/ MODELS/") == 0, "%s", l.text);
+    CHECK(ferry_file_source_list(&src, "NOPE", add_entry, &l, &err) == FERRY_ERR_IO);
+    char found[128];
+    CHECK(ferry_file_source_find(&src, "Data/Art/Textures", "rock.dds", FERRY_ENTRY_FILE, found, sizeof found));
+    CHECK_MSG(strcmp(found, "Data/Art/Textures/ROCK.DDS") == 0, "%s", found);
+    uint8_t *bytes_ = NULL;
+    size_t size = 0;
+    CHECK(ferry_file_source_load(&src, found, 0, &bytes_, &size, &err) == FERRY_OK);
+    CHECK(size == 2 && bytes_ && memcmp(bytes_, "r!", 2) == 0);
+    ferry_file_source_release(&src, bytes_, size);
+    CHECK(ferry_file_source_load(&src, "DATA/ART/MODELS/X.ALO", 1, &bytes_, &size, &err) == FERRY_ERR_LIMIT);
+    CHECK(ferry_file_source_load(&src, "MISSING.TXT", 0, &bytes_, &size, &err) == FERRY_ERR_IO);
+    CHECK(ferry_file_source_load(&src, "../README.TXT", 0, &bytes_, &size, &err) == FERRY_ERR_ARGUMENT);
+    ferry_file_source_close(&src);
+    ferry_meg_free(m);
+}
+
 int main(void)
 {
+    test_source();
     test_crc();
     test_formats();
     test_truncations();

@@ -88,6 +88,15 @@ FERRY_API uint32_t ferry_meg_crc32(const void *data, size_t size);
 
 FERRY_API void ferry_meg_free(ferry_meg *meg);
 
+/* The archive as a file source (ferry.h): paths are the stored names with
+ * '/' for '\', folders are implied by them, and paths are compared
+ * ignoring ASCII case, as the game looks names up (so a lookup through
+ * ferry_file_source_find also finds "Data/Art/Textures/rock.dds" stored as
+ * DATA\ART\TEXTURES\ROCK.DDS). Loads copy the entry's bytes. The archive
+ * (and its bytes) must outlive the source; release with
+ * ferry_file_source_close. */
+FERRY_API ferry_result ferry_file_source_meg(const ferry_meg *meg, ferry_file_source *source, ferry_error *err);
+
 #ifdef __cplusplus
 }
 #endif
