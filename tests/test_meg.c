@@ -171,6 +171,17 @@ static void test_corruptions(void)
         CHECK(errors_of(m, "meg-name-index") == 1);
         ferry_meg_free(m);
     }
+    /* Truncations name the field: format 1, records at 22 (2 names of 7). */
+    a = build(1, 0);
+    CHECK(ferry_meg_read(a.b, 22 + 20 + 10, NULL, &m, &err) == FERRY_ERR_TRUNCATED);
+    CHECK_MSG(strcmp(err.path, "files[1]") == 0, "%s", err.path); /* the count is checked first */
+    CHECK(ferry_meg_read(a.b, 12, NULL, &m, &err) == FERRY_ERR_TRUNCATED);
+    CHECK_MSG(strcmp(err.path, "names[0]/text") == 0, "%s", err.path);
+    CHECK(ferry_meg_read(a.b, 16, NULL, &m, &err) == FERRY_ERR_TRUNCATED);
+    CHECK_MSG(strcmp(err.path, "names[1]/length") == 0, "%s", err.path);
+    a = build(3, 0);
+    CHECK(ferry_meg_read(a.b, 24 + 14 + 20 + 19, NULL, &m, &err) == FERRY_ERR_TRUNCATED);
+    CHECK_MSG(strcmp(err.path, "files[1]") == 0, "%s", err.path);
     /* A lying name count: refused before allocation, named. */
     a = build(2, 0);
     a.b[12] = 0xFF, a.b[13] = 0xFF, a.b[14] = 0xFF;

@@ -87,7 +87,7 @@ static bool read_names(fy_record_reader *r, ferry_meg *m)
             n->text = copy;
         }
         if (c->failed) {
-            locate(r, "names[%u]", (unsigned)i);
+            locate(r, "names[%u]/%s", (unsigned)i, r->err->offset > n->offset ? "text" : "length");
             return false;
         }
     }
@@ -103,8 +103,10 @@ static bool read_names(fy_record_reader *r, ferry_meg *m)
 static bool read_files(fy_record_reader *r, ferry_meg *m, const uint8_t *data, size_t size)
 {
     fy_cursor *c = &r->c;
+    size_t left = fy_remaining(c);
     if (!fy_record_room(r, c->pos, m->file_count, 20, "file count")) {
-        locate(r, "files");
+        /* The record the data ends in. */
+        locate(r, "files[%zu]", left / 20);
         return false;
     }
     m->files = fy_record_alloc(r, m->file_count, sizeof *m->files);
@@ -119,7 +121,7 @@ static bool read_files(fy_record_reader *r, ferry_meg *m, const uint8_t *data, s
         e->start = fy_u32le(c, "start");
         e->name_index = m->format == 3 ? fy_u16le(c, "name index") : fy_u32le(c, "name index");
         if (c->failed) {
-            locate(r, "files[%u]", (unsigned)i);
+            locate(r, "files[%u]", (unsigned)i); /* not reached: the room was checked */
             return false;
         }
         if (m->format == 3 && (e->flags & 1)) {
