@@ -182,6 +182,20 @@ static void test_corruptions(void)
     a = build(3, 0);
     CHECK(ferry_meg_read(a.b, 24 + 14 + 20 + 19, NULL, &m, &err) == FERRY_ERR_TRUNCATED);
     CHECK_MSG(strcmp(err.path, "files[1]") == 0, "%s", err.path);
+    /* Two records naming one entry: a warning. */
+    a = build(1, 0);
+    a.b[22 + 20 + 16] = 0; /* files[1] names "A.TXT" too */
+    CHECK(ferry_meg_read(a.b, a.n, NULL, &m, &err) == FERRY_OK);
+    if (m) {
+        ferry_diagnostics d = {0};
+        ferry_meg_validate(m, NULL, &d);
+        bool dup = false;
+        for (size_t i = 0; i < d.count; i++)
+            dup |= strcmp(d.items[i].rule, "meg-name-duplicate") == 0 && strcmp(d.items[i].path, "files[1]/name") == 0;
+        CHECK(dup);
+        ferry_diagnostics_free(&d);
+        ferry_meg_free(m);
+    }
     /* A lying name count: refused before allocation, named. */
     a = build(2, 0);
     a.b[12] = 0xFF, a.b[13] = 0xFF, a.b[14] = 0xFF;

@@ -18,6 +18,36 @@ static int by_start(const void *a, const void *b)
     return x->file < y->file ? -1 : x->file > y->file;
 }
 
+static int name_cmp(const ferry_meg *m, uint32_t a, uint32_t b)
+{
+    const ferry_meg_entry *x = &m->files[a], *y = &m->files[b];
+    size_t n = x->name_length < y->name_length ? x->name_length : y->name_length;
+    for (size_t i = 0; i < n; i++) {
+        int cx = (unsigned char)x->name[i], cy = (unsigned char)y->name[i];
+        if (cx >= 'a' && cx <= 'z') cx -= 32;
+        if (cy >= 'a' && cy <= 'z') cy -= 32;
+        if (cx == '/') cx = '\\';
+        if (cy == '/') cy = '\\';
+        if (cx != cy) return cx < cy ? -1 : 1;
+    }
+    return x->name_length < y->name_length ? -1 : x->name_length > y->name_length;
+}
+
+/* Record numbers sorted by name (a merge sort over a scratch array, so
+ * that a big archive is not compared pair by pair). */
+static void sort_by_name(const ferry_meg *m, uint32_t *v, uint32_t *tmp, size_t n)
+{
+    if (n < 2) return;
+    size_t h = n / 2;
+    sort_by_name(m, v, tmp, h);
+    sort_by_name(m, v + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) tmp[k++] = name_cmp(m, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+    while (i < h) tmp[k++] = v[i++];
+    while (j < n) tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
 size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *options, ferry_diagnostics *diags)
 {
     (void)options;
@@ -85,6 +115,22 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
                 (unsigned)e->start, m->tables_end);
         }
         if (spans) spans[i] = (span){e->start, e->size, i};
+    }
+    /* Two records of one name (ignoring case, '/' as '\'): the game finds one. */
+    uint32_t *order = m->file_count ? malloc(2 * (size_t)m->file_count * sizeof *order) : NULL;
+    if (order) {
+        size_t n = 0;
+        for (uint32_t i = 0; i < m->file_count; i++)
+            if (m->files[i].name) order[n++] = i;
+        sort_by_name(m, order, order + m->file_count, n);
+        for (size_t k = 1; k < n; k++)
+            if (name_cmp(m, order[k - 1], order[k]) == 0) {
+                snprintf(path, sizeof path, "files[%u]/name", (unsigned)order[k]);
+                WARN(m->files[order[k]].offset, path, "meg-name-duplicate",
+                     "name '%s' is also files[%u]'s (case and slashes ignored): the game finds only one",
+                     m->files[order[k]].name, (unsigned)order[k - 1]);
+            }
+        free(order);
     }
     if (spans) {
         qsort(spans, m->file_count, sizeof *spans, by_start);
