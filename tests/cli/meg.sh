@@ -84,6 +84,8 @@ expect 2 "list unknown option" -- "$FERRY" list --frob "$tmp/ok.meg"
 expect 0 "list --help" -- "$FERRY" list --help
 expect 0 "extract --help" -- "$FERRY" extract --help
 check "extract help says nothing leaves OUTDIR" grep -q "outside OUTDIR" "$tmp/out"
+expect 0 "help list" -- "$FERRY" help list
+check "help list is list's help" grep -q "usage: ferry list" "$tmp/out"
 expect 0 "help" -- "$FERRY" help
 check "help lists list and extract" grep -q "extract ARCHIVE OUTDIR" "$tmp/out"
 
