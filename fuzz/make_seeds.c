@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../tests/alm_fixture.h"
+#include <ferry/meg.h>
 #include "../tests/bytes.h"
 #include "../tools/sample_models.h"
 
@@ -500,6 +501,58 @@ static void lzo_seeds(const char *dir)
     sample_model_free(&m);
 }
 
+/* MEG archives of formats 1, 2 and 3 (two entries, "A.TXT" and
+ * "DATA\\B.TXT"), written from the layout in docs/formats/meg.md, and an
+ * empty format 1 archive. */
+static void meg_put(uint8_t *b, size_t *n, uint32_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++) b[(*n)++] = (uint8_t)(v >> (8 * i));
+}
+
+static void meg_seeds(const char *dir)
+{
+    static const char *const names[2] = {"A.TXT", "DATA\\B.TXT"};
+    static const char content[] = "abcde";
+    for (int format = 1; format <= 3; format++) {
+        uint8_t b[256];
+        size_t n = 0;
+        uint32_t name_bytes = (2 + 5) + (2 + 10);
+        uint32_t start = (format == 1 ? 8 : format == 2 ? 20 : 24) + name_bytes + 40;
+        if (format >= 2) {
+            meg_put(b, &n, 0xFFFFFFFFu, 4);
+            meg_put(b, &n, 0x3F7D70A4u, 4);
+            meg_put(b, &n, start, 4);
+        }
+        meg_put(b, &n, 2, 4);
+        meg_put(b, &n, 2, 4);
+        if (format == 3) meg_put(b, &n, name_bytes, 4);
+        for (int i = 0; i < 2; i++) {
+            meg_put(b, &n, (uint32_t)strlen(names[i]), 2);
+            memcpy(b + n, names[i], strlen(names[i]));
+            n += strlen(names[i]);
+        }
+        /* Sorted by CRC-32, as the game expects. */
+        uint32_t crc[2] = {ferry_meg_crc32(names[0], 5), ferry_meg_crc32(names[1], 10)};
+        int order[2] = {crc[0] <= crc[1] ? 0 : 1, crc[0] <= crc[1] ? 1 : 0};
+        for (int k = 0; k < 2; k++) {
+            int i = order[k];
+            if (format == 3) meg_put(b, &n, 0, 2);
+            meg_put(b, &n, crc[i], 4);
+            meg_put(b, &n, (uint32_t)k, 4);
+            meg_put(b, &n, i ? 2 : 3, 4);
+            meg_put(b, &n, start + (i ? 3 : 0), 4);
+            meg_put(b, &n, (uint32_t)i, format == 3 ? 2 : 4);
+        }
+        memcpy(b + n, content, 5);
+        n += 5;
+        char name[32];
+        snprintf(name, sizeof name, "format%d.meg", format);
+        save(dir, "meg", name, b, n);
+    }
+    static const uint8_t empty[8] = {0};
+    save(dir, "meg", "empty.meg", empty, sizeof empty);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -516,5 +569,6 @@ int main(int argc, char **argv)
     alm_seeds(argv[1]);
     gltf_seeds(argv[1]);
     lzo_seeds(argv[1]);
+    meg_seeds(argv[1]);
     return failures ? 1 : 0;
 }

@@ -20,7 +20,8 @@ typedef enum ferry_format {
     FERRY_FORMAT_ALM,              /* ALOD progressive mesh: "ALM\0" */
     FERRY_FORMAT_GLB,              /* glTF 2.0 binary container: "glTF" */
     FERRY_FORMAT_GLTF,             /* glTF 2.0 JSON: an object with an "asset" key */
-    FERRY_FORMAT_PAA               /* PAA/PAC texture: a u16 type, then tags or a mipmap */
+    FERRY_FORMAT_PAA,              /* PAA/PAC texture: a u16 type, then tags or a mipmap */
+    FERRY_FORMAT_MEG               /* Petroglyph MEG archive, formats 1, 2 and 3 */
 } ferry_format;
 
 /* How many leading bytes ferry_detect looks at, at most: reading this much
@@ -49,11 +50,18 @@ typedef enum ferry_format {
  *    tested after every other format. Palette-indexed OFP textures (no
  *    type) are not told; another file starting with those bytes would be
  *    taken for a texture, whose reader then says what is wrong;
+ *  - MEG formats 2 and 3: the flags word 0xFFFFFFFF (0x8FFFFFFF: encrypted,
+ *    which the reader refuses naming it) then the id 0x3F7D70A4;
+ *  - MEG format 1 (no signature), tested after every other rule (PAA included): the name
+ *    count equals the file count (as in every archive Petroglyph's tools
+ *    write), and either the buffer is exactly 8 zero bytes (an empty
+ *    archive) or the first name's u16 length is 1..260 and its bytes, all
+ *    inside the buffer, are printable (no byte below 0x20, no 0x7F).
  * Anything else is FERRY_FORMAT_UNKNOWN. Reads no byte outside the buffer. */
 FERRY_API ferry_format ferry_detect(const void *data, size_t size);
 
 /* "ALO model", "ALO particle system", "ALA animation", "ODOL", "MLOD",
- * "ALM", "glTF binary", "glTF", "PAA", "unknown". */
+ * "ALM", "glTF binary", "glTF", "PAA", "MEG", "unknown". */
 FERRY_API const char *ferry_format_name(ferry_format format);
 
 #ifdef __cplusplus

@@ -23,6 +23,8 @@ int cmd_info(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
+int cmd_list(int argc, char **argv);    /* cmd_archive.c */
+int cmd_extract(int argc, char **argv);
 
 /* Any Alamo file, read by what its first chunk says it is. */
 typedef struct cli_asset {

@@ -105,6 +105,15 @@ int cli_alm_build(const char *in, const char *out, const cli_convert_options *op
 void *cli_alm_read(const uint8_t *data, size_t size, ferry_error *err);
 ferry_result cli_alm_write(const void *model, ferry_buffer *out, ferry_error *err);
 void cli_alm_free(void *model);
+int cli_meg_info(const char *file, const uint8_t *data, size_t size, json_t *report); /* cli_meg.c */
+int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json);
+size_t cli_meg_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                        json_t *report);
+int cli_meg_convert(int argc, char **argv, ferry_format source);
+void *cli_meg_read(const uint8_t *data, size_t size, ferry_error *err);
+ferry_result cli_meg_write(const void *model, ferry_buffer *out, ferry_error *err);
+void cli_meg_free(void *model);
+extern const char cli_meg_convert_help[];
 /* Lines added to `ferry convert --help` by the ODOL and ALM families. */
 extern const char cli_odol_convert_help[];
 extern const char cli_alm_convert_help[];

@@ -13,6 +13,7 @@ static const char usage[] =
     "    systems, .ala animations (formats 1 and 2)\n"
     "  ODOL .p3d models (ArmA version 40, ArmA 2 versions 48 and 50)\n"
     "  ALM progressive meshes (.alm, versions 2 to 10)\n"
+    "  Petroglyph MEG archives (.meg, formats 1, 2 and 3): list, extract, rewrite\n"
     "and exports models to glTF 2.0 (.glb, .gltf) for Blender, three.js or Godot.\n"
     "\n"
     "commands:\n"
@@ -24,6 +25,9 @@ static const char usage[] =
     "                         a model (-> .alm), or a byte-identical rewrite (same\n"
     "                         extension; .ala between formats with --ala-format 1|2)\n"
     "  sample ANIM.ala        every bone's pose at a frame or time (--frame N | --time S)\n"
+    "  list ARCHIVE           the entries of a MEG archive: names, sizes, offsets (--json)\n"
+    "  extract ARCHIVE OUTDIR [PATTERN...]\n"
+    "                         write a MEG archive's entries under OUTDIR\n"
     "  help [COMMAND]         this text, or a command's options\n"
     "\n"
     "Run 'ferry help COMMAND' or 'ferry COMMAND --help' for a command's options.\n"
@@ -39,6 +43,8 @@ static command_fn find_command(const char *name)
     if (strcmp(name, "validate") == 0) return cmd_validate;
     if (strcmp(name, "convert") == 0) return cmd_convert;
     if (strcmp(name, "sample") == 0) return cmd_sample;
+    if (strcmp(name, "list") == 0) return cmd_list;
+    if (strcmp(name, "extract") == 0) return cmd_extract;
     return NULL;
 }
 

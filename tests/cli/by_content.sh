@@ -97,4 +97,14 @@ check "the ALM usage error" grep -q "cannot make an ALM file from" "$tmp/err"
 expect 2 "nothing becomes a P3D" -- "$FERRY" convert "$tmp/walker.p3d" "$tmp/x.p3d"
 check "the P3D usage error" grep -q "cannot make a P3D file from" "$tmp/err"
 
+# ---- a MEG archive (format 2, one entry "A.TXT" = "abc") named .alo ----
+printf '\xff\xff\xff\xff\xa4\x70\x7d\x3f\x2f\0\0\0\x01\0\0\0\x01\0\0\0\x05\0A.TXT\x34\x9a\x8d\x96\0\0\0\0\x03\0\0\0\x2f\0\0\0\0\0\0\0abc' >"$tmp/archive.alo"
+expect 0 "info on a MEG named .alo" -- "$FERRY" info --json "$tmp/archive.alo"
+check "its format is MEG" jq -e '.[0].format == "MEG"' "$tmp/out" >/dev/null
+expect 0 "validate a MEG named .alo" -- "$FERRY" validate "$tmp/archive.alo"
+expect 0 "rewrite a MEG named .alo" -- "$FERRY" convert "$tmp/archive.alo" "$tmp/archive.meg"
+check "byte-identical" cmp -s "$tmp/archive.alo" "$tmp/archive.meg"
+expect 0 "list a MEG named .alo" -- "$FERRY" list "$tmp/archive.alo"
+check "lists A.TXT" grep -q "A.TXT" "$tmp/out"
+
 finish

@@ -50,6 +50,19 @@ static bool looks_like_paa(const uint8_t *p, size_t size)
     return palette == 0 && w >= 1 && w <= 8192 && h >= 1 && h <= 8192;
 }
 
+/* MEG format 1 has no signature: equal counts, then a plausible first name. */
+static int looks_like_meg1(const uint8_t *p, size_t n)
+{
+    if (n < 8 || u32le(p) != u32le(p + 4)) return 0;
+    if (u32le(p) == 0) return n == 8;
+    if (n < 10) return 0;
+    size_t len = (size_t)p[8] | (size_t)p[9] << 8;
+    if (len < 1 || len > 260 || 10 + len > n) return 0;
+    for (size_t i = 0; i < len; i++)
+        if (p[10 + i] < 0x20 || p[10 + i] == 0x7F) return 0;
+    return 1;
+}
+
 ferry_format ferry_detect(const void *data, size_t size)
 {
     if (!data || size < 4) return FERRY_FORMAT_UNKNOWN;
@@ -60,6 +73,8 @@ ferry_format ferry_detect(const void *data, size_t size)
     if (memcmp(p, "ALM\0", 4) == 0) return FERRY_FORMAT_ALM;
     if (memcmp(p, "glTF", 4) == 0) return FERRY_FORMAT_GLB;
     uint32_t first = u32le(p);
+    if (size >= 8 && (first == 0xFFFFFFFFu || first == 0x8FFFFFFFu) && u32le(p + 4) == 0x3F7D70A4u)
+        return FERRY_FORMAT_MEG;
     if (size >= 8) {
         switch (first) {
         case 0x200: return FERRY_FORMAT_ALO_MODEL;
@@ -73,6 +88,7 @@ ferry_format ferry_detect(const void *data, size_t size)
     }
     if (looks_like_gltf_json(p, size)) return FERRY_FORMAT_GLTF;
     if (looks_like_paa(p, size)) return FERRY_FORMAT_PAA;
+    if (looks_like_meg1(p, size)) return FERRY_FORMAT_MEG;
     return FERRY_FORMAT_UNKNOWN;
 }
 
@@ -89,6 +105,7 @@ const char *ferry_format_name(ferry_format format)
     case FERRY_FORMAT_GLB: return "glTF binary";
     case FERRY_FORMAT_GLTF: return "glTF";
     case FERRY_FORMAT_PAA: return "PAA";
+    case FERRY_FORMAT_MEG: return "MEG";
     default: return "unknown";
     }
 }

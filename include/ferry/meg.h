@@ -1,0 +1,104 @@
+/* Petroglyph MEG archives (Empire at War, Forces of Corruption, Universe at
+ * War, Grey Goo): formats 1, 2 and 3 (3 unencrypted). Layout and rules:
+ * docs/formats/meg.md. */
+#ifndef FERRY_MEG_H
+#define FERRY_MEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ferry/export.h>
+#include <ferry/ferry.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The u32 that identifies formats 2 and 3 (after the flags word). */
+#define FERRY_MEG_ID 0x3F7D70A4u
+/* The flags word of formats 2 and 3: unencrypted / encrypted (format 3). */
+#define FERRY_MEG_FLAGS_PLAIN 0xFFFFFFFFu
+#define FERRY_MEG_FLAGS_ENCRYPTED 0x8FFFFFFFu
+
+/* One name of the name table. */
+typedef struct ferry_meg_name {
+    const char *text; /* the stored bytes plus a NUL (arena copy); may hold any byte but NUL */
+    uint16_t length;  /* bytes stored (the NUL not counted) */
+    uint64_t offset;  /* where its u16 length is in the archive */
+} ferry_meg_name;
+
+/* One record of the file table, as stored, plus where it points. */
+typedef struct ferry_meg_entry {
+    uint16_t flags;      /* format 3 only (1 = encrypted); 0 before */
+    uint32_t crc;        /* CRC-32 of the name, as stored */
+    uint32_t index;      /* the record's own index, as stored */
+    uint32_t size;       /* bytes of the entry */
+    uint32_t start;      /* offset of its bytes from the archive's start */
+    uint32_t name_index; /* into names (a u16 in format 3) */
+    const char *name;    /* names[name_index].text, or NULL when out of range */
+    uint16_t name_length;
+    const uint8_t *data; /* into the archive given to ferry_meg_read, or NULL when
+                            [start, start + size) is not inside it */
+    uint64_t offset;     /* where the record is in the archive */
+} ferry_meg_entry;
+
+typedef struct ferry_meg {
+    ferry_arena *arena;
+    uint32_t format;          /* 1, 2 or 3 */
+    uint32_t flags_word;      /* formats 2 and 3 */
+    uint32_t id;              /* formats 2 and 3: FERRY_MEG_ID */
+    uint32_t data_start;      /* formats 2 and 3: where the entries' bytes begin */
+    uint32_t name_table_size; /* format 3: bytes of the name table */
+    uint32_t name_count;
+    ferry_meg_name *names;
+    uint32_t file_count;
+    ferry_meg_entry *files;
+    /* The archive (not copied: the caller keeps it alive while the object
+     * is used) and where the tables end. */
+    const uint8_t *archive;
+    size_t archive_size;
+    size_t tables_end;
+} ferry_meg;
+
+/* Reads an archive's tables; entries point into `data`, which must outlive
+ * the object. Every count is checked against the bytes that remain before
+ * anything is allocated; errors name the record ("files[3]/name_index").
+ * An encrypted format 3 archive is refused (FERRY_ERR_UNSUPPORTED). */
+FERRY_API ferry_result ferry_meg_read(const uint8_t *data, size_t size, const ferry_read_options *options,
+                                      ferry_meg **out, ferry_error *err);
+
+/* Appends the archive: the tables as read and the bytes after them, so a
+ * read archive writes back byte for byte. */
+FERRY_API ferry_result ferry_meg_write(const ferry_meg *meg, ferry_buffer *out, ferry_error *err);
+
+typedef struct ferry_meg_validate_options {
+    int reserved; /* no option yet: leave zero */
+} ferry_meg_validate_options;
+
+/* Names (non-empty, the game's upper case with backslashes: warnings),
+ * entries inside the archive, overlapping entries (warning), the stored
+ * CRC-32 of each name, the order the game looks entries up in (records
+ * sorted by CRC-32, ascending), record indices, name indices, format 2/3
+ * header fields. Returns the number of errors added. */
+FERRY_API size_t ferry_meg_validate(const ferry_meg *meg, const ferry_meg_validate_options *options,
+                                    ferry_diagnostics *diags);
+
+/* The CRC-32 (IEEE 802.3, as zlib's crc32) of `size` bytes: what MEG
+ * records store for their names. */
+FERRY_API uint32_t ferry_meg_crc32(const void *data, size_t size);
+
+FERRY_API void ferry_meg_free(ferry_meg *meg);
+
+/* The archive as a file source (ferry.h): paths are the stored names with
+ * '/' for '\', folders are implied by them, and paths are compared
+ * ignoring ASCII case, as the game looks names up (so a lookup through
+ * ferry_file_source_find also finds "Data/Art/Textures/rock.dds" stored as
+ * DATA\ART\TEXTURES\ROCK.DDS). Loads copy the entry's bytes. The archive
+ * (and its bytes) must outlive the source; release with
+ * ferry_file_source_close. */
+FERRY_API ferry_result ferry_file_source_meg(const ferry_meg *meg, ferry_file_source *source, ferry_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

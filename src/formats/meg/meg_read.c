@@ -1,0 +1,190 @@
+/* MEG reader: the header, the name table and the file table of formats 1,
+ * 2 and 3 into one arena; the entries' bytes stay in the caller's buffer.
+ * Every count is compared with the bytes that remain (times the smallest
+ * size of its records) before anything is allocated for it. */
+#include <ferry/meg.h>
+
+#include "../../core/record.h"
+
+#include <string.h>
+
+#define locate(r, ...) fy_record_locate(r, __VA_ARGS__)
+
+uint32_t ferry_meg_crc32(const void *data, size_t size)
+{
+    /* Reflected CRC-32, polynomial 0xEDB88320, initial and final ~0: the
+     * value zlib's crc32 gives (a nibble table keeps it short). */
+    static const uint32_t t[16] = {0x00000000, 0x1DB71064, 0x3B6E20C8, 0x26D930AC, 0x76DC4190, 0x6B6B51F4,
+                                   0x4DB26158, 0x5005713C, 0xEDB88320, 0xF00F9344, 0xD6D6A3E8, 0xCB61B38C,
+                                   0x9B64C2B0, 0x86D3D2D4, 0xA00AE278, 0xBDBDF21C};
+    const uint8_t *p = data;
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < size; i++) {
+        c ^= p[i];
+        c = (c >> 4) ^ t[c & 15];
+        c = (c >> 4) ^ t[c & 15];
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+static bool read_header(fy_record_reader *r, ferry_meg *m, const uint8_t *data, size_t size)
+{
+    fy_cursor *c = &r->c;
+    if (size >= 8 && data[4] == 0xA4 && data[5] == 0x70 && data[6] == 0x7D && data[7] == 0x3F) {
+        m->flags_word = fy_u32le(c, "flags");
+        m->id = fy_u32le(c, "id");
+        if (m->flags_word == FERRY_MEG_FLAGS_ENCRYPTED) {
+            fy_fail_at(c, 0, FERRY_ERR_UNSUPPORTED,
+                       "encrypted MEG archive (format 3, flags 0x8FFFFFFF): ferry reads unencrypted archives only");
+            return false;
+        }
+        if (m->flags_word != FERRY_MEG_FLAGS_PLAIN) {
+            fy_fail_at(c, 0, FERRY_ERR_MALFORMED, "flags 0x%08X: formats 2 and 3 have 0xFFFFFFFF (0x8FFFFFFF: encrypted)",
+                       (unsigned)m->flags_word);
+            return false;
+        }
+        m->data_start = fy_u32le(c, "data start");
+        m->name_count = fy_u32le(c, "name count");
+        m->file_count = fy_u32le(c, "file count");
+        if (c->failed) return false;
+        /* Format 3 has the name table's size next: then the tables end
+         * exactly at data_start (docs/formats/meg.md). */
+        if (size >= 24) {
+            uint32_t nts = fy_load_u32le(data + 20);
+            if ((uint64_t)24 + nts + (uint64_t)20 * m->file_count == m->data_start) {
+                m->format = 3;
+                m->name_table_size = fy_u32le(c, "name table size");
+                return !c->failed;
+            }
+        }
+        m->format = 2;
+        return true;
+    }
+    m->format = 1;
+    m->name_count = fy_u32le(c, "name count");
+    m->file_count = fy_u32le(c, "file count");
+    return !c->failed;
+}
+
+static bool read_names(fy_record_reader *r, ferry_meg *m)
+{
+    fy_cursor *c = &r->c;
+    size_t table_start = c->pos;
+    if (!fy_record_room(r, c->pos, m->name_count, 2, "name count")) {
+        locate(r, "names");
+        return false;
+    }
+    m->names = fy_record_alloc(r, m->name_count, sizeof *m->names);
+    if (m->name_count && !m->names) return false;
+    for (uint32_t i = 0; i < m->name_count; i++) {
+        ferry_meg_name *n = &m->names[i];
+        n->offset = c->pos;
+        n->length = fy_u16le(c, "name length");
+        const uint8_t *text = fy_bytes(c, n->length, "name");
+        char *copy = text ? fy_record_alloc(r, (uint64_t)n->length + 1, 1) : NULL;
+        if (copy) {
+            memcpy(copy, text, n->length);
+            n->text = copy;
+        }
+        if (c->failed) {
+            locate(r, "names[%u]/%s", (unsigned)i, r->err->offset > n->offset ? "text" : "length");
+            return false;
+        }
+    }
+    if (m->format == 3 && c->pos - table_start != m->name_table_size) {
+        fy_fail_at(c, 20, FERRY_ERR_MALFORMED, "name table size %u, but the %u names take %zu bytes",
+                   (unsigned)m->name_table_size, (unsigned)m->name_count, c->pos - table_start);
+        locate(r, "header/name_table_size");
+        return false;
+    }
+    return true;
+}
+
+static bool read_files(fy_record_reader *r, ferry_meg *m, const uint8_t *data, size_t size)
+{
+    fy_cursor *c = &r->c;
+    size_t left = fy_remaining(c);
+    if (!fy_record_room(r, c->pos, m->file_count, 20, "file count")) {
+        /* The record the data ends in. */
+        locate(r, "files[%zu]", left / 20);
+        return false;
+    }
+    m->files = fy_record_alloc(r, m->file_count, sizeof *m->files);
+    if (m->file_count && !m->files) return false;
+    for (uint32_t i = 0; i < m->file_count; i++) {
+        ferry_meg_entry *e = &m->files[i];
+        e->offset = c->pos;
+        if (m->format == 3) e->flags = fy_u16le(c, "flags");
+        e->crc = fy_u32le(c, "crc");
+        e->index = fy_u32le(c, "index");
+        e->size = fy_u32le(c, "size");
+        e->start = fy_u32le(c, "start");
+        e->name_index = m->format == 3 ? fy_u16le(c, "name index") : fy_u32le(c, "name index");
+        if (c->failed) {
+            locate(r, "files[%u]", (unsigned)i); /* not reached: the room was checked */
+            return false;
+        }
+        if (m->format == 3 && (e->flags & 1)) {
+            fy_fail_at(c, e->offset, FERRY_ERR_UNSUPPORTED,
+                       "entry is encrypted (flags 0x%04X): ferry reads unencrypted archives only", (unsigned)e->flags);
+            locate(r, "files[%u]/flags", (unsigned)i);
+            return false;
+        }
+        if (e->name_index < m->name_count) {
+            e->name = m->names[e->name_index].text;
+            e->name_length = m->names[e->name_index].length;
+        }
+        if ((uint64_t)e->start + e->size <= size) e->data = data + e->start;
+    }
+    return true;
+}
+
+ferry_result ferry_meg_read(const uint8_t *data, size_t size, const ferry_read_options *options, ferry_meg **out,
+                            ferry_error *err)
+{
+    if (err) fy_error_clear(err);
+    if (!out) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no out pointer");
+        return FERRY_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    if (!data && size) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no data");
+        return FERRY_ERR_ARGUMENT;
+    }
+    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), size / 4);
+    if (!arena) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot create the arena");
+        return FERRY_ERR_NOMEM;
+    }
+    fy_record_reader r;
+    fy_record_begin(&r, data, size, arena, err);
+    err = r.err;
+    ferry_meg *m = ferry_arena_alloc(arena, sizeof *m);
+    if (!m) {
+        ferry_arena_destroy(arena);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot allocate the archive");
+        return FERRY_ERR_NOMEM;
+    }
+    m->arena = arena;
+    m->archive = data;
+    m->archive_size = size;
+    if (!read_header(&r, m, data, size)) {
+        locate(&r, "header");
+    } else if (read_names(&r, m)) {
+        (void)read_files(&r, m, data, size);
+    }
+    if (r.c.failed) {
+        ferry_result code = err->code != FERRY_OK ? err->code : FERRY_ERR_MALFORMED;
+        ferry_arena_destroy(arena);
+        return code;
+    }
+    m->tables_end = r.c.pos;
+    *out = m;
+    return FERRY_OK;
+}
+
+void ferry_meg_free(ferry_meg *meg)
+{
+    if (meg && meg->arena) ferry_arena_destroy(meg->arena);
+}

@@ -1,0 +1,157 @@
+/* MEG validator: what the game relies on (docs/formats/meg.md). */
+#include <ferry/meg.h>
+
+#include "../../core/core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct span {
+    uint32_t start, size, file;
+} span;
+
+static int by_start(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return x->file < y->file ? -1 : x->file > y->file;
+}
+
+static int name_cmp(const ferry_meg *m, uint32_t a, uint32_t b)
+{
+    const ferry_meg_entry *x = &m->files[a], *y = &m->files[b];
+    size_t n = x->name_length < y->name_length ? x->name_length : y->name_length;
+    for (size_t i = 0; i < n; i++) {
+        int cx = (unsigned char)x->name[i], cy = (unsigned char)y->name[i];
+        if (cx >= 'a' && cx <= 'z') cx -= 32;
+        if (cy >= 'a' && cy <= 'z') cy -= 32;
+        if (cx == '/') cx = '\\';
+        if (cy == '/') cy = '\\';
+        if (cx != cy) return cx < cy ? -1 : 1;
+    }
+    return x->name_length < y->name_length ? -1 : x->name_length > y->name_length;
+}
+
+/* Record numbers sorted by name (a merge sort over a scratch array, so
+ * that a big archive is not compared pair by pair). */
+static void sort_by_name(const ferry_meg *m, uint32_t *v, uint32_t *tmp, size_t n)
+{
+    if (n < 2) return;
+    size_t h = n / 2;
+    sort_by_name(m, v, tmp, h);
+    sort_by_name(m, v + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) tmp[k++] = name_cmp(m, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+    while (i < h) tmp[k++] = v[i++];
+    while (j < n) tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *options, ferry_diagnostics *diags)
+{
+    (void)options;
+    size_t errors = 0;
+    char path[96];
+#define ERR(off, p, rule, ...) (fy_diag_add(diags, FERRY_SEVERITY_ERROR, off, p, rule, __VA_ARGS__), errors++)
+#define WARN(off, p, rule, ...) fy_diag_add(diags, FERRY_SEVERITY_WARNING, off, p, rule, __VA_ARGS__)
+    if (!m) return 0;
+    if (m->format >= 2 && m->data_start != m->tables_end)
+        ERR(8, "header/data_start", "meg-data-start", "data start %u, but the tables end at %zu",
+            (unsigned)m->data_start, m->tables_end);
+    if (m->name_count != m->file_count)
+        WARN(m->format >= 2 ? 12 : 0, "header", "meg-counts", "%u names for %u files (the game's archives have one each)",
+             (unsigned)m->name_count, (unsigned)m->file_count);
+    for (uint32_t i = 0; i < m->name_count; i++) {
+        const ferry_meg_name *n = &m->names[i];
+        snprintf(path, sizeof path, "names[%u]", (unsigned)i);
+        if (!n->length) {
+            ERR(n->offset, path, "meg-name-empty", "empty name");
+            continue;
+        }
+        if (memchr(n->text, 0, n->length)) ERR(n->offset, path, "meg-name-nul", "name holds a NUL byte");
+        bool lower = false, slash = false;
+        for (size_t k = 0; k < n->length; k++) {
+            if (n->text[k] >= 'a' && n->text[k] <= 'z') lower = true;
+            if (n->text[k] == '/') slash = true;
+        }
+        if (lower) WARN(n->offset, path, "meg-name-case", "name '%s' has lower-case letters (the game's are upper case)", n->text);
+        if (slash) WARN(n->offset, path, "meg-name-slash", "name '%s' has '/' (the game's use '\\')", n->text);
+        if ((n->length >= 2 && n->text[1] == ':') || n->text[0] == '\\' || n->text[0] == '/')
+            WARN(n->offset, path, "meg-name-absolute", "name '%s' is an absolute path", n->text);
+    }
+    span *spans = m->file_count ? malloc((size_t)m->file_count * sizeof *spans) : NULL;
+    for (uint32_t i = 0; i < m->file_count; i++) {
+        const ferry_meg_entry *e = &m->files[i];
+        if (e->index != i) {
+            snprintf(path, sizeof path, "files[%u]/index", (unsigned)i);
+            ERR(e->offset, path, "meg-index", "record index %u at position %u", (unsigned)e->index, (unsigned)i);
+        }
+        if (e->name_index >= m->name_count) {
+            snprintf(path, sizeof path, "files[%u]/name", (unsigned)i);
+            ERR(e->offset, path, "meg-name-index", "name index %u, but there are %u names", (unsigned)e->name_index,
+                (unsigned)m->name_count);
+        } else {
+            uint32_t crc = ferry_meg_crc32(e->name, e->name_length);
+            if (crc != e->crc) {
+                snprintf(path, sizeof path, "files[%u]/crc", (unsigned)i);
+                ERR(e->offset, path, "meg-crc", "stored CRC-32 0x%08X, but the name '%s' gives 0x%08X", (unsigned)e->crc,
+                    e->name, (unsigned)crc);
+            }
+        }
+        if (i > 0 && e->crc < m->files[i - 1].crc) {
+            snprintf(path, sizeof path, "files[%u]/crc", (unsigned)i);
+            ERR(e->offset, path, "meg-order",
+                "records not sorted by CRC-32 (0x%08X after 0x%08X): the game looks names up by binary search",
+                (unsigned)e->crc, (unsigned)m->files[i - 1].crc);
+        }
+        if ((uint64_t)e->start + e->size > m->archive_size) {
+            snprintf(path, sizeof path, "files[%u]/size", (unsigned)i);
+            ERR(e->offset, path, "meg-bounds", "entry [%u, %llu) ends past the archive's %zu bytes", (unsigned)e->start,
+                (unsigned long long)e->start + e->size, m->archive_size);
+        } else if (e->size && e->start < m->tables_end) {
+            snprintf(path, sizeof path, "files[%u]/start", (unsigned)i);
+            ERR(e->offset, path, "meg-bounds", "entry starts at %u, inside the tables (which end at %zu)",
+                (unsigned)e->start, m->tables_end);
+        }
+        if (spans) spans[i] = (span){e->start, e->size, i};
+    }
+    /* Two records of one name (ignoring case, '/' as '\'): the game finds one. */
+    uint32_t *order = m->file_count ? malloc(2 * (size_t)m->file_count * sizeof *order) : NULL;
+    if (order) {
+        size_t n = 0;
+        for (uint32_t i = 0; i < m->file_count; i++)
+            if (m->files[i].name) order[n++] = i;
+        sort_by_name(m, order, order + m->file_count, n);
+        for (size_t k = 1; k < n; k++)
+            if (name_cmp(m, order[k - 1], order[k]) == 0) {
+                snprintf(path, sizeof path, "files[%u]/name", (unsigned)order[k]);
+                WARN(m->files[order[k]].offset, path, "meg-name-duplicate",
+                     "name '%s' is also files[%u]'s (case and slashes ignored): the game finds only one",
+                     m->files[order[k]].name, (unsigned)order[k - 1]);
+            }
+        free(order);
+    }
+    if (spans) {
+        qsort(spans, m->file_count, sizeof *spans, by_start);
+        uint64_t end = 0;
+        uint32_t last = 0;
+        for (uint32_t k = 0; k < m->file_count; k++) {
+            const span *s = &spans[k];
+            if (s->size && k > 0 && s->start < end) {
+                snprintf(path, sizeof path, "files[%u]/start", (unsigned)s->file);
+                WARN(m->files[s->file].offset, path, "meg-overlap", "entry overlaps files[%u]", (unsigned)last);
+            }
+            if (s->size && (uint64_t)s->start + s->size > end) {
+                end = (uint64_t)s->start + s->size;
+                last = s->file;
+            }
+        }
+        free(spans);
+    } else if (m->file_count) {
+        ERR(FERRY_NO_OFFSET, "files", "out-of-memory", "cannot check overlaps: out of memory");
+    }
+    return errors;
+#undef ERR
+#undef WARN
+}
