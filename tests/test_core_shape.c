@@ -23,6 +23,7 @@ static void test_record_reader(void)
     const uint8_t data[12] = {0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8};
     ferry_arena *arena = ferry_arena_create(1024);
     ferry_error err;
+    fy_error_clear(&err); /* the first error is kept: start from none */
     fy_record_reader r;
     fy_record_begin(&r, data, sizeof data, arena, &err);
     fy_record_path(&r, "lods[%u]", 3u);
