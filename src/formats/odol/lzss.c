@@ -147,13 +147,14 @@ ferry_result fy_lzss_decode_sum(const uint8_t *in, size_t in_size, size_t expect
 
     if (in_size - ip < 4) return truncated(err, ip, 4, in_size - ip, "the checksum", op, exp);
     uint32_t stored = fy_load_u32le(in + ip);
-    uint32_t computed = sum == FY_LZSS_SUM_SIGNED ? signed_checksum(out, exp) : ferry_lzss_checksum(out, exp);
-    uint32_t other = sum == FY_LZSS_SUM_EITHER ? signed_checksum(out, exp) : computed;
+    /* Either: the signed sum (the engine's) first, the unsigned one only when that differs. */
+    uint32_t computed = sum == FY_LZSS_SUM_UNSIGNED ? ferry_lzss_checksum(out, exp) : signed_checksum(out, exp);
+    uint32_t other = sum == FY_LZSS_SUM_EITHER && stored != computed ? ferry_lzss_checksum(out, exp) : computed;
     if (stored != computed && stored != other) {
         if (consumed) *consumed = ip;
         if (sum == FY_LZSS_SUM_EITHER)
             fy_error_set(err, FERRY_ERR_MALFORMED, ip, NULL,
-                         "LZSS checksum mismatch: stored 0x%08x, computed 0x%08x (unsigned bytes) or 0x%08x (signed) "
+                         "LZSS checksum mismatch: stored 0x%08x, computed 0x%08x (signed bytes) or 0x%08x (unsigned) "
                          "over %zu decoded bytes",
                          (unsigned)stored, (unsigned)computed, (unsigned)other, exp);
         else
