@@ -171,8 +171,8 @@ ferry_result ferry_paa_read(const uint8_t *data, size_t size, const ferry_read_o
         fy_bytes(&c, len, "a mipmap's data (its size says so)");
         if (c.failed) goto fail;
         uint64_t raw = mip_raw_size(paa->type, w, h);
-        bool compressed = is_dxt(paa->type) ? (wf & 0x8000) != 0 : true;
-        if (!compressed && len != raw) {
+        /* Only DXT blocks are ever stored raw (without the LZO bit). */
+        if (is_dxt(paa->type) && !(wf & 0x8000) && len != raw) {
             fy_fail_at(&c, here + 4, FERRY_ERR_MALFORMED,
                        "an uncompressed %s mipmap of %u x %u pixels holds %" PRIu64 " bytes, not %" PRIu32,
                        ferry_paa_type_name(paa->type), w, h, raw, len);
