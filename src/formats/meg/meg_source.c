@@ -63,22 +63,60 @@ static void meg_release(void *user, uint8_t *data, size_t size)
     free(data);
 }
 
-/* Lists the distinct next segments below `path`: each once, in the order of
- * the records; a segment with more after it is a folder. */
+/* A record's next segment below the listed folder. */
+typedef struct segment {
+    uint32_t file;
+    uint32_t length;
+    bool folder; /* more follows it in the record's name */
+} segment;
+
+/* Orders segments by their text ignoring case, then length, then folder
+ * after file. */
+static int segment_cmp(const ferry_meg *m, size_t skip, const segment *a, const segment *b)
+{
+    const ferry_meg_entry *x = &m->files[a->file], *y = &m->files[b->file];
+    size_t n = a->length < b->length ? a->length : b->length;
+    for (size_t c = 0; c < n; c++) {
+        char cx = lower(path_char(x, skip + c)), cy = lower(path_char(y, skip + c));
+        if (cx != cy) return (unsigned char)cx < (unsigned char)cy ? -1 : 1;
+    }
+    if (a->length != b->length) return a->length < b->length ? -1 : 1;
+    return (int)a->folder - (int)b->folder;
+}
+
+/* A stable merge sort of segment numbers (equal segments keep the records'
+ * order), so that a folder of many entries is not compared pair by pair. */
+static void sort_segments(const ferry_meg *m, size_t skip, segment *segs, uint32_t *v, uint32_t *tmp, size_t n)
+{
+    if (n < 2) return;
+    size_t h = n / 2;
+    sort_segments(m, skip, segs, v, tmp, h);
+    sort_segments(m, skip, segs, v + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) tmp[k++] = segment_cmp(m, skip, &segs[v[i]], &segs[v[j]]) <= 0 ? v[i++] : v[j++];
+    while (i < h) tmp[k++] = v[i++];
+    while (j < n) tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+/* Lists the distinct next segments below `path` (compared ignoring case):
+ * each once, where its first record is, in the order of the records; a
+ * segment with more after it is a folder. */
 static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err)
 {
     const ferry_meg *m = ((meg_source *)user)->meg;
     size_t n = strlen(path), skip = n ? n + 1 : 0;
     bool found = n == 0;
-    char *seg = NULL;
-    size_t seg_cap = 0;
-    /* Segments already given: (record, length) pairs, compared ignoring case. */
-    uint32_t *given = malloc(((size_t)m->file_count + 1) * sizeof *given);
-    size_t given_count = 0;
-    if (!given) {
+    size_t count = (size_t)m->file_count + 1;
+    segment *segs = malloc(count * sizeof *segs);
+    uint32_t *order = malloc(2 * count * sizeof *order);
+    bool *first = calloc(count, sizeof *first);
+    if (!segs || !order || !first) {
+        free(segs), free(order), free(first);
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot list the archive");
         return FERRY_ERR_NOMEM;
     }
+    size_t k = 0;
     for (uint32_t i = 0; i < m->file_count; i++) {
         const ferry_meg_entry *e = &m->files[i];
         if (!e->name || e->name_length <= skip || !has_prefix(e, path, n)) continue;
@@ -87,20 +125,19 @@ static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry,
         size_t len = 0;
         while (skip + len < e->name_length && path_char(e, skip + len) != '/') len++;
         if (!len) continue;
-        bool folder = skip + len < e->name_length;
-        bool dup = false;
-        for (size_t k = 0; k < given_count && !dup; k++) {
-            const ferry_meg_entry *g = &m->files[given[k]];
-            size_t glen = 0;
-            while (skip + glen < g->name_length && path_char(g, skip + glen) != '/') glen++;
-            bool gfolder = skip + glen < g->name_length;
-            if (glen != len || gfolder != folder) continue;
-            dup = true;
-            for (size_t c = 0; c < len && dup; c++)
-                if (lower(path_char(g, skip + c)) != lower(path_char(e, skip + c))) dup = false;
-        }
-        if (dup) continue;
-        given[given_count++] = i;
+        segs[k] = (segment){i, (uint32_t)len, skip + len < e->name_length};
+        order[k] = (uint32_t)k;
+        k++;
+    }
+    sort_segments(m, skip, segs, order, order + count, k);
+    for (size_t j = 0; j < k; j++)
+        if (j == 0 || segment_cmp(m, skip, &segs[order[j - 1]], &segs[order[j]]) != 0) first[order[j]] = true;
+    char *seg = NULL;
+    size_t seg_cap = 0;
+    for (size_t j = 0; j < k; j++) {
+        if (!first[j]) continue;
+        const ferry_meg_entry *e = &m->files[segs[j].file];
+        size_t len = segs[j].length;
         if (len + 1 > seg_cap) {
             free(seg);
             seg_cap = len + 1;
@@ -110,10 +147,12 @@ static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry,
         for (size_t c = 0; c < len; c++) seg[c] = path_char(e, skip + c);
         seg[len] = 0;
         if (memchr(seg, 0, len)) continue; /* a name with a NUL cannot be asked for */
-        if (!entry(ctx, seg, folder ? FERRY_ENTRY_FOLDER : FERRY_ENTRY_FILE)) break;
+        if (!entry(ctx, seg, segs[j].folder ? FERRY_ENTRY_FOLDER : FERRY_ENTRY_FILE)) break;
     }
     free(seg);
-    free(given);
+    free(segs);
+    free(order);
+    free(first);
     if (!found) {
         fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "'%s' is not a folder of the archive", path);
         return FERRY_ERR_IO;
