@@ -4,6 +4,7 @@
 #include <ferry/meg.h>
 
 #include "../../core/core.h"
+#include "meg_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,6 @@
 typedef struct meg_source {
     const ferry_meg *meg;
 } meg_source;
-
-static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
 
 /* Stored name byte i as a path byte. */
 static char path_char(const ferry_meg_entry *e, size_t i) { return e->name[i] == '\\' ? '/' : e->name[i]; }
@@ -22,7 +21,7 @@ static bool has_prefix(const ferry_meg_entry *e, const char *prefix, size_t n)
 {
     if (!e->name || e->name_length < n) return false;
     for (size_t i = 0; i < n; i++)
-        if (lower(path_char(e, i)) != lower(prefix[i])) return false;
+        if (fy_meg_name_char(e->name[i]) != fy_meg_name_char(prefix[i])) return false;
     return true;
 }
 
@@ -70,33 +69,26 @@ typedef struct segment {
     bool folder; /* more follows it in the record's name */
 } segment;
 
-/* Orders segments by their text ignoring case, then length, then folder
- * after file. */
-static int segment_cmp(const ferry_meg *m, size_t skip, const segment *a, const segment *b)
-{
-    const ferry_meg_entry *x = &m->files[a->file], *y = &m->files[b->file];
-    size_t n = a->length < b->length ? a->length : b->length;
-    for (size_t c = 0; c < n; c++) {
-        char cx = lower(path_char(x, skip + c)), cy = lower(path_char(y, skip + c));
-        if (cx != cy) return (unsigned char)cx < (unsigned char)cy ? -1 : 1;
-    }
-    if (a->length != b->length) return a->length < b->length ? -1 : 1;
-    return (int)a->folder - (int)b->folder;
-}
+/* Segments a and b by their text as the game compares names, then length,
+ * then a file before a folder. */
+typedef struct segments {
+    const ferry_meg *meg;
+    size_t skip;
+    const segment *v;
+} segments;
 
-/* A stable merge sort of segment numbers (equal segments keep the records'
- * order), so that a folder of many entries is not compared pair by pair. */
-static void sort_segments(const ferry_meg *m, size_t skip, segment *segs, uint32_t *v, uint32_t *tmp, size_t n)
+static int segment_cmp(const void *ctx, uint32_t a, uint32_t b)
 {
-    if (n < 2) return;
-    size_t h = n / 2;
-    sort_segments(m, skip, segs, v, tmp, h);
-    sort_segments(m, skip, segs, v + h, tmp, n - h);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) tmp[k++] = segment_cmp(m, skip, &segs[v[i]], &segs[v[j]]) <= 0 ? v[i++] : v[j++];
-    while (i < h) tmp[k++] = v[i++];
-    while (j < n) tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
+    const segments *s = ctx;
+    const segment *sa = &s->v[a], *sb = &s->v[b];
+    const ferry_meg_entry *x = &s->meg->files[sa->file], *y = &s->meg->files[sb->file];
+    size_t n = sa->length < sb->length ? sa->length : sb->length;
+    for (size_t c = 0; c < n; c++) {
+        int cx = fy_meg_name_char(x->name[s->skip + c]), cy = fy_meg_name_char(y->name[s->skip + c]);
+        if (cx != cy) return cx < cy ? -1 : 1;
+    }
+    if (sa->length != sb->length) return sa->length < sb->length ? -1 : 1;
+    return (int)sa->folder - (int)sb->folder;
 }
 
 /* Lists the distinct next segments below `path` (compared ignoring case):
@@ -129,9 +121,10 @@ static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry,
         order[k] = (uint32_t)k;
         k++;
     }
-    sort_segments(m, skip, segs, order, order + count, k);
+    segments by = {m, skip, segs};
+    fy_meg_sort(order, order + count, k, segment_cmp, &by);
     for (size_t j = 0; j < k; j++)
-        if (j == 0 || segment_cmp(m, skip, &segs[order[j - 1]], &segs[order[j]]) != 0) first[order[j]] = true;
+        if (j == 0 || segment_cmp(&by, order[j - 1], order[j]) != 0) first[order[j]] = true;
     char *seg = NULL;
     size_t seg_cap = 0;
     for (size_t j = 0; j < k; j++) {
