@@ -149,6 +149,28 @@ int main(void)
         ferry_buffer_free(&lz);
         check_pixels(&o, e16, 4, 4);
     }
+    /* An LZO stream of 4 bytes for a 4 x 4 DXT1 mipmap (8): read, but
+     * refused before decoding, at the data (offset 11). */
+    {
+        ferry_buffer lz = {0};
+        ferry_error err;
+        CHECK(ferry_lzo_encode(block, 4, &lz, &err) == FERRY_OK);
+        one_mip(&o, 0xFF01, 0x8004, 4, lz.data, lz.size);
+        ferry_buffer_free(&lz);
+        ferry_paa *p = read_ok(&o);
+        if (p) {
+            ferry_image img;
+            CHECK(ferry_paa_decode_mip(p, 0, &img, &err) == FERRY_ERR_MALFORMED);
+            CHECK_MSG(err.offset == 11 && strstr(err.path, "mip[0]") && strstr(err.message, "LZO") &&
+                          strstr(err.message, "at most 4"),
+                      "%llu %s %s", (unsigned long long)err.offset, err.path, err.message);
+            ferry_diagnostics d = {0};
+            CHECK_EQ_U(ferry_paa_validate(p, NULL, &d), 1);
+            CHECK(d.count && strcmp(d.items[0].rule, "paa-mip-data") == 0);
+            ferry_diagnostics_free(&d);
+            ferry_paa_free(p);
+        }
+    }
     /* DXT5 4 x 4: alpha 0xFF/0x00, all indices 0 (alpha 255); colour block
      * as above. */
     {
