@@ -504,50 +504,46 @@ static void lzo_seeds(const char *dir)
 /* MEG archives of formats 1, 2 and 3 (two entries, "A.TXT" and
  * "DATA\\B.TXT"), written from the layout in docs/formats/meg.md, and an
  * empty format 1 archive. */
-static void meg_put(uint8_t *b, size_t *n, uint32_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++) b[(*n)++] = (uint8_t)(v >> (8 * i));
-}
-
 static void meg_seeds(const char *dir)
 {
     static const char *const names[2] = {"A.TXT", "DATA\\B.TXT"};
     static const char content[] = "abcde";
     for (int format = 1; format <= 3; format++) {
-        uint8_t b[256];
-        size_t n = 0;
+        bytes b = {0};
         uint32_t name_bytes = (2 + 5) + (2 + 10);
         uint32_t start = (format == 1 ? 8 : format == 2 ? 20 : 24) + name_bytes + 40;
         if (format >= 2) {
-            meg_put(b, &n, 0xFFFFFFFFu, 4);
-            meg_put(b, &n, 0x3F7D70A4u, 4);
-            meg_put(b, &n, start, 4);
+            put_u32(&b, 0xFFFFFFFFu);
+            put_u32(&b, 0x3F7D70A4u);
+            put_u32(&b, start);
         }
-        meg_put(b, &n, 2, 4);
-        meg_put(b, &n, 2, 4);
-        if (format == 3) meg_put(b, &n, name_bytes, 4);
+        put_u32(&b, 2);
+        put_u32(&b, 2);
+        if (format == 3) put_u32(&b, name_bytes);
         for (int i = 0; i < 2; i++) {
-            meg_put(b, &n, (uint32_t)strlen(names[i]), 2);
-            memcpy(b + n, names[i], strlen(names[i]));
-            n += strlen(names[i]);
+            put_u16(&b, (uint16_t)strlen(names[i]));
+            put(&b, names[i], strlen(names[i]));
         }
         /* Sorted by CRC-32, as the game expects. */
         uint32_t crc[2] = {ferry_meg_crc32(names[0], 5), ferry_meg_crc32(names[1], 10)};
         int order[2] = {crc[0] <= crc[1] ? 0 : 1, crc[0] <= crc[1] ? 1 : 0};
         for (int k = 0; k < 2; k++) {
             int i = order[k];
-            if (format == 3) meg_put(b, &n, 0, 2);
-            meg_put(b, &n, crc[i], 4);
-            meg_put(b, &n, (uint32_t)k, 4);
-            meg_put(b, &n, i ? 2 : 3, 4);
-            meg_put(b, &n, start + (i ? 3 : 0), 4);
-            meg_put(b, &n, (uint32_t)i, format == 3 ? 2 : 4);
+            if (format == 3) put_u16(&b, 0);
+            put_u32(&b, crc[i]);
+            put_u32(&b, (uint32_t)k);
+            put_u32(&b, i ? 2 : 3);
+            put_u32(&b, start + (i ? 3 : 0));
+            if (format == 3)
+                put_u16(&b, (uint16_t)i);
+            else
+                put_u32(&b, (uint32_t)i);
         }
-        memcpy(b + n, content, 5);
-        n += 5;
+        put(&b, content, 5);
         char name[32];
         snprintf(name, sizeof name, "format%d.meg", format);
-        save(dir, "meg", name, b, n);
+        save(dir, "meg", name, b.data, b.size);
+        free(b.data);
     }
     static const uint8_t empty[8] = {0};
     save(dir, "meg", "empty.meg", empty, sizeof empty);

@@ -290,6 +290,40 @@ static bool add_entry(void *ctx, const char *name, ferry_entry_kind kind)
     return true;
 }
 
+/* A listing gives each segment once (case ignored, a folder and a file of
+ * one name both), where its first record is, in the records' order. */
+static void test_source_listing_once(void)
+{
+    bytes o = {{0}, 0};
+    static const char *const names[6] = {"B\\X.TXT", "a.txt", "b\\y.txt", "A.TXT", "B", "C\\A.TXT"};
+    uint32_t n = 6;
+    u32(&o, n);
+    u32(&o, n);
+    for (uint32_t i = 0; i < n; i++) str(&o, names[i]);
+    uint32_t data = (uint32_t)o.n + 20 * n;
+    for (uint32_t i = 0; i < n; i++) {
+        u32(&o, ferry_meg_crc32(names[i], strlen(names[i])));
+        u32(&o, i);
+        u32(&o, 0);
+        u32(&o, data);
+        u32(&o, i);
+    }
+    ferry_meg *m = NULL;
+    ferry_error err;
+    CHECK(ferry_meg_read(o.b, o.n, NULL, &m, &err) == FERRY_OK);
+    if (!m) return;
+    ferry_file_source src;
+    CHECK(ferry_file_source_meg(m, &src, &err) == FERRY_OK);
+    listing l = {""};
+    CHECK(ferry_file_source_list(&src, "", add_entry, &l, &err) == FERRY_OK);
+    CHECK_MSG(strcmp(l.text, "B/ a.txt B C/") == 0, "%s", l.text);
+    l.text[0] = 0;
+    CHECK(ferry_file_source_list(&src, "b", add_entry, &l, &err) == FERRY_OK);
+    CHECK_MSG(strcmp(l.text, "X.TXT y.txt") == 0, "%s", l.text);
+    ferry_file_source_close(&src);
+    ferry_meg_free(m);
+}
+
 /* The archive as a file source: folders from backslashes, case ignored. */
 static void test_source(void)
 {
@@ -341,6 +375,7 @@ static void test_source(void)
 int main(void)
 {
     test_source();
+    test_source_listing_once();
     test_crc();
     test_formats();
     test_truncations();

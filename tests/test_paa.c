@@ -122,6 +122,14 @@ int main(void)
         const uint8_t e[] = {128, 128, 128, 64};
         check_pixels(&o, e, 1, 1);
     }
+    /* The same ARGB1555 texel with the unsigned sum that some writers
+     * (hemtt's) store: 0x1F + 0xFC = 283 = 0x11B. Accepted too. */
+    {
+        const uint8_t s[] = {0x03, 0x1F, 0xFC, 0x1B, 0x01, 0, 0};
+        one_mip(&o, 0x1555, 1, 1, s, sizeof s);
+        const uint8_t e[] = {255, 0, 255, 255};
+        check_pixels(&o, e, 1, 1);
+    }
     /* DXT1, 4 x 4, raw: c0 0xF800 red > c1 0x001F blue; texel 1 index 1
      * (blue), the others 0 (red). */
     const uint8_t block[8] = {0x00, 0xF8, 0x1F, 0x00, 0x04, 0x00, 0x00, 0x00};
@@ -140,6 +148,28 @@ int main(void)
         one_mip(&o, 0xFF01, 0x8004, 4, lz.data, lz.size);
         ferry_buffer_free(&lz);
         check_pixels(&o, e16, 4, 4);
+    }
+    /* An LZO stream of 4 bytes for a 4 x 4 DXT1 mipmap (8): read, but
+     * refused before decoding, at the data (offset 11). */
+    {
+        ferry_buffer lz = {0};
+        ferry_error err;
+        CHECK(ferry_lzo_encode(block, 4, &lz, &err) == FERRY_OK);
+        one_mip(&o, 0xFF01, 0x8004, 4, lz.data, lz.size);
+        ferry_buffer_free(&lz);
+        ferry_paa *p = read_ok(&o);
+        if (p) {
+            ferry_image img;
+            CHECK(ferry_paa_decode_mip(p, 0, &img, &err) == FERRY_ERR_MALFORMED);
+            CHECK_MSG(err.offset == 11 && strstr(err.path, "mip[0]") && strstr(err.message, "LZO") &&
+                          strstr(err.message, "at most 4"),
+                      "%llu %s %s", (unsigned long long)err.offset, err.path, err.message);
+            ferry_diagnostics d = {0};
+            CHECK_EQ_U(ferry_paa_validate(p, NULL, &d), 1);
+            CHECK(d.count && strcmp(d.items[0].rule, "paa-mip-data") == 0);
+            ferry_diagnostics_free(&d);
+            ferry_paa_free(p);
+        }
     }
     /* DXT5 4 x 4: alpha 0xFF/0x00, all indices 0 (alpha 255); colour block
      * as above. */
@@ -213,6 +243,24 @@ int main(void)
     o.n = 0;
     u16(&o, 0xFF01), put(&o, "GGATCGVA", 8), u32(&o, 100), u32(&o, 0);
     bad(&o, FERRY_ERR_TRUNCATED, 14, "tags");
+    /* A palette-indexed OFP texture (tags first, no type): refused as such. */
+    o.n = 0;
+    put(&o, "GGATCGVA", 8), u32(&o, 4), u32(&o, 0);
+    bad(&o, FERRY_ERR_UNSUPPORTED, 0, "header");
+    /* A mipmap with a side of 0 (the end needs both). */
+    one_mip(&o, 0xFF01, 0, 4, block, 8);
+    bad(&o, FERRY_ERR_MALFORMED, 4, "mip[0]");
+    /* A palette of one triplet, cut short after 2 of its 3 bytes. */
+    o.n = 0;
+    u16(&o, 0x4444), u16(&o, 1), u16(&o, 0x0F0F);
+    bad(&o, FERRY_ERR_TRUNCATED, 4, "palette");
+    /* 33 mipmaps (raw DXT1 1 x 1, 15 bytes each): the 33rd is over the
+     * limit of 32, at 4 + 32 x 15. */
+    o.n = 0;
+    u16(&o, 0xFF01), u16(&o, 0);
+    for (int i = 0; i < 33; i++) u16(&o, 1), u16(&o, 1), u24(&o, 8), put(&o, block, 8);
+    u16(&o, 0), u16(&o, 0), u16(&o, 0);
+    bad(&o, FERRY_ERR_LIMIT, 4 + 32 * 15, "mip[32]");
     /* A corrupt LZSS stream: read, but decode and validate name it. */
     {
         const uint8_t s[] = {0x03, 0x1F, 0xFC, 28, 0, 0, 0};
@@ -223,6 +271,8 @@ int main(void)
             ferry_error err;
             CHECK(ferry_paa_decode_mip(p, 0, &img, &err) == FERRY_ERR_MALFORMED);
             CHECK(strstr(err.path, "mip[0]") != NULL && err.offset == 11 + 3);
+            /* Neither sum: 27 signed, 0x11B unsigned; both are named. */
+            CHECK_MSG(strstr(err.message, "0x0000001b") && strstr(err.message, "0x0000011b"), "%s", err.message);
             CHECK(ferry_paa_decode_mip(p, 1, &img, &err) == FERRY_ERR_ARGUMENT);
             ferry_diagnostics d = {0};
             CHECK_EQ_U(ferry_paa_validate(p, NULL, &d), 1);

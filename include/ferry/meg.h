@@ -71,7 +71,7 @@ FERRY_API ferry_result ferry_meg_read(const uint8_t *data, size_t size, const fe
 FERRY_API ferry_result ferry_meg_write(const ferry_meg *meg, ferry_buffer *out, ferry_error *err);
 
 typedef struct ferry_meg_validate_options {
-    int reserved; /* no option yet: leave zero */
+    int reserved; /* no options yet: leave zero (a NULL options pointer is the same) */
 } ferry_meg_validate_options;
 
 /* Names (non-empty, the game's upper case with backslashes: warnings),

@@ -4,8 +4,8 @@
  * reversed 4-character name + u32 size + data), a palette (u16 count, BGR
  * triplets), mipmaps (u16 width, u16 height, u24 size, data) ending with a
  * width and height of 0, then a u16 0. DXT mipmaps whose width has its top
- * bit set are LZO1X-compressed; mipmaps of the other types are
- * LZSS-compressed when stored smaller than their pixels.
+ * bit set are LZO1X-compressed; mipmaps of the other types are always
+ * LZSS-compressed (real files: even where that makes them larger).
  * Palette-indexed OFP files without a type are recognised, not read.
  */
 #ifndef FERRY_PAA_H
@@ -43,7 +43,7 @@ typedef struct ferry_paa_mip {
     uint16_t width_field;  /* as stored: the top bit marks LZO for DXT types */
     uint16_t width, height;/* in pixels (width without the LZO bit) */
     bool lzo;              /* DXT, LZO1X-compressed */
-    bool lzss;             /* not DXT, stored smaller than its pixels: LZSS */
+    bool lzss;             /* not DXT: always LZSS */
     uint32_t data_size;    /* stored bytes (a u24) */
     const uint8_t *data;
     uint64_t data_offset;
@@ -79,7 +79,7 @@ FERRY_API void ferry_paa_free(ferry_paa *paa);
 FERRY_API ferry_result ferry_paa_write(const ferry_paa *paa, ferry_buffer *out, ferry_error *err);
 
 typedef struct ferry_paa_validate_options {
-    int reserved; /* no option yet: leave zero */
+    int reserved; /* no options yet: leave zero (a NULL options pointer is the same) */
 } ferry_paa_validate_options;
 
 /* Decompresses and checks every mipmap (sizes, powers of two, each half the

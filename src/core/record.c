@@ -15,6 +15,30 @@ void fy_record_begin(fy_record_reader *r, const uint8_t *data, size_t size, ferr
     r->c = fy_cursor_make(data ? data : (const uint8_t *)"", 0, size, err, r->path);
 }
 
+void *fy_record_open(fy_record_reader *r, const uint8_t *data, size_t size, const ferry_read_options *options,
+                     size_t block_size, size_t model_size, ferry_error *err)
+{
+    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), block_size);
+    fy_record_begin(r, data, size, arena, err);
+    void *model = arena ? ferry_arena_alloc(arena, model_size) : NULL;
+    if (!model) {
+        ferry_arena_destroy(arena);
+        r->arena = NULL;
+        fy_error_set(r->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "%s",
+                     arena ? "cannot allocate the model" : "cannot create the arena");
+    }
+    return model;
+}
+
+ferry_result fy_record_close(fy_record_reader *r)
+{
+    if (!r->c.failed) return FERRY_OK;
+    ferry_result code = r->err->code != FERRY_OK ? r->err->code : FERRY_ERR_MALFORMED;
+    ferry_arena_destroy(r->arena);
+    r->arena = NULL;
+    return code;
+}
+
 static void vappend(fy_record_reader *r, size_t at, const char *fmt, va_list ap)
 {
     if (at >= sizeof r->path) at = sizeof r->path - 1;

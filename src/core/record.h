@@ -30,6 +30,16 @@ typedef struct fy_record_reader {
  * becomes one inside the reader. */
 void fy_record_begin(fy_record_reader *r, const uint8_t *data, size_t size, ferry_arena *arena, ferry_error *err);
 
+/* For a reader whose model lives in an arena of its own: creates the arena
+ * (the read options' memory limit, blocks of `block_size`), begins, and
+ * returns the model's `model_size` zeroed bytes in it. NULL when memory
+ * runs out (the error set, nothing left to free). */
+void *fy_record_open(fy_record_reader *r, const uint8_t *data, size_t size, const ferry_read_options *options,
+                     size_t block_size, size_t model_size, ferry_error *err);
+/* Ends a read begun with fy_record_open: FERRY_OK, or after a failure the
+ * error's code (MALFORMED if none was set) with the arena destroyed. */
+ferry_result fy_record_close(fy_record_reader *r);
+
 /* The record the reader is in now (replaces the whole path). */
 void fy_record_path(fy_record_reader *r, const char *fmt, ...) FY_PRINTF(2, 3);
 /* Enters a record inside the current one ("/" between), and leaves it. */

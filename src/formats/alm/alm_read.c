@@ -425,22 +425,16 @@ ferry_result ferry_alm_read(const uint8_t *data, size_t size, const ferry_read_o
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no data");
         return FERRY_ERR_ARGUMENT;
     }
-    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), size / 4);
-    if (!arena) {
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot create the arena");
-        return FERRY_ERR_NOMEM;
-    }
     reader r = {.fs = 8, .section = "header"};
-    fy_record_begin(&r.rr, data, size, arena, err);
-    err = r.rr.err;
-    ferry_alm_mesh *m = ferry_arena_alloc(arena, sizeof *m);
-    ferry_alm_offsets *o = ferry_arena_alloc(arena, sizeof *o);
-    if (!m || !o) {
-        ferry_arena_destroy(arena);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot allocate the mesh");
+    ferry_alm_mesh *m = fy_record_open(&r.rr, data, size, options, size / 4, sizeof *m, err);
+    if (!m) return FERRY_ERR_NOMEM;
+    ferry_alm_offsets *o = ferry_arena_alloc(r.rr.arena, sizeof *o);
+    if (!o) {
+        ferry_arena_destroy(r.rr.arena);
+        fy_error_set(r.rr.err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot allocate the mesh");
         return FERRY_ERR_NOMEM;
     }
-    m->arena = arena;
+    m->arena = r.rr.arena;
     m->offsets = o;
     o->end = size;
     if (!read_header(&r, m, data, size)) {
@@ -460,12 +454,9 @@ ferry_result ferry_alm_read(const uint8_t *data, size_t size, const ferry_read_o
         m->trailing = copy;
         if (r.rr.c.failed) locate(&r, "trailing bytes");
     }
-    if (r.rr.c.failed) {
-        locate(&r, "%s", r.section);
-        ferry_result code = err->code != FERRY_OK ? err->code : FERRY_ERR_MALFORMED;
-        ferry_arena_destroy(arena);
-        return code;
-    }
+    locate(&r, "%s", r.section); /* only after a failure */
+    ferry_result code = fy_record_close(&r.rr);
+    if (code != FERRY_OK) return code;
     *out = m;
     return FERRY_OK;
 }

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-static uint32_t u32le(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+#include "../../core/core.h"
 
 static int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -39,13 +39,12 @@ static int looks_like_gltf_json(const uint8_t *p, size_t n)
  * palette and no type, are not told. */
 static bool looks_like_paa(const uint8_t *p, size_t size)
 {
-    uint16_t type = (uint16_t)(p[0] | (p[1] << 8));
+    uint16_t type = fy_load_u16le(p);
     bool dxt = type >= 0xFF01 && type <= 0xFF05;
     if (!dxt && type != 0x4444 && type != 0x1555 && type != 0x8888 && type != 0x8080) return false;
     if (size >= 6 && memcmp(p + 2, "GGAT", 4) == 0) return true;
     if (size < 2 + 2 + 7) return false;
-    uint16_t palette = (uint16_t)(p[2] | (p[3] << 8));
-    uint16_t w = (uint16_t)(p[4] | (p[5] << 8)), h = (uint16_t)(p[6] | (p[7] << 8));
+    uint16_t palette = fy_load_u16le(p + 2), w = fy_load_u16le(p + 4), h = fy_load_u16le(p + 6);
     if (dxt) w &= 0x7FFF;
     return palette == 0 && w >= 1 && w <= 8192 && h >= 1 && h <= 8192;
 }
@@ -53,10 +52,10 @@ static bool looks_like_paa(const uint8_t *p, size_t size)
 /* MEG format 1 has no signature: equal counts, then a plausible first name. */
 static int looks_like_meg1(const uint8_t *p, size_t n)
 {
-    if (n < 8 || u32le(p) != u32le(p + 4)) return 0;
-    if (u32le(p) == 0) return n == 8;
+    if (n < 8 || fy_load_u32le(p) != fy_load_u32le(p + 4)) return 0;
+    if (fy_load_u32le(p) == 0) return n == 8;
     if (n < 10) return 0;
-    size_t len = (size_t)p[8] | (size_t)p[9] << 8;
+    size_t len = fy_load_u16le(p + 8);
     if (len < 1 || len > 260 || 10 + len > n) return 0;
     for (size_t i = 0; i < len; i++)
         if (p[10 + i] < 0x20 || p[10 + i] == 0x7F) return 0;
@@ -72,8 +71,8 @@ ferry_format ferry_detect(const void *data, size_t size)
     if (memcmp(p, "MLOD", 4) == 0) return FERRY_FORMAT_MLOD;
     if (memcmp(p, "ALM\0", 4) == 0) return FERRY_FORMAT_ALM;
     if (memcmp(p, "glTF", 4) == 0) return FERRY_FORMAT_GLB;
-    uint32_t first = u32le(p);
-    if (size >= 8 && (first == 0xFFFFFFFFu || first == 0x8FFFFFFFu) && u32le(p + 4) == 0x3F7D70A4u)
+    uint32_t first = fy_load_u32le(p);
+    if (size >= 8 && (first == 0xFFFFFFFFu || first == 0x8FFFFFFFu) && fy_load_u32le(p + 4) == 0x3F7D70A4u)
         return FERRY_FORMAT_MEG;
     if (size >= 8) {
         switch (first) {

@@ -152,21 +152,10 @@ ferry_result ferry_meg_read(const uint8_t *data, size_t size, const ferry_read_o
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no data");
         return FERRY_ERR_ARGUMENT;
     }
-    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), size / 4);
-    if (!arena) {
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot create the arena");
-        return FERRY_ERR_NOMEM;
-    }
     fy_record_reader r;
-    fy_record_begin(&r, data, size, arena, err);
-    err = r.err;
-    ferry_meg *m = ferry_arena_alloc(arena, sizeof *m);
-    if (!m) {
-        ferry_arena_destroy(arena);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot allocate the archive");
-        return FERRY_ERR_NOMEM;
-    }
-    m->arena = arena;
+    ferry_meg *m = fy_record_open(&r, data, size, options, size / 4, sizeof *m, err);
+    if (!m) return FERRY_ERR_NOMEM;
+    m->arena = r.arena;
     m->archive = data;
     m->archive_size = size;
     if (!read_header(&r, m, data, size)) {
@@ -174,11 +163,8 @@ ferry_result ferry_meg_read(const uint8_t *data, size_t size, const ferry_read_o
     } else if (read_names(&r, m)) {
         (void)read_files(&r, m, data, size);
     }
-    if (r.c.failed) {
-        ferry_result code = err->code != FERRY_OK ? err->code : FERRY_ERR_MALFORMED;
-        ferry_arena_destroy(arena);
-        return code;
-    }
+    ferry_result code = fy_record_close(&r);
+    if (code != FERRY_OK) return code;
     m->tables_end = r.c.pos;
     *out = m;
     return FERRY_OK;

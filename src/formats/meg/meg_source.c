@@ -4,6 +4,7 @@
 #include <ferry/meg.h>
 
 #include "../../core/core.h"
+#include "meg_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,6 @@
 typedef struct meg_source {
     const ferry_meg *meg;
 } meg_source;
-
-static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
 
 /* Stored name byte i as a path byte. */
 static char path_char(const ferry_meg_entry *e, size_t i) { return e->name[i] == '\\' ? '/' : e->name[i]; }
@@ -22,7 +21,7 @@ static bool has_prefix(const ferry_meg_entry *e, const char *prefix, size_t n)
 {
     if (!e->name || e->name_length < n) return false;
     for (size_t i = 0; i < n; i++)
-        if (lower(path_char(e, i)) != lower(prefix[i])) return false;
+        if (fy_meg_name_char(e->name[i]) != fy_meg_name_char(prefix[i])) return false;
     return true;
 }
 
@@ -63,22 +62,53 @@ static void meg_release(void *user, uint8_t *data, size_t size)
     free(data);
 }
 
-/* Lists the distinct next segments below `path`: each once, in the order of
- * the records; a segment with more after it is a folder. */
+/* A record's next segment below the listed folder. */
+typedef struct segment {
+    uint32_t file;
+    uint32_t length;
+    bool folder; /* more follows it in the record's name */
+} segment;
+
+/* Segments a and b by their text as the game compares names, then length,
+ * then a file before a folder. */
+typedef struct segments {
+    const ferry_meg *meg;
+    size_t skip;
+    const segment *v;
+} segments;
+
+static int segment_cmp(const void *ctx, uint32_t a, uint32_t b)
+{
+    const segments *s = ctx;
+    const segment *sa = &s->v[a], *sb = &s->v[b];
+    const ferry_meg_entry *x = &s->meg->files[sa->file], *y = &s->meg->files[sb->file];
+    size_t n = sa->length < sb->length ? sa->length : sb->length;
+    for (size_t c = 0; c < n; c++) {
+        int cx = fy_meg_name_char(x->name[s->skip + c]), cy = fy_meg_name_char(y->name[s->skip + c]);
+        if (cx != cy) return cx < cy ? -1 : 1;
+    }
+    if (sa->length != sb->length) return sa->length < sb->length ? -1 : 1;
+    return (int)sa->folder - (int)sb->folder;
+}
+
+/* Lists the distinct next segments below `path` (compared ignoring case):
+ * each once, where its first record is, in the order of the records; a
+ * segment with more after it is a folder. */
 static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err)
 {
     const ferry_meg *m = ((meg_source *)user)->meg;
     size_t n = strlen(path), skip = n ? n + 1 : 0;
     bool found = n == 0;
-    char *seg = NULL;
-    size_t seg_cap = 0;
-    /* Segments already given: (record, length) pairs, compared ignoring case. */
-    uint32_t *given = malloc(((size_t)m->file_count + 1) * sizeof *given);
-    size_t given_count = 0;
-    if (!given) {
+    size_t count = (size_t)m->file_count + 1;
+    segment *segs = malloc(count * sizeof *segs);
+    uint32_t *order = malloc(2 * count * sizeof *order);
+    bool *first = calloc(count, sizeof *first);
+    if (!segs || !order || !first) {
+        free(segs), free(order), free(first);
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot list the archive");
         return FERRY_ERR_NOMEM;
     }
+    size_t k = 0;
     for (uint32_t i = 0; i < m->file_count; i++) {
         const ferry_meg_entry *e = &m->files[i];
         if (!e->name || e->name_length <= skip || !has_prefix(e, path, n)) continue;
@@ -87,20 +117,20 @@ static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry,
         size_t len = 0;
         while (skip + len < e->name_length && path_char(e, skip + len) != '/') len++;
         if (!len) continue;
-        bool folder = skip + len < e->name_length;
-        bool dup = false;
-        for (size_t k = 0; k < given_count && !dup; k++) {
-            const ferry_meg_entry *g = &m->files[given[k]];
-            size_t glen = 0;
-            while (skip + glen < g->name_length && path_char(g, skip + glen) != '/') glen++;
-            bool gfolder = skip + glen < g->name_length;
-            if (glen != len || gfolder != folder) continue;
-            dup = true;
-            for (size_t c = 0; c < len && dup; c++)
-                if (lower(path_char(g, skip + c)) != lower(path_char(e, skip + c))) dup = false;
-        }
-        if (dup) continue;
-        given[given_count++] = i;
+        segs[k] = (segment){i, (uint32_t)len, skip + len < e->name_length};
+        order[k] = (uint32_t)k;
+        k++;
+    }
+    segments by = {m, skip, segs};
+    fy_meg_sort(order, order + count, k, segment_cmp, &by);
+    for (size_t j = 0; j < k; j++)
+        if (j == 0 || segment_cmp(&by, order[j - 1], order[j]) != 0) first[order[j]] = true;
+    char *seg = NULL;
+    size_t seg_cap = 0;
+    for (size_t j = 0; j < k; j++) {
+        if (!first[j]) continue;
+        const ferry_meg_entry *e = &m->files[segs[j].file];
+        size_t len = segs[j].length;
         if (len + 1 > seg_cap) {
             free(seg);
             seg_cap = len + 1;
@@ -110,10 +140,12 @@ static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry,
         for (size_t c = 0; c < len; c++) seg[c] = path_char(e, skip + c);
         seg[len] = 0;
         if (memchr(seg, 0, len)) continue; /* a name with a NUL cannot be asked for */
-        if (!entry(ctx, seg, folder ? FERRY_ENTRY_FOLDER : FERRY_ENTRY_FILE)) break;
+        if (!entry(ctx, seg, segs[j].folder ? FERRY_ENTRY_FOLDER : FERRY_ENTRY_FILE)) break;
     }
     free(seg);
-    free(given);
+    free(segs);
+    free(order);
+    free(first);
     if (!found) {
         fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "'%s' is not a folder of the archive", path);
         return FERRY_ERR_IO;

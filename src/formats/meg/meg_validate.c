@@ -2,6 +2,7 @@
 #include <ferry/meg.h>
 
 #include "../../core/core.h"
+#include "meg_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,31 +19,27 @@ static int by_start(const void *a, const void *b)
     return x->file < y->file ? -1 : x->file > y->file;
 }
 
-static int name_cmp(const ferry_meg *m, uint32_t a, uint32_t b)
+/* Records a and b by name as the game compares them. */
+static int name_cmp(const void *ctx, uint32_t a, uint32_t b)
 {
+    const ferry_meg *m = ctx;
     const ferry_meg_entry *x = &m->files[a], *y = &m->files[b];
     size_t n = x->name_length < y->name_length ? x->name_length : y->name_length;
     for (size_t i = 0; i < n; i++) {
-        int cx = (unsigned char)x->name[i], cy = (unsigned char)y->name[i];
-        if (cx >= 'a' && cx <= 'z') cx -= 32;
-        if (cy >= 'a' && cy <= 'z') cy -= 32;
-        if (cx == '/') cx = '\\';
-        if (cy == '/') cy = '\\';
+        int cx = fy_meg_name_char(x->name[i]), cy = fy_meg_name_char(y->name[i]);
         if (cx != cy) return cx < cy ? -1 : 1;
     }
     return x->name_length < y->name_length ? -1 : x->name_length > y->name_length;
 }
 
-/* Record numbers sorted by name (a merge sort over a scratch array, so
- * that a big archive is not compared pair by pair). */
-static void sort_by_name(const ferry_meg *m, uint32_t *v, uint32_t *tmp, size_t n)
+void fy_meg_sort(uint32_t *v, uint32_t *tmp, size_t n, fy_meg_cmp cmp, const void *ctx)
 {
     if (n < 2) return;
     size_t h = n / 2;
-    sort_by_name(m, v, tmp, h);
-    sort_by_name(m, v + h, tmp, n - h);
+    fy_meg_sort(v, tmp, h, cmp, ctx);
+    fy_meg_sort(v + h, tmp, n - h, cmp, ctx);
     size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) tmp[k++] = name_cmp(m, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+    while (i < h && j < n) tmp[k++] = cmp(ctx, v[i], v[j]) <= 0 ? v[i++] : v[j++];
     while (i < h) tmp[k++] = v[i++];
     while (j < n) tmp[k++] = v[j++];
     memcpy(v, tmp, n * sizeof *v);
@@ -122,7 +119,7 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
         size_t n = 0;
         for (uint32_t i = 0; i < m->file_count; i++)
             if (m->files[i].name) order[n++] = i;
-        sort_by_name(m, order, order + m->file_count, n);
+        fy_meg_sort(order, order + m->file_count, n, name_cmp, m);
         for (size_t k = 1; k < n; k++)
             if (name_cmp(m, order[k - 1], order[k]) == 0) {
                 snprintf(path, sizeof path, "files[%u]/name", (unsigned)order[k]);

@@ -59,10 +59,10 @@ static ferry_result truncated(ferry_error *err, size_t at, size_t need, size_t l
 ferry_result ferry_lzss_decode(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
                                size_t *consumed, ferry_error *err)
 {
-    return fy_lzss_decode_sum(in, in_size, expected_size, out, consumed, false, err);
+    return fy_lzss_decode_sum(in, in_size, expected_size, out, consumed, FY_LZSS_SUM_UNSIGNED, err);
 }
 
-uint32_t fy_lzss_signed_checksum(const uint8_t *data, size_t size)
+static uint32_t signed_checksum(const uint8_t *data, size_t size)
 {
     uint32_t sum = 0;
     for (size_t i = 0; i < size; i++) sum += (uint32_t)(int32_t)(int8_t)data[i];
@@ -70,7 +70,7 @@ uint32_t fy_lzss_signed_checksum(const uint8_t *data, size_t size)
 }
 
 ferry_result fy_lzss_decode_sum(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
-                                size_t *consumed, bool signed_sum, ferry_error *err)
+                                size_t *consumed, fy_lzss_sum sum, ferry_error *err)
 {
     fy_error_clear(err);
     if (consumed) *consumed = 0;
@@ -147,12 +147,20 @@ ferry_result fy_lzss_decode_sum(const uint8_t *in, size_t in_size, size_t expect
 
     if (in_size - ip < 4) return truncated(err, ip, 4, in_size - ip, "the checksum", op, exp);
     uint32_t stored = fy_load_u32le(in + ip);
-    uint32_t computed = signed_sum ? fy_lzss_signed_checksum(out, exp) : ferry_lzss_checksum(out, exp);
-    if (stored != computed) {
+    /* Either: the signed sum (the engine's) first, the unsigned one only when that differs. */
+    uint32_t computed = sum == FY_LZSS_SUM_UNSIGNED ? ferry_lzss_checksum(out, exp) : signed_checksum(out, exp);
+    uint32_t other = sum == FY_LZSS_SUM_EITHER && stored != computed ? ferry_lzss_checksum(out, exp) : computed;
+    if (stored != computed && stored != other) {
         if (consumed) *consumed = ip;
-        fy_error_set(err, FERRY_ERR_MALFORMED, ip, NULL,
-                     "LZSS checksum mismatch: stored 0x%08x, computed 0x%08x over %zu decoded bytes",
-                     (unsigned)stored, (unsigned)computed, exp);
+        if (sum == FY_LZSS_SUM_EITHER)
+            fy_error_set(err, FERRY_ERR_MALFORMED, ip, NULL,
+                         "LZSS checksum mismatch: stored 0x%08x, computed 0x%08x (signed bytes) or 0x%08x (unsigned) "
+                         "over %zu decoded bytes",
+                         (unsigned)stored, (unsigned)computed, (unsigned)other, exp);
+        else
+            fy_error_set(err, FERRY_ERR_MALFORMED, ip, NULL,
+                         "LZSS checksum mismatch: stored 0x%08x, computed 0x%08x over %zu decoded bytes",
+                         (unsigned)stored, (unsigned)computed, exp);
         return FERRY_ERR_MALFORMED;
     }
     if (consumed) *consumed = ip + 4;

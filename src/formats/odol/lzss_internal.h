@@ -1,16 +1,21 @@
 /* Internal to ferry: the LZSS decoder with a choice of checksum. ODOL
  * arrays end with the sum of the decoded bytes read as unsigned; PAA/PAC
- * mipmaps with the sum of the bytes read as signed (docs/formats/paa.md). */
+ * mipmaps with the sum of the bytes read as signed, though some writers
+ * store the unsigned one there (docs/formats/paa.md). */
 #ifndef FERRY_LZSS_INTERNAL_H
 #define FERRY_LZSS_INTERNAL_H
 
 #include <ferry/lzss.h>
 
-#include <stdbool.h>
+/* Which sum the 4 bytes after the stream must hold. */
+typedef enum fy_lzss_sum {
+    FY_LZSS_SUM_UNSIGNED, /* ferry_lzss_checksum (ODOL) */
+    FY_LZSS_SUM_SIGNED,   /* each byte taken as int8 */
+    FY_LZSS_SUM_EITHER    /* either of the two (PAA/PAC) */
+} fy_lzss_sum;
 
-uint32_t fy_lzss_signed_checksum(const uint8_t *data, size_t size);
-/* ferry_lzss_decode, checking the signed sum when `signed_sum`. */
+/* ferry_lzss_decode, checking the sum `sum` says. */
 ferry_result fy_lzss_decode_sum(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
-                                size_t *consumed, bool signed_sum, ferry_error *err);
+                                size_t *consumed, fy_lzss_sum sum, ferry_error *err);
 
 #endif

@@ -171,8 +171,8 @@ ferry_result ferry_paa_read(const uint8_t *data, size_t size, const ferry_read_o
         fy_bytes(&c, len, "a mipmap's data (its size says so)");
         if (c.failed) goto fail;
         uint64_t raw = mip_raw_size(paa->type, w, h);
-        bool compressed = is_dxt(paa->type) ? (wf & 0x8000) != 0 : true;
-        if (!compressed && len != raw) {
+        /* Only DXT blocks are ever stored raw (without the LZO bit). */
+        if (is_dxt(paa->type) && !(wf & 0x8000) && len != raw) {
             fy_fail_at(&c, here + 4, FERRY_ERR_MALFORMED,
                        "an uncompressed %s mipmap of %u x %u pixels holds %" PRIu64 " bytes, not %" PRIu32,
                        ferry_paa_type_name(paa->type), w, h, raw, len);
@@ -296,14 +296,11 @@ ferry_result ferry_paa_decode_mip(const ferry_paa *paa, size_t level, ferry_imag
             fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, path, "could not allocate %" PRIu64 " bytes", raw);
             return FERRY_ERR_NOMEM;
         }
-        ferry_error e2;
-        ferry_result r = m->lzo ? ferry_lzo_decode(m->data, m->data_size, (size_t)raw, tmp, NULL, &e2)
-                                : fy_lzss_decode_sum(m->data, m->data_size, (size_t)raw, tmp, NULL, true, &e2);
         /* The engine's tools sum the bytes as signed; some other writers
          * (hemtt's ARGB8888) as unsigned: both are accepted. */
-        ferry_error e3;
-        if (r != FERRY_OK && m->lzss && fy_lzss_decode_sum(m->data, m->data_size, (size_t)raw, tmp, NULL, false, &e3) == FERRY_OK)
-            r = FERRY_OK;
+        ferry_error e2;
+        ferry_result r = m->lzo ? ferry_lzo_decode(m->data, m->data_size, (size_t)raw, tmp, NULL, &e2)
+                                : fy_lzss_decode_sum(m->data, m->data_size, (size_t)raw, tmp, NULL, FY_LZSS_SUM_EITHER, &e2);
         if (r != FERRY_OK) {
             fy_error_set(err, r, m->data_offset + (e2.offset == FERRY_NO_OFFSET ? 0 : e2.offset), path,
                          "the %s-compressed mipmap (%u x %u) does not decode: %s", m->lzo ? "LZO" : "LZSS",
