@@ -114,6 +114,13 @@ void *cli_meg_read(const uint8_t *data, size_t size, ferry_error *err);
 ferry_result cli_meg_write(const void *model, ferry_buffer *out, ferry_error *err);
 void cli_meg_free(void *model);
 extern const char cli_meg_convert_help[];
+/* An archive as JSON: {file, format "MEG", version, size}; one entry:
+ * {index, name (Latin-1 marked when not UTF-8), size, start, crc,
+ * stored_index, name_index, flags}. Shared by info, dump and list. */
+struct ferry_meg;
+struct ferry_meg_entry;
+json_t *cli_meg_json(const char *file, const struct ferry_meg *m, size_t size);
+json_t *cli_meg_entry_json(const struct ferry_meg_entry *e, uint32_t i);
 /* Lines added to `ferry convert --help` by the ODOL and ALM families. */
 extern const char cli_odol_convert_help[];
 extern const char cli_alm_convert_help[];

@@ -41,6 +41,7 @@ expect 0 "list" -- "$FERRY" list "$tmp/ok.meg"
 check "list shows the stored name" grep -q 'DATA\\ART\\X.TXT' "$tmp/out"
 expect 0 "list --json" -- "$FERRY" list --json "$tmp/ok.meg"
 check "list --json has sizes" grep -q '"size": 5' "$tmp/out"
+check "list --json has what its help names" jq -e '.format == "MEG" and .version >= 1 and (.files[0] | has("index") and has("name") and has("size") and has("start") and has("crc") and has("stored_index") and has("name_index") and has("flags"))' "$tmp/out"
 expect 0 "dump --json" -- "$FERRY" dump --json "$tmp/ok.meg"
 check "dump --json has the records" grep -q '"name_index": 1' "$tmp/out"
 expect 1 "validate finds the zero CRCs" -- "$FERRY" validate "$tmp/ok.meg"
@@ -80,6 +81,8 @@ printf 'ODOL\x28\0\0\0' >"$tmp/x.meg"
 expect 1 "list on a non-archive" -- "$FERRY" list "$tmp/x.meg"
 expect 2 "list without a file" -- "$FERRY" list
 expect 2 "extract without OUTDIR" -- "$FERRY" extract "$tmp/ok.meg"
+expect 1 "list on a model" -- "$FERRY" list "$SRC/samples/alamo/crate.alo"
+check "list names what the file is" grep -q "error: ferry list reads MEG archives, not ALO model files" "$tmp/err"
 expect 2 "list unknown option" -- "$FERRY" list --frob "$tmp/ok.meg"
 expect 0 "list --help" -- "$FERRY" list --help
 expect 0 "extract --help" -- "$FERRY" extract --help
