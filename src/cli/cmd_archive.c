@@ -214,9 +214,16 @@ int cmd_extract(int argc, char **argv)
         return CLI_INVALID;
     }
     int status = CLI_OK;
+    struct stat st;
     if (mkdir(outdir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: cannot create the folder: %s\n", CLI_TXT(outdir), strerror(errno));
         status = CLI_INVALID;
+        goto done;
+    }
+    /* As convert -r: one message, not one per entry. */
+    if (stat(outdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "ferry extract: %s exists and is not a folder\n", CLI_TXT(outdir));
+        status = CLI_USAGE;
         goto done;
     }
     item *items = calloc(m->file_count ? m->file_count : 1, sizeof *items);

@@ -81,6 +81,9 @@ printf 'ODOL\x28\0\0\0' >"$tmp/x.meg"
 expect 1 "list on a non-archive" -- "$FERRY" list "$tmp/x.meg"
 expect 2 "list without a file" -- "$FERRY" list
 expect 2 "extract without OUTDIR" -- "$FERRY" extract "$tmp/ok.meg"
+printf 'x' >"$tmp/plain"
+expect 2 "extract into a file" -- "$FERRY" extract "$tmp/ok.meg" "$tmp/plain"
+check "said once, as convert -r says it" test "$(grep -c "exists and is not a folder" "$tmp/err")" = 1
 expect 1 "list on a model" -- "$FERRY" list "$SRC/samples/alamo/crate.alo"
 check "list names what the file is" grep -q "error: ferry list reads MEG archives, not ALO model files" "$tmp/err"
 expect 2 "list unknown option" -- "$FERRY" list --frob "$tmp/ok.meg"
