@@ -9,7 +9,7 @@ s="$SRC/samples/alamo"
 
 expect 0 "ferry help" -- "$FERRY" help
 check "the overview" grep -q "usage: ferry COMMAND" "$tmp/out"
-for word in "glTF 2.0" "ALM" "\.p3d" "ArmA" "\.alo" "\.ala" "help \[COMMAND\]"; do
+for word in "glTF 2.0" "ALM" "\.p3d" "ArmA" "\.alo" "\.ala" "help \[COMMAND\]" "MEG" "PAA" "\.png"; do
   check "the overview names $word" grep -q "$word" "$tmp/out"
 done
 "$FERRY" --help >"$tmp/top.txt"
