@@ -300,19 +300,19 @@ int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options
         case FERRY_FORMAT_GLTF: from = " from a glTF file"; outputs = ".alm"; break;
         default:
             from = "";
-            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d (which apply depends on the input: ferry convert --help)";
+            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg (which apply depends on the "
+                      "input: ferry convert --help)";
         }
         return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);
     }
     return rewrite(in, out, o->ala_format);
 }
 
-/* Rewrites IN through its typed model as OUT (.alo or .ala). */
+/* Rewrites IN through its typed model as OUT (.alo or .ala: cli_alamo_rewrite
+ * refused other outputs). */
 static int rewrite(const char *in, const char *out, int ala_format)
 {
-    bool to_alo = cli_has_ext(out, ".alo"), to_ala = cli_has_ext(out, ".ala");
-    if (!to_alo && !to_ala)
-        return cli_usage_error("convert", "cannot write '%s': supported outputs: .glb, .gltf, .alo, .ala", out);
+    bool to_ala = cli_has_ext(out, ".ala"); /* else .alo: cli_alamo_rewrite checked */
     cli_asset asset;
     ferry_error err;
     if (!cli_asset_load(in, &asset, &err)) {

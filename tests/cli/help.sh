@@ -55,6 +55,7 @@ expect 2 "convert a P3D to .obj" -- "$FERRY" convert "$SRC/samples/odol/box.p3d"
 check "a P3D's outputs include .p3d" grep -q "supported outputs are .p3d, .glb, .gltf" "$tmp/err"
 expect 2 "convert a file of unknown kind to .obj" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.obj"
 check "every output is named" grep -q "supported outputs: .glb, .gltf, .alo, .ala, .alm, .p3d" "$tmp/err"
+check "the texture and archive outputs too" grep -q "\.p3d, \.png, \.paa, \.pac, \.meg" "$tmp/err"
 
 # A file of no known format says so, in every command that reads files.
 printf 'This is a text file, not a model.\n' >"$tmp/text.alo"
