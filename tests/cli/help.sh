@@ -41,7 +41,7 @@ expect 2 "help takes one command" -- "$FERRY" help info dump
 
 for cmd in info validate; do
   "$FERRY" help "$cmd" >"$tmp/h.txt"
-  for word in "\.alo" "\.ala\|animation" "particle" "\.p3d\|ODOL" "ArmA" "ALM\|\.alm"; do
+  for word in "\.alo" "\.ala\|animation" "particle" "\.p3d\|ODOL" "ArmA" "ALM\|\.alm" "MEG" "PAA"; do
     check "$cmd help mentions $word" grep -qi "$word" "$tmp/h.txt"
   done
 done
