@@ -299,6 +299,20 @@ int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options
         case FERRY_FORMAT_GLB:
         case FERRY_FORMAT_GLTF: from = " from a glTF file"; outputs = ".alm"; break;
         default:
+            /* IN is unreadable or of no known content. For an output ferry
+             * writes from another input (a texture's .png, an archive's
+             * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
+            if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
+                cli_has_ext(out, ".meg")) {
+                cli_input probe;
+                ferry_error err;
+                bool loaded = cli_input_load(in, CLI_USE_ANY, &probe, &err);
+                cli_input_free(&probe);
+                if (!loaded) {
+                    cli_print_error(in, &err);
+                    return CLI_INVALID;
+                }
+            }
             from = "";
             outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg (which apply depends on the "
                       "input: ferry convert --help)";

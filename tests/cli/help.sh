@@ -56,6 +56,17 @@ check "a P3D's outputs include .p3d" grep -q "supported outputs are .p3d, .glb, 
 expect 2 "convert a file of unknown kind to .obj" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.obj"
 check "every output is named" grep -q "supported outputs: .glb, .gltf, .alo, .ala, .alm, .p3d" "$tmp/err"
 check "the texture and archive outputs too" grep -q "\.p3d, \.png, \.paa, \.pac, \.meg" "$tmp/err"
+# An output ferry writes from another input: the input is what is wrong (exit 1).
+printf 'This is a text file.\n' >"$tmp/words.txt"
+for o in png paa meg; do
+  expect 1 "convert a text file to .$o" -- "$FERRY" convert "$tmp/words.txt" "$tmp/x.$o"
+  check "the input is named as of no known format" grep -q "words.txt: .*not a known format" "$tmp/err"
+  expect 1 "convert a missing file to .$o" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.$o"
+  check "the missing input is named" grep -q "cannot open" "$tmp/err"
+done
+mkdir -p "$tmp/folder-in"
+expect 1 "convert a folder to .png" -- "$FERRY" convert "$tmp/folder-in" "$tmp/x.png"
+check "the folder is named" grep -q "is a folder" "$tmp/err"
 
 # A file of no known format says so, in every command that reads files.
 printf 'This is a text file, not a model.\n' >"$tmp/text.alo"
