@@ -70,8 +70,10 @@ int cli_meg_info(const char *file, const uint8_t *data, size_t size, json_t *rep
         json_array_append_new(report, j);
     } else {
         printf("%s: MEG archive, format %u, %zu bytes\n", CLI_TXT(file), (unsigned)m->format, size);
-        printf("  %u files, %u names, %llu bytes of entries\n", (unsigned)m->file_count, (unsigned)m->name_count,
-               (unsigned long long)total_bytes(m));
+        uint64_t bytes = total_bytes(m);
+        printf("  %u file%s, %u name%s, %llu byte%s of entries\n", (unsigned)m->file_count,
+               m->file_count == 1 ? "" : "s", (unsigned)m->name_count, m->name_count == 1 ? "" : "s",
+               (unsigned long long)bytes, bytes == 1 ? "" : "s");
     }
     ferry_meg_free(m);
     return CLI_OK;

@@ -37,6 +37,10 @@ meg1() {
 meg1 "$tmp/ok.meg" 'DATA\ART\X.TXT=hello' 'README.TXT=hi'
 expect 0 "info" -- "$FERRY" info "$tmp/ok.meg"
 check "info says MEG format 1" grep -q "MEG archive, format 1" "$tmp/out"
+check "info counts files and names" grep -q "2 files, 2 names, 7 bytes of entries" "$tmp/out"
+meg1 "$tmp/one.meg" 'A.TXT=x'
+expect 0 "info of a one-file archive" -- "$FERRY" info "$tmp/one.meg"
+check "in the singular" grep -q "1 file, 1 name, 1 byte of entries" "$tmp/out"
 expect 0 "list" -- "$FERRY" list "$tmp/ok.meg"
 check "list shows the stored name" grep -q 'DATA\\ART\\X.TXT' "$tmp/out"
 expect 0 "list --json" -- "$FERRY" list --json "$tmp/ok.meg"
