@@ -226,6 +226,10 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
                 goto done;
             }
             ala_format = atoi(argv[++i]);
+        } else if (takes_value(argv[i])) { /* another family's: --lod, --triangles, --error, --mip */
+            status = cli_usage_error("convert", "option '%s' does not apply to Alamo conversions (it is for .p3d, "
+                                                ".alm or .paa inputs: ferry convert --help)", argv[i]);
+            goto done;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("convert", "unknown option '%s'", argv[i]);
             goto done;

@@ -56,6 +56,10 @@ check "a P3D's outputs include .p3d" grep -q "supported outputs are .p3d, .glb, 
 expect 2 "convert a file of unknown kind to .obj" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.obj"
 check "every output is named" grep -q "supported outputs: .glb, .gltf, .alo, .ala, .alm, .p3d" "$tmp/err"
 check "the texture and archive outputs too" grep -q "\.p3d, \.png, \.paa, \.pac, \.meg" "$tmp/err"
+for o in --lod --triangles --error --mip; do
+  expect 2 "convert a model with $o" -- "$FERRY" convert "$s/crate.alo" "$tmp/x.glb" "$o" 1
+  check "$o is known, and said not to apply" grep -q "option '$o' does not apply to Alamo conversions" "$tmp/err"
+done
 # An output ferry writes from another input: the input is what is wrong (exit 1).
 printf 'This is a text file.\n' >"$tmp/words.txt"
 for o in png paa meg; do
