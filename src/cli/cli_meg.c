@@ -31,8 +31,17 @@ static uint64_t total_bytes(const ferry_meg *m)
     return t;
 }
 
-/* One entry as JSON: name (Latin-1 marked when not UTF-8), size, start, crc, flags. */
-static json_t *entry_json(const ferry_meg_entry *e, uint32_t i)
+json_t *cli_meg_json(const char *file, const ferry_meg *m, size_t size)
+{
+    json_t *j = json_object();
+    cli_json_set_text(j, "file", file);
+    json_object_set_new(j, "format", json_string("MEG"));
+    json_object_set_new(j, "version", json_integer(m->format));
+    json_object_set_new(j, "size", json_integer((json_int_t)size));
+    return j;
+}
+
+json_t *cli_meg_entry_json(const ferry_meg_entry *e, uint32_t i)
 {
     json_t *j = json_object();
     json_object_set_new(j, "index", json_integer(i));
@@ -54,19 +63,17 @@ int cli_meg_info(const char *file, const uint8_t *data, size_t size, json_t *rep
     ferry_meg *m = load(file, data, size, report);
     if (!m) return CLI_INVALID;
     if (report) {
-        json_t *j = json_object();
-        cli_json_set_text(j, "file", file);
-        json_object_set_new(j, "format", json_string("MEG"));
-        json_object_set_new(j, "version", json_integer(m->format));
-        json_object_set_new(j, "size", json_integer((json_int_t)size));
+        json_t *j = cli_meg_json(file, m, size);
         json_object_set_new(j, "names", json_integer(m->name_count));
         json_object_set_new(j, "files", json_integer(m->file_count));
         json_object_set_new(j, "data_bytes", json_integer((json_int_t)total_bytes(m)));
         json_array_append_new(report, j);
     } else {
         printf("%s: MEG archive, format %u, %zu bytes\n", CLI_TXT(file), (unsigned)m->format, size);
-        printf("  %u files, %u names, %llu bytes of entries\n", (unsigned)m->file_count, (unsigned)m->name_count,
-               (unsigned long long)total_bytes(m));
+        uint64_t bytes = total_bytes(m);
+        printf("  %u file%s, %u name%s, %llu byte%s of entries\n", (unsigned)m->file_count,
+               m->file_count == 1 ? "" : "s", (unsigned)m->name_count, m->name_count == 1 ? "" : "s",
+               (unsigned long long)bytes, bytes == 1 ? "" : "s");
     }
     ferry_meg_free(m);
     return CLI_OK;
@@ -77,11 +84,7 @@ int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json)
     ferry_meg *m = load(file, data, size, NULL);
     if (!m) return CLI_INVALID;
     if (json) {
-        json_t *j = json_object();
-        cli_json_set_text(j, "file", file);
-        json_object_set_new(j, "format", json_string("MEG"));
-        json_object_set_new(j, "version", json_integer(m->format));
-        json_object_set_new(j, "size", json_integer((json_int_t)size));
+        json_t *j = cli_meg_json(file, m, size);
         if (m->format >= 2) {
             json_object_set_new(j, "flags", json_integer(m->flags_word));
             json_object_set_new(j, "id", json_integer(m->id));
@@ -93,7 +96,7 @@ int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json)
         for (uint32_t i = 0; i < m->name_count; i++)
             cli_json_append_textn(j, "names", names, m->names[i].text, m->names[i].length);
         json_t *files = json_array();
-        for (uint32_t i = 0; i < m->file_count; i++) json_array_append_new(files, entry_json(&m->files[i], i));
+        for (uint32_t i = 0; i < m->file_count; i++) json_array_append_new(files, cli_meg_entry_json(&m->files[i], i));
         json_object_set_new(j, "files", files);
         cli_print_json(j);
         json_decref(j);

@@ -101,9 +101,7 @@ int cli_paa_dump(const char *file, const uint8_t *data, size_t size, bool json)
     if (!p) return CLI_INVALID;
     if (json) {
         json_t *j = paa_json(file, p, size, true);
-        char *text = json_dumps(j, JSON_INDENT(2));
-        if (text) puts(text);
-        free(text);
+        cli_print_json(j);
         json_decref(j);
     } else {
         printf("%s: PAA, type 0x%04x (%s)\n", CLI_TXT(file), p->type, ferry_paa_type_name(p->type));

@@ -19,8 +19,8 @@ static const char list_usage[] =
     "each its stored name, size in bytes, offset in the archive and flags\n"
     "(format 3: 1 = encrypted). Names are shown as stored, backslashes and all.\n"
     "\n"
-    "  --json   one JSON object: format, and files [{index, name, size, start,\n"
-    "           crc, stored_index, name_index, flags}]\n"
+    "  --json   one JSON object: file, format, version, size, and files [{index,\n"
+    "           name, size, start, crc, stored_index, name_index, flags}]\n"
     "\n"
     "Exit status: 0 listed, 1 invalid input, 2 usage error.\n";
 
@@ -52,14 +52,13 @@ static ferry_meg *open_archive(const char *cmd, const char *path, uint8_t **data
         return NULL;
     }
     if (in.id != FERRY_FORMAT_MEG) {
-        fprintf(stderr, "%s: ferry %s reads MEG archives; this is %s\n", CLI_TXT(path), cmd,
-                in.format ? in.format->name : "no known format");
+        fprintf(stderr, "%s: error: ferry %s reads MEG archives, not %s files\n", CLI_TXT(path), cmd,
+                in.format ? in.format->name : "other");
         cli_input_free(&in);
         return NULL;
     }
-    ferry_meg *m;
-    if (ferry_meg_read(in.data, in.size, NULL, &m, &err) != FERRY_OK) {
-        cli_print_error(path, &err);
+    ferry_meg *m = cli_format_read(in.format, path, in.data, in.size, NULL);
+    if (!m) {
         cli_input_free(&in);
         return NULL;
     }
@@ -92,24 +91,9 @@ int cmd_list(int argc, char **argv)
     ferry_meg *m = open_archive("list", path, &data, &size);
     if (!m) return CLI_INVALID;
     if (json) {
-        json_t *j = json_object();
-        cli_json_set_text(j, "file", path);
-        json_object_set_new(j, "format", json_string("MEG"));
-        json_object_set_new(j, "version", json_integer(m->format));
+        json_t *j = cli_meg_json(path, m, size);
         json_t *files = json_array();
-        for (uint32_t i = 0; i < m->file_count; i++) {
-            const ferry_meg_entry *e = &m->files[i];
-            json_t *f = json_object();
-            if (e->name)
-                cli_json_set_text(f, "name", e->name);
-            else
-                json_object_set_new(f, "name", json_null());
-            json_object_set_new(f, "size", json_integer(e->size));
-            json_object_set_new(f, "start", json_integer(e->start));
-            json_object_set_new(f, "flags", json_integer(e->flags));
-            json_object_set_new(f, "crc", json_integer(e->crc));
-            json_array_append_new(files, f);
-        }
+        for (uint32_t i = 0; i < m->file_count; i++) json_array_append_new(files, cli_meg_entry_json(&m->files[i], i));
         json_object_set_new(j, "files", files);
         cli_print_json(j);
         json_decref(j);
@@ -230,9 +214,16 @@ int cmd_extract(int argc, char **argv)
         return CLI_INVALID;
     }
     int status = CLI_OK;
+    struct stat st;
     if (mkdir(outdir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: cannot create the folder: %s\n", CLI_TXT(outdir), strerror(errno));
         status = CLI_INVALID;
+        goto done;
+    }
+    /* As convert -r: one message, not one per entry. */
+    if (stat(outdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "ferry extract: %s exists and is not a folder\n", CLI_TXT(outdir));
+        status = CLI_USAGE;
         goto done;
     }
     item *items = calloc(m->file_count ? m->file_count : 1, sizeof *items);

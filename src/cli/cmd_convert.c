@@ -226,6 +226,10 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
                 goto done;
             }
             ala_format = atoi(argv[++i]);
+        } else if (takes_value(argv[i])) { /* another family's: --lod, --triangles, --error, --mip */
+            status = cli_usage_error("convert", "option '%s' does not apply to Alamo conversions (it is for .p3d, "
+                                                ".alm or .paa inputs: ferry convert --help)", argv[i]);
+            goto done;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("convert", "unknown option '%s'", argv[i]);
             goto done;
@@ -299,20 +303,34 @@ int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options
         case FERRY_FORMAT_GLB:
         case FERRY_FORMAT_GLTF: from = " from a glTF file"; outputs = ".alm"; break;
         default:
+            /* IN is unreadable or of no known content. For an output ferry
+             * writes from another input (a texture's .png, an archive's
+             * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
+            if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
+                cli_has_ext(out, ".meg")) {
+                cli_input probe;
+                ferry_error err;
+                bool loaded = cli_input_load(in, CLI_USE_ANY, &probe, &err);
+                cli_input_free(&probe);
+                if (!loaded) {
+                    cli_print_error(in, &err);
+                    return CLI_INVALID;
+                }
+            }
             from = "";
-            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d (which apply depends on the input: ferry convert --help)";
+            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg (which apply depends on the "
+                      "input: ferry convert --help)";
         }
         return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);
     }
     return rewrite(in, out, o->ala_format);
 }
 
-/* Rewrites IN through its typed model as OUT (.alo or .ala). */
+/* Rewrites IN through its typed model as OUT (.alo or .ala: cli_alamo_rewrite
+ * refused other outputs). */
 static int rewrite(const char *in, const char *out, int ala_format)
 {
-    bool to_alo = cli_has_ext(out, ".alo"), to_ala = cli_has_ext(out, ".ala");
-    if (!to_alo && !to_ala)
-        return cli_usage_error("convert", "cannot write '%s': supported outputs: .glb, .gltf, .alo, .ala", out);
+    bool to_ala = cli_has_ext(out, ".ala"); /* else .alo: cli_alamo_rewrite checked */
     cli_asset asset;
     ferry_error err;
     if (!cli_asset_load(in, &asset, &err)) {

@@ -12,7 +12,9 @@ static const char dump_usage[] =
     "Prints the chunk tree of an Alamo file (.alo, .ala): type, offset, size and,\n"
     "where the format is known, the chunk's name, its strings, its mini-chunks\n"
     "and a summary of its fields. ODOL (.p3d) and ALM (.alm) files: every\n"
-    "structure decoded, record by record.\n"
+    "structure decoded, record by record. MEG archives: the header, the names\n"
+    "and every file record. PAA/PAC textures: tags (bytes shown), palette and\n"
+    "each mipmap's place, size and compression.\n"
     "\n"
     "  --json   machine-readable output on stdout\n";
 

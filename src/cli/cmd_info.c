@@ -17,7 +17,9 @@ static const char info_usage[] =
     "textures. ODOL models (.p3d, ArmA and ArmA 2): version, LODs with their\n"
     "resolution names, vertex, face, section, selection and proxy counts. ALM\n"
     "meshes (.alm): version, bones, positions, vertices, triangles at several\n"
-    "levels of detail. A file of any other format is named as such.\n"
+    "levels of detail. MEG archives (.meg): format, file and name counts, bytes\n"
+    "of entries. PAA/PAC textures: type, size and mipmaps, average and maximum\n"
+    "colours, tags. A file of any other format is named as such.\n"
     "\n"
     "  --json   machine-readable output on stdout (an array, one object per file)\n";
 

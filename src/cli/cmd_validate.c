@@ -15,10 +15,11 @@ static const char validate_usage[] =
     "       ferry validate -r [OPTIONS] DIR|FILE...\n"
     "\n"
     "Checks each file (ALO model, ALO particle system, ALA animation, ODOL .p3d\n"
-    "model of ArmA and ArmA 2, ALM progressive mesh) against every rule of its\n"
-    "format and reports each problem with its byte offset and chunk or record\n"
-    "path. Errors (the game may crash or misdraw) make the exit status 1; warnings\n"
-    "(e.g. a texture not found) are listed apart and do not fail.\n"
+    "model of ArmA and ArmA 2, ALM progressive mesh, MEG archive, PAA/PAC\n"
+    "texture) against every rule of its format and reports each problem with its\n"
+    "byte offset and chunk or record path. Errors (the game may crash or misdraw)\n"
+    "make the exit status 1; warnings (e.g. a texture not found) are listed apart\n"
+    "and do not fail.\n"
     "\n"
     "Each animation is also checked against its model, paired by name as the game\n"
     "names them: MODEL_NAME_00.ala belongs to MODEL.alo (ignoring case; of several\n"
@@ -33,9 +34,10 @@ static const char validate_usage[] =
     "With -r, each DIR is walked (subfolders too; names starting with '.' are\n"
     "left out, a folder reached twice through links is entered once) and every\n"
     "regular file whose content ferry recognises is checked (ALO, ALA, ODOL,\n"
-    "ALM; a file named .alo, .ala, .p3d or .alm is checked whatever its content).\n"
-    "Other files (textures, XML, glTF, ...) are skipped and counted, not errors;\n"
-    "a folder that cannot be read is an error. Without -r a folder is an error.\n"
+    "ALM, MEG, PAA; a file named .alo, .ala, .p3d, .alm, .meg, .paa or .pac is\n"
+    "checked whatever its content). Other files (DDS and TGA textures, XML,\n"
+    "glTF, ...) are skipped and counted, not errors; a folder that cannot be\n"
+    "read is an error. Without -r a folder is an error.\n"
     "\n"
     "  -r              check every file in the folders given (--recursive)\n"
     "  --json          machine-readable report on stdout\n"
@@ -303,7 +305,8 @@ static void add_target(target_list *l, const char *path, const char *folder_erro
 static bool named_like_model(const char *path)
 {
     return cli_has_ext(path, ".alo") || cli_has_ext(path, ".ala") || cli_has_ext(path, ".p3d") ||
-           cli_has_ext(path, ".alm");
+           cli_has_ext(path, ".alm") || cli_has_ext(path, ".meg") || cli_has_ext(path, ".paa") ||
+           cli_has_ext(path, ".pac");
 }
 
 static void visit(void *ctx, const char *path, const char *rel, const struct stat *st, int error)

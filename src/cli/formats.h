@@ -114,6 +114,13 @@ void *cli_meg_read(const uint8_t *data, size_t size, ferry_error *err);
 ferry_result cli_meg_write(const void *model, ferry_buffer *out, ferry_error *err);
 void cli_meg_free(void *model);
 extern const char cli_meg_convert_help[];
+/* An archive as JSON: {file, format "MEG", version, size}; one entry:
+ * {index, name (Latin-1 marked when not UTF-8), size, start, crc,
+ * stored_index, name_index, flags}. Shared by info, dump and list. */
+struct ferry_meg;
+struct ferry_meg_entry;
+json_t *cli_meg_json(const char *file, const struct ferry_meg *m, size_t size);
+json_t *cli_meg_entry_json(const struct ferry_meg_entry *e, uint32_t i);
 /* Lines added to `ferry convert --help` by the ODOL and ALM families. */
 extern const char cli_odol_convert_help[];
 extern const char cli_alm_convert_help[];
@@ -153,8 +160,9 @@ void cli_input_free(cli_input *in);
 void cli_not_known(ferry_error *err, const uint8_t *data, size_t size);
 /* The format of `path` from its head: by content; when the file cannot be
  * read or its content is unknown, by the extension (.p3d ODOL, .alm ALM,
- * .glb/.gltf glTF, .alo model, .ala animation, else UNKNOWN), so that the family that reports the
- * failure is the one the user meant. */
+ * .meg MEG, .glb/.gltf glTF, .alo model, .ala animation, .paa/.pac PAA,
+ * else UNKNOWN), so that the family that reports the failure is the one
+ * the user meant. */
 ferry_format cli_format_guess(const char *path);
 
 /* Reads `data` as `format`'s model. On failure prints the located error
@@ -166,7 +174,8 @@ void *cli_format_read(const cli_format *format, const char *file, const uint8_t 
 void *cli_format_load(const cli_format *format, const char *path, uint8_t **data, size_t *size);
 /* `ferry convert IN OUT` within one format: IN read by its row's
  * read_model (options->source), written back as OUT (cli_write_output).
- * Returns CLI_OK, CLI_INVALID or CLI_USAGE. The rewrite of ODOL and ALM. */
+ * Returns CLI_OK, CLI_INVALID or CLI_USAGE. The rewrite of ODOL, ALM, MEG
+ * and PAA. */
 int cli_format_rewrite(const char *in, const char *out, const cli_convert_options *options);
 /* convert and validate agree on what a file is: when `diags` holds errors,
  * prints them to `log` (may be NULL) with "IN: not converted: ..." and

@@ -9,7 +9,7 @@ s="$SRC/samples/alamo"
 
 expect 0 "ferry help" -- "$FERRY" help
 check "the overview" grep -q "usage: ferry COMMAND" "$tmp/out"
-for word in "glTF 2.0" "ALM" "\.p3d" "ArmA" "\.alo" "\.ala" "help \[COMMAND\]"; do
+for word in "glTF 2.0" "ALM" "\.p3d" "ArmA" "\.alo" "\.ala" "help \[COMMAND\]" "MEG" "PAA" "\.png"; do
   check "the overview names $word" grep -q "$word" "$tmp/out"
 done
 "$FERRY" --help >"$tmp/top.txt"
@@ -41,7 +41,7 @@ expect 2 "help takes one command" -- "$FERRY" help info dump
 
 for cmd in info validate; do
   "$FERRY" help "$cmd" >"$tmp/h.txt"
-  for word in "\.alo" "\.ala\|animation" "particle" "\.p3d\|ODOL" "ArmA" "ALM\|\.alm"; do
+  for word in "\.alo" "\.ala\|animation" "particle" "\.p3d\|ODOL" "ArmA" "ALM\|\.alm" "MEG" "PAA"; do
     check "$cmd help mentions $word" grep -qi "$word" "$tmp/h.txt"
   done
 done
@@ -55,6 +55,22 @@ expect 2 "convert a P3D to .obj" -- "$FERRY" convert "$SRC/samples/odol/box.p3d"
 check "a P3D's outputs include .p3d" grep -q "supported outputs are .p3d, .glb, .gltf" "$tmp/err"
 expect 2 "convert a file of unknown kind to .obj" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.obj"
 check "every output is named" grep -q "supported outputs: .glb, .gltf, .alo, .ala, .alm, .p3d" "$tmp/err"
+check "the texture and archive outputs too" grep -q "\.p3d, \.png, \.paa, \.pac, \.meg" "$tmp/err"
+for o in --lod --triangles --error --mip; do
+  expect 2 "convert a model with $o" -- "$FERRY" convert "$s/crate.alo" "$tmp/x.glb" "$o" 1
+  check "$o is known, and said not to apply" grep -q "option '$o' does not apply to Alamo conversions" "$tmp/err"
+done
+# An output ferry writes from another input: the input is what is wrong (exit 1).
+printf 'This is a text file.\n' >"$tmp/words.txt"
+for o in png paa meg; do
+  expect 1 "convert a text file to .$o" -- "$FERRY" convert "$tmp/words.txt" "$tmp/x.$o"
+  check "the input is named as of no known format" grep -q "words.txt: .*not a known format" "$tmp/err"
+  expect 1 "convert a missing file to .$o" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.$o"
+  check "the missing input is named" grep -q "cannot open" "$tmp/err"
+done
+mkdir -p "$tmp/folder-in"
+expect 1 "convert a folder to .png" -- "$FERRY" convert "$tmp/folder-in" "$tmp/x.png"
+check "the folder is named" grep -q "is a folder" "$tmp/err"
 
 # A file of no known format says so, in every command that reads files.
 printf 'This is a text file, not a model.\n' >"$tmp/text.alo"

@@ -37,10 +37,15 @@ meg1() {
 meg1 "$tmp/ok.meg" 'DATA\ART\X.TXT=hello' 'README.TXT=hi'
 expect 0 "info" -- "$FERRY" info "$tmp/ok.meg"
 check "info says MEG format 1" grep -q "MEG archive, format 1" "$tmp/out"
+check "info counts files and names" grep -q "2 files, 2 names, 7 bytes of entries" "$tmp/out"
+meg1 "$tmp/one.meg" 'A.TXT=x'
+expect 0 "info of a one-file archive" -- "$FERRY" info "$tmp/one.meg"
+check "in the singular" grep -q "1 file, 1 name, 1 byte of entries" "$tmp/out"
 expect 0 "list" -- "$FERRY" list "$tmp/ok.meg"
 check "list shows the stored name" grep -q 'DATA\\ART\\X.TXT' "$tmp/out"
 expect 0 "list --json" -- "$FERRY" list --json "$tmp/ok.meg"
 check "list --json has sizes" grep -q '"size": 5' "$tmp/out"
+check "list --json has what its help names" jq -e '.format == "MEG" and .version >= 1 and (.files[0] | has("index") and has("name") and has("size") and has("start") and has("crc") and has("stored_index") and has("name_index") and has("flags"))' "$tmp/out"
 expect 0 "dump --json" -- "$FERRY" dump --json "$tmp/ok.meg"
 check "dump --json has the records" grep -q '"name_index": 1' "$tmp/out"
 expect 1 "validate finds the zero CRCs" -- "$FERRY" validate "$tmp/ok.meg"
@@ -80,6 +85,11 @@ printf 'ODOL\x28\0\0\0' >"$tmp/x.meg"
 expect 1 "list on a non-archive" -- "$FERRY" list "$tmp/x.meg"
 expect 2 "list without a file" -- "$FERRY" list
 expect 2 "extract without OUTDIR" -- "$FERRY" extract "$tmp/ok.meg"
+printf 'x' >"$tmp/plain"
+expect 2 "extract into a file" -- "$FERRY" extract "$tmp/ok.meg" "$tmp/plain"
+check "said once, as convert -r says it" test "$(grep -c "exists and is not a folder" "$tmp/err")" = 1
+expect 1 "list on a model" -- "$FERRY" list "$SRC/samples/alamo/crate.alo"
+check "list names what the file is" grep -q "error: ferry list reads MEG archives, not ALO model files" "$tmp/err"
 expect 2 "list unknown option" -- "$FERRY" list --frob "$tmp/ok.meg"
 expect 0 "list --help" -- "$FERRY" list --help
 expect 0 "extract --help" -- "$FERRY" extract --help

@@ -88,6 +88,11 @@ expect 1 "a broken model in the tree fails" -- $T "$FERRY" validate -r --no-text
 check "the broken model is named with an offset" grep -q "broken.alo: .*offset 0x" "$tmp/err"
 check "an empty file named .alo is an error, not skipped" grep -q "empty.alo: .*empty" "$tmp/err"
 check "the summary counts them" grep -q "^6 files checked, 2 with errors, 2 skipped" "$tmp/out"
+: >"$tmp/mod/Textures/empty.paa"
+expect 1 "an empty file named .paa is checked too" -- $T "$FERRY" validate -r --no-textures "$tmp/mod"
+check "named as an error, not skipped" grep -q "empty.paa: .*empty" "$tmp/err"
+check "the summary counts it" grep -q "^7 files checked, 3 with errors, 2 skipped" "$tmp/out"
+rm "$tmp/mod/Textures/empty.paa"
 expect 0 "validate -r takes files too" -- $T "$FERRY" validate -r --no-textures "$S/crate.alo" "$tmp/mod/Models/walker.alo"
 expect 2 "validate -r on a missing folder" -- $T "$FERRY" validate -r "$tmp/nothing"
 validate_help() { "$FERRY" validate --help | grep -q -- "-r"; }
