@@ -16,16 +16,48 @@ static const char *base_name(const char *path)
     return b;
 }
 
-/* `name` in `folder`, ignoring case; a .tga name also as .dds. */
+typedef struct name_match {
+    const char *name, *dds; /* dds: the .dds spelling of a .tga name, else NULL */
+    char exact[512], alt[512];
+    bool has_exact, has_alt;
+} name_match;
+
+static bool match_name(void *ctx, const char *name, ferry_entry_kind kind)
+{
+    name_match *m = ctx;
+    size_t n = strlen(name);
+    if (kind != FERRY_ENTRY_FILE || n >= sizeof m->exact) return true;
+    if (strcasecmp(name, m->name) == 0) {
+        memcpy(m->exact, name, n + 1);
+        m->has_exact = true;
+        return false;
+    }
+    if (m->dds && !m->has_alt && strcasecmp(name, m->dds) == 0) {
+        memcpy(m->alt, name, n + 1);
+        m->has_alt = true;
+    }
+    return true;
+}
+
+/* `name` in `folder`, ignoring case; a .tga name also as .dds (the name
+ * itself wins, each the first listed). One listing for both: a model's
+ * folder can hold thousands of files and is listed per texture. */
 static bool find_name(const ferry_file_source *src, const char *folder, const char *name, char *out, size_t out_size)
 {
-    if (ferry_file_source_find(src, folder, name, FERRY_ENTRY_FILE, out, out_size)) return true;
     size_t n = strlen(name);
-    if (n < 4 || n > 1000 || strcasecmp(name + n - 4, ".tga") != 0) return false;
     char dds[1024];
-    memcpy(dds, name, n - 4);
-    memcpy(dds + n - 4, ".dds", 5);
-    return ferry_file_source_find(src, folder, dds, FERRY_ENTRY_FILE, out, out_size);
+    name_match m = {name, NULL, "", "", false, false};
+    if (n >= 4 && n <= 1000 && strcasecmp(name + n - 4, ".tga") == 0) {
+        memcpy(dds, name, n - 4);
+        memcpy(dds + n - 4, ".dds", 5);
+        m.dds = dds;
+    }
+    ferry_error e;
+    if (ferry_file_source_list(src, folder, match_name, &m, &e) != FERRY_OK || !(m.has_exact || m.has_alt))
+        return false;
+    const char *found = m.has_exact ? m.exact : m.alt;
+    int w = *folder ? snprintf(out, out_size, "%s/%s", folder, found) : snprintf(out, out_size, "%s", found);
+    return w > 0 && (size_t)w < out_size;
 }
 
 typedef struct subfolders {
