@@ -345,6 +345,12 @@ static void test_memory_lookup(void)
     CHECK(count == 1 && strcmp(anims[0], "Art/Models/ship_big_idle.ala") == 0);
     ferry_ala_free_paths(anims, count);
     CHECK(ferry_ala_find_animations(&s, "Nowhere/x.alo", &anims, &count, &err) == FERRY_ERR_IO && count == 0);
+    /* A folder too long to list: refused, and the error says so. */
+    char deep[1200];
+    memset(deep, 'a', sizeof deep);
+    memcpy(deep + sizeof deep - 7, "/x.alo", 7);
+    CHECK(ferry_ala_find_animations(&s, deep, &anims, &count, &err) == FERRY_ERR_ARGUMENT && count == 0);
+    CHECK(err.code == FERRY_ERR_ARGUMENT && strstr(err.message, "too long"));
     CHECK(ferry_ala_find_animations(&s, "../x.alo", &anims, &count, &err) == FERRY_ERR_ARGUMENT);
 }
 

@@ -3,6 +3,8 @@
  * sources (include/ferry/ferry.h). */
 #include <ferry/alo.h>
 
+#include "../../core/core.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,7 +164,7 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
                                               ferry_alamo_texture_folders *f, ferry_error *err)
 {
     memset(f, 0, sizeof *f);
-    if (err) memset(err, 0, sizeof *err);
+    fy_error_clear(err);
     ferry_result r = FERRY_OK;
     if (model_path) {
         const char *slash = strrchr(model_path, '/');
@@ -170,11 +172,7 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
         int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - model_path), model_path)
                       : snprintf(dir, sizeof dir, ".");
         if (n < 0 || (size_t)n >= sizeof dir - 4) {
-            if (err) {
-                err->code = FERRY_ERR_ARGUMENT;
-                err->offset = FERRY_NO_OFFSET;
-                snprintf(err->message, sizeof err->message, "model path too long");
-            }
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "model path too long");
             return FERRY_ERR_ARGUMENT;
         }
         /* A model at the root of the file system ("/x.alo") has folder "/". */
@@ -202,10 +200,7 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
         f->places.folder_count = dir_count;
     }
     if (r != FERRY_OK) {
-        if (err && r == FERRY_ERR_NOMEM) {
-            err->code = r;
-            snprintf(err->message, sizeof err->message, "out of memory");
-        }
+        if (r == FERRY_ERR_NOMEM) fy_error_set(err, r, FERRY_NO_OFFSET, NULL, "out of memory");
         ferry_alamo_texture_folders_close(f);
     }
     return r;
