@@ -106,8 +106,13 @@ ferry_result ferry_ala_find_animations(const ferry_file_source *source, const ch
     }
     for (size_t i = 0; r == FERRY_OK && i < f.animations.count; i++) {
         /* Ours unless another model in the folder has a longer stem that
-         * fits (X_Y_IDLE_00.ALA belongs to X_Y, not X). */
+         * fits (X_Y_IDLE_00.ALA belongs to X_Y, not X). Only a name that
+         * starts with our stem and '_' can be ours: the others are passed
+         * over before asking which model they pair with (a mod folder holds
+         * hundreds of models and over a thousand animations, and a batch
+         * looks up every model's). */
         const char *name = f.animations.items[i];
+        if (stem_length(name) <= stem_len || name[stem_len] != '_' || strncasecmp(name, base, stem_len) != 0) continue;
         size_t k = ferry_ala_model_for(name, (const char *const *)f.models.items, f.models.count);
         if (k >= f.models.count) continue;
         const char *owner = f.models.items[k];
