@@ -186,7 +186,7 @@ typedef struct mem_file {
 typedef struct mem_source {
     const mem_file *files;
     size_t count;
-    size_t loads, releases, outstanding;
+    size_t loads, releases, outstanding, lists;
 } mem_source;
 
 static ferry_result mem_load(void *user, const char *path, size_t max_size, uint8_t **data, size_t *size,
@@ -224,6 +224,7 @@ static void mem_release(void *user, uint8_t *data, size_t size)
 static ferry_result mem_list(void *user, const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err)
 {
     mem_source *m = user;
+    m->lists++;
     size_t n = strlen(path);
     bool any = n == 0;
     char seen[16][128];
@@ -265,7 +266,7 @@ static void test_limit_enforced(void)
 {
     static const uint8_t ten[10] = {0};
     mem_file files[] = {{"ten.bin", ten, 10}};
-    mem_source m = {files, 1, 0, 0, 0};
+    mem_source m = {files, 1, 0, 0, 0, 0};
     ferry_file_source s = mem_source_of(&m, "mem");
     s.load = NULL;
     uint8_t *data;
@@ -289,7 +290,7 @@ static void test_memory_lookup(void)
         {"Art/Models/ship_big.alo", x, 1},  {"Art/Models/ship_big_idle.ala", x, 1},
         {"Art/Models/other_idle.ala", x, 1}, {"Art/Models/ship_idle_00.ala/inner.txt", x, 1},
     };
-    mem_source m = {files, sizeof files / sizeof *files, 0, 0, 0};
+    mem_source m = {files, sizeof files / sizeof *files, 0, 0, 0, 0};
     ferry_file_source s = mem_source_of(&m, "data.meg");
     ferry_alamo_texture_places places = {0};
     places.model_source = &s;
@@ -305,13 +306,29 @@ static void test_memory_lookup(void)
     CHECK(!ferry_alamo_texture_find(&places, "none.tga", &where, path, sizeof path));
     /* A further folder, searched at its root. */
     static const mem_file extra_files[] = {{"none.dds", x, 1}};
-    mem_source m2 = {extra_files, 1, 0, 0, 0};
+    mem_source m2 = {extra_files, 1, 0, 0, 0, 0};
     ferry_file_source s2 = mem_source_of(&m2, "extra");
     const ferry_file_source *folders[] = {&s2};
     places.folders = folders;
     places.folder_count = 1;
     CHECK(ferry_alamo_texture_find(&places, "NONE.TGA", &where, path, sizeof path));
     CHECK(where == &s2 && strcmp(path, "none.dds") == 0);
+    /* A .tga name and its .dds spelling are looked for in one listing per
+     * folder (a model's folder is listed per texture); the name itself wins
+     * over a .dds listed before it. */
+    static const mem_file both_files[] = {{"HULL.dds", x, 1}, {"hull.TGA", x, 1}, {"rock.DDS", x, 1}};
+    mem_source m3 = {both_files, 3, 0, 0, 0, 0};
+    ferry_file_source s3 = mem_source_of(&m3, "both");
+    const ferry_file_source *both[] = {&s3};
+    places.folders = both;
+    places.model_source = NULL;
+    CHECK(ferry_alamo_texture_find(&places, "hull.tga", &where, path, sizeof path));
+    CHECK(where == &s3 && strcmp(path, "hull.TGA") == 0);
+    CHECK_EQ_U(m3.lists, 1);
+    CHECK(ferry_alamo_texture_find(&places, "ROCK.tga", &where, path, sizeof path));
+    CHECK(where == &s3 && strcmp(path, "rock.DDS") == 0);
+    CHECK_EQ_U(m3.lists, 2);
+    places.model_source = &s;
 
     /* Animations: ship_* files, not those of ship_big, not folders. */
     char **anims = NULL;
@@ -328,6 +345,12 @@ static void test_memory_lookup(void)
     CHECK(count == 1 && strcmp(anims[0], "Art/Models/ship_big_idle.ala") == 0);
     ferry_ala_free_paths(anims, count);
     CHECK(ferry_ala_find_animations(&s, "Nowhere/x.alo", &anims, &count, &err) == FERRY_ERR_IO && count == 0);
+    /* A folder too long to list: refused, and the error says so. */
+    char deep[1200];
+    memset(deep, 'a', sizeof deep);
+    memcpy(deep + sizeof deep - 7, "/x.alo", 7);
+    CHECK(ferry_ala_find_animations(&s, deep, &anims, &count, &err) == FERRY_ERR_ARGUMENT && count == 0);
+    CHECK(err.code == FERRY_ERR_ARGUMENT && strstr(err.message, "too long"));
     CHECK(ferry_ala_find_animations(&s, "../x.alo", &anims, &count, &err) == FERRY_ERR_ARGUMENT);
 }
 
@@ -349,7 +372,7 @@ static void test_converter_from_memory(void)
         tga[18 + 4 * i + 3] = 0xff;
     }
     mem_file files[] = {{"Models/crate.alo", tga, 0}, {"Textures/CRATE.TGA", tga, sizeof tga}};
-    mem_source m = {files, 2, 0, 0, 0};
+    mem_source m = {files, 2, 0, 0, 0, 0};
     ferry_file_source s = mem_source_of(&m, "mem:");
     ferry_alamo_texture_places places = {&s, "Models/crate.alo", NULL, NULL, 0};
     ferry_diagnostics diags = {0};
@@ -375,7 +398,7 @@ static void test_converter_from_memory(void)
 
     /* The same model, the texture absent from the source: reported missing. */
     mem_file none[] = {{"Models/crate.alo", tga, 1}};
-    mem_source m2 = {none, 1, 0, 0, 0};
+    mem_source m2 = {none, 1, 0, 0, 0, 0};
     ferry_file_source s2 = mem_source_of(&m2, "mem:");
     places.model_source = &s2;
     memset(&diags, 0, sizeof diags);
@@ -392,7 +415,7 @@ static void test_gltf_buffers(void)
 {
     static const uint8_t four[4] = {1, 2, 3, 4};
     mem_file files[] = {{"sub/b.bin", four, 4}};
-    mem_source m = {files, 1, 0, 0, 0};
+    mem_source m = {files, 1, 0, 0, 0, 0};
     ferry_file_source s = mem_source_of(&m, "mem");
     ferry_gltf_read_options o = {0};
     o.files = &s;

@@ -3,6 +3,8 @@
 #define _DEFAULT_SOURCE
 #include <ferry/ala.h>
 
+#include "../../core/core.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,19 +78,19 @@ ferry_result ferry_ala_find_animations(const ferry_file_source *source, const ch
 {
     *paths = NULL;
     *count = 0;
-    if (err) memset(err, 0, sizeof *err);
+    fy_error_clear(err);
     if (!source || !model_path) {
-        if (err) {
-            err->code = FERRY_ERR_ARGUMENT;
-            err->offset = FERRY_NO_OFFSET;
-            snprintf(err->message, sizeof err->message, "no source or model path");
-        }
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no source or model path");
         return FERRY_ERR_ARGUMENT;
     }
     const char *slash = strrchr(model_path, '/');
     char dir[1024];
     int dn = snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - model_path) : 0, model_path);
-    if (dn < 0 || (size_t)dn >= sizeof dir) return FERRY_ERR_ARGUMENT;
+    if (dn < 0 || (size_t)dn >= sizeof dir) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "the model's folder is too long: %.200s",
+                     model_path);
+        return FERRY_ERR_ARGUMENT;
+    }
     const char *base = slash ? slash + 1 : model_path;
     size_t stem_len = stem_length(base);
 
@@ -104,8 +106,13 @@ ferry_result ferry_ala_find_animations(const ferry_file_source *source, const ch
     }
     for (size_t i = 0; r == FERRY_OK && i < f.animations.count; i++) {
         /* Ours unless another model in the folder has a longer stem that
-         * fits (X_Y_IDLE_00.ALA belongs to X_Y, not X). */
+         * fits (X_Y_IDLE_00.ALA belongs to X_Y, not X). Only a name that
+         * starts with our stem and '_' can be ours: the others are passed
+         * over before asking which model they pair with (a mod folder holds
+         * hundreds of models and over a thousand animations, and a batch
+         * looks up every model's). */
         const char *name = f.animations.items[i];
+        if (stem_length(name) <= stem_len || name[stem_len] != '_' || strncasecmp(name, base, stem_len) != 0) continue;
         size_t k = ferry_ala_model_for(name, (const char *const *)f.models.items, f.models.count);
         if (k >= f.models.count) continue;
         const char *owner = f.models.items[k];
@@ -124,11 +131,7 @@ ferry_result ferry_ala_find_animations(const ferry_file_source *source, const ch
     free_list(&f.animations);
     if (r != FERRY_OK) {
         ferry_ala_free_paths(out, found);
-        if (err && r == FERRY_ERR_NOMEM) {
-            err->code = r;
-            err->offset = FERRY_NO_OFFSET;
-            snprintf(err->message, sizeof err->message, "out of memory listing animations");
-        }
+        if (r == FERRY_ERR_NOMEM) fy_error_set(err, r, FERRY_NO_OFFSET, NULL, "out of memory listing animations");
         return r;
     }
     if (found) qsort(out, found, sizeof *out, cmp_str);

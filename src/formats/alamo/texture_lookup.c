@@ -3,6 +3,8 @@
  * sources (include/ferry/ferry.h). */
 #include <ferry/alo.h>
 
+#include "../../core/core.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +18,48 @@ static const char *base_name(const char *path)
     return b;
 }
 
-/* `name` in `folder`, ignoring case; a .tga name also as .dds. */
+typedef struct name_match {
+    const char *name, *dds; /* dds: the .dds spelling of a .tga name, else NULL */
+    char exact[512], alt[512];
+    bool has_exact, has_alt;
+} name_match;
+
+static bool match_name(void *ctx, const char *name, ferry_entry_kind kind)
+{
+    name_match *m = ctx;
+    size_t n = strlen(name);
+    if (kind != FERRY_ENTRY_FILE || n >= sizeof m->exact) return true;
+    if (strcasecmp(name, m->name) == 0) {
+        memcpy(m->exact, name, n + 1);
+        m->has_exact = true;
+        return false;
+    }
+    if (m->dds && !m->has_alt && strcasecmp(name, m->dds) == 0) {
+        memcpy(m->alt, name, n + 1);
+        m->has_alt = true;
+    }
+    return true;
+}
+
+/* `name` in `folder`, ignoring case; a .tga name also as .dds (the name
+ * itself wins, each the first listed). One listing for both: a model's
+ * folder can hold thousands of files and is listed per texture. */
 static bool find_name(const ferry_file_source *src, const char *folder, const char *name, char *out, size_t out_size)
 {
-    if (ferry_file_source_find(src, folder, name, FERRY_ENTRY_FILE, out, out_size)) return true;
     size_t n = strlen(name);
-    if (n < 4 || n > 1000 || strcasecmp(name + n - 4, ".tga") != 0) return false;
     char dds[1024];
-    memcpy(dds, name, n - 4);
-    memcpy(dds + n - 4, ".dds", 5);
-    return ferry_file_source_find(src, folder, dds, FERRY_ENTRY_FILE, out, out_size);
+    name_match m = {name, NULL, "", "", false, false};
+    if (n >= 4 && n <= 1000 && strcasecmp(name + n - 4, ".tga") == 0) {
+        memcpy(dds, name, n - 4);
+        memcpy(dds + n - 4, ".dds", 5);
+        m.dds = dds;
+    }
+    ferry_error e;
+    if (ferry_file_source_list(src, folder, match_name, &m, &e) != FERRY_OK || !(m.has_exact || m.has_alt))
+        return false;
+    const char *found = m.has_exact ? m.exact : m.alt;
+    int w = *folder ? snprintf(out, out_size, "%s/%s", folder, found) : snprintf(out, out_size, "%s", found);
+    return w > 0 && (size_t)w < out_size;
 }
 
 typedef struct subfolders {
@@ -130,7 +164,7 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
                                               ferry_alamo_texture_folders *f, ferry_error *err)
 {
     memset(f, 0, sizeof *f);
-    if (err) memset(err, 0, sizeof *err);
+    fy_error_clear(err);
     ferry_result r = FERRY_OK;
     if (model_path) {
         const char *slash = strrchr(model_path, '/');
@@ -138,11 +172,7 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
         int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - model_path), model_path)
                       : snprintf(dir, sizeof dir, ".");
         if (n < 0 || (size_t)n >= sizeof dir - 4) {
-            if (err) {
-                err->code = FERRY_ERR_ARGUMENT;
-                err->offset = FERRY_NO_OFFSET;
-                snprintf(err->message, sizeof err->message, "model path too long");
-            }
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "model path too long");
             return FERRY_ERR_ARGUMENT;
         }
         /* A model at the root of the file system ("/x.alo") has folder "/". */
@@ -170,10 +200,7 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
         f->places.folder_count = dir_count;
     }
     if (r != FERRY_OK) {
-        if (err && r == FERRY_ERR_NOMEM) {
-            err->code = r;
-            snprintf(err->message, sizeof err->message, "out of memory");
-        }
+        if (r == FERRY_ERR_NOMEM) fy_error_set(err, r, FERRY_NO_OFFSET, NULL, "out of memory");
         ferry_alamo_texture_folders_close(f);
     }
     return r;
