@@ -433,7 +433,7 @@ typedef struct lod_arrays {
  * cross products of each triangle's edges, which point out of the model
  * (docs/formats/odol-gltf.md, "Winding and normals"). Computed once per
  * LOD, when a stored normal first needs repair. */
-static bool compute_face_normals(build *b, const ferry_odol_lod *lod)
+static void compute_face_normals(build *b, const ferry_odol_lod *lod)
 {
     size_t n = lod->positions.count;
     float *out = b->face_normals;
@@ -450,18 +450,16 @@ static bool compute_face_normals(build *b, const ferry_odol_lod *lod)
             uint16_t v[3] = {fc->vertices[0], fc->vertices[k + 1], fc->vertices[k]};
             float p[3][3];
             for (int c = 0; c < 3; c++) to_gltf(lod->positions.data + (size_t)v[c] * 12, p[c]);
-            double u[3], w[3];
+            double u[3], w[3], n[3];
             for (int c = 0; c < 3; c++) u[c] = (double)p[1][c] - p[0][c], w[c] = (double)p[2][c] - p[0][c];
-            g[0] += u[1] * w[2] - u[2] * w[1];
-            g[1] += u[2] * w[0] - u[0] * w[2];
-            g[2] += u[0] * w[1] - u[1] * w[0];
+            fy_vec3d_cross(u, w, n);
+            for (int c = 0; c < 3; c++) g[c] += n[c];
         }
         if (!isfinite(g[0]) || !isfinite(g[1]) || !isfinite(g[2])) continue;
         for (uint8_t c = 0; c < fc->count; c++)
             for (int j = 0; j < 3; j++) out[(size_t)fc->vertices[c] * 3 + j] += (float)g[j];
     }
     b->face_normals_ready = true;
-    return true;
 }
 
 /* One primitive from a list of faces: vertices in order of first use. */
@@ -546,7 +544,7 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
     if (normals_ok && repair) {
         /* A zero stored normal (seen in real weapons) would cost the whole
          * primitive its NORMAL: that vertex gets its faces' normal instead. */
-        if (!b->face_normals_ready && !compute_face_normals(b, lod)) return false;
+        if (!b->face_normals_ready) compute_face_normals(b, lod);
         for (uint32_t i = 0; i < face_count; i++) {
             const ferry_odol_face *f = &lod->faces[faces[i]];
             for (uint8_t k = 0; k < f->count; k++) {
