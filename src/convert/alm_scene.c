@@ -615,7 +615,7 @@ static bool add_animation(fy_alm_build *b, const geometry *g, int32_t mesh_node)
             if (f > 0) {
                 const float *p = rv + (f - 1) * 4;
                 float *q = rv + f * 4;
-                if (p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3] < 0)
+                if (fy_quat_dot(p, q) < 0)
                     for (int k = 0; k < 4; k++) q[k] = -q[k];
             }
         }
