@@ -350,7 +350,7 @@ static bool add_skin(fy_alm_build *b, const float *world)
 
 static void normalize3(double v[3], const double fallback[3])
 {
-    double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    double len = fy_vec3d_length(v);
     if (len > 1e-30 && isfinite(len)) {
         for (int k = 0; k < 3; k++) v[k] /= len;
     } else {
@@ -386,8 +386,8 @@ static bool vertex_normals(fy_alm_build *b, const geometry *g, double *normals)
             ferry_alm_vector_eval(&vx->tangents[0], b->rest, m->bone_count, t0);
             ferry_alm_vector_eval(&vx->tangents[1], b->rest, m->bone_count, t1);
             fy_vec3d_cross(t0, t1, out);
-            double len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
-            double scale = sqrt(t0[0] * t0[0] + t0[1] * t0[1] + t0[2] * t0[2]) * sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+            double len = fy_vec3d_length(out);
+            double scale = fy_vec3d_length(t0) * fy_vec3d_length(t1);
             if (isfinite(len) && len > 1e-9 * scale && len > 0) {
                 for (int k = 0; k < 3; k++) out[k] /= len;
                 done = true;

@@ -49,6 +49,7 @@ void fy_quat_from_mat4(const float m[16], float q[4]);
 void fy_mat4d_mul(const double a[16], const double b[16], double out[16]);
 /* Lengths, summed in double. */
 double fy_vec3_length(const float v[3]);
+double fy_vec3d_length(const double v[3]);
 double fy_quat_length(const float q[4]);
 /* 3-vectors. out may alias a or b. */
 void fy_vec3_cross(const float a[3], const float b[3], float out[3]);

@@ -281,6 +281,8 @@ void fy_vec3d_cross(const double a[3], const double b[3], double out[3])
 
 double fy_vec3_length(const float v[3]) { return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]); }
 
+double fy_vec3d_length(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
 double fy_quat_dot(const float a[4], const float b[4])
 {
     return (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
