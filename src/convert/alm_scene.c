@@ -301,16 +301,10 @@ static bool add_bones(fy_alm_build *b, float *world)
         ferry_json *x = fy_jobject(ja);
         fy_jset(ja, x, "alm_bone", fy_jinteger(ja, i));
         if (m->version >= 6) fy_jset(ja, x, "flags", fy_jinteger(ja, bone->flags));
-        if (m->version >= 10) {
-            ferry_json *tail = fy_jarray(ja);
-            for (int k = 0; k < 3; k++) fy_jpush(ja, tail, fy_jreal_or_null(ja, bone->tail[k]));
-            fy_jset(ja, x, "tail", tail);
-        }
+        if (m->version >= 10) fy_jset(ja, x, "tail", fy_jdoubles(ja, bone->tail, 3));
         if (!(miss <= TRS_TOLERANCE)) {
             /* Shear or a projective row: the node holds the closest TRS. */
-            ferry_json *mat = fy_jarray(ja);
-            for (int k = 0; k < 16; k++) fy_jpush(ja, mat, fy_jreal_or_null(ja, bone->transform[k]));
-            fy_jset(ja, x, "rest_matrix_row_major", mat);
+            fy_jset(ja, x, "rest_matrix_row_major", fy_jdoubles(ja, bone->transform, 16));
             fy_jset(ja, x, "not_trs", fy_jbool(ja, true));
             fy_jset(ja, x, "trs_miss", fy_jreal_or_null(ja, miss));
         }
