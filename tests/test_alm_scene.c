@@ -347,6 +347,10 @@ static void test_animation_space(void)
     CHECK_EQ_U(s->skin_count, 0);
     CHECK_EQ_U(s->node_count, 3);
     CHECK(s->nodes[1].parent == 0);
+    /* Version 10 bones keep their tail in extras (zero here). */
+    const ferry_json *tail = ferry_json_get(s->nodes[1].extras, "tail");
+    CHECK(tail && tail->kind == FERRY_JSON_ARRAY && tail->count == 3 && tail->items[2]->kind == FERRY_JSON_REAL &&
+          tail->items[2]->real == 0);
     const ferry_scene_primitive *p = &s->meshes[0].primitives[0];
     CHECK(p->joints == NULL);
     CHECK_EQ_U(p->target_count, 2);
@@ -501,6 +505,10 @@ static void test_shear(void)
     if (!s) return;
     CHECK(!rep.skinned);
     CHECK(strstr(test_extras_text(s->nodes[0].extras), "\"not_trs\":true") != NULL);
+    /* The stored matrix, row-major as ALM has it: the shear at row 0, column 1. */
+    const ferry_json *mat = ferry_json_get(s->nodes[0].extras, "rest_matrix_row_major");
+    CHECK(mat && mat->kind == FERRY_JSON_ARRAY && mat->count == 16 && mat->items[1]->kind == FERRY_JSON_REAL &&
+          mat->items[1]->real == 0.5);
     double q = 0;
     for (int k = 0; k < 4; k++) q += (double)s->nodes[0].rotation[k] * s->nodes[0].rotation[k];
     CHECK_NEAR(q, 1, 1e-5);

@@ -145,5 +145,35 @@ int main(void)
         CHECK_EQ_U(bone_nodes, 4);
         ferry_scene_free(scene);
     }
+
+    /* Drawn whatever their bones say, since shipped units would otherwise
+     * show nothing (gltf-export.md): the damage state _ALT0 and a skinned
+     * mesh, each on the hidden bone 3 in place of OnHiddenBone. */
+    uint32_t mapping[1] = {3};
+    for (int variant = 0; variant < 2; variant++) {
+        meshes[MESHES - 1].name = variant == 0 ? "Turret_ALT0" : "Skinned";
+        submeshes[MESHES - 1].bone_mapping = variant == 1 ? mapping : NULL;
+        submeshes[MESHES - 1].bone_mapping_count = variant == 1 ? 1 : 0;
+        ferry_alo_scene_options options;
+        memset(&options, 0, sizeof options);
+        options.skip_textures = true;
+        ferry_alo_scene_report report;
+        options.report = &report;
+        ferry_scene *scene = NULL;
+        ferry_error err;
+        CHECK(ferry_alo_to_scene(&model, &options, &scene, &err) == FERRY_OK);
+        if (!scene) continue;
+        CHECK_EQ_U(report.meshes, 2);
+        CHECK_EQ_U(report.meshes_left_out, MESHES - 2);
+        bool found = false;
+        for (size_t i = 0; i < scene->node_count; i++) {
+            const ferry_scene_node *nd = &scene->nodes[i];
+            if (!nd->name || strcmp(nd->name, meshes[MESHES - 1].name) != 0) continue;
+            found = nd->mesh >= 0;
+            if (variant == 1) CHECK_MSG(nd->skin >= 0, "the skinned mesh is bound to the skin");
+        }
+        CHECK_MSG(found, "%s on a hidden bone is drawn", meshes[MESHES - 1].name);
+        ferry_scene_free(scene);
+    }
     TEST_END();
 }

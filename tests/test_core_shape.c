@@ -248,6 +248,9 @@ static void test_math(void)
     float z[3];
     fy_vec3_cross(x, y, z);
     CHECK(z[0] == 0 && z[1] == 0 && z[2] == 1);
+    /* A quaternion and its negation: the same rotation, opposite hemispheres. */
+    const float q1[4] = {0, 0, (float)sqrt(0.5), (float)sqrt(0.5)};
+    CHECK(near(fy_quat_dot(q1, qn), -1) && near(fy_quat_dot(q1, q1), 1) && near(fy_quat_length(qn), 1));
 }
 
 int main(void)

@@ -244,6 +244,23 @@ static void test_round_trip(void)
     if (back) CHECK(back->image_count == 0 && back->materials[0].base_color_image == -1);
     ferry_scene_free(back);
     ferry_buffer_free(&json);
+    /* "." components name the document's folder: the source is asked for
+     * "my scene.bin"; an encoded NUL is refused before the source sees it. */
+    const char *const same_file[] = {"./my%20scene.bin", "././my%20scene.bin", "%2E/my%20scene.bin"};
+    for (size_t i = 0; i < sizeof same_file / sizeof *same_file; i++) {
+        ferry_buffer bin2 = {0};
+        CHECK(ferry_gltf_write_gltf(&s, same_file[i], NULL, &json, &bin2, &err) == FERRY_OK);
+        ferry_buffer_free(&bin2);
+        CHECK(ferry_gltf_read(json.data, json.size, &ro, &back, &err) == FERRY_OK);
+        ferry_scene_free(back);
+        ferry_buffer_free(&json);
+    }
+    ferry_buffer bin3 = {0};
+    CHECK(ferry_gltf_write_gltf(&s, "my%20scene.bin%00", NULL, &json, &bin3, &err) == FERRY_OK);
+    ferry_buffer_free(&bin3);
+    CHECK(ferry_gltf_read(json.data, json.size, &ro, &back, &err) == FERRY_ERR_IO && back == NULL);
+    CHECK(strcmp(err.path, "buffers[0]") == 0);
+    ferry_buffer_free(&json);
     ferry_buffer_free(&bin);
 }
 

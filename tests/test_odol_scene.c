@@ -1064,10 +1064,71 @@ static void test_corpus(void)
     test_free_paths(paths, n);
 }
 
+/* Procedural colour texts as the roof's second texture: the accepted
+ * spellings give the colour, every malformed one (cut short, missing or
+ * empty parts, values out of range, text after the end) is ignored and
+ * named, and a file name is not procedural at all. */
+static void test_procedural_texts(void)
+{
+    static const struct {
+        const char *text;
+        float rgba[4]; /* expected factor; alpha < 0: ignored (white, reported) */
+    } cases[] = {
+        {"#(rgb,8,8,3)color(0,0,1,0.5)", {0, 0, 1, 1}},
+        {"#(ARGB,8,8,3) Color( 1 , 0 , 0 , 1 , ca )", {1, 0, 0, 1}},
+        {"#(argb,8,8,3)color(1,0.5", {0, 0, 0, -1}},
+        {"#(argb,8,8)color(1,1,1,1)", {0, 0, 0, -1}},
+        {"#(argb,0,8,3)color(1,1,1,1)", {0, 0, 0, -1}},
+        {"#(argb,8.5,8,3)color(1,1,1,1)", {0, 0, 0, -1}},
+        {"#(xrgb,8,8,3)color(1,1,1,1)", {0, 0, 0, -1}},
+        {"#(argb,8,8,3)fresnel(1,1)", {0, 0, 0, -1}},
+        {"#(argb,8,8,3)color(1,1,nan,1)", {0, 0, 0, -1}},
+        {"#(argb,8,8,3)color(-0.5,1,1,1)", {0, 0, 0, -1}},
+        {"#(argb,8,8,3)color(1,1,1,1,)", {0, 0, 0, -1}},
+        {"#(argb,8,8,3)color(1,1,1,1)x", {0, 0, 0, -1}},
+        {"#(", {0, 0, 0, -1}},
+        {"data\\roof_co.paa", {1, 1, 1, 1}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        ferry_odol_model *m = build_roof();
+        const char *textures[2] = {m->lods[1].textures[0], cases[c].text};
+        m->lods[1].textures = textures;
+        ferry_odol_scene_report rep;
+        ferry_odol_scene_options opt = {0};
+        opt.report = &rep;
+        opt.game_view = true;
+        ferry_scene *s = NULL;
+        ferry_error err;
+        CHECK_MSG(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK, "%s: %s", cases[c].text, err.message);
+        if (s && s->mesh_count == 1 && s->meshes[0].primitive_count == 2) {
+            int32_t mat = s->meshes[0].primitives[1].material;
+            CHECK(mat >= 0);
+            const float *f = mat >= 0 ? s->materials[mat].base_color_factor : NULL;
+            bool procedural = cases[c].text[0] == '#';
+            if (cases[c].rgba[3] >= 0) {
+                CHECK_EQ_U(rep.colors, procedural ? 2 : 1);
+                CHECK_EQ_U(rep.procedural_ignored, 0);
+                for (int k = 0; f && k < 4; k++) CHECK_MSG(f[k] == cases[c].rgba[k], "%s: component %d", cases[c].text, k);
+            } else {
+                CHECK_EQ_U(rep.colors, 1);
+                CHECK_EQ_U(rep.procedural_ignored, 1);
+                CHECK_MSG(rep.procedural_problem && strstr(rep.procedural_problem, cases[c].text), "%s: named",
+                          cases[c].text);
+                for (int k = 0; f && k < 4; k++) CHECK(f[k] == 1.0f);
+            }
+        } else {
+            CHECK_MSG(false, "%s: the roof's LOD with two primitives", cases[c].text);
+        }
+        ferry_scene_free(s);
+        free_roof(m);
+    }
+}
+
 int main(void)
 {
     test_built();
     test_roof();
+    test_procedural_texts();
     test_facing();
     test_corpus();
     TEST_END();

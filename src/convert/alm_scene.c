@@ -301,16 +301,10 @@ static bool add_bones(fy_alm_build *b, float *world)
         ferry_json *x = fy_jobject(ja);
         fy_jset(ja, x, "alm_bone", fy_jinteger(ja, i));
         if (m->version >= 6) fy_jset(ja, x, "flags", fy_jinteger(ja, bone->flags));
-        if (m->version >= 10) {
-            ferry_json *tail = fy_jarray(ja);
-            for (int k = 0; k < 3; k++) fy_jpush(ja, tail, fy_jreal_or_null(ja, bone->tail[k]));
-            fy_jset(ja, x, "tail", tail);
-        }
+        if (m->version >= 10) fy_jset(ja, x, "tail", fy_jdoubles(ja, bone->tail, 3));
         if (!(miss <= TRS_TOLERANCE)) {
             /* Shear or a projective row: the node holds the closest TRS. */
-            ferry_json *mat = fy_jarray(ja);
-            for (int k = 0; k < 16; k++) fy_jpush(ja, mat, fy_jreal_or_null(ja, bone->transform[k]));
-            fy_jset(ja, x, "rest_matrix_row_major", mat);
+            fy_jset(ja, x, "rest_matrix_row_major", fy_jdoubles(ja, bone->transform, 16));
             fy_jset(ja, x, "not_trs", fy_jbool(ja, true));
             fy_jset(ja, x, "trs_miss", fy_jreal_or_null(ja, miss));
         }
@@ -350,7 +344,7 @@ static bool add_skin(fy_alm_build *b, const float *world)
 
 static void normalize3(double v[3], const double fallback[3])
 {
-    double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    double len = fy_vec3d_length(v);
     if (len > 1e-30 && isfinite(len)) {
         for (int k = 0; k < 3; k++) v[k] /= len;
     } else {
@@ -386,8 +380,8 @@ static bool vertex_normals(fy_alm_build *b, const geometry *g, double *normals)
             ferry_alm_vector_eval(&vx->tangents[0], b->rest, m->bone_count, t0);
             ferry_alm_vector_eval(&vx->tangents[1], b->rest, m->bone_count, t1);
             fy_vec3d_cross(t0, t1, out);
-            double len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
-            double scale = sqrt(t0[0] * t0[0] + t0[1] * t0[1] + t0[2] * t0[2]) * sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+            double len = fy_vec3d_length(out);
+            double scale = fy_vec3d_length(t0) * fy_vec3d_length(t1);
             if (isfinite(len) && len > 1e-9 * scale && len > 0) {
                 for (int k = 0; k < 3; k++) out[k] /= len;
                 done = true;
@@ -615,7 +609,7 @@ static bool add_animation(fy_alm_build *b, const geometry *g, int32_t mesh_node)
             if (f > 0) {
                 const float *p = rv + (f - 1) * 4;
                 float *q = rv + f * 4;
-                if (p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3] < 0)
+                if (fy_quat_dot(p, q) < 0)
                     for (int k = 0; k < 4; k++) q[k] = -q[k];
             }
         }

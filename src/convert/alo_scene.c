@@ -219,14 +219,8 @@ static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t 
     if (bone < b->model->skeleton.bone_count && b->model->skeleton.bones[bone].name)
         fy_jset(ja, x, "bone", fy_jstring(ja, b->model->skeleton.bones[bone].name));
     if (!connected) fy_jset(ja, x, "unconnected", fy_jbool(ja, true));
-    bool shadow = false, collision = false;
-    for (size_t i = 0; i < mesh->submesh_count; i++) {
-        const char *sh = mesh->submeshes[i].material.shader;
-        shadow |= fy_alo_shader_is(sh, "shadow");
-        collision |= fy_alo_shader_is(sh, "collision");
-    }
-    if (shadow) fy_jset(ja, x, "shadow_volume", fy_jbool(ja, true));
-    if (collision) fy_jset(ja, x, "collision_mesh", fy_jbool(ja, true));
+    if (why & NOT_DRAWN_SHADOW) fy_jset(ja, x, "shadow_volume", fy_jbool(ja, true));
+    if (why & NOT_DRAWN_COLLISION) fy_jset(ja, x, "collision_mesh", fy_jbool(ja, true));
     if (skinned) fy_jset(ja, x, "skinned", fy_jbool(ja, true));
     fy_json_name_tags(ja, x, mesh->name);
     if (why) {
@@ -346,18 +340,26 @@ static uint32_t object_bone(const ferry_alo_model *m, size_t object, bool *conne
     return UINT32_MAX;
 }
 
-/* Whether the mesh of object o goes into the scene. */
-static bool mesh_exported(const fy_alo_build *b, size_t o, unsigned *why)
+/* not_drawn of every object's mesh (0 for other objects), judged once for
+ * the skin and the objects. Returns whether an exported mesh is skinned. */
+static bool judge_objects(const fy_alo_build *b, unsigned *why)
 {
-    ferry_alo_object obj = ferry_alo_object_at(b->model, o);
-    *why = 0;
-    if (obj.kind != FERRY_ALO_OBJECT_MESH || obj.index >= b->model->mesh_count) return false;
-    bool connected;
-    *why = not_drawn(b, obj.index, object_bone(b->model, o, &connected));
-    return *why == 0 || b->opts->all;
+    const ferry_alo_model *m = b->model;
+    bool any_skinned = false;
+    size_t count = ferry_alo_object_count(m);
+    for (size_t o = 0; o < count; o++) {
+        ferry_alo_object obj = ferry_alo_object_at(m, o);
+        why[o] = 0;
+        if (obj.kind != FERRY_ALO_OBJECT_MESH || obj.index >= m->mesh_count) continue;
+        bool connected;
+        why[o] = not_drawn(b, obj.index, object_bone(m, o, &connected));
+        if (why[o] == 0 || b->opts->all) any_skinned |= fy_alo_mesh_is_skinned(&m->meshes[obj.index]);
+    }
+    return any_skinned;
 }
 
-static bool add_objects(fy_alo_build *b, ferry_json *left_out)
+/* why: judge_objects's; a mesh the game does not draw is left out unless `all`. */
+static bool add_objects(fy_alo_build *b, const unsigned *why, ferry_json *left_out)
 {
     ferry_arena *ja = b->arena;
     const ferry_alo_model *m = b->model;
@@ -368,14 +370,13 @@ static bool add_objects(fy_alo_build *b, ferry_json *left_out)
         ferry_alo_object obj = ferry_alo_object_at(m, o);
         if (obj.kind == FERRY_ALO_OBJECT_MESH) {
             if (obj.index >= m->mesh_count) continue;
-            unsigned why;
-            if (!mesh_exported(b, o, &why)) {
+            if (why[o] && !b->opts->all) {
                 const char *name = m->meshes[obj.index].name;
                 fy_jpush(ja, left_out, fy_jstring(ja, name ? name : ""));
                 b->meshes_left_out++;
                 continue;
             }
-            if (!add_mesh_node(b, &m->meshes[obj.index], bone, connected, why)) return false;
+            if (!add_mesh_node(b, &m->meshes[obj.index], bone, connected, why[o])) return false;
             b->meshes_added++;
         } else {
             if (obj.index >= m->light_count) continue;
@@ -507,18 +508,12 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
     }
     ok = ok && add_bones(&b);
     ok = ok && mark_lower_lods(&b);
-    if (ok) {
-        /* A skin only when a skinned mesh is exported (else it would be unused). */
-        bool any_skinned = false;
-        for (size_t o = 0; o < objects; o++) {
-            unsigned why;
-            ferry_alo_object obj = ferry_alo_object_at(model, o);
-            if (mesh_exported(&b, o, &why)) any_skinned |= fy_alo_mesh_is_skinned(&model->meshes[obj.index]);
-        }
-        if (any_skinned && sk->bone_count > 0) ok = fy_alo_make_skin(&b);
-    }
+    unsigned *why = ok ? fy_build_alloc(&b, objects, sizeof *why) : NULL;
+    ok = ok && why != NULL;
+    /* A skin only when a skinned mesh is exported (else it would be unused). */
+    if (ok && judge_objects(&b, why) && sk->bone_count > 0) ok = fy_alo_make_skin(&b);
     ferry_json *left_out = fy_jarray(ja);
-    ok = ok && add_objects(&b, left_out);
+    ok = ok && add_objects(&b, why, left_out);
     ok = ok && add_proxies_and_dazzles(&b);
     ok = ok && fy_alo_animations(&b);
     ferry_json *missing = fy_jarray(ja);

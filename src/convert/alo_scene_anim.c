@@ -28,8 +28,7 @@ static bool near3(const float a[3], const float b[3], float tol)
 
 static bool near_quat(const float a[4], const float b[4])
 {
-    double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
-    return fabs(d) >= 1.0 - 1e-7;
+    return fabs(fy_quat_dot(a, b)) >= 1.0 - 1e-7;
 }
 
 typedef enum { KEYS_LINEAR, KEYS_STEP, KEYS_MIXED } key_mode;
@@ -95,9 +94,7 @@ static bool add_channel(fy_alo_build *b, ferry_scene_animation *a, int32_t node,
              * points away from the previous one keeps the shorter arc, which
              * is how ALA sampling interpolates. */
             if (k > 0) {
-                const float *prev = &values[(k - 1) * 4];
-                double d = (double)prev[0] * dst[0] + (double)prev[1] * dst[1] + (double)prev[2] * dst[2] + (double)prev[3] * dst[3];
-                if (d < 0)
+                if (fy_quat_dot(&values[(k - 1) * 4], dst) < 0)
                     for (int c = 0; c < 4; c++) dst[c] = -dst[c];
             }
         }

@@ -21,6 +21,13 @@ ferry_json *fy_jfloats(ferry_arena *arena, const float *v, size_t n)
     return a;
 }
 
+ferry_json *fy_jdoubles(ferry_arena *arena, const double *v, size_t n)
+{
+    ferry_json *a = fy_jarray(arena);
+    for (size_t i = 0; i < n; i++) fy_jpush(arena, a, fy_jreal_or_null(arena, v[i]));
+    return a;
+}
+
 /* ---- scene memory ---- */
 
 void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t size)

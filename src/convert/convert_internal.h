@@ -22,6 +22,7 @@
 ferry_json *fy_jreal_or_null(ferry_arena *arena, double v);
 /* An array of reals (non-finite ones null). */
 ferry_json *fy_jfloats(ferry_arena *arena, const float *v, size_t n);
+ferry_json *fy_jdoubles(ferry_arena *arena, const double *v, size_t n);
 /* Items or members of an array or object; 0 for NULL. */
 static inline size_t fy_jcount(const ferry_json *v) { return v ? v->count : 0; }
 

@@ -433,7 +433,7 @@ typedef struct lod_arrays {
  * cross products of each triangle's edges, which point out of the model
  * (docs/formats/odol-gltf.md, "Winding and normals"). Computed once per
  * LOD, when a stored normal first needs repair. */
-static bool compute_face_normals(build *b, const ferry_odol_lod *lod)
+static void compute_face_normals(build *b, const ferry_odol_lod *lod)
 {
     size_t n = lod->positions.count;
     float *out = b->face_normals;
@@ -450,18 +450,16 @@ static bool compute_face_normals(build *b, const ferry_odol_lod *lod)
             uint16_t v[3] = {fc->vertices[0], fc->vertices[k + 1], fc->vertices[k]};
             float p[3][3];
             for (int c = 0; c < 3; c++) to_gltf(lod->positions.data + (size_t)v[c] * 12, p[c]);
-            double u[3], w[3];
+            double u[3], w[3], n[3];
             for (int c = 0; c < 3; c++) u[c] = (double)p[1][c] - p[0][c], w[c] = (double)p[2][c] - p[0][c];
-            g[0] += u[1] * w[2] - u[2] * w[1];
-            g[1] += u[2] * w[0] - u[0] * w[2];
-            g[2] += u[0] * w[1] - u[1] * w[0];
+            fy_vec3d_cross(u, w, n);
+            for (int c = 0; c < 3; c++) g[c] += n[c];
         }
         if (!isfinite(g[0]) || !isfinite(g[1]) || !isfinite(g[2])) continue;
         for (uint8_t c = 0; c < fc->count; c++)
             for (int j = 0; j < 3; j++) out[(size_t)fc->vertices[c] * 3 + j] += (float)g[j];
     }
     b->face_normals_ready = true;
-    return true;
 }
 
 /* One primitive from a list of faces: vertices in order of first use. */
@@ -546,7 +544,7 @@ static bool make_primitive(build *b, const ferry_odol_lod *lod, uint32_t lod_ind
     if (normals_ok && repair) {
         /* A zero stored normal (seen in real weapons) would cost the whole
          * primitive its NORMAL: that vertex gets its faces' normal instead. */
-        if (!b->face_normals_ready && !compute_face_normals(b, lod)) return false;
+        if (!b->face_normals_ready) compute_face_normals(b, lod);
         for (uint32_t i = 0; i < face_count; i++) {
             const ferry_odol_face *f = &lod->faces[faces[i]];
             for (uint8_t k = 0; k < f->count; k++) {
@@ -764,11 +762,11 @@ static bool add_proxy(build *b, const ferry_odol_lod *lod, uint32_t lod_index, u
  * game replaces by the proxy's model: a section a proxy names, flagged
  * 0x10000000 or holding no more faces than the proxies naming it (every
  * such section of the real files is both: one triangle per proxy, no
- * texture). They are not drawn; the proxies are nodes. Returns how many. */
+ * texture). They are not drawn; the proxies are nodes. */
 #define PROXY_SECTION_FLAG 0x10000000u
-static uint32_t mark_proxy_sections(build *b, const ferry_odol_lod *lod, const uint32_t *count)
+static void mark_proxy_sections(build *b, const ferry_odol_lod *lod, const uint32_t *count)
 {
-    uint32_t sections = lod->sections ? lod->section_count : 0, marked = 0;
+    uint32_t sections = lod->sections ? lod->section_count : 0;
     memset(b->skip_section, 0, (size_t)sections + 1);
     memset(b->naming, 0, ((size_t)sections + 1) * sizeof *b->naming);
     for (uint32_t k = 0; lod->proxies && k < lod->proxy_count; k++) {
@@ -778,12 +776,8 @@ static uint32_t mark_proxy_sections(build *b, const ferry_odol_lod *lod, const u
     for (uint32_t s = 0; s < sections; s++) {
         if (!b->naming[s]) continue;
         uint32_t faces = count[s + 1] - count[s];
-        if ((lod->sections[s].special & PROXY_SECTION_FLAG) || faces <= b->naming[s]) {
-            b->skip_section[s] = 1;
-            marked++;
-        }
+        if ((lod->sections[s].special & PROXY_SECTION_FLAG) || faces <= b->naming[s]) b->skip_section[s] = 1;
     }
-    return marked;
 }
 
 static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
@@ -819,9 +813,7 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
         for (uint32_t s = 0; s <= sections; s++) count[s + 1] += count[s];
         /* bucket was scratch for face starts in assign_sections; refill. */
         uint32_t *fill = malloc(((size_t)sections + 1) * sizeof *fill);
-        if (!fill) {
-            return fail(b, FERRY_ERR_NOMEM, "", "out of memory sorting faces");
-        }
+        if (!fill) return fail(b, FERRY_ERR_NOMEM, "", "out of memory sorting faces");
         memcpy(fill, count, ((size_t)sections + 1) * sizeof *fill);
         for (uint32_t f = 0; f < lod->face_count; f++) {
             uint32_t s = b->face_section[f] == NO_SECTION ? sections : b->face_section[f];
@@ -842,22 +834,16 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
         }
         if (used) {
             mesh->primitives = alloc(b, used, sizeof *mesh->primitives);
-            if (!mesh->primitives) {
-                return false;
-            }
+            if (!mesh->primitives) return false;
         }
         for (uint32_t s = 0; s <= sections && used; s++) {
             uint32_t begin = count[s], end = count[s + 1];
             if (begin == end || (s < sections && b->skip_section[s])) continue;
             ferry_scene_primitive *p = &mesh->primitives[mesh->primitive_count++];
-            if (!make_primitive(b, lod, l, &la, b->bucket + begin, end - begin, p)) {
-                return false;
-            }
+            if (!make_primitive(b, lod, l, &la, b->bucket + begin, end - begin, p)) return false;
             ferry_json *px = fy_jobject(ja);
             if (s < sections) {
-                if (!section_material(b, lod, &lod->sections[s], &p->material)) {
-                    return false;
-                }
+                if (!section_material(b, lod, &lod->sections[s], &p->material)) return false;
                 fy_jset(ja, px, "section", fy_jinteger(ja, s));
                 fy_jset(ja, px, "special", fy_jinteger(ja, lod->sections[s].special));
                 /* A section a proxy names that also holds other faces is
@@ -869,22 +855,16 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
             }
             fy_jset(ja, px, "faces", fy_jinteger(ja, end - begin));
             p->extras = px;
-            if (!p->extras) {
-                return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
-            }
+            if (!p->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
         }
     }
     /* A LOD without drawn faces (memory points, land contacts, or one whose
      * only faces are proxy triangles) shows its vertices as points. */
     if (!drawn_faces && lod->positions.count) {
         mesh->primitives = alloc(b, 1, sizeof *mesh->primitives);
-        if (!mesh->primitives) {
-            return false;
-        }
+        if (!mesh->primitives) return false;
         mesh->primitive_count = 1;
-        if (!make_points(b, lod, l, &mesh->primitives[0])) {
-            return false;
-        }
+        if (!make_points(b, lod, l, &mesh->primitives[0])) return false;
     }
     ferry_json *lx = lod_json(ja, b->m, lod, l);
     if (fy_jcount(proxy_sections)) fy_jset(ja, lx, "proxy_sections", proxy_sections);

@@ -39,6 +39,9 @@ void fy_mat4_point(const float m[16], const float p[3], float out[3]);
 void fy_mat4_vector(const float m[16], const float v[3], float out[3]);
 /* Unit length, or identity when the length is zero or not finite. */
 void fy_quat_normalize(float q[4]);
+/* Dot product, summed in double: the cosine of half the angle between two
+ * unit quaternions (negative: on opposite hemispheres). */
+double fy_quat_dot(const float a[4], const float b[4]);
 /* Rotation matrix (3x3 inside a column-major 4x4) to unit quaternion, w >= 0. */
 void fy_quat_from_mat4(const float m[16], float q[4]);
 
@@ -46,6 +49,7 @@ void fy_quat_from_mat4(const float m[16], float q[4]);
 void fy_mat4d_mul(const double a[16], const double b[16], double out[16]);
 /* Lengths, summed in double. */
 double fy_vec3_length(const float v[3]);
+double fy_vec3d_length(const double v[3]);
 double fy_quat_length(const float q[4]);
 /* 3-vectors. out may alias a or b. */
 void fy_vec3_cross(const float a[3], const float b[3], float out[3]);

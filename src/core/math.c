@@ -83,7 +83,7 @@ void fy_mat4_from_trs(const float t[3], const float q[4], const float s[3], floa
 
 void fy_quat_normalize(float q[4])
 {
-    double n = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+    double n = fy_quat_length(q);
     if (!(n > 1e-12) || !isfinite(n)) {
         q[0] = q[1] = q[2] = 0.0f;
         q[3] = 1.0f;
@@ -281,7 +281,11 @@ void fy_vec3d_cross(const double a[3], const double b[3], double out[3])
 
 double fy_vec3_length(const float v[3]) { return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]); }
 
-double fy_quat_length(const float q[4])
+double fy_vec3d_length(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+double fy_quat_dot(const float a[4], const float b[4])
 {
-    return sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+    return (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
 }
+
+double fy_quat_length(const float q[4]) { return sqrt(fy_quat_dot(q, q)); }

@@ -186,10 +186,11 @@ static ferry_result save_gltf(const ferry_scene *scene, const char *path, const 
     for (size_t i = 0; r == FERRY_OK && i < n; i++) r = fy_file_check_target(targets[i], options, err);
     for (size_t i = 0; r == FERRY_OK && i < n; i++, staged_count++)
         r = fy_file_stage(targets[i], datas[i], sizes[i], options, &staged[i], err);
-    for (size_t i = 0; r == FERRY_OK && i < n; i++, committed++) {
+    for (size_t i = 0; r == FERRY_OK && i < n; i++) {
         r = fy_file_commit(staged[i], targets[i], err);
         free(staged[i]);
         staged[i] = NULL;
+        committed += r == FERRY_OK;
     }
     if (r != FERRY_OK) {
         for (size_t i = 0; i < committed; i++) unlink(targets[i]);
