@@ -40,13 +40,22 @@ int main(int argc, char **argv)
         size_t size;
         ferry_error err;
         ferry_paa *p;
-        if (ferry_file_load(argv[f], 0, &data, &size, &err) != FERRY_OK ||
-            ferry_paa_read(data, size, NULL, &p, &err) != FERRY_OK || !p->mip_count) {
+        if (ferry_file_load(argv[f], 0, &data, &size, &err) != FERRY_OK) {
             fprintf(stderr, "%s: not read: %s\n", argv[f], err.message);
+            continue;
+        }
+        if (ferry_paa_read(data, size, NULL, &p, &err) != FERRY_OK || !p->mip_count) {
+            fprintf(stderr, "%s: not read: %s\n", argv[f], p ? "no mipmap" : err.message);
+            ferry_paa_free(p);
+            ferry_file_free(data);
             continue;
         }
         size_t bytes = (size_t)p->mips[0].width * p->mips[0].height * 4;
         uint8_t *a = malloc(bytes), *b = malloc(bytes);
+        if (!a || !b) {
+            fprintf(stderr, "bench_paa: out of memory\n");
+            return 1;
+        }
         memset(a, 1, bytes);
         double dec[100], cpy[100];
         for (int r = 0; r < rounds; r++) {

@@ -107,4 +107,14 @@ check "byte-identical" cmp -s "$tmp/archive.alo" "$tmp/archive.meg"
 expect 0 "list a MEG named .alo" -- "$FERRY" list "$tmp/archive.alo"
 check "lists A.TXT" grep -q "A.TXT" "$tmp/out"
 
+# ---- a PAA texture (DXT1, no tags, one raw 4 x 4 mipmap) named .alo ----
+printf '\x01\xff\x00\x00\x04\x00\x04\x00\x08\x00\x00\x00\xf8\x1f\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >"$tmp/texture.alo"
+expect 0 "info on a PAA named .alo" -- "$FERRY" info --json "$tmp/texture.alo"
+check "its format is PAA" jq -e '.[0].format == "PAA"' "$tmp/out" >/dev/null
+expect 0 "validate a PAA named .alo" -- "$FERRY" validate "$tmp/texture.alo"
+expect 0 "rewrite a PAA named .alo" -- "$FERRY" convert "$tmp/texture.alo" "$tmp/texture.paa"
+check "byte-identical" cmp -s "$tmp/texture.alo" "$tmp/texture.paa"
+expect 0 "a PAA named .alo to PNG" -- "$FERRY" convert "$tmp/texture.alo" "$tmp/texture.png"
+check "a 4 x 4 PNG" test "$(od -An -tx1 -j12 -N12 "$tmp/texture.png" | tr -d ' \n')" = 494844520000000400000004
+
 finish
