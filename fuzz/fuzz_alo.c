@@ -6,8 +6,13 @@
  *  - a model that reads writes back byte for byte (the writer's promise for
  *    read models, damaged or not), and those bytes read again;
  *  - validation reports only located diagnostics or ones that say why not;
- *  - the derived-data functions survive whatever indices the model holds. */
+ *  - the derived-data functions survive whatever indices the model holds;
+ *  - the glTF conversion (the game's view and --all, no textures) either
+ *    fails with a message or gives a scene that writes as .glb or fails
+ *    with a message. */
 #include <ferry/alo.h>
+#include <ferry/convert.h>
+#include <ferry/gltf.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -104,6 +109,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         float lo[3], hi[3];
         (void)ferry_alo_mesh_vertex_bounds(mesh, lo, hi);
         for (size_t s = 0; s < mesh->submesh_count; s++) rays(&mesh->submeshes[s]);
+    }
+
+    for (int all = 0; all < 2; all++) {
+        ferry_alo_scene_options so = {0};
+        so.all = all;
+        ferry_scene *scene = NULL;
+        if (ferry_alo_to_scene(model, &so, &scene, &err) != FERRY_OK) {
+            if (err.code == FERRY_OK || !err.message[0]) fail("a refused conversion without a message");
+            continue;
+        }
+        ferry_buffer glb = {0};
+        if (ferry_gltf_write_glb(scene, &glb, &err) != FERRY_OK && (err.code == FERRY_OK || !err.message[0]))
+            fail("a refused glTF write without a message");
+        ferry_buffer_free(&glb);
+        ferry_scene_free(scene);
     }
     ferry_alo_free(model);
     return 0;

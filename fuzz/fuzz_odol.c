@@ -8,7 +8,11 @@
  *  - a model that reads writes, those bytes read again, and writing what
  *    was read again gives the same bytes (idempotence: flag bytes other
  *    than 0 and 1 may come back as 1 the first time, nothing else moves);
- *    undamaged flags give back the input itself. */
+ *    undamaged flags give back the input itself;
+ *  - the glTF conversion (the game's view and every LOD) either fails with a
+ *    message or gives a scene that writes as .glb or fails with a message. */
+#include <ferry/convert.h>
+#include <ferry/gltf.h>
 #include <ferry/odol.h>
 
 #include <stdio.h>
@@ -41,6 +45,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < diags.count; i++)
         if (!diags.items[i].message[0] || !diags.items[i].rule[0]) fail("diagnostic without rule or message");
     ferry_diagnostics_free(&diags);
+
+    for (int all = 0; all < 2; all++) {
+        ferry_odol_scene_options so = {0};
+        so.game_view = !all;
+        ferry_scene *scene = NULL;
+        if (ferry_odol_to_scene(model, &so, &scene, &err) != FERRY_OK) {
+            if (err.code == FERRY_OK || !err.message[0]) fail("a refused conversion without a message");
+            continue;
+        }
+        ferry_buffer glb = {0};
+        if (ferry_gltf_write_glb(scene, &glb, &err) != FERRY_OK && (err.code == FERRY_OK || !err.message[0]))
+            fail("a refused glTF write without a message");
+        ferry_buffer_free(&glb);
+        ferry_scene_free(scene);
+    }
 
     ferry_buffer out = {0};
     if (ferry_odol_write(model, &out, &err) != FERRY_OK) fail("a read model does not write");
