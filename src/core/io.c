@@ -49,7 +49,12 @@ static int open_regular(const char *path, struct stat *st, ferry_error *err)
         fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot open %s: %s", path, strerror(errno));
         return -1;
     }
-    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+    if (fstat(fd, st) != 0) {
+        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot open %s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st->st_mode)) { /* replaced between the stat and the open */
         fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "%s is %s, not a regular file: not read", path,
                      kind_of(st->st_mode));
         close(fd);
