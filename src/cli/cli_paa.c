@@ -160,6 +160,9 @@ static int to_png(const char *in, const char *out, size_t mip)
             cli_print_error(in, &err);
         else
             status = cli_write_output(in, out, &buf);
+        if (status == CLI_OK)
+            fprintf(stderr, "%s -> %s: mipmap %zu (%zu in the file), %u x %u RGBA PNG\n", CLI_TXT(in), CLI_TXT(out), mip,
+                    p->mip_count, (unsigned)img.width, (unsigned)img.height);
         ferry_buffer_free(&buf);
         ferry_image_free(&img);
     }

@@ -227,7 +227,7 @@ int cmd_extract(int argc, char **argv)
         goto done;
     }
     item *items = calloc(m->file_count ? m->file_count : 1, sizeof *items);
-    size_t count = 0;
+    size_t count = 0, written = 0, refused = 0;
     for (uint32_t i = 0; items && i < m->file_count; i++) {
         const ferry_meg_entry *e = &m->files[i];
         const char *why = NULL;
@@ -236,6 +236,7 @@ int cmd_extract(int argc, char **argv)
             fprintf(stderr, "%s: files[%u] '%s' not extracted: %s\n", CLI_TXT(archive), (unsigned)i,
                     e->name ? CLI_TXT(e->name) : "", why);
             status = CLI_INVALID;
+            refused++;
             continue;
         }
         bool wanted = patterns == 0;
@@ -263,15 +264,18 @@ int cmd_extract(int argc, char **argv)
             fprintf(stderr, "%s: files[%u] '%s' not extracted: another entry's name is equal but for case\n",
                     CLI_TXT(archive), (unsigned)items[k].file, CLI_TXT(e->name));
             status = CLI_INVALID;
+            refused++;
         } else if (!e->data) {
             fprintf(stderr, "%s: files[%u] '%s' not extracted: its bytes [%u, +%u) lie outside the archive\n",
                     CLI_TXT(archive), (unsigned)items[k].file, CLI_TXT(e->name), (unsigned)e->start,
                     (unsigned)e->size);
             status = CLI_INVALID;
+            refused++;
         } else if (!make_parents(outdir, items[k].path, &why)) {
             fprintf(stderr, "%s: files[%u] '%s' not extracted: %s\n", CLI_TXT(archive), (unsigned)items[k].file,
                     CLI_TXT(e->name), why ? why : "out of memory");
             status = CLI_INVALID;
+            refused++;
         } else {
             size_t ol = strlen(outdir), pl = strlen(items[k].path);
             char *full = malloc(ol + 1 + pl + 1);
@@ -279,6 +283,7 @@ int cmd_extract(int argc, char **argv)
             const ferry_write_options wo = {.protect_input = archive};
             if (!full) {
                 status = CLI_INVALID;
+                refused++;
             } else {
                 memcpy(full, outdir, ol);
                 full[ol] = '/';
@@ -286,12 +291,21 @@ int cmd_extract(int argc, char **argv)
                 if (ferry_file_write(full, e->data, e->size, &wo, &err) != FERRY_OK) {
                     cli_print_error(full, &err);
                     status = CLI_INVALID;
+                    refused++;
+                } else {
+                    written++;
                 }
                 free(full);
             }
         }
         free(why);
         free(items[k].path);
+    }
+    if (items) {
+        fprintf(stderr, "%s: %zu file%s extracted into %s", CLI_TXT(archive), written, written == 1 ? "" : "s",
+                CLI_TXT(outdir));
+        if (refused) fprintf(stderr, ", %zu not extracted (named above)", refused);
+        fputc('\n', stderr);
     }
     free(items);
 done:

@@ -56,9 +56,11 @@ expect 2 "convert to another format" -- "$FERRY" convert "$tmp/ok.meg" "$tmp/cop
 expect 0 "extract" -- "$FERRY" extract "$tmp/ok.meg" "$tmp/out1"
 check "backslashes become folders" test "$(cat "$tmp/out1/DATA/ART/X.TXT")" = hello
 check "second entry" test "$(cat "$tmp/out1/README.TXT")" = hi
+check "extract says how many it wrote" grep -q "2 files extracted into $tmp/out1\$" "$tmp/err"
 expect 0 "extract with a pattern" -- "$FERRY" extract "$tmp/ok.meg" "$tmp/out2" 'data\art\*'
 check "pattern matched, case ignored" test -f "$tmp/out2/DATA/ART/X.TXT"
 check "pattern left the other out" test ! -e "$tmp/out2/README.TXT"
+check "extract with a pattern counts what it wrote" grep -q "1 file extracted into $tmp/out2\$" "$tmp/err"
 
 # Hostile names: none may land outside OUTDIR; the good one is extracted.
 mkdir -p "$tmp/h/out"
@@ -71,6 +73,8 @@ check "drive letter named" grep -q "drive letter" "$tmp/err"
 check "'..' named" grep -q "'..'" "$tmp/err"
 check "case clash named" grep -q "equal but for case" "$tmp/err"
 check "case clash: neither written" test ! -e "$tmp/h/out/SAME.TXT" -a ! -e "$tmp/h/out/same.txt"
+check "the summary counts the 1 written and the 7 refused" \
+  grep -q "1 file extracted into $tmp/h/out, 7 not extracted (named above)" "$tmp/err"
 # A folder on the way that is a link out of OUTDIR is refused.
 mkdir -p "$tmp/l/out" "$tmp/l/elsewhere"
 ln -s "$tmp/l/elsewhere" "$tmp/l/out/DATA"

@@ -24,6 +24,7 @@ check "validate: 0 errors" grep -q "0 errors" "$tmp/out"
 expect 0 "rewrite" -- "$FERRY" convert "$tmp/m.paa" "$tmp/m2.paa"
 check "rewrite: byte-identical" cmp -s "$tmp/m.paa" "$tmp/m2.paa"
 expect 0 "to png" -- "$FERRY" convert "$tmp/m.paa" "$tmp/m.png"
+check "to png says what it wrote" grep -q -- "-> $tmp/m.png: mipmap 0 (.* in the file), .* RGBA PNG" "$tmp/err"
 # The first pixel of the PNG as R G B A (after the row's filter byte; the
 # first pixel of the first row is stored as is under every filter; an RGB
 # PNG, written for opaque images, gives alpha 255).
