@@ -14,6 +14,11 @@ typedef enum fy_lzss_sum {
     FY_LZSS_SUM_EITHER    /* either of the two (PAA/PAC) */
 } fy_lzss_sum;
 
+/* The most bytes an LZSS stream of in_size bytes can decode to: a flag byte
+ * and 8 two-byte references (17 bytes) give 8 x 18 = 144, under 9 per byte.
+ * Readers compare a declared size with it before allocating. */
+static inline uint64_t fy_lzss_decoded_bound(uint64_t in_size) { return in_size * 9 + 8; }
+
 /* ferry_lzss_decode, checking the sum `sum` says. */
 ferry_result fy_lzss_decode_sum(const uint8_t *in, size_t in_size, size_t expected_size, uint8_t *out,
                                 size_t *consumed, fy_lzss_sum sum, ferry_error *err);

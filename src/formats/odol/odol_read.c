@@ -3,6 +3,7 @@
  * version-gated readers where the specification has gaps or the version is
  * later (docs/formats/odol.md lists each case). */
 #include "odol_internal.h"
+#include "lzss_internal.h"
 #include "../../core/record.h"
 
 #include <stdio.h>
@@ -50,9 +51,7 @@ static void codec_fail(reader *r, size_t at, const ferry_error *lerr, uint64_t s
 
 /* A compressed array body: an LZSS stream and checksum, or from v44 an
  * LZO1X stream. Its decoded size is bounded before anything is allocated:
- * an LZO stream is measured; an LZSS stream never expands more than 9
- * times (one flag byte and eight two-byte references give at most 144
- * bytes for 17). */
+ * an LZO stream is measured; an LZSS stream has fy_lzss_decoded_bound. */
 static void compressed_body(reader *r, ferry_odol_array *a, uint64_t size, const char *what)
 {
     size_t at = r->rr.c.pos, avail = r->rr.c.end - at, stream = 0;
@@ -71,7 +70,7 @@ static void compressed_body(reader *r, ferry_odol_array *a, uint64_t size, const
                        what, stream, decoded, a->count, (unsigned long long)size);
             return;
         }
-    } else if (size / 9 > avail) {
+    } else if (size > fy_lzss_decoded_bound(avail)) {
         fy_fail_at(&r->rr.c, at, FERRY_ERR_MALFORMED,
                    "%s: %u elements (%llu bytes compressed) cannot fit in the %zu bytes that remain", what, a->count,
                    (unsigned long long)size, avail);

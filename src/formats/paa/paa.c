@@ -270,9 +270,8 @@ ferry_result ferry_paa_decode_mip(const ferry_paa *paa, size_t level, ferry_imag
     uint8_t *tmp = NULL;
     if (m->lzo || m->lzss) {
         /* Check what the stream can produce before allocating for it: an
-         * LZO stream is measured; an LZSS stream yields at most 18 bytes per
-         * 2-byte reference plus its flag bits (under 9 per input byte). */
-        uint64_t most = (uint64_t)m->data_size * 9 + 64;
+         * LZO stream is measured; an LZSS stream has a bound. */
+        uint64_t most = fy_lzss_decoded_bound(m->data_size);
         if (m->lzo) {
             size_t stream = 0, produced = 0;
             ferry_error e1;
