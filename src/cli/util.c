@@ -125,24 +125,30 @@ json_t *cli_json_textn(const char *text, size_t n, bool *latin1)
     return j ? j : latin1_json(text, n, latin1);
 }
 
-/* Every byte one character U+0000..U+00FF. */
-static json_t *latin1_json(const char *text, size_t n, bool *latin1)
+/* Every byte one character U+0000..U+00FF, as UTF-8 into out (room for
+ * 2 n + 1 bytes, or stopping where capacity ends); returns the length. */
+static size_t latin1_to_utf8(const char *text, size_t n, char *out, size_t capacity)
 {
-    json_t *j;
-    char *utf8 = malloc(n * 2 + 1);
-    if (!utf8) return json_null();
     size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && o + 3 <= capacity; i++) {
         unsigned char c = (unsigned char)text[i];
         if (c < 0x80) {
-            utf8[o++] = (char)c;
+            out[o++] = (char)c;
         } else {
-            utf8[o++] = (char)(0xC0 | (c >> 6));
-            utf8[o++] = (char)(0x80 | (c & 0x3F));
+            out[o++] = (char)(0xC0 | (c >> 6));
+            out[o++] = (char)(0x80 | (c & 0x3F));
         }
     }
-    utf8[o] = '\0';
-    j = json_stringn(utf8, o);
+    out[o] = '\0';
+    return o;
+}
+
+static json_t *latin1_json(const char *text, size_t n, bool *latin1)
+{
+    char *utf8 = malloc(n * 2 + 3);
+    if (!utf8) return json_null();
+    size_t o = latin1_to_utf8(text, n, utf8, n * 2 + 3);
+    json_t *j = json_stringn(utf8, o);
     free(utf8);
     if (latin1) *latin1 = true;
     return j ? j : json_null();
@@ -152,16 +158,7 @@ const char *cli_json_key(const char *text, char *buf, size_t capacity)
 {
     if (!text) text = "";
     if (cli_utf8_valid(text) || capacity < 3) return text;
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p && o + 3 <= capacity; p++) {
-        if (*p < 0x80) {
-            buf[o++] = (char)*p;
-        } else {
-            buf[o++] = (char)(0xC0 | (*p >> 6));
-            buf[o++] = (char)(0x80 | (*p & 0x3F));
-        }
-    }
-    buf[o] = '\0';
+    latin1_to_utf8(text, strlen(text), buf, capacity);
     return buf;
 }
 
@@ -200,30 +197,44 @@ void cli_json_append_textn(json_t *object, const char *key, json_t *array, const
     }
 }
 
+/* A control character at p[0] (C0, DEL, or C1 as UTF-8 0xC2 0x80..0x9F):
+ * how many bytes it takes (0: none) and the code to print as \xNN. */
+static size_t control_at(const unsigned char *p, size_t left, unsigned *code)
+{
+    if (p[0] < 0x20 || p[0] == 0x7F) {
+        *code = p[0];
+        return 1;
+    }
+    if (p[0] == 0xC2 && left > 1 && p[1] >= 0x80 && p[1] <= 0x9F) {
+        *code = p[1];
+        return 2;
+    }
+    return 0;
+}
+
+static const char hex_digits[] = "0123456789abcdef";
+
 const char *cli_text(const char *text, char *buf, size_t capacity)
 {
     if (!text) text = "";
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
     const unsigned char *p = (const unsigned char *)text;
-    for (; *p; p++) {
-        unsigned c = *p;
-        /* C1 controls arrive in UTF-8 as 0xC2 0x80..0x9F. */
-        bool c1 = c == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F;
-        bool control = c < 0x20 || c == 0x7F || c1;
-        size_t need = control ? 4 : 1;
+    size_t n = strlen(text), o = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned code;
+        size_t taken = control_at(p + i, n - i, &code);
+        size_t need = taken ? 4 : 1;
         if (o + need + 4 > capacity) {
             if (capacity >= 4) memcpy(buf + (o < capacity - 4 ? o : capacity - 4), "...", 4);
             return buf;
         }
-        if (control) {
-            if (c1) c = *++p;
+        if (taken) {
             buf[o++] = '\\';
             buf[o++] = 'x';
-            buf[o++] = hex[c >> 4];
-            buf[o++] = hex[c & 15];
+            buf[o++] = hex_digits[code >> 4];
+            buf[o++] = hex_digits[code & 15];
+            i += taken;
         } else {
-            buf[o++] = (char)c;
+            buf[o++] = (char)p[i++];
         }
     }
     buf[o] = '\0';
@@ -232,19 +243,15 @@ const char *cli_text(const char *text, char *buf, size_t capacity)
 
 void cli_fput_textn(FILE *f, const char *text, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
     const unsigned char *p = (const unsigned char *)text;
-    for (size_t i = 0; i < n; i++) {
-        unsigned c = p[i];
-        bool c1 = c == 0xC2 && i + 1 < n && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F;
-        if (c < 0x20 || c == 0x7F || c1) {
-            if (c1) c = p[++i];
-            fputc('\\', f);
-            fputc('x', f);
-            fputc(hex[c >> 4], f);
-            fputc(hex[c & 15], f);
+    for (size_t i = 0; i < n;) {
+        unsigned code;
+        size_t taken = control_at(p + i, n - i, &code);
+        if (taken) {
+            fprintf(f, "\\x%c%c", hex_digits[code >> 4], hex_digits[code & 15]);
+            i += taken;
         } else {
-            fputc((int)c, f);
+            fputc(p[i++], f);
         }
     }
 }
