@@ -13,7 +13,7 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
 {
     const uint32_t *lods = options->lods;
     size_t lod_count = options->lod_count;
-    bool game_view = options->game_view, allow_invalid = options->allow_invalid;
+    bool all = options->all, allow_invalid = options->allow_invalid;
     uint8_t *data;
     size_t size;
     ferry_odol_model *model = cli_format_load(cli_format_for(FERRY_FORMAT_ODOL), in, &data, &size);
@@ -31,7 +31,7 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     so.name = name;
     so.lods = lods;
     so.lod_count = lods ? lod_count : 0;
-    so.game_view = game_view;
+    so.all = all;
     so.report = &rep;
     ferry_result rc = ferry_odol_to_scene(model, &so, &scene, &err);
     if (rc != FERRY_OK) {
@@ -59,12 +59,35 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
         fprintf(stderr, ", normals of %u primitive%s computed (none stored)", (unsigned)rep.normals_computed_primitives,
                 rep.normals_computed_primitives == 1 ? "" : "s");
     fputc('\n', stderr);
-    if (game_view && !lods) {
+    if (!all && !lods) {
         if (rep.visual_lod >= 0) {
             char res[64];
             ferry_odol_resolution_name(model->lods[rep.visual_lod].resolution, res, sizeof res);
             fprintf(stderr, "%s: the game's view: LOD %d (%s), the most detailed (--all exports every LOD)\n", in,
                     (int)rep.visual_lod, res);
+            /* A game-view LOD with nothing to draw (real files have an
+             * empty 1.000 beside a Roadway holding the faces): an empty
+             * export must not pass unnoticed. */
+            if (rep.triangles == 0) {
+                uint32_t others = 0, other = 0;
+                for (uint32_t l = 0; l < model->lod_count; l++)
+                    if ((int32_t)l != rep.visual_lod && model->lods[l].face_count) others++, other = l;
+                if (others == 1) {
+                    char with[64];
+                    ferry_odol_resolution_name(model->lods[other].resolution, with, sizeof with);
+                    fprintf(stderr,
+                            "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; LOD %u (%s) has "
+                            "faces: --lod %u exports it, --all every LOD\n",
+                            in, (int)rep.visual_lod, res, (unsigned)other, with, (unsigned)other);
+                } else if (others)
+                    fprintf(stderr,
+                            "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; %u other LODs "
+                            "have faces: --all exports every LOD\n",
+                            in, (int)rep.visual_lod, res, (unsigned)others);
+                else
+                    fprintf(stderr, "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw, nor has any "
+                            "other LOD\n", in, (int)rep.visual_lod, res);
+            }
         }
         else
             fprintf(stderr, "%s: note: no visual LOD (the game draws nothing of this model): every LOD exported\n", in);

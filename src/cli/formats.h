@@ -31,11 +31,11 @@ typedef struct cli_convert_options {
      * the animation format of a rewrite (0: its own, 1 or 2). */
     const struct export_options *alamo;
     int ala_format;
-    /* ODOL export: LODs by index (--lod); without, game_view keeps the most
-     * detailed visual LOD and !game_view (--all) every LOD. */
+    /* ODOL export: LODs by index (--lod); without, the most detailed visual
+     * LOD (the game's view, the default) or, with `all` (--all), every LOD. */
     const uint32_t *lods;
     size_t lod_count;
-    bool game_view;
+    bool all;
     /* ALM export: the level of detail (NULL: full resolution); ALM build:
      * the ALO model's animation (--anim FILE|auto, or NULL). */
     const struct ferry_alm_lod_options *alm_lod;
