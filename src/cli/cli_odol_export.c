@@ -21,13 +21,38 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     int status = CLI_INVALID;
     ferry_error err;
     ferry_scene *scene = NULL;
-    ferry_diagnostics diags = {0};
+    ferry_diagnostics diags = {0}, warnings = {0};
     char *name = NULL;
+    ferry_odol_root *roots = NULL;
+    ferry_file_source *sources = NULL;
+    size_t opened = 0;
     ferry_odol_validate(model, NULL, &diags);
     if (cli_refuse_invalid(stderr, in, &diags, allow_invalid)) goto done;
     name = cli_file_stem(in);
+    /* Each --textures ROOT is a folder source whose addon folders are
+     * mounted at their prefixes (prefix NULL: ferry_odol_find_files). */
+    size_t root_count = options->texture_root_count;
+    roots = calloc(root_count ? root_count : 1, sizeof *roots);
+    sources = calloc(root_count ? root_count : 1, sizeof *sources);
+    if (!roots || !sources) {
+        fprintf(stderr, "%s: error: out of memory\n", in);
+        goto done;
+    }
+    for (size_t i = 0; i < root_count; i++) {
+        if (ferry_file_source_folder(options->texture_roots[i], &sources[i], &err) != FERRY_OK) {
+            cli_print_error(options->texture_roots[i], &err);
+            status = CLI_USAGE;
+            goto done;
+        }
+        opened++;
+        roots[i].source = &sources[i];
+        roots[i].prefix = NULL;
+    }
     ferry_odol_scene_report rep;
     ferry_odol_scene_options so = {0};
+    so.texture_roots = root_count ? roots : NULL;
+    so.texture_root_count = root_count;
+    so.diagnostics = &warnings;
     so.name = name;
     so.lods = lods;
     so.lod_count = lods ? lod_count : 0;
@@ -58,7 +83,20 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     if (rep.normals_computed_primitives)
         fprintf(stderr, ", normals of %u primitive%s computed (none stored)", (unsigned)rep.normals_computed_primitives,
                 rep.normals_computed_primitives == 1 ? "" : "s");
+    if (options->texture_root_count)
+        fprintf(stderr, ", %u image%s %s (%u of %u texture%s found)", (unsigned)rep.images, rep.images == 1 ? "" : "s",
+                cli_has_ext(out, ".gltf") ? "written" : "embedded", (unsigned)rep.textures_found,
+                (unsigned)rep.textures, rep.textures == 1 ? "" : "s");
     fputc('\n', stderr);
+    for (size_t i = 0; i < warnings.count; i++)
+        fprintf(stderr, "%s: warning: %s [%s]\n", in, CLI_TXT(warnings.items[i].message), warnings.items[i].rule);
+    if (rep.missing_texture_count) {
+        fprintf(stderr, "%s: %zu texture%s missing:", in, rep.missing_texture_count,
+                rep.missing_texture_count == 1 ? "" : "s");
+        for (size_t i = 0; i < rep.missing_texture_count; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", CLI_TXT(rep.missing_textures[i]));
+        fputc('\n', stderr);
+    }
     if (!all && !lods) {
         if (rep.visual_lod >= 0) {
             char res[64];
@@ -98,6 +136,10 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
                 rep.procedural_problem ? rep.procedural_problem : "");
     status = CLI_OK;
 done:
+    for (size_t i = 0; i < opened; i++) ferry_file_source_close(&sources[i]);
+    free(sources);
+    free(roots);
+    ferry_diagnostics_free(&warnings);
     free(name);
     ferry_scene_free(scene);
     ferry_odol_free(model);

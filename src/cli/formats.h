@@ -35,6 +35,10 @@ typedef struct cli_convert_options {
      * LOD (the game's view, the default) or, with `all` (--all), every LOD. */
     const uint32_t *lods;
     size_t lod_count;
+    /* ODOL export: --textures ROOT folders (addon folders with $PREFIX$
+     * files, or a P:-drive tree). */
+    const char *const *texture_roots;
+    size_t texture_root_count;
     bool all;
     /* ALM export: the level of detail (NULL: full resolution); ALM build:
      * the ALO model's animation (--anim FILE|auto, or NULL). */
