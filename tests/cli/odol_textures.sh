@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# ferry convert MODEL.p3d OUT --textures ROOT (docs/formats/odol-gltf.md,
+# "Textures"): the bundled samples name ferry\box\*.paa and
+# ferry\grid\*.paa; a temporary root holds one addon folder whose $PREFIX$
+# says ferry\box (its texture spelled in another case, as .pac) and a
+# P:-drive style ferry/grid folder. Found textures are embedded (PNG files
+# beside a .gltf), the others named in the material's extras, a warning
+# each and a summary line; the outputs pass the Khronos validator. A
+# --textures that is not a folder is a usage error (exit 2).
+set -u
+FERRY=$1 SRC=$2 SHARED=$3
+. "$(dirname "$0")/lib.bash"
+validate="$SRC/tests/gltf/validate.mjs"
+
+# A PAA texture: ARGB1555, 1 x 1, opaque magenta (the layout test_paa.c checks).
+paa() { printf '\x55\x15\x00\x00\x01\x00\x01\x00\x07\x00\x00\x03\x1f\xfc\x1b\x00\x00\x00\x00\x00\x00\x00\x00\x00' >"$1"; }
+mkdir -p "$tmp/addons/BoxAddon" "$tmp/addons/ferry/grid"
+printf 'ferry\\box\r\n' >"$tmp/addons/BoxAddon/\$PREFIX\$"
+paa "$tmp/addons/BoxAddon/Metal_CO.PAC"
+paa "$tmp/addons/BoxAddon/wood_NOHQ.paa"
+paa "$tmp/addons/ferry/grid/TILE0_CO.paa"
+
+box="$SRC/samples/odol/box.p3d" grid="$SRC/samples/odol/grid.p3d"
+expect 0 "box: convert with --textures" -- "$FERRY" convert "$box" "$tmp/box.gltf" --textures "$tmp/addons"
+cp "$tmp/err" "$tmp/box.err"
+check "box: summary counts what was found" grep -q ', 2 images written (2 of 3 textures found)' "$tmp/box.err"
+check "box: a warning names the texture not found" \
+  grep -qF 'warning: texture ferry\box\wood_co.paa not found in the texture roots [texture-missing]' "$tmp/box.err"
+check "box: the missing textures listed" grep -qF '1 texture missing: ferry\box\wood_co.paa' "$tmp/box.err"
+check "box: two images, PNG files beside the .gltf" \
+  jq -e '(.images | length) == 2 and (.images[0].uri | endswith(".png"))' "$tmp/box.gltf" >/dev/null
+check "box: the PNG exists" test -s "$tmp/$(jq -r '.images[0].uri' "$tmp/box.gltf")"
+check "box: metal_co's material has it as base colour, found through the prefix" \
+  jq -e '[.materials[] | select(.extras.texture == "ferry\\box\\metal_co.paa")] | length == 1 and
+         (.[0].pbrMetallicRoughness.baseColorTexture.index | type) == "number" and
+         (.[0].extras.texture_file | endswith("BoxAddon/Metal_CO.PAC"))' "$tmp/box.gltf" >/dev/null
+check "box: wood_co's material says it was not found" \
+  jq -e '[.materials[] | select(.extras.texture == "ferry\\box\\wood_co.paa")] | length == 1 and
+         .[0].extras.texture_not_found == "ferry\\box\\wood_co.paa" and
+         .[0].pbrMetallicRoughness.baseColorTexture == null' "$tmp/box.gltf" >/dev/null
+check "box: wood's normal map (its material record's _nohq stage) found and used" \
+  jq -e '[.materials[] | select(.extras.normal_texture == "ferry\\box\\wood_nohq.paa")] | length == 1 and
+         (.[0].normalTexture.index | type) == "number" and
+         (.[0].extras.normal_texture_file | endswith("BoxAddon/wood_NOHQ.paa"))' "$tmp/box.gltf" >/dev/null
+
+expect 0 "grid: a P:-drive path, into a .glb" -- "$FERRY" convert "$grid" "$tmp/grid.glb" --textures "$tmp/addons"
+check "grid: 1 of its 4 textures found" grep -q ', 1 image embedded (1 of 4 textures found)' "$tmp/err"
+check "grid: 3 missing" grep -q '3 textures missing: ' "$tmp/err"
+expect 0 "grid: two roots, the folder given twice" -- "$FERRY" convert "$grid" "$tmp/grid2.glb" \
+  --textures "$tmp/addons" --textures "$tmp/addons/ferry"
+check "grid: still one image" grep -q ', 1 image embedded (1 of 4 textures found)' "$tmp/err"
+
+expect 0 "box without --textures" -- "$FERRY" convert "$box" "$tmp/plain.gltf"
+check "box without --textures: no image, no texture warning" \
+  bash -c '! grep -q "texture" "$1" && jq -e ".images == null" "$2" >/dev/null' _ "$tmp/err" "$tmp/plain.gltf"
+
+printf x >"$tmp/file"
+expect 2 "--textures naming a file" -- "$FERRY" convert "$box" "$tmp/x.glb" --textures "$tmp/file"
+check "it says not a folder" grep -q 'not a folder' "$tmp/err"
+expect 2 "--textures naming nothing" -- "$FERRY" convert "$box" "$tmp/x.glb" --textures "$tmp/nothing"
+expect 2 "--textures without a value" -- "$FERRY" convert "$box" "$tmp/x.glb" --textures
+expect 2 "--textures with a .p3d output" -- "$FERRY" convert "$box" "$tmp/x.p3d" --textures "$tmp/addons"
+check "nothing written on usage errors" bash -c '! ls "$1"/x.* >/dev/null 2>&1' _ "$tmp"
+
+outputs=("$tmp/box.gltf" "$tmp/grid.glb")
+# With ../shared: the corpus models with the corpus' addons (every texture
+# found is embedded: test_odol_textures checks that against a walk of its own).
+addons="$SHARED/corpus/odol/addons"
+if [ -d "$addons" ]; then
+  for f in "$SHARED"/corpus/odol/v4*/*.p3d "$SHARED"/corpus/odol/v50/*.p3d; do
+    n=$(basename "$f" .p3d)
+    expect 0 "$n: convert --all --textures" -- "$FERRY" convert "$f" "$tmp/$n.glb" --all --textures "$addons"
+    outputs+=("$tmp/$n.glb")
+  done
+  check "CSJ_GyroP: its 4 textures found" grep -q '4 images embedded (4 of 4 textures found)' <(
+    "$FERRY" convert "$SHARED/corpus/odol/v40/CSJ_GyroP.p3d" "$tmp/g.glb" --textures "$addons" 2>&1)
+fi
+if command -v node >/dev/null 2>&1 && [ -d "$SRC/tests/gltf/node_modules/gltf-validator" ]; then
+  expect 0 "every output passes the Khronos validator" -- node "$validate" "${outputs[@]}"
+  [ -s "$tmp/err" ] && head -n 20 "$tmp/err" >&2
+else
+  echo "note: node or tests/gltf/node_modules absent: outputs not validated here"
+fi
+finish
