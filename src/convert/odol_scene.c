@@ -401,9 +401,10 @@ static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_od
             b->rep.procedural_problem = ferry_arena_strdup(b->arena, line);
         }
         b->rep.procedural_ignored++;
-    } else if (!attach_textures(b, mat, x, texture, record)) {
-        return false;
     }
+    /* Files only: a procedural texture was never collected, so it finds
+     * no entry; its record's normal map still does. */
+    if (!attach_textures(b, mat, x, texture, record)) return false;
     mat->extras = x;
     if (!mat->name || !mat->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
     b->mats[index].texture = texture;
