@@ -424,6 +424,24 @@ static void test_export(void)
     ferry_scene_free(s);
     ferry_diagnostics_free(&diags);
 
+    /* A procedural colour on the section with the record: the colour as
+     * base colour factor, the record's normal map still embedded. */
+    const char *procedural[4] = {tex_names[0], "#(argb,8,8,3)color(1,0,0,1,co)", tex_names[2], tex_names[3]};
+    m->lods[0].textures = procedural;
+    CHECK(ferry_odol_to_scene(m, &o, &s, &err) == FERRY_OK);
+    if (s && s->mesh_count == 1 && s->meshes[0].primitive_count == 4) {
+        int32_t i = s->meshes[0].primitives[1].material;
+        CHECK(i >= 0);
+        if (i >= 0) {
+            const ferry_scene_material *pm = &s->materials[i];
+            CHECK(pm->base_color_image < 0 && pm->base_color_factor[0] == 1.0f && pm->base_color_factor[1] == 0.0f);
+            CHECK(pm->normal_image >= 0);
+        }
+    }
+    ferry_scene_free(s);
+    ferry_diagnostics_free(&diags);
+    m->lods[0].textures = (const char **)tex_names;
+
     /* Without roots: paths in extras only, no image, no warning. */
     ferry_odol_scene_options plain = {0};
     plain.report = &rep;
