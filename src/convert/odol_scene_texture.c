@@ -141,13 +141,15 @@ static bool apply_swizzle(const ferry_paa *paa, ferry_image *img)
 
 /* Decodes a found file: PAA (largest mipmap, swizzle applied, its FLAG tag
  * read) or any image ferry_image_decode reads. *flags: the PAA's FLAG tag
- * (-1 when absent). NULL on success, else why not. */
+ * (-1 when absent, -2 for an image that is not a PAA). NULL on success,
+ * else why not. */
 static const char *decode(const uint8_t *data, size_t size, ferry_image *img, int64_t *flags, char *why, size_t why_size)
 {
     ferry_error e;
-    *flags = -1;
+    *flags = -2;
     if (ferry_detect(data, size) == FERRY_FORMAT_PAA) {
         ferry_paa *paa;
+        *flags = -1;
         if (ferry_paa_read(data, size, NULL, &paa, &e) != FERRY_OK) {
             snprintf(why, why_size, "%s", e.message);
             return why;
@@ -171,10 +173,13 @@ static const char *decode(const uint8_t *data, size_t size, ferry_image *img, in
     return NULL;
 }
 
-/* How a colour texture's alpha is drawn: the PAA's FLAG tag when it has
- * one (bit 1, "alpha not interpolated": a cut-out; bit 0: blended), else
- * opaque when every texel is, a cut-out when every alpha is near 0 or 255,
- * blended otherwise. */
+/* How a colour texture's alpha is drawn: opaque when every texel is; for a
+ * PAA, its FLAG tag as the texture tools write it (bit 1, "alpha not
+ * interpolated": a cut-out; bit 0: blended; no tag: opaque, whatever the
+ * texels: real posters without the tag have a few hundred texels of
+ * partial alpha along an edge); for other images, a cut-out when every
+ * alpha is near 0 or 255, blended otherwise. `flags`: the PAA's tag, -1
+ * absent, -2 not a PAA. */
 static ferry_alpha_mode alpha_mode(const ferry_image *img, int64_t flags)
 {
     size_t n = (size_t)img->width * img->height, partial = 0, clear = 0;
@@ -186,6 +191,7 @@ static ferry_alpha_mode alpha_mode(const ferry_image *img, int64_t flags)
     if (!clear) return FERRY_ALPHA_OPAQUE;
     if (flags >= 0 && (flags & 2)) return FERRY_ALPHA_MASK;
     if (flags >= 0 && (flags & 1)) return FERRY_ALPHA_BLEND;
+    if (flags != -2) return FERRY_ALPHA_OPAQUE;
     return partial ? FERRY_ALPHA_BLEND : FERRY_ALPHA_MASK;
 }
 
