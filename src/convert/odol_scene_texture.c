@@ -17,7 +17,7 @@
  * with its mipmaps is 22 MiB). */
 #define TEXTURE_FILE_LIMIT (256u << 20)
 
-static const char *const normal_suffixes[] = {"_no", "_nohq", "_ns", "_nshq", "_nof", "_nofhq", "_non", "_novhq", "_normalmap"};
+static const char *const normal_suffixes[] = {"_no", "_nohq", "_ns", "_nshq", "_nof", "_nofhq", "_non", "_novhq", "_nopx", "_normalmap"};
 
 static bool is_normal_map_name(const char *path)
 {

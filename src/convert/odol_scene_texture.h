@@ -31,7 +31,7 @@ typedef struct fy_odol_textures {
 
 /* The texture file a material record names as its normal map: the first
  * stage whose file name ends in a normal-map suffix (_no, _nohq, _ns,
- * _nshq, _nof, _nofhq, _non, _novhq, _normalmap, before the extension);
+ * _nshq, _nof, _nofhq, _non, _novhq, _nopx, _normalmap, before the extension);
  * procedural stages are not files. NULL when there is none. */
 const char *fy_odol_normal_stage(const ferry_odol_material *record);
 
