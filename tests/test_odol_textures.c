@@ -129,6 +129,8 @@ static uint8_t *decode_png(const ferry_scene_image *im, uint32_t w, uint32_t h)
  *   PlainAddon/opaque_co.paa ARGB1555 (no prefix file: mounted as "plainaddon")
  *   AddonC/$PBOPREFIX$       "x\mod\addons\c"
  *   AddonC/data/c.paa        ARGB1555
+ *   AddonD/$PBOPREFIX$.txt   key=value lines, "PREFIX = keyed\addon_d"
+ *   AddonE/pboprefix.txt     a BOM, a blank line, then "/bom/addon_e/"
  *   x/Mod/NRM_NOHQ.paa       ARGB8888 with the _nohq swizzle (a P:-drive path)
  *   other/tst_addon/data/body_co.paa  a second root holding the same name */
 static void make_root(void)
@@ -149,6 +151,14 @@ static void make_root(void)
     write_file("root/AddonC/$PBOPREFIX$", "x\\mod\\addons\\c", 14);
     make_dir("root/AddonC/data");
     write_file("root/AddonC/data/c.paa", b, paa_1555(b));
+    make_dir("root/AddonD");
+    const char keyed[] = "version=1.2\nPREFIX = keyed\\addon_d \nMikero=2\n";
+    write_file("root/AddonD/$PBOPREFIX$.txt", keyed, sizeof keyed - 1);
+    write_file("root/AddonD/d.paa", b, paa_1555(b));
+    make_dir("root/AddonE");
+    const char bom[] = "\xEF\xBB\xBF\r\n  /bom/addon_e/ \r\nignored\\line\r\n";
+    write_file("root/AddonE/pboprefix.txt", bom, sizeof bom - 1);
+    write_file("root/AddonE/e.paa", b, paa_1555(b));
     make_dir("root/x");
     make_dir("root/x/Mod");
     write_file("root/x/Mod/NRM_NOHQ.paa", b, paa_8888(b, SWIZ));
@@ -180,6 +190,9 @@ static void test_find(void)
         {"\\tst_addon/data\\body_co.paa", "AddonA/Data/Body_CO.pac"},  /* leading '\', '/' alike */
         {"plainaddon\\opaque_co.pac", "PlainAddon/opaque_co.paa"},     /* no prefix file: its name */
         {"x\\mod\\addons\\c\\data\\c.paa", "AddonC/data/c.paa"},       /* $PBOPREFIX$, several parts */
+        {"keyed\\addon_d\\d.paa", "AddonD/d.paa"},                    /* a "prefix=" line among others */
+        {"bom\\addon_e\\e.paa", "AddonE/e.paa"},                      /* a BOM, a blank line, '/' */
+        {"ignored\\line\\e.paa", NULL},                                /* only the first line counts */
         {"x\\mod\\nrm_nohq.paa", "x/Mod/NRM_NOHQ.paa"},                /* literal, P:-drive style */
         {"addona\\data\\body_co.paa", "AddonA/Data/Body_CO.pac"},      /* literal too: the folder's path */
         {"tst_addon\\data\\missing.paa", NULL},

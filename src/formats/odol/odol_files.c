@@ -87,11 +87,12 @@ static void add_mount(mounts *m, size_t root, const ferry_file_source *source, c
 }
 
 /* The names a prefix file goes by: $PREFIX$ (the corpus' addons, PBO
- * Manager), $PBOPREFIX$ (the packers' name), pboprefix.txt (Mikero's). */
+ * Manager), $PBOPREFIX$ (the packers' name; also saved as
+ * $PBOPREFIX$.txt by Windows editors), pboprefix.txt (Mikero's). */
 static bool is_prefix_file(const char *name)
 {
     return strcasecmp(name, "$PREFIX$") == 0 || strcasecmp(name, "$PBOPREFIX$") == 0 ||
-           strcasecmp(name, "pboprefix.txt") == 0;
+           strcasecmp(name, "$PBOPREFIX$.txt") == 0 || strcasecmp(name, "pboprefix.txt") == 0;
 }
 
 typedef struct prefix_search {
@@ -122,14 +123,37 @@ static bool read_prefix(const ferry_file_source *src, const char *folder, char *
     uint8_t *data;
     size_t size;
     if (ferry_file_source_load(src, path, PREFIX_FILE_LIMIT, &data, &size, &e) != FERRY_OK) return false;
-    size_t start = size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0;
-    size_t end = start;
-    while (end < size && data[end] != '\n' && data[end] != '\r' && data[end] != '\0') end++;
-    size_t len = end - start;
-    bool ok = len > 0 && len < out_size;
-    if (ok) {
-        memcpy(out, data + start, len);
-        out[len] = '\0';
+    /* The first line that is not empty, or the value of a "prefix=" line
+     * (files holding key=value lines), which wins. */
+    size_t pos = size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0;
+    bool ok = false;
+    while (pos < size) {
+        size_t end = pos;
+        while (end < size && data[end] != '\n' && data[end] != '\r' && data[end] != '\0') end++;
+        size_t a = pos, b = end;
+        while (a < b && isspace(data[a])) a++;
+        while (b > a && isspace(data[b - 1])) b--;
+        const uint8_t *eq = a < b ? memchr(data + a, '=', b - a) : NULL;
+        if (eq) {
+            size_t k = (size_t)(eq - data), key_end = k;
+            while (key_end > a && isspace(data[key_end - 1])) key_end--;
+            if (key_end - a == 6 && strncasecmp((const char *)data + a, "prefix", 6) == 0) {
+                size_t v = k + 1;
+                while (v < b && isspace(data[v])) v++;
+                ok = b > v && b - v < out_size;
+                if (ok) {
+                    memcpy(out, data + v, b - v);
+                    out[b - v] = '\0';
+                }
+                break;
+            }
+        } else if (!ok && b > a && b - a < out_size) {
+            memcpy(out, data + a, b - a);
+            out[b - a] = '\0';
+            ok = true;
+        }
+        if (end >= size || data[end] == '\0') break;
+        pos = end + 1;
     }
     ferry_file_source_release(src, data, size);
     if (!ok) return false;
