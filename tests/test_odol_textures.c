@@ -131,6 +131,7 @@ static uint8_t *decode_png(const ferry_scene_image *im, uint32_t w, uint32_t h)
  *   AddonC/data/c.paa        ARGB1555
  *   AddonD/$PBOPREFIX$.txt   key=value lines, "PREFIX = keyed\addon_d"
  *   AddonE/pboprefix.txt     a BOM, a blank line, then "/bom/addon_e/"
+ *   @mod/addons/deep/$PBOPREFIX$  "z\deep\addons\deep" (a mod's layout)
  *   x/Mod/NRM_NOHQ.paa       ARGB8888 with the _nohq swizzle (a P:-drive path)
  *   other/tst_addon/data/body_co.paa  a second root holding the same name */
 static void make_root(void)
@@ -159,6 +160,11 @@ static void make_root(void)
     const char bom[] = "\xEF\xBB\xBF\r\n  /bom/addon_e/ \r\nignored\\line\r\n";
     write_file("root/AddonE/pboprefix.txt", bom, sizeof bom - 1);
     write_file("root/AddonE/e.paa", b, paa_1555(b));
+    make_dir("root/@mod");
+    make_dir("root/@mod/addons");
+    make_dir("root/@mod/addons/deep");
+    write_file("root/@mod/addons/deep/$PBOPREFIX$", "z\\deep\\addons\\deep", 19);
+    write_file("root/@mod/addons/deep/z.paa", b, paa_1555(b));
     make_dir("root/x");
     make_dir("root/x/Mod");
     write_file("root/x/Mod/NRM_NOHQ.paa", b, paa_8888(b, SWIZ));
@@ -193,6 +199,7 @@ static void test_find(void)
         {"keyed\\addon_d\\d.paa", "AddonD/d.paa"},                    /* a "prefix=" line among others */
         {"bom\\addon_e\\e.paa", "AddonE/e.paa"},                      /* a BOM, a blank line, '/' */
         {"ignored\\line\\e.paa", NULL},                                /* only the first line counts */
+        {"z\\deep\\addons\\deep\\z.paa", "@mod/addons/deep/z.paa"},  /* a prefix file two folders down */
         {"x\\mod\\nrm_nohq.paa", "x/Mod/NRM_NOHQ.paa"},                /* literal, P:-drive style */
         {"addona\\data\\body_co.paa", "AddonA/Data/Body_CO.pac"},      /* literal too: the folder's path */
         {"tst_addon\\data\\missing.paa", NULL},

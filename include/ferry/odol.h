@@ -419,7 +419,9 @@ typedef struct ferry_odol_root {
      * mounted at the prefix its $PREFIX$ file names ($PBOPREFIX$ and
      * pboprefix.txt also read; none: the folder's own name), with the
      * source itself also searched as a P:-drive tree (literal paths) and,
-     * when it holds a $PREFIX$ file itself, as that one addon. */
+     * when it holds a $PREFIX$ file itself, as that one addon; folders
+     * without a prefix file are looked into for deeper ones (three levels,
+     * @mod/addons/NAME). */
     const char *prefix;
 } ferry_odol_root;
 

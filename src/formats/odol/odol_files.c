@@ -187,6 +187,42 @@ static bool collect_folder(void *ctx, const char *name, ferry_entry_kind kind)
     return true;
 }
 
+/* How deep below a root prefix files are looked for (1: the root's own
+ * folders; a mod's "@mod/addons/NAME/$PBOPREFIX$" is at depth 2), and how
+ * many folders may be listed for them per root, so that a whole P: drive
+ * given as a root costs a bounded time. */
+#define PREFIX_DEPTH 3
+#define PREFIX_FOLDER_BUDGET 4096
+
+/* Mounts the folders under `folder` (depth: theirs): each with a prefix
+ * file at its prefix (not looked into further); at depth 1 one without is
+ * mounted at its own name, as packers name a PBO without a prefix file;
+ * deeper ones without are looked into for prefix files. */
+static void scan_folders(mounts *m, size_t index, const ferry_file_source *src, const char *folder, int depth,
+                         size_t *budget)
+{
+    folder_list f = {NULL, 0, 0, false};
+    ferry_error e;
+    if (*budget == 0) return;
+    (*budget)--;
+    if (ferry_file_source_list(src, folder, collect_folder, &f, &e) == FERRY_OK) {
+        for (size_t i = 0; i < f.count && !m->nomem; i++) {
+            char path[NAME_MAX_LEN], prefix[NAME_MAX_LEN];
+            int n = *folder ? snprintf(path, sizeof path, "%s/%s", folder, f.names[i])
+                            : snprintf(path, sizeof path, "%s", f.names[i]);
+            if (n < 0 || (size_t)n >= sizeof path) continue;
+            if (*budget && ((*budget)--, read_prefix(src, path, prefix, sizeof prefix))) {
+                add_mount(m, index, src, path, prefix, strlen(prefix));
+                continue;
+            }
+            if (depth == 1) add_mount(m, index, src, path, f.names[i], strlen(f.names[i]));
+            if (depth < PREFIX_DEPTH) scan_folders(m, index, src, path, depth + 1, budget);
+        }
+    }
+    m->nomem |= f.nomem;
+    free(f.names);
+}
+
 /* The mounts of one root, longest prefix first (the literal tree last). */
 static void root_mounts(mounts *m, size_t index, const ferry_odol_root *root)
 {
@@ -198,20 +234,8 @@ static void root_mounts(mounts *m, size_t index, const ferry_odol_root *root)
     } else {
         char prefix[NAME_MAX_LEN];
         if (read_prefix(src, "", prefix, sizeof prefix)) add_mount(m, index, src, "", prefix, strlen(prefix));
-        folder_list f = {NULL, 0, 0, false};
-        ferry_error e;
-        if (ferry_file_source_list(src, "", collect_folder, &f, &e) == FERRY_OK) {
-            for (size_t i = 0; i < f.count; i++) {
-                /* An addon folder without a prefix file is mounted at its
-                 * own name, as packers name a PBO without one. */
-                if (read_prefix(src, f.names[i], prefix, sizeof prefix))
-                    add_mount(m, index, src, f.names[i], prefix, strlen(prefix));
-                else
-                    add_mount(m, index, src, f.names[i], f.names[i], strlen(f.names[i]));
-            }
-        }
-        m->nomem |= f.nomem;
-        free(f.names);
+        size_t budget = PREFIX_FOLDER_BUDGET;
+        scan_folders(m, index, src, "", 1, &budget);
         add_mount(m, index, src, "", "", 0);
     }
     /* Stable insertion sort of this root's mounts by prefix length,
