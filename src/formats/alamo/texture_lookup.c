@@ -107,6 +107,22 @@ static bool find_in_subfolders(const ferry_file_source *src, const char *parent,
     return found;
 }
 
+/* Data/Art/Textures below a source's root, each folder in any case (the
+ * first listed): where the game's file system finds textures, in a game or
+ * mod folder and in an archive, whose names start DATA\ART\TEXTURES. */
+static bool game_textures(const ferry_file_source *src, char *out, size_t out_size)
+{
+    static const char *const parts[] = {"data", "art", "textures"};
+    char at[1400] = "";
+    for (size_t i = 0; i < 3; i++) {
+        char next[1400];
+        if (!ferry_file_source_find(src, at, parts[i], FERRY_ENTRY_FOLDER, next, sizeof next)) return false;
+        memcpy(at, next, sizeof at);
+    }
+    int n = snprintf(out, out_size, "%s", at);
+    return n > 0 && (size_t)n < out_size;
+}
+
 bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places, const char *name,
                               const ferry_file_source **source, char *path, size_t path_size)
 {
@@ -141,7 +157,9 @@ bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places, const ch
     }
     for (size_t i = 0; i < places->folder_count; i++) {
         const ferry_file_source *f = places->folders ? places->folders[i] : NULL;
-        if (f && find_name(f, "", base, path, path_size)) {
+        char game[1400];
+        if (f && (find_name(f, "", base, path, path_size) ||
+                  (game_textures(f, game, sizeof game) && find_name(f, game, base, path, path_size)))) {
             if (source) *source = f;
             return true;
         }
