@@ -338,8 +338,11 @@ static void collect_archive(batch *b, const char *archive)
         const char *why = NULL;
         char *path = cli_entry_path(name, n, &why);
         char shown[4096];
-        if (path) ferry_file_source_display(b->archive->source, path, shown, sizeof shown);
-        batch_item *it = add_item(b, path ? shown : archive, path ? path : "", b->out_dir);
+        if (path)
+            ferry_file_source_display(b->archive->source, path, shown, sizeof shown);
+        else /* named by its record: the name itself is not a path */
+            snprintf(shown, sizeof shown, "%s: files[%zu] '%.*s'", archive, i, (int)(n < 1024 ? n : 1024), name);
+        batch_item *it = add_item(b, shown, path ? path : "", b->out_dir);
         if (!it) {
             free(path);
             return;
@@ -349,8 +352,7 @@ static void collect_archive(batch *b, const char *archive)
             free(it->rel);
             it->out = NULL;
             it->rel = strndup(name, n);
-            it->refused = format_alloc("files[%zu] '%.*s' not converted: %s (it would be written outside %s)", i,
-                                       (int)n, name, why, b->out_dir);
+            it->refused = format_alloc("not converted: %s (it would be written outside %s)", why, b->out_dir);
             continue;
         }
         it->entry = path;
