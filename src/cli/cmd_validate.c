@@ -42,7 +42,8 @@ static const char validate_usage[] =
     "\n"
     "  -r              check every file in the folders given (--recursive)\n"
     "  --json          machine-readable report on stdout\n"
-    "  --textures DIR  another folder to search for textures (repeatable)\n"
+    "  --textures DIR  another folder or archive (.meg) to search for textures\n"
+    "                  (repeatable; each at its root and in its Data/Art/Textures)\n"
     "  --no-textures   skip the texture check\n"
     "  --model FILE    check every animation against this model\n";
 
@@ -100,7 +101,10 @@ size_t cli_alamo_validate(const char *file, const uint8_t *data, size_t size, co
             tex.places.model_source = cli_sources_folder(options->sources, dir, &err);
             tex.places.model_path = slash ? slash + 1 : file;
             tex.places.parent_source = cli_sources_folder(options->sources, up, &err);
-            for (size_t i = 0; i < tex.dir_count; i++) pooled[i] = cli_sources_folder(options->sources, tex.dirs[i], &err);
+            for (size_t i = 0; i < tex.dir_count; i++) {
+                const cli_root *root = cli_sources_open(options->sources, tex.dirs[i], &err);
+                pooled[i] = root ? root->source : NULL; /* an archive that cannot be read: nothing found there */
+            }
             tex.places.folders = pooled;
             tex.places.folder_count = tex.dir_count;
         } else if (!check_textures ||
@@ -406,7 +410,7 @@ int cmd_validate(int argc, char **argv)
                 status = cli_usage_error("validate", "--textures needs a folder");
                 goto done;
             }
-            if ((status = cli_check_texture_dir("validate", argv[i + 1])) != CLI_OK) goto done;
+            if ((status = cli_check_texture_place("validate", argv[i + 1])) != CLI_OK) goto done;
             dirs[dir_count++] = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("validate", "unknown option '%s'", argv[i]);
