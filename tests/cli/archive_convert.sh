@@ -143,6 +143,17 @@ expect 1 "outputs that collide" -- "$FERRY" convert -r "$tmp/dup.meg" "$tmp/o9"
 check "case collision named" grep -q "would both be written as .*CRATE.glb (the names differ only in case)" "$tmp/err"
 check "extension collision named" grep -q "would both be written as .*BOX.glb (the names differ only in case or extension)" "$tmp/err"
 
+# An ALM mesh (built here from the crate) inside an archive: exported too,
+# and a model of no format ferry exports (an animation named .alo) fails
+# alone, named.
+expect 0 "build an ALM" -- "$FERRY" convert "$S/alamo/crate.alo" "$tmp/f/crate.alm"
+megf "$tmp/alm.meg" 'M\CRATE.ALM='"$tmp/f/crate.alm" 'M\ANIM.ALO='"$S/alamo/walker_walk_00.ala" 'M\TEXT.P3D='"$tmp/f/crate.tga"
+expect 1 "an ALM, an animation and a texture named as models" -- "$FERRY" convert -r "$tmp/alm.meg" "$tmp/o11"
+check "the ALM converted" test -s "$tmp/o11/M/CRATE.glb"
+check "the animation named" grep -q "alm.meg/M/ANIM.ALO: error: an animation alone cannot be exported" "$tmp/err"
+check "the texture named" grep -q "alm.meg/M/TEXT.P3D: error: .*not a known format" "$tmp/err"
+check "1 of 3" grep -q "1 of 3 files converted" "$tmp/err"
+
 # Folders: every model format, converted by content.
 mkdir -p "$tmp/d/Models" "$tmp/d/Textures"
 cp "$S/alamo/crate.alo" "$S/odol/box.p3d" "$tmp/d/Models/"
