@@ -7,10 +7,13 @@
 #include <ferry/meg.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- archive kinds: one row each ---- */
 
@@ -78,7 +81,8 @@ typedef struct pool_root {
     cli_root root;
     bool folder;
     ferry_file_source inner, cached;
-    uint8_t *data; /* an archive's bytes */
+    uint8_t *data; /* an archive's bytes, mapped (map_size bytes) */
+    size_t map_size;
 } pool_root;
 
 struct cli_sources {
@@ -103,7 +107,7 @@ static void root_free(pool_root *r)
     ferry_file_source_close(&r->cached);
     ferry_file_source_close(&r->inner);
     if (r->root.kind && r->root.archive) r->root.kind->close(r->root.archive);
-    ferry_file_free(r->data);
+    if (r->data && r->map_size) munmap(r->data, r->map_size);
     free((char *)r->root.path);
     free(r);
 }
@@ -139,7 +143,6 @@ static pool_root *root_open(const char *path, bool folder, ferry_error *err)
         if (ferry_file_source_folder(path, &r->inner, err) != FERRY_OK) goto fail;
     } else {
         const cli_archive_kind *kind = cli_archive_kind_of(path);
-        cli_input in;
         if (!kind) {
             memset(err, 0, sizeof *err);
             err->code = FERRY_ERR_UNSUPPORTED;
@@ -147,13 +150,34 @@ static pool_root *root_open(const char *path, bool folder, ferry_error *err)
             snprintf(err->message, sizeof err->message, "neither a folder nor an archive ferry reads (MEG)");
             goto fail;
         }
-        if (!cli_input_load(path, CLI_USE_ANY, &in, err)) {
-            cli_input_free(&in);
+        /* Mapped, not read: an archive of gigabytes costs only the pages
+         * its tables and the entries converted touch. Regular files only
+         * (never blocking on a FIFO: O_NONBLOCK, then the kind checked). */
+        static const uint8_t empty[1];
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        struct stat st;
+        const char *why = NULL;
+        if (fd < 0 || fstat(fd, &st) != 0)
+            why = strerror(errno);
+        else if (!S_ISREG(st.st_mode))
+            why = "not a regular file";
+        else if (st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+            void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+            if (map == MAP_FAILED)
+                why = strerror(errno);
+            else
+                r->data = map, r->map_size = (size_t)st.st_size;
+        }
+        if (fd >= 0) close(fd);
+        if (why) {
+            memset(err, 0, sizeof *err);
+            err->code = FERRY_ERR_IO;
+            err->offset = FERRY_NO_OFFSET;
+            snprintf(err->message, sizeof err->message, "cannot read the archive: %s", why);
             goto fail;
         }
-        r->data = in.data;
         r->root.kind = kind;
-        r->root.archive = kind->open(in.data, in.size, &r->inner, err);
+        r->root.archive = kind->open(r->data ? r->data : empty, r->map_size, &r->inner, err);
         if (!r->root.archive) goto fail;
         r->inner.label = r->root.path;
     }

@@ -8,7 +8,12 @@
  * call opens what it reads); a MEG source only reads the archive's tables
  * and bytes, which nothing changes after they are read; the cache wrapper
  * lists under its own lock. An archive kind added to the table must give a
- * source whose load is as safe (or the batch must keep it to one thread). */
+ * source whose load is as safe (or the batch must keep it to one thread).
+ *
+ * An archive is mapped (mmap), not read into memory: a multi-gigabyte one
+ * costs the pages its tables and the converted entries touch. Like any
+ * mapping, one truncated by another program while it is used ends the
+ * process (SIGBUS); ferry never writes to an archive it reads. */
 #ifndef FERRY_CLI_SOURCES_H
 #define FERRY_CLI_SOURCES_H
 

@@ -107,6 +107,12 @@ expect 2 "--textures with a file that is no archive" -- "$FERRY" convert -r "$tm
 check "says why" grep -q "neither a folder nor an archive" "$tmp/err"
 printf 'not an archive' >"$tmp/bad.meg"
 expect 1 "--textures with an archive that cannot be read" -- "$FERRY" convert -r "$tmp/Models.meg" "$tmp/o7" --textures "$tmp/bad.meg"
+: >"$tmp/empty.meg"
+expect 1 "an empty archive" -- "$FERRY" convert -r "$tmp/empty.meg" "$tmp/o12"
+check "named with the offset" grep -q "empty.meg: error: offset 0x0" "$tmp/err"
+mkfifo "$tmp/fifo.meg"
+expect 1 "a FIFO named .meg is refused, never blocks" -- timeout 20 "$FERRY" convert -r "$tmp/fifo.meg" "$tmp/o13"
+check "as not a regular file" grep -q "fifo.meg: error: cannot read the archive: not a regular file" "$tmp/err"
 expect 2 "-r with a file that is no archive" -- "$FERRY" convert -r "$S/alamo/crate.alo" "$tmp/o8"
 
 # Hostile names: a drive letter, an absolute path, '..' segments. Each is
