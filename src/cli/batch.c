@@ -239,8 +239,8 @@ static int convert_item(batch *b, batch_item *it, FILE *log)
         snprintf(up, sizeof up, "%s/..", dir);
         path = slash ? slash + 1 : it->in;
         if (ok && !(source = cli_sources_folder(b->sources, dir, &err))) ok = false;
-        if (ok && !(parent = cli_sources_folder(b->sources, up, &err))) parent = NULL; /* no ../Textures */
-        memset(&err, 0, sizeof err);
+        ferry_error ignored; /* without the folder above, no ../Textures: not an error */
+        if (ok) parent = cli_sources_folder(b->sources, up, &ignored);
     }
     if (!ok) {
         char line[512];
