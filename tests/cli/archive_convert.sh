@@ -172,7 +172,7 @@ check "a .p3d holding an ALO model is converted as one" test -s "$tmp/o10/notrea
 check "3 of 3" jq -e '.converted == 3 and .failed == 0' "$tmp/out" >/dev/null
 printf 'hello world' >"$tmp/d/Models/text.alm"
 expect 1 "a file of no known format named as a model" -- "$FERRY" convert -r "$tmp/d/Models" "$tmp/o14"
-check "named with what it starts with" grep -q "text.alm: error: offset 0x0 (0): not a known format: it starts with 68 65 6c 6c" "$tmp/err"
+check "named with what it starts with" grep -q "text.alm: error: offset 0x0 (0): not an ALM file: it starts with bytes 68 65 6c 6c" "$tmp/err"
 
 # The corpus archives of PetroglyphTools hold no models: nothing to do.
 corpus="$SHARED/corpus/meg"
