@@ -79,6 +79,10 @@ process.exit(j.images && j.images.length === 1 && j.images[0].mimeType === "imag
     check "CRATE.glb holds one PNG image" test $? -eq 0
 fi
 
+if command -v node >/dev/null 2>&1 && [ -d "$SRC/tests/gltf/node_modules/gltf-validator" ]; then
+    expect 0 "the outputs pass the Khronos validator" -- node "$SRC/tests/gltf/validate.mjs" "$tmp"/o1/DATA/ART/MODELS/*.glb
+fi
+
 expect 0 "without --textures" -- "$FERRY" convert -r "$tmp/Models.meg" "$tmp/o2"
 check "the crate's texture is missing" grep -q "2 textures missing: crate.tga walker.tga" "$tmp/err"
 
