@@ -517,6 +517,35 @@ static void test_cached_source(void)
     CHECK(m.lists == lists); /* every folder on the way already listed */
     ferry_file_source_close(&c);
 
+    /* Finds go through the wrapper's index: among names equal but for
+     * case the first listed, as a walk of the listing finds it; the kind
+     * counts; one inner listing. */
+    mem_file more[] = {{"A/zeta.tga", x, 1}, {"A/Deck.tga", x, 1}, {"A/DECK.TGA", x, 1}, {"A/deck.tga/x", x, 1},
+                       {"A/alpha.dds", x, 1}};
+    mem_source m3 = {more, 5, 0, 0, 0, 0};
+    ferry_file_source inner3 = mem_source_of(&m3, "mem");
+    CHECK(ferry_file_source_cached(&inner3, &c, &err) == FERRY_OK);
+    CHECK(ferry_file_source_find(&c, "A", "deck.TGA", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK_STR(path, "A/Deck.tga");
+    CHECK(ferry_file_source_find(&c, "A", "DECK.tga", FERRY_ENTRY_FOLDER, path, sizeof path));
+    CHECK_STR(path, "A/deck.tga");
+    CHECK(ferry_file_source_find(&c, "A", "ALPHA.DDS", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK(ferry_file_source_find(&c, "A", "Zeta.tga", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK(!ferry_file_source_find(&c, "A", "beta.tga", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK(!ferry_file_source_find(&c, "A", "zeta.tga", FERRY_ENTRY_FOLDER, path, sizeof path));
+    CHECK(!ferry_file_source_find(&c, "Nowhere", "zeta.tga", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK(!ferry_file_source_find(&c, "../A", "zeta.tga", FERRY_ENTRY_FILE, path, sizeof path));
+    /* The texture lookup through it: the name itself before its .dds. */
+    ferry_alamo_texture_places beside = {0};
+    beside.model_source = &c;
+    beside.model_path = "A/model.alo";
+    CHECK(ferry_alamo_texture_find(&beside, "alpha.tga", &where, path, sizeof path));
+    CHECK_STR(path, "A/alpha.dds");
+    CHECK(ferry_alamo_texture_find(&beside, "C:\\art\\DECK.tga", &where, path, sizeof path));
+    CHECK_STR(path, "A/Deck.tga");
+    CHECK(m3.lists == 2); /* A and Nowhere, once each */
+    ferry_file_source_close(&c);
+
     /* Threads: one inner listing, the same entries for all. */
     mem_source m2 = {files, 3, 0, 0, 0, 0};
     ferry_file_source inner2 = mem_source_of(&m2, "mem");

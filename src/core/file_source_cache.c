@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct cached_entry {
     const char *name; /* into the listing's names */
@@ -26,6 +27,9 @@ typedef struct cached_listing {
     cached_entry *entries;
     size_t count;
     char *names;
+    /* The entries by kind, then name ignoring case, then listing order:
+     * a lookup by name is a binary search, not a walk of the folder. */
+    const cached_entry **order;
 } cached_listing;
 
 typedef struct cache_source {
@@ -78,6 +82,7 @@ static void free_listing(cached_listing *l)
     free(l->path);
     free(l->entries);
     free(l->names);
+    free(l->order);
     free(l);
 }
 
@@ -120,6 +125,19 @@ static bool gather_entry(void *ctx, const char *name, ferry_entry_kind kind)
     return true;
 }
 
+static int cmp_kind_name(ferry_entry_kind ka, const char *a, ferry_entry_kind kb, const char *b)
+{
+    if (ka != kb) return ka < kb ? -1 : 1;
+    return strcasecmp(a, b);
+}
+
+static int cmp_order(const void *x, const void *y)
+{
+    const cached_entry *a = *(const cached_entry *const *)x, *b = *(const cached_entry *const *)y;
+    int c = cmp_kind_name(a->kind, a->name, b->kind, b->name);
+    return c ? c : (a < b ? -1 : a > b); /* equal names: the first listed first */
+}
+
 /* Lists `path` of the inner source into a new listing (its failure kept). */
 static cached_listing *take_listing(const cache_source *c, const char *path, uint64_t h)
 {
@@ -144,12 +162,22 @@ static cached_listing *take_listing(const cache_source *c, const char *path, uin
     l->entries = g.entries;
     l->count = g.count;
     l->names = g.names;
+    if (g.count) {
+        l->order = malloc(g.count * sizeof *l->order);
+        if (!l->order) {
+            free_listing(l);
+            return NULL;
+        }
+        for (size_t i = 0; i < g.count; i++) l->order[i] = &g.entries[i];
+        qsort(l->order, g.count, sizeof *l->order, cmp_order);
+    }
     return l;
 }
 
-static ferry_result cache_list(void *user, const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err)
+/* The listing of `path`, taken through the inner source the first time;
+ * NULL when memory ran out. */
+static const cached_listing *listing_of(cache_source *c, const char *path)
 {
-    cache_source *c = user;
     uint64_t h = hash_path(path);
     size_t at;
     pthread_mutex_lock(&c->lock);
@@ -168,6 +196,12 @@ static ferry_result cache_list(void *user, const char *path, ferry_entry_fn entr
         }
     }
     pthread_mutex_unlock(&c->lock);
+    return l;
+}
+
+static ferry_result cache_list(void *user, const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err)
+{
+    const cached_listing *l = listing_of(user, path);
     if (!l) {
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory keeping the listing of '%s'", path);
         return FERRY_ERR_NOMEM;
@@ -228,4 +262,30 @@ ferry_result ferry_file_source_cached(const ferry_file_source *inner, ferry_file
     source->user = c;
     source->label = inner->label;
     return FERRY_OK;
+}
+
+bool fy_file_source_is_cached(const ferry_file_source *source) { return source && source->list == cache_list; }
+
+bool fy_file_source_cached_find(const ferry_file_source *source, const char *folder, const char *name,
+                                ferry_entry_kind kind, char *out, size_t out_size, bool *found)
+{
+    if (!fy_file_source_is_cached(source)) return false;
+    *found = false;
+    if (!ferry_file_source_path_ok(folder)) return true;
+    const cached_listing *l = listing_of(source->user, folder);
+    if (!l || l->result != FERRY_OK) return true;
+    size_t lo = 0, hi = l->count; /* the first entry not below (kind, name) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_kind_name(l->order[mid]->kind, l->order[mid]->name, kind, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == l->count || cmp_kind_name(l->order[lo]->kind, l->order[lo]->name, kind, name) != 0) return true;
+    size_t n = strlen(l->order[lo]->name);
+    if (n >= out_size) return true;
+    memcpy(out, l->order[lo]->name, n + 1);
+    *found = true;
+    return true;
 }

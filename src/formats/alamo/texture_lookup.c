@@ -54,6 +54,15 @@ static bool find_name(const ferry_file_source *src, const char *folder, const ch
         memcpy(dds + n - 4, ".dds", 5);
         m.dds = dds;
     }
+    if (fy_file_source_is_cached(src)) {
+        /* Two searches of the source's index instead of a walk of the
+         * folder per texture: the same answer, the name itself first. */
+        char at[1400];
+        bool hit = ferry_file_source_find(src, folder, name, FERRY_ENTRY_FILE, at, sizeof at) ||
+                   (m.dds && ferry_file_source_find(src, folder, m.dds, FERRY_ENTRY_FILE, at, sizeof at));
+        int w = hit ? snprintf(out, out_size, "%s", at) : -1;
+        return w > 0 && (size_t)w < out_size;
+    }
     ferry_error e;
     if (ferry_file_source_list(src, folder, match_name, &m, &e) != FERRY_OK || !(m.has_exact || m.has_alt))
         return false;
