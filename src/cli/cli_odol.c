@@ -1,5 +1,6 @@
 /* ferry info/dump/validate/convert for ODOL (binarized P3D) files. */
 #include "formats.h"
+#include "sources.h"
 
 #include <ferry/lzss.h>
 #include <ferry/odol.h>
@@ -382,6 +383,8 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     size_t lod_count = 0;
     const char **roots = calloc((size_t)argc, sizeof *roots);
     size_t root_count = 0;
+    cli_sources *pool = NULL;
+    const ferry_file_source **sources = NULL;
     bool all = false, game_view = false, allow_invalid = false;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
@@ -400,10 +403,10 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
             i++;
         } else if (strcmp(argv[i], "--textures") == 0) {
             if (i + 1 >= argc) {
-                status = cli_usage_error("convert", "--textures needs a folder");
+                status = cli_usage_error("convert", "--textures needs a folder or an archive");
                 goto done;
             }
-            if ((status = cli_check_texture_dir("convert", argv[i + 1])) != CLI_OK) goto done;
+            if ((status = cli_check_texture_place("convert", argv[i + 1])) != CLI_OK) goto done;
             status = CLI_USAGE;
             roots[root_count++] = argv[++i];
         } else if (strcmp(argv[i], "--allow-invalid") == 0) {
@@ -435,8 +438,27 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     o.lods = lod_count ? lods : NULL;
     o.lod_count = lod_count;
     o.all = all;
-    o.texture_roots = roots;
-    o.texture_root_count = root_count;
+    if (root_count && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) {
+        /* Each --textures place (a folder, an archive) as a file source:
+         * a root of addon folders (docs/formats/odol-gltf.md, "Textures"). */
+        if (!(pool = cli_sources_new()) || !(sources = calloc(root_count, sizeof *sources))) {
+            fprintf(stderr, "ferry convert: out of memory\n");
+            status = CLI_INVALID;
+            goto done;
+        }
+        for (size_t i = 0; i < root_count; i++) {
+            ferry_error err;
+            const cli_root *root = cli_sources_open(pool, roots[i], &err);
+            if (!root) {
+                cli_print_error(roots[i], &err);
+                status = CLI_INVALID;
+                goto done;
+            }
+            sources[i] = root->source;
+        }
+        o.texture_sources = sources;
+        o.texture_source_count = root_count;
+    }
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
         status = format->export(in, out, &o);
     } else if (cli_has_ext(out, ".p3d")) {
@@ -449,6 +471,8 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
 done:
     free(lods);
     free(roots);
+    free(sources);
+    cli_sources_free(pool);
     return status;
 }
 
@@ -464,7 +488,8 @@ const char cli_odol_convert_help[] =
     "  --game-view         with .glb/.gltf: the most detailed visual LOD (default)\n"
     "  --all               with .glb/.gltf: every LOD (views, shadows, geometries...)\n"
     "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n"
-    "  --textures ROOT     with .glb/.gltf: find the textures the model names\n"
+    "  --textures ROOT     with .glb/.gltf (ROOT a folder, or an archive such as\n"
+    "                      .meg): find the textures the model names\n"
     "                      (csj_gyroac\\t\\gyro1.pac) under ROOT as the game does:\n"
     "                      ROOT holds addon folders, each mounted at the prefix\n"
     "                      its $PREFIX$ file names (else its own name), or is a\n"

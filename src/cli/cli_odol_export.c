@@ -1,5 +1,7 @@
+#define _DEFAULT_SOURCE /* strdup */
 /* ferry convert model.p3d out.glb: the LOD the game draws (game view, the
  * default), every LOD (--all) or those chosen (--lod) as glTF. */
+#include "export.h"
 #include "formats.h"
 
 #include <ferry/convert.h>
@@ -14,45 +16,48 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     const uint32_t *lods = options->lods;
     size_t lod_count = options->lod_count;
     bool all = options->all, allow_invalid = options->allow_invalid;
-    uint8_t *data;
+    /* A batch's file (convert -r, archives): its bytes, its log, its
+     * result; no summary line. */
+    const export_input *input = options->input;
+    FILE *log = input && input->log ? input->log : stderr;
+    size_t warnings_ignored = 0, *warnings = input && input->result ? &input->result->warnings : &warnings_ignored;
+    uint8_t *data = NULL;
     size_t size;
-    ferry_odol_model *model = cli_format_load(cli_format_for(FERRY_FORMAT_ODOL), in, &data, &size);
+    ferry_error err;
+    ferry_odol_model *model = NULL;
+    if (input) {
+        if (!(model = cli_odol_read(input->data, input->size, &err))) {
+            char line[512];
+            ferry_error_format(&err, line, sizeof line);
+            fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
+        }
+    } else {
+        model = cli_format_load(cli_format_for(FERRY_FORMAT_ODOL), in, &data, &size);
+    }
     if (!model) return CLI_INVALID;
     int status = CLI_INVALID;
-    ferry_error err;
     ferry_scene *scene = NULL;
-    ferry_diagnostics diags = {0}, warnings = {0};
+    ferry_diagnostics diags = {0}, tex_warns = {0};
     char *name = NULL;
     ferry_odol_root *roots = NULL;
-    ferry_file_source *sources = NULL;
-    size_t opened = 0;
     ferry_odol_validate(model, NULL, &diags);
-    if (cli_refuse_invalid(stderr, in, &diags, allow_invalid)) goto done;
+    if (cli_refuse_invalid(log, in, &diags, allow_invalid)) goto done;
     name = cli_file_stem(in);
-    /* Each --textures ROOT is a folder source whose addon folders are
-     * mounted at their prefixes (prefix NULL: ferry_odol_find_files). */
-    size_t root_count = options->texture_root_count;
+    /* Each --textures place (a folder, an archive) is a root holding addon
+     * folders mounted at their prefixes, or a P:-drive tree (prefix NULL:
+     * ferry_odol_find_files). */
+    size_t root_count = options->texture_sources ? options->texture_source_count : 0;
     roots = calloc(root_count ? root_count : 1, sizeof *roots);
-    sources = calloc(root_count ? root_count : 1, sizeof *sources);
-    if (!roots || !sources) {
-        fprintf(stderr, "%s: error: out of memory\n", in);
+    if (!roots) {
+        fprintf(log, "%s: error: out of memory\n", CLI_TXT(in));
         goto done;
     }
-    for (size_t i = 0; i < root_count; i++) {
-        if (ferry_file_source_folder(options->texture_roots[i], &sources[i], &err) != FERRY_OK) {
-            cli_print_error(options->texture_roots[i], &err);
-            status = CLI_USAGE;
-            goto done;
-        }
-        opened++;
-        roots[i].source = &sources[i];
-        roots[i].prefix = NULL;
-    }
+    for (size_t i = 0; i < root_count; i++) roots[i] = (ferry_odol_root){options->texture_sources[i], NULL};
     ferry_odol_scene_report rep;
     ferry_odol_scene_options so = {0};
     so.texture_roots = root_count ? roots : NULL;
     so.texture_root_count = root_count;
-    so.diagnostics = &warnings;
+    so.diagnostics = &tex_warns;
     so.name = name;
     so.lods = lods;
     so.lod_count = lods ? lod_count : 0;
@@ -60,15 +65,25 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     so.report = &rep;
     ferry_result rc = ferry_odol_to_scene(model, &so, &scene, &err);
     if (rc != FERRY_OK) {
-        cli_print_error(in, &err);
+        char line[512];
+        ferry_error_format(&err, line, sizeof line);
+        fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
         /* A --lod index the model does not have is the user's mistake. */
         status = rc == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
         goto done;
     }
-    if (ferry_gltf_save(scene, out, &(ferry_write_options){.protect_input = in}, &err) != FERRY_OK) {
-        status = cli_output_error(out, &err);
+    if (ferry_gltf_save(scene, out, &(ferry_write_options){.protect_input = in, .no_sync = input != NULL}, &err) !=
+        FERRY_OK) {
+        if (!input) {
+            status = cli_output_error(out, &err);
+        } else {
+            char line[512];
+            ferry_error_format(&err, line, sizeof line);
+            fprintf(log, "%s: error: %s\n", CLI_TXT(out), CLI_TXT(line));
+        }
         goto done;
     }
+    if (input) goto summary_done;
     fprintf(stderr, "%s -> %s: %u LOD%s, %llu triangles, %u prox%s", in, out, (unsigned)rep.lods,
             rep.lods == 1 ? "" : "s", (unsigned long long)rep.triangles, (unsigned)rep.proxies,
             rep.proxies == 1 ? "y" : "ies");
@@ -83,15 +98,26 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     if (rep.normals_computed_primitives)
         fprintf(stderr, ", normals of %u primitive%s computed (none stored)", (unsigned)rep.normals_computed_primitives,
                 rep.normals_computed_primitives == 1 ? "" : "s");
-    if (options->texture_root_count)
+    if (root_count)
         fprintf(stderr, ", %u image%s %s (%u of %u texture%s found)", (unsigned)rep.images, rep.images == 1 ? "" : "s",
                 cli_has_ext(out, ".gltf") ? "written" : "embedded", (unsigned)rep.textures_found,
                 (unsigned)rep.textures, rep.textures == 1 ? "" : "s");
     fputc('\n', stderr);
-    for (size_t i = 0; i < warnings.count; i++)
-        fprintf(stderr, "%s: warning: %s [%s]\n", in, CLI_TXT(warnings.items[i].message), warnings.items[i].rule);
-    if (rep.missing_texture_count) {
-        fprintf(stderr, "%s: %zu texture%s missing:", in, rep.missing_texture_count,
+summary_done:
+    /* Textures not found: a warning each, then the list (a batch lists
+     * them in its summary). */
+    for (size_t i = 0; i < tex_warns.count; i++)
+        (*warnings)++, fprintf(log, "%s: warning: %s [%s]\n", CLI_TXT(in), CLI_TXT(tex_warns.items[i].message),
+                               tex_warns.items[i].rule);
+    if (input && input->result) {
+        export_result *r = input->result;
+        r->images = rep.images;
+        if (rep.missing_texture_count && (r->missing_textures = calloc(rep.missing_texture_count, sizeof *r->missing_textures)))
+            for (size_t i = 0; i < rep.missing_texture_count; i++)
+                if ((r->missing_textures[r->missing_texture_count] = strdup(rep.missing_textures[i])))
+                    r->missing_texture_count++;
+    } else if (rep.missing_texture_count) {
+        fprintf(stderr, "%s: %zu texture%s missing:", CLI_TXT(in), rep.missing_texture_count,
                 rep.missing_texture_count == 1 ? "" : "s");
         for (size_t i = 0; i < rep.missing_texture_count; i++)
             fprintf(stderr, "%s %s", i ? "," : "", CLI_TXT(rep.missing_textures[i]));
@@ -101,7 +127,7 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
         if (rep.visual_lod >= 0) {
             char res[64];
             ferry_odol_resolution_name(model->lods[rep.visual_lod].resolution, res, sizeof res);
-            fprintf(stderr, "%s: the game's view: LOD %d (%s), the most detailed (--all exports every LOD)\n", in,
+            if (!input) fprintf(stderr, "%s: the game's view: LOD %d (%s), the most detailed (--all exports every LOD)\n", in,
                     (int)rep.visual_lod, res);
             /* A game-view LOD with nothing to draw (real files have an
              * empty 1.000 beside a Roadway holding the faces): an empty
@@ -113,33 +139,31 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
                 if (others == 1) {
                     char with[64];
                     ferry_odol_resolution_name(model->lods[other].resolution, with, sizeof with);
-                    fprintf(stderr,
+                    (*warnings)++, fprintf(log,
                             "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; LOD %u (%s) has "
                             "faces: --lod %u exports it, --all every LOD\n",
                             in, (int)rep.visual_lod, res, (unsigned)other, with, (unsigned)other);
                 } else if (others)
-                    fprintf(stderr,
+                    (*warnings)++, fprintf(log,
                             "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; %u other LODs "
                             "have faces: --all exports every LOD\n",
                             in, (int)rep.visual_lod, res, (unsigned)others);
                 else
-                    fprintf(stderr, "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw, nor has any "
+                    (*warnings)++, fprintf(log, "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw, nor has any "
                             "other LOD\n", in, (int)rep.visual_lod, res);
             }
         }
         else
-            fprintf(stderr, "%s: note: no visual LOD (the game draws nothing of this model): every LOD exported\n", in);
+            fprintf(log, "%s: note: no visual LOD (the game draws nothing of this model): every LOD exported\n", in);
     }
     if (rep.procedural_ignored)
-        fprintf(stderr, "%s: warning: %u procedural texture%s not read as a colour, e.g. %s\n", in,
+        (*warnings)++, fprintf(log, "%s: warning: %u procedural texture%s not read as a colour, e.g. %s\n", in,
                 (unsigned)rep.procedural_ignored, rep.procedural_ignored == 1 ? "" : "s",
                 rep.procedural_problem ? rep.procedural_problem : "");
     status = CLI_OK;
 done:
-    for (size_t i = 0; i < opened; i++) ferry_file_source_close(&sources[i]);
-    free(sources);
     free(roots);
-    ferry_diagnostics_free(&warnings);
+    ferry_diagnostics_free(&tex_warns);
     free(name);
     ferry_scene_free(scene);
     ferry_odol_free(model);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* FNM_CASEFOLD */
 #include "cli.h"
 #include "formats.h"
+#include "sources.h"
 
 #include <ferry/meg.h>
 
@@ -111,31 +112,10 @@ int cmd_list(int argc, char **argv)
 }
 
 /* The stored name as a relative path with '/', or NULL (and *why) when it
- * could lead outside the output folder. malloc'd. */
+ * could lead outside the output folder (the rule convert -r shares). */
 static char *safe_path(const ferry_meg_entry *e, const char **why)
 {
-    if (!e->name) return *why = "its name index is out of range", NULL;
-    size_t n = e->name_length;
-    if (!n) return *why = "its name is empty", NULL;
-    if (memchr(e->name, 0, n)) return *why = "its name holds a NUL byte", NULL;
-    if (n >= 2 && e->name[1] == ':') return *why = "its name starts with a drive letter", NULL;
-    if (e->name[0] == '\\' || e->name[0] == '/') return *why = "its name is an absolute path", NULL;
-    char *p = malloc(n + 1);
-    if (!p) return *why = "out of memory", NULL;
-    for (size_t i = 0; i < n; i++) p[i] = e->name[i] == '\\' ? '/' : e->name[i];
-    p[n] = 0;
-    /* Every segment must be a plain name. */
-    for (const char *s = p;;) {
-        const char *end = strchr(s, '/');
-        size_t len = end ? (size_t)(end - s) : strlen(s);
-        if (len == 0 || (len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.')) {
-            free(p);
-            return *why = "its name has an empty, '.' or '..' segment", NULL;
-        }
-        if (!end) break;
-        s = end + 1;
-    }
-    return p;
+    return cli_entry_path(e->name, e->name_length, why);
 }
 
 /* Creates the folders of `rel` under `root` (not the last segment); a

@@ -17,6 +17,9 @@ typedef struct cli_validate_options {
     size_t texture_dir_count;
     bool check_textures;
     struct model_picker *picker;
+    /* The folders textures are looked up in, opened once each and listed
+     * once for the whole run (sources.h); NULL: opened per file. */
+    struct cli_sources *sources;
 } cli_validate_options;
 
 /* What a conversion was asked for, parsed by the input family's option
@@ -35,15 +38,20 @@ typedef struct cli_convert_options {
      * LOD (the game's view, the default) or, with `all` (--all), every LOD. */
     const uint32_t *lods;
     size_t lod_count;
-    /* ODOL export: --textures ROOT folders (addon folders with $PREFIX$
-     * files, or a P:-drive tree). */
-    const char *const *texture_roots;
-    size_t texture_root_count;
     bool all;
     /* ALM export: the level of detail (NULL: full resolution); ALM build:
      * the ALO model's animation (--anim FILE|auto, or NULL). */
     const struct ferry_alm_lod_options *alm_lod;
     const char *anim;
+    /* Every export: IN already loaded from a batch's folder or an archive
+     * (its bytes, the source holding it, the log its messages go to, the
+     * result the counts go to; no summary line printed), or NULL: IN is
+     * a file named on the command line, read from the disk. */
+    const struct export_input *input;
+    /* --textures: folders and archives as file sources, in order (ODOL
+     * texture lookup takes them as they are). */
+    const ferry_file_source *const *texture_sources;
+    size_t texture_source_count;
 } cli_convert_options;
 
 typedef struct cli_format {

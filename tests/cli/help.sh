@@ -89,13 +89,13 @@ expect 1 "a model cut inside its first chunk header" -- "$FERRY" info "$tmp/stub
 check "is still read as a model (located truncation)" grep -q "8-byte chunk header" "$tmp/err"
 expect 0 "a real model still reads" -- "$FERRY" info "$s/walker.alo"
 
-# --textures DIR must be a folder: a usage error otherwise.
+# --textures DIR must be a folder or an archive: a usage error otherwise.
 expect 2 "convert --textures with a missing folder" -- "$FERRY" convert "$s/walker.alo" "$tmp/w.glb" --textures "$tmp/nowhere"
 check "says why" grep -q -- "--textures $tmp/nowhere: No such file or directory" "$tmp/err"
 check "nothing written" test ! -e "$tmp/w.glb"
 expect 2 "convert -r --textures with a missing folder" -- "$FERRY" convert -r "$s" "$tmp/batch" --textures "$tmp/nowhere"
 expect 2 "validate --textures with a file" -- "$FERRY" validate --textures "$s/walker.alo" "$s/walker.alo"
-check "not a folder" grep -q "not a folder" "$tmp/err"
+check "neither a folder nor an archive" grep -q "neither a folder nor an archive" "$tmp/err"
 expect 0 "an existing folder is fine" -- "$FERRY" convert "$s/walker.alo" "$tmp/w.glb" --textures "$s"
 
 # convert names the particle textures it cannot find, as validate does.

@@ -50,13 +50,17 @@ expect 0 "grid: two roots, the folder given twice" -- "$FERRY" convert "$grid" "
   --textures "$tmp/addons" --textures "$tmp/addons/ferry"
 check "grid: still one image" grep -q ', 1 image embedded (1 of 4 textures found)' "$tmp/err"
 
+expect 0 "convert -r of the samples with --textures" -- "$FERRY" convert -r "$SRC/samples/odol" "$tmp/batch" --textures "$tmp/addons"
+check "convert -r: the three samples, their 3 images found" grep -q '3 of 3 files converted into .* 3 images embedded' "$tmp/err"
+check "convert -r: the missing textures listed once" grep -qF 'ferry\box\wood_co.paa' "$tmp/err"
+
 expect 0 "box without --textures" -- "$FERRY" convert "$box" "$tmp/plain.gltf"
 check "box without --textures: no image, no texture warning" \
   bash -c '! grep -q "texture" "$1" && jq -e ".images == null" "$2" >/dev/null' _ "$tmp/err" "$tmp/plain.gltf"
 
 printf x >"$tmp/file"
 expect 2 "--textures naming a file" -- "$FERRY" convert "$box" "$tmp/x.glb" --textures "$tmp/file"
-check "it says not a folder" grep -q 'not a folder' "$tmp/err"
+check "it says neither a folder nor an archive" grep -q 'neither a folder nor an archive' "$tmp/err"
 expect 2 "--textures naming nothing" -- "$FERRY" convert "$box" "$tmp/x.glb" --textures "$tmp/nothing"
 expect 2 "--textures without a value" -- "$FERRY" convert "$box" "$tmp/x.glb" --textures
 expect 2 "--textures with a .p3d output" -- "$FERRY" convert "$box" "$tmp/x.p3d" --textures "$tmp/addons"
