@@ -88,7 +88,7 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
         return FERRY_ERR_LIMIT;
     }
     if (packed && (uint64_t)n > fy_lzss_decoded_bound(e->data_size)) {
-        fy_error_set(err, FERRY_ERR_MALFORMED, e->offset, path,
+        fy_error_set(err, FERRY_ERR_MALFORMED, e->offset + e->name_length + 5, path,
                      "original size %zu: %u bytes of LZSS cannot decode to more than %llu", n, (unsigned)e->data_size,
                      (unsigned long long)fy_lzss_decoded_bound(e->data_size));
         return FERRY_ERR_MALFORMED;
