@@ -101,7 +101,8 @@ static void test_read(void)
     CHECK(m->has_product_entry && m->property_count == 2);
     CHECK(strcmp(ferry_pbo_property_value(m, "prefix"), "x\\addon") == 0);
     CHECK(strcmp(ferry_pbo_property_value(m, "product"), "test") == 0);
-    CHECK(ferry_pbo_property_value(m, "Prefix") == NULL);
+    CHECK(strcmp(ferry_pbo_property_value(m, "PREFIX"), "x\\addon") == 0);
+    CHECK(ferry_pbo_property_value(m, "prefi") == NULL);
     CHECK_EQ_U(m->entry_count, 3);
     CHECK(strcmp(m->entries[1].name, "data\\Rock.paa") == 0 && m->entries[1].timestamp == 1700000001u);
     /* 21 + 7 + 8 + 8 + 5 + 1 bytes before the first entry. */
@@ -313,12 +314,25 @@ static void test_bad_input(void)
     CHECK(ferry_pbo_read(o.b, o.n, NULL, &m, &err) == FERRY_OK);
     if (m) CHECK_EQ_U(count_rule(m, FERRY_SEVERITY_WARNING, "pbo-original-size"), 1);
     ferry_pbo_free(m);
+    /* An encrypted table (the engine's 'encryption' property) is refused. */
+    o.n = 0;
+    record(&o, "", 0x56657273u, 0, 0, 0, 0);
+    asciiz(&o, "prefix");
+    asciiz(&o, "x");
+    asciiz(&o, "Encryption");
+    asciiz(&o, "VBS");
+    asciiz(&o, "");
+    u32(&o, 100);
+    u32(&o, 100);
+    CHECK(ferry_pbo_read(o.b, o.n, NULL, &m, &err) == FERRY_ERR_UNSUPPORTED && m == NULL);
+    CHECK_MSG(err.offset == 30 && strcmp(err.path, "properties[1]") == 0 && strstr(err.message, "encrypted"), "%llu %s %s",
+              (unsigned long long)err.offset, err.path, err.message);
     /* Properties: a duplicate key, a product entry without a prefix. */
     o.n = 0;
     record(&o, "", 0x56657273u, 0, 0, 0, 0);
     asciiz(&o, "product");
     asciiz(&o, "a");
-    asciiz(&o, "product");
+    asciiz(&o, "Product");
     asciiz(&o, "b");
     asciiz(&o, "");
     record(&o, "", 0, 0, 0, 0, 0);
@@ -376,7 +390,7 @@ static void test_pack(void)
         ferry_pbo_pack_file f = {bad[k], abc, 3, 0};
         CHECK_MSG(ferry_pbo_pack(&f, 1, NULL, &out, &err) == FERRY_ERR_ARGUMENT, "%s", bad[k]);
     }
-    ferry_pbo_property p2[1] = {{"prefix", "y", 0, 0, 0}};
+    ferry_pbo_property p2[1] = {{"Prefix", "y", 0, 0, 0}};
     ferry_pbo_pack_options po2 = {p2, 1, "x"};
     CHECK(ferry_pbo_pack(files, 1, &po2, &out, &err) == FERRY_ERR_ARGUMENT);
     CHECK_EQ_U(out.size, 0);

@@ -78,7 +78,9 @@ typedef struct ferry_pbo {
  * the object. Names and properties must end with their NUL inside the
  * archive, the table must end with its empty record, a 'Vers' product entry
  * is read only as the first record; errors name the record
- * ("entries[3]/name"). Data past the archive's end is not a read failure
+ * ("entries[3]"). An archive whose product entry has an 'encryption'
+ * property (its table is encrypted) is refused (FERRY_ERR_UNSUPPORTED).
+ * Data past the archive's end is not a read failure
  * (the entry's `data` is NULL; validation names it), nor is a wrong SHA-1. */
 FERRY_API ferry_result ferry_pbo_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                                       ferry_pbo **out, ferry_error *err);
@@ -103,8 +105,8 @@ FERRY_API size_t ferry_pbo_validate(const ferry_pbo *pbo, const ferry_pbo_valida
 
 FERRY_API void ferry_pbo_free(ferry_pbo *pbo);
 
-/* The value of property `key` (compared exactly, as the engine does), or
- * NULL. ferry_pbo_property_value(pbo, "prefix") is the folder the engine
+/* The value of the first property named `key` (ignoring ASCII case, as the
+ * engine compares keys), or NULL. ferry_pbo_property_value(pbo, "prefix") is the folder the engine
  * mounts the archive's entries under. */
 FERRY_API const char *ferry_pbo_property_value(const ferry_pbo *pbo, const char *key);
 

@@ -5,6 +5,8 @@
 
 #include <ferry/pbo.h>
 
+#include <stdbool.h>
+
 /* A name byte as the engine compares names: ASCII lower case, '/' as '\'. */
 static inline int fy_pbo_name_char(char c)
 {
@@ -22,6 +24,18 @@ static inline int fy_pbo_name_cmp(const char *a, size_t na, const char *b, size_
         if (x != y) return x < y ? -1 : 1;
     }
     return na < nb ? -1 : na > nb;
+}
+
+/* Property keys a and b equal ignoring ASCII case, as the engine compares them. */
+static inline bool fy_pbo_key_eq(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na != nb) return false;
+    for (size_t i = 0; i < na; i++) {
+        char x = a[i] >= 'A' && a[i] <= 'Z' ? (char)(a[i] + 32) : a[i];
+        char y = b[i] >= 'A' && b[i] <= 'Z' ? (char)(b[i] + 32) : b[i];
+        if (x != y) return false;
+    }
+    return true;
 }
 
 /* Why a stored name could lead outside a folder it is extracted into

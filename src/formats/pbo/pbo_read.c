@@ -83,6 +83,15 @@ static bool read_properties(fy_record_reader *r, ferry_pbo_property *props, size
             locate(r, "properties[%zu]/value", n);
             return false;
         }
+        /* The engine reads an encrypted table (and encrypted entries) after
+         * an 'encryption' property: what follows is not a table of records. */
+        if (fy_pbo_key_eq(key, p.key_length, "encryption", 10) && p.value_length) {
+            fy_fail_at(c, p.offset, FERRY_ERR_UNSUPPORTED,
+                       "encrypted PBO (property encryption = '%.*s'): ferry reads unencrypted archives only",
+                       (int)(p.value_length > 64 ? 64 : p.value_length), value);
+            locate(r, "properties[%zu]", n);
+            return false;
+        }
         if (props) {
             char *k = fy_record_alloc(r, (uint64_t)p.key_length + 1, 1);
             char *v = fy_record_alloc(r, (uint64_t)p.value_length + 1, 1);
@@ -200,7 +209,7 @@ const char *ferry_pbo_property_value(const ferry_pbo *pbo, const char *key)
     size_t n = strlen(key);
     for (size_t i = 0; i < pbo->property_count; i++) {
         const ferry_pbo_property *p = &pbo->properties[i];
-        if (p->key_length == n && memcmp(p->key, key, n) == 0) return p->value;
+        if (fy_pbo_key_eq(p->key, p->key_length, key, n)) return p->value;
     }
     return NULL;
 }

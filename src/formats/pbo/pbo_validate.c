@@ -62,9 +62,9 @@ size_t ferry_pbo_validate(const ferry_pbo *m, const ferry_pbo_validate_options *
             if (!printable(q->key, q->key_length) || !printable(q->value, q->value_length))
                 WARN(q->offset, path, "pbo-property-text", "property '%s' has control characters", q->key);
             for (size_t k = 0; k < i; k++)
-                if (m->properties[k].key_length == q->key_length && memcmp(m->properties[k].key, q->key, q->key_length) == 0) {
+                if (fy_pbo_key_eq(m->properties[k].key, m->properties[k].key_length, q->key, q->key_length)) {
                     WARN(q->offset, path, "pbo-property-duplicate",
-                         "property '%s' is also properties[%zu]: readers keep one of the two", q->key, k);
+                         "property '%s' is also properties[%zu] (case ignored, as the engine compares keys): it finds the first", q->key, k);
                     break;
                 }
         }

@@ -192,10 +192,12 @@ ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, cons
             fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "properties", "property %zu has no key (an empty key ends the list)", i);
             return FERRY_ERR_ARGUMENT;
         }
-        bool dup = options->prefix && strcmp(p->key, "prefix") == 0;
-        for (size_t k = 0; k < i && !dup; k++) dup = strcmp(options->properties[k].key, p->key) == 0;
+        size_t n = strlen(p->key);
+        bool dup = options->prefix && fy_pbo_key_eq(p->key, n, "prefix", 6);
+        for (size_t k = 0; k < i && !dup; k++)
+            dup = fy_pbo_key_eq(options->properties[k].key, strlen(options->properties[k].key), p->key, n);
         if (dup) {
-            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "properties", "property '%s' is given twice", p->key);
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "properties", "property '%s' is given twice (keys are compared ignoring case)", p->key);
             return FERRY_ERR_ARGUMENT;
         }
     }
