@@ -45,7 +45,9 @@ static const char extract_usage[] =
     "archive (or, in a PBO, a compressed entry that does not decode) are not\n"
     "extracted but named in an error; the others are, and the\n"
     "exit status is then 1. A folder on the way that is a symbolic link is\n"
-    "refused. Each file is written atomically (a temporary, then a rename).\n"
+    "refused. Each file is written atomically (a temporary, then a rename); as\n"
+    "in convert -r, files are not flushed to the disk one by one (a system\n"
+    "crash right after an extract may lose files, which a rerun recreates).\n"
     "\n"
     "Exit status: 0 all extracted, 1 invalid input or an entry not extracted,\n"
     "2 usage error.\n";
@@ -375,7 +377,7 @@ int cmd_extract(int argc, char **argv)
             size_t ol = strlen(outdir), pl = strlen(items[k].path);
             char *full = malloc(ol + 1 + pl + 1);
             ferry_error err;
-            const ferry_write_options wo = {.protect_input = apath};
+            const ferry_write_options wo = {.protect_input = apath, .no_sync = true};
             if (!full) {
                 status = CLI_INVALID;
                 refused++;
