@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char list_usage[] =
     "usage: ferry list [--json] ARCHIVE\n"
@@ -52,43 +56,41 @@ static const char extract_usage[] =
     "Exit status: 0 all extracted, 1 invalid input or an entry not extracted,\n"
     "2 usage error.\n";
 
-/* An archive read: a MEG or a PBO, and the bytes its entries point into. */
+/* An archive read: a MEG or a PBO, and the bytes its entries point into
+ * (mapped, or loaded when mapping fails). */
 typedef struct archive {
     ferry_format id;
     ferry_meg *meg;
     ferry_pbo *pbo;
     uint8_t *data;
     size_t size;
+    bool mapped;
 } archive;
 
-/* Loads and reads ARCHIVE; prints the error and returns false on failure. */
-static bool open_archive(const char *cmd, const char *path, archive *a)
+/* Maps a regular, non-empty file read-only, so that a multi-gigabyte archive
+ * is never copied into memory: listing touches only the pages of its tables
+ * (and, for a PBO, the SHA-1 reads every page once), extracting those of the
+ * entries written. False when it cannot (the caller then loads the file,
+ * which names what is wrong). */
+static bool map_archive(const char *path, archive *a)
 {
-    cli_input in;
+    uint8_t head[FERRY_DETECT_HEAD];
+    size_t got;
     ferry_error err;
-    memset(a, 0, sizeof *a);
-    if (!cli_input_load(path, CLI_USE_ANY, &in, &err)) {
-        cli_print_error(path, &err);
+    if (!cli_check_head(path, head, sizeof head, &got, &err)) return false;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX) {
+        close(fd);
         return false;
     }
-    if (in.id != FERRY_FORMAT_MEG && in.id != FERRY_FORMAT_PBO) {
-        fprintf(stderr, "%s: error: ferry %s reads MEG and PBO archives, not %s files\n", CLI_TXT(path), cmd,
-                in.format ? in.format->name : "other");
-        cli_input_free(&in);
-        return false;
-    }
-    void *m = cli_format_read(in.format, path, in.data, in.size, NULL);
-    if (!m) {
-        cli_input_free(&in);
-        return false;
-    }
-    a->id = in.id;
-    if (in.id == FERRY_FORMAT_MEG)
-        a->meg = m;
-    else
-        a->pbo = m;
-    a->data = in.data;
-    a->size = in.size;
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) return false;
+    a->data = p;
+    a->size = (size_t)st.st_size;
+    a->mapped = true;
     return true;
 }
 
@@ -96,8 +98,56 @@ static void close_archive(archive *a)
 {
     ferry_meg_free(a->meg);
     ferry_pbo_free(a->pbo);
-    ferry_file_free(a->data);
+    if (a->mapped)
+        munmap(a->data, a->size);
+    else
+        ferry_file_free(a->data);
     memset(a, 0, sizeof *a);
+}
+
+/* Maps (or loads) and reads ARCHIVE; prints the error and returns false on
+ * failure. */
+static bool open_archive(const char *cmd, const char *path, archive *a)
+{
+    ferry_error err;
+    memset(a, 0, sizeof *a);
+    const cli_format *format = NULL;
+    if (map_archive(path, a)) {
+        a->id = ferry_detect(a->data, a->size);
+        format = cli_format_for(a->id);
+        if (!format) {
+            cli_not_known(&err, a->data, a->size);
+            cli_print_error(path, &err);
+            close_archive(a);
+            return false;
+        }
+    } else {
+        cli_input in;
+        if (!cli_input_load(path, CLI_USE_ANY, &in, &err)) {
+            cli_print_error(path, &err);
+            return false;
+        }
+        a->data = in.data;
+        a->size = in.size;
+        a->id = in.id;
+        format = in.format;
+    }
+    if (a->id != FERRY_FORMAT_MEG && a->id != FERRY_FORMAT_PBO) {
+        fprintf(stderr, "%s: error: ferry %s reads MEG and PBO archives, not %s files\n", CLI_TXT(path), cmd,
+                format ? format->name : "other");
+        close_archive(a);
+        return false;
+    }
+    void *m = cli_format_read(format, path, a->data, a->size, NULL);
+    if (!m) {
+        close_archive(a);
+        return false;
+    }
+    if (a->id == FERRY_FORMAT_MEG)
+        a->meg = m;
+    else
+        a->pbo = m;
+    return true;
 }
 
 static size_t archive_count(const archive *a) { return a->meg ? a->meg->file_count : a->pbo->entry_count; }
