@@ -299,6 +299,10 @@ static void test_bad_input(void)
     trailer(&o);
     CHECK(ferry_pbo_read(o.b, o.n, NULL, &m, &err) == FERRY_OK);
     if (m) {
+        uint8_t *b = NULL;
+        size_t n;
+        CHECK(ferry_pbo_entry_bytes(m, 0, 0, &b, &n, &err) == FERRY_ERR_UNSUPPORTED && b == NULL);
+        CHECK_MSG(err.offset == 6 && strstr(err.message, "0x12345678"), "%llu %s", (unsigned long long)err.offset, err.message);
         CHECK_EQ_U(count_rule(m, FERRY_SEVERITY_ERROR, "pbo-method"), 2);
         CHECK_EQ_U(count_rule(m, FERRY_SEVERITY_WARNING, "pbo-name-unsafe"), 2);
         CHECK_EQ_U(count_rule(m, FERRY_SEVERITY_WARNING, "pbo-name-duplicate"), 1);

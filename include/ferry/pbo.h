@@ -112,7 +112,8 @@ FERRY_API const char *ferry_pbo_property_value(const ferry_pbo *pbo, const char 
 
 /* An entry's decoded bytes: `data_size` bytes as stored, or a compressed
  * entry's `original_size` bytes decoded with Bohemia's LZSS (lzss.h) and its
- * checksum checked. *bytes is malloc'd (free() it); at most `max_size`
+ * checksum checked; another method is FERRY_ERR_UNSUPPORTED (as the engine,
+ * which fails on an unknown one). *bytes is malloc'd (free() it); at most `max_size`
  * bytes (0: no limit) or FERRY_ERR_LIMIT. Errors are located in the archive. */
 FERRY_API ferry_result ferry_pbo_entry_bytes(const ferry_pbo *pbo, size_t index, size_t max_size, uint8_t **bytes,
                                              size_t *size, ferry_error *err);

@@ -190,7 +190,7 @@ static bool archive_bytes(const archive *a, size_t i, const uint8_t **data, size
         return true;
     }
     const ferry_pbo_entry *e = &a->pbo->entries[i];
-    if (e->data && e->method != FERRY_PBO_METHOD_COMPRESSED) {
+    if (e->data && e->method == FERRY_PBO_METHOD_NONE) {
         *data = e->data;
         *size = e->data_size;
         return true;

@@ -107,6 +107,19 @@ printf '\x72' | dd of="$tmp/lzss.pbo" bs=1 seek=$((26 + 26 + 21 + 6)) conv=notru
 expect 0 "the honest stream extracts" -- "$FERRY" extract "$tmp/lzss.pbo" "$tmp/lz2"
 check "decoded" test "$(cat "$tmp/lz2/a.txt")" = abcabcabc
 
+# An entry of an unknown method (an encrypted one, say) is not extracted as stored
+# (a first record of an unknown method is not taken for a PBO: see detect.h).
+{
+    printf 'b.txt\0'; le32 0; le32 0; le32 0; le32 0; le32 2
+    printf 'a.txt\0'; le32 0x45434e45; le32 2; le32 0; le32 0; le32 2
+    printf '\0'; le32 0; le32 0; le32 0; le32 0; le32 0
+    printf 'hixx'
+} >"$tmp/method.pbo"
+expect 1 "extract an entry of an unknown method" -- "$FERRY" extract "$tmp/method.pbo" "$tmp/me"
+check "not written" test ! -e "$tmp/me/a.txt"
+check "the method is named" grep -q "packing method 0x45434E45" "$tmp/err"
+check "the other is" test "$(cat "$tmp/me/b.txt")" = hi
+
 # Hostile names: none may land outside OUTDIR; the good one is extracted.
 mkdir -p "$tmp/h/out"
 pbo "$tmp/h/bad.pbo" 'x\y' '..\EVIL1.TXT=x' '\EVIL2.TXT=x' 'C:\EVIL3.TXT=x' 'A\..\..\EVIL4.TXT=x' 'GOOD.TXT=ok' \

@@ -81,6 +81,12 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
                      (unsigned long long)e->start, m->archive_size);
         return FERRY_ERR_TRUNCATED;
     }
+    if (e->method != FERRY_PBO_METHOD_NONE && e->method != FERRY_PBO_METHOD_COMPRESSED) {
+        fy_error_set(err, FERRY_ERR_UNSUPPORTED, e->offset + e->name_length + 1, path,
+                     "packing method 0x%08X: ferry decodes stored (0) and compressed ('Cprs') entries only",
+                     (unsigned)e->method);
+        return FERRY_ERR_UNSUPPORTED;
+    }
     bool packed = e->method == FERRY_PBO_METHOD_COMPRESSED;
     size_t n = packed ? e->original_size : e->data_size;
     if (max_size && n > max_size) {
