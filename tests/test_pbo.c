@@ -3,6 +3,7 @@
  * truncation, bad input (a name without its NUL, sizes past the end, a
  * wrong SHA-1, compressed entries whose streams lie), the packer, the file
  * source and the prefix. Real archives: test_pbo_corpus. */
+#include "core/core.h"
 #include "support.h"
 #include "test.h"
 
@@ -350,6 +351,29 @@ static void test_bad_input(void)
     }
 }
 
+/* A trailer recomputed on request: over a wrong one, appended to an
+ * archive without one; junk after the data is left alone. */
+static void test_update_checksum(void)
+{
+    bytes good = build();
+    ferry_error err;
+    ferry_buffer b = {0};
+    fy_buf_append(&b, good.b, good.n);
+    b.data[b.size - 1] ^= 1;
+    CHECK(ferry_pbo_update_checksum(&b, &err) == FERRY_OK);
+    CHECK(b.size == good.n && memcmp(b.data, good.b, good.n) == 0);
+    b.size -= 21; /* as OFP wrote it */
+    CHECK(ferry_pbo_update_checksum(&b, &err) == FERRY_OK);
+    CHECK(b.size == good.n && memcmp(b.data, good.b, good.n) == 0);
+    b.size -= 21;
+    fy_buf_append(&b, "\x01junk", 5);
+    CHECK(ferry_pbo_update_checksum(&b, &err) == FERRY_ERR_MALFORMED);
+    CHECK(b.size == good.n - 21 + 5);
+    b.size = 30; /* the table cut */
+    CHECK(ferry_pbo_update_checksum(&b, &err) == FERRY_ERR_TRUNCATED);
+    ferry_buffer_free(&b);
+}
+
 static void test_pack(void)
 {
     const uint8_t abc[3] = {'a', 'b', 'c'};
@@ -485,6 +509,7 @@ int main(void)
     test_truncations();
     test_bad_input();
     test_pack();
+    test_update_checksum();
     test_source();
     test_detect();
     TEST_END();

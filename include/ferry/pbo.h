@@ -124,6 +124,16 @@ FERRY_API ferry_result ferry_pbo_entry_bytes(const ferry_pbo *pbo, size_t index,
  * the path is not under the prefix (an archive without a prefix: NULL). */
 FERRY_API const char *ferry_pbo_strip_prefix(const ferry_pbo *pbo, const char *path);
 
+/* Recomputes the trailer of the archive in `archive` (as ferry_pbo_write or
+ * ferry_pbo_pack left it, or any archive's bytes): its table is read, the
+ * SHA-1 of the bytes before the data's end is written over the stored one,
+ * or a 0 byte and the SHA-1 are appended when the archive ends with its data
+ * (an OFP archive). Bytes after a trailer are dropped. The table must read
+ * and every entry's bytes must be inside the archive (else the reader's
+ * error, or FERRY_ERR_MALFORMED naming the entry); other bytes after the data
+ * that are not a trailer are FERRY_ERR_MALFORMED, the archive unchanged. */
+FERRY_API ferry_result ferry_pbo_update_checksum(ferry_buffer *archive, ferry_error *err);
+
 /* The SHA-1 of `size` bytes (nettle's), what the trailer holds. */
 FERRY_API void ferry_pbo_sha1(const void *data, size_t size, uint8_t digest[FERRY_PBO_SHA1_SIZE]);
 

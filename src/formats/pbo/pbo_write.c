@@ -129,6 +129,37 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
     return FERRY_OK;
 }
 
+ferry_result ferry_pbo_update_checksum(ferry_buffer *archive, ferry_error *err)
+{
+    if (err) fy_error_clear(err);
+    if (!archive || (!archive->data && archive->size)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no archive");
+        return FERRY_ERR_ARGUMENT;
+    }
+    ferry_pbo *m = NULL;
+    ferry_result rc = ferry_pbo_read(archive->data, archive->size, NULL, &m, err);
+    if (rc != FERRY_OK) return rc;
+    size_t end = (size_t)m->data_end;
+    bool inside = m->data_end <= archive->size, trailer = m->has_checksum;
+    ferry_pbo_free(m);
+    if (!inside) {
+        fy_error_set(err, FERRY_ERR_MALFORMED, archive->size, NULL,
+                     "the entries end at %zu, past the archive's %zu bytes: no place for a trailer", end, archive->size);
+        return FERRY_ERR_MALFORMED;
+    }
+    if (!trailer && archive->size != end) {
+        fy_error_set(err, FERRY_ERR_MALFORMED, end, "checksum",
+                     "%zu bytes after the data are not a 0 byte and a SHA-1: left as they are", archive->size - end);
+        return FERRY_ERR_MALFORMED;
+    }
+    uint8_t digest[FERRY_PBO_SHA1_SIZE];
+    ferry_pbo_sha1(archive->data, end, digest);
+    archive->size = end;
+    fy_buf_u8(archive, 0);
+    fy_buf_append(archive, digest, sizeof digest);
+    return grown(archive, err);
+}
+
 /* ---- packing ---- */
 
 const char *fy_pbo_unsafe_name(const char *name, size_t n)
