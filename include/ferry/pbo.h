@@ -87,8 +87,8 @@ FERRY_API ferry_result ferry_pbo_read(const uint8_t *data, size_t size, const fe
 
 /* Appends the archive: the table as read and every byte after it (data,
  * trailer, anything else), so a read archive writes back byte for byte,
- * its stored SHA-1 included (ferry_pbo_pack writes fresh archives with a
- * fresh one; ferry_pbo_sha1 computes one). */
+ * its stored SHA-1 included (ferry_pbo_update_checksum recomputes it on
+ * request; ferry_pbo_pack writes fresh archives with a fresh one). */
 FERRY_API ferry_result ferry_pbo_write(const ferry_pbo *pbo, ferry_buffer *out, ferry_error *err);
 
 typedef struct ferry_pbo_validate_options {
