@@ -114,6 +114,7 @@ static const struct convert_route {
     {FERRY_FORMAT_ALM, OUT_ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
     {FERRY_FORMAT_PAA, OUT_ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
     {FERRY_FORMAT_MEG, OUT_ANY, cli_meg_convert},   /* rewrite; other outputs refused */
+    {FERRY_FORMAT_PBO, OUT_ANY, cli_pbo_convert},   /* rewrite; other outputs refused */
     {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
     {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
     {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
@@ -185,6 +186,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             fputs(cli_odol_convert_help, stdout);
             fputs(cli_paa_convert_help, stdout);
             fputs(cli_meg_convert_help, stdout);
+            fputs(cli_pbo_convert_help, stdout);
             status = CLI_OK;
             goto done;
         }
@@ -342,7 +344,7 @@ int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options
              * writes from another input (a texture's .png, an archive's
              * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
             if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
-                cli_has_ext(out, ".meg")) {
+                cli_has_ext(out, ".meg") || cli_has_ext(out, ".pbo")) {
                 cli_input probe;
                 ferry_error err;
                 bool loaded = cli_input_load(in, CLI_USE_ANY, &probe, &err);
@@ -353,7 +355,7 @@ int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options
                 }
             }
             from = "";
-            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg (which apply depends on the "
+            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg, .pbo (which apply depends on the "
                       "input: ferry convert --help)";
         }
         return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);

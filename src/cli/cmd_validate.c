@@ -16,8 +16,8 @@ static const char validate_usage[] =
     "       ferry validate -r [OPTIONS] DIR|FILE...\n"
     "\n"
     "Checks each file (ALO model, ALO particle system, ALA animation, ODOL .p3d\n"
-    "model of ArmA and ArmA 2, ALM progressive mesh, MEG archive, PAA/PAC\n"
-    "texture) against every rule of its format and reports each problem with its\n"
+    "model of ArmA and ArmA 2, ALM progressive mesh, MEG or PBO archive,\n"
+    "PAA/PAC texture) against every rule of its format and reports each problem with its\n"
     "byte offset and chunk or record path. Errors (the game may crash or misdraw)\n"
     "make the exit status 1; warnings (e.g. a texture not found) are listed apart\n"
     "and do not fail.\n"
@@ -35,9 +35,9 @@ static const char validate_usage[] =
     "With -r, each DIR is walked (subfolders too; names starting with '.' are\n"
     "left out, a folder reached twice through links is entered once) and every\n"
     "regular file whose content ferry recognises is checked (ALO, ALA, ODOL,\n"
-    "ALM, MEG, PAA; a file named .alo, .ala, .p3d, .alm, .meg, .paa or .pac is\n"
-    "checked whatever its content). Other files (DDS and TGA textures, XML,\n"
-    "glTF, ...) are skipped and counted, not errors; a folder that cannot be\n"
+    "ALM, MEG, PBO, PAA; a file named .alo, .ala, .p3d, .alm, .meg, .pbo, .paa or\n"
+    ".pac is checked whatever its content). Other files (DDS and TGA textures,\n"
+    "XML, glTF, ...) are skipped and counted, not errors; a folder that cannot be\n"
     "read is an error. Without -r a folder is an error.\n"
     "\n"
     "  -r              check every file in the folders given (--recursive)\n"
@@ -330,7 +330,7 @@ static void add_target(target_list *l, const char *path, const char *folder_erro
 static bool named_like_model(const char *path)
 {
     return cli_has_ext(path, ".alo") || cli_has_ext(path, ".ala") || cli_has_ext(path, ".p3d") ||
-           cli_has_ext(path, ".alm") || cli_has_ext(path, ".meg") || cli_has_ext(path, ".paa") ||
+           cli_has_ext(path, ".alm") || cli_has_ext(path, ".meg") || cli_has_ext(path, ".pbo") || cli_has_ext(path, ".paa") ||
            cli_has_ext(path, ".pac");
 }
 

@@ -133,6 +133,24 @@ struct ferry_meg;
 struct ferry_meg_entry;
 json_t *cli_meg_json(const char *file, const struct ferry_meg *m, size_t size);
 json_t *cli_meg_entry_json(const struct ferry_meg_entry *e, uint32_t i);
+int cli_pbo_info(const char *file, const uint8_t *data, size_t size, json_t *report); /* cli_pbo.c */
+int cli_pbo_dump(const char *file, const uint8_t *data, size_t size, bool json);
+size_t cli_pbo_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                        json_t *report);
+int cli_pbo_convert(int argc, char **argv, ferry_format source);
+void *cli_pbo_read(const uint8_t *data, size_t size, ferry_error *err);
+ferry_result cli_pbo_write(const void *model, ferry_buffer *out, ferry_error *err);
+void cli_pbo_free(void *model);
+extern const char cli_pbo_convert_help[];
+/* A PBO as JSON: {file, format "PBO", size, product_entry, properties
+ * [{key, value}], prefix, data_start, sha1, sha1_ok}; one entry: {index,
+ * name, size (unpacked), data_size, original_size, start, method,
+ * method_value, reserved, timestamp}. `ferry list` of a PBO. */
+struct ferry_pbo;
+struct ferry_pbo_entry;
+json_t *cli_pbo_json(const char *file, const struct ferry_pbo *m, size_t size);
+json_t *cli_pbo_entry_json(const struct ferry_pbo_entry *e, size_t i);
+int cli_pbo_list(const char *file, const struct ferry_pbo *m, size_t size, bool json);
 /* Lines added to `ferry convert --help` by the ODOL and ALM families. */
 extern const char cli_odol_convert_help[];
 extern const char cli_alm_convert_help[];

@@ -5,6 +5,7 @@
 #include "formats.h"
 
 #include <ferry/meg.h>
+#include <ferry/pbo.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,8 +37,28 @@ static const char *meg_name_at(const void *a, size_t i, size_t *length)
 }
 static void meg_close(void *a) { ferry_meg_free(a); }
 
+static void *pbo_open(const uint8_t *data, size_t size, ferry_file_source *source, ferry_error *err)
+{
+    ferry_pbo *p = NULL;
+    if (ferry_pbo_read(data, size, NULL, &p, err) != FERRY_OK) return NULL;
+    if (ferry_file_source_pbo(p, source, err) != FERRY_OK) {
+        ferry_pbo_free(p);
+        return NULL;
+    }
+    return p;
+}
+static size_t pbo_count(const void *a) { return ((const ferry_pbo *)a)->entry_count; }
+static const char *pbo_name_at(const void *a, size_t i, size_t *length)
+{
+    const ferry_pbo_entry *e = &((const ferry_pbo *)a)->entries[i];
+    *length = e->name_length;
+    return e->name;
+}
+static void pbo_close(void *a) { ferry_pbo_free(a); }
+
 static const cli_archive_kind archive_kinds[] = {
     {FERRY_FORMAT_MEG, ".meg", "MEG archive", meg_open, meg_count, meg_name_at, meg_close},
+    {FERRY_FORMAT_PBO, ".pbo", "PBO archive", pbo_open, pbo_count, pbo_name_at, pbo_close},
 };
 
 const cli_archive_kind *cli_archive_kind_of(const char *path)
