@@ -385,6 +385,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     size_t root_count = 0;
     cli_sources *pool = NULL;
     const ferry_file_source **sources = NULL;
+    const char **prefixes = NULL;
     bool all = false, game_view = false, allow_invalid = false;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
@@ -441,7 +442,8 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     if (root_count && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) {
         /* Each --textures place (a folder, an archive) as a file source:
          * a root of addon folders (docs/formats/odol-gltf.md, "Textures"). */
-        if (!(pool = cli_sources_new()) || !(sources = calloc(root_count, sizeof *sources))) {
+        if (!(pool = cli_sources_new()) || !(sources = calloc(root_count, sizeof *sources)) ||
+            !(prefixes = calloc(root_count, sizeof *prefixes))) {
             fprintf(stderr, "ferry convert: out of memory\n");
             status = CLI_INVALID;
             goto done;
@@ -455,9 +457,11 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
                 goto done;
             }
             sources[i] = root->source;
+            prefixes[i] = root->prefix;
         }
         o.texture_sources = sources;
         o.texture_source_count = root_count;
+        o.texture_prefixes = prefixes;
     }
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
         status = format->export(in, out, &o);
@@ -472,6 +476,7 @@ done:
     free(lods);
     free(roots);
     free(sources);
+    free(prefixes);
     cli_sources_free(pool);
     return status;
 }

@@ -43,16 +43,21 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     ferry_odol_validate(model, NULL, &diags);
     if (cli_refuse_invalid(log, in, &diags, allow_invalid)) goto done;
     name = cli_file_stem(in);
-    /* Each --textures place (a folder, an archive) is a root holding addon
-     * folders mounted at their prefixes, or a P:-drive tree (prefix NULL:
-     * ferry_odol_find_files). */
-    size_t root_count = options->texture_sources ? options->texture_source_count : 0;
-    roots = calloc(root_count ? root_count : 1, sizeof *roots);
+    /* The texture roots (ferry_odol_find_files): first the archive the
+     * model comes from when it is mounted at a prefix (a PBO: its own
+     * textures), then each --textures place: a PBO at its prefix, a folder
+     * (or another archive) as a root of addon folders mounted at their
+     * prefix files, or a P:-drive tree (prefix NULL). */
+    size_t places = options->texture_sources ? options->texture_source_count : 0, root_count = 0;
+    roots = calloc(places + 1, sizeof *roots);
     if (!roots) {
         fprintf(log, "%s: error: out of memory\n", CLI_TXT(in));
         goto done;
     }
-    for (size_t i = 0; i < root_count; i++) roots[i] = (ferry_odol_root){options->texture_sources[i], NULL};
+    if (input && input->source && input->prefix) roots[root_count++] = (ferry_odol_root){input->source, input->prefix};
+    for (size_t i = 0; i < places; i++)
+        roots[root_count++] =
+            (ferry_odol_root){options->texture_sources[i], options->texture_prefixes ? options->texture_prefixes[i] : NULL};
     ferry_odol_scene_report rep;
     ferry_odol_scene_options so = {0};
     so.texture_roots = root_count ? roots : NULL;

@@ -54,6 +54,47 @@ expect 0 "convert -r of the samples with --textures" -- "$FERRY" convert -r "$SR
 check "convert -r: the three samples, their 3 images found" grep -q '3 of 3 files converted into .* 3 images embedded' "$tmp/err"
 check "convert -r: the missing textures listed once" grep -qF 'ferry\box\wood_co.paa' "$tmp/err"
 
+# PBO archives (docs/formats/pbo.md): mounted at their prefix property, or
+# at their file name without one. pbo OUT PREFIX NAME=FILE...: a PBO with a
+# product entry holding PREFIX (none when empty), the files stored, the
+# terminator, the data, a 0 byte and the SHA-1 of everything before it.
+le32() {
+  local v=$1
+  printf "\\x$(printf %02x $((v & 255)))\\x$(printf %02x $(((v >> 8) & 255)))\\x$(printf %02x $(((v >> 16) & 255)))\\x$(printf %02x $(((v >> 24) & 255)))"
+}
+pbo() {
+  local out=$1 prefix=$2 arg n
+  shift 2
+  {
+    if [ -n "$prefix" ]; then
+      printf '\0sreV'; le32 0; le32 0; le32 0; le32 0
+      printf 'prefix\0%s\0\0' "$prefix"
+    fi
+    for arg in "$@"; do
+      n=$(stat -c %s "${arg#*=}")
+      printf '%s\0' "${arg%%=*}"; le32 0; le32 "$n"; le32 0; le32 1700000000; le32 "$n"
+    done
+    printf '\0'; le32 0; le32 0; le32 0; le32 0; le32 0
+    for arg in "$@"; do cat "${arg#*=}"; done
+  } >"$out.body"
+  { cat "$out.body"; printf '\0'; printf "$(sha1sum "$out.body" | cut -c1-40 | sed 's/../\\x&/g')"; } >"$out"
+  rm -f "$out.body"
+}
+paa "$tmp/one.paa"
+pbo "$tmp/box_addon.pbo" 'ferry\box' 'Metal_CO.pac='"$tmp/one.paa" 'data\x.paa='"$tmp/one.paa"
+pbo "$tmp/ferry.pbo" '' 'grid\TILE1_CO.paa='"$tmp/one.paa"
+expect 0 "PBO archives as --textures" -- "$FERRY" convert "$grid" "$tmp/grid_pbo.glb" --textures "$tmp/ferry.pbo" --textures "$tmp/addons"
+check "grid: tile1 from the PBO without a prefix (mounted at its name), tile0 from the folder" \
+  grep -q ', 2 images embedded (2 of 4 textures found' "$tmp/err"
+expect 0 "box: a PBO with its prefix" -- "$FERRY" convert "$box" "$tmp/box_pbo.gltf" --textures "$tmp/box_addon.pbo"
+check "box: metal_co found in the PBO" \
+  jq -e '[.materials[] | select(.extras.texture == "ferry\\box\\metal_co.paa")] | .[0].extras.texture_file | endswith("box_addon.pbo/Metal_CO.pac")' \
+  "$tmp/box_pbo.gltf" >/dev/null
+# convert -r of a PBO holding the model and its texture: found in the archive itself.
+pbo "$tmp/boxmod.pbo" 'ferry\box' 'box.p3d='"$box" 'metal_co.paa='"$tmp/one.paa"
+expect 0 "convert -r of a PBO holding a model and its texture" -- "$FERRY" convert -r "$tmp/boxmod.pbo" "$tmp/boxmod"
+check "convert -r: the model's texture found in its own archive" grep -q '1 of 1 files converted into .* 1 images\? embedded' "$tmp/err"
+
 expect 0 "box without --textures" -- "$FERRY" convert "$box" "$tmp/plain.gltf"
 check "box without --textures: no image, no texture warning" \
   bash -c '! grep -q "texture" "$1" && jq -e ".images == null" "$2" >/dev/null' _ "$tmp/err" "$tmp/plain.gltf"
