@@ -11,6 +11,7 @@
 #define _DEFAULT_SOURCE
 #include <ferry/convert.h>
 #include <ferry/odol.h>
+#include <ferry/pbo.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +264,41 @@ static void test_find(void)
     ferry_file_source_close(&root);
     ferry_file_source_close(&other);
     ferry_file_source_close(&addon);
+}
+
+/* A PBO archive is a root with its prefix (ferry_file_source_pbo's paths
+ * leave the prefix out): its textures found under it, in another case and
+ * with .pac for .paa, and nothing else. */
+static void test_pbo(void)
+{
+    uint8_t b[128];
+    size_t n = paa_1555(b);
+    ferry_pbo_pack_file files[2] = {{"Data\\Body_CO.pac", b, n, 0}, {"other.paa", b, n, 0}};
+    ferry_pbo_pack_options po = {NULL, 0, "tst_pbo\\addon"};
+    ferry_buffer buf = {0};
+    ferry_error err;
+    CHECK(ferry_pbo_pack(files, 2, &po, &buf, &err) == FERRY_OK);
+    ferry_pbo *pbo = NULL;
+    CHECK_MSG(ferry_pbo_read(buf.data, buf.size, NULL, &pbo, &err) == FERRY_OK, "%s", err.message);
+    ferry_file_source src;
+    if (pbo && ferry_file_source_pbo(pbo, &src, &err) == FERRY_OK) {
+        const char *prefix = ferry_pbo_property_value(pbo, "prefix");
+        CHECK(prefix && strcmp(prefix, "tst_pbo\\addon") == 0);
+        ferry_odol_root root = {&src, prefix};
+        const char *names[] = {"\\TST_PBO\\Addon\\data\\body_co.paa", "tst_pbo\\addon\\other.pac", "tst_pbo\\other.paa",
+                               "other.paa"};
+        ferry_odol_found found[4];
+        CHECK(ferry_odol_find_files(&root, 1, names, 4, found, &err) == FERRY_OK);
+        CHECK(found[0].source == &src && found[0].path && strcmp(found[0].path, "Data/Body_CO.pac") == 0);
+        CHECK(found[1].source == &src && found[1].path && strcmp(found[1].path, "other.paa") == 0);
+        CHECK(!found[2].source && !found[3].source);
+        ferry_odol_found_free(found, 4);
+        ferry_file_source_close(&src);
+    } else {
+        CHECK_MSG(false, "PBO source: %s", err.message);
+    }
+    ferry_pbo_free(pbo);
+    ferry_buffer_free(&buf);
 }
 
 /* One LOD (1.000), six separate triangles, one per section:
@@ -611,6 +647,7 @@ int main(void)
 {
     make_root();
     test_find();
+    test_pbo();
     test_export();
     remove_tree(top);
     if (access(ADDONS, F_OK) == 0)
