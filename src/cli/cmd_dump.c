@@ -14,7 +14,8 @@ static const char dump_usage[] =
     "and a summary of its fields. ODOL (.p3d) and ALM (.alm) files: every\n"
     "structure decoded, record by record. MEG archives: the header, the names\n"
     "and every file record. PAA/PAC textures: tags (bytes shown), palette and\n"
-    "each mipmap's place, size and compression.\n"
+    "each mipmap's place, size and compression. Configs (raP or text: .rvmat,\n"
+    "config.bin, config.cpp): the tree as config text (--json: with offsets).\n"
     "\n"
     "  --json   machine-readable output on stdout\n";
 

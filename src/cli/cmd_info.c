@@ -19,7 +19,9 @@ static const char info_usage[] =
     "meshes (.alm): version, bones, positions, vertices, triangles at several\n"
     "levels of detail. MEG archives (.meg): format, file and name counts, bytes\n"
     "of entries. PAA/PAC textures: type, size and mipmaps, average and maximum\n"
-    "colours, tags. A file of any other format is named as such.\n"
+    "colours, tags. Configs (raP or text): classes and entries; a material\n"
+    "(.rvmat): shaders, colours, each stage's texture and which is the normal\n"
+    "map. A file of any other format is named as such.\n"
     "\n"
     "  --json   machine-readable output on stdout (an array, one object per file)\n";
 

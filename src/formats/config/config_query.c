@@ -430,6 +430,7 @@ ferry_result ferry_rvmat_read(const ferry_config *cfg, ferry_rvmat *out, ferry_e
         if (t && t->kind == FERRY_CONFIG_VALUE && ferry_config_value_number(&t->value, &d)) st->tex_gen = (int)d;
         st->procedural = st->texture && st->texture[0] == '#';
         st->role = texture_role(st->texture);
+        if (fy_cfg_name_eq(st->name, "StageTI")) st->role = FERRY_RVMAT_THERMAL;
     }
     /* the normal map: a stage named so by its texture; else Stage1 of a
      * normal-mapped pixel shader, when its texture says nothing else */
