@@ -64,7 +64,8 @@ typedef enum ferry_format {
  *    white space, // and /\* *\/ comments and lines starting with '#', the
  *    first word is `class`, `delete` or `enum` followed by white space, or a
  *    name (letters, digits, '_') followed by optional white space, an
- *    optional `[]` and `=` or `+=`; the head must hold no NUL byte.
+ *    optional `[]` and `=` or `+=`; the head (up to FERRY_DETECT_HEAD bytes)
+ *    must hold a ';' and no control byte other than tab, CR, LF and FF.
  * Anything else is FERRY_FORMAT_UNKNOWN. Reads no byte outside the buffer. */
 FERRY_API ferry_format ferry_detect(const void *data, size_t size);
 

@@ -58,7 +58,10 @@ static bool name_char(uint8_t ch)
  * `class`/`delete`/`enum` and a space, or NAME [ "[]" ] "=" or "+=". */
 static bool looks_like_config_text(const uint8_t *p, size_t n)
 {
-    if (memchr(p, 0, n)) return false;
+    /* text: no control byte but white space, and a ';' somewhere */
+    for (size_t k = 0; k < n; k++)
+        if ((p[k] < 0x20 && p[k] != '\t' && p[k] != '\r' && p[k] != '\n' && p[k] != '\f') || p[k] == 0x7F) return false;
+    if (!memchr(p, ';', n)) return false;
     size_t i = 0;
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
     for (;;) {
