@@ -207,13 +207,13 @@ static void check_value(const ferry_config_value *v, const ferry_config_entry *e
         for (size_t i = 0; i < v->count; i++) check_value(&v->items[i], e, path, diags, errors, depth + 1);
 }
 
-static void check_class(const ferry_config *cfg, const ferry_config_class *cls, ferry_diagnostics *diags,
-                        size_t *errors, int depth)
+static void check_class(const ferry_config *cfg, const ferry_config_class *cls, uint64_t at,
+                        ferry_diagnostics *diags, size_t *errors, int depth)
 {
     char path[96];
     fy_cfg_class_path(cls, path, sizeof path);
     if (cls->owner && cls->parent && *cls->parent && !ferry_config_base(cfg, cls))
-        fy_diag_add(diags, FERRY_SEVERITY_WARNING, cls->body_offset ? cls->body_offset : FERRY_NO_OFFSET, path,
+        fy_diag_add(diags, FERRY_SEVERITY_WARNING, at, path,
                     "base-not-found",
                     "class %s: its base class %s is not defined before it in this file (another config may define it)",
                     cls->name, cls->parent);
@@ -235,7 +235,7 @@ static void check_class(const ferry_config *cfg, const ferry_config_class *cls, 
             e->kind == FERRY_CONFIG_ARRAY_APPEND)
             check_value(&e->value, e, path, diags, errors, 0);
         if (e->kind == FERRY_CONFIG_CLASS && e->cls && depth < FERRY_CONFIG_MAX_DEPTH)
-            check_class(cfg, e->cls, diags, errors, depth + 1);
+            check_class(cfg, e->cls, e->offset, diags, errors, depth + 1);
     }
 }
 
@@ -258,7 +258,7 @@ size_t ferry_config_validate(const ferry_config *config, const ferry_config_vali
             fy_diag_add(diags, FERRY_SEVERITY_WARNING, FERRY_NO_OFFSET, "enums", "trailing-bytes",
                         "%zu bytes after the enum table (kept)", config->trailer_size);
     }
-    check_class(config, &config->root, diags, &errors, 0);
+    check_class(config, &config->root, FERRY_NO_OFFSET, diags, &errors, 0);
     return errors;
 }
 

@@ -411,7 +411,7 @@ static bool array(text_parser *p, ferry_config_value *v, int depth)
         } else if (p->pos < p->size && p->src[p->pos] == '"') {
             item->type = FERRY_CONFIG_STRING;
             if (!(item->string = string_value(p))) return false;
-        } else if (!bare(p, ",}", item)) {
+        } else if (!bare(p, ",};", item)) {
             return false;
         }
         if (peek(p, ',')) {
