@@ -629,9 +629,21 @@ void fy_cfg_format_float(float f, char *out, size_t size)
         snprintf(out, size, f > 0 ? "1e39" : "-1e39");
         return;
     }
-    for (int prec = 1; prec <= 9; prec++) {
+    int prec = 1;
+    for (; prec <= 9; prec++) {
         snprintf(out, size, "%.*g", prec, (double)f);
         if (strtof(out, NULL) == f) break;
+    }
+    /* "-3.5e+02" reads back, but "-350" is what a person writes: fixed
+     * notation for moderate magnitudes when it round-trips too */
+    double mag = fabs((double)f);
+    if (strpbrk(out, "eE") && mag >= 1e-4 && mag < 1e15) {
+        int exponent = (int)floor(log10(mag));
+        int decimals = prec - 1 - exponent;
+        if (decimals < 0) decimals = 0;
+        char fixed[64];
+        snprintf(fixed, sizeof fixed, "%.*f", decimals, (double)f);
+        if (strtof(fixed, NULL) == f && strlen(fixed) < size) memcpy(out, fixed, strlen(fixed) + 1);
     }
     /* keep it a float when read back: "1" would be an int */
     if (!strpbrk(out, ".eEn")) {
@@ -651,6 +663,10 @@ static void put_quoted(ferry_buffer *b, const char *s)
 {
     fy_buf_u8(b, '"');
     for (; s && *s; s++) {
+        if (*s == '\n') { /* the tools' multi-line string: "a" \n "b" */
+            fy_buf_append(b, "\" \\n \"", 6);
+            continue;
+        }
         if (*s == '"') fy_buf_u8(b, '"');
         fy_buf_u8(b, (uint8_t)*s);
     }
