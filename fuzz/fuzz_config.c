@@ -32,22 +32,28 @@ static bool has_nan(const ferry_config_value *v, int depth)
     return false;
 }
 
-/* What text cannot carry: NaN floats, int64 values (read back as int or float),
- * and expressions or names holding characters the text subset does not take. */
-static bool text_safe(const ferry_config_class *cls, int depth)
+static bool name_ok(const char *p)
 {
+    if (!p || !*p) return false;
+    for (; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return false;
+    return true;
+}
+
+/* What text cannot carry: NaN floats, int64 values (read back as int or
+ * float), expressions (any text), names of classes, bases and enums holding
+ * characters the text subset does not take. */
+static bool text_safe(const ferry_config *c, const ferry_config_class *cls, int depth)
+{
+    if (depth == 0)
+        for (size_t i = 0; i < c->enum_count; i++)
+            if (!name_ok(c->enums[i].name)) return false;
     for (size_t i = 0; i < cls->entry_count; i++) {
         const ferry_config_entry *e = &cls->entries[i];
-        if (!e->name || !*e->name) return false;
-        for (const char *p = e->name; *p; p++)
-            if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
-                return false;
-        if (e->kind == FERRY_CONFIG_CLASS && (!e->cls || !text_safe(e->cls, depth + 1))) return false;
-        if (e->kind == FERRY_CONFIG_CLASS && e->cls->parent && *e->cls->parent) {
-            for (const char *p = e->cls->parent; *p; p++)
-                if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
-                    return false;
-        }
+        if (!name_ok(e->name)) return false;
+        if (e->kind == FERRY_CONFIG_CLASS && (!e->cls || !text_safe(c, e->cls, depth + 1))) return false;
+        if (e->kind == FERRY_CONFIG_CLASS && *e->cls->parent && !name_ok(e->cls->parent)) return false;
         if (e->kind == FERRY_CONFIG_VALUE || e->kind == FERRY_CONFIG_ARRAY_ENTRY || e->kind == FERRY_CONFIG_ARRAY_APPEND) {
             if (has_nan(&e->value, 0)) return false;
             if (e->value.type != FERRY_CONFIG_STRING && e->value.type != FERRY_CONFIG_FLOAT &&
@@ -83,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ferry_config_free(back);
 
     if (ferry_config_write_text(c, &text, &err) != FERRY_OK) fail("text write failed");
-    if (text_safe(&c->root, 0)) {
+    if (text_safe(c, &c->root, 0)) {
         back = NULL;
         if (ferry_config_read(text.data, text.size, NULL, &back, &err) != FERRY_OK) {
             fprintf(stderr, "%s at %llu\n", err.message, (unsigned long long)err.offset);
