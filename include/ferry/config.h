@@ -196,9 +196,21 @@ typedef struct ferry_rvmat {
 } ferry_rvmat;
 
 /* The material a config describes. Strings point into the config (valid
- * until ferry_config_free); nothing to free. Fails (MALFORMED, located)
- * only when a colour is not an array of numbers; stages past
- * FERRY_RVMAT_MAX_STAGES are a LIMIT error. */
+ * until ferry_config_free); nothing to free. Texture paths are as written
+ * (engine paths: backslashes, any case, sometimes a leading backslash); finding
+ * the file is the caller's. Example, the normal map of an .rvmat's bytes:
+ *
+ *     ferry_config *cfg;
+ *     ferry_rvmat m;
+ *     if (ferry_config_read(data, size, NULL, &cfg, &err) == FERRY_OK) {
+ *         if (ferry_rvmat_read(cfg, &m, &err) == FERRY_OK && m.normal_stage >= 0 &&
+ *             !m.stages[m.normal_stage].procedural)
+ *             use(m.stages[m.normal_stage].texture); // "a\\data\\x_nohq.paa"
+ *         ferry_config_free(cfg);
+ *     }
+ *
+ * Fails (MALFORMED, located) only when a colour is not an array of
+ * numbers; stages past FERRY_RVMAT_MAX_STAGES are a LIMIT error. */
 FERRY_API ferry_result ferry_rvmat_read(const ferry_config *config, ferry_rvmat *out, ferry_error *err);
 
 /* "normal", "specular", "detail", "macro", "ambient shadow", "colour",
