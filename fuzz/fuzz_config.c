@@ -23,13 +23,15 @@ static void fail(const char *what)
     abort();
 }
 
-static bool has_nan(const ferry_config_value *v, int depth)
+/* A value text carries: strings, finite or infinite floats, ints, arrays of them. */
+static bool value_ok(const ferry_config_value *v, int depth)
 {
-    if (v->type == FERRY_CONFIG_FLOAT) return isnan(v->f);
-    if (v->type == FERRY_CONFIG_ARRAY && depth < FERRY_CONFIG_MAX_DEPTH)
-        for (size_t i = 0; i < v->count; i++)
-            if (has_nan(&v->items[i], depth + 1)) return true;
-    return false;
+    if (v->type == FERRY_CONFIG_FLOAT) return !isnan(v->f);
+    if (v->type == FERRY_CONFIG_STRING || v->type == FERRY_CONFIG_INT) return true;
+    if (v->type != FERRY_CONFIG_ARRAY || depth >= FERRY_CONFIG_MAX_DEPTH) return false;
+    for (size_t i = 0; i < v->count; i++)
+        if (!value_ok(&v->items[i], depth + 1)) return false;
+    return true;
 }
 
 static bool name_ok(const char *p)
@@ -54,12 +56,10 @@ static bool text_safe(const ferry_config *c, const ferry_config_class *cls, int 
         if (!name_ok(e->name)) return false;
         if (e->kind == FERRY_CONFIG_CLASS && (!e->cls || !text_safe(c, e->cls, depth + 1))) return false;
         if (e->kind == FERRY_CONFIG_CLASS && *e->cls->parent && !name_ok(e->cls->parent)) return false;
-        if (e->kind == FERRY_CONFIG_VALUE || e->kind == FERRY_CONFIG_ARRAY_ENTRY || e->kind == FERRY_CONFIG_ARRAY_APPEND) {
-            if (has_nan(&e->value, 0)) return false;
-            if (e->value.type != FERRY_CONFIG_STRING && e->value.type != FERRY_CONFIG_FLOAT &&
-                e->value.type != FERRY_CONFIG_INT && e->value.type != FERRY_CONFIG_ARRAY)
-                return false;
-        }
+        if ((e->kind == FERRY_CONFIG_VALUE || e->kind == FERRY_CONFIG_ARRAY_ENTRY ||
+             e->kind == FERRY_CONFIG_ARRAY_APPEND) &&
+            !value_ok(&e->value, 0))
+            return false;
     }
     return depth <= FERRY_CONFIG_MAX_DEPTH;
 }
