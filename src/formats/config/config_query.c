@@ -41,7 +41,12 @@ void fy_cfg_class_path(const ferry_config_class *cls, char *out, size_t size)
 ferry_config *fy_cfg_new(const uint8_t *data, size_t size, const ferry_read_options *options, ferry_error *err)
 {
     (void)data;
-    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, size), 4096);
+    /* A config's tree is larger than its bytes: an entry of 4 bytes of text
+     * ("a=1;") or an array item of 2 bytes of raP is a record of 50-90
+     * bytes. The default limit is taken for 4 times the input (64 times it
+     * plus 1 MiB; a caller's limit is used as given). */
+    size_t scaled = size > SIZE_MAX / 4 ? SIZE_MAX : size * 4;
+    ferry_arena *arena = fy_arena_create_sized(fy_default_memory_limit(options, scaled), 4096);
     ferry_config *cfg = arena ? ferry_arena_alloc(arena, sizeof *cfg) : NULL;
     if (!cfg) {
         ferry_arena_destroy(arena);
@@ -207,6 +212,50 @@ static void check_value(const ferry_config_value *v, const ferry_config_entry *e
         for (size_t i = 0; i < v->count; i++) check_value(&v->items[i], e, path, diags, errors, depth + 1);
 }
 
+/* Classes (and external declarations) and values are two name spaces. */
+static bool class_like(const ferry_config_entry *e)
+{
+    return e->kind == FERRY_CONFIG_CLASS || e->kind == FERRY_CONFIG_EXTERNAL;
+}
+
+static int cmp_names(const void *pa, const void *pb)
+{
+    const ferry_config_entry *a = *(const ferry_config_entry *const *)pa, *b = *(const ferry_config_entry *const *)pb;
+    if (class_like(a) != class_like(b)) return class_like(a) ? 1 : -1;
+    for (const char *x = a->name, *y = b->name;; x++, y++) {
+        int cx = lower((unsigned char)*x), cy = lower((unsigned char)*y);
+        if (cx != cy) return cx < cy ? -1 : 1;
+        if (!cx) break;
+    }
+    return a < b ? -1 : a > b; /* file order within a name */
+}
+
+/* A name given twice in one class: the entries sorted by name space and
+ * name (n log n, whatever the class's size), each later one of a run
+ * reported, but a class defined after its external declaration. */
+static void check_duplicates(const ferry_config_class *cls, const char *path, ferry_diagnostics *diags)
+{
+    if (cls->entry_count < 2) return;
+    const ferry_config_entry **sorted = malloc(cls->entry_count * sizeof *sorted);
+    if (!sorted) return;
+    size_t n = 0;
+    for (size_t i = 0; i < cls->entry_count; i++)
+        if (cls->entries[i].kind != FERRY_CONFIG_DELETE && cls->entries[i].name) sorted[n++] = &cls->entries[i];
+    qsort(sorted, n, sizeof *sorted, cmp_names);
+    bool run_has_class = false; /* an earlier entry of this run is a class with a body */
+    for (size_t i = 0; i < n; i++) {
+        const ferry_config_entry *e = sorted[i];
+        bool same = i && class_like(e) == class_like(sorted[i - 1]) && fy_cfg_name_eq(e->name, sorted[i - 1]->name);
+        if (!same) run_has_class = false;
+        bool dup = same && (e->kind != FERRY_CONFIG_CLASS || run_has_class);
+        if (e->kind == FERRY_CONFIG_CLASS) run_has_class = true;
+        if (dup)
+            fy_diag_add(diags, FERRY_SEVERITY_WARNING, e->offset, path, "duplicate-name",
+                        "%s is defined twice in this class (the engine keeps the last)", e->name);
+    }
+    free(sorted);
+}
+
 static void check_class(const ferry_config *cfg, const ferry_config_class *cls, uint64_t at,
                         ferry_diagnostics *diags, size_t *errors, int depth)
 {
@@ -217,20 +266,9 @@ static void check_class(const ferry_config *cfg, const ferry_config_class *cls, 
                     "base-not-found",
                     "class %s: its base class %s is not defined before it in this file (another config may define it)",
                     cls->name, cls->parent);
+    check_duplicates(cls, path, diags);
     for (size_t i = 0; i < cls->entry_count; i++) {
         const ferry_config_entry *e = &cls->entries[i];
-        for (size_t j = 0; j < i; j++) {
-            const ferry_config_entry *f = &cls->entries[j];
-            bool e_class = e->kind == FERRY_CONFIG_CLASS || e->kind == FERRY_CONFIG_EXTERNAL;
-            bool f_class = f->kind == FERRY_CONFIG_CLASS || f->kind == FERRY_CONFIG_EXTERNAL;
-            if (e->kind == FERRY_CONFIG_DELETE || f->kind == FERRY_CONFIG_DELETE || e_class != f_class) continue;
-            if (e->kind == FERRY_CONFIG_CLASS && f->kind == FERRY_CONFIG_EXTERNAL) continue;
-            if (fy_cfg_name_eq(e->name, f->name)) {
-                fy_diag_add(diags, FERRY_SEVERITY_WARNING, e->offset, path, "duplicate-name",
-                            "%s is defined twice in this class (the engine keeps the last)", e->name);
-                break;
-            }
-        }
         if (e->kind == FERRY_CONFIG_VALUE || e->kind == FERRY_CONFIG_ARRAY_ENTRY ||
             e->kind == FERRY_CONFIG_ARRAY_APPEND)
             check_value(&e->value, e, path, diags, errors, 0);

@@ -39,6 +39,7 @@ static const char *rap_string(rap_reader *r, const char *what)
     size_t len = 0;
     const char *s = fy_cstring(&r->c, &len, what);
     if (!s) return NULL;
+    if (!len) return ""; /* empty names and strings are common: one shared "" */
     char *copy = rap_alloc(r, len + 1, 1);
     if (!copy) return NULL;
     memcpy(copy, s, len);
