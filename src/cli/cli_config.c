@@ -229,14 +229,17 @@ size_t cli_config_validate(const char *file, const uint8_t *data, size_t size, c
     return errors;
 }
 
-/* Outputs written as text; every other name gets raP. */
-static bool text_output(const char *out)
+/* Outputs written as text, and as raP (the names configs of both forms
+ * carry); any other name is refused. */
+static bool has_any_ext(const char *out, const char *const *exts, size_t n)
 {
-    static const char *const exts[] = {".cpp", ".hpp", ".h", ".inc", ".txt", ".ext"};
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+    for (size_t i = 0; i < n; i++)
         if (cli_has_ext(out, exts[i])) return true;
     return false;
 }
+static const char *const text_exts[] = {".cpp", ".hpp", ".h", ".inc", ".txt", ".ext"};
+static const char *const rap_exts[] = {".rvmat", ".bin", ".bisurf", ".sqm", ".fsm"};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static int to_text(const char *in, const char *out, ferry_format source)
 {
@@ -266,7 +269,12 @@ int cli_config_convert(int argc, char **argv, ferry_format source)
         if (!cli_take_file(a, &in, &out)) return CLI_USAGE;
     }
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
-    if (text_output(out)) return to_text(in, out, source);
+    if (has_any_ext(out, text_exts, COUNT(text_exts))) return to_text(in, out, source);
+    if (!has_any_ext(out, rap_exts, COUNT(rap_exts)))
+        return cli_usage_error("convert",
+                               "cannot write '%s' from a config: outputs are raP (.rvmat, .bin, .bisurf, .sqm, .fsm) "
+                               "or text (.cpp, .hpp, .h, .inc, .txt, .ext)",
+                               out);
     cli_convert_options o = {0};
     o.source = source;
     return cli_format_rewrite(in, out, &o);
@@ -276,4 +284,4 @@ const char cli_config_convert_help[] =
     "\n"
     "Configs (raP or text: .rvmat, config.bin, config.cpp):\n"
     "  IN -> OUT.cpp|.hpp|.h|.inc|.txt|.ext   as text (derapify)\n"
-    "  IN -> OUT (any other name, e.g. .rvmat, .bin)   as raP (byte-identical for a raP read; rapify for text)\n";
+    "  IN -> OUT.rvmat|.bin|.bisurf|.sqm|.fsm   as raP (byte-identical for a raP read; rapify for text)\n";

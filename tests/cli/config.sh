@@ -61,6 +61,8 @@ printf '#include "x.hpp"\nclass A {};\n' >"$tmp/inc.cpp"
 expect 1 "preprocessor" -- "$FERRY" info "$tmp/inc.cpp"
 check "preprocessor: said" grep -q "ferry does not run the preprocessor" "$tmp/err"
 expect 2 "option" -- "$FERRY" convert "$tmp/a.bin" "$tmp/x.cpp" --mip 1
+expect 2 "an output of another kind" -- "$FERRY" convert "$tmp/a.bin" "$tmp/x.glb"
+check "another kind: the outputs named" grep -q "outputs are raP (.rvmat" "$tmp/err"
 expect 0 "convert --help" -- "$FERRY" convert --help
 check "help names configs" grep -q "derapify" "$tmp/out"
 
