@@ -115,6 +115,8 @@ static const struct convert_route {
     {FERRY_FORMAT_PAA, OUT_ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
     {FERRY_FORMAT_MEG, OUT_ANY, cli_meg_convert},   /* rewrite; other outputs refused */
     {FERRY_FORMAT_PBO, OUT_ANY, cli_pbo_convert},   /* rewrite; other outputs refused */
+    {FERRY_FORMAT_RAP, OUT_ANY, cli_config_convert},         /* raP rewrite, derapify */
+    {FERRY_FORMAT_CONFIG_TEXT, OUT_ANY, cli_config_convert}, /* rapify, text */
     {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
     {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
     {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
@@ -187,6 +189,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             fputs(cli_paa_convert_help, stdout);
             fputs(cli_meg_convert_help, stdout);
             fputs(cli_pbo_convert_help, stdout);
+            fputs(cli_config_convert_help, stdout);
             status = CLI_OK;
             goto done;
         }
