@@ -111,8 +111,8 @@ typedef struct ferry_paa_encode_options {
 } ferry_paa_encode_options;
 
 /* Encodes an RGBA image as a DXT1/DXT5 texture: the full mipmap chain
- * (box-filtered, down to a smallest side of 4), the AVGC, MAXC, FLAG (with
- * alpha) and OFFS tags. Sides must be powers of two from 1 to 4096
+ * (box-filtered, down to a smallest side of 4), the AVGC, MAXC, FLAG (a
+ * colour map with alpha) and OFFS tags. Sides must be powers of two from 1 to 4096
  * (FERRY_ERR_ARGUMENT otherwise, saying which side). The result is a read
  * texture: write it with ferry_paa_write, free it with ferry_paa_free. */
 FERRY_API ferry_result ferry_paa_encode(const ferry_image *image, const ferry_paa_encode_options *options,

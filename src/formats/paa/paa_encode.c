@@ -210,7 +210,7 @@ ferry_result ferry_paa_encode(const ferry_image *image, const ferry_paa_encode_o
     put_tag(&file, "CGVA", v4, 4);
     store_u32le(v4, 0xFFFFFFFFu); /* MAXC: what every real file says */
     put_tag(&file, "CXAM", v4, 4);
-    if (alpha) {
+    if (alpha && !e.linear) { /* real files: no _nohq/_smdi data map carries FLAG */
         store_u32le(v4, 1); /* FLAG 1: interpolated alpha */
         put_tag(&file, "GALF", v4, 4);
     }
