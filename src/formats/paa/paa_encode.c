@@ -91,14 +91,15 @@ static void compress(const uint8_t *px, uint32_t w, uint32_t h, bool dxt5, uint8
 
 /* AVGC: the mean colour of the image, 0xAARRGGBB. Colour textures average
  * in linear light and convert back (real files agree within 1 per channel),
- * weighted by alpha when there is any; data maps average the stored values. */
+ * weighted by alpha when there is any; data maps average the stored values
+ * (unweighted: their alpha is data, not coverage). */
 static uint32_t average_colour(const encoder *e, const ferry_image *img, bool alpha)
 {
     size_t n = (size_t)img->width * img->height;
     double sum[3] = {0, 0, 0}, weight = 0, asum = 0;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *p = img->rgba + i * 4;
-        double wgt = alpha ? p[3] / 255.0 : 1.0;
+        double wgt = alpha && !e->linear ? p[3] / 255.0 : 1.0; /* a data map's alpha is data too */
         for (int c = 0; c < 3; c++) sum[c] += e->to_lin[p[c]] * wgt;
         weight += wgt;
         asum += p[3];
