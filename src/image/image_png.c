@@ -127,7 +127,10 @@ ferry_result fy_image_decode_png(const uint8_t *data, size_t size, uint32_t max_
     }
     img.format = PNG_FORMAT_RGBA;
     if (!png_image_finish_read(&img, NULL, out->rgba, 0, NULL)) {
-        fy_error_set(err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, NULL, "the PNG's pixels do not decode: %s", img.message);
+        /* libpng does not say where; the image data follows the 33 bytes of
+         * signature and IHDR. */
+        fy_error_set(err, FERRY_ERR_MALFORMED, 33, NULL, "the PNG's pixel data (after its header) does not decode: %s",
+                     img.message);
         png_image_free(&img);
         ferry_image_free(out);
         return FERRY_ERR_MALFORMED;
