@@ -248,7 +248,9 @@ ferry_result ferry_paa_encode(const ferry_image *image, const ferry_paa_encode_o
         if (size > 0xFFFFFFu) {
             fy_error_set(err, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, "image",
                          "mipmap %zu (%" PRIu32 " x %" PRIu32 ") takes %zu bytes, more than its u24 size field holds%s",
-                         l, w, h, size, options->no_lzo ? " (LZO compression would make it fit)" : "");
+                         l, w, h, size,
+                         options->no_lzo || w < PAA_LZO_MIN_WIDTH ? " (without LZO; LZO compression may make it fit)"
+                                                                  : " even LZO-compressed (DXT1 or a smaller image fits)");
             r = FERRY_ERR_LIMIT;
             goto done;
         }
