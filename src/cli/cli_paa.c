@@ -1,5 +1,6 @@
 /* ferry's PAA/PAC commands: info, dump, validate, convert to PNG (one
  * mipmap), the byte-identical rewrite, and PNG/TGA/DDS to PAA. */
+#include <ferry/detect.h>
 #include <ferry/paa.h>
 
 #include "cli.h"
@@ -202,9 +203,24 @@ static int from_image(const char *in, const char *out, const ferry_paa_encode_op
         return CLI_INVALID;
     }
     ferry_image img;
+    ferry_format known = ferry_detect(data, size);
     ferry_result r = ferry_image_decode(data, size, NULL, &img, &err);
     ferry_file_free(data);
+    if (r != FERRY_OK && known != FERRY_FORMAT_UNKNOWN) {
+        fprintf(stderr, "%s: error: a %s file, not an image: PAA textures are written from PNG, TGA or DDS images\n",
+                CLI_TXT(in), ferry_format_name(known));
+        return CLI_INVALID;
+    }
     if (r != FERRY_OK) {
+        if (r == FERRY_ERR_MALFORMED && err.offset == 0) {
+            /* Not an image at all: say so as for any file of no known format. */
+            static const char lead[] = "not a known format: ";
+            size_t n = strlen(err.message), room = sizeof err.message - sizeof lead;
+            if (n > room) n = room;
+            memmove(err.message + sizeof lead - 1, err.message, n);
+            err.message[sizeof lead - 1 + n] = '\0';
+            memcpy(err.message, lead, sizeof lead - 1);
+        }
         cli_print_error(in, &err);
         return CLI_INVALID;
     }
