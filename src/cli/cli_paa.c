@@ -207,7 +207,7 @@ static int from_image(const char *in, const char *out, const ferry_paa_encode_op
     ferry_result r = ferry_image_decode(data, size, NULL, &img, &err);
     ferry_file_free(data);
     if (r != FERRY_OK && known != FERRY_FORMAT_UNKNOWN) {
-        fprintf(stderr, "%s: error: a %s file, not an image: PAA textures are written from PNG, TGA or DDS images\n",
+        fprintf(stderr, "%s: error: not an image (its format is %s): PAA textures are written from PNG, TGA or DDS images\n",
                 CLI_TXT(in), ferry_format_name(known));
         return CLI_INVALID;
     }
