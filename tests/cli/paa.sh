@@ -87,6 +87,21 @@ expect 0 "data map by name" -- "$FERRY" convert "$tmp/o.png" "$tmp/x_nohq.paa"
 check "_nohq: linear" grep -q "data map (no sRGB)" "$tmp/err"
 expect 0 "--srgb over the name" -- "$FERRY" convert --srgb "$tmp/o.png" "$tmp/y_nohq.paa"
 check "--srgb: colour" grep -q "sRGB colour" "$tmp/err"
+# TGA (8 x 8, 32-bit, top-left origin: descriptor 0x28) and DDS (8 x 8 DXT1,
+# four blocks of red 0xF800) inputs.
+python3 -c 'import sys,struct
+t=struct.pack("<BBBHHBHHHHBB",0,0,2,0,0,0,0,0,8,8,32,0x28)+bytes([0,0,255,255])*64
+open(sys.argv[1],"wb").write(t)
+h=struct.pack("<4sIIIIIII44xII4s20xI16x","DDS ".encode(),124,0x1007,8,8,0,0,0,32,4,b"DXT1",0x1000)
+open(sys.argv[2],"wb").write(h+bytes([0,0xF8,0,0xF8,0,0,0,0])*4)' "$tmp/t.tga" "$tmp/d.dds"
+expect 0 "tga to paa" -- "$FERRY" convert "$tmp/t.tga" "$tmp/t.paa"
+check "tga: DXT1 8 x 8" grep -q "DXT1, 8 x 8, 2 mipmaps" "$tmp/err"
+expect 0 "tga paa to png" -- "$FERRY" convert "$tmp/t.paa" "$tmp/t.png"
+check "tga: red" [ "$(pixel "$tmp/t.png")" = "255 0 0 255" ]
+expect 0 "dds to pac" -- "$FERRY" convert "$tmp/d.dds" "$tmp/d.pac"
+check "dds: DXT1 8 x 8" grep -q "DXT1, 8 x 8, 2 mipmaps" "$tmp/err"
+expect 0 "dds pac to png" -- "$FERRY" convert "$tmp/d.pac" "$tmp/d.png" --mip 1
+check "dds: red at mipmap 1" [ "$(pixel "$tmp/d.png")" = "255 0 0 255" ]
 expect 1 "not a power of two" -- "$FERRY" convert "$tmp/npot.png" "$tmp/npot.paa"
 check "npot: says which side and what to do" grep -q "width 6 is not a power of two.*resize it (to 4 or 8)" "$tmp/err"
 check "npot: nothing written" [ ! -e "$tmp/npot.paa" ]
