@@ -1,7 +1,8 @@
 /* ferry: writing a PAA texture from an RGBA image (DXT1/DXT5, the mipmap
  * chain, the tags, LZO). docs/formats/paa.md ("Writing") gives the reasons
  * for each choice; the DXT blocks are compressed by stb_dxt (libstb, Debian's
- * libstb-dev), the LZO streams by liblzo2's LZO1X-999. */
+ * libstb-dev; its v1.12 has no global state, so encodes may run on several
+ * threads), the LZO streams by liblzo2's LZO1X-999. */
 #include <ferry/paa.h>
 
 #include <inttypes.h>
@@ -83,6 +84,8 @@ static void compress(const uint8_t *px, uint32_t w, uint32_t h, bool dxt5, uint8
                     if (sx >= w) sx = w - 1;
                     if (sy >= h) sy = h - 1;
                     memcpy(block + (y * 4 + x) * 4, px + ((size_t)sy * w + sx) * 4, 4);
+                    /* stb_dxt wants a constant alpha when it does not store it. */
+                    if (!dxt5) block[(y * 4 + x) * 4 + 3] = 255;
                 }
             stb_compress_dxt_block(out, block, dxt5 ? 1 : 0, STB_DXT_HIGHQUAL);
             out += dxt5 ? 16 : 8;
