@@ -84,7 +84,9 @@ typedef struct ferry_paa_validate_options {
 
 /* Decompresses and checks every mipmap (sizes, powers of two, each half the
  * one before), the offsets tag against where the mipmaps are, the average
- * colour against the top mipmap's (within 16 per channel) and the maximum
+ * colour against the top mipmap's (a warning when more than 16 away in a
+ * channel from both the colour-map and the data-map average, as
+ * docs/formats/paa.md defines them) and the maximum
  * colour (no channel of the top mipmap above it by more than 16), the
  * terminator. Returns the number of errors added. */
 FERRY_API size_t ferry_paa_validate(const ferry_paa *paa, const ferry_paa_validate_options *options,
