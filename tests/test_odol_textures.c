@@ -127,6 +127,8 @@ static uint8_t *decode_png(const ferry_scene_image *im, uint32_t w, uint32_t h)
  *   AddonA/Data/Body_CO.pac  ARGB8888 (alpha 0x40 and 0xFF), FLAG 1
  *   AddonA/Data/cut_ca.paa   the same texels, FLAG 2
  *   AddonA/Data/noflag.paa   the same texels, no FLAG tag
+ *   AddonA/Data/plain.rvmat  a text rvmat whose Stage1 is x\mod\nrm_nohq.paa
+ *   AddonA/Data/bad.rvmat    an #include ferry does not expand
  *   PlainAddon/opaque_co.paa ARGB1555 (no prefix file: mounted as "plainaddon")
  *   AddonC/$PBOPREFIX$       "x\mod\addons\c"
  *   AddonC/data/c.paa        ARGB1555
@@ -147,6 +149,10 @@ static void make_root(void)
     write_file("root/AddonA/Data/Body_CO.pac", b, paa_8888(b, FLAG_BLEND));
     write_file("root/AddonA/Data/cut_ca.paa", b, paa_8888(b, FLAG_CUT));
     write_file("root/AddonA/Data/noflag.paa", b, paa_8888(b, NO_TAG));
+    const char plain_rvmat[] = "class Stage1\n{\n texture = \"x\\mod\\nrm_nohq.paa\";\n uvSource = \"tex\";\n};\n"
+                               "class Stage2 { texture = \"#(argb,8,8,3)color(0.5,0.5,0.5,1,DT)\"; };\n";
+    write_file("root/AddonA/Data/plain.rvmat", plain_rvmat, sizeof plain_rvmat - 1);
+    write_file("root/AddonA/Data/bad.rvmat", "#include \"x.hpp\"\n", 18);
     make_dir("root/PlainAddon");
     write_file("root/PlainAddon/opaque_co.paa", b, paa_1555(b));
     make_dir("root/AddonC");
@@ -360,6 +366,11 @@ static ferry_odol_model *build_model(float *pos, uint8_t *posb, uint8_t *uvb, fe
     }
     l->textures = (const char **)tex_names;
     l->texture_count = TRIS;
+    /* .rvmat files named by sections without a record: read (its normal
+     * stage used), absent, unreadable. */
+    l->sections[2].material_name = "tst_addon\\data\\plain.rvmat";
+    l->sections[3].material_name = "tst_addon\\data\\nothere.rvmat";
+    l->sections[4].material_name = "tst_addon\\data\\bad.rvmat";
     memset(mat, 0, sizeof *mat);
     mat->name = "tst_addon\\data\\body.rvmat";
     mat->surface = "";
@@ -435,9 +446,17 @@ static void test_export(void)
     CHECK_EQ_U(s->image_count, 5);
     CHECK_EQ_U(rep.missing_texture_count, 1);
     CHECK(rep.missing_texture_count == 1 && strcmp(rep.missing_textures[0], tex_names[2]) == 0);
-    CHECK_EQ_U(diags.warning_count, 1);
-    CHECK(diags.count == 1 && strcmp(diags.items[0].rule, "texture-missing") == 0 &&
-          strstr(diags.items[0].message, "missing_co.paa"));
+    /* 4 .rvmat names (the record's body.rvmat, not under the root; plain,
+     * nothere, bad), 1 read. */
+    CHECK_EQ_U(rep.rvmats, 4);
+    CHECK_EQ_U(rep.rvmats_read, 1);
+    CHECK_EQ_U(diags.warning_count, 2);
+    bool missing_warned = false, rvmat_warned = false;
+    for (size_t i = 0; i < diags.count; i++) {
+        missing_warned |= !strcmp(diags.items[i].rule, "texture-missing") && strstr(diags.items[i].message, "missing_co.paa");
+        rvmat_warned |= !strcmp(diags.items[i].rule, "rvmat-unreadable") && strstr(diags.items[i].message, "bad.rvmat");
+    }
+    CHECK(missing_warned && rvmat_warned);
     CHECK_EQ_U(s->material_count, TRIS);
     CHECK(s->mesh_count == 1 && s->meshes[0].primitive_count == TRIS);
     const ferry_scene_material *mt[TRIS] = {NULL};
@@ -476,10 +495,25 @@ static void test_export(void)
         }
         const ferry_json *rec = ferry_json_get(mt[1]->extras, "rvmat_record");
         CHECK(rec && ferry_json_get(rec, "stages") && ferry_json_get(rec, "stages")->count == 3);
-        /* Section 2: white, and the extras name the file not found. */
+        /* Section 2: white, and the extras name the file not found; its
+         * .rvmat file gives the normal map (the same image as the record's)
+         * and its stages are listed. */
         CHECK(mt[2]->base_color_image < 0 && mt[2]->alpha_mode == FERRY_ALPHA_OPAQUE);
         const char *nf = extra_string(mt[2], "texture_not_found");
         CHECK(nf && strcmp(nf, tex_names[2]) == 0);
+        CHECK(mt[2]->normal_image >= 0 && mt[2]->normal_image == mt[1]->normal_image);
+        const char *rf = extra_string(mt[2], "rvmat_file");
+        CHECK(rf && strstr(rf, "AddonA/Data/plain.rvmat"));
+        const ferry_json *st = ferry_json_get(mt[2]->extras, "rvmat_stages");
+        CHECK(st && st->kind == FERRY_JSON_ARRAY && st->count == 2);
+        if (st && st->count == 2) {
+            const ferry_json *role = ferry_json_get(st->items[0], "role");
+            CHECK(role && role->length == 6 && memcmp(role->string, "normal", 6) == 0);
+        }
+        /* Sections 3 and 4: the .rvmat not found, and not readable. */
+        const char *rnf = extra_string(mt[3], "rvmat_not_found");
+        CHECK(rnf && strstr(rnf, "nothere.rvmat"));
+        CHECK(extra_string(mt[4], "rvmat_not_read") != NULL && extra_string(mt[4], "rvmat_file") == NULL);
         /* Section 3: opaque. */
         CHECK(mt[3]->base_color_image >= 0 && mt[3]->alpha_mode == FERRY_ALPHA_OPAQUE);
         if (mt[3]->base_color_image >= 0) {

@@ -157,6 +157,10 @@ typedef struct ferry_odol_scene_report {
     uint32_t textures;
     uint32_t textures_found;
     uint32_t images;
+    /* With texture_roots: the distinct .rvmat files the converted sections
+     * name, and how many were found and read (config.h). */
+    uint32_t rvmats;
+    uint32_t rvmats_read;
     const char *const *missing_textures;
     size_t missing_texture_count;
 } ferry_odol_scene_report;
@@ -180,7 +184,8 @@ typedef struct ferry_odol_scene_options {
     /* Where the textures the sections name are found (ferry_odol_find_files,
      * odol.h): each found one is decoded (its largest mipmap) and embedded
      * as PNG, as the base colour, and the normal map its material record
-     * names as the normal texture. NULL: textures stay paths in extras. */
+     * names (else its .rvmat file, found and read the same way) as the
+     * normal texture. NULL: textures stay paths in extras. */
     const ferry_odol_root *texture_roots;
     size_t texture_root_count;
     /* Warnings (a texture not found or not decodable), may be NULL. */

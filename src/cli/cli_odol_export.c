@@ -103,10 +103,15 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     if (rep.normals_computed_primitives)
         fprintf(stderr, ", normals of %u primitive%s computed (none stored)", (unsigned)rep.normals_computed_primitives,
                 rep.normals_computed_primitives == 1 ? "" : "s");
-    if (root_count)
-        fprintf(stderr, ", %u image%s %s (%u of %u texture%s found)", (unsigned)rep.images, rep.images == 1 ? "" : "s",
+    if (root_count) {
+        fprintf(stderr, ", %u image%s %s (%u of %u texture%s found", (unsigned)rep.images, rep.images == 1 ? "" : "s",
                 cli_has_ext(out, ".gltf") ? "written" : "embedded", (unsigned)rep.textures_found,
                 (unsigned)rep.textures, rep.textures == 1 ? "" : "s");
+        if (rep.rvmats)
+            fprintf(stderr, ", %u of %u rvmat%s read", (unsigned)rep.rvmats_read, (unsigned)rep.rvmats,
+                    rep.rvmats == 1 ? "" : "s");
+        fputc(')', stderr);
+    }
     fputc('\n', stderr);
 summary_done:
     /* Textures not found: a warning each, then the list (a batch lists

@@ -314,10 +314,29 @@ static const char *procedural_color(const char *text, float rgba[4], bool *not_p
  * the normal texture, when texture roots are given; extras say what was
  * found where, and what was not. */
 static bool attach_textures(build *b, ferry_scene_material *mat, ferry_json *x, const char *texture,
-                            const ferry_odol_material *record)
+                            const ferry_odol_material *record, const char *rvmat)
 {
-    if (!b->tex.count) return true;
     ferry_arena *ja = b->arena;
+    /* The .rvmat file: where it was found and its stages (the record's are
+     * in rvmat_record), or why not. */
+    const fy_odol_rvmat *rv = fy_odol_rvmat_find(&b->tex, rvmat);
+    if (rv && rv->config) {
+        fy_jset(ja, x, "rvmat_file", fy_jstring(ja, rv->shown));
+        ferry_json *stages = fy_jarray(ja);
+        for (size_t i = 0; i < rv->mat.stage_count; i++) {
+            const ferry_rvmat_stage *st = &rv->mat.stages[i];
+            ferry_json *o = fy_jobject(ja);
+            fy_jset(ja, o, "stage", fy_jstring(ja, st->name ? st->name : ""));
+            fy_jset(ja, o, "texture", st->texture ? fy_jstring(ja, st->texture) : fy_jnull(ja));
+            fy_jset(ja, o, "role", fy_jstring(ja, ferry_rvmat_role_name(st->role)));
+            fy_jpush(ja, stages, o);
+        }
+        fy_jset(ja, x, "rvmat_stages", stages);
+    } else if (rv) {
+        fy_jset(ja, x, rv->found.source ? "rvmat_not_read" : "rvmat_not_found",
+                fy_jstring(ja, rv->found.source ? rv->problem : rvmat));
+    }
+    if (!b->tex.count) return true;
     bool nomem = false;
     const fy_odol_texture *t = fy_odol_texture_use(&b->tex, texture, false, &nomem);
     if (t && t->image >= 0) {
@@ -329,7 +348,7 @@ static bool attach_textures(build *b, ferry_scene_material *mat, ferry_json *x, 
     } else if (t) {
         fy_jset(ja, x, t->found.source ? "texture_not_decoded" : "texture_not_found", fy_jstring(ja, texture));
     }
-    const char *normal = fy_odol_normal_stage(record);
+    const char *normal = fy_odol_section_normal(&b->tex, record, rvmat);
     const fy_odol_texture *n = fy_odol_texture_use(&b->tex, normal, true, &nomem);
     if (n) fy_jset(ja, x, "normal_texture", fy_jstring(ja, normal));
     if (n && n->image >= 0) {
@@ -404,7 +423,7 @@ static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_od
     }
     /* Files only: a procedural texture was never collected, so it finds
      * no entry; its record's normal map still does. */
-    if (!attach_textures(b, mat, x, texture, record)) return false;
+    if (!attach_textures(b, mat, x, texture, record, rvmat)) return false;
     mat->extras = x;
     if (!mat->name || !mat->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
     b->mats[index].texture = texture;
@@ -1088,6 +1107,8 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
             b.rep.textures_found += first && t->found.source;
         }
         b.rep.images = (uint32_t)s->image_count;
+        b.rep.rvmats = (uint32_t)b.tex.rvmat_count;
+        for (size_t i = 0; i < b.tex.rvmat_count; i++) b.rep.rvmats_read += b.tex.rvmats[i].config != NULL;
         b.rep.missing_textures = b.tex.missing;
         b.rep.missing_texture_count = b.tex.missing_count;
     }

@@ -66,11 +66,113 @@ static bool collect(fy_odol_textures *t, const char *name, bool normal)
     return true;
 }
 
+const char *fy_odol_section_rvmat(const ferry_odol_lod *lod, const ferry_odol_section *sec)
+{
+    if (sec->material >= 0 && (uint32_t)sec->material < lod->material_count && lod->materials)
+        return lod->materials[sec->material].name ? lod->materials[sec->material].name : "";
+    return sec->material == -1 && sec->material_name ? sec->material_name : "";
+}
+
+const fy_odol_rvmat *fy_odol_rvmat_find(const fy_odol_textures *t, const char *name)
+{
+    for (size_t i = 0; name && *name && i < t->rvmat_count; i++)
+        if (strcasecmp(t->rvmats[i].name, name) == 0) return &t->rvmats[i];
+    return NULL;
+}
+
+const char *fy_odol_section_normal(const fy_odol_textures *t, const ferry_odol_material *record, const char *rvmat)
+{
+    const char *n = fy_odol_normal_stage(record);
+    if (n) return n;
+    const fy_odol_rvmat *r = fy_odol_rvmat_find(t, rvmat);
+    if (!r || !r->config || r->mat.normal_stage < 0) return NULL;
+    const ferry_rvmat_stage *st = &r->mat.stages[r->mat.normal_stage];
+    return st->texture && *st->texture && !st->procedural ? st->texture : NULL;
+}
+
+/* Largest .rvmat read (real ones are a few KiB). */
+#define RVMAT_FILE_LIMIT (4u << 20)
+
+/* Collects, finds and reads the .rvmat files the sections name. False on
+ * memory failure only. */
+static bool prepare_rvmats(fy_odol_textures *t, const ferry_odol_model *m, const uint32_t *lods, size_t lod_count,
+                           ferry_error *err)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < lod_count; i++) cap += m->lods[lods[i]].sections ? m->lods[lods[i]].section_count : 0;
+    if (!cap) return true;
+    t->rvmats = calloc(cap, sizeof *t->rvmats);
+    const char **names = malloc(cap * sizeof *names);
+    ferry_odol_found *found = calloc(cap, sizeof *found);
+    if (!t->rvmats || !names || !found) {
+        free(names);
+        free(found);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory collecting materials");
+        return false;
+    }
+    for (size_t i = 0; i < lod_count; i++) {
+        const ferry_odol_lod *lod = &m->lods[lods[i]];
+        for (uint32_t s = 0; lod->sections && s < lod->section_count; s++) {
+            const char *name = fy_odol_section_rvmat(lod, &lod->sections[s]);
+            if (!*name || fy_odol_rvmat_find(t, name)) continue;
+            t->rvmats[t->rvmat_count].name = name;
+            names[t->rvmat_count++] = name;
+        }
+    }
+    ferry_result r = t->rvmat_count ? ferry_odol_find_files(t->opts->texture_roots, t->opts->texture_root_count, names,
+                                                            t->rvmat_count, found, err)
+                                    : FERRY_OK;
+    free(names);
+    if (r != FERRY_OK) {
+        free(found);
+        return false;
+    }
+    for (size_t i = 0; i < t->rvmat_count; i++) {
+        fy_odol_rvmat *v = &t->rvmats[i];
+        v->found = found[i];
+        if (!v->found.source) {
+            v->problem = "not found";
+            continue;
+        }
+        char shown[1400];
+        ferry_file_source_display(v->found.source, v->found.path, shown, sizeof shown);
+        v->shown = ferry_arena_strdup(t->arena, shown);
+        uint8_t *data;
+        size_t size;
+        ferry_error e;
+        ferry_result lr = ferry_file_source_load(v->found.source, v->found.path, RVMAT_FILE_LIMIT, &data, &size, &e);
+        if (lr == FERRY_OK) {
+            lr = ferry_config_read(data, size, NULL, &v->config, &e);
+            ferry_file_source_release(v->found.source, data, size);
+            if (lr == FERRY_OK && (lr = ferry_rvmat_read(v->config, &v->mat, &e)) != FERRY_OK) {
+                ferry_config_free(v->config);
+                v->config = NULL;
+            }
+        }
+        if (lr != FERRY_OK) {
+            char line[600];
+            ferry_error_format(&e, line, sizeof line);
+            v->problem = ferry_arena_strdup(t->arena, line);
+            if (t->opts->diagnostics)
+                fy_diag_add(t->opts->diagnostics, FERRY_SEVERITY_WARNING, FERRY_NO_OFFSET, "", "rvmat-unreadable",
+                            "material %s cannot be read (%s)", v->name, line);
+        }
+        if (!v->shown || (lr != FERRY_OK && !v->problem)) {
+            free(found);
+            fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory reading materials");
+            return false;
+        }
+    }
+    free(found);
+    return true;
+}
+
 bool fy_odol_textures_prepare(fy_odol_textures *t, const ferry_odol_model *m, const uint32_t *lods, size_t lod_count,
                               ferry_error *err)
 {
     const ferry_odol_scene_options *o = t->opts;
     if (!o->texture_roots || !o->texture_root_count) return true;
+    if (!prepare_rvmats(t, m, lods, lod_count, err)) return false;
     bool ok = true;
     for (size_t i = 0; ok && i < lod_count; i++) {
         const ferry_odol_lod *lod = &m->lods[lods[i]];
@@ -78,8 +180,11 @@ bool fy_odol_textures_prepare(fy_odol_textures *t, const ferry_odol_model *m, co
             const ferry_odol_section *sec = &lod->sections[s];
             if (sec->texture >= 0 && (uint32_t)sec->texture < lod->texture_count && lod->textures)
                 ok = collect(t, lod->textures[sec->texture], false);
-            if (ok && sec->material >= 0 && (uint32_t)sec->material < lod->material_count && lod->materials)
-                ok = collect(t, fy_odol_normal_stage(&lod->materials[sec->material]), true);
+            const ferry_odol_material *record =
+                sec->material >= 0 && (uint32_t)sec->material < lod->material_count && lod->materials
+                    ? &lod->materials[sec->material]
+                    : NULL;
+            if (ok) ok = collect(t, fy_odol_section_normal(t, record, fy_odol_section_rvmat(lod, sec)), true);
         }
     }
     if (!ok) {
@@ -309,6 +414,13 @@ const fy_odol_texture *fy_odol_texture_use(fy_odol_textures *t, const char *name
 
 void fy_odol_textures_free(fy_odol_textures *t)
 {
+    for (size_t i = 0; i < t->rvmat_count; i++) {
+        ferry_config_free(t->rvmats[i].config);
+        ferry_odol_found_free(&t->rvmats[i].found, 1);
+    }
+    free(t->rvmats);
+    t->rvmats = NULL;
+    t->rvmat_count = 0;
     for (size_t i = 0; i < t->count; i++) ferry_odol_found_free(&t->items[i].found, 1);
     free(t->items);
     t->items = NULL;
