@@ -61,7 +61,7 @@ expect 0 "grid: two roots, the folder given twice" -- "$FERRY" convert "$grid" "
 check "grid: still one image" grep -q ', 1 image embedded (1 of 4 textures found' "$tmp/err"
 
 expect 0 "convert -r of the samples with --textures" -- "$FERRY" convert -r "$SRC/samples/odol" "$tmp/batch" --textures "$tmp/addons"
-check "convert -r: the three samples, their 3 images found" grep -q '3 of 3 files converted into .* 3 images embedded' "$tmp/err"
+check "convert -r: the three samples, their 4 images found" grep -q '3 of 3 files converted into .* 4 images embedded' "$tmp/err"
 check "convert -r: the missing textures listed once" grep -qF 'ferry\box\wood_co.paa' "$tmp/err"
 
 # PBO archives (docs/formats/pbo.md): mounted at their prefix property, or
