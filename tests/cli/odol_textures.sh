@@ -119,7 +119,7 @@ check "nothing written on usage errors" bash -c '! ls "$1"/x.* >/dev/null 2>&1' 
 
 outputs=("$tmp/box.gltf" "$tmp/grid.glb")
 # With ../shared: the corpus models with the corpus' addons (every texture
-# found is embedded: test_odol_textures checks that against a walk of its own).
+# found is embedded: test_odol_textures_corpus checks that against a walk of its own).
 addons="$SHARED/corpus/odol/addons"
 if [ -d "$addons" ]; then
   for f in "$SHARED"/corpus/odol/v4*/*.p3d "$SHARED"/corpus/odol/v50/*.p3d; do
