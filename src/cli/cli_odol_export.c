@@ -54,7 +54,10 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
         fprintf(log, "%s: error: out of memory\n", CLI_TXT(in));
         goto done;
     }
-    if (input && input->source && input->prefix) roots[root_count++] = (ferry_odol_root){input->source, input->prefix};
+    bool no_textures = options->alamo && options->alamo->skip_textures; /* convert -r --no-textures */
+    if (no_textures) places = 0;
+    if (!no_textures && input && input->source && input->prefix)
+        roots[root_count++] = (ferry_odol_root){input->source, input->prefix};
     for (size_t i = 0; i < places; i++)
         roots[root_count++] =
             (ferry_odol_root){options->texture_sources[i], options->texture_prefixes ? options->texture_prefixes[i] : NULL};

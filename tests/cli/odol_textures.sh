@@ -104,6 +104,9 @@ check "box: metal_co found in the PBO" \
 pbo "$tmp/boxmod.pbo" 'ferry\box' 'box.p3d='"$box" 'metal_co.paa='"$tmp/one.paa"
 expect 0 "convert -r of a PBO holding a model and its texture" -- "$FERRY" convert -r "$tmp/boxmod.pbo" "$tmp/boxmod"
 check "convert -r: the model's texture found in its own archive" grep -q '1 of 1 files converted into .* 1 images\? embedded' "$tmp/err"
+expect 0 "convert -r --no-textures of that PBO" -- "$FERRY" convert -r --no-textures "$tmp/boxmod.pbo" "$tmp/boxmod2"
+check "convert -r --no-textures: no image, no texture warning" \
+  bash -c 'grep -q "1 of 1 files converted into .* 0 images\? embedded" "$1" && ! grep -q "texture" "$1"' _ "$tmp/err"
 
 expect 0 "box without --textures" -- "$FERRY" convert "$box" "$tmp/plain.gltf"
 check "box without --textures: no image, no texture warning" \
