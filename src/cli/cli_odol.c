@@ -500,4 +500,6 @@ const char cli_odol_convert_help[] =
     "                      its $PREFIX$ file names (else its own name), or is a\n"
     "                      P:-drive tree of literal paths; any case, .pac = .paa\n"
     "                      (repeatable: the first ROOT holding a file wins). A\n"
-    "                      texture not found is a warning, named in the material\n";
+    "                      texture not found is a warning, named in the material.\n"
+    "                      A model inside an addon folder (a $PREFIX$ at or above\n"
+    "                      it) finds that addon's textures without --textures\n";

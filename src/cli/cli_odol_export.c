@@ -8,8 +8,50 @@
 #include <ferry/gltf.h>
 #include <ferry/odol.h>
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+/* The addon a model file of the disk belongs to: the nearest folder at or
+ * above its own (up to 8 levels) holding a prefix file ($PREFIX$,
+ * $PBOPREFIX$, $PBOPREFIX$.txt or pboprefix.txt, any case: the names
+ * ferry_odol_find_files reads). Its path goes to out; false when there is
+ * none. */
+static bool model_addon_dir(const char *model_path, char *out, size_t out_size)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(model_path, '/');
+    char given[PATH_MAX];
+    int n = slash ? snprintf(given, sizeof given, "%.*s", (int)(slash - model_path), model_path)
+                  : snprintf(given, sizeof given, ".");
+    if (n <= 0 || (size_t)n >= sizeof given) {
+        if (n == 0 && slash) snprintf(given, sizeof given, "/");
+        else return false;
+    }
+    if (!realpath(given, dir)) return false;
+    for (int level = 0; level < 8; level++) {
+        DIR *d = opendir(dir);
+        bool found = false;
+        if (d) {
+            struct dirent *e;
+            while (!found && (e = readdir(d)))
+                found = strcasecmp(e->d_name, "$PREFIX$") == 0 || strcasecmp(e->d_name, "$PBOPREFIX$") == 0 ||
+                        strcasecmp(e->d_name, "$PBOPREFIX$.txt") == 0 || strcasecmp(e->d_name, "pboprefix.txt") == 0;
+            closedir(d);
+        }
+        if (found) {
+            if (strlen(dir) >= out_size) return false;
+            memcpy(out, dir, strlen(dir) + 1);
+            return true;
+        }
+        char *up = strrchr(dir, '/');
+        if (!up || up == dir) return false;
+        *up = '\0';
+    }
+    return false;
+}
 
 int cli_odol_export(const char *in, const char *out, const cli_convert_options *options)
 {
@@ -40,6 +82,8 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     ferry_diagnostics diags = {0}, tex_warns = {0};
     char *name = NULL;
     ferry_odol_root *roots = NULL;
+    ferry_file_source own_addon;
+    bool own_addon_open = false;
     ferry_odol_validate(model, NULL, &diags);
     if (cli_refuse_invalid(log, in, &diags, allow_invalid)) goto done;
     name = cli_file_stem(in);
@@ -49,7 +93,7 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
      * (or another archive) as a root of addon folders mounted at their
      * prefix files, or a P:-drive tree (prefix NULL). */
     size_t places = options->texture_sources ? options->texture_source_count : 0, root_count = 0;
-    roots = calloc(places + 1, sizeof *roots);
+    roots = calloc(places + 2, sizeof *roots);
     if (!roots) {
         fprintf(log, "%s: error: out of memory\n", CLI_TXT(in));
         goto done;
@@ -58,6 +102,17 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     if (no_textures) places = 0;
     if (!no_textures && input && input->source && input->prefix)
         roots[root_count++] = (ferry_odol_root){input->source, input->prefix};
+    /* A model file of the disk inside an unpacked addon (a folder with a
+     * prefix file at or above it) has that addon as its first root, as a
+     * model in a PBO has its archive. */
+    char addon[PATH_MAX];
+    if (!no_textures && (!input || input->parent) && model_addon_dir(in, addon, sizeof addon)) {
+        ferry_error aerr;
+        if (ferry_file_source_folder(addon, &own_addon, &aerr) == FERRY_OK) {
+            own_addon_open = true;
+            roots[root_count++] = (ferry_odol_root){&own_addon, NULL};
+        }
+    }
     for (size_t i = 0; i < places; i++)
         roots[root_count++] =
             (ferry_odol_root){options->texture_sources[i], options->texture_prefixes ? options->texture_prefixes[i] : NULL};
@@ -176,6 +231,7 @@ summary_done:
     status = CLI_OK;
 done:
     free(roots);
+    if (own_addon_open) ferry_file_source_close(&own_addon);
     ferry_diagnostics_free(&tex_warns);
     free(name);
     ferry_scene_free(scene);

@@ -108,6 +108,13 @@ expect 0 "convert -r --no-textures of that PBO" -- "$FERRY" convert -r --no-text
 check "convert -r --no-textures: no image, no texture warning" \
   bash -c 'grep -q "1 of 1 files converted into .* 0 images\? embedded" "$1" && ! grep -q "texture" "$1"' _ "$tmp/err"
 
+# A model inside an unpacked addon finds that addon's textures by itself.
+mkdir -p "$tmp/addons/BoxAddon/models"
+cp "$box" "$tmp/addons/BoxAddon/models/box.p3d"
+expect 0 "a model inside its addon, without --textures" -- "$FERRY" convert "$tmp/addons/BoxAddon/models/box.p3d" "$tmp/own.glb"
+check "its addon's textures found" grep -q ', 3 images embedded (3 of 4 textures found, 1 of 2 rvmats read)' "$tmp/err"
+rm -r "$tmp/addons/BoxAddon/models"
+
 expect 0 "box without --textures" -- "$FERRY" convert "$box" "$tmp/plain.gltf"
 check "box without --textures: no image, no texture warning" \
   bash -c '! grep -q "texture" "$1" && jq -e ".images == null" "$2" >/dev/null' _ "$tmp/err" "$tmp/plain.gltf"
