@@ -61,6 +61,8 @@ FERRY_API void ferry_particle_sim_free(ferry_particle_sim *sim);
  * time before the current one, or not finite, does nothing. */
 FERRY_API void ferry_particle_sim_advance(ferry_particle_sim *sim, double time);
 FERRY_API double ferry_particle_sim_time(const ferry_particle_sim *sim);
+/* The system being simulated. */
+FERRY_API const ferry_particle_system *ferry_particle_sim_system(const ferry_particle_sim *sim);
 
 /* Bits FERRY_PARTICLE_SIM_WARN_*, accumulated since creation. */
 FERRY_API unsigned ferry_particle_sim_warnings(const ferry_particle_sim *sim);
@@ -112,8 +114,9 @@ typedef struct ferry_particle_camera {
  * (front right, above: Alamo is z-up), for an image of this aspect. */
 FERRY_API void ferry_particle_camera_frame(const float min[3], const float max[3], float aspect,
                                            ferry_particle_camera *out);
-/* The bounding box of the live particles (centres grown by half their
- * size); false when there are none. */
+/* The bounding box of the visible live particles: centres grown by half
+ * their size times the square root of their opacity (faint sprites reach
+ * less far); particles under 5% opacity are left out. False when none. */
 FERRY_API bool ferry_particle_sim_bounds(const ferry_particle_sim *sim, float min[3], float max[3]);
 
 typedef struct ferry_particle_render_options {

@@ -739,6 +739,7 @@ void ferry_particle_sim_advance(ferry_particle_sim *sim, double time)
 }
 
 double ferry_particle_sim_time(const ferry_particle_sim *sim) { return sim ? sim->now : 0; }
+const ferry_particle_system *ferry_particle_sim_system(const ferry_particle_sim *sim) { return sim ? sim->system : NULL; }
 unsigned ferry_particle_sim_warnings(const ferry_particle_sim *sim) { return sim ? sim->warnings : 0; }
 
 const char *ferry_particle_sim_warning_text(unsigned bit)
@@ -835,7 +836,8 @@ bool ferry_particle_sim_bounds(const ferry_particle_sim *sim, float min[3], floa
     for (size_t i = 0; sim && i < sim->count; i++) {
         ferry_particle_state p;
         ferry_particle_sim_get(sim, i, &p);
-        float r = fabsf(p.size) / 2;
+        if (!(p.color[3] >= 0.05f)) continue; /* (nearly) invisible */
+        float r = fabsf(p.size) / 2 * sqrtf(p.color[3]);
         if (!isfinite(r)) continue;
         bool ok = true;
         for (int k = 0; k < 3; k++) ok = ok && isfinite(p.position[k]);
