@@ -593,6 +593,101 @@ static void test_appearance(void)
     ferry_particle_sim_free(b);
 }
 
+/* ---- drawing ---- */
+
+static ferry_image grid_texture;
+
+static const ferry_image *grid_lookup(const char *name, void *user)
+{
+    (void)user;
+    return strcmp(name, "grid.tga") == 0 ? &grid_texture : NULL;
+}
+
+static void pixel(const ferry_image *img, uint32_t x, uint32_t y, int out[3])
+{
+    for (int c = 0; c < 3; c++) out[c] = img->rgba[((size_t)y * img->width + x) * 4 + c];
+}
+
+static void test_render(void)
+{
+    /* A 4x4 texture of 4 elements in a 2x2 grid: red, green / blue, yellow. */
+    static uint8_t rgba[4 * 4 * 4];
+    static const uint8_t colors[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 0}};
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            int e = (y / 2) * 2 + x / 2;
+            memcpy(&rgba[(y * 4 + x) * 4], colors[e], 3);
+            rgba[(y * 4 + x) * 4 + 3] = 255;
+        }
+    grid_texture.width = grid_texture.height = 4;
+    grid_texture.rgba = rgba;
+
+    hand_system h;
+    ferry_particle_system *s = system_of(&h, 1);
+    emitter_init(&h.emitters[0], 10.0f);
+    bursts(&h.emitters[0], 1, 1, 0, 0);
+    ferry_particle_emitter *e = &h.emitters[0];
+    e->color_texture = "grid.tga";
+    e->properties.texture_elements = 4;
+    e->properties.fixed_rotation = 1;
+    e->tracks[FERRY_PARTICLE_TRACK_SIZE].first = e->tracks[FERRY_PARTICLE_TRACK_SIZE].last = 2;
+    e->tracks[FERRY_PARTICLE_TRACK_TEXTURE_INDEX].first = e->tracks[FERRY_PARTICLE_TRACK_TEXTURE_INDEX].last = 3;
+    ferry_particle_sim *sim = sim_at(s, 0, 1);
+    float lo[3], hi[3];
+    CHECK(ferry_particle_sim_bounds(sim, lo, hi));
+    CHECK_NEAR(lo[0], -1, 1e-6);
+    CHECK_NEAR(hi[2], 1, 1e-6);
+    ferry_particle_render_options o;
+    memset(&o, 0, sizeof o);
+    o.width = o.height = 64;
+    o.background[0] = o.background[1] = o.background[2] = 0.25f;
+    o.texture = grid_lookup;
+    ferry_particle_camera_frame(lo, hi, 1, &o.camera);
+    ferry_image img;
+    ferry_error err;
+    int px[3];
+    /* Alpha blend: element 3 (yellow) in the middle, the background in a corner. */
+    CHECK(ferry_particle_render(sim, &o, &img, &err) == FERRY_OK);
+    pixel(&img, 32, 32, px);
+    CHECK_MSG(px[0] == 255 && px[1] == 255 && px[2] == 0, "centre %d %d %d", px[0], px[1], px[2]);
+    pixel(&img, 0, 0, px);
+    CHECK(px[0] == 64 && px[1] == 64 && px[2] == 64);
+    size_t lit = 0;
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            pixel(&img, x, y, px);
+            lit += px[0] != 64 || px[1] != 64 || px[2] != 64;
+        }
+    CHECK(lit > 200);
+    ferry_image_free(&img);
+    ferry_particle_sim_free(sim);
+    /* Frame 0 (red) and additive: the background plus red. */
+    e->tracks[FERRY_PARTICLE_TRACK_TEXTURE_INDEX].first = e->tracks[FERRY_PARTICLE_TRACK_TEXTURE_INDEX].last = 0;
+    e->properties.blend_mode = 1;
+    sim = sim_at(s, 0, 1);
+    CHECK(ferry_particle_render(sim, &o, &img, &err) == FERRY_OK);
+    pixel(&img, 32, 32, px);
+    CHECK_MSG(px[0] == 255 && px[1] == 64 && px[2] == 64, "additive centre %d %d %d", px[0], px[1], px[2]);
+    ferry_image_free(&img);
+    /* Modulate by red: green and blue go to 0. */
+    e->properties.blend_mode = 3;
+    CHECK(ferry_particle_render(sim, &o, &img, &err) == FERRY_OK);
+    pixel(&img, 32, 32, px);
+    CHECK_MSG(px[0] == 64 && px[1] == 0 && px[2] == 0, "modulate centre %d %d %d", px[0], px[1], px[2]);
+    ferry_image_free(&img);
+    /* No texture: the soft round sprite, white in the middle. */
+    e->properties.blend_mode = 2;
+    e->color_texture = "missing.tga";
+    CHECK(ferry_particle_render(sim, &o, &img, &err) == FERRY_OK);
+    pixel(&img, 32, 32, px);
+    CHECK_MSG(px[0] > 240 && px[1] > 240 && px[2] > 240, "untextured centre %d %d %d", px[0], px[1], px[2]);
+    ferry_image_free(&img);
+    /* Bad sizes are refused. */
+    o.width = 0;
+    CHECK(ferry_particle_render(sim, &o, &img, &err) == FERRY_ERR_ARGUMENT);
+    ferry_particle_sim_free(sim);
+}
+
 int main(void)
 {
     test_counts();
@@ -602,5 +697,6 @@ int main(void)
     test_connections();
     test_bounds();
     test_appearance();
+    test_render();
     TEST_END();
 }
