@@ -323,7 +323,7 @@ int cmd_render(int argc, char **argv)
     memset(&ro, 0, sizeof ro);
     ro.width = width;
     ro.height = height;
-    ro.background[0] = ro.background[1] = ro.background[2] = 0.25f;
+    ro.background[0] = ro.background[1] = ro.background[2] = 0.4f;
     ro.texture = texture_lookup;
     ro.user = &cache;
     ferry_particle_camera_frame(lo, hi, (float)width / (float)height, &ro.camera);

@@ -64,7 +64,7 @@ expect 0 "particles text" -- "$FERRY" particles "$sample" --time 1.0
 check "text: a line per emitter" grep -q "smoke .* 25 live" "$tmp/out"
 
 # ---- pictures ----
-# Pixels of a PNG that differ from the background (64, 64, 64).
+# Pixels of a PNG that differ from the background (102, 102, 102).
 lit() {
   python3 -c 'import sys,zlib,struct
 d=open(sys.argv[1],"rb").read(); i=8; idat=b""
@@ -85,7 +85,7 @@ for y in range(h):
             pa=abs(b-c); pb=abs(a-c); pc=abs(a+b-2*c)
             row[x]=(row[x]+(a if pa<=pb and pa<=pc else b if pb<=pc else c))&255
     for x in range(w):
-        if abs(row[x*bpp]-64)>8 or abs(row[x*bpp+1]-64)>8 or abs(row[x*bpp+2]-64)>8: lit+=1
+        if abs(row[x*bpp]-102)>8 or abs(row[x*bpp+1]-102)>8 or abs(row[x*bpp+2]-102)>8: lit+=1
     prev=row
 print(lit)' "$1"
 }
