@@ -14,7 +14,8 @@ static const char particles_usage[] =
     "every live particle: per emitter (text: a summary per emitter), or with\n"
     "--json {\"time\", \"emitters\": [{\"index\", \"name\", \"particles\": [{\"id\",\n"
     "\"position\", \"velocity\", \"size\", \"color\", \"rotation\", \"age\", \"lifetime\",\n"
-    "\"frame\"}]}]}, positions in the system's space (z up), colours 0..1.\n"
+    "\"frame\"}]}]}, positions in the system's space (z up), colours 0..1 (a value\n"
+    "too large to be finite is null).\n"
     "The same seed gives the same particles; the state at T does not depend on\n"
     "anything but the file, T and the seed. Limits that were reached (huge\n"
     "rates, connection loops) are warned about on stderr.\n"
@@ -47,6 +48,16 @@ void cli_sim_warnings(const char *file, const ferry_particle_sim *sim)
     unsigned w = ferry_particle_sim_warnings(sim);
     for (unsigned b = 0; b < FERRY_PARTICLE_SIM_WARN_COUNT; b++)
         if (w & (1u << b)) fprintf(stderr, "%s: warning: %s\n", file, ferry_particle_sim_warning_text(1u << b));
+}
+
+/* A number, or null when it is not finite (JSON has no NaN or infinity). */
+static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *jvec(const float *v, int n)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < n; k++) json_array_append_new(a, jnum(v[k]));
+    return a;
 }
 
 typedef struct order_item {
@@ -148,16 +159,13 @@ int cmd_particles(int argc, char **argv)
             if (!jparts) continue;
             json_t *jp = json_object();
             json_object_set_new(jp, "id", json_integer((json_int_t)p.id));
-            json_object_set_new(jp, "position",
-                                json_pack("[f,f,f]", (double)p.position[0], (double)p.position[1], (double)p.position[2]));
-            json_object_set_new(jp, "velocity",
-                                json_pack("[f,f,f]", (double)p.velocity[0], (double)p.velocity[1], (double)p.velocity[2]));
-            json_object_set_new(jp, "size", json_real(p.size));
-            json_object_set_new(jp, "color", json_pack("[f,f,f,f]", (double)p.color[0], (double)p.color[1],
-                                                       (double)p.color[2], (double)p.color[3]));
-            json_object_set_new(jp, "rotation", json_real(p.rotation));
-            json_object_set_new(jp, "age", json_real(p.age));
-            json_object_set_new(jp, "lifetime", json_real(p.lifetime));
+            json_object_set_new(jp, "position", jvec(p.position, 3));
+            json_object_set_new(jp, "velocity", jvec(p.velocity, 3));
+            json_object_set_new(jp, "size", jnum(p.size));
+            json_object_set_new(jp, "color", jvec(p.color, 4));
+            json_object_set_new(jp, "rotation", jnum(p.rotation));
+            json_object_set_new(jp, "age", jnum(p.age));
+            json_object_set_new(jp, "lifetime", jnum(p.lifetime));
             json_object_set_new(jp, "frame", json_integer(p.frame));
             json_array_append_new(jparts, jp);
         }

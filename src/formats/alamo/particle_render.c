@@ -278,7 +278,7 @@ ferry_result ferry_particle_render(const ferry_particle_sim *sim, const ferry_pa
     for (size_t i = 0; i < (size_t)w * h; i++) {
         for (int c = 0; c < 3; c++) {
             float v = fb[i * 3 + c];
-            v = v < 0 ? 0 : v > 1 ? 1 : v;
+            v = v > 0 ? (v < 1 ? v : 1) : 0; /* NaN: 0 */
             out->rgba[i * 4 + c] = (uint8_t)(v * 255 + 0.5f);
         }
         out->rgba[i * 4 + 3] = 255;

@@ -216,8 +216,11 @@ static void em_setup(ferry_particle_sim *sim, size_t i)
     }
     float lo, hi;
     ferry_particle_emitter_lifetime(src, &lo, &hi);
-    lo = finite_or(sim, lo, 0);
-    hi = finite_or(sim, hi, 0);
+    /* An infinite lifetime is the longest finite one (real files use
+     * FLT_MAX for "forever"); NaN is 0. */
+    if (isinf(lo) || isinf(hi)) sim->warnings |= FERRY_PARTICLE_SIM_WARN_NONFINITE;
+    lo = isinf(lo) ? (lo > 0 ? FLT_MAX : 0) : finite_or(sim, lo, 0);
+    hi = isinf(hi) ? (hi > 0 ? FLT_MAX : 0) : finite_or(sim, hi, 0);
     if (lo < 0) lo = 0;
     if (hi < lo) hi = lo;
     e->life_lo = lo;
@@ -660,6 +663,9 @@ static void inst_emit(ferry_particle_sim *sim, uint32_t s, double t)
     double stop = fmin(t, fmin(in->end, in->freeze_at));
     double a_emit = stop - in->created + e->skip;
     double k_hi = emissions_upto(e, a_emit);
+    /* Counts stop at 2^52 (a 20,000/s stream after 7 years): past it the
+     * schedule would stand still, so say so. */
+    if (k_hi >= COUNT_CAP && emissions_total(e) >= COUNT_CAP) sim->warnings |= FERRY_PARTICLE_SIM_WARN_SKIPPED;
     if (in->next_k >= k_hi) return;
     /* Emissions whose particles and descendants are all over by t are
      * never created: exact, since each particle's draws are its own. */
@@ -819,7 +825,7 @@ void ferry_particle_sim_get(const ferry_particle_sim *sim, size_t i, ferry_parti
     out->size = ferry_particle_emitter_track_value(src, FERRY_PARTICLE_TRACK_SIZE, f) * sim->scale[i];
     for (int c = 0; c < 4; c++) {
         float v = (ferry_particle_emitter_track_value(src, (unsigned)c, f) + sim->cadd[i * 4 + c]) / 255.0f;
-        out->color[c] = v < 0 ? 0 : v > 1 ? 1 : v;
+        out->color[c] = v > 0 ? (v < 1 ? v : 1) : 0; /* NaN: 0 */
     }
     double spin = life > 0 && isfinite(life) ? life * track_integral(&src->tracks[FERRY_PARTICLE_TRACK_ROTATION_SPEED], f)
                                              : (double)sim->age[i] * src->tracks[FERRY_PARTICLE_TRACK_ROTATION_SPEED].first;
