@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char particles_usage[] =
-    "usage: ferry particles FILE.alo --time T [--seed S] [--json]\n"
+    "usage: ferry particles FILE.alo --time T [--seed S] [--ground Z | --no-ground] [--json]\n"
     "\n"
     "Simulates the particle system from its creation to T seconds and prints\n"
     "every live particle: per emitter (text: a summary per emitter), or with\n"
@@ -22,6 +22,8 @@ static const char particles_usage[] =
     "\n"
     "  --time T    seconds since the system was created (0 or more)\n"
     "  --seed S    random seed (an unsigned integer; default 0)\n"
+    "  --ground Z  the ground plane particles interact with is z = Z (default 0)\n"
+    "  --no-ground no ground: ground interaction never happens\n"
     "  --json      machine-readable output on stdout\n";
 
 bool cli_parse_seed(const char *text, uint64_t *out)
@@ -31,6 +33,24 @@ bool cli_parse_seed(const char *text, uint64_t *out)
     unsigned long long v = strtoull(text, &end, 0);
     if (*end) return false;
     *out = v;
+    return true;
+}
+
+bool cli_parse_ground(const char *cmd, int argc, char **argv, int *i, float *z, bool *none, int *status)
+{
+    if (strcmp(argv[*i], "--no-ground") == 0) {
+        *none = true;
+        return true;
+    }
+    if (strcmp(argv[*i], "--ground") != 0) return false;
+    char *end;
+    double v = *i + 1 < argc ? strtod(argv[*i + 1], &end) : 0;
+    if (*i + 1 >= argc || end == argv[*i + 1] || *end || !isfinite(v) || fabs(v) > 1e30) {
+        *status = cli_usage_error(cmd, "--ground needs a finite height");
+        return true;
+    }
+    *z = (float)v;
+    (*i)++;
     return true;
 }
 
@@ -79,12 +99,17 @@ int cmd_particles(int argc, char **argv)
     bool json = false, have_time = false;
     double time = 0;
     uint64_t seed = 0;
+    float ground = 0;
+    bool no_ground = false;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(particles_usage, stdout);
             return CLI_OK;
         }
-        if (strcmp(argv[i], "--json") == 0) {
+        int bad = CLI_OK;
+        if (cli_parse_ground("particles", argc, argv, &i, &ground, &no_ground, &bad)) {
+            if (bad != CLI_OK) return bad;
+        } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (strcmp(argv[i], "--time") == 0) {
             if (i + 1 >= argc || !cli_parse_seconds(argv[i + 1], &time))
@@ -122,6 +147,8 @@ int cmd_particles(int argc, char **argv)
     ferry_particle_sim_options opt;
     memset(&opt, 0, sizeof opt);
     opt.seed = seed;
+    opt.ground_z = ground;
+    opt.no_ground = no_ground;
     if (ferry_particle_sim_create(a.particles, &opt, &sim, &err) != FERRY_OK) {
         cli_print_error(path, &err);
         goto done;

@@ -13,6 +13,7 @@
 
 static const char render_usage[] =
     "usage: ferry render FILE.alo OUT.png [--time T] [--seed S] [--size WxH] [--textures DIR]...\n"
+    "                    [--ground Z | --no-ground]\n"
     "       ferry render FILE.alo OUT.gif --duration D --fps F [--time T] [--seed S] [--size WxH]\n"
     "                    [--textures DIR]...\n"
     "\n"
@@ -28,6 +29,8 @@ static const char render_usage[] =
     "  --time T        seconds since the system's creation (default 0; the start\n"
     "                  of an animation)\n"
     "  --seed S        random seed (default 0)\n"
+    "  --ground Z      the ground plane particles interact with is z = Z (default 0)\n"
+    "  --no-ground     no ground: ground interaction never happens\n"
     "  --size WxH      image size in pixels (default 512x512, at most 4096 a side)\n"
     "  --textures DIR  another folder to search for textures (repeatable)\n"
     "  --duration D    seconds of animation (GIF)\n"
@@ -166,11 +169,14 @@ static bool parse_size(const char *text, uint32_t *w, uint32_t *h)
     return true;
 }
 
-static ferry_particle_sim *new_sim(const ferry_particle_system *s, uint64_t seed, const char *path)
+static ferry_particle_sim *new_sim(const ferry_particle_system *s, uint64_t seed, float ground, bool no_ground,
+                                  const char *path)
 {
     ferry_particle_sim_options opt;
     memset(&opt, 0, sizeof opt);
     opt.seed = seed;
+    opt.ground_z = ground;
+    opt.no_ground = no_ground;
     ferry_particle_sim *sim = NULL;
     ferry_error err;
     if (ferry_particle_sim_create(s, &opt, &sim, &err) != FERRY_OK) cli_print_error(path, &err);
@@ -193,6 +199,8 @@ int cmd_render(int argc, char **argv)
     bool have_duration = false, have_fps = false;
     uint64_t seed = 0;
     uint32_t width = 512, height = 512;
+    float ground = 0;
+    bool no_ground = false;
     const char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
     size_t dir_count = 0;
     if (!dirs) return CLI_INVALID;
@@ -205,7 +213,10 @@ int cmd_render(int argc, char **argv)
             return CLI_OK;
         }
         bool has_value = i + 1 < argc;
-        if (strcmp(a, "--time") == 0 || strcmp(a, "--duration") == 0 || strcmp(a, "--fps") == 0) {
+        int bad = CLI_OK;
+        if (cli_parse_ground("render", argc, argv, &i, &ground, &no_ground, &bad)) {
+            if (bad != CLI_OK) goto out;
+        } else if (strcmp(a, "--time") == 0 || strcmp(a, "--duration") == 0 || strcmp(a, "--fps") == 0) {
             double v;
             if (!has_value || !cli_parse_seconds(argv[i + 1], &v)) {
                 cli_usage_error("render", "%s needs a finite number, 0 or more", a);
@@ -303,7 +314,7 @@ int cmd_render(int argc, char **argv)
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     bool any = false;
     size_t live_frames = 0;
-    if (!(sim = new_sim(asset.particles, seed, in))) goto done;
+    if (!(sim = new_sim(asset.particles, seed, ground, no_ground, in))) goto done;
     for (size_t f = 0; f < frames; f++) {
         ferry_particle_sim_advance(sim, time + (double)f / (fps > 0 ? fps : 1));
         float a[3], b[3];
@@ -328,7 +339,7 @@ int cmd_render(int argc, char **argv)
     ro.user = &cache;
     ferry_particle_camera_frame(lo, hi, (float)width / (float)height, &ro.camera);
 
-    if (!(sim = new_sim(asset.particles, seed, in))) goto done;
+    if (!(sim = new_sim(asset.particles, seed, ground, no_ground, in))) goto done;
     int gif_err = 0;
     if (gif) {
         gf = EGifOpen(&buf, gif_write, &gif_err);

@@ -20,6 +20,9 @@ expect 2 "particles --time nan" -- "$FERRY" particles "$sample" --time nan
 expect 2 "particles --seed not a number" -- "$FERRY" particles "$sample" --time 1 --seed x
 expect 2 "particles unknown option" -- "$FERRY" particles "$sample" --time 1 --bogus
 expect 2 "particles two files" -- "$FERRY" particles "$sample" "$sample" --time 1
+expect 2 "particles --ground not a number" -- "$FERRY" particles "$sample" --time 1 --ground x
+expect 0 "particles --no-ground" -- "$FERRY" particles "$sample" --time 1 --no-ground
+expect 0 "particles --ground 2" -- "$FERRY" particles "$sample" --time 1 --ground 2
 expect 2 "render without output" -- "$FERRY" render "$sample"
 expect 2 "render to .jpg" -- "$FERRY" render "$sample" "$tmp/x.jpg"
 expect 2 "render gif without --fps" -- "$FERRY" render "$sample" "$tmp/x.gif" --duration 1
