@@ -30,10 +30,11 @@ typedef struct ferry_particle_sim_options {
     float wind[3];      /* world units/second, added to particles affected by wind */
     float ground_z;     /* the ground plane z = ground_z (world space) */
     bool no_ground;     /* true: no ground, ground interaction never happens */
-    /* Limits (0: the default). Reaching one sets a warning and finishes. */
-    size_t max_particles;       /* live particles at once; default 100000 */
-    size_t max_emitters;        /* live emitter instances at once; default 4096 */
-    unsigned max_spawn_depth;   /* generations spawned through connections; default 6 */
+    /* Limits (0: the default). Reaching one sets a warning and finishes.
+     * All arrays are allocated at creation, sized by these. */
+    size_t max_particles;       /* live particles at once; default 100000, at most 2^28 */
+    size_t max_emitters;        /* live emitter instances at once; default 4096, at most 2^24 */
+    unsigned max_spawn_depth;   /* generations spawned through connections; default 6, at most 16 */
     double max_rate;            /* particles/second of one emitter instance; default 20000 */
 } ferry_particle_sim_options;
 

@@ -297,7 +297,10 @@ ferry_result ferry_particle_sim_create(const ferry_particle_system *system, cons
     if (!o->max_spawn_depth) o->max_spawn_depth = DEFAULT_MAX_DEPTH;
     if (o->max_spawn_depth > HARD_MAX_DEPTH) o->max_spawn_depth = HARD_MAX_DEPTH;
     if (!(o->max_rate > 0) || !isfinite(o->max_rate)) o->max_rate = DEFAULT_MAX_RATE;
-    if (o->max_emitters > UINT32_MAX / 2) o->max_emitters = UINT32_MAX / 2;
+    /* Sizes whose arrays could not be allocated without overflow are
+     * brought down to what a process can hold. */
+    if (o->max_emitters > (size_t)1 << 24) o->max_emitters = (size_t)1 << 24;
+    if (o->max_particles > (size_t)1 << 28) o->max_particles = (size_t)1 << 28;
     float m[16];
     if (o->has_transform)
         memcpy(m, o->transform, sizeof m);
