@@ -133,6 +133,12 @@ typedef struct ferry_particle_render_options {
  * plane when not billboarded), back to front, each emitter's blend mode. */
 FERRY_API ferry_result ferry_particle_render(const ferry_particle_sim *sim, const ferry_particle_render_options *options,
                                              ferry_image *out, ferry_error *err);
+/* The same for several systems in one picture (e.g. those on a model's
+ * proxies, each placed by its options' transform), sorted together; NULL
+ * entries are skipped. */
+FERRY_API ferry_result ferry_particle_render_many(const ferry_particle_sim *const *sims, size_t sim_count,
+                                                  const ferry_particle_render_options *options, ferry_image *out,
+                                                  ferry_error *err);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const char render_usage[] =
-    "usage: ferry render FILE.alo OUT.png [--time T] [--seed S] [--size WxH] [--textures DIR]...\n"
+    "usage: ferry render FILE.alo|MODEL.alo OUT.png [--time T] [--seed S] [--size WxH] [--textures DIR]...\n"
     "                    [--ground Z | --no-ground]\n"
     "       ferry render FILE.alo OUT.gif --duration D --fps F [--time T] [--seed S] [--size WxH]\n"
     "                    [--textures DIR]...\n"
@@ -23,6 +23,8 @@ static const char render_usage[] =
     "a missing texture is drawn as a soft round sprite and warned about), in\n"
     "each emitter's blend mode, over a neutral grey background, the camera\n"
     "framed on the live particles (on all frames of an animation).\n"
+    "A model is drawn as the particle systems on its proxies (found beside it,\n"
+    "placed at their bones; hidden proxies left out), without its meshes.\n"
     "OUT.png: the state at T. OUT.gif: an animation of D seconds at F frames\n"
     "per second from T (round(D x F) frames, looping).\n"
     "\n"
@@ -169,14 +171,18 @@ static bool parse_size(const char *text, uint32_t *w, uint32_t *h)
     return true;
 }
 
-static ferry_particle_sim *new_sim(const ferry_particle_system *s, uint64_t seed, float ground, bool no_ground,
-                                  const char *path)
+static ferry_particle_sim *new_sim(const ferry_particle_system *s, const float *transform, uint64_t seed, float ground,
+                                  bool no_ground, const char *path)
 {
     ferry_particle_sim_options opt;
     memset(&opt, 0, sizeof opt);
     opt.seed = seed;
     opt.ground_z = ground;
     opt.no_ground = no_ground;
+    if (transform) {
+        opt.has_transform = true;
+        memcpy(opt.transform, transform, sizeof opt.transform);
+    }
     ferry_particle_sim *sim = NULL;
     ferry_error err;
     if (ferry_particle_sim_create(s, &opt, &sim, &err) != FERRY_OK) cli_print_error(path, &err);
@@ -190,6 +196,66 @@ static void grow(float lo[3], float hi[3], bool *any, const float a[3], const fl
         if (!*any || b[k] > hi[k]) hi[k] = b[k];
     }
     *any = true;
+}
+
+/* The systems drawn: the file's own, or those on a model's proxies. */
+typedef struct placed {
+    cli_asset asset;      /* a proxy's particle file (unused for the file itself) */
+    const ferry_particle_system *system;
+    float transform[16];
+    bool has_transform;
+    ferry_particle_sim *sim;
+} placed;
+
+/* Finds each proxy's particle system beside the model (its name, with .alo
+ * added when it has no extension), placed at its bone. Hidden proxies are
+ * left out, as the game shows them only when told to. */
+static size_t model_systems(const char *in, const ferry_alo_model *model, tex_cache *cache, placed *out, size_t cap)
+{
+    size_t n = 0;
+    float *world = malloc((model->skeleton.bone_count ? model->skeleton.bone_count : 1) * 16 * sizeof *world);
+    if (!world) return 0;
+    ferry_alo_bone_world_matrices(model, world);
+    for (size_t i = 0; i < model->connections.proxy_count && n < cap; i++) {
+        const ferry_alo_proxy *px = &model->connections.proxies[i];
+        if (!px->name || !px->name[0]) continue;
+        if (px->is_hidden) {
+            fprintf(stderr, "%s: proxy '%s' is hidden: not drawn\n", CLI_TXT(in), CLI_TXT(px->name));
+            continue;
+        }
+        char name[1024];
+        const char *dot = strrchr(px->name, '.');
+        snprintf(name, sizeof name, "%s%s", px->name, dot ? "" : ".alo");
+        const ferry_file_source *src = NULL;
+        char path[4096];
+        uint8_t *data = NULL;
+        size_t size = 0;
+        ferry_error err;
+        if (!cache->open || !ferry_alamo_texture_find(&cache->folders.places, name, &src, path, sizeof path) ||
+            ferry_file_source_load(src, path, CLI_MAX_INPUT, &data, &size, &err) != FERRY_OK) {
+            fprintf(stderr, "%s: warning: proxy '%s': no particle file %s beside the model\n", CLI_TXT(in),
+                    CLI_TXT(px->name), CLI_TXT(name));
+            continue;
+        }
+        placed *p = &out[n];
+        memset(p, 0, sizeof *p);
+        bool ok = cli_asset_read(data, size, &p->asset, &err);
+        ferry_file_source_release(src, data, size);
+        if (!ok || !p->asset.particles) {
+            fprintf(stderr, "%s: warning: proxy '%s': %s is not a particle system%s%s\n", CLI_TXT(in),
+                    CLI_TXT(px->name), CLI_TXT(path), ok ? "" : ": ", ok ? "" : err.message);
+            if (ok) cli_asset_free(&p->asset);
+            continue;
+        }
+        p->system = p->asset.particles;
+        if (px->bone < model->skeleton.bone_count) {
+            memcpy(p->transform, &world[(size_t)px->bone * 16], sizeof p->transform);
+            p->has_transform = true;
+        }
+        n++;
+    }
+    free(world);
+    return n;
 }
 
 int cmd_render(int argc, char **argv)
@@ -298,34 +364,61 @@ int cmd_render(int argc, char **argv)
     tex_cache cache;
     memset(&cache, 0, sizeof cache);
     cache.file = in;
-    ferry_particle_sim *sim = NULL;
     ferry_image img = {0};
     ferry_buffer buf = {0};
     GifFileType *gf = NULL;
-    if (!asset.particles) {
-        fprintf(stderr, "%s: error: this is an %s, not a particle system (models with particles on their proxies are "
-                        "not drawn yet)\n",
-                CLI_TXT(in), ferry_alamo_kind_name(asset.kind));
+    placed *systems = NULL;
+    size_t system_count = 0;
+    ferry_particle_sim **sims = NULL;
+    if (!asset.particles && !asset.model) {
+        fprintf(stderr, "%s: error: this is an %s, not a particle system or a model\n", CLI_TXT(in),
+                ferry_alamo_kind_name(asset.kind));
         goto done;
     }
     cache.open = ferry_alamo_texture_folders_open(in, dirs, dir_count, &cache.folders, &err) == FERRY_OK;
+    size_t cap = asset.model ? asset.model->connections.proxy_count : 1;
+    systems = calloc(cap ? cap : 1, sizeof *systems);
+    sims = calloc(cap ? cap : 1, sizeof *sims);
+    if (!systems || !sims) goto done;
+    if (asset.particles) {
+        systems[0].system = asset.particles;
+        system_count = 1;
+    } else {
+        system_count = model_systems(in, asset.model, &cache, systems, cap);
+        if (!system_count) {
+            fprintf(stderr, "%s: error: no particle system on the model's proxies to draw (the model's meshes are "
+                            "not drawn)\n",
+                    CLI_TXT(in));
+            goto done;
+        }
+    }
 
     /* Pass 1: where the particles are over every frame, for the camera. */
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     bool any = false;
     size_t live_frames = 0;
-    if (!(sim = new_sim(asset.particles, seed, ground, no_ground, in))) goto done;
-    for (size_t f = 0; f < frames; f++) {
-        ferry_particle_sim_advance(sim, time + (double)f / (fps > 0 ? fps : 1));
-        float a[3], b[3];
-        if (ferry_particle_sim_bounds(sim, a, b)) {
-            grow(lo, hi, &any, a, b);
-            live_frames++;
-        }
+    for (size_t k = 0; k < system_count; k++) {
+        placed *p = &systems[k];
+        if (!(sims[k] = new_sim(p->system, p->has_transform ? p->transform : NULL, seed, ground, no_ground, in)))
+            goto done;
     }
-    cli_sim_warnings(CLI_TXT(in), sim);
-    ferry_particle_sim_free(sim);
-    sim = NULL;
+    for (size_t f = 0; f < frames; f++) {
+        bool live = false;
+        for (size_t k = 0; k < system_count; k++) {
+            ferry_particle_sim_advance(sims[k], time + (double)f / (fps > 0 ? fps : 1));
+            float a[3], b[3];
+            if (ferry_particle_sim_bounds(sims[k], a, b)) {
+                grow(lo, hi, &any, a, b);
+                live = true;
+            }
+        }
+        live_frames += live;
+    }
+    for (size_t k = 0; k < system_count; k++) {
+        cli_sim_warnings(CLI_TXT(in), sims[k]);
+        ferry_particle_sim_free(sims[k]);
+        sims[k] = NULL;
+    }
     if (!live_frames)
         fprintf(stderr, "%s: warning: no live particles at %s: the image is background only\n", CLI_TXT(in),
                 gif ? "any frame" : "this time");
@@ -339,7 +432,11 @@ int cmd_render(int argc, char **argv)
     ro.user = &cache;
     ferry_particle_camera_frame(lo, hi, (float)width / (float)height, &ro.camera);
 
-    if (!(sim = new_sim(asset.particles, seed, ground, no_ground, in))) goto done;
+    for (size_t k = 0; k < system_count; k++) {
+        placed *p = &systems[k];
+        if (!(sims[k] = new_sim(p->system, p->has_transform ? p->transform : NULL, seed, ground, no_ground, in)))
+            goto done;
+    }
     int gif_err = 0;
     if (gif) {
         gf = EGifOpen(&buf, gif_write, &gif_err);
@@ -353,10 +450,16 @@ int cmd_render(int argc, char **argv)
             EGifPutExtensionTrailer(gf) != GIF_OK)
             goto gif_fail;
     }
+    size_t live_last = 0;
     for (size_t f = 0; f < frames; f++) {
         double t = time + (double)f / (fps > 0 ? fps : 1);
-        ferry_particle_sim_advance(sim, t);
-        if (ferry_particle_render(sim, &ro, &img, &err) != FERRY_OK) {
+        live_last = 0;
+        for (size_t k = 0; k < system_count; k++) {
+            ferry_particle_sim_advance(sims[k], t);
+            live_last += ferry_particle_sim_count(sims[k]);
+        }
+        if (ferry_particle_render_many((const ferry_particle_sim *const *)sims, system_count, &ro, &img, &err) !=
+            FERRY_OK) {
             cli_print_error(in, &err);
             goto done;
         }
@@ -386,8 +489,9 @@ int cmd_render(int argc, char **argv)
     }
     status = cli_write_output(in, out, &buf);
     if (status == CLI_OK)
-        fprintf(stderr, "%s: %s: %zu frame%s %ux%u, %zu live particles at the %s\n", CLI_TXT(in), CLI_TXT(out), frames,
-                frames == 1 ? "" : "s", width, height, ferry_particle_sim_count(sim), gif ? "last frame" : "time drawn");
+        fprintf(stderr, "%s: %s: %zu frame%s %ux%u, %zu live particles at the %s%s\n", CLI_TXT(in), CLI_TXT(out),
+                frames, frames == 1 ? "" : "s", width, height, live_last, gif ? "last frame" : "time drawn",
+                asset.model ? " (particle systems on proxies only: the model's meshes are not drawn)" : "");
     goto done;
 gif_fail:
     fprintf(stderr, "%s: error: GIF encoding failed: %s\n", CLI_TXT(out),
@@ -397,7 +501,12 @@ done:
     if (gf) EGifCloseFile(gf, NULL);
     ferry_image_free(&img);
     ferry_buffer_free(&buf);
-    ferry_particle_sim_free(sim);
+    for (size_t k = 0; k < system_count; k++) {
+        if (sims) ferry_particle_sim_free(sims[k]);
+        if (asset.model) cli_asset_free(&systems[k].asset);
+    }
+    free(sims);
+    free(systems);
     tex_cache_free(&cache);
     cli_asset_free(&asset);
 out:

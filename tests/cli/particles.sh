@@ -32,7 +32,13 @@ expect 2 "render --textures not a folder" -- "$FERRY" render "$sample" "$tmp/x.p
 expect 1 "particles of a model" -- "$FERRY" particles "$model" --time 1
 check "particles of a model: says so" grep -q "not a particle system" "$tmp/err"
 expect 1 "particles of a missing file" -- "$FERRY" particles "$tmp/missing.alo" --time 1
-expect 1 "render of a model" -- "$FERRY" render "$model" "$tmp/x.png"
+# A model: the particle systems on its proxies (the walker's exhaust), its
+# hidden proxy left out; a model without any is an error.
+expect 0 "render of a model" -- "$FERRY" render "$model" "$tmp/m.png" --time 2 --size 64x64
+check "render of a model: proxies only" grep -q "particle systems on proxies only" "$tmp/err"
+check "render of a model: hidden proxy named" grep -q "proxy 'P_Sparks_Head' is hidden" "$tmp/err"
+expect 1 "render of a model without particle proxies" -- "$FERRY" render "$SRC/samples/alamo/crate.alo" "$tmp/x.png"
+check "render of a crate: says why" grep -q "no particle system on the model's proxies" "$tmp/err"
 
 # ---- the state at a time ----
 # Smoke: a stream of 24/s from 0 s, lifetimes 1.5 .. 2 s (lifetime 2,

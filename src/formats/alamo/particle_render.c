@@ -13,7 +13,7 @@
 
 typedef struct sprite {
     float depth;
-    uint32_t index;
+    uint32_t index; /* into the states of all systems */
 } sprite;
 
 static int by_depth(const void *a, const void *b)
@@ -165,27 +165,41 @@ static void draw_triangle(float *fb, uint32_t w, uint32_t h, const vtx *a, const
 ferry_result ferry_particle_render(const ferry_particle_sim *sim, const ferry_particle_render_options *options,
                                    ferry_image *out, ferry_error *err)
 {
+    return ferry_particle_render_many(&sim, 1, options, out, err);
+}
+
+ferry_result ferry_particle_render_many(const ferry_particle_sim *const *sims, size_t sim_count,
+                                        const ferry_particle_render_options *options, ferry_image *out,
+                                        ferry_error *err)
+{
     memset(out, 0, sizeof *out);
-    if (!sim || !options || !options->width || !options->height || options->width > MAX_SIDE ||
+    if ((!sims && sim_count) || !options || !options->width || !options->height || options->width > MAX_SIDE ||
         options->height > MAX_SIDE) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "an image of 1 to %d pixels a side is needed",
                      MAX_SIDE);
         return FERRY_ERR_ARGUMENT;
     }
     uint32_t w = options->width, h = options->height;
-    size_t n = ferry_particle_sim_count(sim);
+    size_t n = 0, ne = 0;
+    for (size_t k = 0; k < sim_count; k++) {
+        if (!sims[k]) continue;
+        n += ferry_particle_sim_count(sims[k]);
+        ne += ferry_particle_sim_system(sims[k])->emitter_count;
+    }
     float *fb = malloc((size_t)w * h * 3 * sizeof *fb);
     sprite *order = malloc((n ? n : 1) * sizeof *order);
     ferry_particle_state *states = malloc((n ? n : 1) * sizeof *states);
+    uint32_t *tex_base = malloc((sim_count ? sim_count : 1) * sizeof *tex_base); /* each system's first tex */
+    uint32_t *sys_of = malloc((n ? n : 1) * sizeof *sys_of);
     out->rgba = malloc((size_t)w * h * 4);
-    const ferry_particle_system *system = ferry_particle_sim_system(sim);
-    size_t ne = system->emitter_count;
     tex_view *tex = calloc(ne ? ne : 1, sizeof *tex);
-    if (!fb || !order || !states || !out->rgba || !tex) {
+    if (!fb || !order || !states || !out->rgba || !tex || !tex_base || !sys_of || n > UINT32_MAX) {
         free(fb);
         free(order);
         free(states);
         free(tex);
+        free(tex_base);
+        free(sys_of);
         free(out->rgba);
         out->rgba = NULL;
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory for a %ux%u image", w, h);
@@ -195,15 +209,21 @@ ferry_result ferry_particle_render(const ferry_particle_sim *sim, const ferry_pa
     out->height = h;
     for (size_t i = 0; i < (size_t)w * h; i++)
         for (int c = 0; c < 3; c++) fb[i * 3 + c] = options->background[c];
-    for (size_t e = 0; e < ne; e++) {
-        const ferry_particle_emitter *em = &system->emitters[e];
-        uint32_t elements = em->properties.texture_elements ? em->properties.texture_elements : 1;
-        uint32_t cols = (uint32_t)ceil(sqrt((double)elements));
-        if (cols < 1) cols = 1;
-        tex[e].cols = cols;
-        tex[e].rows = (elements + cols - 1) / cols;
-        if (options->texture && em->color_texture && em->color_texture[0])
-            tex[e].img = options->texture(em->color_texture, options->user);
+    size_t te = 0;
+    for (size_t k = 0; k < sim_count; k++) {
+        tex_base[k] = (uint32_t)te;
+        if (!sims[k]) continue;
+        const ferry_particle_system *system = ferry_particle_sim_system(sims[k]);
+        for (size_t e = 0; e < system->emitter_count; e++, te++) {
+            const ferry_particle_emitter *em = &system->emitters[e];
+            uint32_t elements = em->properties.texture_elements ? em->properties.texture_elements : 1;
+            uint32_t cols = (uint32_t)ceil(sqrt((double)elements));
+            if (cols < 1) cols = 1;
+            tex[te].cols = cols;
+            tex[te].rows = (elements + cols - 1) / cols;
+            if (options->texture && em->color_texture && em->color_texture[0])
+                tex[te].img = options->texture(em->color_texture, options->user);
+        }
     }
 
     const ferry_particle_camera *cam = &options->camera;
@@ -217,19 +237,27 @@ ferry_result ferry_particle_render(const ferry_particle_sim *sim, const ferry_pa
     float focal = (float)h / 2 / tanf(fov / 2);
     float near = 1e-3f;
 
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        ferry_particle_sim_get(sim, i, &states[i]);
-        float d[3];
-        for (int k = 0; k < 3; k++) d[k] = states[i].position[k] - cam->eye[k];
-        float z = dot3(d, fwd);
-        if (!(z > near) || !isfinite(states[i].size) || states[i].color[3] <= 0) continue;
-        order[m++] = (sprite){z, (uint32_t)i};
+    size_t m = 0, base = 0;
+    for (size_t k = 0; k < sim_count; k++) {
+        size_t count = sims[k] ? ferry_particle_sim_count(sims[k]) : 0;
+        for (size_t i = 0; i < count; i++) {
+            size_t at = base + i;
+            ferry_particle_sim_get(sims[k], i, &states[at]);
+            sys_of[at] = (uint32_t)k;
+            float d[3];
+            for (int c = 0; c < 3; c++) d[c] = states[at].position[c] - cam->eye[c];
+            float z = dot3(d, fwd);
+            if (!(z > near) || !isfinite(states[at].size) || !(states[at].color[3] > 0)) continue;
+            order[m++] = (sprite){z, (uint32_t)at};
+        }
+        base += count;
     }
     qsort(order, m, sizeof *order, by_depth);
     for (size_t j = 0; j < m; j++) {
         const ferry_particle_state *p = &states[order[j].index];
-        const ferry_particle_emitter *em = &system->emitters[p->emitter];
+        uint32_t k = sys_of[order[j].index];
+        const ferry_particle_emitter *em = &ferry_particle_sim_system(sims[k])->emitters[p->emitter];
+        const tex_view *tv = &tex[tex_base[k] + p->emitter];
         int blend = blend_class(&em->properties);
         float hs = fabsf(p->size) / 2;
         float cr = cosf(p->rotation), sr = sinf(p->rotation);
@@ -272,8 +300,8 @@ ferry_result ferry_particle_render(const ferry_particle_sim *sim, const ferry_pa
             ok = isfinite(q[c].x) && isfinite(q[c].y) && fabsf(q[c].x) < 1e7f && fabsf(q[c].y) < 1e7f;
         }
         if (!ok) continue;
-        draw_triangle(fb, w, h, &q[0], &q[1], &q[2], &tex[p->emitter], p->frame, p->color, blend);
-        draw_triangle(fb, w, h, &q[0], &q[2], &q[3], &tex[p->emitter], p->frame, p->color, blend);
+        draw_triangle(fb, w, h, &q[0], &q[1], &q[2], tv, p->frame, p->color, blend);
+        draw_triangle(fb, w, h, &q[0], &q[2], &q[3], tv, p->frame, p->color, blend);
     }
     for (size_t i = 0; i < (size_t)w * h; i++) {
         for (int c = 0; c < 3; c++) {
@@ -287,5 +315,7 @@ ferry_result ferry_particle_render(const ferry_particle_sim *sim, const ferry_pa
     free(order);
     free(states);
     free(tex);
+    free(tex_base);
+    free(sys_of);
     return FERRY_OK;
 }
