@@ -13,7 +13,14 @@ expect 0 "particles --help" -- "$FERRY" particles --help
 check "particles --help names --seed" grep -q -- "--seed S" "$tmp/out"
 expect 0 "render --help" -- "$FERRY" render --help
 check "render --help names --fps" grep -q -- "--fps F" "$tmp/out"
-expect 0 "help particles" -- "$FERRY" help particles
+for cmd in particles render; do
+  expect 0 "ferry help $cmd" -- "$FERRY" help "$cmd"
+  "$FERRY" "$cmd" --help >"$tmp/own.txt"
+  check "ferry help $cmd = ferry $cmd --help" cmp -s "$tmp/out" "$tmp/own.txt"
+done
+expect 0 "ferry help" -- "$FERRY" help
+check "the overview lists particles and render" bash -c 'grep -q "^  particles " "$1" && grep -q "^  render " "$1"' _ "$tmp/out"
+expect 0 "particles -- -x.alo" -- bash -c 'mkdir -p "$1/dd" && cp "$2" "$1/dd/-x.alo" && cd "$1/dd" && "$3" particles --time 1 -- -x.alo' _ "$tmp" "$sample" "$FERRY"
 expect 2 "particles without --time" -- "$FERRY" particles "$sample"
 expect 2 "particles --time negative" -- "$FERRY" particles "$sample" --time -1
 expect 2 "particles --time nan" -- "$FERRY" particles "$sample" --time nan
