@@ -690,6 +690,17 @@ static void test_render(void)
     pixel(&img, 32, 32, px);
     CHECK_MSG(px[0] > 240 && px[1] > 240 && px[2] > 240, "untextured centre %d %d %d", px[0], px[1], px[2]);
     ferry_image_free(&img);
+    /* A checkerboard behind: cells of 8 pixels alternating the two greys. */
+    o.checker = 8;
+    o.background2[0] = o.background2[1] = o.background2[2] = 0.5f;
+    CHECK(ferry_particle_render(sim, &o, &img, &err) == FERRY_OK);
+    pixel(&img, 0, 0, px);
+    CHECK(px[0] == 64 && px[1] == 64 && px[2] == 64);
+    pixel(&img, 8, 0, px);
+    CHECK(px[0] == 128 && px[1] == 128 && px[2] == 128);
+    pixel(&img, 8, 8, px);
+    CHECK(px[0] == 64);
+    ferry_image_free(&img);
     /* Bad sizes are refused. */
     o.width = 0;
     CHECK(ferry_particle_render(sim, &o, &img, &err) == FERRY_ERR_ARGUMENT);

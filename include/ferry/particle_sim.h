@@ -124,6 +124,11 @@ typedef struct ferry_particle_render_options {
     uint32_t width, height;
     ferry_particle_camera camera;
     float background[3];             /* 0..1 */
+    /* > 0: a checkerboard of cells this many pixels wide, alternating
+     * `background` and `background2` (what is see-through shows on it,
+     * whatever its grey); 0: `background` alone. */
+    uint32_t checker;
+    float background2[3];
     ferry_particle_texture_fn texture;
     void *user;
 } ferry_particle_render_options;

@@ -21,7 +21,8 @@ static const char render_usage[] =
     "camera-facing sprites with their textures (TGA or DDS, found as the game\n"
     "finds them: beside the file, in ../Textures, then in each --textures DIR;\n"
     "a missing texture is drawn as a soft round sprite and warned about), in\n"
-    "each emitter's blend mode, over a neutral grey background, the camera\n"
+    "each emitter's blend mode, over a grey checkerboard (see-through smoke of\n"
+    "any grey shows on it), the camera\n"
     "framed on the live particles (on all frames of an animation).\n"
     "A model is drawn as the particle systems on its proxies (found beside it,\n"
     "placed at their bones; hidden proxies left out), without its meshes.\n"
@@ -427,7 +428,10 @@ int cmd_render(int argc, char **argv)
     memset(&ro, 0, sizeof ro);
     ro.width = width;
     ro.height = height;
-    ro.background[0] = ro.background[1] = ro.background[2] = 0.4f;
+    /* A grey checkerboard: smoke of any grey shows on one of its cells. */
+    ro.background[0] = ro.background[1] = ro.background[2] = 0.32f;
+    ro.background2[0] = ro.background2[1] = ro.background2[2] = 0.48f;
+    ro.checker = width / 16 > 4 ? width / 16 : 4;
     ro.texture = texture_lookup;
     ro.user = &cache;
     ferry_particle_camera_frame(lo, hi, (float)width / (float)height, &ro.camera);

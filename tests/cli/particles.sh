@@ -80,7 +80,8 @@ expect 0 "particles text" -- "$FERRY" particles "$sample" --time 1.0
 check "text: a line per emitter" grep -q "smoke .* 25 live" "$tmp/out"
 
 # ---- pictures ----
-# Pixels of a PNG that differ from the background (102, 102, 102).
+# Pixels of a PNG that differ from the background: render's grey
+# checkerboard, cells of max(4, width / 16) pixels, 0.32 and 0.48 (82, 122).
 lit() {
   python3 -c 'import sys,zlib,struct
 d=open(sys.argv[1],"rb").read(); i=8; idat=b""
@@ -90,6 +91,7 @@ while i < len(d):
     if t==b"IDAT": idat+=d[i+8:i+8+n]
     i+=12+n
 bpp={2:3,6:4}[ct]; raw=zlib.decompress(idat); stride=w*bpp; prev=bytearray(stride); lit=0; p=0
+cell=max(4,w//16)
 for y in range(h):
     f=raw[p]; row=bytearray(raw[p+1:p+1+stride]); p+=1+stride
     for x in range(stride):
@@ -101,7 +103,8 @@ for y in range(h):
             pa=abs(b-c); pb=abs(a-c); pc=abs(a+b-2*c)
             row[x]=(row[x]+(a if pa<=pb and pa<=pc else b if pb<=pc else c))&255
     for x in range(w):
-        if abs(row[x*bpp]-102)>8 or abs(row[x*bpp+1]-102)>8 or abs(row[x*bpp+2]-102)>8: lit+=1
+        g=122 if (x//cell+y//cell)&1 else 82
+        if abs(row[x*bpp]-g)>4 or abs(row[x*bpp+1]-g)>4 or abs(row[x*bpp+2]-g)>4: lit+=1
     prev=row
 print(lit)' "$1"
 }
@@ -135,6 +138,7 @@ check "render png: missing texture warned" grep -q "texture 'p_walker_smoke.tga'
 check "render png: particles visible" test "$(lit "$tmp/s.png")" -gt 50
 expect 0 "render png before any particle" -- "$FERRY" render "$sample" "$tmp/e.png" --time 0 --size 64x64
 check "render at 0: warned, background only" grep -q "no live particles" "$tmp/err"
+check "render at 0: nothing but the checkerboard" test "$(lit "$tmp/e.png")" -eq 0
 expect 0 "render gif" -- "$FERRY" render "$sample" "$tmp/s.gif" --duration 1.2 --fps 10 --time 0.5 --size 96x96
 check "render gif: 12 frames" test "$(gif_frames "$tmp/s.gif")" -eq 12
 check "render gif: says 12 frames" grep -q "12 frames 96x96" "$tmp/err"

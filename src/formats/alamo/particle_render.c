@@ -207,8 +207,12 @@ ferry_result ferry_particle_render_many(const ferry_particle_sim *const *sims, s
     }
     out->width = w;
     out->height = h;
-    for (size_t i = 0; i < (size_t)w * h; i++)
-        for (int c = 0; c < 3; c++) fb[i * 3 + c] = options->background[c];
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t cell = options->checker;
+            const float *bg = cell && ((x / cell + y / cell) & 1) ? options->background2 : options->background;
+            for (int c = 0; c < 3; c++) fb[((size_t)y * w + x) * 3 + c] = bg[c];
+        }
     size_t te = 0;
     for (size_t k = 0; k < sim_count; k++) {
         tex_base[k] = (uint32_t)te;
