@@ -75,8 +75,10 @@ static void sample(const tex_view *t, uint32_t frame, float u, float v, float ou
 {
     if (!t->img || !t->img->rgba || !t->img->width || !t->img->height) {
         /* The soft round sprite drawn when the texture is missing. */
-        float x = 2 * u - 1, y = 2 * v - 1, d = 1 - (x * x + y * y);
-        float a = d > 0 ? d * d : 0;
+        float x = 2 * u - 1, y = 2 * v - 1, r2 = x * x + y * y;
+        /* A glow, bright in the middle, faint at half the radius (real
+         * particle textures cover only part of their square). */
+        float a = r2 < 1 ? expf(-4 * r2) * (1 - r2) : 0;
         out[0] = out[1] = out[2] = 1;
         out[3] = a;
         return;
