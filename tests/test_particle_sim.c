@@ -160,6 +160,7 @@ static void test_counts(void)
     /* Randomized lifetime: each lifetime within [L (1 - r), L]. */
     emitter_init(&h.emitters[0], 2.0f);
     stream(&h.emitters[0], 100, 0);
+    h.emitters[0].properties.randomized_lifetime = 0.5f;
     h.emitters[0].groups[FERRY_PARTICLE_GROUP_LIFETIME].min[1] = 1.0f;
     a = sim_at(s, 9, 1.5);
     bool in_range = true;
@@ -172,7 +173,20 @@ static void test_counts(void)
     /* Emitted in (0, 1.5]: 151; those emitted at or before 0.5 may have
      * died: between 101 and 151 alive. */
     CHECK(ferry_particle_sim_count(a) >= 101 && ferry_particle_sim_count(a) <= 151);
+    /* Some died: lifetimes really vary. */
+    CHECK(ferry_particle_sim_count(a) < 151);
     ferry_particle_sim_free(a);
+    /* The lifetime comes from the properties (0x0f, 0x13), as the
+     * specification states it, not from the "redundant" group: a group
+     * saying 5 s does not keep 1 s particles alive. */
+    emitter_init(&h.emitters[0], 1.0f);
+    stream(&h.emitters[0], 10, 0);
+    h.emitters[0].groups[FERRY_PARTICLE_GROUP_LIFETIME].min[1] = 5.0f;
+    h.emitters[0].groups[FERRY_PARTICLE_GROUP_LIFETIME].max[1] = 5.0f;
+    CHECK_EQ_U(live_at(s, 3.05), 10); /* emitted in (2.05, 3.05] */
+    /* Without 0x0f stored, the group's range. */
+    h.emitters[0].properties.present[0] &= ~(1ull << 0x0f);
+    CHECK_EQ_U(live_at(s, 3.05), 31); /* all of 0 .. 3.0 */
 }
 
 /* ---- motion ---- */

@@ -214,8 +214,22 @@ static void em_setup(ferry_particle_sim *sim, size_t i)
             sim->warnings |= FERRY_PARTICLE_SIM_WARN_MAX_RATE;
         }
     }
+    /* The lifetime as the specification states it: from properties 0x0f
+     * and 0x13 (the lifetime group is "redundant"); the group only when
+     * 0x0f is not stored. They differ in one real system. */
     float lo, hi;
-    ferry_particle_emitter_lifetime(src, &lo, &hi);
+    if (ferry_particle_property_present(p, 0x0f)) {
+        hi = p->lifetime;
+        float r = ferry_particle_property_present(p, 0x13) ? p->randomized_lifetime : 0;
+        lo = (float)((double)hi * (1 - (double)r));
+        if (lo > hi) { /* a negative randomized lifetime: the same range, ordered */
+            float t = lo;
+            lo = hi;
+            hi = t;
+        }
+    } else {
+        ferry_particle_emitter_lifetime(src, &lo, &hi);
+    }
     /* An infinite lifetime is the longest finite one (real files use
      * FLT_MAX for "forever"); NaN is 0. */
     if (isinf(lo) || isinf(hi)) sim->warnings |= FERRY_PARTICLE_SIM_WARN_NONFINITE;
