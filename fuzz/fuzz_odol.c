@@ -47,8 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ferry_diagnostics_free(&diags);
 
     for (int all = 0; all < 2; all++) {
-        ferry_odol_scene_options so = {0};
-        so.game_view = !all;
+        ferry_odol_scene_options so = {0}; /* zeroed: the game's view */
+        so.all = all;
         ferry_scene *scene = NULL;
         if (ferry_odol_to_scene(model, &so, &scene, &err) != FERRY_OK) {
             if (err.code == FERRY_OK || !err.message[0]) fail("a refused conversion without a message");

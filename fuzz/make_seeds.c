@@ -18,6 +18,7 @@
 
 #include "../tests/alm_fixture.h"
 #include <ferry/meg.h>
+#include <ferry/pbo.h>
 #include "../tests/bytes.h"
 #include "../tools/sample_models.h"
 
@@ -549,6 +550,56 @@ static void meg_seeds(const char *dir)
     save(dir, "meg", "empty.meg", empty, sizeof empty);
 }
 
+/* PBO archives written from the layout in docs/formats/pbo.md: one with a
+ * product entry (prefix and another property), a stored and a compressed
+ * entry ("abcabcabc" in LZSS, worked out by hand) and the SHA-1 trailer;
+ * a mission (no product entry); an empty archive. */
+static void pbo_record(bytes *b, const char *name, uint32_t method, uint32_t original, uint32_t time, uint32_t size)
+{
+    put(b, name, strlen(name) + 1);
+    put_u32(b, method);
+    put_u32(b, original);
+    put_u32(b, 0);
+    put_u32(b, time);
+    put_u32(b, size);
+}
+
+static void pbo_trailer(bytes *b)
+{
+    uint8_t d[FERRY_PBO_SHA1_SIZE];
+    ferry_pbo_sha1(b->data, b->size, d);
+    put(b, "", 1);
+    put(b, d, sizeof d);
+}
+
+static void pbo_seeds(const char *dir)
+{
+    static const uint8_t lzss[10] = {0x07, 'a', 'b', 'c', 0x03, 0x03, 0x72, 0x03, 0x00, 0x00};
+    bytes b = {0};
+    pbo_record(&b, "", FERRY_PBO_METHOD_VERSION, 0, 0, 0);
+    put(&b, "prefix\0x\\addon\0product\0ferry\0", 29);
+    put(&b, "", 1);
+    pbo_record(&b, "config.cpp", 0, 5, 1700000000u, 5);
+    pbo_record(&b, "data\\abc.txt", FERRY_PBO_METHOD_COMPRESSED, 9, 0, 10);
+    pbo_record(&b, "", 0, 0, 0, 0);
+    put(&b, "class", 5);
+    put(&b, lzss, sizeof lzss);
+    pbo_trailer(&b);
+    save(dir, "pbo", "addon.pbo", b.data, b.size);
+    free(b.data);
+    b = (bytes){0};
+    pbo_record(&b, "mission.sqm", 0, 0, 1700000000u, 2);
+    pbo_record(&b, "", 0, 0, 0, 0);
+    put(&b, "{}", 2);
+    pbo_trailer(&b);
+    save(dir, "pbo", "mission.pbo", b.data, b.size);
+    free(b.data);
+    b = (bytes){0};
+    pbo_record(&b, "", 0, 0, 0, 0);
+    save(dir, "pbo", "empty.pbo", b.data, b.size);
+    free(b.data);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -566,5 +617,6 @@ int main(int argc, char **argv)
     gltf_seeds(argv[1]);
     lzo_seeds(argv[1]);
     meg_seeds(argv[1]);
+    pbo_seeds(argv[1]);
     return failures ? 1 : 0;
 }

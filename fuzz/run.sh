@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf lzo paa meg"
+targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf lzo paa meg pbo"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -61,9 +61,11 @@ for t in $targets; do
     mkdir -p "$corpus"
     cp "$(seeds_of "$t")"/* "$corpus/"
     # Every Alamo target reads any Alamo input: the bundled samples seed them all.
-    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || cp "$here/../samples/alamo"/* "$corpus/"
+    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || [ "$t" = pbo ] || cp "$here/../samples/alamo"/* "$corpus/"
     if [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = gltf ] || [ "$t" = lzo ]; then
         :  # real textures are 64-350 KB: too big for useful seeds
+    elif [ "$t" = pbo ]; then
+        :  # hand-built seeds only (fuzz/make_seeds.c)
     elif [ "$t" = paa ]; then
         # The small real textures (under 16 KiB), copied into the temporary directory only.
         [ -d "$shared/corpus" ] &&

@@ -146,6 +146,23 @@ static void test_names(void)
     CHECK(strcmp(ferry_format_name((ferry_format)99), "unknown") == 0);
 }
 
+/* PBO: the product entry's first bytes, a plausible first record, or an
+ * empty archive (more cases in test_pbo). */
+static void test_pbo(void)
+{
+    CHECK_EQ_U(ferry_detect("\0sreV\0\0\0", 8), FERRY_FORMAT_PBO);
+    CHECK_EQ_U(ferry_detect("\0sreX\0\0\0", 8), FERRY_FORMAT_UNKNOWN);
+    static const char rec[] = "init.sqf\0\0\0\0\0\0\0\0\0\0\0\0\0\x07\0\0\0\x05\0\0\0";
+    CHECK_EQ_U(ferry_detect(rec, sizeof rec - 1), FERRY_FORMAT_PBO);
+    CHECK_EQ_U(ferry_detect(rec, sizeof rec - 2), FERRY_FORMAT_UNKNOWN); /* its fields cut */
+    static const char cprs[] = "a.bin\0srpC\x09\0\0\0\0\0\0\0\0\0\0\0\x0a\0\0\0";
+    CHECK_EQ_U(ferry_detect(cprs, sizeof cprs - 1), FERRY_FORMAT_PBO);
+    static const char zeros[21] = {0};
+    CHECK_EQ_U(ferry_detect(zeros, 21), FERRY_FORMAT_PBO);
+    CHECK_EQ_U(ferry_detect(zeros, 20), FERRY_FORMAT_UNKNOWN);
+    CHECK(strcmp(ferry_format_name(FERRY_FORMAT_PBO), "PBO") == 0);
+}
+
 /* PAA: a type, then a tag or an empty palette and a plausible mipmap. */
 static void test_paa(void)
 {
@@ -170,6 +187,7 @@ static void test_paa(void)
 
 int main(void)
 {
+    test_pbo();
     test_paa();
     test_samples();
     test_alm();

@@ -8,6 +8,7 @@
 #include <ferry/ferry.h>
 #include <ferry/gltf.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -437,12 +438,139 @@ static void test_gltf_buffers(void)
     CHECK(m.outstanding == 0);
 }
 
+#define CHECK_STR(a, b) CHECK_MSG(strcmp((a), (b)) == 0, "'%s' vs '%s'", (a), (b))
+
+/* The cached wrapper: each folder listed once through the inner source
+ * (its failure too), the same entries replayed, loads passed through;
+ * the texture lookup finds DATA/ART/TEXTURES in a further place; several
+ * threads listing at once see the same entries and one inner listing. */
+typedef struct lister {
+    const ferry_file_source *source;
+    size_t bad;
+} lister;
+
+static void *list_many(void *arg)
+{
+    lister *l = arg;
+    for (int i = 0; i < 200; i++) {
+        listing got = {0};
+        ferry_error err;
+        char text[512];
+        if (ferry_file_source_list(l->source, "Art/Models", add_entry, &got, &err) != FERRY_OK) l->bad++;
+        listing_text(&got, text, sizeof text);
+        if (strcmp(text, "deck.TGA:file ship.alo:file") != 0) l->bad++;
+    }
+    return NULL;
+}
+
+static void test_cached_source(void)
+{
+    static const uint8_t x[3] = {1, 2, 3};
+    mem_file files[] = {{"Art/Models/ship.alo", x, 3}, {"Art/Models/deck.TGA", x, 1},
+                        {"DATA/ART/TEXTURES/ROCK.DDS", x, 2}};
+    mem_source m = {files, 3, 0, 0, 0, 0};
+    ferry_file_source inner = mem_source_of(&m, "mem"), c;
+    ferry_error err;
+    CHECK(ferry_file_source_cached(NULL, &c, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_file_source_cached(&inner, &c, &err) == FERRY_OK);
+    CHECK(c.label && strcmp(c.label, "mem") == 0);
+    char first[512], second[512];
+    listing a = {0}, b = {0};
+    CHECK(ferry_file_source_list(&c, "Art/Models", add_entry, &a, &err) == FERRY_OK);
+    CHECK(ferry_file_source_list(&c, "Art/Models", add_entry, &b, &err) == FERRY_OK);
+    listing_text(&a, first, sizeof first);
+    listing_text(&b, second, sizeof second);
+    CHECK_STR(first, "deck.TGA:file ship.alo:file");
+    CHECK_STR(second, first);
+    CHECK(m.lists == 1);
+    /* A stop asked by the callback stops the replay, not the cache. */
+    listing one = {0};
+    one.stop_after = 1;
+    CHECK(ferry_file_source_list(&c, "Art/Models", add_entry, &one, &err) == FERRY_OK && one.count == 1);
+    /* A missing folder: the inner error, kept. */
+    CHECK(ferry_file_source_list(&c, "Nowhere", add_entry, &a, &err) == FERRY_ERR_IO);
+    CHECK(ferry_file_source_list(&c, "Nowhere", add_entry, &a, &err) == FERRY_ERR_IO && err.code == FERRY_ERR_IO);
+    CHECK(m.lists == 2);
+    /* Paths are still checked. */
+    CHECK(ferry_file_source_list(&c, "../x", add_entry, &a, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(m.lists == 2);
+    /* Loads go through, and come back through the inner release. */
+    uint8_t *data;
+    size_t size;
+    CHECK(ferry_file_source_load(&c, "Art/Models/ship.alo", 0, &data, &size, &err) == FERRY_OK && size == 3 &&
+          data[2] == 3);
+    ferry_file_source_release(&c, data, size);
+    CHECK(m.loads == 1 && m.outstanding == 0);
+    /* A further place holding Data/Art/Textures (an archive's layout). */
+    const ferry_file_source *folders[] = {&c};
+    ferry_alamo_texture_places places = {0};
+    places.folders = folders;
+    places.folder_count = 1;
+    const ferry_file_source *where = NULL;
+    char path[256];
+    CHECK(ferry_alamo_texture_find(&places, "rock.tga", &where, path, sizeof path));
+    CHECK_STR(path, "DATA/ART/TEXTURES/ROCK.DDS");
+    CHECK(where == &c);
+    CHECK(!ferry_alamo_texture_find(&places, "none.tga", &where, path, sizeof path));
+    size_t lists = m.lists;
+    CHECK(ferry_alamo_texture_find(&places, "ROCK.dds", &where, path, sizeof path));
+    CHECK(m.lists == lists); /* every folder on the way already listed */
+    ferry_file_source_close(&c);
+
+    /* Finds go through the wrapper's index: among names equal but for
+     * case the first listed, as a walk of the listing finds it; the kind
+     * counts; one inner listing. */
+    mem_file more[] = {{"A/zeta.tga", x, 1}, {"A/Deck.tga", x, 1}, {"A/DECK.TGA", x, 1}, {"A/deck.tga/x", x, 1},
+                       {"A/alpha.dds", x, 1}};
+    mem_source m3 = {more, 5, 0, 0, 0, 0};
+    ferry_file_source inner3 = mem_source_of(&m3, "mem");
+    CHECK(ferry_file_source_cached(&inner3, &c, &err) == FERRY_OK);
+    CHECK(ferry_file_source_find(&c, "A", "deck.TGA", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK_STR(path, "A/Deck.tga");
+    CHECK(ferry_file_source_find(&c, "A", "DECK.tga", FERRY_ENTRY_FOLDER, path, sizeof path));
+    CHECK_STR(path, "A/deck.tga");
+    CHECK(ferry_file_source_find(&c, "A", "ALPHA.DDS", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK(ferry_file_source_find(&c, "A", "Zeta.tga", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK(!ferry_file_source_find(&c, "A", "beta.tga", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK(!ferry_file_source_find(&c, "A", "zeta.tga", FERRY_ENTRY_FOLDER, path, sizeof path));
+    CHECK(!ferry_file_source_find(&c, "Nowhere", "zeta.tga", FERRY_ENTRY_FILE, path, sizeof path));
+    CHECK(!ferry_file_source_find(&c, "../A", "zeta.tga", FERRY_ENTRY_FILE, path, sizeof path));
+    /* The texture lookup through it: the name itself before its .dds. */
+    ferry_alamo_texture_places beside = {0};
+    beside.model_source = &c;
+    beside.model_path = "A/model.alo";
+    CHECK(ferry_alamo_texture_find(&beside, "alpha.tga", &where, path, sizeof path));
+    CHECK_STR(path, "A/alpha.dds");
+    CHECK(ferry_alamo_texture_find(&beside, "C:\\art\\DECK.tga", &where, path, sizeof path));
+    CHECK_STR(path, "A/Deck.tga");
+    CHECK(m3.lists == 2); /* A and Nowhere, once each */
+    ferry_file_source_close(&c);
+
+    /* Threads: one inner listing, the same entries for all. */
+    mem_source m2 = {files, 3, 0, 0, 0, 0};
+    ferry_file_source inner2 = mem_source_of(&m2, "mem");
+    CHECK(ferry_file_source_cached(&inner2, &c, &err) == FERRY_OK);
+    pthread_t t[4];
+    lister l[4];
+    for (int i = 0; i < 4; i++) {
+        l[i] = (lister){&c, 0};
+        CHECK(pthread_create(&t[i], NULL, list_many, &l[i]) == 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(l[i].bad == 0);
+    }
+    CHECK(m2.lists == 1);
+    ferry_file_source_close(&c);
+}
+
 int main(void)
 {
     test_path_rules();
     test_folder();
     test_limit_enforced();
     test_memory_lookup();
+    test_cached_source();
     test_converter_from_memory();
     test_gltf_buffers();
     TEST_END();

@@ -433,6 +433,7 @@ static void test_built(void)
     ferry_odol_scene_report rep;
     ferry_odol_scene_options opt = {0};
     opt.name = "built";
+    opt.all = true;
     opt.report = &rep;
     ferry_scene *s = NULL;
     rc = ferry_odol_to_scene(m, &opt, &s, &err);
@@ -741,9 +742,8 @@ static void test_roof(void)
 {
     ferry_odol_model *m = build_roof();
     ferry_odol_scene_report rep;
-    ferry_odol_scene_options opt = {0};
+    ferry_odol_scene_options opt = {0}; /* zeroed: the game's view */
     opt.report = &rep;
-    opt.game_view = true;
     ferry_scene *s = NULL;
     ferry_error err;
     ferry_result rc = ferry_odol_to_scene(m, &opt, &s, &err);
@@ -816,12 +816,26 @@ static void test_roof(void)
     ferry_scene_free(s);
     s = NULL;
 
-    /* Without game view: every LOD, the Memory points too. */
-    opt.game_view = false;
-    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
-    CHECK(s && rep.lods == 4 && find_node(s, "Memory") > 0 && find_node(s, "View Pilot") > 0);
+    /* NULL options are the same: the game's view. */
+    CHECK(ferry_odol_to_scene(m, NULL, &s, &err) == FERRY_OK);
+    CHECK(s && s->node_count == 3 && find_node(s, "0.500") == 1 && find_node(s, "Memory") < 0);
     ferry_scene_free(s);
     s = NULL;
+    /* game_view has no effect (kept so that older callers build): alone it
+     * is the default, with `all` every LOD. */
+    opt.game_view = true;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+    CHECK(s && rep.lods == 1 && rep.visual_lod == 1 && find_node(s, "0.500") == 1);
+    ferry_scene_free(s);
+    s = NULL;
+    /* With all: every LOD, the Memory points too. */
+    opt.all = true;
+    CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
+    CHECK(s && rep.lods == 4 && find_node(s, "Memory") > 0 && find_node(s, "View Pilot") > 0);
+    CHECK(rep.visual_lod == -1);
+    ferry_scene_free(s);
+    s = NULL;
+    opt.game_view = false;
     /* A visual LOD whose normals are one value for every vertex (a
      * placeholder) gets them all from its faces: LOD 2.000's triangle
      * (0,0,0) (1,0,0) (0,1,0) faces engine +z (its edges' cross product),
@@ -849,9 +863,9 @@ static void test_roof(void)
         opt.lods = NULL;
         opt.lod_count = 0;
     }
-    /* A model with no visual LOD: game view converts every LOD. */
+    /* A model with no visual LOD: the game's view converts every LOD. */
     m->lods[0].resolution = m->lods[1].resolution = 1e13f;
-    opt.game_view = true;
+    opt.all = false;
     CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
     CHECK(s && rep.lods == 4 && rep.visual_lod == -1);
     ferry_scene_free(s);
@@ -983,6 +997,7 @@ static void test_corpus(void)
         ferry_scene *s = NULL;
         ferry_odol_scene_report rep;
         ferry_odol_scene_options opt = {0};
+        opt.all = true;
         opt.report = &rep;
         if (ferry_odol_to_scene(m, &opt, &s, &err) != FERRY_OK) {
             CHECK_MSG(false, "%s: %s at %s", paths[i], err.message, err.path);
@@ -1094,9 +1109,8 @@ static void test_procedural_texts(void)
         const char *textures[2] = {m->lods[1].textures[0], cases[c].text};
         m->lods[1].textures = textures;
         ferry_odol_scene_report rep;
-        ferry_odol_scene_options opt = {0};
+        ferry_odol_scene_options opt = {0}; /* the game's view: LOD 0.500 */
         opt.report = &rep;
-        opt.game_view = true;
         ferry_scene *s = NULL;
         ferry_error err;
         CHECK_MSG(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK, "%s: %s", cases[c].text, err.message);

@@ -329,13 +329,17 @@ typedef struct ferry_alamo_texture_places {
      * root of model_source (a disk folder rooted at the model's folder);
      * otherwise ../Textures is found inside model_source. May be NULL. */
     const ferry_file_source *parent_source;
-    const ferry_file_source *const *folders; /* further folders, searched at their roots */
+    /* Further places, each searched at its root, then in its
+     * Data/Art/Textures (any case), where the game finds textures in a
+     * game folder and in an archive (DATA\ART\TEXTURES\...). */
+    const ferry_file_source *const *folders;
     size_t folder_count;
 } ferry_alamo_texture_places;
 
 /* Finds a texture file as the game does: by its base name, ignoring case,
  * in the model's folder, then in every sub-folder named Textures (any
- * case) of the folder above it, then each further folder in turn; a name
+ * case) of the folder above it, then each further folder in turn (its
+ * root, then its Data/Art/Textures); a name
  * ending in .tga is also tried as .dds (the game's compiled form). Sets
  * *source (may be NULL) to the source holding it, writes its path there
  * into path and returns true; load it with ferry_file_source_load. */

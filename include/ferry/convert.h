@@ -143,29 +143,37 @@ typedef struct ferry_odol_scene_report {
      * of them with the reason ("TEXT: reason"; in the scene's arena). */
     uint32_t procedural_ignored;
     const char *procedural_problem;
-    /* With game_view: the LOD shown (-1: the model has no visual LOD, so
-     * every LOD was converted). */
+    /* By default (neither `all` nor `lods`): the LOD shown; -1 otherwise,
+     * and when the model has no visual LOD (every LOD was converted). A
+     * shown LOD may have no faces (triangles 0): the game draws nothing up
+     * close, the other LODs may hold the model. */
     int32_t visual_lod;
 } ferry_odol_scene_report;
 
 typedef struct ferry_odol_scene_options {
     const char *name; /* scene and root node name; NULL: "odol" */
-    /* The LODs to convert, by index (NULL: all, or with game_view the one
-     * the game draws first). Each at most once; an index out of range is a
+    /* By default (zeroed options, or NULL) the scene holds what the game
+     * draws at first sight: the most detailed visual LOD only (the lowest
+     * resolution from 0 to 1000), or every LOD when the model has none.
+     * `all` converts every LOD. */
+    bool all;
+    /* The LODs to convert, by index, in place of the default or `all`
+     * (NULL: not chosen). Each at most once; an index out of range is a
      * FERRY_ERR_ARGUMENT error. */
     const uint32_t *lods;
     size_t lod_count;
-    /* What the game draws at first sight: only the most detailed visual
-     * LOD (the lowest resolution from 0 to 1000; every LOD when the model
-     * has none). Ignored when lods is given. */
+    /* Kept so that older callers still build: the game's view is now the
+     * default, so this has no effect (`all` and `lods` decide), as in
+     * ferry_alo_scene_options. */
     bool game_view;
     ferry_odol_scene_report *report; /* may be NULL */
 } ferry_odol_scene_options;
 
-/* An ODOL model as a scene: a root node, under it a node per LOD named by
- * its resolution (ferry_odol_resolution_name, repeats numbered "(2)"...)
- * with a primitive per section, proxies as its children, selections and
- * properties in its extras; points for LODs without faces. The engine's
+/* An ODOL model as a scene: a root node, under it a node per LOD converted
+ * (the game's view by default, every LOD with `all`, see the options)
+ * named by its resolution (ferry_odol_resolution_name, repeats numbered
+ * "(2)"...) with a primitive per section, proxies as its children,
+ * selections and properties in its extras; points for LODs without faces. The engine's
  * left-handed axes become glTF's by negating z: their models face -z, glTF's
  * face +z (docs/formats/odol-gltf.md). Proxy triangles are not drawn; a
  * zero stored normal is computed from the vertex's faces; a procedural

@@ -21,7 +21,8 @@ typedef enum ferry_format {
     FERRY_FORMAT_GLB,              /* glTF 2.0 binary container: "glTF" */
     FERRY_FORMAT_GLTF,             /* glTF 2.0 JSON: an object with an "asset" key */
     FERRY_FORMAT_PAA,              /* PAA/PAC texture: a u16 type, then tags or a mipmap */
-    FERRY_FORMAT_MEG               /* Petroglyph MEG archive, formats 1, 2 and 3 */
+    FERRY_FORMAT_MEG,              /* Petroglyph MEG archive, formats 1, 2 and 3 */
+    FERRY_FORMAT_PBO               /* Bohemia PBO archive */
 } ferry_format;
 
 /* How many leading bytes ferry_detect looks at, at most: reading this much
@@ -57,11 +58,18 @@ typedef enum ferry_format {
  *    write), and either the buffer is exactly 8 zero bytes (an empty
  *    archive) or the first name's u16 length is 1..260 and its bytes, all
  *    inside the buffer, are printable (no byte below 0x20, no 0x7F).
+ *  - PBO (no signature): the product entry's first bytes (a 0 byte, then
+ *    "sreV"); or, tested after MEG format 1, a first record whose name of
+ *    1..1024 bytes has no byte below 0x20 and no 0x7F and ends with its 0
+ *    byte, followed by its five u32 fields inside the buffer, the method 0
+ *    with an original size of 0 or the data size, or the method 'Cprs';
+ *    or an empty archive: exactly 21 zero bytes, or those and a 0 byte
+ *    and a 20-byte SHA-1 (42 bytes).
  * Anything else is FERRY_FORMAT_UNKNOWN. Reads no byte outside the buffer. */
 FERRY_API ferry_format ferry_detect(const void *data, size_t size);
 
 /* "ALO model", "ALO particle system", "ALA animation", "ODOL", "MLOD",
- * "ALM", "glTF binary", "glTF", "PAA", "MEG", "unknown". */
+ * "ALM", "glTF binary", "glTF", "PAA", "MEG", "PBO", "unknown". */
 FERRY_API const char *ferry_format_name(ferry_format format);
 
 #ifdef __cplusplus

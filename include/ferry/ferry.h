@@ -209,6 +209,19 @@ FERRY_API ferry_result ferry_file_source_list(const ferry_file_source *source, c
 FERRY_API bool ferry_file_source_find(const ferry_file_source *source, const char *folder, const char *name,
                             ferry_entry_kind kind, char *out, size_t out_size);
 
+/* A source that lists each folder of `inner` once: the first listing of a
+ * path (its entries, or its failure) is kept and replayed to every later
+ * list call; loads and releases go to `inner` unchanged. For lookups that
+ * list the same folders over and over (a batch's textures and animations:
+ * each texture of each model lists the model's folder). The source may be
+ * used from several threads at once when inner's load may: the wrapper
+ * lists through `inner` under its own lock, one listing at a time, and
+ * replays without it. A folder changed after it was listed is not seen.
+ * `inner` must outlive the source; release with ferry_file_source_close
+ * (which does not close `inner`). */
+FERRY_API ferry_result ferry_file_source_cached(const ferry_file_source *inner, ferry_file_source *source,
+                                                ferry_error *err);
+
 /* "label/path" (or "path" without a label), cut to fit out. */
 FERRY_API void ferry_file_source_display(const ferry_file_source *source, const char *path, char *out, size_t out_size);
 

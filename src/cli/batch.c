@@ -1,7 +1,15 @@
-/* ferry convert -r DIR OUTDIR: every .alo under DIR to glTF, in parallel,
- * mirroring the folders. One bad file never stops the batch. */
+/* ferry convert -r DIR|ARCHIVE OUTDIR: every model under DIR, or inside
+ * the archive, to glTF, in parallel, mirroring the folders. One bad file
+ * never stops the batch.
+ *
+ * Threads: the workers share the batch's file sources (sources.h: the
+ * folders of the models, the archive, the --textures places), each listed
+ * once and safe to use from several threads; a model's bytes, its
+ * animations' and its textures' are loaded per worker. */
 #define _DEFAULT_SOURCE
 #include "export.h"
+#include "formats.h"
+#include "sources.h"
 #include "walk.h"
 
 #include <dirent.h>
@@ -14,7 +22,9 @@
 #include <sys/stat.h>
 
 typedef struct batch_item {
-    char *in, *out, *rel;
+    char *in;    /* how messages name it: DIR/REL, or ARCHIVE/PATH */
+    char *out, *rel;
+    char *entry; /* its path in the archive's source; NULL: a file of the disk (`in`) */
     char *refused; /* a message when the item is refused before conversion */
     int status;
     export_result result;
@@ -27,6 +37,8 @@ typedef struct batch {
     size_t next;
     const export_options *options;
     const char *out_dir;
+    cli_sources *sources;   /* the models' folders, opened once each */
+    const cli_root *archive; /* the archive converted from, or NULL (a folder) */
     pthread_mutex_t lock;
     cli_progress progress;
     cli_walk walk;
@@ -67,13 +79,25 @@ static batch_item *add_item(batch *b, const char *path, const char *sub, const c
     return it;
 }
 
-/* An entry of the walk: a .alo (by name) is converted; one that cannot
+/* The names of the formats ferry exports to glTF (the rows of formats.c
+ * with an `export`: ALO models and particle systems, ODOL, ALM); each file
+ * is then converted as what its content is. */
+static const char *const model_exts[] = {".alo", ".p3d", ".alm"};
+
+static bool is_model_name(const char *name, size_t n)
+{
+    for (size_t i = 0; i < sizeof model_exts / sizeof model_exts[0]; i++)
+        if (n >= 5 && strncasecmp(name + n - 4, model_exts[i], 4) == 0) return true;
+    return false;
+}
+
+/* An entry of the walk: a model (by name) is converted; one that cannot
  * be opened or is not a regular file is refused, never opened. */
 static void visit(void *ctx, const char *path, const char *sub, const struct stat *st, int error)
 {
     batch *b = ctx;
     size_t n = strlen(sub);
-    if (!(n >= 5 && strcasecmp(sub + n - 4, ".alo") == 0)) return;
+    if (!is_model_name(sub, n)) return;
     batch_item *it = add_item(b, path, sub, b->out_dir);
     if (!it) return;
     /* A dangling link named .alo is a file the user expects converted. */
@@ -89,8 +113,11 @@ static void visit(void *ctx, const char *path, const char *sub, const struct sta
                                                            : "not a regular file");
 }
 
-/* Creates the folders of `path`; on failure says which and why. */
-static int make_parents(const char *path, FILE *log, const char *in)
+/* Creates the folders of `path`; on failure says which and why. From byte
+ * `no_links` on (an archive's entry below OUTDIR), a folder on the way that
+ * is a link is refused: an archive's names never lead outside OUTDIR,
+ * whatever links it holds. */
+static int make_parents(const char *path, FILE *log, const char *in, size_t no_links)
 {
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", path);
@@ -100,6 +127,11 @@ static int make_parents(const char *path, FILE *log, const char *in)
         struct stat st;
         if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
             if (log) fprintf(log, "%s: error: cannot create the folder %s: %s\n", CLI_TXT(in), CLI_TXT(buf), strerror(errno));
+            return -1;
+        }
+        if ((size_t)(p - buf) > no_links && (lstat(buf, &st) != 0 || !S_ISDIR(st.st_mode))) {
+            if (log) fprintf(log, "%s: error: not written: the folder %s on its path is a link or not a folder\n",
+                             CLI_TXT(in), CLI_TXT(buf));
             return -1;
         }
         if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -127,17 +159,20 @@ static void refuse_case_collisions(batch *b)
     if (b->count < 2) return;
     batch_item **order = malloc(b->count * sizeof *order);
     if (!order) return;
-    for (size_t i = 0; i < b->count; i++) order[i] = &b->items[i];
-    qsort(order, b->count, sizeof *order, cmp_out_nocase);
-    for (size_t i = 0; i < b->count;) {
+    size_t count = 0;
+    for (size_t i = 0; i < b->count; i++)
+        if (b->items[i].out && b->items[i].rel) order[count++] = &b->items[i];
+    qsort(order, count, sizeof *order, cmp_out_nocase);
+    for (size_t i = 0; i < count;) {
         size_t j = i + 1;
-        while (j < b->count && strcasecmp(order[i]->out, order[j]->out) == 0) j++;
+        while (j < count && strcasecmp(order[i]->out, order[j]->out) == 0) j++;
         for (size_t k = i; j - i > 1 && k < j; k++) {
             if (order[k]->refused) continue;
             const batch_item *other = order[k == i ? i + 1 : i];
-            order[k]->refused = format_alloc("%s and %s%s would both be written as %s (the names differ only in case): "
+            order[k]->refused = format_alloc("%s and %s%s would both be written as %s (the names differ only in case%s): "
                                              "not converted; rename one of them",
-                                             order[k]->in, other->in, j - i > 2 ? " (and others)" : "", other->out);
+                                             order[k]->in, other->in, j - i > 2 ? " (and others)" : "", other->out,
+                                             strcasecmp(order[k]->rel, other->rel) != 0 ? " or extension" : "");
         }
         i = j;
     }
@@ -167,6 +202,71 @@ static size_t clean_stale(const char *dir, int depth)
     return removed;
 }
 
+/* Loads an item's bytes (from the disk or the archive) and hands them to
+ * its format's export (formats.c), which reads companions through the
+ * model's source: animations beside it, textures beside it, in ../Textures
+ * and in the --textures places. */
+static int convert_item(batch *b, batch_item *it, FILE *log)
+{
+    ferry_error err;
+    memset(&err, 0, sizeof err);
+    cli_input in = {0};
+    const ferry_file_source *source = NULL, *parent = NULL;
+    const char *path = NULL;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    char dir[4096], up[4100];
+    int status = CLI_INVALID;
+    bool ok;
+    if (it->entry) {
+        source = b->archive->source;
+        path = it->entry;
+        ok = ferry_file_source_load(source, path, CLI_MAX_INPUT, &bytes, &size, &err) == FERRY_OK;
+        if (ok) {
+            in.id = ferry_detect(bytes, size);
+            in.format = cli_format_for(in.id);
+            if (!in.format) {
+                cli_not_known(&err, bytes, size);
+                ok = false;
+            }
+        }
+    } else {
+        ok = cli_input_load(it->in, CLI_USE_ANY, &in, &err);
+        bytes = in.data;
+        size = in.size;
+        const char *slash = strrchr(it->in, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - it->in) : 1, slash ? it->in : ".");
+        snprintf(up, sizeof up, "%s/..", dir);
+        path = slash ? slash + 1 : it->in;
+        if (ok && !(source = cli_sources_folder(b->sources, dir, &err))) ok = false;
+        ferry_error ignored; /* without the folder above, no ../Textures: not an error */
+        if (ok) parent = cli_sources_folder(b->sources, up, &ignored);
+    }
+    if (!ok) {
+        char line[512];
+        ferry_error_format(&err, line, sizeof line);
+        if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(it->in), CLI_TXT(line));
+    } else if (!in.format->export) {
+        if (log) fprintf(log, "%s: error: a %s, not a model ferry exports to glTF\n", CLI_TXT(it->in), in.format->name);
+    } else {
+        export_input ei = {bytes, size, source, path, parent, log, &it->result};
+        cli_convert_options o = {0};
+        o.source = in.id;
+        o.allow_invalid = b->options->allow_invalid;
+        o.alamo = b->options;
+        o.all = b->options->all;
+        o.input = &ei;
+        o.texture_sources = b->options->texture_sources;
+        o.texture_source_count = b->options->texture_source_count;
+        status = in.format->export(it->in, it->out, &o);
+    }
+    if (it->entry)
+        ferry_file_source_release(source, bytes, size);
+    else
+        cli_input_free(&in);
+    return status;
+}
+
 static void *worker(void *arg)
 {
     batch *b = arg;
@@ -184,10 +284,10 @@ static void *worker(void *arg)
         } else if (!it->in || !it->out || !it->rel) {
             if (log) fprintf(log, "ferry convert: out of memory\n");
             it->status = CLI_INVALID;
-        } else if (make_parents(it->out, log, it->in) != 0) {
+        } else if (make_parents(it->out, log, it->in, it->entry ? strlen(b->out_dir) : SIZE_MAX) != 0) {
             it->status = CLI_INVALID;
         } else {
-            it->status = export_one(it->in, it->out, b->options, &it->result, log);
+            it->status = convert_item(b, it, log);
         }
         if (log) fclose(log);
         pthread_mutex_lock(&b->lock);
@@ -224,12 +324,60 @@ static int cmp_item(const void *a, const void *b)
     return strcmp(((const batch_item *)a)->rel, ((const batch_item *)b)->rel);
 }
 
-int export_batch(const char *in_dir, const char *out_dir, const export_options *options, int jobs, bool json)
+/* Every model inside the archive: its stored name made a path (or the
+ * item refused, naming the record, when the name could lead outside
+ * OUTDIR: cli_entry_path, extract's rule). */
+static void collect_archive(batch *b, const char *archive)
+{
+    const cli_archive_kind *kind = b->archive->kind;
+    size_t count = kind->count(b->archive->archive);
+    for (size_t i = 0; i < count; i++) {
+        size_t n = 0;
+        const char *name = kind->name_at(b->archive->archive, i, &n);
+        if (!name || !is_model_name(name, n)) continue;
+        const char *why = NULL;
+        char *path = cli_entry_path(name, n, &why);
+        char shown[4096];
+        if (path)
+            ferry_file_source_display(b->archive->source, path, shown, sizeof shown);
+        else /* named by its record: the name itself is not a path */
+            snprintf(shown, sizeof shown, "%s: files[%zu] '%.*s'", archive, i, (int)(n < 1024 ? n : 1024), name);
+        batch_item *it = add_item(b, shown, path ? path : "", b->out_dir);
+        if (!it) {
+            free(path);
+            return;
+        }
+        if (!path) {
+            free(it->out);
+            free(it->rel);
+            it->out = NULL;
+            it->rel = strndup(name, n);
+            it->refused = format_alloc("not converted: %s (it would be written outside %s)", why, b->out_dir);
+            continue;
+        }
+        it->entry = path;
+    }
+}
+
+int export_batch(const char *in_dir, const char *out_dir, const export_options *options, cli_sources *sources,
+                 int jobs, bool json)
 {
     struct stat st, st_in;
-    if (stat(in_dir, &st_in) != 0 || !S_ISDIR(st_in.st_mode)) {
-        fprintf(stderr, "ferry convert: %s is not a folder\n", in_dir);
+    const cli_root *archive = NULL;
+    if (stat(in_dir, &st_in) != 0) {
+        fprintf(stderr, "ferry convert: %s: %s\n", in_dir, strerror(errno));
         return CLI_USAGE;
+    }
+    if (!S_ISDIR(st_in.st_mode)) {
+        if (!cli_archive_kind_of(in_dir)) {
+            fprintf(stderr, "ferry convert: %s is neither a folder nor an archive (MEG)\n", in_dir);
+            return CLI_USAGE;
+        }
+        ferry_error err;
+        if (!(archive = cli_sources_open(sources, in_dir, &err))) {
+            cli_print_error(in_dir, &err);
+            return CLI_INVALID;
+        }
     }
     if (mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "ferry convert: cannot create %s: %s\n", out_dir, strerror(errno));
@@ -242,6 +390,8 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     batch b = {0};
     b.options = options;
     b.out_dir = out_dir;
+    b.sources = sources;
+    b.archive = archive;
     b.walk.cmd = "convert";
     b.walk.visit = visit;
     b.walk.ctx = &b;
@@ -250,7 +400,10 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     if (stale)
         fprintf(stderr, "ferry convert: removed %zu temporar%s left in %s by ferry processes that no longer run\n", stale,
                 stale == 1 ? "y" : "ies", CLI_TXT(out_dir));
-    cli_walk_run(&b.walk, in_dir, &st_in);
+    if (archive)
+        collect_archive(&b, in_dir);
+    else
+        cli_walk_run(&b.walk, in_dir, &st_in);
     if (b.count) qsort(b.items, b.count, sizeof *b.items, cmp_item);
     refuse_case_collisions(&b);
     cli_progress_begin(&b.progress, b.count);
@@ -327,6 +480,7 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
         free(b.items[i].in);
         free(b.items[i].out);
         free(b.items[i].rel);
+        free(b.items[i].entry);
         free(b.items[i].log);
         free(b.items[i].refused);
         export_result_free(&b.items[i].result);

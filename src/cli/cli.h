@@ -61,9 +61,6 @@ bool cli_has_ext(const char *path, const char *ext);
 /* Prints "ferry CMD: message" and a hint to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool cli_is_help(const char *arg);
-/* CLI_OK when `dir` is a folder; otherwise prints why (it does not exist, it
- * is a file) as a usage error of `cmd` and returns CLI_USAGE. */
-int cli_check_texture_dir(const char *cmd, const char *dir);
 /* A file argument of `ferry convert`: IN, then OUT. A third is a usage
  * error: printed, and false returned (the command returns CLI_USAGE). */
 bool cli_take_file(const char *arg, const char **in, const char **out);

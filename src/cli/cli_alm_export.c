@@ -1,4 +1,5 @@
 /* ferry convert mesh.alm out.glb: an ALM mesh (at a level of detail) as glTF. */
+#include "export.h"
 #include "formats.h"
 
 #include <ferry/alm.h>
@@ -12,12 +13,25 @@ int cli_alm_export(const char *in, const char *out, const cli_convert_options *o
 {
     const ferry_alm_lod_options *lod_options = options->alm_lod;
     bool allow_invalid = options->allow_invalid;
-    uint8_t *data;
+    /* A batch's file (convert -r, archives): its bytes, its log, its
+     * result; no summary line. */
+    const export_input *input = options->input;
+    FILE *log = input && input->log ? input->log : stderr;
+    uint8_t *data = NULL;
     size_t size;
-    ferry_alm_mesh *mesh = cli_format_load(cli_format_for(FERRY_FORMAT_ALM), in, &data, &size);
+    ferry_error err;
+    ferry_alm_mesh *mesh = NULL;
+    if (input) {
+        if (!(mesh = cli_alm_read(input->data, input->size, &err))) {
+            char line[512];
+            ferry_error_format(&err, line, sizeof line);
+            fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
+        }
+    } else {
+        mesh = cli_format_load(cli_format_for(FERRY_FORMAT_ALM), in, &data, &size);
+    }
     if (!mesh) return CLI_INVALID;
     int status = CLI_INVALID;
-    ferry_error err;
     ferry_alm_lod *lod = NULL;
     ferry_scene *scene = NULL;
     ferry_diagnostics diags = {0};
@@ -25,11 +39,11 @@ int cli_alm_export(const char *in, const char *out, const cli_convert_options *o
     /* convert and validate agree on what a file is: a mesh with errors is
      * not exported (the level of detail trusts its collapse records). */
     ferry_alm_validate(mesh, NULL, &diags);
-    if (cli_refuse_invalid(stderr, in, &diags, allow_invalid)) goto done;
+    if (cli_refuse_invalid(log, in, &diags, allow_invalid)) goto done;
     ferry_diagnostics_free(&diags);
     memset(&diags, 0, sizeof diags);
     if (lod_options && ferry_alm_lod_extract(mesh, lod_options, &lod, &err) != FERRY_OK) {
-        cli_print_error(in, &err);
+        cli_print_error(in, &err); /* only from the command line: a batch asks for no LOD */
         goto done;
     }
     name = cli_file_stem(in);
@@ -40,12 +54,32 @@ int cli_alm_export(const char *in, const char *out, const cli_convert_options *o
     so.diagnostics = &diags;
     so.lod = lod;
     if (ferry_alm_to_scene(mesh, &so, &scene, &err) != FERRY_OK) {
-        cli_print_error(in, &err);
+        char line[512];
+        ferry_error_format(&err, line, sizeof line);
+        fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
         goto done;
     }
-    for (size_t i = 0; i < diags.count; i++) cli_print_diag(in, &diags.items[i]);
-    if (ferry_gltf_save(scene, out, &(ferry_write_options){.protect_input = in}, &err) != FERRY_OK) {
-        status = cli_output_error(out, &err);
+    for (size_t i = 0; i < diags.count; i++) {
+        if (input)
+            cli_fprint_diag(log, in, &diags.items[i]);
+        else
+            cli_print_diag(in, &diags.items[i]);
+    }
+    if (input && input->result) input->result->warnings += diags.warning_count;
+    if (ferry_gltf_save(scene, out, &(ferry_write_options){.protect_input = in, .no_sync = input != NULL}, &err) !=
+        FERRY_OK) {
+        if (!input) {
+            status = cli_output_error(out, &err);
+        } else {
+            char line[512];
+            ferry_error_format(&err, line, sizeof line);
+            fprintf(log, "%s: error: %s\n", CLI_TXT(out), CLI_TXT(line));
+        }
+        goto done;
+    }
+    if (input) {
+        if (input->result) input->result->images = rep.images;
+        status = CLI_OK;
         goto done;
     }
     char lod_text[96] = "full resolution";

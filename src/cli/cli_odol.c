@@ -424,7 +424,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     o.allow_invalid = allow_invalid;
     o.lods = lod_count ? lods : NULL;
     o.lod_count = lod_count;
-    o.game_view = !all;
+    o.all = all;
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
         status = format->export(in, out, &o);
     } else if (cli_has_ext(out, ".p3d")) {

@@ -1,16 +1,22 @@
-/* ferry list / ferry extract: the entries of an archive (MEG so far). */
+/* ferry list / ferry extract: the entries of an archive (MEG, PBO). */
 #define _GNU_SOURCE /* FNM_CASEFOLD */
 #include "cli.h"
 #include "formats.h"
+#include "sources.h"
 
 #include <ferry/meg.h>
+#include <ferry/pbo.h>
 
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char list_usage[] =
     "usage: ferry list [--json] ARCHIVE\n"
@@ -18,16 +24,22 @@ static const char list_usage[] =
     "Lists the entries of a Petroglyph MEG archive (formats 1, 2 and 3): for\n"
     "each its stored name, size in bytes, offset in the archive and flags\n"
     "(format 3: 1 = encrypted). Names are shown as stored, backslashes and all.\n"
+    "A Bohemia PBO archive: its properties (prefix, ...), then for each entry its\n"
+    "size unpacked and stored, offset, packing method and timestamp.\n"
     "\n"
     "  --json   one JSON object: file, format, version, size, and files [{index,\n"
-    "           name, size, start, crc, stored_index, name_index, flags}]\n"
+    "           name, size, start, crc, stored_index, name_index, flags}]; a PBO:\n"
+    "           file, format, size, product_entry, properties [{key, value}],\n"
+    "           prefix, data_start, sha1, sha1_ok, files [{index, name, size,\n"
+    "           data_size, original_size, start, method, method_value, reserved,\n"
+    "           timestamp}]\n"
     "\n"
     "Exit status: 0 listed, 1 invalid input, 2 usage error.\n";
 
 static const char extract_usage[] =
     "usage: ferry extract ARCHIVE OUTDIR [PATTERN...]\n"
     "\n"
-    "Writes the entries of a MEG archive under OUTDIR (created if needed), each\n"
+    "Writes the entries of a MEG or PBO archive under OUTDIR (created if needed), each\n"
     "under its stored name with backslashes as folders (DATA\\ART\\X.ALO ->\n"
     "OUTDIR/DATA/ART/X.ALO). With PATTERNs, only the entries whose name (with\n"
     "'/' for '\\') matches one of them, ignoring case (shell wildcards: * ? [..]).\n"
@@ -35,36 +47,164 @@ static const char extract_usage[] =
     "Nothing is written outside OUTDIR: an entry named by an absolute path, a\n"
     "drive letter (C:), a '.' or '..' segment or an empty one, two entries whose\n"
     "names are equal but for case, and an entry whose bytes lie outside the\n"
-    "archive are not extracted but named in an error; the others are, and the\n"
+    "archive (or, in a PBO, a compressed entry that does not decode) are not\n"
+    "extracted but named in an error; the others are, and the\n"
     "exit status is then 1. A folder on the way that is a symbolic link is\n"
-    "refused. Each file is written atomically (a temporary, then a rename).\n"
+    "refused. Each file is written atomically (a temporary, then a rename); as\n"
+    "in convert -r, files are not flushed to the disk one by one (a system\n"
+    "crash right after an extract may lose files, which a rerun recreates).\n"
     "\n"
     "Exit status: 0 all extracted, 1 invalid input or an entry not extracted,\n"
     "2 usage error.\n";
 
-/* Loads and reads ARCHIVE; prints the error and returns NULL on failure. */
-static ferry_meg *open_archive(const char *cmd, const char *path, uint8_t **data, size_t *size)
+/* An archive read: a MEG or a PBO, and the bytes its entries point into
+ * (mapped, or loaded when mapping fails). */
+typedef struct archive {
+    ferry_format id;
+    ferry_meg *meg;
+    ferry_pbo *pbo;
+    uint8_t *data;
+    size_t size;
+    bool mapped;
+} archive;
+
+/* Maps a regular, non-empty file read-only, so that a multi-gigabyte archive
+ * is never copied into memory: listing touches only the pages of its tables
+ * (and, for a PBO, the SHA-1 reads every page once), extracting those of the
+ * entries written. False when it cannot (the caller then loads the file,
+ * which names what is wrong). */
+static bool map_archive(const char *path, archive *a)
 {
-    cli_input in;
+    uint8_t head[FERRY_DETECT_HEAD];
+    size_t got;
     ferry_error err;
-    if (!cli_input_load(path, CLI_USE_ANY, &in, &err)) {
-        cli_print_error(path, &err);
-        return NULL;
+    if (!cli_check_head(path, head, sizeof head, &got, &err)) return false;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX) {
+        close(fd);
+        return false;
     }
-    if (in.id != FERRY_FORMAT_MEG) {
-        fprintf(stderr, "%s: error: ferry %s reads MEG archives, not %s files\n", CLI_TXT(path), cmd,
-                in.format ? in.format->name : "other");
-        cli_input_free(&in);
-        return NULL;
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) return false;
+    a->data = p;
+    a->size = (size_t)st.st_size;
+    a->mapped = true;
+    return true;
+}
+
+static void close_archive(archive *a)
+{
+    ferry_meg_free(a->meg);
+    ferry_pbo_free(a->pbo);
+    if (a->mapped)
+        munmap(a->data, a->size);
+    else
+        ferry_file_free(a->data);
+    memset(a, 0, sizeof *a);
+}
+
+/* Maps (or loads) and reads ARCHIVE; prints the error and returns false on
+ * failure. */
+static bool open_archive(const char *cmd, const char *path, archive *a)
+{
+    ferry_error err;
+    memset(a, 0, sizeof *a);
+    const cli_format *format = NULL;
+    if (map_archive(path, a)) {
+        a->id = ferry_detect(a->data, a->size);
+        format = cli_format_for(a->id);
+        if (!format) {
+            cli_not_known(&err, a->data, a->size);
+            cli_print_error(path, &err);
+            close_archive(a);
+            return false;
+        }
+    } else {
+        cli_input in;
+        if (!cli_input_load(path, CLI_USE_ANY, &in, &err)) {
+            cli_print_error(path, &err);
+            return false;
+        }
+        a->data = in.data;
+        a->size = in.size;
+        a->id = in.id;
+        format = in.format;
     }
-    ferry_meg *m = cli_format_read(in.format, path, in.data, in.size, NULL);
+    if (a->id != FERRY_FORMAT_MEG && a->id != FERRY_FORMAT_PBO) {
+        fprintf(stderr, "%s: error: ferry %s reads MEG and PBO archives, not %s files\n", CLI_TXT(path), cmd,
+                format ? format->name : "other");
+        close_archive(a);
+        return false;
+    }
+    void *m = cli_format_read(format, path, a->data, a->size, NULL);
     if (!m) {
-        cli_input_free(&in);
-        return NULL;
+        close_archive(a);
+        return false;
     }
-    *data = in.data;
-    *size = in.size;
-    return m;
+    if (a->id == FERRY_FORMAT_MEG)
+        a->meg = m;
+    else
+        a->pbo = m;
+    return true;
+}
+
+static size_t archive_count(const archive *a) { return a->meg ? a->meg->file_count : a->pbo->entry_count; }
+
+/* Entry i's stored name (NULL: none) and its length. */
+static const char *archive_name(const archive *a, size_t i, size_t *length)
+{
+    if (a->meg) {
+        *length = a->meg->files[i].name_length;
+        return a->meg->files[i].name;
+    }
+    *length = a->pbo->entries[i].name_length;
+    return a->pbo->entries[i].name;
+}
+
+/* How messages name entry i: its record ("files[3]", "entries[3]"). */
+static const char *archive_where(const archive *a, size_t i, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s[%zu]", a->meg ? "files" : "entries", i);
+    return buf;
+}
+
+/* Entry i's bytes: in the archive, or decoded into *owned (free it); false
+ * with *why (malloc'd) when they cannot be had. */
+static bool archive_bytes(const archive *a, size_t i, const uint8_t **data, size_t *size, uint8_t **owned,
+                          char **why)
+{
+    char buf[160];
+    *owned = NULL;
+    if (a->meg) {
+        const ferry_meg_entry *e = &a->meg->files[i];
+        if (!e->data) {
+            snprintf(buf, sizeof buf, "its bytes [%u, +%u) lie outside the archive", (unsigned)e->start,
+                     (unsigned)e->size);
+            *why = strdup(buf);
+            return false;
+        }
+        *data = e->data;
+        *size = e->size;
+        return true;
+    }
+    const ferry_pbo_entry *e = &a->pbo->entries[i];
+    if (e->data && e->method == FERRY_PBO_METHOD_NONE) {
+        *data = e->data;
+        *size = e->data_size;
+        return true;
+    }
+    ferry_error err;
+    if (ferry_pbo_entry_bytes(a->pbo, i, 0, owned, size, &err) != FERRY_OK) {
+        char line[640];
+        ferry_error_format(&err, line, sizeof line);
+        *why = strdup(line);
+        return false;
+    }
+    *data = *owned;
+    return true;
 }
 
 int cmd_list(int argc, char **argv)
@@ -86,10 +226,15 @@ int cmd_list(int argc, char **argv)
             path = argv[i];
     }
     if (!path) return cli_usage_error("list", "no archive given");
-    uint8_t *data;
-    size_t size;
-    ferry_meg *m = open_archive("list", path, &data, &size);
-    if (!m) return CLI_INVALID;
+    archive a;
+    if (!open_archive("list", path, &a)) return CLI_INVALID;
+    if (a.pbo) {
+        int status = cli_pbo_list(path, a.pbo, a.size, json);
+        close_archive(&a);
+        return status;
+    }
+    const ferry_meg *m = a.meg;
+    size_t size = a.size;
     if (json) {
         json_t *j = cli_meg_json(path, m, size);
         json_t *files = json_array();
@@ -105,38 +250,10 @@ int cmd_list(int argc, char **argv)
                    e->name ? CLI_TXT(e->name) : "(no name)");
         }
     }
-    ferry_meg_free(m);
-    ferry_file_free(data);
+    close_archive(&a);
     return CLI_OK;
 }
 
-/* The stored name as a relative path with '/', or NULL (and *why) when it
- * could lead outside the output folder. malloc'd. */
-static char *safe_path(const ferry_meg_entry *e, const char **why)
-{
-    if (!e->name) return *why = "its name index is out of range", NULL;
-    size_t n = e->name_length;
-    if (!n) return *why = "its name is empty", NULL;
-    if (memchr(e->name, 0, n)) return *why = "its name holds a NUL byte", NULL;
-    if (n >= 2 && e->name[1] == ':') return *why = "its name starts with a drive letter", NULL;
-    if (e->name[0] == '\\' || e->name[0] == '/') return *why = "its name is an absolute path", NULL;
-    char *p = malloc(n + 1);
-    if (!p) return *why = "out of memory", NULL;
-    for (size_t i = 0; i < n; i++) p[i] = e->name[i] == '\\' ? '/' : e->name[i];
-    p[n] = 0;
-    /* Every segment must be a plain name. */
-    for (const char *s = p;;) {
-        const char *end = strchr(s, '/');
-        size_t len = end ? (size_t)(end - s) : strlen(s);
-        if (len == 0 || (len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.')) {
-            free(p);
-            return *why = "its name has an empty, '.' or '..' segment", NULL;
-        }
-        if (!end) break;
-        s = end + 1;
-    }
-    return p;
-}
 
 /* Creates the folders of `rel` under `root` (not the last segment); a
  * folder on the way that exists but is a link or not a folder is refused. */
@@ -169,7 +286,7 @@ static bool make_parents(const char *root, const char *rel, char **why_buf)
 
 typedef struct item {
     char *path;
-    uint32_t file;
+    size_t file;
     bool clash;
 } item;
 
@@ -180,7 +297,7 @@ static int by_path_nocase(const void *a, const void *b)
 
 int cmd_extract(int argc, char **argv)
 {
-    const char *archive = NULL, *outdir = NULL;
+    const char *apath = NULL, *outdir = NULL;
     int patterns = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
@@ -195,21 +312,19 @@ int cmd_extract(int argc, char **argv)
             free(pattern);
             return cli_usage_error("extract", "unknown option '%s'", argv[i]);
         }
-        if (!archive)
-            archive = argv[i];
+        if (!apath)
+            apath = argv[i];
         else if (!outdir)
             outdir = argv[i];
         else
             pattern[patterns++] = argv[i];
     }
-    if (!archive || !outdir) {
+    if (!apath || !outdir) {
         free(pattern);
         return cli_usage_error("extract", "expected ARCHIVE and OUTDIR");
     }
-    uint8_t *data;
-    size_t size;
-    ferry_meg *m = open_archive("extract", archive, &data, &size);
-    if (!m) {
+    archive a;
+    if (!open_archive("extract", apath, &a)) {
         free(pattern);
         return CLI_INVALID;
     }
@@ -226,15 +341,18 @@ int cmd_extract(int argc, char **argv)
         status = CLI_USAGE;
         goto done;
     }
-    item *items = calloc(m->file_count ? m->file_count : 1, sizeof *items);
+    size_t total = archive_count(&a);
+    item *items = calloc(total ? total : 1, sizeof *items);
     size_t count = 0, written = 0, refused = 0;
-    for (uint32_t i = 0; items && i < m->file_count; i++) {
-        const ferry_meg_entry *e = &m->files[i];
+    char where[48];
+    for (size_t i = 0; items && i < total; i++) {
+        size_t nlen;
+        const char *name = archive_name(&a, i, &nlen);
         const char *why = NULL;
-        char *p = safe_path(e, &why);
+        char *p = cli_entry_path(name, nlen, &why);
         if (!p) {
-            fprintf(stderr, "%s: files[%u] '%s' not extracted: %s\n", CLI_TXT(archive), (unsigned)i,
-                    e->name ? CLI_TXT(e->name) : "", why);
+            fprintf(stderr, "%s: %s '%s' not extracted: %s\n", CLI_TXT(apath), archive_where(&a, i, where, sizeof where),
+                    name ? CLI_TXT(name) : "", why);
             status = CLI_INVALID;
             refused++;
             continue;
@@ -258,29 +376,33 @@ int cmd_extract(int argc, char **argv)
     for (size_t k = 1; k < count; k++)
         if (strcasecmp(items[k - 1].path, items[k].path) == 0) items[k - 1].clash = items[k].clash = true;
     for (size_t k = 0; k < count; k++) {
-        const ferry_meg_entry *e = &m->files[items[k].file];
+        size_t nlen;
+        const char *name = archive_name(&a, items[k].file, &nlen);
+        archive_where(&a, items[k].file, where, sizeof where);
         char *why = NULL;
+        const uint8_t *bytes = NULL;
+        uint8_t *owned = NULL;
+        size_t size = 0;
         if (items[k].clash) {
-            fprintf(stderr, "%s: files[%u] '%s' not extracted: another entry's name is equal but for case\n",
-                    CLI_TXT(archive), (unsigned)items[k].file, CLI_TXT(e->name));
+            fprintf(stderr, "%s: %s '%s' not extracted: another entry's name is equal but for case\n",
+                    CLI_TXT(apath), where, CLI_TXT(name));
             status = CLI_INVALID;
             refused++;
-        } else if (!e->data) {
-            fprintf(stderr, "%s: files[%u] '%s' not extracted: its bytes [%u, +%u) lie outside the archive\n",
-                    CLI_TXT(archive), (unsigned)items[k].file, CLI_TXT(e->name), (unsigned)e->start,
-                    (unsigned)e->size);
+        } else if (!archive_bytes(&a, items[k].file, &bytes, &size, &owned, &why)) {
+            fprintf(stderr, "%s: %s '%s' not extracted: %s\n", CLI_TXT(apath), where, CLI_TXT(name),
+                    why ? why : "out of memory");
             status = CLI_INVALID;
             refused++;
         } else if (!make_parents(outdir, items[k].path, &why)) {
-            fprintf(stderr, "%s: files[%u] '%s' not extracted: %s\n", CLI_TXT(archive), (unsigned)items[k].file,
-                    CLI_TXT(e->name), why ? why : "out of memory");
+            fprintf(stderr, "%s: %s '%s' not extracted: %s\n", CLI_TXT(apath), where, CLI_TXT(name),
+                    why ? why : "out of memory");
             status = CLI_INVALID;
             refused++;
         } else {
             size_t ol = strlen(outdir), pl = strlen(items[k].path);
             char *full = malloc(ol + 1 + pl + 1);
             ferry_error err;
-            const ferry_write_options wo = {.protect_input = archive};
+            const ferry_write_options wo = {.protect_input = apath, .no_sync = true};
             if (!full) {
                 status = CLI_INVALID;
                 refused++;
@@ -288,7 +410,7 @@ int cmd_extract(int argc, char **argv)
                 memcpy(full, outdir, ol);
                 full[ol] = '/';
                 memcpy(full + ol + 1, items[k].path, pl + 1);
-                if (ferry_file_write(full, e->data, e->size, &wo, &err) != FERRY_OK) {
+                if (ferry_file_write(full, bytes, size, &wo, &err) != FERRY_OK) {
                     cli_print_error(full, &err);
                     status = CLI_INVALID;
                     refused++;
@@ -298,19 +420,19 @@ int cmd_extract(int argc, char **argv)
                 free(full);
             }
         }
+        free(owned);
         free(why);
         free(items[k].path);
     }
     if (items) {
-        fprintf(stderr, "%s: %zu file%s extracted into %s", CLI_TXT(archive), written, written == 1 ? "" : "s",
+        fprintf(stderr, "%s: %zu file%s extracted into %s", CLI_TXT(apath), written, written == 1 ? "" : "s",
                 CLI_TXT(outdir));
         if (refused) fprintf(stderr, ", %zu not extracted (named above)", refused);
         fputc('\n', stderr);
     }
     free(items);
 done:
-    ferry_meg_free(m);
-    ferry_file_free(data);
+    close_archive(&a);
     free(pattern);
     return status;
 }

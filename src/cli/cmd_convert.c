@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "export.h"
 #include "formats.h"
+#include "sources.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 
 static const char convert_usage[] =
     "usage: ferry convert [OPTIONS] IN OUT\n"
-    "       ferry convert -r [OPTIONS] DIR OUTDIR\n"
+    "       ferry convert -r [OPTIONS] DIR|ARCHIVE OUTDIR\n"
     "\n"
     "Reads IN and writes OUT; the output format follows OUT's extension:\n"
     "  IN.alo -> OUT.glb   glTF 2.0 binary: skeleton, meshes, skins, materials,\n"
@@ -20,8 +21,13 @@ static const char convert_usage[] =
     "                      between format 1 (Empire at War) and format 2 (Forces of\n"
     "                      Corruption) with --ala-format; every pose stays the same\n"
     "\n"
-    "With -r, every .alo under DIR becomes a .glb under OUTDIR, mirroring the\n"
-    "folders, in parallel; animations are attached to their models automatically.\n"
+    "With -r, every model under DIR (.alo, .p3d, .alm: each converted by its\n"
+    "content) becomes a .glb under OUTDIR, mirroring the folders, in parallel;\n"
+    "animations are attached to their models automatically. DIR may be an\n"
+    "archive (.meg): its models are converted straight out of it, the outputs\n"
+    "at the entries' paths (an entry named with a drive letter, an absolute path\n"
+    "or a '..' is not converted but named, and the exit status is 1), their\n"
+    "animations and textures looked up inside it as in a folder.\n"
     "A file that fails is named and the batch goes on; the exit status is 1 if any\n"
     "file failed. A missing texture is a warning, never a failure.\n"
     "\n"
@@ -35,8 +41,10 @@ static const char convert_usage[] =
     "                    wins); one that cannot be read or does not fit is skipped\n"
     "                    with a warning\n"
     "  --force           attach an --anim FILE that does not fit (a warning)\n"
-    "  --textures DIR    another folder to search for textures (repeatable); the\n"
-    "                    model's folder and ../Textures are always searched\n"
+    "  --textures PLACE  another folder or archive (.meg) to search for textures\n"
+    "                    (repeatable, searched in order, each at its root and in\n"
+    "                    its Data/Art/Textures); the model's folder and\n"
+    "                    ../Textures are always searched first\n"
     "  --no-textures     do not look textures up or embed them\n"
     "  --all             every mesh: also those the game does not draw (hidden,\n"
     "                    on hidden bones, shadow volumes, collision meshes, less\n"
@@ -57,8 +65,10 @@ static int rewrite(const char *in, const char *out, int ala_format);
 int cli_alamo_export(const char *in, const char *out, const cli_convert_options *o)
 {
     const export_options *options = o->alamo;
+    if (o->input) /* a batch's file: its log and result, no summary line */
+        return export_one(in, out, options, o->input, o->input->result, o->input->log);
     export_result result;
-    int status = export_one(in, out, options, &result, stderr);
+    int status = export_one(in, out, options, NULL, &result, stderr);
     if (status == CLI_OK) {
         /* A .gltf's images are PNG files beside it, a .glb's are inside it. */
         fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s %s, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out),
@@ -104,6 +114,7 @@ static const struct convert_route {
     {FERRY_FORMAT_ALM, OUT_ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
     {FERRY_FORMAT_PAA, OUT_ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
     {FERRY_FORMAT_MEG, OUT_ANY, cli_meg_convert},   /* rewrite; other outputs refused */
+    {FERRY_FORMAT_PBO, OUT_ANY, cli_pbo_convert},   /* rewrite; other outputs refused */
     {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
     {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
     {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
@@ -163,7 +174,10 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     bool recursive = false, json = false, gltf_options = false, game_view = false;
     export_options eo = {0};
     eo.animations = calloc((size_t)argc, sizeof *eo.animations);
-    eo.texture_dirs = calloc((size_t)argc, sizeof *eo.texture_dirs);
+    const char **tex_values = calloc((size_t)argc, sizeof *tex_values);
+    const ferry_file_source **tex_sources = calloc((size_t)argc, sizeof *tex_sources);
+    size_t tex_count = 0;
+    cli_sources *pool = NULL;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
@@ -172,6 +186,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             fputs(cli_odol_convert_help, stdout);
             fputs(cli_paa_convert_help, stdout);
             fputs(cli_meg_convert_help, stdout);
+            fputs(cli_pbo_convert_help, stdout);
             status = CLI_OK;
             goto done;
         }
@@ -208,9 +223,9 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
                 else
                     eo.animations[eo.animation_count++] = v;
             } else if (argv[i - 1][2] == 't') {
-                if ((status = cli_check_texture_dir("convert", v)) != CLI_OK) goto done;
+                if ((status = cli_check_texture_place("convert", v)) != CLI_OK) goto done;
                 status = CLI_USAGE;
-                eo.texture_dirs[eo.texture_dir_count++] = v;
+                tex_values[tex_count++] = v;
             } else {
                 char *end;
                 long n = strtol(v, &end, 10);
@@ -245,6 +260,24 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
         status = cli_usage_error("convert", "--all and --game-view contradict each other");
         goto done;
     }
+    /* --textures: each a folder or an archive, opened once as a file source
+     * (cached: every folder listed once, for the whole batch). */
+    if (!(pool = cli_sources_new())) {
+        fprintf(stderr, "ferry convert: out of memory\n");
+        status = CLI_INVALID;
+        goto done;
+    }
+    for (size_t i = 0; i < tex_count && !eo.skip_textures; i++) {
+        ferry_error err;
+        const cli_root *root = cli_sources_open(pool, tex_values[i], &err);
+        if (!root) {
+            cli_print_error(tex_values[i], &err);
+            status = CLI_INVALID;
+            goto done;
+        }
+        tex_sources[eo.texture_source_count++] = root->source;
+    }
+    eo.texture_sources = tex_sources;
     if (recursive) {
         if (ala_format) {
             status = cli_usage_error("convert", "--ala-format does not apply to -r");
@@ -255,7 +288,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
          * per file would cost more than converting it. */
         eo.no_sync = true;
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        status = export_batch(in, out, &eo, jobs ? jobs : (cpus > 0 ? (int)cpus : 1), json);
+        status = export_batch(in, out, &eo, pool, jobs ? jobs : (cpus > 0 ? (int)cpus : 1), json);
         goto done;
     }
     if (json || eo.quiet || jobs) {
@@ -271,6 +304,8 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
         o.source = source;
         o.allow_invalid = eo.allow_invalid;
         o.alamo = &eo;
+        o.texture_sources = eo.texture_sources;
+        o.texture_source_count = eo.texture_source_count;
         status = format_of(source)->export(in, out, &o);
         goto done;
     }
@@ -284,7 +319,9 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     status = format_of(source)->rewrite(in, out, &o);
 done:
     free(eo.animations);
-    free(eo.texture_dirs);
+    free(tex_values);
+    free(tex_sources);
+    cli_sources_free(pool);
     return status;
 }
 
@@ -307,7 +344,7 @@ int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options
              * writes from another input (a texture's .png, an archive's
              * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
             if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
-                cli_has_ext(out, ".meg")) {
+                cli_has_ext(out, ".meg") || cli_has_ext(out, ".pbo")) {
                 cli_input probe;
                 ferry_error err;
                 bool loaded = cli_input_load(in, CLI_USE_ANY, &probe, &err);
@@ -318,7 +355,7 @@ int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options
                 }
             }
             from = "";
-            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg (which apply depends on the "
+            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg, .pbo (which apply depends on the "
                       "input: ferry convert --help)";
         }
         return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);

@@ -13,7 +13,8 @@ static const char dump_usage[] =
     "where the format is known, the chunk's name, its strings, its mini-chunks\n"
     "and a summary of its fields. ODOL (.p3d) and ALM (.alm) files: every\n"
     "structure decoded, record by record. MEG archives: the header, the names\n"
-    "and every file record. PAA/PAC textures: tags (bytes shown), palette and\n"
+    "and every file record. PBO archives: the product entry and its properties,\n"
+    "every record with its offset, the SHA-1 stored and computed. PAA/PAC textures: tags (bytes shown), palette and\n"
     "each mipmap's place, size and compression.\n"
     "\n"
     "  --json   machine-readable output on stdout\n";

@@ -18,7 +18,8 @@ static const char info_usage[] =
     "resolution names, vertex, face, section, selection and proxy counts. ALM\n"
     "meshes (.alm): version, bones, positions, vertices, triangles at several\n"
     "levels of detail. MEG archives (.meg): format, file and name counts, bytes\n"
-    "of entries. PAA/PAC textures: type, size and mipmaps, average and maximum\n"
+    "of entries. PBO archives (.pbo): prefix and other properties, files, bytes,\n"
+    "the SHA-1 and whether it matches. PAA/PAC textures: type, size and mipmaps, average and maximum\n"
     "colours, tags. A file of any other format is named as such.\n"
     "\n"
     "  --json   machine-readable output on stdout (an array, one object per file)\n";

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char render_usage[] =
     "usage: ferry render FILE.alo|MODEL.alo OUT.png [--time T] [--seed S] [--size WxH] [--textures DIR]...\n"
@@ -35,7 +36,8 @@ static const char render_usage[] =
     "  --ground Z      the ground plane particles interact with is z = Z (default 0)\n"
     "  --no-ground     no ground: ground interaction never happens\n"
     "  --size WxH      image size in pixels (default 512x512, at most 4096 a side)\n"
-    "  --textures DIR  another folder to search for textures (repeatable)\n"
+    "  --textures DIR  another folder to search for textures (repeatable; folders\n"
+    "                  only, not archives)\n"
     "  --duration D    seconds of animation (GIF)\n"
     "  --fps F         frames per second (GIF; 1 to 100)\n";
 
@@ -310,7 +312,12 @@ int cmd_render(int argc, char **argv)
                 cli_usage_error("render", "--textures needs a folder");
                 goto out;
             }
-            if (cli_check_texture_dir("render", argv[i + 1]) != CLI_OK) goto out;
+            struct stat st;
+            if (stat(argv[i + 1], &st) != 0 || !S_ISDIR(st.st_mode)) {
+                cli_usage_error("render", "--textures %s: not a folder (render searches folders, not archives)",
+                                CLI_TXT(argv[i + 1]));
+                goto out;
+            }
             dirs[dir_count++] = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             cli_usage_error("render", "unknown option '%s'", a);

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 #include "formats.h"
+#include "sources.h"
 #include "walk.h"
 
 #include <dirent.h>
@@ -15,8 +16,8 @@ static const char validate_usage[] =
     "       ferry validate -r [OPTIONS] DIR|FILE...\n"
     "\n"
     "Checks each file (ALO model, ALO particle system, ALA animation, ODOL .p3d\n"
-    "model of ArmA and ArmA 2, ALM progressive mesh, MEG archive, PAA/PAC\n"
-    "texture) against every rule of its format and reports each problem with its\n"
+    "model of ArmA and ArmA 2, ALM progressive mesh, MEG or PBO archive,\n"
+    "PAA/PAC texture) against every rule of its format and reports each problem with its\n"
     "byte offset and chunk or record path. Errors (the game may crash or misdraw)\n"
     "make the exit status 1; warnings (e.g. a texture not found) are listed apart\n"
     "and do not fail.\n"
@@ -34,14 +35,15 @@ static const char validate_usage[] =
     "With -r, each DIR is walked (subfolders too; names starting with '.' are\n"
     "left out, a folder reached twice through links is entered once) and every\n"
     "regular file whose content ferry recognises is checked (ALO, ALA, ODOL,\n"
-    "ALM, MEG, PAA; a file named .alo, .ala, .p3d, .alm, .meg, .paa or .pac is\n"
-    "checked whatever its content). Other files (DDS and TGA textures, XML,\n"
-    "glTF, ...) are skipped and counted, not errors; a folder that cannot be\n"
+    "ALM, MEG, PBO, PAA; a file named .alo, .ala, .p3d, .alm, .meg, .pbo, .paa or\n"
+    ".pac is checked whatever its content). Other files (DDS and TGA textures,\n"
+    "XML, glTF, ...) are skipped and counted, not errors; a folder that cannot be\n"
     "read is an error. Without -r a folder is an error.\n"
     "\n"
     "  -r              check every file in the folders given (--recursive)\n"
     "  --json          machine-readable report on stdout\n"
-    "  --textures DIR  another folder to search for textures (repeatable)\n"
+    "  --textures DIR  another folder or archive (.meg) to search for textures\n"
+    "                  (repeatable; each at its root and in its Data/Art/Textures)\n"
     "  --no-textures   skip the texture check\n"
     "  --model FILE    check every animation against this model\n";
 
@@ -50,13 +52,14 @@ typedef struct texture_ctx {
     const char **dirs;
     size_t dir_count;
     ferry_alamo_texture_folders folders; /* the folder sources searched, opened per file */
+    ferry_alamo_texture_places places;    /* what is searched: folders.places, or the pool's */
 } texture_ctx;
 
 static bool texture_exists(const char *name, void *user)
 {
     const texture_ctx *t = user;
     char found[4096];
-    return ferry_alamo_texture_find(&t->folders.places, name, NULL, found, sizeof found);
+    return ferry_alamo_texture_find(&t->places, name, NULL, found, sizeof found);
 }
 
 /* An animation is checked against the model `pick` finds for it (none: alone). */
@@ -86,9 +89,31 @@ size_t cli_alamo_validate(const char *file, const uint8_t *data, size_t size, co
         texture_ctx tex = {.model_path = file, .dirs = (const char **)options->texture_dirs,
                            .dir_count = options->texture_dir_count};
         bool check_textures = options->check_textures;
-        if (!check_textures ||
-            ferry_alamo_texture_folders_open(file, tex.dirs, tex.dir_count, &tex.folders, &err) != FERRY_OK)
+        const ferry_file_source *pooled[64];
+        if (check_textures && options->sources && tex.dir_count <= 64) {
+            /* The run's pool: each folder opened and listed once, whatever
+             * the number of files and textures (sources.h). */
+            const char *slash = strrchr(file, '/');
+            char dir[4096], up[4100];
+            snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+            snprintf(up, sizeof up, "%s/..", dir);
             memset(&tex.folders, 0, sizeof tex.folders);
+            tex.places.model_source = cli_sources_folder(options->sources, dir, &err);
+            tex.places.model_path = slash ? slash + 1 : file;
+            tex.places.parent_source = cli_sources_folder(options->sources, up, &err);
+            for (size_t i = 0; i < tex.dir_count; i++) {
+                const cli_root *root = cli_sources_open(options->sources, tex.dirs[i], &err);
+                pooled[i] = root ? root->source : NULL; /* an archive that cannot be read: nothing found there */
+            }
+            tex.places.folders = pooled;
+            tex.places.folder_count = tex.dir_count;
+        } else if (!check_textures ||
+                   ferry_alamo_texture_folders_open(file, tex.dirs, tex.dir_count, &tex.folders, &err) != FERRY_OK) {
+            memset(&tex.folders, 0, sizeof tex.folders);
+            memset(&tex.places, 0, sizeof tex.places);
+        } else {
+            tex.places = tex.folders.places;
+        }
         ferry_diagnostics diags = {0};
         if (a.model) {
             ferry_alo_validate_options opts = {check_textures ? texture_exists : NULL, &tex};
@@ -305,7 +330,7 @@ static void add_target(target_list *l, const char *path, const char *folder_erro
 static bool named_like_model(const char *path)
 {
     return cli_has_ext(path, ".alo") || cli_has_ext(path, ".ala") || cli_has_ext(path, ".p3d") ||
-           cli_has_ext(path, ".alm") || cli_has_ext(path, ".meg") || cli_has_ext(path, ".paa") ||
+           cli_has_ext(path, ".alm") || cli_has_ext(path, ".meg") || cli_has_ext(path, ".pbo") || cli_has_ext(path, ".paa") ||
            cli_has_ext(path, ".pac");
 }
 
@@ -385,7 +410,7 @@ int cmd_validate(int argc, char **argv)
                 status = cli_usage_error("validate", "--textures needs a folder");
                 goto done;
             }
-            if ((status = cli_check_texture_dir("validate", argv[i + 1])) != CLI_OK) goto done;
+            if ((status = cli_check_texture_place("validate", argv[i + 1])) != CLI_OK) goto done;
             dirs[dir_count++] = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("validate", "unknown option '%s'", argv[i]);
@@ -438,7 +463,7 @@ int cmd_validate(int argc, char **argv)
     picker.given = calloc(file_count, sizeof *picker.given);
     for (size_t i = 0; i < file_count && picker.given; i++)
         if (cli_has_ext(files[i], ".alo")) picker.given[picker.given_count++] = files[i];
-    cli_validate_options options = {dirs, dir_count, check_textures, &picker};
+    cli_validate_options options = {dirs, dir_count, check_textures, &picker, cli_sources_new()};
     json_t *report = json ? json_array() : NULL;
     size_t failed = 0;
     cli_progress progress;
@@ -460,6 +485,7 @@ int cmd_validate(int argc, char **argv)
     }
     cli_progress_end(&progress);
     picker_free(&picker);
+    cli_sources_free(options.sources);
     cli_asset_free(&fixed_model);
     if (report) {
         cli_print_json(report);

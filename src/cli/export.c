@@ -87,7 +87,8 @@ static void print_diags(FILE *log, const char *file, const ferry_diagnostics *d,
                 CLI_TXT(d->items[i].message), d->items[i].rule);
 }
 
-int export_one(const char *in, const char *out, const export_options *options, export_result *result, FILE *log)
+int export_one(const char *in, const char *out, const export_options *options, const export_input *input,
+               export_result *result, FILE *log)
 {
     memset(result, 0, sizeof *result);
     cli_asset asset;
@@ -95,6 +96,10 @@ int export_one(const char *in, const char *out, const export_options *options, e
     int status = CLI_INVALID;
     char **auto_paths = NULL;
     size_t auto_count = 0;
+    /* Animations found in input->source: their bytes, given back to it. */
+    const ferry_file_source *anim_source = input ? input->source : NULL;
+    uint8_t **anim_bytes = NULL;
+    size_t *anim_sizes = NULL;
     cli_asset *anims = NULL;
     const ferry_ala_animation **anim_ptrs = NULL;
     char **anim_names = NULL;
@@ -103,7 +108,10 @@ int export_one(const char *in, const char *out, const export_options *options, e
     ferry_diagnostics diags = {0};
     ferry_alamo_texture_folders textures;
     memset(&textures, 0, sizeof textures);
-    if (!cli_asset_load(in, &asset, &err)) {
+    ferry_alamo_texture_places places = {0};
+    bool loaded = input && input->data ? cli_asset_read(input->data, input->size, &asset, &err)
+                                       : cli_asset_load(in, &asset, &err);
+    if (!loaded) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
         if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
@@ -128,18 +136,27 @@ int export_one(const char *in, const char *out, const export_options *options, e
         ferry_diagnostics_free(&checks);
         if (refused) goto done;
     }
-    /* Textures are found through folder sources: the model's folder, the
-     * one above it (its Textures) and each --textures folder. */
-    if (!options->skip_textures &&
-        ferry_alamo_texture_folders_open(in, (const char *const *)options->texture_dirs, options->texture_dir_count,
-                                         &textures, &err) != FERRY_OK)
-        goto convert_failed;
+    /* Textures are found through file sources: the model's folder (in the
+     * source that holds it, or on the disk), the one above it (its
+     * Textures) and each --textures folder or archive. */
+    if (!options->skip_textures) {
+        if (anim_source) {
+            places.model_source = input->source;
+            places.model_path = input->path;
+            places.parent_source = input->parent;
+        } else {
+            if (ferry_alamo_texture_folders_open(in, NULL, 0, &textures, &err) != FERRY_OK) goto convert_failed;
+            places = textures.places;
+        }
+        places.folders = options->texture_sources;
+        places.folder_count = options->texture_source_count;
+    }
     if (asset.particles) {
         if (ferry_particle_to_scene(asset.particles, NULL, &scene, &err) != FERRY_OK) goto convert_failed;
         if (!options->skip_textures) {
             /* The textures an emitter names are looked up as validate does
              * (the same rule, texture-missing); only those findings are kept. */
-            ferry_particle_validate_options po = {NULL, particle_texture_exists, (void *)&textures.places};
+            ferry_particle_validate_options po = {NULL, particle_texture_exists, (void *)&places};
             ferry_diagnostics all = {0};
             ferry_particle_validate(asset.particles, &po, &all);
             for (size_t i = 0; i < all.count; i++) {
@@ -151,8 +168,15 @@ int export_one(const char *in, const char *out, const export_options *options, e
             ferry_diagnostics_free(&all);
         }
     } else {
-        if (options->auto_animations) auto_count = export_find_animations(in, &auto_paths);
+        if (options->auto_animations && anim_source) {
+            if (ferry_ala_find_animations(anim_source, input->path, &auto_paths, &auto_count, &err) != FERRY_OK)
+                auto_count = 0;
+        } else if (options->auto_animations) {
+            auto_count = export_find_animations(in, &auto_paths);
+        }
         size_t total = options->animation_count + auto_count;
+        anim_bytes = calloc(total ? total : 1, sizeof *anim_bytes);
+        anim_sizes = calloc(total ? total : 1, sizeof *anim_sizes);
         anims = calloc(total ? total : 1, sizeof *anims);
         anim_ptrs = calloc(total ? total : 1, sizeof *anim_ptrs);
         anim_names = calloc(total ? total : 1, sizeof *anim_names);
@@ -161,9 +185,21 @@ int export_one(const char *in, const char *out, const export_options *options, e
             const char *path = asked ? options->animations[i] : auto_paths[i - options->animation_count];
             cli_asset *a = &anims[anim_count];
             const char *problem = NULL;
-            char line[1024];
-            if (!cli_asset_load(path, a, &err) || !a->animation) {
-                if (a->data && !a->animation && err.code == FERRY_OK) {
+            char line[1024], shown[1024];
+            bool read;
+            if (!asked && anim_source) {
+                /* Found in the model's source (a folder, an archive): read from it. */
+                ferry_file_source_display(anim_source, path, shown, sizeof shown);
+                memset(a, 0, sizeof *a);
+                read = ferry_file_source_load(anim_source, path, CLI_MAX_INPUT, &anim_bytes[anim_count],
+                                              &anim_sizes[anim_count], &err) == FERRY_OK &&
+                       cli_asset_read(anim_bytes[anim_count], anim_sizes[anim_count], a, &err);
+                path = shown;
+            } else {
+                read = cli_asset_load(path, a, &err);
+            }
+            if (!read || !a->animation) {
+                if ((a->data || anim_bytes[anim_count]) && !a->animation && err.code == FERRY_OK) {
                     problem = "not an animation";
                 } else {
                     ferry_error_format(&err, line, sizeof line);
@@ -192,11 +228,15 @@ int export_one(const char *in, const char *out, const export_options *options, e
                         fprintf(log, "%s: error: %s%s\n", path, problem,
                                 strncmp(problem, "does not fit", 12) == 0 ? " (--force attaches it anyway)" : "");
                     cli_asset_free(a);
+                    ferry_file_source_release(anim_source, anim_bytes[anim_count], anim_sizes[anim_count]);
+                    anim_bytes[anim_count] = NULL;
                     goto done;
                 }
                 if (log) fprintf(log, "%s: warning: animation skipped: %s\n", path, problem);
                 result->warnings++;
                 cli_asset_free(a);
+                ferry_file_source_release(anim_source, anim_bytes[anim_count], anim_sizes[anim_count]);
+                anim_bytes[anim_count] = NULL;
                 continue;
             }
             const char *base = strrchr(path, '/');
@@ -207,7 +247,7 @@ int export_one(const char *in, const char *out, const export_options *options, e
         }
         ferry_alo_scene_options so = {0};
         so.model_path = in;
-        so.texture_places = &textures.places;
+        so.texture_places = &places;
         so.skip_textures = options->skip_textures;
         so.all = options->all;
         ferry_alo_scene_report report = {0};
@@ -251,12 +291,18 @@ done:
     ferry_scene_free(scene);
     for (size_t i = 0; i < anim_count; i++) {
         cli_asset_free(&anims[i]);
+        ferry_file_source_release(anim_source, anim_bytes[i], anim_sizes[i]);
         free(anim_names[i]);
     }
+    free(anim_bytes);
+    free(anim_sizes);
     free(anims);
     free(anim_ptrs);
     free(anim_names);
-    export_free_paths(auto_paths, auto_count);
+    if (anim_source)
+        ferry_ala_free_paths(auto_paths, auto_count);
+    else
+        export_free_paths(auto_paths, auto_count);
     cli_asset_free(&asset);
     return status;
 }

@@ -9,8 +9,11 @@ typedef struct export_options {
     size_t animation_count;
     bool auto_animations; /* --anim auto: every MODEL_*.ala beside MODEL.alo */
     bool force; /* --force: attach an explicit --anim FILE that does not fit the model */
-    const char **texture_dirs;
-    size_t texture_dir_count;
+    /* --textures: folders and archives, opened as file sources (searched
+     * after the model's own places, each at its root and its
+     * Data/Art/Textures). */
+    const ferry_file_source *const *texture_sources;
+    size_t texture_source_count;
     bool skip_textures;
     bool all; /* every mesh, also those the game does not draw (default: the game's view) */
     bool quiet; /* batch: warnings counted, not printed one by one */
@@ -31,14 +34,37 @@ void export_result_free(export_result *result);
 /* "A.dds, B.tga" (at most `size` bytes, "..." when cut). */
 void export_missing_list(const export_result *result, char *out, size_t size);
 
+/* Where a model comes from when it is not a file named on the command
+ * line (a batch's file, an archive's entry). */
+typedef struct export_input {
+    const uint8_t *data; /* its bytes, already loaded */
+    size_t size;
+    /* The source holding it and its path there: its animations and the
+     * textures beside it and in ../Textures are looked up there. */
+    const ferry_file_source *source;
+    const char *path;
+    /* The folder above source's root (a model on the disk, its folder the
+     * source's root: ../Textures is there); NULL in an archive. */
+    const ferry_file_source *parent;
+    FILE *log;             /* messages (a batch's buffer) */
+    export_result *result; /* filled; no summary line is printed */
+} export_input;
+
 /* Converts one .alo (model or particle system) to OUT (.glb or .gltf).
- * Messages go to `log` (stderr, or a batch's buffer). Returns CLI_OK or CLI_INVALID. */
-int export_one(const char *in, const char *out, const export_options *options, export_result *result, FILE *log);
+ * `in` names it; with `input` (may be NULL) its bytes and places are
+ * those, else it is read from the disk. Messages go to `log` (stderr, or a
+ * batch's buffer). Returns CLI_OK or CLI_INVALID. */
+int export_one(const char *in, const char *out, const export_options *options, const export_input *input,
+               export_result *result, FILE *log);
 
 /* The MODEL_*.ala files beside a model (malloc'd paths, sorted). */
 size_t export_find_animations(const char *model_path, char ***paths);
 void export_free_paths(char **paths, size_t count);
 
-int export_batch(const char *in_dir, const char *out_dir, const export_options *options, int jobs, bool json);
+/* convert -r: every model under IN (a folder, or an archive of a kind in
+ * sources.c) to a .glb under OUT_DIR at the mirrored path. */
+struct cli_sources;
+int export_batch(const char *in, const char *out_dir, const export_options *options, struct cli_sources *sources,
+                 int jobs, bool json);
 
 #endif

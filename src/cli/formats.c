@@ -25,6 +25,8 @@ static const cli_format formats[] = {
      cli_format_rewrite, cli_alm_export, cli_alm_build, cli_alm_read, cli_alm_write, cli_alm_free},
     {FERRY_FORMAT_MEG, "MEG", cli_meg_info, cli_meg_dump, cli_meg_validate, cli_meg_convert, cli_format_rewrite,
      NULL, NULL, cli_meg_read, cli_meg_write, cli_meg_free},
+    {FERRY_FORMAT_PBO, "PBO", cli_pbo_info, cli_pbo_dump, cli_pbo_validate, cli_pbo_convert, cli_format_rewrite,
+     NULL, NULL, cli_pbo_read, cli_pbo_write, cli_pbo_free},
     /* glTF is an input of ALM building only (cmd_convert.c's routes). */
     {FERRY_FORMAT_GLB, "glTF binary", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
     {FERRY_FORMAT_GLTF, "glTF", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
@@ -54,7 +56,7 @@ void cli_not_known(ferry_error *err, const uint8_t *data, size_t size)
         at += (size_t)snprintf(bytes + at, sizeof bytes - at, "%s%02x", i ? " " : "", data[i]);
     snprintf(err->message, sizeof err->message,
              "not a known format: it starts with %s; ferry reads Alamo models (chunk 0x200), particle "
-             "systems (0x900), animations (0x1000), ODOL P3D models ('ODOL'), ALM meshes, MEG archives and PAA/PAC textures (a type such as 0xff01)",
+             "systems (0x900), animations (0x1000), ODOL P3D models ('ODOL'), ALM meshes, MEG and PBO archives and PAA/PAC textures (a type such as 0xff01)",
              bytes);
 }
 
@@ -115,6 +117,7 @@ ferry_format cli_format_guess(const char *path)
     if (cli_has_ext(path, ".p3d")) return FERRY_FORMAT_ODOL;
     if (cli_has_ext(path, ".alm")) return FERRY_FORMAT_ALM;
     if (cli_has_ext(path, ".meg")) return FERRY_FORMAT_MEG;
+    if (cli_has_ext(path, ".pbo")) return FERRY_FORMAT_PBO;
     if (cli_has_ext(path, ".glb")) return FERRY_FORMAT_GLB;
     if (cli_has_ext(path, ".gltf")) return FERRY_FORMAT_GLTF;
     if (cli_has_ext(path, ".alo")) return FERRY_FORMAT_ALO_MODEL;

@@ -17,6 +17,9 @@ typedef struct cli_validate_options {
     size_t texture_dir_count;
     bool check_textures;
     struct model_picker *picker;
+    /* The folders textures are looked up in, opened once each and listed
+     * once for the whole run (sources.h); NULL: opened per file. */
+    struct cli_sources *sources;
 } cli_validate_options;
 
 /* What a conversion was asked for, parsed by the input family's option
@@ -31,15 +34,24 @@ typedef struct cli_convert_options {
      * the animation format of a rewrite (0: its own, 1 or 2). */
     const struct export_options *alamo;
     int ala_format;
-    /* ODOL export: LODs by index (--lod); without, game_view keeps the most
-     * detailed visual LOD and !game_view (--all) every LOD. */
+    /* ODOL export: LODs by index (--lod); without, the most detailed visual
+     * LOD (the game's view, the default) or, with `all` (--all), every LOD. */
     const uint32_t *lods;
     size_t lod_count;
-    bool game_view;
+    bool all;
     /* ALM export: the level of detail (NULL: full resolution); ALM build:
      * the ALO model's animation (--anim FILE|auto, or NULL). */
     const struct ferry_alm_lod_options *alm_lod;
     const char *anim;
+    /* Every export: IN already loaded from a batch's folder or an archive
+     * (its bytes, the source holding it, the log its messages go to, the
+     * result the counts go to; no summary line printed), or NULL: IN is
+     * a file named on the command line, read from the disk. */
+    const struct export_input *input;
+    /* --textures: folders and archives as file sources, in order (ODOL
+     * texture lookup takes them as they are). */
+    const ferry_file_source *const *texture_sources;
+    size_t texture_source_count;
 } cli_convert_options;
 
 typedef struct cli_format {
@@ -121,6 +133,24 @@ struct ferry_meg;
 struct ferry_meg_entry;
 json_t *cli_meg_json(const char *file, const struct ferry_meg *m, size_t size);
 json_t *cli_meg_entry_json(const struct ferry_meg_entry *e, uint32_t i);
+int cli_pbo_info(const char *file, const uint8_t *data, size_t size, json_t *report); /* cli_pbo.c */
+int cli_pbo_dump(const char *file, const uint8_t *data, size_t size, bool json);
+size_t cli_pbo_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                        json_t *report);
+int cli_pbo_convert(int argc, char **argv, ferry_format source);
+void *cli_pbo_read(const uint8_t *data, size_t size, ferry_error *err);
+ferry_result cli_pbo_write(const void *model, ferry_buffer *out, ferry_error *err);
+void cli_pbo_free(void *model);
+extern const char cli_pbo_convert_help[];
+/* A PBO as JSON: {file, format "PBO", size, product_entry, properties
+ * [{key, value}], prefix, data_start, sha1, sha1_ok}; one entry: {index,
+ * name, size (unpacked), data_size, original_size, start, method,
+ * method_value, reserved, timestamp}. `ferry list` of a PBO. */
+struct ferry_pbo;
+struct ferry_pbo_entry;
+json_t *cli_pbo_json(const char *file, const struct ferry_pbo *m, size_t size);
+json_t *cli_pbo_entry_json(const struct ferry_pbo_entry *e, size_t i);
+int cli_pbo_list(const char *file, const struct ferry_pbo *m, size_t size, bool json);
 /* Lines added to `ferry convert --help` by the ODOL and ALM families. */
 extern const char cli_odol_convert_help[];
 extern const char cli_alm_convert_help[];

@@ -20,14 +20,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
-int cli_check_texture_dir(const char *cmd, const char *dir)
-{
-    struct stat st;
-    if (stat(dir, &st) != 0) return cli_usage_error(cmd, "--textures %s: %s", dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode)) return cli_usage_error(cmd, "--textures %s: not a folder", dir);
-    return CLI_OK;
-}
-
 bool cli_is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
 bool cli_take_file(const char *arg, const char **in, const char **out)

@@ -997,7 +997,8 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
         for (uint32_t l = 0; l < model->lod_count; l++)
             if (want[l]) chosen[chosen_count++] = l;
         free(want);
-    } else if (options->game_view && (visual = most_detailed_visual(model)) >= 0) {
+    } else if (!options->all && (visual = most_detailed_visual(model)) >= 0) {
+        /* The default: the game's view (options->game_view has no effect). */
         chosen[chosen_count++] = (uint32_t)visual;
     } else {
         for (uint32_t l = 0; l < model->lod_count; l++) chosen[chosen_count++] = l;

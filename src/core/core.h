@@ -23,6 +23,16 @@ void fy_error_setv(ferry_error *err, ferry_result code, uint64_t offset, const c
                    const char *fmt, va_list ap) FY_PRINTF(5, 0);
 void fy_error_clear(ferry_error *err);
 
+/* A source made by ferry_file_source_cached (file_source_cache.c). */
+bool fy_file_source_is_cached(const ferry_file_source *source);
+/* For such a source: whether `folder` ("": the root) holds an entry of
+ * that kind named `name` ignoring ASCII case (the first listed, as a walk
+ * of the listing finds it), by a binary search of the folder's listing;
+ * its name (no folder) goes to out. Returns false, touching nothing, when
+ * the source is not a cached one (the caller walks the listing). */
+bool fy_file_source_cached_find(const ferry_file_source *source, const char *folder, const char *name,
+                                ferry_entry_kind kind, char *out, size_t out_size, bool *found);
+
 void fy_diag_add(ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
                  const char *path, const char *rule, const char *fmt, ...) FY_PRINTF(6, 7);
 

@@ -119,7 +119,12 @@ bool ferry_file_source_find(const ferry_file_source *source, const char *folder,
     if (!name || !*name || strchr(name, '/') || !out || !out_size) return false;
     find_ctx f = {name, kind, "", false};
     ferry_error e;
-    if (ferry_file_source_list(source, folder ? folder : "", find_entry, &f, &e) != FERRY_OK || !f.hit) return false;
+    bool found;
+    if (fy_file_source_cached_find(source, folder ? folder : "", name, kind, f.found, sizeof f.found, &found)) {
+        if (!found) return false; /* a cached source: its index, not a walk */
+    } else if (ferry_file_source_list(source, folder ? folder : "", find_entry, &f, &e) != FERRY_OK || !f.hit) {
+        return false;
+    }
     int n = folder && *folder ? snprintf(out, out_size, "%s/%s", folder, f.found) : snprintf(out, out_size, "%s", f.found);
     return n > 0 && (size_t)n < out_size;
 }

@@ -107,6 +107,16 @@ check "byte-identical" cmp -s "$tmp/archive.alo" "$tmp/archive.meg"
 expect 0 "list a MEG named .alo" -- "$FERRY" list "$tmp/archive.alo"
 check "lists A.TXT" grep -q "A.TXT" "$tmp/out"
 
+# ---- a PBO archive (no product entry, one entry "a.txt" = "hi", no SHA-1) named .alo ----
+printf 'a.txt\0\0\0\0\0\x02\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0hi' >"$tmp/pbo.alo"
+expect 0 "info on a PBO named .alo" -- "$FERRY" info --json "$tmp/pbo.alo"
+check "its format is PBO" jq -e '.[0].format == "PBO"' "$tmp/out" >/dev/null
+expect 0 "validate a PBO named .alo" -- "$FERRY" validate "$tmp/pbo.alo"
+expect 0 "rewrite a PBO named .alo" -- "$FERRY" convert "$tmp/pbo.alo" "$tmp/pbo.pbo"
+check "byte-identical" cmp -s "$tmp/pbo.alo" "$tmp/pbo.pbo"
+expect 0 "list a PBO named .alo" -- "$FERRY" list "$tmp/pbo.alo"
+check "lists a.txt" grep -q "a.txt" "$tmp/out"
+
 # ---- a PAA texture (DXT1, no tags, one raw 4 x 4 mipmap) named .alo ----
 printf '\x01\xff\x00\x00\x04\x00\x04\x00\x08\x00\x00\x00\xf8\x1f\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >"$tmp/texture.alo"
 expect 0 "info on a PAA named .alo" -- "$FERRY" info --json "$tmp/texture.alo"

@@ -41,7 +41,7 @@ expect 2 "help takes one command" -- "$FERRY" help info dump
 
 for cmd in info validate; do
   "$FERRY" help "$cmd" >"$tmp/h.txt"
-  for word in "\.alo" "\.ala\|animation" "particle" "\.p3d\|ODOL" "ArmA" "ALM\|\.alm" "MEG" "PAA"; do
+  for word in "\.alo" "\.ala\|animation" "particle" "\.p3d\|ODOL" "ArmA" "ALM\|\.alm" "MEG" "PBO" "PAA"; do
     check "$cmd help mentions $word" grep -qi "$word" "$tmp/h.txt"
   done
 done
@@ -55,14 +55,14 @@ expect 2 "convert a P3D to .obj" -- "$FERRY" convert "$SRC/samples/odol/box.p3d"
 check "a P3D's outputs include .p3d" grep -q "supported outputs are .p3d, .glb, .gltf" "$tmp/err"
 expect 2 "convert a file of unknown kind to .obj" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.obj"
 check "every output is named" grep -q "supported outputs: .glb, .gltf, .alo, .ala, .alm, .p3d" "$tmp/err"
-check "the texture and archive outputs too" grep -q "\.p3d, \.png, \.paa, \.pac, \.meg" "$tmp/err"
+check "the texture and archive outputs too" grep -q "\.p3d, \.png, \.paa, \.pac, \.meg, \.pbo" "$tmp/err"
 for o in --lod --triangles --error --mip; do
   expect 2 "convert a model with $o" -- "$FERRY" convert "$s/crate.alo" "$tmp/x.glb" "$o" 1
   check "$o is known, and said not to apply" grep -q "option '$o' does not apply to Alamo conversions" "$tmp/err"
 done
 # An output ferry writes from another input: the input is what is wrong (exit 1).
 printf 'This is a text file.\n' >"$tmp/words.txt"
-for o in png paa meg; do
+for o in png paa meg pbo; do
   expect 1 "convert a text file to .$o" -- "$FERRY" convert "$tmp/words.txt" "$tmp/x.$o"
   check "the input is named as of no known format" grep -q "words.txt: .*not a known format" "$tmp/err"
   expect 1 "convert a missing file to .$o" -- "$FERRY" convert "$tmp/nothing-here" "$tmp/x.$o"
@@ -89,13 +89,13 @@ expect 1 "a model cut inside its first chunk header" -- "$FERRY" info "$tmp/stub
 check "is still read as a model (located truncation)" grep -q "8-byte chunk header" "$tmp/err"
 expect 0 "a real model still reads" -- "$FERRY" info "$s/walker.alo"
 
-# --textures DIR must be a folder: a usage error otherwise.
+# --textures DIR must be a folder or an archive: a usage error otherwise.
 expect 2 "convert --textures with a missing folder" -- "$FERRY" convert "$s/walker.alo" "$tmp/w.glb" --textures "$tmp/nowhere"
 check "says why" grep -q -- "--textures $tmp/nowhere: No such file or directory" "$tmp/err"
 check "nothing written" test ! -e "$tmp/w.glb"
 expect 2 "convert -r --textures with a missing folder" -- "$FERRY" convert -r "$s" "$tmp/batch" --textures "$tmp/nowhere"
 expect 2 "validate --textures with a file" -- "$FERRY" validate --textures "$s/walker.alo" "$s/walker.alo"
-check "not a folder" grep -q "not a folder" "$tmp/err"
+check "neither a folder nor an archive" grep -q "neither a folder nor an archive" "$tmp/err"
 expect 0 "an existing folder is fine" -- "$FERRY" convert "$s/walker.alo" "$tmp/w.glb" --textures "$s"
 
 # convert names the particle textures it cannot find, as validate does.

@@ -93,7 +93,7 @@ printf 'x' >"$tmp/plain"
 expect 2 "extract into a file" -- "$FERRY" extract "$tmp/ok.meg" "$tmp/plain"
 check "said once, as convert -r says it" test "$(grep -c "exists and is not a folder" "$tmp/err")" = 1
 expect 1 "list on a model" -- "$FERRY" list "$SRC/samples/alamo/crate.alo"
-check "list names what the file is" grep -q "error: ferry list reads MEG archives, not ALO model files" "$tmp/err"
+check "list names what the file is" grep -q "error: ferry list reads MEG and PBO archives, not ALO model files" "$tmp/err"
 expect 2 "list unknown option" -- "$FERRY" list --frob "$tmp/ok.meg"
 expect 0 "list --help" -- "$FERRY" list --help
 expect 0 "extract --help" -- "$FERRY" extract --help

@@ -58,6 +58,7 @@ for f in "${models[@]}"; do
   want_tris=$(jq '[.[0].lods[] | .triangles + 2 * .quads - .proxies] | add // 0' "$tmp/out")
   lod_count=$(jq '.[0].lods | length' "$tmp/out")
   visual=$(jq -r '[.[0].lods[] | select(.resolution >= 0 and .resolution < 1000)] | sort_by(.resolution) | .[0].name // ""' "$tmp/out")
+  view_faces=$(jq '[.[0].lods[] | select(.resolution >= 0 and .resolution < 1000)] | sort_by(.resolution) | (.[0] // {}) | (.triangles // 0) + (.quads // 0)' "$tmp/out")
 
   # The default: the game's view, one LOD (every LOD when none is visual).
   expect 0 "convert $name.p3d to .gltf (game view)" -- "$FERRY" convert "$f" "$tmp/$name.view.gltf"
@@ -65,6 +66,12 @@ for f in "${models[@]}"; do
   if [ -n "$visual" ]; then
     check "$name: the default export holds the most detailed visual LOD ($visual) only" \
       test "$(cat "$tmp/view_names")" = "$visual"
+    # A shown LOD without faces (CSJ_Cfloat's 1.000) must not pass silently.
+    if [ "$view_faces" -eq 0 ]; then
+      check "$name: the game's LOD $visual has no faces: a warning says 0 triangles" grep -q 'warning: 0 triangles exported' "$tmp/err"
+    else
+      check "$name: no empty-LOD warning" sh -c "! grep -q 'warning: 0 triangles' '$tmp/err'"
+    fi
   else
     check "$name: no visual LOD: every LOD exported" test "$(wc -l <"$tmp/view_names")" -eq "$lod_count"
   fi

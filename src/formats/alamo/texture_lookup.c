@@ -54,6 +54,15 @@ static bool find_name(const ferry_file_source *src, const char *folder, const ch
         memcpy(dds + n - 4, ".dds", 5);
         m.dds = dds;
     }
+    if (fy_file_source_is_cached(src)) {
+        /* Two searches of the source's index instead of a walk of the
+         * folder per texture: the same answer, the name itself first. */
+        char at[1400];
+        bool hit = ferry_file_source_find(src, folder, name, FERRY_ENTRY_FILE, at, sizeof at) ||
+                   (m.dds && ferry_file_source_find(src, folder, m.dds, FERRY_ENTRY_FILE, at, sizeof at));
+        int w = hit ? snprintf(out, out_size, "%s", at) : -1;
+        return w > 0 && (size_t)w < out_size;
+    }
     ferry_error e;
     if (ferry_file_source_list(src, folder, match_name, &m, &e) != FERRY_OK || !(m.has_exact || m.has_alt))
         return false;
@@ -107,6 +116,22 @@ static bool find_in_subfolders(const ferry_file_source *src, const char *parent,
     return found;
 }
 
+/* Data/Art/Textures below a source's root, each folder in any case (the
+ * first listed): where the game's file system finds textures, in a game or
+ * mod folder and in an archive, whose names start DATA\ART\TEXTURES. */
+static bool game_textures(const ferry_file_source *src, char *out, size_t out_size)
+{
+    static const char *const parts[] = {"data", "art", "textures"};
+    char at[1400] = "";
+    for (size_t i = 0; i < 3; i++) {
+        char next[1400];
+        if (!ferry_file_source_find(src, at, parts[i], FERRY_ENTRY_FOLDER, next, sizeof next)) return false;
+        memcpy(at, next, sizeof at);
+    }
+    int n = snprintf(out, out_size, "%s", at);
+    return n > 0 && (size_t)n < out_size;
+}
+
 bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places, const char *name,
                               const ferry_file_source **source, char *path, size_t path_size)
 {
@@ -141,7 +166,9 @@ bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places, const ch
     }
     for (size_t i = 0; i < places->folder_count; i++) {
         const ferry_file_source *f = places->folders ? places->folders[i] : NULL;
-        if (f && find_name(f, "", base, path, path_size)) {
+        char game[1400];
+        if (f && (find_name(f, "", base, path, path_size) ||
+                  (game_textures(f, game, sizeof game) && find_name(f, game, base, path, path_size)))) {
             if (source) *source = f;
             return true;
         }

@@ -62,10 +62,34 @@ static int looks_like_meg1(const uint8_t *p, size_t n)
     return 1;
 }
 
+/* PBO has no signature: the product entry, or a plausible first record
+ * (include/ferry/detect.h). */
+static bool looks_like_pbo(const uint8_t *p, size_t n, size_t whole)
+{
+    if (n >= 5 && p[0] == 0 && memcmp(p + 1, "sreV", 4) == 0) return true;
+    if (p[0] == 0) {
+        if (whole != 21 && whole != 42) return false;
+        for (size_t i = 0; i < 21; i++)
+            if (p[i]) return false;
+        return whole == 21 || p[21] == 0;
+    }
+    size_t len = 0;
+    while (len < n && len <= 1024 && p[len]) {
+        if (p[len] < 0x20 || p[len] == 0x7F) return false;
+        len++;
+    }
+    if (len > 1024 || len + 21 > n) return false;
+    const uint8_t *f = p + len + 1;
+    uint32_t method = fy_load_u32le(f), original = fy_load_u32le(f + 4), size = fy_load_u32le(f + 16);
+    if (method == 0x43707273u) return true;
+    return method == 0 && (original == 0 || original == size);
+}
+
 ferry_format ferry_detect(const void *data, size_t size)
 {
     if (!data || size < 4) return FERRY_FORMAT_UNKNOWN;
     const uint8_t *p = data;
+    size_t whole = size;
     if (size > FERRY_DETECT_HEAD) size = FERRY_DETECT_HEAD;
     if (memcmp(p, "ODOL", 4) == 0) return FERRY_FORMAT_ODOL;
     if (memcmp(p, "MLOD", 4) == 0) return FERRY_FORMAT_MLOD;
@@ -88,6 +112,7 @@ ferry_format ferry_detect(const void *data, size_t size)
     if (looks_like_gltf_json(p, size)) return FERRY_FORMAT_GLTF;
     if (looks_like_paa(p, size)) return FERRY_FORMAT_PAA;
     if (looks_like_meg1(p, size)) return FERRY_FORMAT_MEG;
+    if (looks_like_pbo(p, size, whole)) return FERRY_FORMAT_PBO;
     return FERRY_FORMAT_UNKNOWN;
 }
 
@@ -105,6 +130,7 @@ const char *ferry_format_name(ferry_format format)
     case FERRY_FORMAT_GLTF: return "glTF";
     case FERRY_FORMAT_PAA: return "PAA";
     case FERRY_FORMAT_MEG: return "MEG";
+    case FERRY_FORMAT_PBO: return "PBO";
     default: return "unknown";
     }
 }
