@@ -84,6 +84,17 @@ if [ -x "$paa" ] && [ -d "$here/../../shared/corpus/paa" ]; then
     done | head -n 12)
     "$paa" --rounds 5 "${textures[@]}"
     echo
+    echo "== PAA writing: those mipmaps encoded again ($paa --encode --rounds 5 FILES...)"
+    "$paa" --encode --rounds 5 "${textures[@]}"
+    echo
+    dxt="$build/bench/bench_dxt"
+    if [ -x "$dxt" ]; then
+        echo "== DXT compressors on the same pixels ($dxt --rounds 3 FILES...)"
+        "$dxt" --rounds 3 "${textures[@]}"
+    else
+        echo "== DXT compressors: skipped, $dxt not built (libsquish-dev or a C++ compiler missing)"
+    fi
+    echo
 fi
 
 # Particle simulation: updates per second against array-of-structs loops

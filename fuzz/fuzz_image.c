@@ -1,12 +1,17 @@
 /* libFuzzer target: texture decoding (TGA via stb_image behind ferry's own
- * header and extent checks, DDS by ferry's DXT/mask decoder) and PNG
- * encoding of whatever decodes.
+ * header and extent checks, DDS by ferry's DXT/mask decoder, PNG by libpng)
+ * and PNG and PAA encoding of whatever decodes.
  *
  * Contracts checked (abort on breach, so libFuzzer keeps the input):
  *  - a failed decode locates its error inside the input and leaves no pixels;
  *  - a decoded image respects the limits and has pixels;
- *  - every decoded image encodes as PNG. */
+ *  - every decoded image encodes as PNG;
+ *  - a decoded image of power-of-two sides up to 64 encodes as a PAA
+ *    texture that validates without error and rewrites byte for byte. */
 #include <ferry/image.h>
+#include <ferry/paa.h>
+
+#include <string.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +43,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ferry_image_encode_png(&img, &png, &err) != FERRY_OK) fail("a decoded image does not encode as PNG");
     if (png.size < 8 || png.data[1] != 'P') fail("PNG output lacks the signature");
     ferry_buffer_free(&png);
+    bool pow2 = !(img.width & (img.width - 1)) && !(img.height & (img.height - 1));
+    if (pow2 && img.width <= 64 && img.height <= 64) {
+        ferry_paa *paa = NULL;
+        if (ferry_paa_encode(&img, NULL, &paa, &err) != FERRY_OK) fail("a power-of-two image does not encode as PAA");
+        ferry_diagnostics d = {0};
+        if (ferry_paa_validate(paa, NULL, &d) != 0) fail("an encoded PAA has validation errors");
+        ferry_diagnostics_free(&d);
+        ferry_buffer a = {0}, b = {0};
+        ferry_paa *again = NULL;
+        if (ferry_paa_write(paa, &a, &err) != FERRY_OK || ferry_paa_read(a.data, a.size, NULL, &again, &err) != FERRY_OK ||
+            ferry_paa_write(again, &b, &err) != FERRY_OK || a.size != b.size || memcmp(a.data, b.data, a.size))
+            fail("an encoded PAA does not rewrite byte for byte");
+        ferry_buffer_free(&a);
+        ferry_buffer_free(&b);
+        ferry_paa_free(again);
+        ferry_paa_free(paa);
+    }
     ferry_image_free(&img);
     return 0;
 }

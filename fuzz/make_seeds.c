@@ -19,6 +19,7 @@
 #include "../tests/alm_fixture.h"
 #include <ferry/meg.h>
 #include <ferry/pbo.h>
+#include <ferry/config.h>
 #include "../tests/bytes.h"
 #include "../tools/sample_models.h"
 
@@ -598,6 +599,38 @@ static void pbo_seeds(const char *dir)
     pbo_record(&b, "", 0, 0, 0, 0);
     save(dir, "pbo", "empty.pbo", b.data, b.size);
     free(b.data);
+/* Configs: a text material and a config using every entry kind (written
+ * here by hand), each also as raP through ferry_config_write. */
+static void config_seeds(const char *dir)
+{
+    static const char *const texts[2] = {
+        "ambient[] = {1,1,1,1};\ndiffuse[] = {0.5,0.5,0.5,1};\nforcedDiffuse[] = {0,0,0,0};\n"
+        "emmisive[] = {0,0,0,1};\nspecular[] = {0.2,0.2,0.2,1};\nspecularPower = 40;\n"
+        "PixelShaderID = \"Super\";\nVertexShaderID = \"Super\";\n"
+        "class Stage1 { texture = \"a\\data\\x_nohq.paa\"; uvSource = \"tex\";\n"
+        "  class uvTransform { aside[] = {1,0,0}; up[] = {0,1,0}; dir[] = {0,0,0}; pos[] = {0,0,0}; }; };\n"
+        "class Stage2 { texture = \"#(argb,8,8,3)color(0.5,0.5,0.5,1,DT)\"; texGen = 1; };\n",
+        "// every entry kind\n#define X\nenum { a = 1, b };\nclass Ext;\nclass Base { v = 1; s = \"q\"\"q\"; };\n"
+        "class Derived: Base { f = 2.5; n[] = {1, {2, \"x\"}, -3.5e2}; delete Gone; e = __EVAL(1+1); };\n"
+        "list[] += {\"y\"};\nmulti = \"a\" \\n \"b\";\n"};
+    static const char *const names[2] = {"material", "kinds"};
+    for (int i = 0; i < 2; i++) {
+        char name[40];
+        snprintf(name, sizeof name, "%s.rvmat", names[i]);
+        save(dir, "config", name, (const uint8_t *)texts[i], strlen(texts[i]));
+        ferry_config *c = NULL;
+        ferry_buffer b = {0};
+        if (ferry_config_read((const uint8_t *)texts[i], strlen(texts[i]), NULL, &c, NULL) != FERRY_OK ||
+            ferry_config_write(c, &b, NULL) != FERRY_OK) {
+            fprintf(stderr, "config seed %s does not read\n", names[i]);
+            failures++;
+        } else {
+            snprintf(name, sizeof name, "%s.bin", names[i]);
+            save(dir, "config", name, b.data, b.size);
+        }
+        ferry_buffer_free(&b);
+        ferry_config_free(c);
+    }
 }
 
 int main(int argc, char **argv)
@@ -618,5 +651,6 @@ int main(int argc, char **argv)
     lzo_seeds(argv[1]);
     meg_seeds(argv[1]);
     pbo_seeds(argv[1]);
+    config_seeds(argv[1]);
     return failures ? 1 : 0;
 }

@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf lzo paa meg pbo"
+targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf lzo paa meg pbo config"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -61,7 +61,7 @@ for t in $targets; do
     mkdir -p "$corpus"
     cp "$(seeds_of "$t")"/* "$corpus/"
     # Every Alamo target reads any Alamo input: the bundled samples seed them all.
-    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || [ "$t" = pbo ] || cp "$here/../samples/alamo"/* "$corpus/"
+    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || [ "$t" = pbo ] || [ "$t" = config ] || cp "$here/../samples/alamo"/* "$corpus/"
     if [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = gltf ] || [ "$t" = lzo ]; then
         :  # real textures are 64-350 KB: too big for useful seeds
     elif [ "$t" = pbo ]; then
@@ -70,6 +70,10 @@ for t in $targets; do
         # The small real textures (under 16 KiB), copied into the temporary directory only.
         [ -d "$shared/corpus" ] &&
             find "$shared/corpus/paa" "$shared/corpus/odol/addons" -type f \( -iname '*.paa' -o -iname '*.pac' \) -size -16k -exec cp {} "$corpus/" \; 2>/dev/null
+    elif [ "$t" = config ]; then
+        # The real materials (a few KiB each, both forms), copied into the temporary directory only.
+        [ -d "$shared/corpus/odol/addons" ] &&
+            find "$shared/corpus/odol/addons" -type f -iname '*.rvmat' -size -16k -exec cp {} "$corpus/" \; 2>/dev/null
     elif [ "$t" = meg ]; then
         # PetroglyphTools' small test archives, copied into the temporary directory only.
         [ -d "$shared/corpus/meg" ] && find "$shared/corpus/meg" -type f -iname '*.meg' -size -16k -exec cp {} "$corpus/" \;

@@ -185,9 +185,25 @@ static void test_paa(void)
     CHECK(strcmp(ferry_format_name(FERRY_FORMAT_PAA), "PAA") == 0);
 }
 
+/* Configs: raP by its signature; text by its first statement. */
+static void test_config(void)
+{
+    CHECK_EQ_U(ferry_detect("\0raP\0\0\0\0", 8), FERRY_FORMAT_RAP);
+    const char *texts[] = {"class Stage1 { texture = \"a.paa\"; };", "// c\n#define _ARMA_\nambient[] = {1,1,1,1};",
+                           "/* x */ delete A;", "\xef\xbb\xbf" "a=1;", "list[] += {1};", "enum { a };"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        CHECK_MSG(ferry_detect(texts[i], strlen(texts[i])) == FERRY_FORMAT_CONFIG_TEXT, "%s", texts[i]);
+    const char *not_texts[] = {"a = 1", "hello world;", "class\x01 A;", "= 1;", "/* never ends; a=1;"};
+    for (size_t i = 0; i < sizeof not_texts / sizeof not_texts[0]; i++)
+        CHECK_MSG(ferry_detect(not_texts[i], strlen(not_texts[i])) == FERRY_FORMAT_UNKNOWN, "%s", not_texts[i]);
+    CHECK(strcmp(ferry_format_name(FERRY_FORMAT_RAP), "raP config") == 0);
+    CHECK(strcmp(ferry_format_name(FERRY_FORMAT_CONFIG_TEXT), "config text") == 0);
+}
+
 int main(void)
 {
     test_pbo();
+    test_config();
     test_paa();
     test_samples();
     test_alm();

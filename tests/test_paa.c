@@ -89,6 +89,248 @@ static void bad(const bytes *o, ferry_result code, uint64_t offset, const char *
     CHECK_MSG(strstr(err.path, path) != NULL, "path '%s', expected '%s'", err.path, path);
 }
 
+/* ---- Writing (ferry_paa_encode) ---- */
+
+static ferry_image make_image(uint32_t w, uint32_t h)
+{
+    ferry_image img = {w, h, calloc((size_t)w * h * 4 + 1, 1)};
+    return img;
+}
+
+static void set_px(ferry_image *img, uint32_t x, uint32_t y, unsigned r, unsigned g, unsigned b, unsigned a)
+{
+    uint8_t *p = img->rgba + ((size_t)y * img->width + x) * 4;
+    p[0] = (uint8_t)r, p[1] = (uint8_t)g, p[2] = (uint8_t)b, p[3] = (uint8_t)a;
+}
+
+static const ferry_paa_tag *find_tag(const ferry_paa *p, const char *name)
+{
+    for (size_t i = 0; i < p->tag_count; i++)
+        if (!strcmp(p->tags[i].name, name)) return &p->tags[i];
+    return NULL;
+}
+
+/* Encodes, then checks what every written texture must be: it writes and
+ * reads back byte for byte, validates without error or warning, its
+ * OFFS offsets are where the mipmaps are, each mipmap is half the one
+ * before, down to a side of 4. */
+static ferry_paa *encode_ok(const ferry_image *img, const ferry_paa_encode_options *o)
+{
+    ferry_paa *p = NULL;
+    ferry_error err = {0};
+    CHECK_MSG(ferry_paa_encode(img, o, &p, &err) == FERRY_OK, "encode: %s", err.message);
+    if (!p) return NULL;
+    ferry_buffer buf = {0};
+    CHECK(ferry_paa_write(p, &buf, &err) == FERRY_OK);
+    ferry_paa *q = NULL;
+    CHECK(ferry_paa_read(buf.data, buf.size, NULL, &q, &err) == FERRY_OK);
+    ferry_buffer again = {0};
+    if (q) CHECK(ferry_paa_write(q, &again, &err) == FERRY_OK);
+    CHECK(again.size == buf.size && memcmp(again.data, buf.data, buf.size) == 0);
+    CHECK(ferry_detect(buf.data, buf.size) == FERRY_FORMAT_PAA);
+    ferry_buffer_free(&buf);
+    ferry_buffer_free(&again);
+    ferry_paa_free(q);
+    ferry_diagnostics d = {0};
+    CHECK_EQ_U(ferry_paa_validate(p, NULL, &d), 0);
+    CHECK_MSG(d.warning_count == 0, "%zu warnings: %s", d.warning_count, d.count ? d.items[0].message : "");
+    ferry_diagnostics_free(&d);
+    CHECK(p->has_offsets && p->has_average && p->has_maximum && p->maximum_argb == 0xFFFFFFFFu);
+    for (size_t i = 0; i < 16; i++) CHECK_EQ_U(p->offsets[i], i < p->mip_count ? p->mips[i].offset : 0);
+    const ferry_paa_mip *last = &p->mips[p->mip_count - 1];
+    CHECK(last->width <= 4 || last->height <= 4);
+    CHECK(p->mip_count == 1 || (last->width == 4 || last->height == 4));
+    CHECK_EQ_U(p->palette_count, 0);
+    CHECK(p->trailer_size == 2 && !p->trailer[0] && !p->trailer[1]);
+    return p;
+}
+
+static void check_mip_colour(const ferry_paa *p, size_t level, unsigned r, unsigned g, unsigned b, unsigned a,
+                             unsigned tolerance)
+{
+    ferry_image img;
+    ferry_error err;
+    CHECK(ferry_paa_decode_mip(p, level, &img, &err) == FERRY_OK);
+    if (!img.rgba) return;
+    const unsigned want[4] = {r, g, b, a};
+    unsigned worst = 0;
+    for (size_t i = 0; i < (size_t)img.width * img.height * 4; i++) {
+        unsigned v = img.rgba[i], e = want[i % 4];
+        unsigned d = v > e ? v - e : e - v;
+        if (d > worst) worst = d;
+    }
+    CHECK_MSG(worst <= tolerance, "mip %zu: a channel is %u away from %u %u %u %u", level, worst, r, g, b, a);
+    ferry_image_free(&img);
+}
+
+static void bad_encode(uint32_t w, uint32_t h, const char *words)
+{
+    ferry_image img = make_image(w, h);
+    ferry_paa *p = (ferry_paa *)1;
+    ferry_error err = {0};
+    CHECK(ferry_paa_encode(&img, NULL, &p, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(p == NULL);
+    CHECK_MSG(strstr(err.message, words) != NULL && strstr(err.path, "image") != NULL, "%u x %u: '%s' at '%s'", w, h,
+              err.message, err.path);
+    free(img.rgba);
+}
+
+static void encode_tests(void)
+{
+    /* Opaque 512 x 256, one colour: DXT1; 512x256 ... 8x4 is 7 mipmaps; the
+     * 512 and 256 wide ones LZO-compressed (width bit 0x8000), the others
+     * raw; AVGC the colour itself, no FLAG. */
+    {
+        ferry_image img = make_image(512, 256);
+        for (uint32_t y = 0; y < 256; y++)
+            for (uint32_t x = 0; x < 512; x++) set_px(&img, x, y, 200, 100, 50, 255);
+        ferry_paa *p = encode_ok(&img, NULL);
+        if (p) {
+            CHECK_EQ_U(p->type, FERRY_PAA_DXT1);
+            CHECK_EQ_U(p->mip_count, 7);
+            for (size_t i = 0; i < p->mip_count; i++) {
+                CHECK_EQ_U(p->mips[i].width, 512u >> i);
+                CHECK_EQ_U(p->mips[i].height, 256u >> i);
+                CHECK_EQ_U(p->mips[i].lzo, i < 2);
+                CHECK_EQ_U(p->mips[i].width_field, (512u >> i) | (i < 2 ? 0x8000u : 0));
+                if (!p->mips[i].lzo) CHECK_EQ_U(p->mips[i].data_size, (512u >> i) / 4 * ((256u >> i) / 4) * 8);
+            }
+            CHECK_EQ_U(p->average_argb, 0xFFC86432u);
+            CHECK(!p->has_flags && find_tag(p, "GALF") == NULL);
+            CHECK(find_tag(p, "CGVA") && find_tag(p, "CXAM") && find_tag(p, "SFFO"));
+            /* A flat colour survives DXT1 within the 5/6-bit steps. */
+            check_mip_colour(p, 0, 200, 100, 50, 255, 4);
+            check_mip_colour(p, 6, 200, 100, 50, 255, 4);
+            ferry_paa_free(p);
+        }
+        /* no_lzo: the same mipmaps, all raw. */
+        ferry_paa_encode_options o = {0};
+        o.no_lzo = true;
+        p = encode_ok(&img, &o);
+        if (p) {
+            for (size_t i = 0; i < p->mip_count; i++) CHECK(!p->mips[i].lzo && !(p->mips[i].width_field & 0x8000));
+            ferry_paa_free(p);
+        }
+        /* DXT5 chosen for an opaque image: alpha 255, no FLAG. */
+        o.no_lzo = false;
+        o.type = FERRY_PAA_DXT5;
+        p = encode_ok(&img, &o);
+        if (p) {
+            CHECK_EQ_U(p->type, FERRY_PAA_DXT5);
+            CHECK(!p->has_flags);
+            CHECK_EQ_U(p->mips[2].data_size, 128 / 4 * (64 / 4) * 16);
+            ferry_paa_free(p);
+        }
+        free(img.rgba);
+    }
+    /* With alpha, 8 x 8 white: the left half transparent, the right opaque:
+     * DXT5, FLAG 1; mipmaps 8 x 8 and 4 x 4; AVGC alpha 127.5 -> 128 and
+     * the colour white (weighted by alpha); 0 and 255 are exact in DXT5. */
+    {
+        ferry_image img = make_image(8, 8);
+        for (uint32_t y = 0; y < 8; y++)
+            for (uint32_t x = 0; x < 8; x++) set_px(&img, x, y, 255, 255, 255, x < 4 ? 0 : 255);
+        ferry_paa *p = encode_ok(&img, NULL);
+        if (p) {
+            CHECK_EQ_U(p->type, FERRY_PAA_DXT5);
+            CHECK_EQ_U(p->mip_count, 2);
+            CHECK(p->mips[1].width == 4 && p->mips[1].height == 4);
+            CHECK(p->has_flags && p->flags == 1);
+            CHECK_EQ_U(p->average_argb, 0x80FFFFFFu);
+            ferry_image m;
+            ferry_error err;
+            CHECK(ferry_paa_decode_mip(p, 1, &m, &err) == FERRY_OK);
+            if (m.rgba)
+                for (uint32_t x = 0; x < 4; x++) CHECK_EQ_U(m.rgba[x * 4 + 3], x < 2 ? 0 : 255);
+            ferry_image_free(&m);
+            ferry_paa_free(p);
+        }
+        /* --dxt1: alpha dropped, no FLAG. */
+        ferry_paa_encode_options o = {0};
+        o.type = FERRY_PAA_DXT1;
+        p = encode_ok(&img, &o);
+        if (p) {
+            CHECK(p->type == FERRY_PAA_DXT1 && !p->has_flags);
+            check_mip_colour(p, 0, 255, 255, 255, 255, 0);
+            ferry_paa_free(p);
+        }
+        free(img.rgba);
+    }
+    /* The box filter in linear light: an 8 x 8 black and white checker's
+     * 4 x 4 mipmap is 50% light, sRGB 188 (1.055 * 0.5^(1/2.4) - 0.055 =
+     * 0.7354); as a data map (linear) the plain mean 127.5 -> 128. The
+     * average colour tag alike. */
+    {
+        ferry_image img = make_image(8, 8);
+        for (uint32_t y = 0; y < 8; y++)
+            for (uint32_t x = 0; x < 8; x++) {
+                unsigned v = (x + y) % 2 ? 255 : 0;
+                set_px(&img, x, y, v, v, v, 255);
+            }
+        ferry_paa *p = encode_ok(&img, NULL);
+        if (p) {
+            check_mip_colour(p, 1, 188, 188, 188, 255, 3);
+            CHECK_EQ_U(p->average_argb, 0xFFBCBCBCu);
+            ferry_paa_free(p);
+        }
+        ferry_paa_encode_options o = {0};
+        o.linear = true;
+        p = encode_ok(&img, &o);
+        if (p) {
+            check_mip_colour(p, 1, 128, 128, 128, 255, 3);
+            CHECK_EQ_U(p->average_argb, 0xFF808080u);
+            ferry_paa_free(p);
+        }
+        free(img.rgba);
+    }
+    /* Smaller than a block: one 2 x 2 mipmap of one DXT1 block. */
+    {
+        ferry_image img = make_image(2, 2);
+        for (uint32_t i = 0; i < 4; i++) set_px(&img, i % 2, i / 2, 0, 0, 255, 255);
+        ferry_paa *p = encode_ok(&img, NULL);
+        if (p) {
+            CHECK(p->mip_count == 1 && p->mips[0].width == 2 && p->mips[0].data_size == 8);
+            check_mip_colour(p, 0, 0, 0, 255, 255, 0);
+            ferry_paa_free(p);
+        }
+        free(img.rgba);
+    }
+    /* Refused, saying why. */
+    bad_encode(0, 0, "at least 1 x 1");
+    bad_encode(100, 64, "width 100 is not a power of two");
+    bad_encode(100, 64, "to 64 or 128");
+    bad_encode(64, 48, "height 48 is not a power of two");
+    bad_encode(8192, 8, "width is larger than 4096");
+    {
+        ferry_image img = make_image(4, 4);
+        ferry_paa_encode_options o = {0};
+        o.type = FERRY_PAA_ARGB4444;
+        ferry_paa *p = NULL;
+        ferry_error err;
+        CHECK(ferry_paa_encode(&img, &o, &p, &err) == FERRY_ERR_ARGUMENT && p == NULL);
+        CHECK(ferry_paa_encode(NULL, NULL, &p, &err) == FERRY_ERR_ARGUMENT);
+        free(img.rgba);
+    }
+    /* PNG input (the CLI's path): ferry_image_decode reads the PNG that
+     * ferry_image_encode_png writes, pixel for pixel, alpha included. */
+    {
+        ferry_image img = make_image(3, 2);
+        for (uint32_t i = 0; i < 6; i++) set_px(&img, i % 3, i / 3, 10 * i, 20 + i, 255 - i, 100 + i);
+        ferry_buffer png = {0};
+        ferry_error err;
+        CHECK(ferry_image_encode_png(&img, &png, &err) == FERRY_OK);
+        ferry_image back;
+        CHECK_MSG(ferry_image_decode(png.data, png.size, NULL, &back, &err) == FERRY_OK, "%s", err.message);
+        CHECK(back.width == 3 && back.height == 2 && back.rgba && memcmp(back.rgba, img.rgba, 24) == 0);
+        ferry_image_free(&back);
+        /* A cut PNG fails with an error, not a crash. */
+        CHECK(ferry_image_decode(png.data, 20, NULL, &back, &err) != FERRY_OK);
+        CHECK(ferry_image_decode(png.data, png.size - 20, NULL, &back, &err) != FERRY_OK);
+        ferry_buffer_free(&png);
+        free(img.rgba);
+    }
+}
+
 int main(void)
 {
     bytes o;
@@ -294,5 +536,6 @@ int main(void)
             ferry_paa_free(p);
         }
     }
+    encode_tests();
     TEST_END();
 }

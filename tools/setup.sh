@@ -24,6 +24,8 @@ for module in jansson:libjansson-dev libpng:libpng-dev stb:libstb-dev lzo2:liblz
 done
 # meshoptimizer (the benchmarks' reference simplifier) has no pkg-config file.
 [ -f /usr/include/meshoptimizer.h ] || missing+=(libmeshoptimizer-dev)
+# libsquish: the DXT compressor the PAA writer's benchmark compares stb_dxt with.
+[ -f /usr/include/squish.h ] || missing+=(libsquish-dev)
 # giflib (animated particle renders, ferry render OUT.gif) has no pkg-config file either.
 [ -f /usr/include/gif_lib.h ] || missing+=(libgif-dev)
 if [ "$job" = test ]; then

@@ -22,7 +22,9 @@ typedef enum ferry_format {
     FERRY_FORMAT_GLTF,             /* glTF 2.0 JSON: an object with an "asset" key */
     FERRY_FORMAT_PAA,              /* PAA/PAC texture: a u16 type, then tags or a mipmap */
     FERRY_FORMAT_MEG,              /* Petroglyph MEG archive, formats 1, 2 and 3 */
-    FERRY_FORMAT_PBO               /* Bohemia PBO archive */
+    FERRY_FORMAT_PBO,              /* Bohemia PBO archive */
+    FERRY_FORMAT_RAP,              /* Bohemia binarized config (raP): "\0raP" (.rvmat, config.bin) */
+    FERRY_FORMAT_CONFIG_TEXT       /* Bohemia config as text (.rvmat, config.cpp) */
 } ferry_format;
 
 /* How many leading bytes ferry_detect looks at, at most: reading this much
@@ -65,11 +67,18 @@ typedef enum ferry_format {
  *    with an original size of 0 or the data size, or the method 'Cprs';
  *    or an empty archive: exactly 21 zero bytes, or those and a 0 byte
  *    and a 20-byte SHA-1 (42 bytes).
+ *  - raP configs: the 4-byte signature "\0raP";
+ *  - text configs, tested last: after an optional UTF-8 byte-order mark,
+ *    white space, // and /\* *\/ comments and lines starting with '#', the
+ *    first word is `class`, `delete` or `enum` followed by white space, or a
+ *    name (letters, digits, '_') followed by optional white space, an
+ *    optional `[]` and `=` or `+=`; the head (up to FERRY_DETECT_HEAD bytes)
+ *    must hold a ';' and no control byte other than tab, CR, LF and FF.
  * Anything else is FERRY_FORMAT_UNKNOWN. Reads no byte outside the buffer. */
 FERRY_API ferry_format ferry_detect(const void *data, size_t size);
 
 /* "ALO model", "ALO particle system", "ALA animation", "ODOL", "MLOD",
- * "ALM", "glTF binary", "glTF", "PAA", "MEG", "PBO", "unknown". */
+ * "ALM", "glTF binary", "glTF", "PAA", "MEG", "PBO", "raP config", "config text", "unknown". */
 FERRY_API const char *ferry_format_name(ferry_format format);
 
 #ifdef __cplusplus

@@ -1,4 +1,4 @@
-/* Texture images: decoding the games' TGA and DDS files to RGBA, and
+/* Texture images: decoding the games' TGA and DDS files (and PNG) to RGBA, and
  * encoding PNG for glTF. */
 #ifndef FERRY_IMAGE_H
 #define FERRY_IMAGE_H
@@ -19,9 +19,9 @@ typedef struct ferry_image_options {
     uint32_t max_width, max_height;
 } ferry_image_options;
 
-/* Decodes TGA (uncompressed and RLE; 8, 16, 24, 32 bits) or DDS (DXT1,
- * DXT3, DXT5, uncompressed RGB/RGBA; the top mip level), told apart by
- * their bytes. Located errors for damaged or unsupported files. */
+/* Decodes TGA (uncompressed and RLE; 8, 16, 24, 32 bits), DDS (DXT1,
+ * DXT3, DXT5, uncompressed RGB/RGBA; the top mip level) or PNG (any colour
+ * type, through libpng), told apart by their bytes. Located errors for damaged or unsupported files. */
 FERRY_API ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_image_options *options,
                                           ferry_image *out, ferry_error *err);
 FERRY_API void ferry_image_free(ferry_image *image);

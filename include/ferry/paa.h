@@ -84,7 +84,9 @@ typedef struct ferry_paa_validate_options {
 
 /* Decompresses and checks every mipmap (sizes, powers of two, each half the
  * one before), the offsets tag against where the mipmaps are, the average
- * colour against the top mipmap's (within 16 per channel) and the maximum
+ * colour against the top mipmap's (a warning when more than 16 away in a
+ * channel from both the colour-map and the data-map average, as
+ * docs/formats/paa.md defines them) and the maximum
  * colour (no channel of the top mipmap above it by more than 16), the
  * terminator. Returns the number of errors added. */
 FERRY_API size_t ferry_paa_validate(const ferry_paa *paa, const ferry_paa_validate_options *options,
@@ -94,6 +96,29 @@ FERRY_API size_t ferry_paa_validate(const ferry_paa *paa, const ferry_paa_valida
  * ferry_image_free. DXT2/DXT4 decode as DXT3/DXT5 (alpha not
  * un-premultiplied); AI88 gives grey = intensity. */
 FERRY_API ferry_result ferry_paa_decode_mip(const ferry_paa *paa, size_t level, ferry_image *image, ferry_error *err);
+
+/* Writing a texture from an image (docs/formats/paa.md, "Writing"). */
+typedef struct ferry_paa_encode_options {
+    /* 0: DXT1 when every pixel's alpha is 255, DXT5 otherwise; or
+     * FERRY_PAA_DXT1 / FERRY_PAA_DXT5 to choose (DXT1 then drops alpha). */
+    uint16_t type;
+    /* The pixels are data, not sRGB colour (normal, specular maps): the
+     * mipmaps and the average colour are computed on the stored values
+     * instead of in linear light. */
+    bool linear;
+    /* Store every mipmap uncompressed (for OFP and ArmA 1, which do not
+     * read LZO-compressed mipmaps); by default mipmaps 256 or more pixels
+     * wide are LZO1X-999-compressed as Bohemia's tools do. */
+    bool no_lzo;
+} ferry_paa_encode_options;
+
+/* Encodes an RGBA image as a DXT1/DXT5 texture: the full mipmap chain
+ * (box-filtered, down to a smallest side of 4), the AVGC, MAXC, FLAG (a
+ * colour map with alpha) and OFFS tags. Sides must be powers of two from 1 to 4096
+ * (FERRY_ERR_ARGUMENT otherwise, saying which side). The result is a read
+ * texture: write it with ferry_paa_write, free it with ferry_paa_free. */
+FERRY_API ferry_result ferry_paa_encode(const ferry_image *image, const ferry_paa_encode_options *options,
+                                        ferry_paa **out, ferry_error *err);
 
 /* "DXT1" ... "ARGB8888", "AI88"; NULL for an unknown type. */
 FERRY_API const char *ferry_paa_type_name(uint16_t type);

@@ -1,5 +1,6 @@
 /* ferry's PAA/PAC commands: info, dump, validate, convert to PNG (one
- * mipmap) and the byte-identical rewrite. */
+ * mipmap), the byte-identical rewrite, and PNG/TGA/DDS to PAA. */
+#include <ferry/detect.h>
 #include <ferry/paa.h>
 
 #include "cli.h"
@@ -7,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 void *cli_paa_read(const uint8_t *data, size_t size, ferry_error *err)
@@ -171,13 +173,102 @@ static int to_png(const char *in, const char *out, size_t mip)
     return status;
 }
 
+/* The name's last suffix before the extension is one of Bohemia's for
+ * normal and specular maps (data, not colour): "x_nohq.paa". */
+static bool data_map_name(const char *path)
+{
+    static const char *const suffixes[] = {"_nohq", "_no", "_nshq", "_ns", "_smdi", "_sm", "_sms"};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot ? (size_t)(dot - base) : strlen(base);
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        size_t n = strlen(suffixes[i]);
+        if (len <= n) continue;
+        size_t k = 0;
+        while (k < n && tolower((unsigned char)base[len - n + k]) == suffixes[i][k]) k++;
+        if (k == n) return true;
+    }
+    return false;
+}
+
+/* PNG, TGA or DDS -> PAA/PAC (ferry_paa_encode). */
+static int from_image(const char *in, const char *out, const ferry_paa_encode_options *options)
+{
+    uint8_t *data;
+    size_t size;
+    ferry_error err;
+    if (ferry_file_load(in, 0, &data, &size, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
+        return CLI_INVALID;
+    }
+    ferry_image img;
+    ferry_format known = ferry_detect(data, size);
+    ferry_result r = ferry_image_decode(data, size, NULL, &img, &err);
+    ferry_file_free(data);
+    if (r != FERRY_OK && known != FERRY_FORMAT_UNKNOWN) {
+        fprintf(stderr, "%s: error: not an image (its format is %s): PAA textures are written from PNG, TGA or DDS images\n",
+                CLI_TXT(in), ferry_format_name(known));
+        return CLI_INVALID;
+    }
+    if (r != FERRY_OK) {
+        if (r == FERRY_ERR_MALFORMED && err.offset == 0) {
+            /* Not an image at all: say so as for any file of no known format. */
+            static const char lead[] = "not a known format: ";
+            size_t n = strlen(err.message), room = sizeof err.message - sizeof lead;
+            if (n > room) n = room;
+            memmove(err.message + sizeof lead - 1, err.message, n);
+            err.message[sizeof lead - 1 + n] = '\0';
+            memcpy(err.message, lead, sizeof lead - 1);
+        }
+        cli_print_error(in, &err);
+        return CLI_INVALID;
+    }
+    ferry_paa *p = NULL;
+    int status = CLI_INVALID;
+    if (ferry_paa_encode(&img, options, &p, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
+    } else {
+        ferry_buffer buf = {0};
+        if (ferry_paa_write(p, &buf, &err) != FERRY_OK)
+            cli_print_error(in, &err);
+        else
+            status = cli_write_output(in, out, &buf);
+        if (status == CLI_OK) {
+            size_t lzo = 0;
+            for (size_t i = 0; i < p->mip_count; i++) lzo += p->mips[i].lzo;
+            fprintf(stderr, "%s -> %s: %s, %u x %u, %zu mipmaps down to %u x %u (%zu LZO-compressed), %s, %zu bytes\n",
+                    CLI_TXT(in), CLI_TXT(out), ferry_paa_type_name(p->type), p->mips[0].width, p->mips[0].height,
+                    p->mip_count, p->mips[p->mip_count - 1].width, p->mips[p->mip_count - 1].height, lzo,
+                    options->linear ? "data map (no sRGB)" : "sRGB colour", buf.size);
+        }
+        ferry_buffer_free(&buf);
+    }
+    ferry_paa_free(p);
+    ferry_image_free(&img);
+    return status;
+}
+
 int cli_paa_convert(int argc, char **argv, ferry_format source)
 {
     const char *in = NULL, *out = NULL;
     long long mip = -1;
+    ferry_paa_encode_options enc = {0};
+    bool linear = false, srgb = false, encode_option = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--mip") == 0) {
+        if (strcmp(a, "--dxt1") == 0 || strcmp(a, "--dxt5") == 0) {
+            uint16_t t = a[5] == '1' ? FERRY_PAA_DXT1 : FERRY_PAA_DXT5;
+            if (enc.type && enc.type != t) return cli_usage_error("convert", "choose one of --dxt1 and --dxt5");
+            enc.type = t;
+            encode_option = true;
+        } else if (strcmp(a, "--linear") == 0) {
+            linear = encode_option = true;
+        } else if (strcmp(a, "--srgb") == 0) {
+            srgb = encode_option = true;
+        } else if (strcmp(a, "--no-lzo") == 0) {
+            enc.no_lzo = encode_option = true;
+        } else if (strcmp(a, "--mip") == 0) {
             if (i + 1 >= argc) return cli_usage_error("convert", "--mip needs a mipmap number");
             char *end;
             mip = strtoll(argv[++i], &end, 10);
@@ -190,9 +281,17 @@ int cli_paa_convert(int argc, char **argv, ferry_format source)
         }
     }
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
-    if (source != FERRY_FORMAT_PAA)
-        return cli_usage_error("convert", "'%s' is not a PAA/PAC texture (ferry does not write PAA from other images)",
-                               in);
+    bool paa_out = cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac");
+    if (linear && srgb) return cli_usage_error("convert", "choose one of --linear and --srgb");
+    if (source != FERRY_FORMAT_PAA) {
+        if (!paa_out)
+            return cli_usage_error("convert", "'%s' is not a PAA/PAC texture; images convert to .paa or .pac", in);
+        if (mip >= 0) return cli_usage_error("convert", "--mip applies to reading PAA textures");
+        enc.linear = linear || (!srgb && data_map_name(out));
+        return from_image(in, out, &enc);
+    }
+    if (encode_option)
+        return cli_usage_error("convert", "--dxt1, --dxt5, --linear, --srgb and --no-lzo apply to writing PAA from an image");
     if (cli_has_ext(out, ".png")) return to_png(in, out, mip < 0 ? 0 : (size_t)mip);
     if (cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac")) {
         if (mip >= 0) return cli_usage_error("convert", "--mip applies to .png outputs");
@@ -208,4 +307,16 @@ const char cli_paa_convert_help[] =
     "\n"
     "PAA/PAC textures:\n"
     "  IN.paa -> OUT.png   one mipmap as RGBA PNG (--mip N: mipmap N, 0 the largest)\n"
-    "  IN.paa -> OUT.paa   rewrite (byte-identical); .pac alike\n";
+    "  IN.paa -> OUT.paa   rewrite (byte-identical); .pac alike\n"
+    "  IN.png|IN.tga|IN.dds -> OUT.paa|OUT.pac\n"
+    "                      a texture: DXT1 when every pixel is opaque, DXT5 with\n"
+    "                      alpha; the full mipmap chain (box filter, down to a side\n"
+    "                      of 4); the tags Bohemia's tools write; mipmaps 256 or\n"
+    "                      more wide LZO-compressed (read by ArmA 2 and 3). Sides\n"
+    "                      must be powers of two up to 4096 (resize first).\n"
+    "    --dxt1, --dxt5    choose the type (--dxt1 drops alpha)\n"
+    "    --linear          the image is a data map (normal, specular): mipmaps and\n"
+    "                      average colour without the sRGB curve; the default for\n"
+    "                      OUT names ending _nohq, _no, _nshq, _ns, _smdi, _sm, _sms\n"
+    "    --srgb            a colour map whatever its name\n"
+    "    --no-lzo          no LZO compression (OFP, ArmA 1)\n";

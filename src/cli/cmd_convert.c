@@ -90,13 +90,14 @@ int cli_alamo_export(const char *in, const char *out, const cli_convert_options 
 
 /* ---- routing: (source format, output kind) -> the family that converts ---- */
 
-typedef enum output_kind { OUT_ANY, OUT_GLTF, OUT_ALM, OUT_P3D, OUT_OTHER } output_kind;
+typedef enum output_kind { OUT_ANY, OUT_GLTF, OUT_ALM, OUT_P3D, OUT_PAA, OUT_OTHER } output_kind;
 
 static output_kind output_kind_of(const char *out)
 {
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) return OUT_GLTF;
     if (cli_has_ext(out, ".alm")) return OUT_ALM;
     if (cli_has_ext(out, ".p3d")) return OUT_P3D;
+    if (cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac")) return OUT_PAA;
     return OUT_OTHER;
 }
 
@@ -115,8 +116,11 @@ static const struct convert_route {
     {FERRY_FORMAT_PAA, OUT_ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
     {FERRY_FORMAT_MEG, OUT_ANY, cli_meg_convert},   /* rewrite; other outputs refused */
     {FERRY_FORMAT_PBO, OUT_ANY, cli_pbo_convert},   /* rewrite; other outputs refused */
+    {FERRY_FORMAT_RAP, OUT_ANY, cli_config_convert},         /* raP rewrite, derapify */
+    {FERRY_FORMAT_CONFIG_TEXT, OUT_ANY, cli_config_convert}, /* rapify, text */
     {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
     {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
+    {FROM_ANY, OUT_PAA, cli_paa_convert},           /* PNG/TGA/DDS to a texture */
     {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
 };
 
@@ -187,6 +191,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             fputs(cli_paa_convert_help, stdout);
             fputs(cli_meg_convert_help, stdout);
             fputs(cli_pbo_convert_help, stdout);
+            fputs(cli_config_convert_help, stdout);
             status = CLI_OK;
             goto done;
         }

@@ -15,7 +15,8 @@ static const char dump_usage[] =
     "structure decoded, record by record. MEG archives: the header, the names\n"
     "and every file record. PBO archives: the product entry and its properties,\n"
     "every record with its offset, the SHA-1 stored and computed. PAA/PAC textures: tags (bytes shown), palette and\n"
-    "each mipmap's place, size and compression.\n"
+    "each mipmap's place, size and compression. Configs (raP or text: .rvmat,\n"
+    "config.bin, config.cpp): the tree as config text (--json: with offsets).\n"
     "\n"
     "  --json   machine-readable output on stdout\n";
 

@@ -20,7 +20,9 @@ static const char info_usage[] =
     "levels of detail. MEG archives (.meg): format, file and name counts, bytes\n"
     "of entries. PBO archives (.pbo): prefix and other properties, files, bytes,\n"
     "the SHA-1 and whether it matches. PAA/PAC textures: type, size and mipmaps, average and maximum\n"
-    "colours, tags. A file of any other format is named as such.\n"
+    "colours, tags. Configs (raP or text): classes and entries; a material\n"
+    "(.rvmat): shaders, colours, each stage's texture and which is the normal\n"
+    "map. A file of any other format is named as such.\n"
     "\n"
     "  --json   machine-readable output on stdout (an array, one object per file)\n";
 

@@ -331,7 +331,7 @@ static bool named_like_model(const char *path)
 {
     return cli_has_ext(path, ".alo") || cli_has_ext(path, ".ala") || cli_has_ext(path, ".p3d") ||
            cli_has_ext(path, ".alm") || cli_has_ext(path, ".meg") || cli_has_ext(path, ".pbo") || cli_has_ext(path, ".paa") ||
-           cli_has_ext(path, ".pac");
+           cli_has_ext(path, ".pac") || cli_has_ext(path, ".rvmat");
 }
 
 static void visit(void *ctx, const char *path, const char *rel, const struct stat *st, int error)
@@ -349,8 +349,13 @@ static void visit(void *ctx, const char *path, const char *rel, const struct sta
         if (ferry_file_read_head(path, head, sizeof head, &got, NULL, &err) != FERRY_OK) {
             check = true;
         } else {
-            const cli_format *f = cli_format_for(ferry_detect(head, got));
+            ferry_format id = ferry_detect(head, got);
+            const cli_format *f = cli_format_for(id);
             check = f && f->validate;
+            /* Text has no signature: of the files that read as config text
+             * (scripts can), only those named like configs are checked. */
+            if (id == FERRY_FORMAT_CONFIG_TEXT)
+                check = cli_has_ext(path, ".cpp") || cli_has_ext(path, ".hpp") || cli_has_ext(path, ".bisurf");
         }
     }
     if (check)

@@ -32,6 +32,10 @@ static const cli_format formats[] = {
     {FERRY_FORMAT_GLTF, "glTF", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
     {FERRY_FORMAT_PAA, "PAA", cli_paa_info, cli_paa_dump, cli_paa_validate, cli_paa_convert, cli_format_rewrite, NULL,
      NULL, cli_paa_read, cli_paa_write, cli_paa_free},
+    {FERRY_FORMAT_RAP, "raP config", cli_config_info, cli_config_dump, cli_config_validate, cli_config_convert,
+     cli_format_rewrite, NULL, NULL, cli_config_read, cli_config_write, cli_config_free},
+    {FERRY_FORMAT_CONFIG_TEXT, "config text", cli_config_info, cli_config_dump, cli_config_validate,
+     cli_config_convert, cli_format_rewrite, NULL, NULL, cli_config_read, cli_config_write, cli_config_free},
 };
 
 const cli_format *cli_format_for(ferry_format id)
@@ -56,7 +60,7 @@ void cli_not_known(ferry_error *err, const uint8_t *data, size_t size)
         at += (size_t)snprintf(bytes + at, sizeof bytes - at, "%s%02x", i ? " " : "", data[i]);
     snprintf(err->message, sizeof err->message,
              "not a known format: it starts with %s; ferry reads Alamo models (chunk 0x200), particle "
-             "systems (0x900), animations (0x1000), ODOL P3D models ('ODOL'), ALM meshes, MEG and PBO archives and PAA/PAC textures (a type such as 0xff01)",
+             "systems (0x900), animations (0x1000), ODOL P3D models ('ODOL'), ALM meshes, MEG and PBO archives, PAA/PAC textures (0xff01...) and configs (raP, text)",
              bytes);
 }
 
@@ -123,6 +127,8 @@ ferry_format cli_format_guess(const char *path)
     if (cli_has_ext(path, ".alo")) return FERRY_FORMAT_ALO_MODEL;
     if (cli_has_ext(path, ".ala")) return FERRY_FORMAT_ALA;
     if (cli_has_ext(path, ".paa") || cli_has_ext(path, ".pac")) return FERRY_FORMAT_PAA;
+    if (cli_has_ext(path, ".rvmat") || cli_has_ext(path, ".bin")) return FERRY_FORMAT_RAP;
+    if (cli_has_ext(path, ".cpp") || cli_has_ext(path, ".hpp")) return FERRY_FORMAT_CONFIG_TEXT;
     return FERRY_FORMAT_UNKNOWN;
 }
 

@@ -165,6 +165,16 @@ ferry_result cli_paa_write(const void *model, ferry_buffer *out, ferry_error *er
 void cli_paa_free(void *model);
 extern const char cli_paa_convert_help[];
 
+int cli_config_info(const char *file, const uint8_t *data, size_t size, json_t *report); /* cli_config.c */
+int cli_config_dump(const char *file, const uint8_t *data, size_t size, bool json);
+size_t cli_config_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
+                           json_t *report);
+int cli_config_convert(int argc, char **argv, ferry_format source);
+void *cli_config_read(const uint8_t *data, size_t size, ferry_error *err);
+ferry_result cli_config_write(const void *model, ferry_buffer *out, ferry_error *err);
+void cli_config_free(void *model);
+extern const char cli_config_convert_help[];
+
 /* A file read whole and told by content: `format` is its row (NULL when
  * no format ferry knows). */
 typedef struct cli_input {

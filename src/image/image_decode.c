@@ -92,7 +92,7 @@ ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_im
 
     if (size == 0) {
         fy_error_set(err, FERRY_ERR_TRUNCATED, 0, NULL,
-                     "expected a DDS or TGA header, the input is empty");
+                     "expected a PNG, DDS or TGA header, the input is empty");
         return FERRY_ERR_TRUNCATED;
     }
     /* A prefix of the magic is a truncated DDS, so that every cut of a DDS
@@ -100,9 +100,12 @@ ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_im
     size_t magic_len = size < 4 ? size : 4;
     if (memcmp(data, "DDS ", magic_len) == 0)
         return fy_image_decode_dds(data, size, max_w, max_h, out, err);
+    static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (memcmp(data, png_magic, size < 8 ? size : 8) == 0)
+        return fy_image_decode_png(data, size, max_w, max_h, out, err);
     if (tga_plausible(data, size)) return fy_image_decode_tga(data, size, max_w, max_h, out, err);
     fy_error_set(err, FERRY_ERR_MALFORMED, 0, NULL,
-                 "expected a DDS file (magic \"DDS \") or a TGA header (colour-map type 0 or 1 at "
+                 "expected a PNG or DDS file (magic \"\\x89PNG\" or \"DDS \") or a TGA header (colour-map type 0 or 1 at "
                  "offset 1, image type 1, 2, 3, 9, 10 or 11 at offset 2)");
     return FERRY_ERR_MALFORMED;
 }

@@ -12,6 +12,8 @@
 
 ferry_result fy_image_decode_tga(const uint8_t *data, size_t size, uint32_t max_width,
                                  uint32_t max_height, ferry_image *out, ferry_error *err);
+ferry_result fy_image_decode_png(const uint8_t *data, size_t size, uint32_t max_width,
+                                 uint32_t max_height, ferry_image *out, ferry_error *err);
 ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_width,
                                  uint32_t max_height, ferry_image *out, ferry_error *err);
 

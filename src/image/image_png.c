@@ -103,3 +103,37 @@ ferry_result ferry_image_encode_png(const ferry_image *image, ferry_buffer *out,
     fy_error_set(err, code, FERRY_NO_OFFSET, NULL, "libpng could not encode the image: %s", ctx.message);
     return code;
 }
+
+/* PNG decoding (any colour type and bit depth, to 8-bit RGBA) through
+ * libpng's simplified API, which keeps its own error handling. The size
+ * is checked against the limits before anything is allocated. */
+ferry_result fy_image_decode_png(const uint8_t *data, size_t size, uint32_t max_width, uint32_t max_height,
+                                 ferry_image *out, ferry_error *err)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&img, data, size)) {
+        fy_error_set(err, size < 33 ? FERRY_ERR_TRUNCATED : FERRY_ERR_MALFORMED, size < 33 ? size : 8, NULL,
+                     "the PNG header does not read: %s", img.message);
+        return err->code;
+    }
+    /* IHDR's width and height are at offset 16. */
+    ferry_result r = fy_image_check_dims(img.width, img.height, max_width, max_height, 16, err);
+    if (r == FERRY_OK) r = fy_image_alloc(img.width, img.height, max_width, max_height, 16, out, err);
+    if (r != FERRY_OK) {
+        png_image_free(&img);
+        return r;
+    }
+    img.format = PNG_FORMAT_RGBA;
+    if (!png_image_finish_read(&img, NULL, out->rgba, 0, NULL)) {
+        /* libpng does not say where; the image data follows the 33 bytes of
+         * signature and IHDR. */
+        fy_error_set(err, FERRY_ERR_MALFORMED, 33, NULL, "the PNG's pixel data (after its header) does not decode: %s",
+                     img.message);
+        png_image_free(&img);
+        ferry_image_free(out);
+        return FERRY_ERR_MALFORMED;
+    }
+    return FERRY_OK;
+}

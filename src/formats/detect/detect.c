@@ -49,6 +49,53 @@ static bool looks_like_paa(const uint8_t *p, size_t size)
     return palette == 0 && w >= 1 && w <= 8192 && h >= 1 && h <= 8192;
 }
 
+static bool name_char(uint8_t ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* A text config (detect.h): comments, directives and space skipped, then
+ * `class`/`delete`/`enum` and a space, or NAME [ "[]" ] "=" or "+=". */
+static bool looks_like_config_text(const uint8_t *p, size_t n)
+{
+    /* text: no control byte but white space, and a ';' somewhere */
+    for (size_t k = 0; k < n; k++)
+        if ((p[k] < 0x20 && p[k] != '\t' && p[k] != '\r' && p[k] != '\n' && p[k] != '\f') || p[k] == 0x7F) return false;
+    if (!memchr(p, ';', n)) return false;
+    size_t i = 0;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
+    for (;;) {
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+        if (i + 1 < n && p[i] == '/' && p[i + 1] == '/') {
+            while (i < n && p[i] != '\n') i++;
+        } else if (i + 1 < n && p[i] == '/' && p[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < n && !(p[i] == '*' && p[i + 1] == '/')) i++;
+            if (i + 1 >= n) return false;
+            i += 2;
+        } else if (i < n && p[i] == '#') {
+            while (i < n && p[i] != '\n') i++;
+        } else {
+            break;
+        }
+    }
+    size_t w = i;
+    while (i < n && name_char(p[i])) i++;
+    size_t len = i - w;
+    if (!len) return false;
+    bool space = i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n');
+    if (space && ((len == 5 && !memcmp(p + w, "class", 5)) || (len == 6 && !memcmp(p + w, "delete", 6)) ||
+                  (len == 4 && !memcmp(p + w, "enum", 4))))
+        return true;
+    while (i < n && (p[i] == ' ' || p[i] == '\t')) i++;
+    if (i + 1 < n && p[i] == '[' && p[i + 1] == ']') {
+        i += 2;
+        while (i < n && (p[i] == ' ' || p[i] == '\t')) i++;
+    }
+    if (i < n && p[i] == '+') i++;
+    return i < n && p[i] == '=';
+}
+
 /* MEG format 1 has no signature: equal counts, then a plausible first name. */
 static int looks_like_meg1(const uint8_t *p, size_t n)
 {
@@ -95,6 +142,7 @@ ferry_format ferry_detect(const void *data, size_t size)
     if (memcmp(p, "MLOD", 4) == 0) return FERRY_FORMAT_MLOD;
     if (memcmp(p, "ALM\0", 4) == 0) return FERRY_FORMAT_ALM;
     if (memcmp(p, "glTF", 4) == 0) return FERRY_FORMAT_GLB;
+    if (memcmp(p, "\0raP", 4) == 0) return FERRY_FORMAT_RAP;
     uint32_t first = fy_load_u32le(p);
     if (size >= 8 && (first == 0xFFFFFFFFu || first == 0x8FFFFFFFu) && fy_load_u32le(p + 4) == 0x3F7D70A4u)
         return FERRY_FORMAT_MEG;
@@ -113,6 +161,7 @@ ferry_format ferry_detect(const void *data, size_t size)
     if (looks_like_paa(p, size)) return FERRY_FORMAT_PAA;
     if (looks_like_meg1(p, size)) return FERRY_FORMAT_MEG;
     if (looks_like_pbo(p, size, whole)) return FERRY_FORMAT_PBO;
+    if (looks_like_config_text(p, size)) return FERRY_FORMAT_CONFIG_TEXT;
     return FERRY_FORMAT_UNKNOWN;
 }
 
@@ -131,6 +180,8 @@ const char *ferry_format_name(ferry_format format)
     case FERRY_FORMAT_PAA: return "PAA";
     case FERRY_FORMAT_MEG: return "MEG";
     case FERRY_FORMAT_PBO: return "PBO";
+    case FERRY_FORMAT_RAP: return "raP config";
+    case FERRY_FORMAT_CONFIG_TEXT: return "config text";
     default: return "unknown";
     }
 }

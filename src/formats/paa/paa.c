@@ -359,6 +359,9 @@ ferry_result ferry_paa_decode_mip(const ferry_paa *paa, size_t level, ferry_imag
 
 static bool pow2(unsigned v) { return v && !(v & (v - 1)); }
 
+static double srgb_to_linear(double v) { return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4); }
+static double linear_to_srgb(double v) { return v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055; }
+
 static unsigned channel(uint32_t argb, int shift) { return (argb >> shift) & 255u; }
 
 size_t ferry_paa_validate(const ferry_paa *paa, const ferry_paa_validate_options *options, ferry_diagnostics *diags)
@@ -390,33 +393,54 @@ size_t ferry_paa_validate(const ferry_paa *paa, const ferry_paa_validate_options
             continue;
         }
         if (i == 0 && (paa->has_average || paa->has_maximum)) {
-            double sum[4] = {0, 0, 0, 0};
+            /* Two ways the tools average (docs/formats/paa.md): colour maps
+             * in linear light (the sRGB curve), colour weighted by alpha;
+             * data maps (normal, specular) the stored values. */
+            double lin[3] = {0, 0, 0}, plain[4] = {0, 0, 0, 0}, weight = 0;
             unsigned mx[4] = {0, 0, 0, 0};
+            bool alpha = false;
             size_t count = (size_t)img.width * img.height;
-            for (size_t k = 0; k < count; k++)
+            for (size_t k = 0; k < count && !alpha; k++) alpha = img.rgba[k * 4 + 3] != 255;
+            for (size_t k = 0; k < count; k++) {
+                const uint8_t *px = img.rgba + k * 4;
+                double w = alpha ? px[3] / 255.0 : 1.0;
+                weight += w;
                 for (int ch = 0; ch < 4; ch++) {
-                    unsigned v = img.rgba[k * 4 + ch];
-                    sum[ch] += ch == 3 ? v : pow(v / 255.0, 2.2);
-                    if (v > mx[ch]) mx[ch] = v;
+                    plain[ch] += px[ch];
+                    if (px[ch] > mx[ch]) mx[ch] = px[ch];
                 }
+                for (int ch = 0; ch < 3; ch++) lin[ch] += srgb_to_linear(px[ch] / 255.0) * w;
+            }
             static const int shift[4] = {16, 8, 0, 24}; /* r, g, b, a within 0xAARRGGBB */
             static const char names[] = "RGBA";
-            for (int ch = 0; ch < 4; ch++) {
-                unsigned avg = (unsigned)(ch == 3 ? sum[ch] / count + 0.5 : pow(sum[ch] / count, 1 / 2.2) * 255 + 0.5);
-                if (paa->has_average) {
-                    unsigned t = channel(paa->average_argb, shift[ch]);
-                    if ((avg > t ? avg - t : t - avg) > 16)
-                        fy_diag_add(diags, FERRY_SEVERITY_WARNING, paa->mips[0].offset, "tags/CGVA", "paa-average-colour",
-                                "the average colour's %c is %u; the largest mipmap averages %u", names[ch], t, avg);
+            if (paa->has_average) {
+                unsigned colour[4], data[4];
+                for (int ch = 0; ch < 4; ch++) {
+                    data[ch] = (unsigned)(plain[ch] / (double)count + 0.5);
+                    colour[ch] = ch == 3 ? data[3]
+                                         : weight > 0 ? (unsigned)(linear_to_srgb(lin[ch] / weight) * 255 + 0.5) : 0;
                 }
-                if (paa->has_maximum) {
+                int off_colour = 0, off_data = 0;
+                for (int ch = 0; ch < 4; ch++) {
+                    unsigned t = channel(paa->average_argb, shift[ch]);
+                    if ((colour[ch] > t ? colour[ch] - t : t - colour[ch]) > 16) off_colour = 1;
+                    if ((data[ch] > t ? data[ch] - t : t - data[ch]) > 16) off_data = 1;
+                }
+                if (off_colour && off_data)
+                    fy_diag_add(diags, FERRY_SEVERITY_WARNING, paa->mips[0].offset, "tags/CGVA", "paa-average-colour",
+                                "the average colour is 0x%08x; the largest mipmap averages 0x%08x as colour (linear "
+                                "light) and 0x%08x as data",
+                                (unsigned)paa->average_argb,
+                                colour[3] << 24 | colour[0] << 16 | colour[1] << 8 | colour[2],
+                                data[3] << 24 | data[0] << 16 | data[1] << 8 | data[2]);
+            }
+            if (paa->has_maximum)
+                for (int ch = 0; ch < 4; ch++) {
                     unsigned t = channel(paa->maximum_argb, shift[ch]);
                     if (mx[ch] > t + 16)
                         PAA_ERR(paa->mips[0].offset, "tags/CXAM", "paa-maximum-colour",
-                                "the maximum colour's %c is %u; the largest mipmap reaches %u", names[ch], t,
-                                mx[ch]);
+                                "the maximum colour's %c is %u; the largest mipmap reaches %u", names[ch], t, mx[ch]);
                 }
-            }
         }
         ferry_image_free(&img);
     }
