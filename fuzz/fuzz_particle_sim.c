@@ -4,6 +4,7 @@
  * Contracts checked (abort on breach, so libFuzzer keeps the input):
  *  - it finishes (libFuzzer's timeout catches a hang) within its limits:
  *    never more live particles than max_particles;
+ *  - particle ids are unique;
  *  - every particle's emitter is an emitter of the system, its age is not
  *    negative and (for finite lifetimes) below its lifetime unless frozen;
  *  - the same seed gives the same particles whether the time is reached in
@@ -25,6 +26,12 @@ static void fail(const char *what)
 {
     fprintf(stderr, "fuzz_particle_sim: %s\n", what);
     abort();
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 static ferry_particle_sim *make(const ferry_particle_system *s, uint64_t seed)
@@ -64,6 +71,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!frozen && isfinite(p.lifetime) && p.lifetime < 1e30f && !(p.age < p.lifetime + 1e-3f * (1 + p.lifetime)))
             fail("a particle older than its lifetime");
     }
+    ferry_particle_sim_arrays arr;
+    ferry_particle_sim_get_arrays(stepped, &arr);
+    uint64_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!ids) fail("out of memory");
+    memcpy(ids, arr.id, n * sizeof *ids);
+    qsort(ids, n, sizeof *ids, cmp_u64);
+    for (size_t i = 1; i < n; i++)
+        if (ids[i] == ids[i - 1]) fail("two particles share an id");
+    free(ids);
     bool births = false;
     for (size_t e = 0; e < system->emitter_count; e++) births = births || system->emitters[e].birth_emitter >= 0;
     if (!births && !ferry_particle_sim_warnings(stepped) && !ferry_particle_sim_warnings(once) &&

@@ -558,8 +558,13 @@ static void particle_spawn(ferry_particle_sim *sim, uint32_t s, double k, double
     const em_info *e = &sim->em[in->emitter];
     const ferry_particle_emitter *src = &sim->system->emitters[in->emitter];
     uint64_t kk = (uint64_t)k;
+    /* Spawned: a hash of the instance's key and k. Not key ^ mix64(k):
+     * keys are mix64 of small numbers too, and a XOR of two mixes collides
+     * whenever the two pairs swap (key mix64(5) with k 25, key mix64(25)
+     * with k 5); k is mixed in its own domain and added instead. */
     uint64_t id = in->depth == 0 ? ((uint64_t)in->emitter << 32) | (kk & 0xFFFFFFFFull)
-                                 : (mix64(in->key ^ mix64(kk)) & ((1ull << 52) - 1)) | (1ull << 52);
+                                 : (mix64(in->key + mix64(kk ^ 0xD6E8FEB86659FD93ull)) & ((1ull << 52) - 1)) |
+                                       (1ull << 52);
     ferry_particle_rng rng = ferry_particle_rng_make(mix64(sim->opt.seed ^ mix64(id)));
     size_t i = sim->count++;
     in->live++;
