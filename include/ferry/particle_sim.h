@@ -103,7 +103,7 @@ FERRY_API void ferry_particle_sim_get_arrays(const ferry_particle_sim *sim, ferr
 /* ---- drawing ---- */
 
 /* Looks up a texture by the name an emitter gives; NULL when not found
- * (the particle is then drawn as a soft round sprite). */
+ * (the particle is then drawn as a soft white glow). */
 typedef const ferry_image *(*ferry_particle_texture_fn)(const char *name, void *user);
 
 typedef struct ferry_particle_camera {

@@ -21,7 +21,7 @@ static const char render_usage[] =
     "Simulates the particle system and draws it with a software renderer:\n"
     "camera-facing sprites with their textures (TGA or DDS, found as the game\n"
     "finds them: beside the file, in ../Textures, then in each --textures DIR;\n"
-    "a missing texture is drawn as a soft round sprite and warned about), in\n"
+    "a missing texture is drawn as a soft glow and warned about), in\n"
     "each emitter's blend mode, over a grey checkerboard (see-through smoke of\n"
     "any grey shows on it), the camera\n"
     "framed on the live particles (on all frames of an animation).\n"
@@ -86,7 +86,7 @@ static const ferry_image *texture_lookup(const char *name, void *user)
         }
     }
     if (!t->found)
-        fprintf(stderr, "%s: warning: texture '%s' not found: drawn as a soft round sprite\n", CLI_TXT(c->file),
+        fprintf(stderr, "%s: warning: texture '%s' not found: drawn as a soft glow\n", CLI_TXT(c->file),
                 CLI_TXT(name));
     return t->found ? &t->image : NULL;
 }
