@@ -97,6 +97,17 @@ if [ -x "$paa" ] && [ -d "$here/../../shared/corpus/paa" ]; then
     echo
 fi
 
+# Particle simulation: updates per second against array-of-structs loops
+# (a system built in the tool; no corpus needed), on one core.
+psim="$build/bench/bench_particle_sim"
+if [ -x "$psim" ]; then
+    pin=()
+    command -v taskset >/dev/null 2>&1 && pin=(taskset -c 0)
+    echo "== particle simulation (${pin[*]:+${pin[*]} }$psim --particles 100000 --rounds 7)"
+    "${pin[@]}" "$psim" --particles 100000 --rounds 7
+    echo
+fi
+
 echo "== peak memory of one load, the 3 largest models"
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "skipped: valgrind not installed; the arena/file column above is the estimate"

@@ -23,8 +23,19 @@ int cmd_info(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
+int cmd_particles(int argc, char **argv); /* cmd_particles.c */
+int cmd_render(int argc, char **argv);    /* cmd_render.c */
 int cmd_list(int argc, char **argv);    /* cmd_archive.c */
 int cmd_extract(int argc, char **argv);
+
+/* cmd_particles.c: shared with cmd_render.c. */
+bool cli_parse_seed(const char *text, uint64_t *out);
+bool cli_parse_seconds(const char *text, double *out); /* finite, 0 or more */
+/* --ground Z / --no-ground at argv[*i]: true when it was one (then *status
+ * is CLI_USAGE if its value was bad, and *i moved past the value). */
+bool cli_parse_ground(const char *cmd, int argc, char **argv, int *i, float *z, bool *none, int *status);
+struct ferry_particle_sim;
+void cli_sim_warnings(const char *file, const struct ferry_particle_sim *sim);
 
 /* Any Alamo file, read by what its first chunk says it is. */
 typedef struct cli_asset {

@@ -28,6 +28,10 @@ static const char usage[] =
     "                         extension; .ala between formats with --ala-format 1|2),\n"
     "                         or a PAA/PAC texture's mipmap as PNG (-> .png)\n"
     "  sample ANIM.ala        every bone's pose at a frame or time (--frame N | --time S)\n"
+    "  particles FILE.alo --time T\n"
+    "                         simulate a particle system: every live particle (--json)\n"
+    "  render FILE.alo OUT.png|OUT.gif\n"
+    "                         draw a particle system at a time, or animated (GIF)\n"
     "  list ARCHIVE           the entries of a MEG or PBO archive: names, sizes, offsets (--json)\n"
     "  extract ARCHIVE OUTDIR [PATTERN...]\n"
     "                         write a MEG or PBO archive's entries under OUTDIR\n"
@@ -46,6 +50,8 @@ static command_fn find_command(const char *name)
     if (strcmp(name, "validate") == 0) return cmd_validate;
     if (strcmp(name, "convert") == 0) return cmd_convert;
     if (strcmp(name, "sample") == 0) return cmd_sample;
+    if (strcmp(name, "particles") == 0) return cmd_particles;
+    if (strcmp(name, "render") == 0) return cmd_render;
     if (strcmp(name, "list") == 0) return cmd_list;
     if (strcmp(name, "extract") == 0) return cmd_extract;
     return NULL;

@@ -1,0 +1,225 @@
+/* ferry particles: the state of a particle system at a moment. */
+#include "cli.h"
+
+#include <ferry/particle_sim.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char particles_usage[] =
+    "usage: ferry particles FILE.alo --time T [--seed S] [--ground Z | --no-ground] [--json]\n"
+    "\n"
+    "Simulates the particle system from its creation to T seconds and prints\n"
+    "every live particle: per emitter (text: a summary per emitter), or with\n"
+    "--json {\"time\", \"emitters\": [{\"index\", \"name\", \"particles\": [{\"id\",\n"
+    "\"position\", \"velocity\", \"size\", \"color\", \"rotation\", \"age\", \"lifetime\",\n"
+    "\"frame\"}]}]}, positions in the system's space (z up), colours 0..1 (a value\n"
+    "too large to be finite is null).\n"
+    "The same seed gives the same particles; the state at T does not depend on\n"
+    "anything but the file, T and the seed. Limits that were reached (huge\n"
+    "rates, connection loops) are warned about on stderr.\n"
+    "\n"
+    "  --time T    seconds since the system was created (0 or more)\n"
+    "  --seed S    random seed (an unsigned integer; default 0)\n"
+    "  --ground Z  the ground plane particles interact with is z = Z (default 0)\n"
+    "  --no-ground no ground: ground interaction never happens\n"
+    "  --json      machine-readable output on stdout\n";
+
+bool cli_parse_seed(const char *text, uint64_t *out)
+{
+    if (!text[0] || text[0] == '-') return false;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (*end) return false;
+    *out = v;
+    return true;
+}
+
+bool cli_parse_ground(const char *cmd, int argc, char **argv, int *i, float *z, bool *none, int *status)
+{
+    if (strcmp(argv[*i], "--no-ground") == 0) {
+        *none = true;
+        return true;
+    }
+    if (strcmp(argv[*i], "--ground") != 0) return false;
+    char *end;
+    double v = *i + 1 < argc ? strtod(argv[*i + 1], &end) : 0;
+    if (*i + 1 >= argc || end == argv[*i + 1] || *end || !isfinite(v) || fabs(v) > 1e30) {
+        *status = cli_usage_error(cmd, "--ground needs a finite height");
+        return true;
+    }
+    *z = (float)v;
+    (*i)++;
+    return true;
+}
+
+bool cli_parse_seconds(const char *text, double *out)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !isfinite(v) || v < 0) return false;
+    *out = v;
+    return true;
+}
+
+void cli_sim_warnings(const char *file, const ferry_particle_sim *sim)
+{
+    unsigned w = ferry_particle_sim_warnings(sim);
+    for (unsigned b = 0; b < FERRY_PARTICLE_SIM_WARN_COUNT; b++)
+        if (w & (1u << b)) fprintf(stderr, "%s: warning: %s\n", file, ferry_particle_sim_warning_text(1u << b));
+}
+
+/* A number, or null when it is not finite (JSON has no NaN or infinity). */
+static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *jvec(const float *v, int n)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < n; k++) json_array_append_new(a, jnum(v[k]));
+    return a;
+}
+
+typedef struct order_item {
+    double birth;
+    uint64_t id;
+    ferry_particle_state state;
+} order_item;
+
+static int order_cmp(const void *a, const void *b)
+{
+    const order_item *x = a, *y = b;
+    if (x->birth != y->birth) return x->birth < y->birth ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int cmd_particles(int argc, char **argv)
+{
+    const char *path = NULL;
+    bool json = false, have_time = false;
+    double time = 0;
+    uint64_t seed = 0;
+    float ground = 0;
+    bool no_ground = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(particles_usage, stdout);
+            return CLI_OK;
+        }
+        int bad = CLI_OK;
+        if (cli_parse_ground("particles", argc, argv, &i, &ground, &no_ground, &bad)) {
+            if (bad != CLI_OK) return bad;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--time") == 0) {
+            if (i + 1 >= argc || !cli_parse_seconds(argv[i + 1], &time))
+                return cli_usage_error("particles", "--time needs a finite number of seconds, 0 or more");
+            have_time = true;
+            i++;
+        } else if (strcmp(argv[i], "--seed") == 0) {
+            if (i + 1 >= argc || !cli_parse_seed(argv[i + 1], &seed))
+                return cli_usage_error("particles", "--seed needs an unsigned integer");
+            i++;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("particles", "unknown option '%s'", argv[i]);
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            return cli_usage_error("particles", "one file at a time");
+        }
+    }
+    if (!path) return cli_usage_error("particles", "no particle file given");
+    if (!have_time) return cli_usage_error("particles", "--time T is required");
+
+    cli_asset a;
+    ferry_error err;
+    if (!cli_asset_load(path, &a, &err)) {
+        cli_print_error(path, &err);
+        return CLI_INVALID;
+    }
+    int status = CLI_INVALID;
+    ferry_particle_sim *sim = NULL;
+    order_item *order = NULL;
+    if (!a.particles) {
+        fprintf(stderr, "%s: error: this is an %s, not a particle system\n", CLI_TXT(path), ferry_alamo_kind_name(a.kind));
+        goto done;
+    }
+    ferry_particle_sim_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.seed = seed;
+    opt.ground_z = ground;
+    opt.no_ground = no_ground;
+    if (ferry_particle_sim_create(a.particles, &opt, &sim, &err) != FERRY_OK) {
+        cli_print_error(path, &err);
+        goto done;
+    }
+    ferry_particle_sim_advance(sim, time);
+    cli_sim_warnings(CLI_TXT(path), sim);
+    const ferry_particle_system *s = a.particles;
+    size_t n = ferry_particle_sim_count(sim);
+    order = malloc((n ? n : 1) * sizeof *order);
+    if (!order) goto done;
+    for (size_t i = 0; i < n; i++) {
+        ferry_particle_state p;
+        ferry_particle_sim_get(sim, i, &p);
+        order[i] = (order_item){p.birth_time, p.id, p};
+    }
+    qsort(order, n, sizeof *order, order_cmp);
+    json_t *root = json ? json_object() : NULL;
+    json_t *jems = json ? json_array() : NULL;
+    if (!json) printf("%s: %zu live particles at %.6g s (seed %llu)\n", CLI_TXT(path), n, time, (unsigned long long)seed);
+    for (size_t e = 0; e < s->emitter_count; e++) {
+        const char *name = s->emitters[e].name ? s->emitters[e].name : "";
+        json_t *jparts = json ? json_array() : NULL;
+        size_t live = 0;
+        float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+        double size_sum = 0;
+        for (size_t j = 0; j < n; j++) {
+            const ferry_particle_state p = order[j].state;
+            if (p.emitter != e) continue;
+            for (int k = 0; k < 3; k++) {
+                if (!live || p.position[k] < lo[k]) lo[k] = p.position[k];
+                if (!live || p.position[k] > hi[k]) hi[k] = p.position[k];
+            }
+            size_sum += p.size;
+            live++;
+            if (!jparts) continue;
+            json_t *jp = json_object();
+            json_object_set_new(jp, "id", json_integer((json_int_t)p.id));
+            json_object_set_new(jp, "position", jvec(p.position, 3));
+            json_object_set_new(jp, "velocity", jvec(p.velocity, 3));
+            json_object_set_new(jp, "size", jnum(p.size));
+            json_object_set_new(jp, "color", jvec(p.color, 4));
+            json_object_set_new(jp, "rotation", jnum(p.rotation));
+            json_object_set_new(jp, "age", jnum(p.age));
+            json_object_set_new(jp, "lifetime", jnum(p.lifetime));
+            json_object_set_new(jp, "frame", json_integer(p.frame));
+            json_array_append_new(jparts, jp);
+        }
+        if (json) {
+            json_t *je = json_object();
+            json_object_set_new(je, "index", json_integer((json_int_t)e));
+            cli_json_set_text(je, "name", name);
+            json_object_set_new(je, "particles", jparts);
+            json_array_append_new(jems, je);
+        } else if (live) {
+            printf("  %2zu %-20s %6zu live, mean size %.4g, x %.4g..%.4g y %.4g..%.4g z %.4g..%.4g\n", e,
+                   CLI_TXT(name), live, size_sum / (double)live, (double)lo[0], (double)hi[0], (double)lo[1],
+                   (double)hi[1], (double)lo[2], (double)hi[2]);
+        } else {
+            printf("  %2zu %-20s %6d live\n", e, CLI_TXT(name), 0);
+        }
+    }
+    if (root) {
+        json_object_set_new(root, "time", json_real(time));
+        json_object_set_new(root, "emitters", jems);
+        cli_print_json(root);
+        json_decref(root);
+    }
+    status = CLI_OK;
+done:
+    free(order);
+    ferry_particle_sim_free(sim);
+    cli_asset_free(&a);
+    return status;
+}
