@@ -310,9 +310,10 @@ static const char *procedural_color(const char *text, float rgba[4], bool *not_p
 }
 
 /* The section's texture file as the base colour texture (its alpha
- * deciding the blending), and the normal map its material record names as
- * the normal texture, when texture roots are given; extras say what was
- * found where, and what was not. */
+ * deciding the blending), and the normal map its material record (else its
+ * .rvmat file) names as the normal texture, when texture roots are given;
+ * extras say what was found where (the .rvmat's stages too), and what was
+ * not. */
 static bool attach_textures(build *b, ferry_scene_material *mat, ferry_json *x, const char *texture,
                             const ferry_odol_material *record, const char *rvmat)
 {
