@@ -52,6 +52,7 @@ typedef struct cli_convert_options {
      * texture lookup takes them as they are). */
     const ferry_file_source *const *texture_sources;
     size_t texture_source_count;
+    const char *const *texture_prefixes; /* per source: a PBO's prefix, or NULL; NULL: none */
 } cli_convert_options;
 
 typedef struct cli_format {

@@ -55,10 +55,11 @@ static const char *pbo_name_at(const void *a, size_t i, size_t *length)
     return e->name;
 }
 static void pbo_close(void *a) { ferry_pbo_free(a); }
+static const char *pbo_prefix(const void *a) { return ferry_pbo_property_value(a, "prefix"); }
 
 static const cli_archive_kind archive_kinds[] = {
-    {FERRY_FORMAT_MEG, ".meg", "MEG archive", meg_open, meg_count, meg_name_at, meg_close},
-    {FERRY_FORMAT_PBO, ".pbo", "PBO archive", pbo_open, pbo_count, pbo_name_at, pbo_close},
+    {FERRY_FORMAT_MEG, ".meg", "MEG archive", meg_open, meg_count, meg_name_at, meg_close, NULL},
+    {FERRY_FORMAT_PBO, ".pbo", "PBO archive", pbo_open, pbo_count, pbo_name_at, pbo_close, pbo_prefix},
 };
 
 const cli_archive_kind *cli_archive_kind_of(const char *path)
@@ -130,6 +131,7 @@ static void root_free(pool_root *r)
     if (r->root.kind && r->root.archive) r->root.kind->close(r->root.archive);
     if (r->data && r->map_size) munmap(r->data, r->map_size);
     free((char *)r->root.path);
+    free((char *)r->root.prefix);
     free(r);
 }
 
@@ -201,6 +203,23 @@ static pool_root *root_open(const char *path, bool folder, ferry_error *err)
         r->root.archive = kind->open(r->data ? r->data : empty, r->map_size, &r->inner, err);
         if (!r->root.archive) goto fail;
         r->inner.label = r->root.path;
+        if (kind->prefix) {
+            /* Without a prefix property the engine mounts an archive at its
+             * file name, without the extension. */
+            const char *pre = kind->prefix(r->root.archive);
+            if (pre) {
+                r->root.prefix = strdup(pre);
+            } else {
+                const char *base = strrchr(path, '/');
+                base = base ? base + 1 : path;
+                const char *dot = strrchr(base, '.');
+                r->root.prefix = strndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+            }
+            if (!r->root.prefix) {
+                set_nomem(err);
+                goto fail;
+            }
+        }
     }
     if (ferry_file_source_cached(&r->inner, &r->cached, err) != FERRY_OK) goto fail;
     r->root.source = &r->cached;
