@@ -148,6 +148,14 @@ typedef struct ferry_odol_scene_report {
      * shown LOD may have no faces (triangles 0): the game draws nothing up
      * close, the other LODs may hold the model. */
     int32_t visual_lod;
+    /* The skeleton: skins made (one per LOD with vertex bone references),
+     * joints in them (the bones, plus one static root per skin), glTF
+     * animations made (one per animation class that moves a bone of a
+     * skinned LOD), and classes left out because they move no bone of the
+     * LODs converted (the first one's name; in the scene's arena). */
+    uint32_t skins, joints, animations;
+    uint32_t animations_unbound;
+    const char *animation_unbound;
 } ferry_odol_scene_report;
 
 typedef struct ferry_odol_scene_options {
@@ -167,6 +175,10 @@ typedef struct ferry_odol_scene_options {
      * ferry_alo_scene_options. */
     bool game_view;
     ferry_odol_scene_report *report; /* may be NULL */
+    /* The skeleton becomes a skin, and each animation class a glTF
+     * animation sweeping its range; `no_animations` leaves the animations
+     * out (the skin stays). */
+    bool no_animations;
 } ferry_odol_scene_options;
 
 /* An ODOL model as a scene: a root node, under it a node per LOD converted

@@ -380,7 +380,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     const char *in = NULL, *out = NULL;
     uint32_t *lods = calloc((size_t)argc, sizeof *lods);
     size_t lod_count = 0;
-    bool all = false, game_view = false, allow_invalid = false;
+    bool all = false, game_view = false, allow_invalid = false, no_animations = false;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--all") == 0) {
@@ -398,6 +398,8 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
             i++;
         } else if (strcmp(argv[i], "--allow-invalid") == 0) {
             allow_invalid = true;
+        } else if (strcmp(argv[i], "--no-animations") == 0) {
+            no_animations = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("convert", "option '%s' does not apply to P3D files", argv[i]);
             goto done;
@@ -425,11 +427,12 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     o.lods = lod_count ? lods : NULL;
     o.lod_count = lod_count;
     o.all = all;
+    o.no_animations = no_animations;
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
         status = format->export(in, out, &o);
     } else if (cli_has_ext(out, ".p3d")) {
-        status = lod_count || all || game_view
-                     ? cli_usage_error("convert", "--lod, --all and --game-view apply to .glb/.gltf outputs")
+        status = lod_count || all || game_view || no_animations
+                     ? cli_usage_error("convert", "--lod, --all, --game-view and --no-animations apply to .glb/.gltf outputs")
                      : format->rewrite(in, out, &o);
     } else {
         status = cli_usage_error("convert", "cannot write '%s' from a P3D file: supported outputs are .p3d, .glb, .gltf", out);
@@ -445,8 +448,12 @@ const char cli_odol_convert_help[] =
     "  IN.p3d -> OUT.glb   the most detailed visual LOD (what the game draws up\n"
     "            OUT.gltf  close), as a node named by its resolution, with its\n"
     "                      mesh, named selections and properties (extras), proxies\n"
-    "                      and materials (texture paths; .paa is not decoded)\n"
+    "                      and materials (texture paths; .paa is not decoded), the\n"
+    "                      skeleton as a skin and each animation class as an\n"
+    "                      animation sweeping its range in 2 s\n"
     "  IN.p3d -> OUT.p3d   rewrite (byte-identical)\n"
     "  --game-view         with .glb/.gltf: the most detailed visual LOD (default)\n"
     "  --all               with .glb/.gltf: every LOD (views, shadows, geometries...)\n"
-    "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n";
+    "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n"
+    "  --no-animations     with .glb/.gltf: no glTF animation per animation class\n"
+    "                      (the skeleton's skin stays)\n";
