@@ -23,8 +23,8 @@ static float positions[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
 static uint8_t refs[4][12];
 static int32_t sub_to_skel[2] = {1, 0}; /* sub-skeleton bone 0 is "hand" (1), 1 is "arm" (0) */
 static ferry_odol_bone_name bones[2] = {{"arm", ""}, {"hand", "arm"}};
-static ferry_odol_animation_class classes[4];
-static ferry_odol_anim_bone a2b[4];
+static ferry_odol_animation_class classes[5];
+static ferry_odol_anim_bone a2b[5];
 static ferry_odol_face faces[2];
 static ferry_odol_proxy proxy;
 
@@ -41,8 +41,9 @@ static void set_ref(int v, uint32_t count, const uint8_t *pairs)
  * Classes: 0 "Turn" rotation on hand, axis point (1, 2, 3) direction
  * (0, 0, 2), angle 0 -> pi; 1 "Slide" translation on arm, axis from
  * (0, 0, 1) along (2, 0, 0), offsets 0 -> 0.5 (axis lengths); 2 "Vanish"
- * hide on hand at 0.25; 3 "Nowhere" rotationX on no bone. A proxy on hand
- * at (1, 2, 3). */
+ * hide on hand at 0.25; 3 "Nowhere" rotationX on no bone; 4 "Steer"
+ * rotationY on arm about (1, 0, 1), angle 0 -> pi/2. A proxy on hand at
+ * (1, 2, 3). */
 static void build(ferry_odol_model *m, ferry_odol_lod *lod, float *resolution)
 {
     memset(m, 0, sizeof *m);
@@ -82,10 +83,10 @@ static void build(ferry_odol_model *m, ferry_odol_lod *lod, float *resolution)
 
     memset(classes, 0, sizeof classes);
     memset(a2b, 0, sizeof a2b);
-    const char *names[4] = {"Turn", "Slide", "Vanish", "Nowhere"};
-    const uint32_t types[4] = {FERRY_ODOL_ANIM_ROTATION, FERRY_ODOL_ANIM_TRANSLATION, FERRY_ODOL_ANIM_HIDE,
-                               FERRY_ODOL_ANIM_ROTATION_X};
-    for (int c = 0; c < 4; c++) {
+    const char *names[5] = {"Turn", "Slide", "Vanish", "Nowhere", "Steer"};
+    const uint32_t types[5] = {FERRY_ODOL_ANIM_ROTATION, FERRY_ODOL_ANIM_TRANSLATION, FERRY_ODOL_ANIM_HIDE,
+                               FERRY_ODOL_ANIM_ROTATION_X, FERRY_ODOL_ANIM_ROTATION_Y};
+    for (int c = 0; c < 5; c++) {
         classes[c].type = types[c];
         classes[c].name = names[c];
         classes[c].source = "user";
@@ -95,13 +96,17 @@ static void build(ferry_odol_model *m, ferry_odol_lod *lod, float *resolution)
     classes[1].params[1] = 0.5f;
     classes[2].params[0] = 0.25f;
     classes[3].params[1] = 1;
+    classes[4].params[1] = 1.57079633f;
     a2b[0] = (ferry_odol_anim_bone){1, {1, 2, 3}, {0, 0, 2}};
     a2b[1] = (ferry_odol_anim_bone){0, {0, 0, 1}, {2, 0, 0}};
     a2b[2] = (ferry_odol_anim_bone){1, {0, 0, 0}, {0, 0, 0}};
     a2b[3] = (ferry_odol_anim_bone){-1, {0, 0, 0}, {0, 0, 0}};
+    /* The stored direction of a fixed-axis type is the memory axis (or
+     * the default (0, 1, 0)); the type decides: +Y. */
+    a2b[4] = (ferry_odol_anim_bone){0, {1, 0, 1}, {1, 0, 0}};
     m->animations.present = 1;
     m->animations.classes = classes;
-    m->animations.class_count = 4;
+    m->animations.class_count = 5;
     m->animations.lod_count = 1;
     m->animations.anims_to_bones = a2b;
 }
@@ -143,7 +148,7 @@ static void test_built(void)
     if (rc != FERRY_OK) return;
     CHECK_EQ_U(rep.skins, 1);
     CHECK_EQ_U(rep.joints, 3);
-    CHECK_EQ_U(rep.animations, 3);
+    CHECK_EQ_U(rep.animations, 4);
     CHECK_EQ_U(rep.animations_unbound, 1);
     CHECK(rep.animation_unbound && strcmp(rep.animation_unbound, "Nowhere") == 0);
 
@@ -239,6 +244,35 @@ static void test_built(void)
         }
     }
     CHECK(find_anim(s, "Nowhere") == NULL);
+    /* Steer: a fixed-axis type turns by -angle about +Y (engine), which
+     * the mirror keeps as +Y and turns back to +angle: about glTF +Y by
+     * pi/2 * phase. Its point (1, 0, 1) -> (1, 0, -1) is not arm's pivot
+     * (0, 0, -1): the arm a = (1, 0, 0) gives a translation rest + a - R a,
+     * keys every 5 degrees (19). At the end R a = (cos, 0, -sin)(pi/2) =
+     * (0, 0, -1): translation (0, 0, -1) + (1, 0, 0) - (0, 0, -1) = (1, 0, 0);
+     * half way (45 degrees): (0, 0, -1) + (1 - 0.707107, 0, 0.707107). */
+    const ferry_scene_animation *steer = find_anim(s, "Steer");
+    CHECK(steer && steer->channel_count == 2);
+    if (steer && steer->channel_count == 2) {
+        const ferry_scene_channel *r = &steer->channels[0], *t = &steer->channels[1];
+        CHECK(r->node == arm && r->path == FERRY_ANIM_ROTATION && t->node == arm && t->path == FERRY_ANIM_TRANSLATION);
+        CHECK_EQ_U(r->key_count, 19);
+        CHECK_EQ_U(t->key_count, 19);
+        if (r->key_count == 19 && t->key_count == 19) {
+            const float *q = r->values + 18 * 4;
+            CHECK_NEAR(q[0], 0, 1e-6);
+            CHECK_NEAR(q[1], 0.707106781, 1e-6);
+            CHECK_NEAR(q[2], 0, 1e-6);
+            CHECK_NEAR(q[3], 0.707106781, 1e-6);
+            q = r->values + 9 * 4;
+            CHECK_NEAR(q[1], sin(3.14159265 / 8), 1e-6);
+            CHECK_NEAR(q[3], cos(3.14159265 / 8), 1e-6);
+            CHECK_NEAR(r->times[9], 1, 1e-6);
+            check_vec(t->values, 0, 0, -1);
+            check_vec(t->values + 9 * 3, 1 - 0.707106781f, 0, -1 + 0.707106781f);
+            check_vec(t->values + 18 * 3, 1, 0, 0);
+        }
+    }
 
     /* The glTF writer accepts it. */
     {

@@ -536,6 +536,11 @@ static bool class_channels(fy_odol_anim *a, uint32_t l, uint32_t c, const ferry_
         move[j] = mirror[j] * move_e[j];
         arm[j] = q[j] - pb[j];
     }
+    /* The engine turns "rotation" and "direct" classes by +angle about
+     * their stored axis (v' = v cos + (axis x v) sin + ...), but the
+     * fixed-axis types by -angle about +X, +Y, +Z (odol-gltf.md: a bus's
+     * speedometer and steering wheel against its front wheels). */
+    double sense = (t >= FERRY_ODOL_ANIM_ROTATION_X && t <= FERRY_ODOL_ANIM_ROTATION_Z) ? -1.0 : 1.0;
     bool off_pivot = rotation && (arm[0] != 0 || arm[1] != 0 || arm[2] != 0);
     bool moves = translation || off_pivot;
     size_t n = 2;
@@ -553,7 +558,7 @@ static bool class_channels(fy_odol_anim *a, uint32_t l, uint32_t c, const ferry_
     for (size_t i = 0; i < n; i++) {
         double phase = (double)i / (double)(n - 1);
         times[i] = (float)(SWEEP_SECONDS * phase);
-        double angle = -(a0 + (a1 - a0) * phase);
+        double angle = -sense * (a0 + (a1 - a0) * phase);
         if (rotation) quat_axis_angle(axis, angle, rot + i * 4);
         if (moves) {
             double p[3] = {rest[0], rest[1], rest[2]};
