@@ -109,6 +109,16 @@ static void build(ferry_odol_model *m, ferry_odol_lod *lod, float *resolution)
     m->animations.class_count = 5;
     m->animations.lod_count = 1;
     m->animations.anims_to_bones = a2b;
+    /* The reverse table (per LOD, per bone, its classes), for validation. */
+    static uint32_t arm_classes[2] = {1, 4}, hand_classes[2] = {0, 2};
+    static ferry_odol_bone_anims per_bone[2];
+    static ferry_odol_bone_anims *per_lod[1];
+    static uint32_t bone_counts[1] = {2};
+    per_bone[0] = (ferry_odol_bone_anims){arm_classes, 2};
+    per_bone[1] = (ferry_odol_bone_anims){hand_classes, 2};
+    per_lod[0] = per_bone;
+    m->animations.bones_to_anims = per_lod;
+    m->animations.bone_counts = bone_counts;
 }
 
 static int32_t find_node(const ferry_scene *s, const char *name)
@@ -123,6 +133,19 @@ static const ferry_scene_animation *find_anim(const ferry_scene *s, const char *
     for (size_t i = 0; i < s->animation_count; i++)
         if (strcmp(s->animations[i].name, name) == 0) return &s->animations[i];
     return NULL;
+}
+
+/* Whether validation reports [vertex-bone-ref] at `path` (NULL: anywhere). */
+static bool validation_names(const ferry_odol_model *m, const char *path)
+{
+    ferry_diagnostics d = {0};
+    ferry_odol_validate(m, NULL, &d);
+    bool found = false;
+    for (size_t i = 0; i < d.count; i++)
+        if (strcmp(d.items[i].rule, "vertex-bone-ref") == 0 && (!path || strcmp(d.items[i].path, path) == 0))
+            found = true;
+    ferry_diagnostics_free(&d);
+    return found;
 }
 
 static void check_vec(const float *got, float x, float y, float z)
@@ -292,19 +315,24 @@ done:
     opt.no_animations = false;
 
     /* Located errors: 5 bones on a vertex; a sub-skeleton bone the LOD lacks;
-     * a sub-skeleton entry naming no bone. */
+     * a sub-skeleton entry naming no bone. Validation reports the same
+     * places ([vertex-bone-ref]), so convert and validate agree. */
     refs[1][0] = 5;
     rc = ferry_odol_to_scene(&m, &opt, &s, &err);
     CHECK(rc == FERRY_ERR_MALFORMED && strcmp(err.path, "lods[0]/vertex_bone_refs[1]") == 0);
+    CHECK(validation_names(&m, "lods[0]/vertex_bone_refs[1]"));
     refs[1][0] = 1;
     refs[2][4] = 2;
     rc = ferry_odol_to_scene(&m, &opt, &s, &err);
     CHECK(rc == FERRY_ERR_MALFORMED && strcmp(err.path, "lods[0]/vertex_bone_refs[2]") == 0);
+    CHECK(validation_names(&m, "lods[0]/vertex_bone_refs[2]"));
     refs[2][4] = 0;
     sub_to_skel[1] = 2;
     rc = ferry_odol_to_scene(&m, &opt, &s, &err);
     CHECK(rc == FERRY_ERR_MALFORMED && strcmp(err.path, "lods[0]/sub_skeleton_to_skeleton[1]") == 0);
+    CHECK(validation_names(&m, "lods[0]/sub_skeleton_to_skeleton[1]"));
     sub_to_skel[1] = 0;
+    CHECK(!validation_names(&m, NULL));
     a2b[0].bone = 7;
     rc = ferry_odol_to_scene(&m, &opt, &s, &err);
     CHECK(rc == FERRY_ERR_MALFORMED && strcmp(err.path, "animations/anims_to_bones[0][0]") == 0);
