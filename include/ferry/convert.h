@@ -189,7 +189,10 @@ typedef struct ferry_odol_scene_options {
  * left-handed axes become glTF's by negating z: their models face -z, glTF's
  * face +z (docs/formats/odol-gltf.md). Proxy triangles are not drawn; a
  * zero stored normal is computed from the vertex's faces; a procedural
- * colour texture becomes the material's base colour. Indices out of range
+ * colour texture becomes the material's base colour. The skeleton becomes
+ * a skin per LOD with vertex bone references (proxies on bones hang from
+ * their joints), each animation class a 2 s animation sweeping its range
+ * (docs/formats/odol-gltf.md, "Skeleton and animations"). Indices out of range
  * and non-finite positions, normals, UVs or proxy matrices are
  * FERRY_ERR_MALFORMED errors naming the record ("lods[2]/faces[7]"). */
 FERRY_API ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,
