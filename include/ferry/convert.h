@@ -163,6 +163,14 @@ typedef struct ferry_odol_scene_report {
     uint32_t rvmats_read;
     const char *const *missing_textures;
     size_t missing_texture_count;
+    /* The skeleton: skins made (one per LOD with vertex bone references),
+     * joints in them (the bones, plus one static root per skin), glTF
+     * animations made (one per animation class that moves a bone of a
+     * skinned LOD), and classes left out because they move no bone of the
+     * LODs converted (the first one's name; in the scene's arena). */
+    uint32_t skins, joints, animations;
+    uint32_t animations_unbound;
+    const char *animation_unbound;
 } ferry_odol_scene_report;
 
 typedef struct ferry_odol_scene_options {
@@ -191,6 +199,10 @@ typedef struct ferry_odol_scene_options {
     /* Warnings (a texture not found or not decodable), may be NULL. */
     ferry_diagnostics *diagnostics;
     ferry_odol_scene_report *report; /* may be NULL */
+    /* The skeleton becomes a skin, and each animation class a glTF
+     * animation sweeping its range; `no_animations` leaves the animations
+     * out (the skin stays). */
+    bool no_animations;
 } ferry_odol_scene_options;
 
 /* An ODOL model as a scene: a root node, under it a node per LOD converted
@@ -202,7 +214,10 @@ typedef struct ferry_odol_scene_options {
  * face +z (docs/formats/odol-gltf.md). Proxy triangles are not drawn; a
  * zero stored normal is computed from the vertex's faces; a procedural
  * colour texture becomes the material's base colour, a texture found in
- * options->texture_roots its base colour texture. Indices out of range
+ * options->texture_roots its base colour texture. The skeleton becomes
+ * a skin per LOD with vertex bone references (proxies on bones hang from
+ * their joints), each animation class a 2 s animation sweeping its range
+ * (docs/formats/odol-gltf.md, "Skeleton and animations"). Indices out of range
  * and non-finite positions, normals, UVs or proxy matrices are
  * FERRY_ERR_MALFORMED errors naming the record ("lods[2]/faces[7]"). */
 FERRY_API ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,

@@ -386,7 +386,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     cli_sources *pool = NULL;
     const ferry_file_source **sources = NULL;
     const char **prefixes = NULL;
-    bool all = false, game_view = false, allow_invalid = false;
+    bool all = false, game_view = false, allow_invalid = false, no_animations = false;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--all") == 0) {
@@ -412,6 +412,8 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
             roots[root_count++] = argv[++i];
         } else if (strcmp(argv[i], "--allow-invalid") == 0) {
             allow_invalid = true;
+        } else if (strcmp(argv[i], "--no-animations") == 0) {
+            no_animations = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("convert", "option '%s' does not apply to P3D files", argv[i]);
             goto done;
@@ -463,11 +465,12 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
         o.texture_source_count = root_count;
         o.texture_prefixes = prefixes;
     }
+    o.no_animations = no_animations;
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
         status = format->export(in, out, &o);
     } else if (cli_has_ext(out, ".p3d")) {
-        status = lod_count || all || game_view || root_count
-                     ? cli_usage_error("convert", "--lod, --all, --game-view and --textures apply to .glb/.gltf outputs")
+        status = lod_count || all || game_view || root_count || no_animations
+                     ? cli_usage_error("convert", "--lod, --all, --game-view, --textures and --no-animations apply to .glb/.gltf outputs")
                      : format->rewrite(in, out, &o);
     } else {
         status = cli_usage_error("convert", "cannot write '%s' from a P3D file: supported outputs are .p3d, .glb, .gltf", out);
@@ -488,7 +491,9 @@ const char cli_odol_convert_help[] =
     "            OUT.gltf  close), as a node named by its resolution, with its\n"
     "                      mesh, named selections and properties (extras), proxies\n"
     "                      and materials (texture paths in extras; with --textures\n"
-    "                      the textures and normal maps embedded as PNG)\n"
+    "                      the textures and normal maps embedded as PNG), the\n"
+    "                      skeleton as a skin and each animation class as an\n"
+    "                      animation sweeping its range in 2 s\n"
     "  IN.p3d -> OUT.p3d   rewrite (byte-identical)\n"
     "  --game-view         with .glb/.gltf: the most detailed visual LOD (default)\n"
     "  --all               with .glb/.gltf: every LOD (views, shadows, geometries...)\n"
@@ -502,4 +507,6 @@ const char cli_odol_convert_help[] =
     "                      (repeatable: the first ROOT holding a file wins). A\n"
     "                      texture not found is a warning, named in the material.\n"
     "                      A model inside an addon folder (a $PREFIX$ at or above\n"
-    "                      it) finds that addon's textures without --textures\n";
+    "                      it) finds that addon's textures without --textures\n"
+    "  --no-animations     with .glb/.gltf: no glTF animation per animation class\n"
+    "                      (the skeleton's skin stays)\n";

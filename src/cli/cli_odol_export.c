@@ -125,6 +125,7 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     so.lods = lods;
     so.lod_count = lods ? lod_count : 0;
     so.all = all;
+    so.no_animations = options->no_animations;
     so.report = &rep;
     ferry_result rc = ferry_odol_to_scene(model, &so, &scene, &err);
     if (rc != FERRY_OK) {
@@ -170,7 +171,14 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
                     rep.rvmats == 1 ? "" : "s");
         fputc(')', stderr);
     }
+    if (rep.skins)
+        fprintf(stderr, ", %u skin%s (%u joints), %u animation%s", (unsigned)rep.skins, rep.skins == 1 ? "" : "s",
+                (unsigned)rep.joints, (unsigned)rep.animations, rep.animations == 1 ? "" : "s");
     fputc('\n', stderr);
+    if (rep.animations_unbound)
+        fprintf(stderr, "%s: note: %u animation class%s move%s no bone of the LODs exported (e.g. '%s'; --all exports "
+                "every LOD)\n", in, (unsigned)rep.animations_unbound, rep.animations_unbound == 1 ? "" : "es",
+                rep.animations_unbound == 1 ? "s" : "", rep.animation_unbound ? rep.animation_unbound : "");
 summary_done:
     /* Textures not found: a warning each, then the list (a batch lists
      * them in its summary). */

@@ -39,6 +39,7 @@ typedef struct cli_convert_options {
     const uint32_t *lods;
     size_t lod_count;
     bool all;
+    bool no_animations; /* --no-animations: the skin without the animation classes' sweeps */
     /* ALM export: the level of detail (NULL: full resolution); ALM build:
      * the ALO model's animation (--anim FILE|auto, or NULL). */
     const struct ferry_alm_lod_options *alm_lod;

@@ -4,6 +4,7 @@
  * explains each decision, the axis change and the measured winding. */
 #include "convert_internal.h"
 #include "odol_scene_texture.h"
+#include "odol_scene_anim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +42,8 @@ typedef struct build {
     float *face_normals;    /* per vertex of the current LOD: its faces' area-weighted normal */
     bool face_normals_ready;
     fy_odol_textures tex;   /* the sections' texture files (odol_scene_texture.c) */
+    fy_odol_anim *anim; /* skins and animations (odol_scene_anim.c) */
+    bool animations;
 } build;
 
 static bool fail(build *b, ferry_result code, const char *path, const char *msg)
@@ -900,6 +903,7 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
             if (begin == end || (s < sections && b->skip_section[s])) continue;
             ferry_scene_primitive *p = &mesh->primitives[mesh->primitive_count++];
             if (!make_primitive(b, lod, l, &la, b->bucket + begin, end - begin, p)) return false;
+            if (!fy_odol_anim_skin_primitive(b->anim, l, b->bucket + begin, end - begin, b->remap, p)) return false;
             ferry_json *px = fy_jobject(ja);
             if (s < sections) {
                 if (!section_material(b, lod, &lod->sections[s], &p->material)) return false;
@@ -933,8 +937,14 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
         mesh->name = node->name;
         node->mesh = (int32_t)b->s->mesh_count++;
     }
-    for (uint32_t i = 0; lod->proxies && i < lod->proxy_count; i++)
-        if (!add_proxy(b, lod, l, i, node_index)) return false;
+    if (!fy_odol_anim_add_skeleton(b->anim, l, node_index)) return false;
+    /* A proxy on a bone hangs from its joint, to move with it. */
+    for (uint32_t i = 0; lod->proxies && i < lod->proxy_count; i++) {
+        float pivot[3];
+        int32_t parent = fy_odol_anim_proxy_parent(b->anim, l, lod->proxies[i].bone_index, node_index, pivot);
+        if (!add_proxy(b, lod, l, i, parent)) return false;
+        for (int c = 0; c < 3; c++) b->s->nodes[b->s->node_count - 1].translation[c] -= pivot[c];
+    }
     return true;
 }
 
@@ -956,6 +966,8 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
         if (sc > max_sections) max_sections = sc;
     }
     ferry_scene *s = b->s;
+    b->anim = fy_odol_anim_new(m, s, lods, lod_count, b->animations, &nodes, b->err);
+    if (!b->anim) return false;
     s->nodes = alloc(b, nodes, sizeof *s->nodes);
     s->meshes = alloc(b, lod_count, sizeof *s->meshes);
     s->materials = alloc(b, sections, sizeof *s->materials);
@@ -999,7 +1011,7 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
             snprintf(name, sizeof name, "%s", base);
         ok = add_lod(b, lods[i], name, 0);
     }
-    return ok;
+    return ok && fy_odol_anim_finish(b->anim, &b->rep);
 }
 
 /* The LOD the game draws up close: among the visual LODs (resolutions 0 to
@@ -1069,6 +1081,7 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     memset(&b, 0, sizeof b);
     b.m = model;
     b.err = err;
+    b.animations = !options->no_animations;
     ferry_scene *s = fy_scene_new(err);
     if (!s) {
         free(chosen);
@@ -1096,6 +1109,7 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     free(b.skip_section);
     free(b.naming);
     free(b.face_normals);
+    fy_odol_anim_free(b.anim);
     if (ok) {
         /* Names the drawn sections used (a section without faces makes no
          * primitive), each once even when wanted both ways. */
