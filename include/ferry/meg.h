@@ -69,6 +69,10 @@ FERRY_API ferry_result ferry_meg_read(const uint8_t *data, size_t size, const fe
 /* Appends the archive: the tables as read and the bytes after them, so a
  * read archive writes back byte for byte. */
 FERRY_API ferry_result ferry_meg_write(const ferry_meg *meg, ferry_buffer *out, ferry_error *err);
+/* The header and tables only (what ferry_meg_write appends before the
+ * bytes archive[tables_end, archive_size)): to write a large archive in
+ * pieces, the caller appending the rest from where it keeps it. */
+FERRY_API ferry_result ferry_meg_write_tables(const ferry_meg *meg, ferry_buffer *out, ferry_error *err);
 
 typedef struct ferry_meg_validate_options {
     int reserved; /* no options yet: leave zero (a NULL options pointer is the same) */

@@ -164,7 +164,7 @@ static size_t validate_file(const char *file, const cli_validate_options *option
     cli_input in;
     ferry_error err;
     size_t errors = 1;
-    if (!cli_input_load(file, CLI_USE_VALIDATE, &in, &err)) {
+    if (!cli_input_open(file, CLI_USE_VALIDATE, &in, &err)) {
         struct stat st;
         if (stat(file, &st) == 0 && S_ISDIR(st.st_mode) && strlen(err.message) + 60 < sizeof err.message)
             strcat(err.message, " (ferry validate -r checks every file in a folder)");
@@ -256,6 +256,7 @@ static const ferry_alo_model *load_model(model_picker *p, const char *path)
 
 static const ferry_alo_model *pick_model(model_picker *p, const char *anim_path, const char **model_path)
 {
+    if (!p) return NULL; /* an entry of an archive: checked alone */
     if (p->fixed) {
         *model_path = p->fixed_path;
         return p->fixed;
