@@ -232,6 +232,7 @@ ferry_result ferry_file_writer_append_file(ferry_file_writer *w, const char *pat
     if (w->failed) return writer_fail(w, EIO, err);
     struct stat st;
     int fd = open_regular(path, &st, err);
+    w->failed = fd < 0 || (uint64_t)st.st_size != size; /* the output would lack its bytes */
     if (fd < 0) return FERRY_ERR_IO;
     if ((uint64_t)st.st_size != size) {
         fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "%s has %lld bytes, not the %llu it had when listed",
@@ -277,6 +278,7 @@ ferry_result ferry_file_writer_append_file(ferry_file_writer *w, const char *pat
             ssize_t n = read(fd, buf, want);
             if (n < 0 && errno == EINTR) continue;
             if (n < 0) {
+                w->failed = true;
                 fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot read %s: %s", path, strerror(errno));
                 free(buf);
                 close(fd);
