@@ -169,8 +169,9 @@ typedef struct ferry_file_mapping {
 } ferry_file_mapping;
 FERRY_API ferry_result ferry_file_map(const char *path, size_t max_size, ferry_file_mapping *map, ferry_error *err);
 /* Tells the system the bytes [offset, offset + size) will not be read again
- * soon: their pages leave the process's resident memory (they are read
- * again from the file if they are). Nothing for a file read whole. */
+ * soon: the pages holding them leave the process's resident memory (read
+ * again from the file if they are used after all; the bytes never change).
+ * Nothing for a file read whole. */
 FERRY_API void ferry_file_map_drop(const ferry_file_mapping *map, uint64_t offset, uint64_t size);
 FERRY_API void ferry_file_unmap(ferry_file_mapping *map);
 

@@ -138,10 +138,10 @@ static bool named_like_asset(const char *name)
  * like one) through that format's row, reported as ARCHIVE:ENTRY. Textures
  * and animation models are not looked up (they would be searched on the
  * disk, beside the archive). Returns the errors found. */
-static size_t validate_entries(const char *file, const ferry_meg *m, json_t *report)
+static size_t validate_entries(const char *file, const ferry_meg *m, const ferry_file_mapping *map, json_t *report)
 {
     size_t errors = 0;
-    cli_validate_options inner = {NULL, 0, false, NULL};
+    cli_validate_options inner = {NULL, 0, false, NULL, NULL, NULL};
     size_t fl = strlen(file);
     for (uint32_t i = 0; i < m->file_count; i++) {
         const ferry_meg_entry *e = &m->files[i];
@@ -149,7 +149,10 @@ static size_t validate_entries(const char *file, const ferry_meg *m, json_t *rep
         ferry_format f = ferry_detect(e->data, e->size);
         const cli_format *row = cli_format_for(f);
         bool check = row && row->validate;
-        if (!check && !named_like_asset(e->name)) continue;
+        if (!check && !named_like_asset(e->name)) {
+            if (map && map->data == m->archive) ferry_file_map_drop(map, 0, (uint64_t)e->start + e->size);
+            continue;
+        }
         char *label = malloc(fl + 1 + e->name_length + 1);
         if (!label) return errors + 1;
         memcpy(label, file, fl);
@@ -167,6 +170,10 @@ static size_t validate_entries(const char *file, const ferry_meg *m, json_t *rep
             errors++;
         }
         free(label);
+        /* The mapped archive's pages up to its end leave this process's
+         * memory (from 0: the system maps a few pages around each one
+         * read, some behind it). */
+        if (map && map->data == m->archive) ferry_file_map_drop(map, 0, (uint64_t)e->start + e->size);
     }
     return errors;
 }
@@ -174,7 +181,6 @@ static size_t validate_entries(const char *file, const ferry_meg *m, json_t *rep
 size_t cli_meg_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
                         json_t *report)
 {
-    (void)options;
     ferry_meg *m = load(file, data, size, report);
     if (!m) return 1;
     ferry_diagnostics d;
@@ -183,7 +189,7 @@ size_t cli_meg_validate(const char *file, const uint8_t *data, size_t size, cons
     cli_report_diags(file, "MEG", &d, report);
     size_t errors = d.error_count;
     ferry_diagnostics_free(&d);
-    errors += validate_entries(file, m, report);
+    errors += validate_entries(file, m, options ? options->map : NULL, report);
     ferry_meg_free(m);
     return errors;
 }
@@ -226,7 +232,7 @@ int cli_meg_rewrite(const char *in, const char *out, const cli_convert_options *
     for (size_t at = m->tables_end; at < input.size; at += piece) {
         size_t n = input.size - at < piece ? input.size - at : piece;
         if (ferry_file_writer_write(w, input.data + at, n, &err) != FERRY_OK) goto failed;
-        ferry_file_map_drop(&input.map, at, n);
+        ferry_file_map_drop(&input.map, 0, at + n);
     }
     ferry_file_writer *committing = w;
     w = NULL;

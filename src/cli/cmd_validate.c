@@ -174,7 +174,9 @@ static size_t validate_file(const char *file, const cli_validate_options *option
             cli_print_error(file, &err);
         }
     } else {
-        errors = in.format->validate(file, in.data, in.size, options, report);
+        cli_validate_options o = *options;
+        o.map = in.map.mapped ? &in.map : NULL;
+        errors = in.format->validate(file, in.data, in.size, &o, report);
     }
     cli_input_free(&in);
     return errors;
@@ -469,7 +471,7 @@ int cmd_validate(int argc, char **argv)
     picker.given = calloc(file_count, sizeof *picker.given);
     for (size_t i = 0; i < file_count && picker.given; i++)
         if (cli_has_ext(files[i], ".alo")) picker.given[picker.given_count++] = files[i];
-    cli_validate_options options = {dirs, dir_count, check_textures, &picker, cli_sources_new()};
+    cli_validate_options options = {dirs, dir_count, check_textures, &picker, cli_sources_new(), NULL};
     json_t *report = json ? json_array() : NULL;
     size_t failed = 0;
     cli_progress progress;

@@ -20,6 +20,9 @@ typedef struct cli_validate_options {
     /* The folders textures are looked up in, opened once each and listed
      * once for the whole run (sources.h); NULL: opened per file. */
     struct cli_sources *sources;
+    /* The file's mapping when it is mapped (cli_input_open), else NULL: an
+     * archive's validation drops each entry's pages once checked. */
+    const ferry_file_mapping *map;
 } cli_validate_options;
 
 /* What a conversion was asked for, parsed by the input family's option

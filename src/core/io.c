@@ -452,9 +452,10 @@ void ferry_file_map_drop(const ferry_file_mapping *map, uint64_t offset, uint64_
     if (size > map->size - offset) size = map->size - offset;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     if (!page) page = 4096;
-    /* Whole pages inside the range only: a neighbour's shared page stays. */
-    uint64_t lo = (offset + page - 1) / page * page, hi = (offset + size) / page * page;
-    if (offset + size == map->size) hi = (map->size + page - 1) / page * page;
+    /* Every page the range touches, a neighbour's share included: the
+     * mapping is read-only, so a dropped page is only read again from the
+     * file (or the page cache) when next used. */
+    uint64_t lo = offset / page * page, hi = (offset + size + page - 1) / page * page;
     if (hi <= lo) return;
     (void)madvise((uint8_t *)map->base + lo, (size_t)(hi - lo), MADV_DONTNEED);
 }
