@@ -77,6 +77,8 @@ printf '%-44s %9.3f %9s\n' "cat of the files into one file" "$cat_s" "1"
 printf '%-44s %9.3f %9.2f\n' "ferry pack OUT.meg DIR" "$pack_s" "$(echo "$pack_s / $cat_s" | bc -l)"
 printf '%-44s %9.3f %9s\n' "cp -r of the folder" "$cp_s" "1"
 printf '%-44s %9.3f %9.2f\n' "ferry extract ARCHIVE OUTDIR" "$ext_s" "$(echo "$ext_s / $cp_s" | bc -l)"
+echo "rounds (s): cat $(tr '\n' ' ' <"$work/t_cat")| pack $(tr '\n' ' ' <"$work/t_pack")"
+echo "            cp -r $(tr '\n' ' ' <"$work/t_cp")| extract $(tr '\n' ' ' <"$work/t_ext")"
 echo "archive: $(stat -c %s "$work/a.meg") bytes"
 echo
 
