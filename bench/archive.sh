@@ -2,7 +2,7 @@
 # MEG archives against the plain tools, in one run side by side: `ferry
 # extract` of a whole archive against `cp -r` of the same files, and `ferry
 # pack` against `cat` of the same bytes into one file (medians of ROUNDS
-# alternating rounds, page cache warm for all). Then the peak memory (max
+# alternating rounds, page cache warm for all, a sync before each). Then the peak memory (max
 # RSS, /usr/bin/time -v) of pack, list, info, validate, extract and rewrite
 # on that archive; with BEFORE=path/to/older/ferry, the same commands of that
 # binary beside (where it has them). The synthetic files go to a temporary
@@ -55,15 +55,15 @@ echo
 : >"$work/t_cp"; : >"$work/t_ext"; : >"$work/t_cat"; : >"$work/t_pack"
 for r in $(seq "$rounds"); do
     rm -rf "$work/copy" "$work/x" "$work/cat.out" "$work/a.meg"
-    sync
-    t0=$(now); xargs -d '\n' cat <"$work/list" >"$work/cat.out"; t1=$(now)
-    "$ferry" pack "$work/a.meg" "$work/src" 2>/dev/null; t2=$(now)
-    cp -r "$work/src" "$work/copy"; t3=$(now)
-    "$ferry" extract "$work/a.meg" "$work/x" 2>/dev/null; t4=$(now)
+    # sync before each (untimed): no command pays for the last one's writeback.
+    sync; t0=$(now); xargs -d '\n' cat <"$work/list" >"$work/cat.out"; t1=$(now)
+    sync; t2=$(now); "$ferry" pack "$work/a.meg" "$work/src" 2>/dev/null; t3=$(now)
+    sync; t4=$(now); cp -r "$work/src" "$work/copy"; t5=$(now)
+    sync; t6=$(now); "$ferry" extract "$work/a.meg" "$work/x" 2>/dev/null; t7=$(now)
     echo "$t1 - $t0" | bc -l >>"$work/t_cat"
-    echo "$t2 - $t1" | bc -l >>"$work/t_pack"
-    echo "$t3 - $t2" | bc -l >>"$work/t_cp"
-    echo "$t4 - $t3" | bc -l >>"$work/t_ext"
+    echo "$t3 - $t2" | bc -l >>"$work/t_pack"
+    echo "$t5 - $t4" | bc -l >>"$work/t_cp"
+    echo "$t7 - $t6" | bc -l >>"$work/t_ext"
     rm -f "$work/cat.out"
 done
 # The extracted tree holds the same bytes under upper-case names.
