@@ -5,10 +5,12 @@
 #include "walk.h"
 
 #include <ferry/meg.h>
+#include <ferry/pbo.h>
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 static const char pack_usage[] =
@@ -27,18 +29,22 @@ static const char pack_usage[] =
     "(the default) is what Empire at War and Forces of Corruption read; 2 and 3\n"
     "are the later games' (3 unencrypted).\n"
     "\n"
-    "PBO (Bohemia: ArmA): not yet available in this build.\n"
+    "PBO (Bohemia: ArmA): as the community's packers write them: the product\n"
+    "entry with the prefix property when --prefix is given, one uncompressed\n"
+    "record per file (its timestamp the file's), records and data sorted by name\n"
+    "ignoring case, the SHA-1 trailer (docs/formats/pbo.md). Names are the paths\n"
+    "below DIR with '\\' between folders, case as on the disk. A PBO pack holds\n"
+    "its files in memory.\n"
     "\n"
-    "Not packed but named (the others are, and the exit status is then 1): a name\n"
-    "with a character past U+00FF (a MEG name cannot store it) or a backslash, two\n"
+    "Not packed but named (the others are, and the exit status is then 1): two\n"
     "files whose names are equal but for case (the game finds only one), a file\n"
-    "that is not a regular file or cannot be read. Names starting with '.' are\n"
-    "left out (as convert -r), and so is OUT itself; empty folders hold nothing\n"
-    "an archive keeps. OUT is written atomically (a temporary, then a rename); a\n"
-    "file that changes size while it is packed stops the pack, leaving OUT as it\n"
-    "was. On a terminal a progress bar is shown.\n"
-    "\n"
-    "  --meg-format N   MEG format 1, 2 or 3 (default 1)\n"
+    "that is not a regular file or cannot be read, and in a MEG a name with a\n"
+    "character past U+00FF (it cannot store it) or a backslash. Names starting\n"
+    "with '.' are left out (as convert -r), and so is OUT itself; empty folders\n"
+    "hold nothing an archive keeps. OUT is written atomically (a temporary, then\n"
+    "a rename); a file that changes size while it is packed stops the pack,\n"
+    "leaving OUT as it was. On a terminal a progress bar is shown.\n"
+    "\n"    "  --meg-format N   MEG format 1, 2 or 3 (default 1)\n"
     "  --prefix P       PBO: the prefix property of the header\n"
     "\n"
     "Exit status: 0 every file packed, 1 invalid input or a file not packed,\n"
@@ -215,15 +221,88 @@ done:
     return status;
 }
 
-/* ---- PBO: the pbo helper's entry point goes here ----
- * Replace the body with the call into the PBO library (prefix: --prefix,
- * or NULL). The list `l` holds every regular file under DIR (path, rel with
- * '/', size); `l->refused` files were already named. */
-static int pack_pbo(const char *out, const pack_list *l, const char *prefix)
+/* ---- PBO: through the PBO library's packer (ferry_pbo_pack) ----
+ * The list `l` holds every regular file under DIR (path, rel with '/',
+ * size); `l->refused` files were already named. ferry_pbo_pack takes the
+ * files' bytes in memory (it hashes the whole archive): a PBO pack holds
+ * its files and the archive, unlike a MEG pack. */
+static int by_rel_nocase(const void *a, const void *b)
 {
-    (void)l, (void)prefix;
-    fprintf(stderr, "ferry pack: %s: PBO packing is not yet available in this build (MEG is: OUT.meg)\n", CLI_TXT(out));
-    return CLI_USAGE;
+    return strcasecmp(((const pack_file *)a)->rel, ((const pack_file *)b)->rel);
+}
+
+static int pack_pbo(const char *out, const pack_list *l_in, const char *prefix)
+{
+    pack_list *l = (pack_list *)l_in;
+    size_t refused = l->refused;
+    /* Two names the engine cannot tell apart: both refused, as for a MEG. */
+    qsort(l->items, l->count, sizeof *l->items, by_rel_nocase);
+    for (size_t i = 1; i < l->count; i++) {
+        if (strcasecmp(l->items[i - 1].rel, l->items[i].rel) != 0) continue;
+        for (size_t k = i - 1; k <= i; k++) {
+            if (l->items[k].refused) continue;
+            fprintf(stderr, "%s: not packed: another file's name is equal but for case: the game would find only one\n",
+                    CLI_TXT(l->items[k].path));
+            l->items[k].refused = true;
+            refused++;
+        }
+    }
+    ferry_pbo_pack_file *files = calloc(l->count ? l->count : 1, sizeof *files);
+    uint8_t **bytes = calloc(l->count ? l->count : 1, sizeof *bytes);
+    if (!files || !bytes) {
+        free(files), free(bytes);
+        fputs("ferry pack: out of memory\n", stderr);
+        return CLI_INVALID;
+    }
+    size_t n = 0;
+    uint64_t total = 0;
+    ferry_error err;
+    int status = CLI_INVALID;
+    ferry_buffer buf = {0};
+    cli_progress progress;
+    cli_progress_begin(&progress, l->count);
+    for (size_t i = 0; i < l->count; i++) {
+        pack_file *f = &l->items[i];
+        cli_progress_step(&progress, f->rel);
+        if (f->refused) continue;
+        size_t size;
+        if (ferry_file_load(f->path, 0, &bytes[n], &size, &err) != FERRY_OK) {
+            cli_progress_end(&progress);
+            fprintf(stderr, "%s: not packed: %s\n", CLI_TXT(f->path), err.message);
+            refused++;
+            continue;
+        }
+        struct stat st;
+        uint32_t stamp = stat(f->path, &st) == 0 && st.st_mtime > 0 && (uint64_t)st.st_mtime <= UINT32_MAX
+                             ? (uint32_t)st.st_mtime
+                             : 0;
+        files[n] = (ferry_pbo_pack_file){f->rel, bytes[n], size, stamp};
+        total += size;
+        n++;
+    }
+    cli_progress_end(&progress);
+    const ferry_pbo_pack_options po = {.prefix = prefix};
+    if (ferry_pbo_pack(files, n, &po, &buf, &err) != FERRY_OK) {
+        fprintf(stderr, "%s: not written: %s\n", CLI_TXT(out), err.message);
+        goto done;
+    }
+    /* A new, reproducible output, as convert -r's: atomic, not flushed. */
+    const ferry_write_options wo = {.no_sync = true};
+    if (ferry_file_write(out, buf.data, buf.size, &wo, &err) != FERRY_OK) {
+        status = cli_output_error(out, &err);
+        goto done;
+    }
+    fprintf(stderr, "%s: %zu file%s packed (%llu bytes, PBO%s%s)", CLI_TXT(out), n, n == 1 ? "" : "s",
+            (unsigned long long)total, prefix ? ", prefix " : "", prefix ? CLI_TXT(prefix) : "");
+    if (refused) fprintf(stderr, ", %zu not packed (named above)", refused);
+    fputc('\n', stderr);
+    status = refused ? CLI_INVALID : CLI_OK;
+done:
+    for (size_t i = 0; i < n; i++) ferry_file_free(bytes[i]);
+    free(bytes);
+    free(files);
+    ferry_buffer_free(&buf);
+    return status;
 }
 
 int cmd_pack(int argc, char **argv)

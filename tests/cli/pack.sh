@@ -96,12 +96,31 @@ mkdir -p "$tmp/none"
 expect 0 "pack an empty folder" -- "$FERRY" pack "$tmp/none.meg" "$tmp/none"
 check "8 zero bytes (format 1)" test "$(od -An -tx1 "$tmp/none.meg" | tr -d ' \n')" = 0000000000000000
 
+# PBO: the PBO library's packer behind the same walk.
+expect 0 "pack a PBO with a prefix" -- "$FERRY" pack --prefix 'x\my_addon' "$tmp/a.pbo" "$tmp/d"
+check "PBO: says what was done" grep -q "5 files packed .*PBO, prefix x.my_addon" "$tmp/err"
+expect 0 "PBO: validate (SHA-1 and all)" -- "$FERRY" validate "$tmp/a.pbo"
+check "PBO: clean" grep -q "a.pbo: 0 errors, 0 warnings" "$tmp/out"
+expect 0 "PBO: list" -- "$FERRY" list --json "$tmp/a.pbo"
+check "PBO: prefix stored" jq -e '.prefix == "x\\my_addon" and .sha1_ok == true' "$tmp/out"
+check "PBO: names keep their case, backslashes between folders" jq -e '[.files[].name] | index("Data\\Art\\Models\\ship.alo") != null' "$tmp/out"
+expect 0 "PBO: extract" -- "$FERRY" extract "$tmp/a.pbo" "$tmp/xp"
+check "PBO: extracted tree equals the folder (but for names starting with '.' and empty folders)" diff -r -x .hidden -x empty "$tmp/d" "$tmp/xp"
+expect 0 "PBO: rewrite" -- "$FERRY" convert "$tmp/a.pbo" "$tmp/ra.pbo"
+check "PBO: rewrite byte-identical" cmp -s "$tmp/a.pbo" "$tmp/ra.pbo"
+expect 0 "PBO: pack the extracted files" -- "$FERRY" pack --prefix 'x\my_addon' "$tmp/b.pbo" "$tmp/xp"
+check "PBO: same entries again" test "$("$FERRY" list --json "$tmp/a.pbo" | jq -c '[.files[] | {name, size}]')" = \
+    "$("$FERRY" list --json "$tmp/b.pbo" | jq -c '[.files[] | {name, size}]')"
+expect 0 "PBO without a prefix" -- "$FERRY" pack "$tmp/c.pbo" "$tmp/xp"
+expect 0 "PBO without a prefix: list" -- "$FERRY" list --json "$tmp/c.pbo"
+check "PBO without a prefix: none" jq -e '.prefix == null' "$tmp/out"
+expect 1 "PBO: a case clash refused" -- "$FERRY" pack "$tmp/bad.pbo" "$tmp/bad/sub"
+check "PBO: case clash named" grep -q "equal but for case" "$tmp/err"
+
 # Usage.
-expect 2 "PBO not yet" -- "$FERRY" pack "$tmp/a.pbo" "$tmp/d"
-check "says not yet" grep -q "not yet" "$tmp/err"
-check "no PBO written" test ! -e "$tmp/a.pbo"
 expect 2 "--prefix on a MEG" -- "$FERRY" pack --prefix x "$tmp/a.meg" "$tmp/d"
-expect 2 "--meg-format on a PBO" -- "$FERRY" pack --meg-format 2 "$tmp/a.pbo" "$tmp/d"
+expect 2 "--meg-format on a PBO" -- "$FERRY" pack --meg-format 2 "$tmp/z.pbo" "$tmp/d"
+check "nothing written on a usage error" test ! -e "$tmp/z.pbo"
 expect 2 "format 4" -- "$FERRY" pack --meg-format 4 "$tmp/a.meg" "$tmp/d"
 expect 2 "unknown extension" -- "$FERRY" pack "$tmp/a.zip" "$tmp/d"
 expect 2 "missing folder" -- "$FERRY" pack "$tmp/a.meg" "$tmp/nothere"
@@ -143,6 +162,23 @@ if [ -n "$SHARED" ] && [ -d "$D" ]; then
         "$FERRY" list "$tmp/c/$b.meg" >"$tmp/l2"
         check "$b: same listing" cmp -s "$tmp/l1" "$tmp/l2"
         check "$b: byte-identical" cmp -s "$f" "$tmp/c/$b.meg"
+    done
+fi
+# Real PBOs (made by HEMTT): extracted and packed again with their prefix,
+# the same entries (names, sizes) and prefix; not byte-identical, since the
+# other properties (hemtt, version) and the timestamps are not given back.
+P=$SHARED/corpus/pbo
+if [ -n "$SHARED" ] && [ -d "$P" ]; then
+    mkdir -p "$tmp/cp"
+    for f in $(find "$P" -name '*.pbo' | sort | head -n 4); do
+        b=$(basename "$f" .pbo)
+        prefix=$("$FERRY" list --json "$f" | jq -r '.prefix // empty')
+        "$FERRY" extract "$f" "$tmp/cp/$b" 2>/dev/null
+        expect 0 "$b.pbo: pack the extracted files" -- "$FERRY" pack ${prefix:+--prefix "$prefix"} "$tmp/cp/$b.pbo" "$tmp/cp/$b"
+        check "$b.pbo: same entries" test "$("$FERRY" list --json "$f" | jq -c '[.files[] | {name: (.name | ascii_downcase), size}] | sort')" = \
+            "$("$FERRY" list --json "$tmp/cp/$b.pbo" | jq -c '[.files[] | {name: (.name | ascii_downcase), size}] | sort')"
+        check "$b.pbo: same prefix" test "$("$FERRY" list --json "$tmp/cp/$b.pbo" | jq -r '.prefix // empty')" = "$prefix"
+        expect 0 "$b.pbo: the pack validates" -- "$FERRY" validate "$tmp/cp/$b.pbo"
     done
 fi
 
