@@ -142,9 +142,11 @@ static int pack_meg(const char *out, const pack_list *l_in, uint32_t format)
             free(f->name);
             f->name = NULL;
             f->name_length = 0;
+        } else {
+            f->name[f->name_length] = 0; /* never longer than the path: room for the NUL, printed below */
         }
     }
-    qsort(l->items, l->count, sizeof *l->items, by_name);
+    if (l->count) qsort(l->items, l->count, sizeof *l->items, by_name);
     for (size_t i = 1; i < l->count; i++) {
         pack_file *a = &l->items[i - 1], *b = &l->items[i];
         if (!a->name || !b->name || by_name(a, b) != 0) continue;
@@ -236,7 +238,7 @@ static int pack_pbo(const char *out, const pack_list *l_in, const char *prefix)
     pack_list *l = (pack_list *)l_in;
     size_t refused = l->refused;
     /* Two names the engine cannot tell apart: both refused, as for a MEG. */
-    qsort(l->items, l->count, sizeof *l->items, by_rel_nocase);
+    if (l->count) qsort(l->items, l->count, sizeof *l->items, by_rel_nocase);
     for (size_t i = 1; i < l->count; i++) {
         if (strcasecmp(l->items[i - 1].rel, l->items[i].rel) != 0) continue;
         for (size_t k = i - 1; k <= i; k++) {
