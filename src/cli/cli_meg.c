@@ -124,55 +124,17 @@ int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json)
     return CLI_OK;
 }
 
-/* Named like a format ferry validates (as validate -r's rule for files):
- * such an entry is checked whatever its content. */
-static bool named_like_asset(const char *name)
-{
-    static const char *const ext[] = {".alo", ".ala", ".p3d", ".alm", ".meg", ".paa", ".pac"};
-    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
-        if (cli_has_ext(name, ext[i])) return true;
-    return false;
-}
-
 /* Every entry whose content is a format ferry validates (or that is named
- * like one) through that format's row, reported as ARCHIVE:ENTRY. Textures
- * and animation models are not looked up (they would be searched on the
- * disk, beside the archive). Returns the errors found. */
+ * like one) through cli_validate_entry. Returns the errors found. */
 static size_t validate_entries(const char *file, const ferry_meg *m, const ferry_file_mapping *map, json_t *report)
 {
     size_t errors = 0;
-    cli_validate_options inner = {NULL, 0, false, NULL, NULL, NULL};
-    size_t fl = strlen(file);
     for (uint32_t i = 0; i < m->file_count; i++) {
         const ferry_meg_entry *e = &m->files[i];
-        if (!e->data || !e->name || memchr(e->name, 0, e->name_length)) continue; /* the archive's own errors */
-        ferry_format f = ferry_detect(e->data, e->size);
-        const cli_format *row = cli_format_for(f);
-        bool check = row && row->validate;
-        if (!check && !named_like_asset(e->name)) {
-            if (map && map->data == m->archive) ferry_file_map_drop(map, 0, (uint64_t)e->start + e->size);
-            continue;
-        }
-        char *label = malloc(fl + 1 + e->name_length + 1);
-        if (!label) return errors + 1;
-        memcpy(label, file, fl);
-        label[fl] = ':';
-        memcpy(label + fl + 1, e->name, (size_t)e->name_length + 1);
-        if (check) {
-            errors += row->validate(label, e->data, e->size, &inner, report);
-        } else {
-            ferry_error err;
-            cli_not_known(&err, e->data, e->size);
-            if (report)
-                cli_json_append_failure(report, label, NULL, &err);
-            else
-                cli_print_error(label, &err);
-            errors++;
-        }
-        free(label);
-        /* The mapped archive's pages up to its end leave this process's
-         * memory (from 0: the system maps a few pages around each one
-         * read, some behind it). */
+        if (e->data) errors += cli_validate_entry(file, e->name, e->name_length, e->data, e->size, report);
+        /* The mapped archive's pages up to the entry's end leave this
+         * process's memory (from 0: the system maps a few pages around
+         * each one read, some behind it). */
         if (map && map->data == m->archive) ferry_file_map_drop(map, 0, (uint64_t)e->start + e->size);
     }
     return errors;

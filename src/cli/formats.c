@@ -45,6 +45,46 @@ const cli_format *cli_format_for(ferry_format id)
     return NULL;
 }
 
+static bool named_like_asset(const char *name)
+{
+    static const char *const ext[] = {".alo", ".ala", ".p3d", ".alm", ".meg", ".pbo", ".paa", ".pac", ".rvmat"};
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+        if (cli_has_ext(name, ext[i])) return true;
+    return false;
+}
+
+size_t cli_validate_entry(const char *file, const char *name, size_t name_length, const uint8_t *data, size_t size,
+                          json_t *report)
+{
+    if (!name || memchr(name, 0, name_length)) return 0; /* the archive's own errors */
+    ferry_format f = ferry_detect(data, size);
+    if (f == FERRY_FORMAT_CONFIG_TEXT && !cli_has_ext(name, ".rvmat")) f = FERRY_FORMAT_UNKNOWN;
+    const cli_format *row = cli_format_for(f);
+    bool check = row && row->validate;
+    if (!check && !named_like_asset(name)) return 0;
+    size_t fl = strlen(file), errors = 0;
+    char *label = malloc(fl + 1 + name_length + 1);
+    if (!label) return 1;
+    memcpy(label, file, fl);
+    label[fl] = ':';
+    memcpy(label + fl + 1, name, name_length);
+    label[fl + 1 + name_length] = 0;
+    if (check) {
+        cli_validate_options inner = {0};
+        errors = row->validate(label, data, size, &inner, report);
+    } else {
+        ferry_error err;
+        cli_not_known(&err, data, size);
+        if (report)
+            cli_json_append_failure(report, label, NULL, &err);
+        else
+            cli_print_error(label, &err);
+        errors = 1;
+    }
+    free(label);
+    return errors;
+}
+
 void cli_not_known(ferry_error *err, const uint8_t *data, size_t size)
 {
     memset(err, 0, sizeof *err);

@@ -212,6 +212,14 @@ bool cli_input_open(const char *path, cli_use use, cli_input *in, ferry_error *e
 void cli_input_free(cli_input *in);
 /* The "not a known format" error, from a file's first bytes. */
 void cli_not_known(ferry_error *err, const uint8_t *data, size_t size);
+/* An archive's entry (name_length bytes of name) checked through its
+ * format's validate, reported as ARCHIVE:ENTRY: one of a format ferry
+ * validates by content, or named like an asset (.alo, .p3d, .paa, ...: then
+ * content of no known format is an error). Text configs only when named
+ * .rvmat (scripts and headers read as config text, macros refused). Textures
+ * and animation models are not looked up. Returns the errors found. */
+size_t cli_validate_entry(const char *file, const char *name, size_t name_length, const uint8_t *data, size_t size,
+                          json_t *report);
 /* The format of `path` from its head: by content; when the file cannot be
  * read or its content is unknown, by the extension (.p3d ODOL, .alm ALM,
  * .meg MEG, .glb/.gltf glTF, .alo model, .ala animation, .paa/.pac PAA,

@@ -101,6 +101,14 @@ expect 0 "pack a PBO with a prefix" -- "$FERRY" pack --prefix 'x\my_addon' "$tmp
 check "PBO: says what was done" grep -q "5 files packed .*PBO, prefix x.my_addon" "$tmp/err"
 expect 0 "PBO: validate (SHA-1 and all)" -- "$FERRY" validate "$tmp/a.pbo"
 check "PBO: clean" grep -q "a.pbo: 0 errors, 0 warnings" "$tmp/out"
+check "PBO: the model inside checked too" grep -q 'a.pbo:Data\\Art\\Models\\ship.alo: 0 errors' "$tmp/out"
+# A PBO's entries are validated as a MEG's are.
+"$FERRY" pack "$tmp/v.pbo" "$tmp/v" 2>/dev/null
+expect 1 "PBO validate: broken entries fail the archive" -- "$FERRY" validate "$tmp/v.pbo"
+check "PBO: the archive's own report" grep -q "v.pbo: 0 errors, 0 warnings" "$tmp/out"
+check "PBO: an entry named like a model but of no known format" grep -q 'v.pbo:Models\\broken.alo: error: .*not a known format' "$tmp/err"
+check "PBO: a truncated model: its located error" grep -q 'v.pbo:Models\\cut.alo: .*offset' "$tmp/err"
+check "PBO: other entries not reported" test -z "$(grep -i readme "$tmp/out" "$tmp/err")"
 expect 0 "PBO: list" -- "$FERRY" list --json "$tmp/a.pbo"
 check "PBO: prefix stored" jq -e '.prefix == "x\\my_addon" and .sha1_ok == true' "$tmp/out"
 check "PBO: names keep their case, backslashes between folders" jq -e '[.files[].name] | index("Data\\Art\\Models\\ship.alo") != null' "$tmp/out"
