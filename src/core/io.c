@@ -83,22 +83,10 @@ static bool read_fully(int fd, uint8_t *buf, size_t n, size_t *got, const char *
     return true;
 }
 
-ferry_result ferry_file_load(const char *path, size_t max_size, uint8_t **data, size_t *size,
-                             ferry_error *err)
+/* The n bytes of the regular file open at fd into malloc'd memory; closes
+ * fd (ferry_file_load, and ferry_file_map where mapping fails). */
+static ferry_result read_whole(int fd, const char *path, size_t n, uint8_t **data, ferry_error *err)
 {
-    fy_error_clear(err);
-    *data = NULL;
-    *size = 0;
-    struct stat st;
-    int fd = open_regular(path, &st, err);
-    if (fd < 0) return FERRY_ERR_IO;
-    if ((max_size && (uint64_t)st.st_size > max_size) || (uint64_t)st.st_size > SIZE_MAX - 1) {
-        fy_error_set(err, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, NULL, "%s is %lld bytes, over the limit of %zu",
-                     path, (long long)st.st_size, max_size);
-        close(fd);
-        return FERRY_ERR_LIMIT;
-    }
-    size_t n = (size_t)st.st_size;
     uint8_t *buf = malloc(n ? n : 1);
     if (!buf) {
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory reading %s", path);
@@ -113,8 +101,38 @@ ferry_result ferry_file_load(const char *path, size_t max_size, uint8_t **data, 
     }
     close(fd);
     *data = buf;
-    *size = n;
     return FERRY_OK;
+}
+
+/* Opens a regular file of at most max_size bytes (0: no limit): *fd and
+ * its size *n. */
+static ferry_result open_sized(const char *path, size_t max_size, int *fd, size_t *n, ferry_error *err)
+{
+    struct stat st;
+    if ((*fd = open_regular(path, &st, err)) < 0) return FERRY_ERR_IO;
+    if ((max_size && (uint64_t)st.st_size > max_size) || (uint64_t)st.st_size > SIZE_MAX - 1) {
+        fy_error_set(err, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, NULL, "%s is %lld bytes, over the limit of %zu",
+                     path, (long long)st.st_size, max_size);
+        close(*fd);
+        return FERRY_ERR_LIMIT;
+    }
+    *n = (size_t)st.st_size;
+    return FERRY_OK;
+}
+
+ferry_result ferry_file_load(const char *path, size_t max_size, uint8_t **data, size_t *size,
+                             ferry_error *err)
+{
+    fy_error_clear(err);
+    *data = NULL;
+    *size = 0;
+    size_t n;
+    int fd;
+    ferry_result r = open_sized(path, max_size, &fd, &n, err);
+    if (r != FERRY_OK) return r;
+    r = read_whole(fd, path, n, data, err);
+    if (r == FERRY_OK) *size = n;
+    return r;
 }
 
 ferry_result ferry_file_read_head(const char *path, void *buf, size_t capacity, size_t *got, uint64_t *file_size,
@@ -405,16 +423,10 @@ ferry_result ferry_file_map(const char *path, size_t max_size, ferry_file_mappin
 {
     fy_error_clear(err);
     memset(map, 0, sizeof *map);
-    struct stat st;
-    int fd = open_regular(path, &st, err);
-    if (fd < 0) return FERRY_ERR_IO;
-    if ((max_size && (uint64_t)st.st_size > max_size) || (uint64_t)st.st_size > SIZE_MAX - 1) {
-        fy_error_set(err, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, NULL, "%s is %lld bytes, over the limit of %zu", path,
-                     (long long)st.st_size, max_size);
-        close(fd);
-        return FERRY_ERR_LIMIT;
-    }
-    size_t n = (size_t)st.st_size;
+    size_t n;
+    int fd;
+    ferry_result r = open_sized(path, max_size, &fd, &n, err);
+    if (r != FERRY_OK) return r;
     if (n) {
         void *p = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
@@ -427,19 +439,8 @@ ferry_result ferry_file_map(const char *path, size_t max_size, ferry_file_mappin
         }
     }
     /* Empty, or a file system that cannot map: read it. */
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf) {
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory reading %s", path);
-        close(fd);
-        return FERRY_ERR_NOMEM;
-    }
-    size_t got;
-    if (!read_fully(fd, buf, n, &got, path, true, err)) {
-        free(buf);
-        close(fd);
-        return FERRY_ERR_IO;
-    }
-    close(fd);
+    uint8_t *buf;
+    if ((r = read_whole(fd, path, n, &buf, err)) != FERRY_OK) return r;
     map->data = buf;
     map->size = n;
     map->base = buf;
