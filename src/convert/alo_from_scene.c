@@ -776,6 +776,26 @@ static bool emit_submeshes(mesh_ctx *mc, prim_vertices *pv, const ferry_alo_mate
     ferry_alo_vertex *verts = malloc((n < MAX_SUBMESH_VERTICES ? n : MAX_SUBMESH_VERTICES) * sizeof *verts);
     uint16_t *idx = malloc(pv->index_count * sizeof *idx);
     bool ok = remap && stamp && verts && idx;
+    /* When the whole primitive fits one sub-mesh, its vertices keep their
+     * order (and unused ones stay): a round trip gives the file's buffers. */
+    bool whole = n <= MAX_SUBMESH_VERTICES;
+    uint32_t palette_all[FERRY_ALO_MAX_MAPPED_BONES];
+    size_t all_count = 0;
+    if (skinned && palette_hint && hint_count <= FERRY_ALO_MAX_MAPPED_BONES) {
+        memcpy(palette_all, palette_hint, hint_count * sizeof *palette_all);
+        all_count = hint_count;
+    }
+    for (size_t v = 0; whole && skinned && v < n; v++) {
+        uint32_t bone = pv->v[v].bone_index[0];
+        bool have = false;
+        for (size_t q = 0; q < all_count; q++) have |= palette_all[q] == bone;
+        if (have) continue;
+        if (all_count == FERRY_ALO_MAX_MAPPED_BONES) whole = false;
+        else palette_all[all_count++] = bone;
+    }
+    if (ok && whole) {
+        for (size_t v = 0; v < n; v++) stamp[v] = 1, remap[v] = (int32_t)v;
+    }
     uint32_t chunk = 0;
     size_t t = 0;
     while (ok && t < tris) {
@@ -783,7 +803,15 @@ static bool emit_submeshes(mesh_ctx *mc, prim_vertices *pv, const ferry_alo_mate
         size_t vcount = 0, icount = 0;
         uint32_t palette[FERRY_ALO_MAX_MAPPED_BONES];
         size_t pcount = 0;
-        if (skinned && palette_hint && chunk == 1 && hint_count <= FERRY_ALO_MAX_MAPPED_BONES) {
+        if (whole) {
+            memcpy(palette, palette_all, all_count * sizeof *palette);
+            pcount = all_count;
+            memcpy(verts, pv->v, n * sizeof *verts);
+            vcount = n;
+            for (size_t i = 0; i < pv->index_count; i++) idx[i] = (uint16_t)pv->idx[i];
+            icount = pv->index_count;
+            t = tris;
+        } else if (skinned && palette_hint && chunk == 1 && hint_count <= FERRY_ALO_MAX_MAPPED_BONES) {
             memcpy(palette, palette_hint, hint_count * sizeof *palette);
             pcount = hint_count;
         }
