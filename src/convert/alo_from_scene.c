@@ -1151,6 +1151,12 @@ ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from
             break;
         }
     }
+    for (size_t i = 0; ok && i < scene->node_count; i++) {
+        if (kind_is(&b, i, "particle_system")) {
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "nodes[%zu]: the export of a particle system, not a model", i);
+            ok = false;
+        }
+    }
     b.ferry_export = b.axis_root >= 0;
     if (b.rep) b.rep->ferry_export = b.ferry_export;
     d_identity(b.C);
@@ -1163,6 +1169,10 @@ ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from
         b.C[5] = 0, b.C[6] = 1, b.C[9] = -1, b.C[10] = 0;
     }
     ok = ok && make_skeleton(&b);
+    if (!ok && err->code != FERRY_OK) {
+        ferry_arena_destroy(b.arena);
+        return err->code;
+    }
 
     size_t meshes = 0, lights = 0, proxies = 0, dazzles = 0;
     for (size_t i = 0; ok && i < scene->node_count; i++) {
