@@ -138,6 +138,7 @@ typedef struct ferry_alo_from_scene_report {
     double dropped_weight_total;   /* sum over vertices of the weight not on the dominant joint */
     double dropped_weight_max;
     size_t collision_disabled;     /* meshes whose collision was asked for but not built */
+    size_t own_bones;              /* proxies and lights moved from their bone, given a bone of their own */
     size_t animations_not_converted; /* glTF animations (written as ALA files by the caller) */
     size_t warnings;
 } ferry_alo_from_scene_report;

@@ -229,8 +229,16 @@ static bool is_bone_node(const build *b, size_t i)
 {
     const ferry_scene_node *n = &b->s->nodes[i];
     if ((int32_t)i == b->axis_root) return false;
-    if (kind_is(b, i, "mesh") || kind_is(b, i, "light") || kind_is(b, i, "proxy") || kind_is(b, i, "dazzle")) return false;
-    if (ferry_json_get(n->extras, "proxy") && n->mesh < 0) return false;
+    bool proxy = n->mesh < 0 && (kind_is(b, i, "proxy") || (!kind_is(b, i, "dazzle") && ferry_json_get(n->extras, "proxy")));
+    if (proxy || (kind_is(b, i, "light") && n->mesh < 0)) {
+        /* Proxies and lights sit at their bone: one moved away from it (a
+         * tool re-orienting bones, as Blender's importer does, leaves the
+         * children a compensating offset) gets a bone of its own. */
+        double loc[16];
+        d_from_trs(n, loc);
+        return !d_is_identity(loc, 1e-4, 1e-3);
+    }
+    if (kind_is(b, i, "mesh") || kind_is(b, i, "dazzle")) return false;
     if (n->skin >= 0 && n->mesh >= 0) return false; /* glTF ignores a skinned mesh node's transform */
     (void)node_kind;
     return true;
@@ -1015,7 +1023,8 @@ static bool add_light(build *b, size_t node_index)
     ferry_alo_model *model = b->model;
     ferry_alo_light *l = &model->lights[model->light_count];
     memset(l, 0, sizeof *l);
-    const char *name = nd->name && *nd->name ? nd->name : sl->name;
+    /* The light's own name first: tools rename nodes to keep them unique ("Omni01.001"). */
+    const char *name = sl->name && *sl->name ? sl->name : nd->name;
     l->name = ferry_arena_strdup(b->arena, name && *name ? name : "light");
     if (!l->name) return nomem(b);
     const ferry_json *x = kind_is(b, node_index, "light") ? nd->extras : NULL;
@@ -1033,12 +1042,7 @@ static bool add_light(build *b, size_t node_index)
     l->hotspot_size = jnum(x, "hotspot_size", &v) ? (float)v : 2 * sl->inner_cone_angle;
     l->falloff_size = jnum(x, "falloff_size", &v) ? (float)v : 2 * sl->outer_cone_angle;
     int32_t bone = b->bone_of[node_index];
-    if (b->node_bone[node_index] < 0) {
-        double loc[16];
-        d_from_trs(nd, loc);
-        if (!d_is_identity(loc, 1e-5, 1e-5))
-            warn(b, "", "light-offset", "light %s: its node is moved from its bone; the offset is lost (lights sit at their bone)", l->name);
-    }
+    if (b->node_bone[node_index] >= 0 && b->rep) b->rep->own_bones++;
     size_t oi = model->object_count++;
     model->objects[oi] = (ferry_alo_object){FERRY_ALO_OBJECT_LIGHT, model->light_count};
     model->light_count++;
@@ -1063,10 +1067,7 @@ static bool add_proxy(build *b, size_t node_index)
     p->alt_decrease_stay_hidden = jbool(nd->extras, "alt_decrease_stay_hidden", false);
     if (p->is_hidden) p->present |= FERRY_ALO_PROXY_HAS_HIDDEN;
     if (p->alt_decrease_stay_hidden) p->present |= FERRY_ALO_PROXY_HAS_ALT_DECREASE;
-    double loc[16];
-    d_from_trs(nd, loc);
-    if (!d_is_identity(loc, 1e-5, 1e-5))
-        warn(b, "", "proxy-offset", "proxy %s: its node is moved from its bone; the offset is lost (proxies sit at their bone)", name);
+    if (b->node_bone[node_index] >= 0 && b->rep) b->rep->own_bones++;
     cn->proxy_count++;
     if (b->rep) b->rep->proxies++;
     return true;
