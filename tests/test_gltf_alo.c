@@ -370,8 +370,159 @@ static void test_bad_input(void)
     hand_free(&h);
 }
 
+/* Every triangle in exactly one leaf, and inside every decoded box on its
+ * path (boxes rounded outward); children after their parent. */
+static void walk(const ferry_alo_submesh *sm, size_t node, const double pmin[3], const double pmax[3], int *seen, bool *ok,
+                 int depth)
+{
+    const ferry_alo_collision_tree *t = sm->collision;
+    const ferry_alo_collision_node *n = &t->nodes[node];
+    double mn[3], mx[3];
+    for (int a = 0; a < 3; a++) {
+        double ext = pmax[a] - pmin[a];
+        mn[a] = pmin[a] + n->min[a] / 255.0 * ext;
+        mx[a] = pmin[a] + n->max[a] / 255.0 * ext;
+    }
+    if (depth > 100) {
+        *ok = false;
+        return;
+    }
+    if (n->primitive_count) {
+        for (size_t p = n->link; p < (size_t)n->link + n->primitive_count; p++) {
+            if (p >= t->primitive_count) {
+                *ok = false;
+                return;
+            }
+            uint16_t tri = t->primitives[p];
+            seen[tri]++;
+            for (int j = 0; j < 3; j++)
+                for (int a = 0; a < 3; a++) {
+                    float x = sm->vertices[sm->indices[3 * tri + j]].position[a];
+                    if (x < mn[a] - 1e-9 || x > mx[a] + 1e-9) *ok = false;
+                }
+        }
+        return;
+    }
+    if (n->link <= node || (size_t)n->link + 1 >= t->node_count) {
+        *ok = false;
+        return;
+    }
+    walk(sm, n->link, mn, mx, seen, ok, depth + 1);
+    walk(sm, n->link + 1, mn, mx, seen, ok, depth + 1);
+}
+
+static void test_collision_tree(void)
+{
+    /* 3,000 small random triangles in a 10 x 4 x 1 slab */
+    enum { T = 3000 };
+    ferry_alo_vertex *v = calloc(3 * T, sizeof *v);
+    uint16_t *idx = calloc(3 * T, sizeof *idx);
+    uint32_t seed = 7;
+    for (size_t t = 0; t < T; t++) {
+        float c[3];
+        for (int a = 0; a < 3; a++) {
+            seed = seed * 1664525u + 1013904223u;
+            c[a] = (float)((seed >> 8) / 16777216.0) * (a == 0 ? 10.0f : a == 1 ? 4.0f : 1.0f);
+        }
+        for (int j = 0; j < 3; j++) {
+            for (int a = 0; a < 3; a++) {
+                seed = seed * 1664525u + 1013904223u;
+                v[3 * t + j].position[a] = c[a] + (float)((seed >> 8) / 16777216.0) * 0.3f;
+            }
+            idx[3 * t + j] = (uint16_t)(3 * t + j);
+        }
+    }
+    ferry_alo_submesh sm;
+    memset(&sm, 0, sizeof sm);
+    sm.vertices = v;
+    sm.vertex_count = 3 * T;
+    sm.indices = idx;
+    sm.triangle_count = T;
+    ferry_arena *arena = ferry_arena_create(0);
+    ferry_error err;
+    CHECK(ferry_alo_collision_build(&sm, arena, &sm.collision, &err) == FERRY_OK);
+    if (sm.collision) {
+        const ferry_alo_collision_tree *t = sm.collision;
+        CHECK_EQ_U(t->primitive_count, T);
+        CHECK(t->node_count > T / 4 && t->node_count < 2 * T);
+        int *seen = calloc(T, sizeof *seen);
+        bool ok = true;
+        double mn[3], mx[3];
+        for (int a = 0; a < 3; a++) mn[a] = t->box_min[a], mx[a] = t->box_max[a];
+        walk(&sm, 0, mn, mx, seen, &ok, 0);
+        CHECK(ok);
+        size_t once = 0;
+        for (size_t i = 0; i < T; i++) once += seen[i] == 1;
+        CHECK_EQ_U(once, T);
+        free(seen);
+        /* rays: the tree finds what brute force finds */
+        size_t agree = 0, hits = 0;
+        for (int r = 0; r < 2000; r++) {
+            float o[3], d[3];
+            /* from around the slab towards a point in it, on to twice as far */
+            static const float ext[3] = {10.0f, 4.0f, 1.0f};
+            for (int a = 0; a < 3; a++) {
+                seed = seed * 1664525u + 1013904223u;
+                o[a] = (float)((seed >> 8) / 16777216.0) * 3 * ext[a] - ext[a];
+                seed = seed * 1664525u + 1013904223u;
+                d[a] = (float)((seed >> 8) / 16777216.0) * ext[a] - o[a];
+            }
+            ferry_alo_ray_hit h1, h2;
+            bool a1 = ferry_alo_collision_raycast(&sm, o, d, 2.0f, &h1);
+            bool a2 = ferry_alo_raycast_brute_force(&sm, o, d, 2.0f, &h2);
+            hits += a2;
+            agree += a1 == a2 && (!a1 || (h1.triangle == h2.triangle && h1.t == h2.t));
+        }
+        CHECK_EQ_U(agree, 2000);
+        CHECK_MSG(hits > 200, "%zu hits", hits);
+        /* a mesh holding it validates and writes */
+        ferry_alo_mesh mesh;
+        memset(&mesh, 0, sizeof mesh);
+        mesh.name = "collision";
+        mesh.submeshes = &sm;
+        mesh.submesh_count = 1;
+        mesh.collision_enabled = 1;
+        sm.vertex_format = "alD3dVertN";
+        sm.material.shader = "MeshCollision.fx";
+        ferry_alo_mesh_vertex_bounds(&mesh, mesh.bounds_min, mesh.bounds_max);
+        ferry_alo_bone root;
+        memset(&root, 0, sizeof root);
+        root.name = "Root";
+        root.parent = -1;
+        root.matrix[0] = root.matrix[5] = root.matrix[10] = 1;
+        ferry_alo_connection conn = {.object = 0, .bone = 0};
+        ferry_alo_model m;
+        memset(&m, 0, sizeof m);
+        m.skeleton.bones = &root;
+        m.skeleton.bone_count = 1;
+        m.meshes = &mesh;
+        m.mesh_count = 1;
+        m.connections.objects = &conn;
+        m.connections.object_count = 1;
+        ferry_diagnostics d = {0};
+        CHECK_EQ_U(ferry_alo_validate(&m, NULL, &d), 0);
+        for (size_t i = 0; i < d.count; i++) CHECK_MSG(strstr(d.items[i].rule, "collision") == NULL, "%s", d.items[i].message);
+        ferry_diagnostics_free(&d);
+        ferry_buffer out = {0};
+        CHECK(ferry_alo_write(&m, &out, &err) == FERRY_OK);
+        ferry_alo_model *back = NULL;
+        CHECK(ferry_alo_read(out.data, out.size, NULL, &back, &err) == FERRY_OK);
+        if (back) CHECK(back->meshes[0].submeshes[0].collision && back->meshes[0].submeshes[0].collision->node_count == t->node_count);
+        ferry_alo_free(back);
+        ferry_buffer_free(&out);
+    }
+    /* refused: no triangles */
+    sm.triangle_count = 0;
+    ferry_alo_collision_tree *none = NULL;
+    CHECK(ferry_alo_collision_build(&sm, arena, &none, &err) == FERRY_ERR_ARGUMENT && none == NULL);
+    ferry_arena_destroy(arena);
+    free(v);
+    free(idx);
+}
+
 int main(void)
 {
+    test_collision_tree();
     test_foreign_box();
     test_splits();
     test_bad_input();

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* Real models through the authoring round trip: ALO -> scene (--all) ->
  * glTF bytes -> scene -> ALO (ferry_alo_from_scene), compared with the
  * original: bones (names, parents, matrices), meshes, sub-meshes, shaders
@@ -12,10 +13,46 @@
 #include "test.h"
 
 #include <strings.h>
+#include <time.h>
 
 typedef struct counts {
-    size_t models, converted, valid, bones, meshes, shaders, hidden, triangles, vertices, proxies, lights, dazzles, all;
+    size_t models, converted, valid, bones, meshes, shaders, hidden, triangles, vertices, proxies, lights, dazzles, collision, all;
+    size_t trees, rays, ray_hits, ray_agree, orig_agree;
+    double build_seconds_max;
+    size_t build_triangles_max;
 } counts;
+
+/* Rays through the built tree against brute force over the triangles (must
+ * agree exactly), and against the original file's tree (the same nearest
+ * triangle, or the same distance when two triangles tie). Deterministic rays:
+ * from points on a box around the tree towards points inside it. */
+static void check_rays(const ferry_alo_submesh *orig, const ferry_alo_submesh *built, counts *c)
+{
+    const ferry_alo_collision_tree *t = built->collision;
+    uint32_t seed = 12345;
+    for (int r = 0; r < 300; r++) {
+        float o[3], d[3];
+        for (int a = 0; a < 3; a++) {
+            seed = seed * 1664525u + 1013904223u;
+            double u = (seed >> 8) / 16777216.0;
+            seed = seed * 1664525u + 1013904223u;
+            double v = (seed >> 8) / 16777216.0;
+            double lo = t->box_min[a], ext = t->box_max[a] - t->box_min[a];
+            o[a] = (float)(lo - ext + 3 * ext * u);
+            d[a] = (float)(lo + ext * v) - o[a];
+        }
+        ferry_alo_ray_hit h1, h2, h3;
+        bool a1 = ferry_alo_collision_raycast(built, o, d, 2.0f, &h1);
+        bool a2 = ferry_alo_raycast_brute_force(built, o, d, 2.0f, &h2);
+        bool a3 = orig->collision ? ferry_alo_collision_raycast(orig, o, d, 2.0f, &h3) : a2;
+        c->rays++;
+        c->ray_hits += a2;
+        bool agree = a1 == a2 && (!a1 || (h1.triangle == h2.triangle && h1.t == h2.t));
+        c->ray_agree += agree;
+        CHECK(agree);
+        c->orig_agree += a3 == a2 && (!a3 || !orig->collision || h3.triangle == h2.triangle || h3.t == h2.t);
+    }
+}
 
 static bool same_str(const char *a, const char *b)
 {
@@ -90,11 +127,12 @@ static void compare(const ferry_alo_model *a, const ferry_alo_model *b, const ch
     bool bones = same_bones(a, b, path);
     size_t ia[512], ib[512];
     size_t na = drawn_meshes(a, ia, 512), nb = drawn_meshes(b, ib, 512);
-    bool meshes = na == nb, shaders = meshes, hidden = meshes, tris = meshes, verts = meshes;
+    bool meshes = na == nb, shaders = meshes, hidden = meshes, tris = meshes, verts = meshes, collision = meshes;
     for (size_t k = 0; meshes && k < na; k++) {
         const ferry_alo_mesh *x = &a->meshes[ia[k]], *y = &b->meshes[ib[k]];
         if (!same_str(x->name, y->name) || mesh_bone(a, ia[k]) != mesh_bone(b, ib[k])) meshes = false;
         hidden = hidden && x->is_hidden == y->is_hidden;
+        collision = collision && x->collision_enabled == y->collision_enabled;
         size_t sx = 0;
         for (size_t s = 0; s < x->submesh_count; s++) sx += x->submeshes[s].triangle_count > 0 && x->submeshes[s].vertex_count > 0;
         if (sx != y->submesh_count) {
@@ -106,6 +144,11 @@ static void compare(const ferry_alo_model *a, const ferry_alo_model *b, const ch
             if (!p->triangle_count || !p->vertex_count) continue;
             const ferry_alo_submesh *q = &y->submeshes[t++];
             shaders = shaders && same_params(&p->material, &q->material) && same_str(p->vertex_format, q->vertex_format);
+            if (q->collision) {
+                c->trees++;
+                check_rays(p, q, c);
+            }
+            if ((p->collision != NULL) != (q->collision != NULL)) collision = false;
             tris = tris && p->triangle_count == q->triangle_count &&
                    memcmp(p->indices, q->indices, 3 * p->triangle_count * sizeof *p->indices) == 0;
             if (p->vertex_count != q->vertex_count) {
@@ -158,7 +201,9 @@ static void compare(const ferry_alo_model *a, const ferry_alo_model *b, const ch
     c->proxies += proxies;
     c->lights += lights;
     c->dazzles += dazzles;
-    c->all += bones && meshes && shaders && hidden && tris && verts && proxies && lights && dazzles;
+    c->collision += collision;
+    if (!collision) fprintf(stderr, "%s: collision flags or trees differ\n", path);
+    c->all += bones && meshes && shaders && hidden && tris && verts && proxies && lights && dazzles && collision;
 }
 
 static void round_trip(const char *path, counts *c)
@@ -195,6 +240,22 @@ static void round_trip(const char *path, counts *c)
         CHECK_MSG(ferry_alo_write(back, &bytes, &err) == FERRY_OK, "%s: write", path);
         ferry_buffer_free(&bytes);
         compare(orig, back, path, c);
+        /* Tree building time on the model's largest sub-mesh. */
+        const ferry_alo_submesh *big = NULL;
+        for (size_t i = 0; i < orig->mesh_count; i++)
+            for (size_t s = 0; s < orig->meshes[i].submesh_count; s++)
+                if (!big || orig->meshes[i].submeshes[s].triangle_count > big->triangle_count) big = &orig->meshes[i].submeshes[s];
+        if (big && big->triangle_count > c->build_triangles_max) {
+            ferry_arena *arena = ferry_arena_create(0);
+            ferry_alo_collision_tree *tree = NULL;
+            struct timespec t0, t1;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            CHECK(ferry_alo_collision_build(big, arena, &tree, &err) == FERRY_OK);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            c->build_triangles_max = big->triangle_count;
+            c->build_seconds_max = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+            ferry_arena_destroy(arena);
+        }
     }
     ferry_alo_free(back);
     ferry_scene_free(read);
@@ -224,6 +285,13 @@ int main(void)
            "hidden %zu, triangles %zu, vertices %zu, proxies %zu, lights %zu, dazzles %zu; all of these %zu\n",
            c.models, first_models, c.models - first_models, c.converted, c.valid, c.bones, c.meshes, c.shaders, c.hidden,
            c.triangles, c.vertices, c.proxies, c.lights, c.dazzles, c.all);
+    printf("collision: same flags and trees %zu of %zu models; %zu trees built, %zu rays (%zu hits): tree = brute force on %zu, "
+           "same hit as the original file's tree on %zu; largest sub-mesh %zu triangles: tree built in %.2f ms\n",
+           c.collision, c.models, c.trees, c.rays, c.ray_hits, c.ray_agree, c.orig_agree, c.build_triangles_max,
+           c.build_seconds_max * 1e3);
+    CHECK(c.trees > 0);
+    CHECK_EQ_U(c.ray_agree, c.rays);
+    CHECK(c.ray_hits > c.rays / 10);
     CHECK(c.models >= 40);
     CHECK_EQ_U(c.converted, c.models);
     CHECK_EQ_U(c.valid, c.models);

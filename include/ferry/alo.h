@@ -388,6 +388,16 @@ typedef struct ferry_alo_ray_hit {
 FERRY_API bool ferry_alo_collision_raycast(const ferry_alo_submesh *submesh, const float origin[3],
                                            const float direction[3], float max_t, ferry_alo_ray_hit *hit);
 
+/* Builds a collision tree (0x1200) for the sub-mesh's triangles, in
+ * `arena`: a bounding-volume hierarchy by binned surface-area heuristic,
+ * O(n log n), node boxes as bytes rounded outward (every decoded box holds
+ * its triangles), the tree box the triangles' plus 0.5% of the largest
+ * extent per side, as real exporters write. A sub-mesh of 0 or more than
+ * 65,535 triangles, or an index past its vertices, is refused. Attach the
+ * result to submesh->collision and set the mesh's collision_enabled. */
+FERRY_API ferry_result ferry_alo_collision_build(const ferry_alo_submesh *submesh, ferry_arena *arena,
+                                                 ferry_alo_collision_tree **out, ferry_error *err);
+
 /* The same query over every triangle, without the tree (the reference). */
 FERRY_API bool ferry_alo_raycast_brute_force(const ferry_alo_submesh *submesh, const float origin[3],
                                              const float direction[3], float max_t, ferry_alo_ray_hit *hit);

@@ -137,7 +137,8 @@ typedef struct ferry_alo_from_scene_report {
     size_t vertices_reweighted;    /* skinned vertices that had weight on more than one joint */
     double dropped_weight_total;   /* sum over vertices of the weight not on the dominant joint */
     double dropped_weight_max;
-    size_t collision_disabled;     /* meshes whose collision was asked for but not built */
+    size_t collision_trees;        /* collision trees built (one per sub-mesh of a mesh with collision enabled) */
+    size_t collision_disabled;     /* meshes whose collision was asked for but no tree could be built */
     size_t own_bones;              /* proxies and lights moved from their bone, given a bone of their own */
     size_t animations_not_converted; /* glTF animations (written as ALA files by the caller) */
     size_t warnings;

@@ -134,8 +134,10 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
     if (rep.vertices_reweighted)
         fprintf(stderr, "%s: %zu skinned vertices kept only their dominant joint (weight dropped: %.3g at most, %.3g on average)\n",
                 CLI_TXT(in), rep.vertices_reweighted, rep.dropped_weight_max, rep.dropped_weight_total / (double)rep.vertices_reweighted);
+    if (rep.collision_trees)
+        fprintf(stderr, "%s: %zu collision tree%s built\n", CLI_TXT(in), rep.collision_trees, rep.collision_trees == 1 ? "" : "s");
     if (rep.collision_disabled)
-        fprintf(stderr, "%s: %zu mesh%s had collision enabled: collision trees are not built yet, so collision is off\n", CLI_TXT(in),
+        fprintf(stderr, "%s: %zu mesh%s had collision enabled but no tree could be built: collision is off\n", CLI_TXT(in),
                 rep.collision_disabled, rep.collision_disabled == 1 ? "" : "es");
     if (scene->animation_count > written)
         fprintf(stderr, "%s: %zu animation%s not written as .ala (ALA authoring is not part of this build)\n", CLI_TXT(in),

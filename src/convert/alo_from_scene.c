@@ -921,11 +921,7 @@ static bool add_mesh(build *b, size_t node_index)
     mesh->name = ferry_arena_strdup(b->arena, name && *name ? name : "mesh");
     if (!mesh->name) return nomem(b);
     mesh->is_hidden = jbool(nd->extras, "hidden", false) ? 1 : 0;
-    if (jbool(nd->extras, "collision_enabled", false)) {
-        if (b->rep) b->rep->collision_disabled++;
-        warn(b, path, "collision-not-built", "%s: collision enabled in the glTF, but collision trees are not built yet: disabled",
-             mesh->name);
-    }
+    bool collision = jbool(nd->extras, "collision_enabled", false);
 
     /* The bone it hangs on: its own (a bone node), ferry's "bone" name, or the nearest bone above. */
     int32_t bone = b->node_bone[node_index] >= 0 ? b->node_bone[node_index] : b->bone_of[node_index];
@@ -997,6 +993,25 @@ static bool add_mesh(build *b, size_t node_index)
     if (mesh->submesh_count == 0) {
         warn(b, path, "mesh-empty", "%s: no triangles, left out", mesh->name);
         return true;
+    }
+    if (collision) {
+        /* A tree per sub-mesh (the game tests collision through them). */
+        size_t built = 0;
+        for (size_t i = 0; i < mesh->submesh_count; i++) {
+            ferry_error terr;
+            if (ferry_alo_collision_build(&mesh->submeshes[i], b->arena, &mesh->submeshes[i].collision, &terr) == FERRY_OK) {
+                built++;
+            } else if (terr.code == FERRY_ERR_NOMEM) {
+                return nomem(b);
+            } else {
+                warn(b, path, "collision-not-built", "%s sub-mesh %zu: no collision tree: %s", mesh->name, i, terr.message);
+            }
+        }
+        mesh->collision_enabled = built > 0;
+        if (b->rep) {
+            b->rep->collision_trees += built;
+            if (!built) b->rep->collision_disabled++;
+        }
     }
     float bmin[3], bmax[3];
     if (jfloats(nd->extras, "bounds_min", bmin, 3) == 3 && jfloats(nd->extras, "bounds_max", bmax, 3) == 3 &&
