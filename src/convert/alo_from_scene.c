@@ -1119,6 +1119,32 @@ static bool add_dazzle(build *b, size_t node_index)
     return true;
 }
 
+/* A built model has no byte offsets: every place says FERRY_NO_OFFSET, so
+ * validation messages do not point at byte 0. */
+static void mark_built(ferry_alo_model *m)
+{
+    const uint64_t none = FERRY_NO_OFFSET;
+    m->skeleton.offset = none;
+    for (size_t i = 0; i < m->skeleton.bone_count; i++) m->skeleton.bones[i].offset = none;
+    for (size_t i = 0; i < m->mesh_count; i++) {
+        ferry_alo_mesh *mesh = &m->meshes[i];
+        mesh->offset = mesh->info_offset = none;
+        for (size_t s = 0; s < mesh->submesh_count; s++) {
+            ferry_alo_submesh *sm = &mesh->submeshes[s];
+            sm->material.offset = none;
+            for (size_t p = 0; p < sm->material.param_count; p++) sm->material.params[p].offset = none;
+            sm->source = (ferry_alo_submesh_source){none, none, none, none, none, none};
+            if (sm->collision) sm->collision->offset = none;
+        }
+    }
+    for (size_t i = 0; i < m->light_count; i++) m->lights[i].offset = none;
+    ferry_alo_connections *c = &m->connections;
+    c->offset = c->counts_offset = none;
+    for (size_t i = 0; i < c->object_count; i++) c->objects[i].offset = none;
+    for (size_t i = 0; i < c->proxy_count; i++) c->proxies[i].offset = none;
+    for (size_t i = 0; i < c->dazzle_count; i++) c->dazzles[i].offset = none;
+}
+
 ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from_scene_options *options,
                                   ferry_alo_model **out, ferry_error *err)
 {
@@ -1244,6 +1270,7 @@ ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from
         ferry_arena_destroy(b.arena);
         return err->code;
     }
+    mark_built(model);
     *out = model;
     return FERRY_OK;
 }

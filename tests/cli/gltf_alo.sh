@@ -34,6 +34,23 @@ expect 1 "points refused" -- "$FERRY" convert "$tmp/points.gltf" "$tmp/points.al
 check "points: located" grep -q "primitives\[0\].*only triangles" "$tmp/err"
 check "points: nothing written" test ! -e "$tmp/points.alo"
 
+# A model validation would find errors in is not written: a shader parameter
+# ferry's extras give as null (a NaN float) is value-finite's error.
+cat >"$tmp/nan.gltf" <<'JSON'
+{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"name":"t","mesh":0}],
+ "materials":[{"name":"m","extras":{"shader":"MeshGloss.fx","params":{"Shininess":null}}}],
+ "meshes":[{"primitives":[{"attributes":{"POSITION":0},"material":0}]}],
+ "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}],
+ "bufferViews":[{"buffer":0,"byteLength":36}],
+ "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]}
+JSON
+expect 1 "invalid result refused" -- "$FERRY" convert "$tmp/nan.gltf" "$tmp/nan.alo"
+check "invalid: the rule named" grep -q "Shininess.*value-finite" "$tmp/err"
+check "invalid: said not written" grep -q "would not be a valid model (1 error above): not written" "$tmp/err"
+check "invalid: nothing written" test ! -e "$tmp/nan.alo"
+expect 0 "invalid: --allow-invalid writes it" -- "$FERRY" convert --allow-invalid "$tmp/nan.gltf" "$tmp/nan.alo"
+check "invalid: written with --allow-invalid" test -s "$tmp/nan.alo"
+
 expect 2 "unknown option" -- "$FERRY" convert --bogus "$tmp/points.gltf" "$tmp/x.alo"
 expect 0 "help" -- "$FERRY" convert --help
 check "help names glTF -> ALO" grep -q "IN.glb|IN.gltf -> OUT.alo" "$tmp/out"
