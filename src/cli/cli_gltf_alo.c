@@ -99,13 +99,13 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
         cli_print_error(in, &err);
         goto done;
     }
-    for (size_t i = 0; i < warnings.count; i++) cli_print_diag(in, &warnings.items[i]);
+    for (size_t i = 0; i < warnings.count; i++) cli_fprint_diag(stderr, in, &warnings.items[i]);
     /* ferry validate's rules over the result: an error means the game
      * could fail on it, so nothing is written. */
     ferry_diagnostics diags = {0};
     size_t errors = ferry_alo_validate(model, NULL, &diags);
     for (size_t i = 0; i < diags.count; i++)
-        if (diags.items[i].severity == FERRY_SEVERITY_ERROR || allow_invalid) cli_print_diag(out, &diags.items[i]);
+        if (diags.items[i].severity == FERRY_SEVERITY_ERROR || allow_invalid) cli_fprint_diag(stderr, out, &diags.items[i]);
     size_t validate_warnings = diags.warning_count;
     ferry_diagnostics_free(&diags);
     if (errors && !allow_invalid) {
