@@ -322,6 +322,43 @@ static void test_splits(void)
     hand_free(&h);
 }
 
+/* Other tools' glTF: shadow volumes and collision meshes by the names real
+ * exporters give them. */
+static void test_named_meshes(void)
+{
+    static const struct {
+        const char *name, *shader, *format;
+        uint32_t hidden, collision;
+    } cases[] = {
+        {"Hull_Shadow", "MeshShadowVolume.fx", "alD3dVertN", 0, 0},
+        {"COLLISION", "MeshCollision.fx", "alD3dVertN", 1, 1},
+        {"Hull", "MeshGloss.fx", "alD3dVertNU2", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hand h;
+        hand_init(&h, 8, 0);
+        h.nodes[0].name = cases[i].name;
+        ferry_alo_model *m = NULL;
+        ferry_error err;
+        CHECK(convert(&h, &m, &err, NULL) == FERRY_OK);
+        if (m) {
+            const ferry_alo_mesh *mesh = &m->meshes[0];
+            CHECK_MSG(strcmp(mesh->submeshes[0].material.shader, cases[i].shader) == 0, "%s: %s", cases[i].name,
+                      mesh->submeshes[0].material.shader);
+            CHECK(strcmp(mesh->submeshes[0].vertex_format, cases[i].format) == 0);
+            CHECK_EQ_U(mesh->is_hidden, cases[i].hidden);
+            CHECK_EQ_U(mesh->collision_enabled, cases[i].collision);
+            CHECK((mesh->submeshes[0].collision != NULL) == (cases[i].collision != 0));
+            ferry_diagnostics d = {0};
+            CHECK_EQ_U(ferry_alo_validate(m, NULL, &d), 0);
+            CHECK_EQ_U(d.warning_count, 0);
+            ferry_diagnostics_free(&d);
+        }
+        ferry_alo_free(m);
+        hand_free(&h);
+    }
+}
+
 static void expect_error(hand *h, const char *what)
 {
     ferry_alo_model *m = NULL;
@@ -525,6 +562,7 @@ int main(void)
     test_collision_tree();
     test_foreign_box();
     test_splits();
+    test_named_meshes();
     test_bad_input();
     TEST_END();
 }

@@ -108,9 +108,12 @@ static void normalize3(float v[3], const float fallback[3])
 
 /* ---- the build ---- */
 
+/* What a mesh is for, when its materials are mapped (not from ferry's extras). */
+enum { MESH_DRAWN = 0, MESH_SHADOW = 1, MESH_COLLISION = 2 };
+
 typedef struct mat_cache {
-    bool made[2]; /* rigid, skinned */
-    ferry_alo_material m[2];
+    bool made[6]; /* (rigid, skinned) x (drawn, shadow volume, collision) */
+    ferry_alo_material m[6];
 } mat_cache;
 
 typedef struct build {
@@ -424,8 +427,26 @@ static const char *image_texture_name(build *b, int32_t image, const char *suffi
 }
 
 /* The glTF material mapped to a common shader (gltf-import.md, "Materials"). */
-static bool map_material(build *b, const ferry_scene_material *sm, bool skinned, ferry_alo_material *m, const char *path)
+static bool map_material(build *b, const ferry_scene_material *sm, bool skinned, int kind, ferry_alo_material *m,
+                         const char *path)
 {
+    if (kind != MESH_DRAWN) {
+        /* The shipped shadow-volume and collision shaders and their one parameter, as real files have them. */
+        m->params = alloc(b, 1, sizeof *m->params);
+        if (!m->params) return nomem(b);
+        ferry_alo_shader_param *p;
+        if (kind == MESH_SHADOW) {
+            m->shader = skinned ? "RSkinShadowVolume.fx" : "MeshShadowVolume.fx";
+            p = add_param(m, FERRY_ALO_PARAM_FLOAT4, "DebugColor");
+            p->value[1] = p->value[2] = p->value[3] = 1;
+        } else {
+            m->shader = "MeshCollision.fx";
+            p = add_param(m, FERRY_ALO_PARAM_FLOAT4, "Color");
+            p->value[2] = 1, p->value[3] = 0.5f;
+        }
+        if (b->rep) b->rep->materials_mapped++;
+        return true;
+    }
     bool additive = sm->unlit && sm->alpha_mode == FERRY_ALPHA_BLEND;
     bool alpha = !additive && sm->alpha_mode != FERRY_ALPHA_OPAQUE;
     bool bump = !additive && !alpha && sm->normal_image >= 0 && !skinned;
@@ -470,11 +491,11 @@ static bool map_material(build *b, const ferry_scene_material *sm, bool skinned,
 }
 
 /* The ALO material of scene material `index` (-1: default), rigid or skinned. */
-static const ferry_alo_material *material_for(build *b, int32_t index, bool skinned, const char *path)
+static const ferry_alo_material *material_for(build *b, int32_t index, bool skinned, int kind, const char *path)
 {
     size_t slot = index >= 0 && (size_t)index < b->s->material_count ? (size_t)index : b->s->material_count;
     mat_cache *mc = &b->mats[slot];
-    int v = skinned ? 1 : 0;
+    int v = (skinned ? 1 : 0) + 2 * kind;
     if (mc->made[v]) return &mc->m[v];
     ferry_alo_material *m = &mc->m[v];
     ferry_scene_material dflt;
@@ -498,7 +519,7 @@ static const ferry_alo_material *material_for(build *b, int32_t index, bool skin
             if (p->name) m->param_count++;
         }
         if (b->rep) b->rep->materials_from_extras++;
-    } else if (!map_material(b, sm, skinned, m, path)) {
+    } else if (!map_material(b, sm, skinned, kind, m, path)) {
         return NULL;
     }
     mc->made[v] = true;
@@ -922,6 +943,20 @@ static bool add_mesh(build *b, size_t node_index)
     if (!mesh->name) return nomem(b);
     mesh->is_hidden = jbool(nd->extras, "hidden", false) ? 1 : 0;
     bool collision = jbool(nd->extras, "collision_enabled", false);
+    /* Shadow volumes and collision meshes: ferry's mesh extras, else (a node
+     * without ferry's extras) the names real exporters give them: "..._Shadow"
+     * and "collision..." (any case). A named collision mesh is hidden and collides. */
+    int kind = jbool(nd->extras, "shadow_volume", false) ? MESH_SHADOW
+               : jbool(nd->extras, "collision_mesh", false) ? MESH_COLLISION : MESH_DRAWN;
+    if (kind == MESH_DRAWN && !ferry_json_get(nd->extras, "alamo")) {
+        size_t len = strlen(mesh->name);
+        if (len >= 6 && strcasecmp(mesh->name + len - 6, "shadow") == 0) kind = MESH_SHADOW;
+        if (strncasecmp(mesh->name, "collision", 9) == 0) {
+            kind = MESH_COLLISION;
+            collision = true;
+            mesh->is_hidden = 1;
+        }
+    }
 
     /* The bone it hangs on: its own (a bone node), ferry's "bone" name, or the nearest bone above. */
     int32_t bone = b->node_bone[node_index] >= 0 ? b->node_bone[node_index] : b->bone_of[node_index];
@@ -964,7 +999,7 @@ static bool add_mesh(build *b, size_t node_index)
             fy_error_set(b->err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, ppath, "a skinned mesh's primitive without JOINTS_0 and WEIGHTS_0");
             return false;
         }
-        const ferry_alo_material *mat = material_for(b, p->material, skinned, ppath);
+        const ferry_alo_material *mat = material_for(b, p->material, skinned, kind, ppath);
         if (!mat) return false;
         const char *format = vertex_format(b, p, mat, skinned);
         if (!format) return nomem(b);
