@@ -19,6 +19,7 @@ typedef struct counts {
     size_t models, converted, valid, bones, meshes, shaders, hidden, triangles, vertices, proxies, lights, dazzles, collision, all;
     size_t trees, rays, ray_hits, ray_agree, orig_agree;
     double build_seconds_max;
+    double export_seconds, import_seconds; /* ALO -> .glb bytes; .glb bytes -> ALO bytes (validated) */
     size_t build_triangles_max;
 } counts;
 
@@ -223,9 +224,23 @@ static void round_trip(const char *path, counts *c)
     ferry_alo_scene_options so = {0};
     so.all = true;
     so.skip_textures = true;
-    bool ok = ferry_alo_to_scene(orig, &so, &scene, &err) == FERRY_OK && ferry_gltf_write_glb(scene, &glb, &err) == FERRY_OK &&
-              ferry_gltf_read(glb.data, glb.size, NULL, &read, &err) == FERRY_OK &&
-              ferry_alo_from_scene(read, NULL, &back, &err) == FERRY_OK;
+    struct timespec t0, t1, t2;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool ok = ferry_alo_to_scene(orig, &so, &scene, &err) == FERRY_OK && ferry_gltf_write_glb(scene, &glb, &err) == FERRY_OK;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    ok = ok && ferry_gltf_read(glb.data, glb.size, NULL, &read, &err) == FERRY_OK &&
+         ferry_alo_from_scene(read, NULL, &back, &err) == FERRY_OK;
+    if (ok) {
+        ferry_diagnostics d = {0};
+        ferry_alo_validate(back, NULL, &d);
+        ferry_diagnostics_free(&d);
+        ferry_buffer bytes = {0};
+        ferry_alo_write(back, &bytes, &err);
+        ferry_buffer_free(&bytes);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    c->export_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    c->import_seconds += (double)(t2.tv_sec - t1.tv_sec) + (double)(t2.tv_nsec - t1.tv_nsec) * 1e-9;
     char msg[512];
     ferry_error_format(&err, msg, sizeof msg);
     CHECK_MSG(ok, "%s: %s", path, msg);
@@ -248,7 +263,6 @@ static void round_trip(const char *path, counts *c)
         if (big && big->triangle_count > c->build_triangles_max) {
             ferry_arena *arena = ferry_arena_create(0);
             ferry_alo_collision_tree *tree = NULL;
-            struct timespec t0, t1;
             clock_gettime(CLOCK_MONOTONIC, &t0);
             CHECK(ferry_alo_collision_build(big, arena, &tree, &err) == FERRY_OK);
             clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -289,6 +303,9 @@ int main(void)
            "same hit as the original file's tree on %zu; largest sub-mesh %zu triangles: tree built in %.2f ms\n",
            c.collision, c.models, c.trees, c.rays, c.ray_hits, c.ray_agree, c.orig_agree, c.build_triangles_max,
            c.build_seconds_max * 1e3);
+    printf("time, same run: export (ALO -> .glb bytes, no textures) %.1f ms, authoring (.glb bytes -> ALO, validated, written) "
+           "%.1f ms: %.2f x\n",
+           c.export_seconds * 1e3, c.import_seconds * 1e3, c.import_seconds / c.export_seconds);
     CHECK(c.trees > 0);
     CHECK_EQ_U(c.ray_agree, c.rays);
     CHECK(c.ray_hits > c.rays / 10);
