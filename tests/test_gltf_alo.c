@@ -306,6 +306,38 @@ static void test_splits(void)
     ferry_alo_free(m);
     hand_free(&h);
 
+    /* The same with ferry's palette extra naming 24 bones: it cannot hold
+     * every bone, so the split builds its own palettes (no empty sub-mesh). */
+    hand_init(&h, 60, 30);
+    ferry_json items[24];
+    const ferry_json *item_ptrs[24];
+    for (int k = 0; k < 24; k++) {
+        memset(&items[k], 0, sizeof items[k]);
+        items[k].kind = FERRY_JSON_INTEGER;
+        items[k].integer = 29 - k;
+        item_ptrs[k] = &items[k];
+    }
+    ferry_json map = {.kind = FERRY_JSON_ARRAY, .items = item_ptrs, .count = 24};
+    ferry_json_member member = {"bone_mapping", 12, &map};
+    ferry_json extras = {.kind = FERRY_JSON_OBJECT, .members = &member, .count = 1};
+    h.prim.extras = &extras;
+    m = NULL;
+    CHECK(convert(&h, &m, &err, &rep) == FERRY_OK);
+    if (m) {
+        size_t tris = 0;
+        for (size_t i = 0; i < m->meshes[0].submesh_count; i++) {
+            CHECK(m->meshes[0].submeshes[i].triangle_count > 0);
+            CHECK(m->meshes[0].submeshes[i].bone_mapping_count <= 24);
+            tris += m->meshes[0].submeshes[i].triangle_count;
+        }
+        CHECK_EQ_U(tris, 60);
+        ferry_diagnostics d = {0};
+        CHECK_EQ_U(ferry_alo_validate(m, NULL, &d), 0);
+        ferry_diagnostics_free(&d);
+    }
+    ferry_alo_free(m);
+    hand_free(&h);
+
     /* 70,002 vertices: two sub-meshes of at most 65,535 */
     hand_init(&h, 23334, 0);
     m = NULL;

@@ -840,10 +840,9 @@ static bool emit_submeshes(mesh_ctx *mc, prim_vertices *pv, const ferry_alo_mate
             for (size_t i = 0; i < pv->index_count; i++) idx[i] = (uint16_t)pv->idx[i];
             icount = pv->index_count;
             t = tris;
-        } else if (skinned && palette_hint && chunk == 1 && hint_count <= FERRY_ALO_MAX_MAPPED_BONES) {
-            memcpy(palette, palette_hint, hint_count * sizeof *palette);
-            pcount = hint_count;
         }
+        /* (A split primitive builds its palettes afresh: a full hint could
+         * leave no room for the first triangle's bones.) */
         for (; t < tris; t++) {
             const uint32_t *tri = &pv->idx[3 * t];
             size_t new_v = 0, new_b = 0;
