@@ -214,14 +214,6 @@ static void *alloc(build *b, size_t count, size_t size)
     return ferry_arena_alloc(b->arena, count * size);
 }
 
-static const char *node_kind(const build *b, size_t i)
-{
-    const ferry_json *x = b->s->nodes[i].extras;
-    const char *k = jstr(x, "alamo");
-    (void)b;
-    return k ? k : "";
-}
-
 static bool kind_is(const build *b, size_t i, const char *k)
 {
     return jstr_is(b->s->nodes[i].extras, "alamo", k);
@@ -243,7 +235,6 @@ static bool is_bone_node(const build *b, size_t i)
     }
     if (kind_is(b, i, "mesh") || kind_is(b, i, "dazzle")) return false;
     if (n->skin >= 0 && n->mesh >= 0) return false; /* glTF ignores a skinned mesh node's transform */
-    (void)node_kind;
     return true;
 }
 
@@ -326,8 +317,7 @@ static bool make_skeleton(build *b)
         /* Local matrix: the node's own TRS when its parent node is the
          * parent bone (or the axis root), else from the Alamo worlds. */
         double local[16];
-        bool direct = nd->parent < 0 ? false : (b->node_bone[nd->parent] == parent_bone || nd->parent == b->axis_root);
-        if (nd->parent >= 0 && nd->parent == b->axis_root) direct = true;
+        bool direct = nd->parent >= 0 && (b->node_bone[nd->parent] == parent_bone || nd->parent == b->axis_root);
         float stored[12];
         if ((direct || nd->parent < 0) && jfloats(nd->extras, "matrix", stored, 12) == 12 && b->ferry_export) {
             memcpy(bone->matrix, stored, sizeof stored);
@@ -913,10 +903,11 @@ static bool emit_submeshes(mesh_ctx *mc, prim_vertices *pv, const ferry_alo_mate
 /* The vertex format: ferry's extras when present, else from the shader. */
 static const char *vertex_format(build *b, const ferry_scene_primitive *p, const ferry_alo_material *mat, bool skinned)
 {
-    const char *f = jstr(p->extras, "vertex_format");
+    /* (a copy: extras strings carry a length and need not end with a NUL) */
+    const char *f = jstr(p->extras, "vertex_format") ? jstr_dup(b, p->extras, "vertex_format") : NULL;
     if (f && *f) {
         bool f_skinned = strstr(f, "RSkin") != NULL;
-        if (f_skinned == skinned) return jstr_dup(b, p->extras, "vertex_format");
+        if (f_skinned == skinned) return f;
     }
     const char *sh = mat->shader ? mat->shader : "";
     bool plain = false;
