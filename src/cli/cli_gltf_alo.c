@@ -134,6 +134,12 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
     if (rep.vertices_reweighted)
         fprintf(stderr, "%s: %zu skinned vertices kept only their dominant joint (weight dropped: %.3g at most, %.3g on average)\n",
                 CLI_TXT(in), rep.vertices_reweighted, rep.dropped_weight_max, rep.dropped_weight_total / (double)rep.vertices_reweighted);
+    if (rep.own_bones)
+        fprintf(stderr, "%s: %zu prox%s or light%s moved from their bone got a bone of their own\n", CLI_TXT(in), rep.own_bones,
+                rep.own_bones == 1 ? "y" : "ies", rep.own_bones == 1 ? "" : "s");
+    if (rep.primitives_split)
+        fprintf(stderr, "%s: %zu primitive%s split over 65,535 vertices or 24 skinning bones\n", CLI_TXT(in), rep.primitives_split,
+                rep.primitives_split == 1 ? "" : "s");
     if (rep.collision_trees)
         fprintf(stderr, "%s: %zu collision tree%s built\n", CLI_TXT(in), rep.collision_trees, rep.collision_trees == 1 ? "" : "s");
     if (rep.collision_disabled)
