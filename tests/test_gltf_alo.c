@@ -139,6 +139,11 @@ static void test_foreign_box(void)
         if (sm->material.params[i].type == FERRY_ALO_PARAM_TEXTURE && strcmp(sm->material.params[i].name, "BaseTexture") == 0)
             tex = strcmp(sm->material.params[i].texture, "crate_wood.dds") == 0;
     CHECK(tex);
+    CHECK_EQ_U(rep.texture_count, 1);
+    if (rep.texture_count) {
+        CHECK(strcmp(rep.textures[0].name, "crate_wood.dds") == 0);
+        CHECK(rep.textures[0].image == 0 && !rep.textures[0].linear);
+    }
     /* Orientation: model-space bounds through the bone's world matrix. */
     float world[32];
     ferry_alo_bone_world_matrices(m, world);
@@ -589,8 +594,60 @@ static void test_collision_tree(void)
     free(idx);
 }
 
+/* .dds from an image: header fields, the mip chain, and the top level
+ * decoding back (by the tree's DDS reader) close to the image. */
+static void test_dds(void)
+{
+    for (int alpha = 0; alpha < 2; alpha++) {
+        ferry_image img = {16, 8, malloc(16 * 8 * 4)};
+        for (uint32_t y = 0; y < 8; y++)
+            for (uint32_t x = 0; x < 16; x++) {
+                uint8_t *p = &img.rgba[(y * 16 + x) * 4];
+                p[0] = (uint8_t)(x * 16), p[1] = (uint8_t)(y * 32), p[2] = 128;
+                p[3] = alpha ? (uint8_t)(x < 8 ? 0 : 255) : 255;
+            }
+        ferry_buffer out = {0};
+        ferry_error err;
+        CHECK(ferry_alamo_texture_encode_dds(&img, false, &out, &err) == FERRY_OK);
+        CHECK(out.size > 128 && memcmp(out.data, "DDS ", 4) == 0);
+        if (out.size > 128) {
+            uint32_t h = (uint32_t)out.data[12] | (uint32_t)out.data[13] << 8, w = (uint32_t)out.data[16] | (uint32_t)out.data[17] << 8;
+            CHECK_EQ_U(w, 16);
+            CHECK_EQ_U(h, 8);
+            CHECK_EQ_U(out.data[28], 2); /* mip count: 16x8, 8x4 (down to a smallest side of 4) */
+            CHECK(memcmp(out.data + 84, alpha ? "DXT5" : "DXT1", 4) == 0);
+            size_t block = alpha ? 16 : 8;
+            CHECK_EQ_U(out.size, 128 + (4 * 2 + 2 * 1) * block);
+            ferry_image back = {0};
+            CHECK(ferry_image_decode(out.data, out.size, NULL, &back, &err) == FERRY_OK);
+            if (back.rgba) {
+                CHECK_EQ_U(back.width, 16);
+                int worst = 0;
+                for (size_t i = 0; i < 16 * 8 * 4; i++) {
+                    int d = abs((int)back.rgba[i] - (int)img.rgba[i]);
+                    if (d > worst) worst = d;
+                }
+                /* DXT: 4 colours on a line per 4x4 block; this block holds a 2-D
+                 * gradient (red over 48, green over 96), which no line fits exactly */
+                CHECK_MSG(worst <= 40, "largest difference %d", worst);
+            }
+            ferry_image_free(&back);
+        }
+        ferry_buffer_free(&out);
+        free(img.rgba);
+    }
+    ferry_image odd = {12, 8, calloc(12 * 8, 4)};
+    ferry_buffer out = {0};
+    ferry_error err;
+    CHECK(ferry_alamo_texture_encode_dds(&odd, false, &out, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(strstr(err.message, "width") != NULL);
+    free(odd.rgba);
+    ferry_buffer_free(&out);
+}
+
 int main(void)
 {
+    test_dds();
     test_collision_tree();
     test_foreign_box();
     test_splits();

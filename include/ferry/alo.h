@@ -11,6 +11,7 @@
 #define FERRY_ALO_H
 
 #include <ferry/alamo.h>
+#include <ferry/image.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -362,6 +363,14 @@ FERRY_API ferry_result ferry_alamo_texture_folders_open(const char *model_path, 
                                                         size_t dir_count, ferry_alamo_texture_folders *folders, ferry_error *err);
 FERRY_API void ferry_alamo_texture_folders_close(ferry_alamo_texture_folders *folders);
 
+
+/* A texture for the game from an RGBA image: a .dds of DXT1 (every alpha
+ * 255) or DXT5, with the full mipmap chain (box-filtered; in linear light
+ * unless `linear` says the pixels are data, as normal maps are), appended to
+ * `out`. Sides must be powers of two from 1 to 4096 (FERRY_ERR_ARGUMENT
+ * otherwise, naming the side). */
+FERRY_API ferry_result ferry_alamo_texture_encode_dds(const ferry_image *image, bool linear, ferry_buffer *out,
+                                                      ferry_error *err);
 
 /* ---- derived data ---- */
 

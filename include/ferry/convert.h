@@ -126,6 +126,13 @@ FERRY_API ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferr
 
 /* ---- glTF (a scene) -> ALO model ---- */
 
+/* A texture a mapped material names, made from a scene image. */
+typedef struct ferry_alo_texture_ref {
+    int32_t image;    /* index into the scene's images */
+    const char *name; /* the name the material gives ("crate_wood.dds") */
+    bool linear;      /* data, not colour (a normal map) */
+} ferry_alo_texture_ref;
+
 /* What ferry_alo_from_scene made, filled on success. */
 typedef struct ferry_alo_from_scene_report {
     bool ferry_export;      /* the scene is ferry's own export (its axis root was recognised) */
@@ -142,6 +149,12 @@ typedef struct ferry_alo_from_scene_report {
     size_t own_bones;              /* proxies and lights moved from their bone, given a bone of their own */
     size_t animations_not_converted; /* glTF animations (written as ALA files by the caller) */
     size_t warnings;
+    /* The scene images the mapped materials name (each name once), so a
+     * caller can write them as the game's textures
+     * (ferry_alamo_texture_encode_dds); in the model's arena. Materials from
+     * ferry's extras name the original files and add none. */
+    const ferry_alo_texture_ref *textures;
+    size_t texture_count;
 } ferry_alo_from_scene_report;
 
 typedef struct ferry_alo_from_scene_options {

@@ -21,7 +21,10 @@ const char cli_gltf_alo_convert_help[] =
     "                      ferry's extras or mapped from the glTF material,\n"
     "                      lights, proxies; the result must pass ferry validate\n"
     "                      (else nothing is written and the errors are named).\n"
-    "                      Animations: OUT_<NAME>.ala beside it (--ala-format 1|2)\n";
+    "                      Animations: OUT_<NAME>.ala beside it (--ala-format 1|2)\n"
+    "  --textures-out DIR  write the textures the mapped materials name (the\n"
+    "                      glTF's PNG images) into DIR as .dds: DXT1, DXT5 with\n"
+    "                      alpha, full mipmap chains (sides powers of two)\n";
 
 static ferry_scene *read_gltf(const char *in, ferry_error *err)
 {
@@ -65,6 +68,7 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
     const char *in = NULL, *out = NULL;
     int ala_format = 0;
     bool allow_invalid = false;
+    const char *textures_out = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(cli_gltf_alo_convert_help, stdout);
@@ -76,6 +80,9 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
             if (i + 1 >= argc || (strcmp(argv[i + 1], "1") != 0 && strcmp(argv[i + 1], "2") != 0))
                 return cli_usage_error("convert", "--ala-format takes 1 or 2");
             ala_format = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--textures-out") == 0) {
+            if (i + 1 >= argc) return cli_usage_error("convert", "--textures-out needs a folder");
+            textures_out = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage_error("convert", "option '%s' does not apply to glTF -> ALO (ferry convert --help)", argv[i]);
         } else if (!cli_take_file(argv[i], &in, &out)) {
@@ -123,6 +130,27 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
     ferry_buffer_free(&buf);
     if (status != CLI_OK) goto done;
     size_t written = write_animations(scene, model, out, ala_format);
+    size_t textures_written = 0;
+    for (size_t i = 0; textures_out && i < rep.texture_count; i++) {
+        const ferry_alo_texture_ref *t = &rep.textures[i];
+        const ferry_scene_image *img = &scene->images[t->image];
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", textures_out, t->name);
+        ferry_image rgba = {0};
+        ferry_buffer dds = {0};
+        if (!img->data || ferry_image_decode(img->data, img->size, NULL, &rgba, &err) != FERRY_OK) {
+            fprintf(stderr, "%s: warning: image %d (%s) could not be decoded, %s not written: %s\n", CLI_TXT(in), (int)t->image,
+                    CLI_TXT(img->mime_type ? img->mime_type : "no data"), CLI_TXT(t->name), img->data ? err.message : "no data");
+        } else if (ferry_alamo_texture_encode_dds(&rgba, t->linear, &dds, &err) != FERRY_OK) {
+            fprintf(stderr, "%s: warning: %s not written: %s\n", CLI_TXT(in), CLI_TXT(t->name), err.message);
+        } else if (cli_write_output(in, path, &dds) == CLI_OK) {
+            textures_written++;
+        } else {
+            status = CLI_INVALID;
+        }
+        ferry_buffer_free(&dds);
+        ferry_image_free(&rgba);
+    }
     fprintf(stderr,
             "%s -> %s: %zu bone%s, %zu mesh%s (%zu sub-mesh%s), %zu triangle%s, %zu material%s (%zu from ferry's extras, %zu "
             "mapped), %zu light%s, %zu prox%s, %zu warning%s\n",
@@ -145,6 +173,12 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
     if (rep.collision_disabled)
         fprintf(stderr, "%s: %zu mesh%s had collision enabled but no tree could be built: collision is off\n", CLI_TXT(in),
                 rep.collision_disabled, rep.collision_disabled == 1 ? "" : "es");
+    if (textures_out)
+        fprintf(stderr, "%s: %zu of %zu texture%s written to %s\n", CLI_TXT(in), textures_written, rep.texture_count,
+                rep.texture_count == 1 ? "" : "s", CLI_TXT(textures_out));
+    else if (rep.texture_count)
+        fprintf(stderr, "%s: %zu texture%s named from the glTF's images, not written (--textures-out DIR writes them)\n",
+                CLI_TXT(in), rep.texture_count, rep.texture_count == 1 ? "" : "s");
     if (scene->animation_count > written)
         fprintf(stderr, "%s: %zu animation%s not written as .ala (ALA authoring is not part of this build)\n", CLI_TXT(in),
                 scene->animation_count - written, scene->animation_count - written == 1 ? "" : "s");

@@ -132,7 +132,7 @@ static const struct convert_route {
 static bool takes_value(const char *arg)
 {
     static const char *const with_value[] = {"--anim", "--textures", "--jobs", "--ala-format",
-                                             "--lod", "--triangles", "--error", "--mip"};
+                                             "--lod", "--triangles", "--error", "--mip", "--textures-out"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(arg, with_value[i]) == 0) return true;
     return false;

@@ -131,6 +131,8 @@ typedef struct build {
     int32_t *bone_of;    /* the bone a node hangs on: itself or its nearest bone ancestor; -1: none */
     size_t bone_cap, mesh_cap, light_cap, proxy_cap, dazzle_cap, object_cap;
     mat_cache *mats;
+    ferry_alo_texture_ref *textures; /* texture_cap = 2 per scene material */
+    size_t texture_count, texture_cap;
 } build;
 
 static const char *jstr(const ferry_json *obj, const char *key)
@@ -395,8 +397,9 @@ static ferry_alo_shader_param *add_param(ferry_alo_material *m, uint32_t type, c
     return p;
 }
 
-static const char *image_texture_name(build *b, int32_t image, const char *suffix, const char *material_name)
+static const char *image_texture_name(build *b, int32_t image, const char *suffix, const char *material_name, bool linear)
 {
+    const char *name = NULL;
     const char *stem = NULL;
     if (image >= 0 && (size_t)image < b->s->image_count) stem = b->s->images[image].name;
     char buf[300];
@@ -413,7 +416,13 @@ static const char *image_texture_name(build *b, int32_t image, const char *suffi
     } else {
         snprintf(buf, sizeof buf, "%.200s%s.dds", material_name ? material_name : "texture", suffix);
     }
-    return ferry_arena_strdup(b->arena, buf);
+    name = ferry_arena_strdup(b->arena, buf);
+    /* Remembered once per name, for the caller to write the file. */
+    bool known = false;
+    for (size_t i = 0; name && i < b->texture_count; i++) known |= strcmp(b->textures[i].name, name) == 0;
+    if (name && !known && image >= 0 && (size_t)image < b->s->image_count && b->texture_count < b->texture_cap)
+        b->textures[b->texture_count++] = (ferry_alo_texture_ref){image, name, linear};
+    return name;
 }
 
 /* The glTF material mapped to a common shader (gltf-import.md, "Materials"). */
@@ -449,7 +458,7 @@ static bool map_material(build *b, const ferry_scene_material *sm, bool skinned,
     if (additive) {
         m->shader = skinned ? "RSkinAdditive.fx" : "MeshAdditive.fx";
         if (sm->base_color_image >= 0)
-            add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture = image_texture_name(b, sm->base_color_image, "", name);
+            add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture = image_texture_name(b, sm->base_color_image, "", name, false);
         add_param(m, FERRY_ALO_PARAM_FLOAT4, "UVScrollRate");
         ferry_alo_shader_param *c = add_param(m, FERRY_ALO_PARAM_FLOAT4, "Color");
         memcpy(c->value, sm->base_color_factor, 4 * sizeof(float));
@@ -469,11 +478,11 @@ static bool map_material(build *b, const ferry_scene_material *sm, bool skinned,
     add_param(m, FERRY_ALO_PARAM_FLOAT, "Shininess")->value[0] = 32;
     if (bump) add_param(m, FERRY_ALO_PARAM_FLOAT4, "UVOffset");
     if (sm->base_color_image >= 0)
-        add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture = image_texture_name(b, sm->base_color_image, "", name);
+        add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture = image_texture_name(b, sm->base_color_image, "", name, false);
     else
         add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture = "w_white.dds";
     if (bump)
-        add_param(m, FERRY_ALO_PARAM_TEXTURE, "NormalTexture")->texture = image_texture_name(b, sm->normal_image, "_normal", name);
+        add_param(m, FERRY_ALO_PARAM_TEXTURE, "NormalTexture")->texture = image_texture_name(b, sm->normal_image, "_normal", name, true);
     for (size_t i = 0; i < m->param_count; i++)
         if (m->params[i].type == FERRY_ALO_PARAM_TEXTURE && !m->params[i].texture) return nomem(b);
     if (b->rep) b->rep->materials_mapped++;
@@ -1277,8 +1286,10 @@ ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from
         model->connections.proxies = alloc(&b, proxies, sizeof *model->connections.proxies);
         model->connections.dazzles = alloc(&b, dazzles, sizeof *model->connections.dazzles);
         b.mats = alloc(&b, scene->material_count + 1, sizeof *b.mats);
+        b.texture_cap = 2 * (scene->material_count + 1);
+        b.textures = alloc(&b, b.texture_cap, sizeof *b.textures);
         ok = model->meshes && model->lights && model->objects && model->connections.objects && model->connections.proxies &&
-             model->connections.dazzles && b.mats;
+             model->connections.dazzles && b.mats && b.textures;
         if (!ok) nomem(&b);
     }
     for (size_t i = 0; ok && i < scene->node_count; i++) {
@@ -1296,6 +1307,10 @@ ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from
         return err->code;
     }
     mark_built(model);
+    if (b.rep) {
+        b.rep->textures = b.textures;
+        b.rep->texture_count = b.texture_count;
+    }
     *out = model;
     return FERRY_OK;
 }
