@@ -51,6 +51,30 @@ check "invalid: nothing written" test ! -e "$tmp/nan.alo"
 expect 0 "invalid: --allow-invalid writes it" -- "$FERRY" convert --allow-invalid "$tmp/nan.gltf" "$tmp/nan.alo"
 check "invalid: written with --allow-invalid" test -s "$tmp/nan.alo"
 
+# Textures: a glTF (not ferry's) with an 8 x 8 PNG base colour texture whose
+# right half is half transparent; --textures-out writes it as the .dds the
+# material names, which the game's lookup (validate --textures) then finds.
+cat >"$tmp/panel.gltf" <<'JSON'
+{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"name":"Panel","mesh":0}],
+ "materials":[{"name":"panel","pbrMetallicRoughness":{"baseColorTexture":{"index":0}},"alphaMode":"BLEND"}],
+ "textures":[{"source":0}],"images":[{"name":"panel_paint","uri":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAYAAADED76LAAAAY0lEQVR4nBXKMQEEMQgAMKRUClIYTghSKgUpOPlPh2yJiO93SIqOry/DEnEEkqKPwLDnhRRIik6BYfOFEkiKLoFh64UWSIpugWH7hSuQFH0Fhr0vjEBS9AgMOy+sQFL0CgzLH8i8gOGGgfRdAAAAAElFTkSuQmCC"}],
+ "meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":1},"material":0}]}],
+ "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]},
+  {"bufferView":1,"componentType":5126,"count":3,"type":"VEC2"}],
+ "bufferViews":[{"buffer":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":24}],
+ "buffers":[{"byteLength":60,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/"}]}
+JSON
+expect 0 "panel: without --textures-out" -- "$FERRY" convert "$tmp/panel.gltf" "$tmp/panel.alo"
+check "panel: says the texture was not written" grep -q "1 texture named from the glTF's images, not written" "$tmp/err"
+mkdir -p "$tmp/tex"
+expect 0 "panel: --textures-out" -- "$FERRY" convert "$tmp/panel.gltf" "$tmp/panel.alo" --textures-out "$tmp/tex"
+check "panel: 1 texture written" grep -q "1 of 1 texture written" "$tmp/err"
+check "panel: a DXT5 .dds (alpha)" test "$(head -c 4 "$tmp/tex/panel_paint.dds")$(tail -c +85 "$tmp/tex/panel_paint.dds" | head -c 4)" = "DDS DXT5"
+expect 0 "panel: MeshAlpha" -- "$FERRY" info "$tmp/panel.alo"
+check "panel: shader MeshAlpha.fx" grep -q "MeshAlpha.fx" "$tmp/out"
+expect 0 "panel: texture found by the game's lookup" -- "$FERRY" validate --textures "$tmp/tex" "$tmp/panel.alo"
+check "panel: no warnings" grep -q "0 errors, 0 warnings" "$tmp/out"
+
 expect 2 "unknown option" -- "$FERRY" convert --bogus "$tmp/points.gltf" "$tmp/x.alo"
 expect 0 "help" -- "$FERRY" convert --help
 check "help names glTF -> ALO" grep -q "IN.glb|IN.gltf -> OUT.alo" "$tmp/out"
