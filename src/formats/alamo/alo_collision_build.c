@@ -109,38 +109,51 @@ static void build(builder *b, size_t at, size_t begin, size_t end, const cbox *p
         node->link = (uint16_t)begin;
         return;
     }
-    /* Binned SAH: the cheapest split over every axis' bins. */
+    /* Binned SAH: the cheapest split over every axis' bins, all three
+     * axes binned in one pass over the triangles. */
     int best_axis = -1, best_split = 0;
     double best_cost = (double)n * box_area(&bounds); /* cost of a leaf */
+    size_t count[3][BINS];
+    cbox bin[3][BINS];
+    double lo[3], scale[3];
     for (int a = 0; a < 3; a++) {
-        double lo = cbounds.min[a], ext = cbounds.max[a] - lo;
-        if (!(ext > 0)) continue;
-        size_t count[BINS] = {0};
-        cbox bin[BINS];
-        for (int k = 0; k < BINS; k++) box_empty(&bin[k]);
-        for (size_t i = begin; i < end; i++) {
-            int k = (int)((b->centroid[3 * b->order[i] + a] - lo) / ext * BINS);
+        double ext = cbounds.max[a] - cbounds.min[a];
+        lo[a] = cbounds.min[a];
+        scale[a] = ext > 0 ? BINS / ext : 0;
+        for (int k = 0; k < BINS; k++) {
+            count[a][k] = 0;
+            box_empty(&bin[a][k]);
+        }
+    }
+    for (size_t i = begin; i < end; i++) {
+        const double *c = &b->centroid[3 * b->order[i]];
+        const cbox *tb = &b->tri_box[b->order[i]];
+        for (int a = 0; a < 3; a++) {
+            int k = (int)((c[a] - lo[a]) * scale[a]);
             if (k >= BINS) k = BINS - 1;
             if (k < 0) k = 0;
-            count[k]++;
-            box_grow(&bin[k], &b->tri_box[b->order[i]]);
+            count[a][k]++;
+            box_grow(&bin[a][k], tb);
         }
+    }
+    for (int a = 0; a < 3; a++) {
+        if (!(scale[a] > 0)) continue;
         double right_area[BINS];
         size_t right_count[BINS];
         cbox acc;
         box_empty(&acc);
         size_t cnt = 0;
         for (int k = BINS - 1; k > 0; k--) {
-            box_grow(&acc, &bin[k]);
-            cnt += count[k];
+            box_grow(&acc, &bin[a][k]);
+            cnt += count[a][k];
             right_area[k] = box_area(&acc);
             right_count[k] = cnt;
         }
         box_empty(&acc);
         cnt = 0;
         for (int k = 0; k < BINS - 1; k++) {
-            box_grow(&acc, &bin[k]);
-            cnt += count[k];
+            box_grow(&acc, &bin[a][k]);
+            cnt += count[a][k];
             if (cnt == 0 || right_count[k + 1] == 0) continue;
             double cost = (double)cnt * box_area(&acc) + (double)right_count[k + 1] * right_area[k + 1];
             /* traversal cost: one more box per side */
@@ -150,10 +163,9 @@ static void build(builder *b, size_t at, size_t begin, size_t end, const cbox *p
     }
     size_t mid = begin;
     if (best_axis >= 0) {
-        double lo = cbounds.min[best_axis], ext = cbounds.max[best_axis] - lo;
         size_t i = begin, j = end;
         while (i < j) {
-            int k = (int)((b->centroid[3 * b->order[i] + best_axis] - lo) / ext * BINS);
+            int k = (int)((b->centroid[3 * b->order[i] + best_axis] - lo[best_axis]) * scale[best_axis]);
             if (k >= BINS) k = BINS - 1;
             if (k <= best_split) {
                 i++;
