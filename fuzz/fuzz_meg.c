@@ -5,7 +5,11 @@
  *  - an archive that reads writes back byte for byte;
  *  - every entry's data pointer, when set, lies inside the input;
  *  - validation reports with rules, located inside the input or nowhere;
- *  - the file source lists the root and loads what it lists. */
+ *  - the file source lists the root and loads what it lists;
+ *  - the read names and sizes, packed again (ferry_meg_pack_tables), give
+ *    tables that read back with every record in CRC order, its CRC right
+ *    and its name and size those given; each name read as a path gives a
+ *    stored name or a refusal with a message. */
 #include <ferry/meg.h>
 
 #include <stdio.h>
@@ -35,6 +39,56 @@ static bool load_each(void *ctx, const char *name, ferry_entry_kind kind)
         v->loaded++;
     }
     return true;
+}
+
+static void repack(const ferry_meg *m)
+{
+    size_t n = m->file_count < 64 ? m->file_count : 64;
+    ferry_meg_pack_entry e[64];
+    size_t order[64], k = 0;
+    ferry_error err;
+    for (size_t i = 0; i < n; i++) {
+        const ferry_meg_entry *f = &m->files[i];
+        if (!f->name || !f->name_length) continue;
+        e[k++] = (ferry_meg_pack_entry){f->name, f->name_length, f->size % 64};
+        char out[4096];
+        size_t len;
+        char *path = malloc((size_t)f->name_length + 1);
+        if (!path) continue;
+        memcpy(path, f->name, (size_t)f->name_length + 1); /* stops at a NUL inside: a shorter path */
+        if (ferry_meg_name_from_path(path, out, sizeof out, &len, &err) != FERRY_OK && !err.message[0])
+            fail("a refused path without a message");
+        free(path);
+    }
+    for (uint32_t f = 1; f <= 3; f++) {
+        ferry_buffer t = {0};
+        ferry_meg_pack_options o = {f};
+        if (ferry_meg_pack_tables(e, k, &o, &t, order, &err) != FERRY_OK) {
+            if (!err.message[0]) fail("a refused pack without a message");
+            ferry_buffer_free(&t);
+            continue;
+        }
+        uint64_t total = t.size;
+        for (size_t i = 0; i < k; i++) total += e[i].size;
+        uint8_t *a = calloc((size_t)total + 1, 1);
+        if (!a) fail("out of memory");
+        memcpy(a, t.data, t.size);
+        ferry_meg *back;
+        if (ferry_meg_read(a, (size_t)total, NULL, &back, &err) != FERRY_OK) fail("a packed archive does not read");
+        if (back->format != f || back->file_count != k || back->tables_end != t.size) fail("packed header wrong");
+        for (uint32_t i = 0; i < back->file_count; i++) {
+            const ferry_meg_entry *r = &back->files[i];
+            const ferry_meg_pack_entry *g = &e[order[i]];
+            if (r->name_length != g->name_length || memcmp(r->name, g->name, g->name_length) != 0 || r->size != g->size)
+                fail("packed record is not the entry given");
+            if (r->crc != ferry_meg_crc32(g->name, g->name_length)) fail("packed CRC wrong");
+            if (i && r->crc < back->files[i - 1].crc) fail("packed records out of CRC order");
+            if (!r->data) fail("packed entry outside the archive");
+        }
+        ferry_meg_free(back);
+        free(a);
+        ferry_buffer_free(&t);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -72,6 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)ferry_file_source_list(&src, "", load_each, &v, &err);
         ferry_file_source_close(&src);
     }
+    repack(m);
     ferry_meg_free(m);
     return 0;
 }

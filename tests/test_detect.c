@@ -190,7 +190,7 @@ static void test_config(void)
 {
     CHECK_EQ_U(ferry_detect("\0raP\0\0\0\0", 8), FERRY_FORMAT_RAP);
     const char *texts[] = {"class Stage1 { texture = \"a.paa\"; };", "// c\n#define _ARMA_\nambient[] = {1,1,1,1};",
-                           "/* x */ delete A;", "\xef\xbb\xbf" "a=1;", "list[] += {1};", "enum { a };"};
+                           "/* x */ delete A;", "\xef\xbb\xbf\x61=1;" /* BOM, a=1; */, "list[] += {1};", "enum { a };"};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         CHECK_MSG(ferry_detect(texts[i], strlen(texts[i])) == FERRY_FORMAT_CONFIG_TEXT, "%s", texts[i]);
     const char *not_texts[] = {"a = 1", "hello world;", "class\x01 A;", "= 1;", "/* never ends; a=1;"};

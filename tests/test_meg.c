@@ -2,6 +2,7 @@
  * from the documented layout (docs/formats/meg.md), independent of
  * ferry's writer; every truncation and some corruptions; the corpus
  * archives of PetroglyphTools (skipped without ../shared). */
+#define _DEFAULT_SOURCE /* mkdtemp */
 #include "support.h"
 #include "test.h"
 
@@ -372,8 +373,260 @@ static void test_source(void)
     ferry_meg_free(m);
 }
 
+
+/* ---- packing ---- */
+
+/* Tables from ferry_meg_pack_tables, then the entries' bytes in its order. */
+static bool pack(const ferry_meg_pack_entry *e, const char *const *data, size_t n, uint32_t format, ferry_buffer *out,
+                 ferry_error *err)
+{
+    size_t order[8];
+    ferry_meg_pack_options o = {format};
+    if (ferry_meg_pack_tables(e, n, &o, out, order, err) != FERRY_OK) return false;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *at = realloc(out->data, out->size + e[order[i]].size + 1);
+        if (!at) return false;
+        out->data = at;
+        memcpy(out->data + out->size, data[order[i]], e[order[i]].size);
+        out->size += e[order[i]].size;
+        out->capacity = out->size + 1;
+    }
+    return true;
+}
+
+static void test_pack_layout(void)
+{
+    /* Given B before A: packed A first (CRC order), byte for byte the
+     * archive build() writes from the documented layout. */
+    const ferry_meg_pack_entry e[2] = {{"B.TXT", 5, 2}, {"A.TXT", 5, 3}};
+    const char *data[2] = {"de", "abc"};
+    for (uint32_t f = 1; f <= 3; f++) {
+        ferry_buffer out = {0};
+        ferry_error err;
+        CHECK_MSG(pack(e, data, 2, f, &out, &err), "format %u: %s", (unsigned)f, err.message);
+        bytes want = build((int)f, 0);
+        CHECK_MSG(out.size == want.n && memcmp(out.data, want.b, want.n) == 0, "format %u", (unsigned)f);
+        ferry_meg *m = NULL;
+        CHECK(ferry_meg_read(out.data, out.size, NULL, &m, &err) == FERRY_OK);
+        if (m) {
+            ferry_diagnostics d = {0};
+            ferry_meg_validate(m, NULL, &d);
+            CHECK_EQ_U(d.error_count + d.warning_count, 0);
+            ferry_diagnostics_free(&d);
+            ferry_buffer tables = {0};
+            CHECK(ferry_meg_write_tables(m, &tables, &err) == FERRY_OK);
+            CHECK_EQ_U(tables.size, m->tables_end);
+            CHECK(tables.size <= out.size && memcmp(tables.data, out.data, tables.size) == 0);
+            ferry_buffer_free(&tables);
+            ferry_meg_free(m);
+        }
+        ferry_buffer_free(&out);
+    }
+    /* 0 means format 1; an empty archive is two zero counts. */
+    ferry_buffer out = {0};
+    ferry_error err;
+    CHECK(ferry_meg_pack_tables(NULL, 0, NULL, &out, NULL, &err) == FERRY_OK);
+    CHECK(out.size == 8 && memcmp(out.data, "\0\0\0\0\0\0\0\0", 8) == 0);
+    ferry_buffer_free(&out);
+}
+
+static void test_pack_order(void)
+{
+    /* F715968.TXT and F3000402.TXT share the CRC-32 0x6087992F (found with
+     * Python's zlib.crc32): equal CRCs go by the names' bytes. */
+    CHECK_EQ_U(ferry_meg_crc32("F715968.TXT", 11), 0x6087992Fu);
+    CHECK_EQ_U(ferry_meg_crc32("F3000402.TXT", 12), 0x6087992Fu);
+    const ferry_meg_pack_entry e[4] = {
+        {"F715968.TXT", 11, 1}, {"Z.TXT", 5, 2}, {"F3000402.TXT", 12, 3}, {"C.TXT", 5, 4}};
+    for (uint32_t f = 1; f <= 3; f++) {
+        ferry_buffer out = {0};
+        ferry_error err;
+        size_t order[4];
+        ferry_meg_pack_options o = {f};
+        CHECK(ferry_meg_pack_tables(e, 4, &o, &out, order, &err) == FERRY_OK);
+        /* Append placeholder data so that the archive reads. */
+        size_t total = out.size + 10;
+        uint8_t *full = calloc(total, 1);
+        if (!full) break;
+        memcpy(full, out.data, out.size);
+        ferry_meg *m = NULL;
+        CHECK(ferry_meg_read(full, total, NULL, &m, &err) == FERRY_OK);
+        if (m) {
+            CHECK_EQ_U(m->file_count, 4);
+            for (uint32_t i = 0; i < m->file_count; i++) {
+                const ferry_meg_entry *r = &m->files[i];
+                CHECK_EQ_U(r->index, i);
+                CHECK_EQ_U(r->name_index, i);
+                CHECK(r->name && strcmp(r->name, e[order[i]].name) == 0);
+                CHECK_EQ_U(r->size, e[order[i]].size);
+                CHECK_EQ_U(r->crc, ferry_meg_crc32(r->name, r->name_length));
+                if (i) CHECK(r->crc >= m->files[i - 1].crc);
+                if (i) CHECK_EQ_U(r->start, m->files[i - 1].start + m->files[i - 1].size);
+            }
+            CHECK_EQ_U(m->files[0].start, out.size);
+            /* The tie: F3000402 before F715968. */
+            size_t a = 4, b = 4;
+            for (size_t i = 0; i < 4; i++) {
+                if (order[i] == 2) a = i;
+                if (order[i] == 0) b = i;
+            }
+            CHECK(a + 1 == b);
+            CHECK_EQ_U(errors_of(m, NULL), 0);
+            ferry_meg_free(m);
+        }
+        free(full);
+        ferry_buffer_free(&out);
+    }
+}
+
+static void test_pack_refusals(void)
+{
+    ferry_buffer out = {0};
+    ferry_error err;
+    size_t order[4];
+    const ferry_meg_pack_entry dup[2] = {{"A\\B.TXT", 7, 1}, {"a/b.txt", 7, 1}};
+    CHECK(ferry_meg_pack_tables(dup, 2, NULL, &out, order, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(strstr(err.message, "entries[0] and entries[1]") != NULL);
+    const ferry_meg_pack_entry empty[1] = {{"", 0, 1}};
+    CHECK(ferry_meg_pack_tables(empty, 1, NULL, &out, order, &err) == FERRY_ERR_ARGUMENT);
+    const ferry_meg_pack_entry huge[1] = {{"A", 1, (uint64_t)1 << 32}};
+    CHECK(ferry_meg_pack_tables(huge, 1, NULL, &out, order, &err) == FERRY_ERR_LIMIT);
+    /* The second would start past 4 GiB - 1 (an entry may end past it: its
+     * start and size each fit their u32). */
+    const ferry_meg_pack_entry far[2] = {{"A", 1, 0xFFFFFFFFu}, {"B", 1, 0xFFFFFFFFu}};
+    CHECK(ferry_meg_pack_tables(far, 2, NULL, &out, order, &err) == FERRY_ERR_LIMIT);
+    CHECK(strstr(err.message, "past the 4 GiB") != NULL);
+    static char long_name[FERRY_MEG_NAME_MAX + 1];
+    memset(long_name, 'A', sizeof long_name);
+    const ferry_meg_pack_entry longer[1] = {{long_name, sizeof long_name, 1}};
+    CHECK(ferry_meg_pack_tables(longer, 1, NULL, &out, order, &err) == FERRY_ERR_ARGUMENT);
+    const ferry_meg_pack_entry longest[1] = {{long_name, FERRY_MEG_NAME_MAX, 1}};
+    CHECK(ferry_meg_pack_tables(longest, 1, NULL, &out, order, &err) == FERRY_OK);
+    ferry_buffer_free(&out);
+    /* Format 3 indexes names with a u16. */
+    ferry_meg_pack_options o3 = {3};
+    CHECK(ferry_meg_pack_tables(dup, 65536, &o3, &out, order, &err) == FERRY_ERR_LIMIT);
+    ferry_meg_pack_options o4 = {4};
+    CHECK(ferry_meg_pack_tables(dup, 1, &o4, &out, order, &err) == FERRY_ERR_ARGUMENT);
+    CHECK_EQ_U(out.size, 0);
+    ferry_buffer_free(&out);
+}
+
+static void name_is(const char *path, const char *want, size_t want_n)
+{
+    char out[64];
+    size_t n = 0;
+    ferry_error err;
+    ferry_result r = ferry_meg_name_from_path(path, out, sizeof out, &n, &err);
+    CHECK_MSG(r == FERRY_OK && n == want_n && memcmp(out, want, n) == 0, "'%s': %s", path, err.message);
+}
+
+static ferry_result name_fails(const char *path)
+{
+    char out[64];
+    size_t n = 99;
+    ferry_error err;
+    ferry_result r = ferry_meg_name_from_path(path, out, sizeof out, &n, &err);
+    CHECK_MSG(r != FERRY_OK && n == 0 && err.message[0], "'%s' accepted", path);
+    return r;
+}
+
+static void test_pack_names(void)
+{
+    name_is("Data/Art/Models/ship.alo", "DATA\\ART\\MODELS\\SHIP.ALO", 24);
+    name_is("caf\xc3\xa9.txt", "CAF\xe9.TXT", 8);        /* UTF-8 e-acute -> Latin-1 0xE9 */
+    name_is("\xc3\xbc.txt", "\xfc.TXT", 5);              /* u-umlaut stays lower case: ASCII only */
+    name_is("TEST\xfc.TXT", "TEST\xfc.TXT", 9);          /* not UTF-8: the bytes as they are */
+    name_is("a b/c~d.x", "A B\\C~D.X", 9);
+    CHECK(name_fails("\xc4\x80.txt") == FERRY_ERR_UNSUPPORTED); /* U+0100 */
+    CHECK(name_fails("\xf0\x9f\x98\x80") == FERRY_ERR_UNSUPPORTED);
+    CHECK(name_fails("") == FERRY_ERR_ARGUMENT);
+    CHECK(name_fails("/abs.txt") == FERRY_ERR_ARGUMENT);
+    CHECK(name_fails("a//b") == FERRY_ERR_ARGUMENT);
+    CHECK(name_fails("./a") == FERRY_ERR_ARGUMENT);
+    CHECK(name_fails("a/../b") == FERRY_ERR_ARGUMENT);
+    CHECK(name_fails("a/") == FERRY_ERR_ARGUMENT);
+    CHECK(name_fails("a\\b") == FERRY_ERR_ARGUMENT);
+    CHECK(name_fails("c:/x") == FERRY_ERR_ARGUMENT);
+    char out[4];
+    size_t n;
+    ferry_error err;
+    CHECK(ferry_meg_name_from_path("abcdef", out, sizeof out, &n, &err) == FERRY_ERR_ARGUMENT);
+}
+
+/* The atomic piecewise writer and the mapping (ferry.h) that pack, extract
+ * and rewrite stand on. */
+static void test_writer_and_map(void)
+{
+    char dir[] = "/tmp/ferry-test-meg-XXXXXX";
+    if (!mkdtemp(dir)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    char src[128], dst[128], cmd[160];
+    snprintf(src, sizeof src, "%s/src.bin", dir);
+    snprintf(dst, sizeof dst, "%s/out.bin", dir);
+    enum { N = 3 << 20 };
+    uint8_t *big = malloc(N);
+    uint64_t st = 7;
+    for (size_t i = 0; big && i < N; i++) big[i] = (uint8_t)test_xorshift(&st);
+    ferry_error err;
+    CHECK(big && ferry_file_write(src, big, N, NULL, &err) == FERRY_OK);
+    ferry_file_writer *w = NULL;
+    CHECK(ferry_file_writer_open(dst, NULL, &w, &err) == FERRY_OK);
+    if (w) {
+        CHECK(ferry_file_writer_write(w, "head", 4, &err) == FERRY_OK);
+        CHECK(ferry_file_writer_append_file(w, src, N, &err) == FERRY_OK);
+        CHECK_EQ_U(ferry_file_writer_size(w), 4 + (uint64_t)N);
+        CHECK(ferry_file_writer_commit(w, &err) == FERRY_OK);
+    }
+    ferry_file_mapping map;
+    CHECK(ferry_file_map(dst, 0, &map, &err) == FERRY_OK);
+    CHECK(map.size == 4 + (size_t)N && map.mapped);
+    CHECK(map.data && memcmp(map.data, "head", 4) == 0 && big && memcmp(map.data + 4, big, N) == 0);
+    /* Dropped pages read back the same bytes. */
+    ferry_file_map_drop(&map, 0, map.size);
+    CHECK(map.data && big && memcmp(map.data + 4, big, N) == 0);
+    ferry_file_unmap(&map);
+    CHECK(map.data == NULL);
+    CHECK(ferry_file_map(dst, 100, &map, &err) == FERRY_ERR_LIMIT);
+    /* A file that is not the size announced: nothing written, the old target kept. */
+    CHECK(ferry_file_writer_open(dst, NULL, &w, &err) == FERRY_OK);
+    if (w) {
+        CHECK(ferry_file_writer_append_file(w, src, N + 1, &err) == FERRY_ERR_IO);
+        CHECK(strstr(err.message, "when listed") != NULL);
+        CHECK(ferry_file_writer_commit(w, &err) != FERRY_OK);
+    }
+    CHECK(ferry_file_map(dst, 0, &map, &err) == FERRY_OK);
+    CHECK_EQ_U(map.size, 4 + (uint64_t)N);
+    ferry_file_unmap(&map);
+    CHECK(ferry_file_writer_open(dst, NULL, &w, &err) == FERRY_OK);
+    if (w) {
+        CHECK(ferry_file_writer_write(w, "x", 1, &err) == FERRY_OK);
+        ferry_file_writer_abort(w);
+    }
+    size_t left = 9;
+    CHECK(ferry_file_remove_stale_temporaries(dir, &left, &err) == FERRY_OK && left == 0);
+    /* The input protected; an empty file maps. */
+    const ferry_write_options keep = {.protect_input = dst};
+    CHECK(ferry_file_writer_open(dst, &keep, &w, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_file_write(src, "", 0, NULL, &err) == FERRY_OK);
+    CHECK(ferry_file_map(src, 0, &map, &err) == FERRY_OK);
+    CHECK(map.size == 0 && map.data != NULL);
+    ferry_file_unmap(&map);
+    CHECK(ferry_file_map(dir, 0, &map, &err) == FERRY_ERR_IO);
+    free(big);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
+    test_pack_layout();
+    test_pack_order();
+    test_pack_refusals();
+    test_pack_names();
+    test_writer_and_map();
     test_source();
     test_source_listing_once();
     test_crc();

@@ -199,6 +199,29 @@ typedef struct ferry_odol_scene_report {
      * shown LOD may have no faces (triangles 0): the game draws nothing up
      * close, the other LODs may hold the model. */
     int32_t visual_lod;
+    /* With texture_roots: the distinct texture files the converted sections
+     * name (colour textures and normal maps; procedural ones not counted),
+     * how many of them were found, and the images embedded (one per file
+     * and use). missing_textures lists those not found or not decodable,
+     * each once, in first-use order (strings in the scene's arena, valid
+     * until ferry_scene_free). */
+    uint32_t textures;
+    uint32_t textures_found;
+    uint32_t images;
+    /* With texture_roots: the distinct .rvmat files the converted sections
+     * name, and how many were found and read (config.h). */
+    uint32_t rvmats;
+    uint32_t rvmats_read;
+    const char *const *missing_textures;
+    size_t missing_texture_count;
+    /* The skeleton: skins made (one per LOD with vertex bone references),
+     * joints in them (the bones, plus one static root per skin), glTF
+     * animations made (one per animation class that moves a bone of a
+     * skinned LOD), and classes left out because they move no bone of the
+     * LODs converted (the first one's name; in the scene's arena). */
+    uint32_t skins, joints, animations;
+    uint32_t animations_unbound;
+    const char *animation_unbound;
 } ferry_odol_scene_report;
 
 typedef struct ferry_odol_scene_options {
@@ -217,7 +240,20 @@ typedef struct ferry_odol_scene_options {
      * default, so this has no effect (`all` and `lods` decide), as in
      * ferry_alo_scene_options. */
     bool game_view;
+    /* Where the textures the sections name are found (ferry_odol_find_files,
+     * odol.h): each found one is decoded (its largest mipmap) and embedded
+     * as PNG, as the base colour, and the normal map its material record
+     * names (else its .rvmat file, found and read the same way) as the
+     * normal texture. NULL: textures stay paths in extras. */
+    const ferry_odol_root *texture_roots;
+    size_t texture_root_count;
+    /* Warnings (a texture not found or not decodable), may be NULL. */
+    ferry_diagnostics *diagnostics;
     ferry_odol_scene_report *report; /* may be NULL */
+    /* The skeleton becomes a skin, and each animation class a glTF
+     * animation sweeping its range; `no_animations` leaves the animations
+     * out (the skin stays). */
+    bool no_animations;
 } ferry_odol_scene_options;
 
 /* An ODOL model as a scene: a root node, under it a node per LOD converted
@@ -228,7 +264,11 @@ typedef struct ferry_odol_scene_options {
  * left-handed axes become glTF's by negating z: their models face -z, glTF's
  * face +z (docs/formats/odol-gltf.md). Proxy triangles are not drawn; a
  * zero stored normal is computed from the vertex's faces; a procedural
- * colour texture becomes the material's base colour. Indices out of range
+ * colour texture becomes the material's base colour, a texture found in
+ * options->texture_roots its base colour texture. The skeleton becomes
+ * a skin per LOD with vertex bone references (proxies on bones hang from
+ * their joints), each animation class a 2 s animation sweeping its range
+ * (docs/formats/odol-gltf.md, "Skeleton and animations"). Indices out of range
  * and non-finite positions, normals, UVs or proxy matrices are
  * FERRY_ERR_MALFORMED errors naming the record ("lods[2]/faces[7]"). */
 FERRY_API ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,

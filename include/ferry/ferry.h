@@ -131,6 +131,50 @@ typedef struct ferry_write_options {
 FERRY_API ferry_result ferry_file_write(const char *path, const void *data, size_t size, const ferry_write_options *options,
                                         ferry_error *err);
 
+/* An atomic write in pieces, for outputs too large to hold in memory (an
+ * archive being packed): the same temporary, protection and flush as
+ * ferry_file_write, the rename only at commit. Any failure leaves the
+ * target as it was. */
+typedef struct ferry_file_writer ferry_file_writer;
+FERRY_API ferry_result ferry_file_writer_open(const char *path, const ferry_write_options *options,
+                                              ferry_file_writer **out, ferry_error *err);
+FERRY_API ferry_result ferry_file_writer_write(ferry_file_writer *w, const void *data, size_t size, ferry_error *err);
+/* Appends exactly `size` bytes: the whole of the regular file at `path`
+ * (in the kernel where it can: copy_file_range). A file whose size is not
+ * `size` (it changed since it was measured) is FERRY_ERR_IO, naming it. */
+FERRY_API ferry_result ferry_file_writer_append_file(ferry_file_writer *w, const char *path, uint64_t size,
+                                                     ferry_error *err);
+/* Bytes written so far. */
+FERRY_API uint64_t ferry_file_writer_size(const ferry_file_writer *w);
+/* Flushes, renames over the target and frees `w` (on failure the temporary
+ * is removed). ferry_file_writer_abort removes it and frees `w`; both take
+ * NULL. After a failed write or append only abort (or commit, which then
+ * fails) is left. */
+FERRY_API ferry_result ferry_file_writer_commit(ferry_file_writer *w, ferry_error *err);
+FERRY_API void ferry_file_writer_abort(ferry_file_writer *w);
+
+/* A file mapped into memory read-only (mmap), so that a large archive is
+ * never read whole: only the pages used are read, and the system may drop
+ * them again. Where a file cannot be mapped (a file system without mmap)
+ * it is read whole instead (`mapped` false). Only regular files, as
+ * ferry_file_load; max_size 0 means no limit. The bytes must not be
+ * written. A file cut short by another program while mapped can make a
+ * read of its lost tail fail (SIGBUS): map only files not written during
+ * the read. */
+typedef struct ferry_file_mapping {
+    const uint8_t *data;
+    size_t size;
+    bool mapped;
+    void *base; /* internal: what ferry_file_unmap releases */
+} ferry_file_mapping;
+FERRY_API ferry_result ferry_file_map(const char *path, size_t max_size, ferry_file_mapping *map, ferry_error *err);
+/* Tells the system the bytes [offset, offset + size) will not be read again
+ * soon: the pages holding them leave the process's resident memory (read
+ * again from the file if they are used after all; the bytes never change).
+ * Nothing for a file read whole. */
+FERRY_API void ferry_file_map_drop(const ferry_file_mapping *map, uint64_t offset, uint64_t size);
+FERRY_API void ferry_file_unmap(ferry_file_mapping *map);
+
 /* Removes from `dir` (not its sub-folders) the temporaries a killed writer
  * left: files named as above whose process no longer runs on this machine,
  * owned by the current user; links and anything else are left alone (so a

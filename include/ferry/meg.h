@@ -69,6 +69,10 @@ FERRY_API ferry_result ferry_meg_read(const uint8_t *data, size_t size, const fe
 /* Appends the archive: the tables as read and the bytes after them, so a
  * read archive writes back byte for byte. */
 FERRY_API ferry_result ferry_meg_write(const ferry_meg *meg, ferry_buffer *out, ferry_error *err);
+/* The header and tables only (what ferry_meg_write appends before the
+ * bytes archive[tables_end, archive_size)): to write a large archive in
+ * pieces, the caller appending the rest from where it keeps it. */
+FERRY_API ferry_result ferry_meg_write_tables(const ferry_meg *meg, ferry_buffer *out, ferry_error *err);
 
 typedef struct ferry_meg_validate_options {
     int reserved; /* no options yet: leave zero (a NULL options pointer is the same) */
@@ -85,6 +89,54 @@ FERRY_API size_t ferry_meg_validate(const ferry_meg *meg, const ferry_meg_valida
 /* The CRC-32 (IEEE 802.3, as zlib's crc32) of `size` bytes: what MEG
  * records store for their names. */
 FERRY_API uint32_t ferry_meg_crc32(const void *data, size_t size);
+
+/* ---- Packing new archives (ferry pack) ---- */
+
+/* The longest name a MEG can store (its u16 length). */
+#define FERRY_MEG_NAME_MAX 65535u
+
+/* The name a file at `path` (relative, '/' between folders) is stored
+ * under, as the game's tools write names: ASCII letters upper case, '\'
+ * between folders, one byte a character (Latin-1). A path that is valid
+ * UTF-8 is converted to Latin-1 (a character past U+00FF cannot be
+ * stored: FERRY_ERR_UNSUPPORTED, naming it); one that is not is taken as
+ * Latin-1 bytes already (what ferry extract writes for such names).
+ * Refused (FERRY_ERR_ARGUMENT, saying why): an empty path, an absolute one,
+ * an empty, '.' or '..' segment, a '\' or NUL in a segment, a first
+ * segment that reads as a drive letter ("C:"), more than FERRY_MEG_NAME_MAX
+ * bytes. Writes *length bytes (no NUL) to `out`; strlen(path) bytes of
+ * capacity always suffice. */
+FERRY_API ferry_result ferry_meg_name_from_path(const char *path, char *out, size_t capacity, size_t *length,
+                                                ferry_error *err);
+
+typedef struct ferry_meg_pack_entry {
+    const char *name;   /* the stored bytes (ferry_meg_name_from_path) */
+    size_t name_length; /* 1..FERRY_MEG_NAME_MAX */
+    uint64_t size;      /* bytes of the entry */
+} ferry_meg_pack_entry;
+
+typedef struct ferry_meg_pack_options {
+    uint32_t format; /* 1, 2 or 3 (3 unencrypted); 0 means 1 */
+} ferry_meg_pack_options;
+
+/* Lays out a new archive of `count` entries as the game's tools write one:
+ * records sorted by the CRC-32 of the name, ascending (equal CRCs by the
+ * names' bytes), the name table in the same order (record i names name
+ * i), each record's index its position, the entries' bytes right after the
+ * tables in record order without gaps; formats 2 and 3 with flags
+ * 0xFFFFFFFF (unencrypted) and the data start, format 3 with the name
+ * table's size and record flags 0. Appends the header and both tables to
+ * `tables` and writes to order[i] (count items) the entry whose bytes come
+ * i-th: the caller appends them after the tables, and the archive reads
+ * back as ferry_meg_read. Refused (FERRY_ERR_ARGUMENT or _LIMIT, naming
+ * entries[i]): a name that is empty, longer than FERRY_MEG_NAME_MAX or
+ * equal to another's ignoring ASCII case and '/' vs '\' (the game would
+ * find only one); an entry of 4 GiB or more, or one that would start past
+ * the 4 GiB a u32 offset reaches; more than 65535 entries in format 3
+ * (its name index is a u16). */
+FERRY_API ferry_result ferry_meg_pack_tables(const ferry_meg_pack_entry *entries, size_t count,
+                                             const ferry_meg_pack_options *options, ferry_buffer *tables,
+                                             size_t *order, ferry_error *err);
 
 FERRY_API void ferry_meg_free(ferry_meg *meg);
 

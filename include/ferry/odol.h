@@ -401,6 +401,50 @@ FERRY_API bool ferry_odol_vertex_uv(const ferry_odol_model *model, const ferry_o
  * "Geometry", "Memory", "Shadow Volume 11010"... into out. */
 FERRY_API void ferry_odol_resolution_name(float resolution, char *out, size_t out_size);
 
+/* ---- the files a model names: textures and materials ----
+ *
+ * A model names its textures and materials by the engine's paths
+ * ("csj_gyroac\t\gyro1.pac", "\ca\data\default.rvmat"): backslashes,
+ * any case, starting with the prefix of the addon holding the file. The
+ * engine finds them in its loaded addons, each mounted at its prefix.
+ * ferry_odol_find_files does the same through file sources
+ * (docs/formats/odol-gltf.md, "Texture resolution"). */
+
+typedef struct ferry_odol_root {
+    const ferry_file_source *source;
+    /* The engine path the source's root stands for: "csj_gyroac" or
+     * "x\addon\path" for one addon (an addon folder, a PBO archive with
+     * its prefix); "" for the game's root (a P:-drive style tree: paths are
+     * literal). NULL: the source is a folder holding addon folders, each
+     * mounted at the prefix its $PREFIX$ file names ($PBOPREFIX$ and
+     * pboprefix.txt also read; none: the folder's own name), with the
+     * source itself also searched as a P:-drive tree (literal paths) and,
+     * when it holds a $PREFIX$ file itself, as that one addon; folders
+     * without a prefix file are looked into for deeper ones (three levels,
+     * @mod/addons/NAME). */
+    const char *prefix;
+} ferry_odol_root;
+
+typedef struct ferry_odol_found {
+    const ferry_file_source *source; /* the root's source holding it; NULL: not found */
+    size_t root;                     /* its index in the roots given */
+    char *path;                      /* its path in source ('/'-separated, as listed there); NULL: not found */
+} ferry_odol_found;
+
+/* Resolves each of `names` (engine paths as a model stores them) to a file
+ * of one of the roots, as the engine does: ignoring case, '\' and '/'
+ * alike, a leading '\' ignored, a ".pac" name also found as ".paa" and the
+ * reverse (the exact name first). Roots are searched in order (the first
+ * holding the file wins); within a root the longest matching prefix is
+ * tried first. Empty names and procedural textures ("#(...)") are not
+ * looked up (not found). Fills found[0 .. name_count - 1] (release with
+ * ferry_odol_found_free). A root that cannot be listed, or whose prefix
+ * file cannot be read, finds nothing there (not an error); fails only on
+ * memory (FERRY_ERR_NOMEM) or a NULL argument (FERRY_ERR_ARGUMENT). */
+FERRY_API ferry_result ferry_odol_find_files(const ferry_odol_root *roots, size_t root_count, const char *const *names,
+                                             size_t name_count, ferry_odol_found *found, ferry_error *err);
+FERRY_API void ferry_odol_found_free(ferry_odol_found *found, size_t count);
+
 #ifdef __cplusplus
 }
 #endif

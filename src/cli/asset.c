@@ -46,7 +46,15 @@ bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
     cli_input in;
     bool loaded = cli_input_load(path, CLI_USE_ANY, &in, err);
     if (loaded && alamo_kind(in.id) == FERRY_ALAMO_UNKNOWN) { /* ODOL, ALM, glTF: not an Alamo file */
-        cli_not_known(err, in.data, in.size);
+        if (in.id == FERRY_FORMAT_UNKNOWN) {
+            cli_not_known(err, in.data, in.size);
+        } else {
+            memset(err, 0, sizeof *err);
+            err->code = FERRY_ERR_UNSUPPORTED;
+            err->offset = FERRY_NO_OFFSET;
+            snprintf(err->message, sizeof err->message,
+                     "its format is %s, not an Alamo model, particle system or animation", ferry_format_name(in.id));
+        }
         loaded = false;
     }
     if (!loaded) {

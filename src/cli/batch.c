@@ -249,7 +249,7 @@ static int convert_item(batch *b, batch_item *it, FILE *log)
     } else if (!in.format->export) {
         if (log) fprintf(log, "%s: error: a %s, not a model ferry exports to glTF\n", CLI_TXT(it->in), in.format->name);
     } else {
-        export_input ei = {bytes, size, source, path, parent, log, &it->result};
+        export_input ei = {bytes, size, source, path, parent, it->entry ? b->archive->prefix : NULL, log, &it->result};
         cli_convert_options o = {0};
         o.source = in.id;
         o.allow_invalid = b->options->allow_invalid;
@@ -258,6 +258,7 @@ static int convert_item(batch *b, batch_item *it, FILE *log)
         o.input = &ei;
         o.texture_sources = b->options->texture_sources;
         o.texture_source_count = b->options->texture_source_count;
+        o.texture_prefixes = b->options->texture_prefixes;
         status = in.format->export(it->in, it->out, &o);
     }
     if (it->entry)

@@ -27,6 +27,7 @@ int cmd_particles(int argc, char **argv); /* cmd_particles.c */
 int cmd_render(int argc, char **argv);    /* cmd_render.c */
 int cmd_list(int argc, char **argv);    /* cmd_archive.c */
 int cmd_extract(int argc, char **argv);
+int cmd_pack(int argc, char **argv); /* cmd_pack.c */
 
 /* cmd_particles.c: shared with cmd_render.c. */
 bool cli_parse_seed(const char *text, uint64_t *out);

@@ -1,5 +1,6 @@
 /* ferry info/dump/validate/convert for ODOL (binarized P3D) files. */
 #include "formats.h"
+#include "sources.h"
 
 #include <ferry/lzss.h>
 #include <ferry/odol.h>
@@ -380,7 +381,12 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     const char *in = NULL, *out = NULL;
     uint32_t *lods = calloc((size_t)argc, sizeof *lods);
     size_t lod_count = 0;
-    bool all = false, game_view = false, allow_invalid = false;
+    const char **roots = calloc((size_t)argc, sizeof *roots);
+    size_t root_count = 0;
+    cli_sources *pool = NULL;
+    const ferry_file_source **sources = NULL;
+    const char **prefixes = NULL;
+    bool all = false, game_view = false, allow_invalid = false, no_animations = false;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--all") == 0) {
@@ -396,8 +402,18 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
             }
             lods[lod_count++] = (uint32_t)v;
             i++;
+        } else if (strcmp(argv[i], "--textures") == 0) {
+            if (i + 1 >= argc) {
+                status = cli_usage_error("convert", "--textures needs a folder or an archive");
+                goto done;
+            }
+            if ((status = cli_check_texture_place("convert", argv[i + 1])) != CLI_OK) goto done;
+            status = CLI_USAGE;
+            roots[root_count++] = argv[++i];
         } else if (strcmp(argv[i], "--allow-invalid") == 0) {
             allow_invalid = true;
+        } else if (strcmp(argv[i], "--no-animations") == 0) {
+            no_animations = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             status = cli_usage_error("convert", "option '%s' does not apply to P3D files", argv[i]);
             goto done;
@@ -425,17 +441,46 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     o.lods = lod_count ? lods : NULL;
     o.lod_count = lod_count;
     o.all = all;
+    if (root_count && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) {
+        /* Each --textures place (a folder, an archive) as a file source:
+         * a root of addon folders (docs/formats/odol-gltf.md, "Textures"). */
+        if (!(pool = cli_sources_new()) || !(sources = calloc(root_count, sizeof *sources)) ||
+            !(prefixes = calloc(root_count, sizeof *prefixes))) {
+            fprintf(stderr, "ferry convert: out of memory\n");
+            status = CLI_INVALID;
+            goto done;
+        }
+        for (size_t i = 0; i < root_count; i++) {
+            ferry_error err;
+            const cli_root *root = cli_sources_open(pool, roots[i], &err);
+            if (!root) {
+                cli_print_error(roots[i], &err);
+                status = CLI_INVALID;
+                goto done;
+            }
+            sources[i] = root->source;
+            prefixes[i] = root->prefix;
+        }
+        o.texture_sources = sources;
+        o.texture_source_count = root_count;
+        o.texture_prefixes = prefixes;
+    }
+    o.no_animations = no_animations;
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
         status = format->export(in, out, &o);
     } else if (cli_has_ext(out, ".p3d")) {
-        status = lod_count || all || game_view
-                     ? cli_usage_error("convert", "--lod, --all and --game-view apply to .glb/.gltf outputs")
+        status = lod_count || all || game_view || root_count || no_animations
+                     ? cli_usage_error("convert", "--lod, --all, --game-view, --textures and --no-animations apply to .glb/.gltf outputs")
                      : format->rewrite(in, out, &o);
     } else {
         status = cli_usage_error("convert", "cannot write '%s' from a P3D file: supported outputs are .p3d, .glb, .gltf", out);
     }
 done:
     free(lods);
+    free(roots);
+    free(sources);
+    free(prefixes);
+    cli_sources_free(pool);
     return status;
 }
 
@@ -445,8 +490,23 @@ const char cli_odol_convert_help[] =
     "  IN.p3d -> OUT.glb   the most detailed visual LOD (what the game draws up\n"
     "            OUT.gltf  close), as a node named by its resolution, with its\n"
     "                      mesh, named selections and properties (extras), proxies\n"
-    "                      and materials (texture paths; .paa is not decoded)\n"
+    "                      and materials (texture paths in extras; with --textures\n"
+    "                      the textures and normal maps embedded as PNG), the\n"
+    "                      skeleton as a skin and each animation class as an\n"
+    "                      animation sweeping its range in 2 s\n"
     "  IN.p3d -> OUT.p3d   rewrite (byte-identical)\n"
     "  --game-view         with .glb/.gltf: the most detailed visual LOD (default)\n"
     "  --all               with .glb/.gltf: every LOD (views, shadows, geometries...)\n"
-    "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n";
+    "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n"
+    "  --textures ROOT     with .glb/.gltf (ROOT a folder, or an archive such as\n"
+    "                      .meg): find the textures the model names\n"
+    "                      (csj_gyroac\\t\\gyro1.pac) under ROOT as the game does:\n"
+    "                      ROOT holds addon folders, each mounted at the prefix\n"
+    "                      its $PREFIX$ file names (else its own name), or is a\n"
+    "                      P:-drive tree of literal paths; any case, .pac = .paa\n"
+    "                      (repeatable: the first ROOT holding a file wins). A\n"
+    "                      texture not found is a warning, named in the material.\n"
+    "                      A model inside an addon folder (a $PREFIX$ at or above\n"
+    "                      it) finds that addon's textures without --textures\n"
+    "  --no-animations     with .glb/.gltf: no glTF animation per animation class\n"
+    "                      (the skeleton's skin stays)\n";

@@ -52,7 +52,8 @@ static const char extract_usage[] =
     "exit status is then 1. A folder on the way that is a symbolic link is\n"
     "refused. Each file is written atomically (a temporary, then a rename); as\n"
     "in convert -r, files are not flushed to the disk one by one (a system\n"
-    "crash right after an extract may lose files, which a rerun recreates).\n"
+    "crash right after an extract may lose files, which a rerun recreates). On\n"
+    "a terminal a progress bar is shown.\n"
     "\n"
     "Exit status: 0 all extracted, 1 invalid input or an entry not extracted,\n"
     "2 usage error.\n";
@@ -66,6 +67,7 @@ typedef struct archive {
     uint8_t *data;
     size_t size;
     bool mapped;
+    ferry_file_mapping map; /* when mapped */
 } archive;
 
 /* Maps a regular, non-empty file read-only, so that a multi-gigabyte archive
@@ -79,18 +81,13 @@ static bool map_archive(const char *path, archive *a)
     size_t got;
     ferry_error err;
     if (!cli_check_head(path, head, sizeof head, &got, &err)) return false;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return false;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX) {
-        close(fd);
+    if (ferry_file_map(path, 0, &a->map, &err) != FERRY_OK) return false;
+    if (!a->map.mapped || !a->map.size) { /* read, not mapped: the load below says what is wrong */
+        ferry_file_unmap(&a->map);
         return false;
     }
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) return false;
-    a->data = p;
-    a->size = (size_t)st.st_size;
+    a->data = (uint8_t *)a->map.data; /* read only: the readers take const bytes */
+    a->size = a->map.size;
     a->mapped = true;
     return true;
 }
@@ -100,7 +97,7 @@ static void close_archive(archive *a)
     ferry_meg_free(a->meg);
     ferry_pbo_free(a->pbo);
     if (a->mapped)
-        munmap(a->data, a->size);
+        ferry_file_unmap(&a->map);
     else
         ferry_file_free(a->data);
     memset(a, 0, sizeof *a);
@@ -287,12 +284,31 @@ static bool make_parents(const char *root, const char *rel, char **why_buf)
 typedef struct item {
     char *path;
     size_t file;
+    uint64_t at; /* where its bytes are in the archive */
     bool clash;
 } item;
 
 static int by_path_nocase(const void *a, const void *b)
 {
     return strcasecmp(((const item *)a)->path, ((const item *)b)->path);
+}
+
+/* Entries in the order of their bytes in the archive (then by record):
+ * read front to back, so the pages the system maps ahead of a read belong
+ * to the entries written (and dropped) next. */
+static int by_start(const void *a, const void *b)
+{
+    const item *x = a, *y = b;
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    return x->file < y->file ? -1 : x->file > y->file;
+}
+
+/* Where entry i's stored bytes start in the archive (0 when unknown). */
+static uint64_t archive_offset(const archive *a, size_t i)
+{
+    if (a->meg) return a->meg->files[i].start;
+    const ferry_pbo_entry *e = &a->pbo->entries[i];
+    return e->data ? (uint64_t)(e->data - a->data) : 0;
 }
 
 int cmd_extract(int argc, char **argv)
@@ -370,11 +386,14 @@ int cmd_extract(int argc, char **argv)
             free(p);
             continue;
         }
-        items[count++] = (item){p, i, false};
+        items[count++] = (item){p, i, archive_offset(&a, i), false};
     }
     if (items) qsort(items, count, sizeof *items, by_path_nocase);
     for (size_t k = 1; k < count; k++)
         if (strcasecmp(items[k - 1].path, items[k].path) == 0) items[k - 1].clash = items[k].clash = true;
+    if (items) qsort(items, count, sizeof *items, by_start);
+    cli_progress progress;
+    cli_progress_begin(&progress, count);
     for (size_t k = 0; k < count; k++) {
         size_t nlen;
         const char *name = archive_name(&a, items[k].file, &nlen);
@@ -419,11 +438,18 @@ int cmd_extract(int argc, char **argv)
                 }
                 free(full);
             }
+            /* The archive's pages up to the entry's end leave this
+             * process's memory (from 0: the system maps a few pages around
+             * each one read, some behind it). */
+            if (a.mapped && bytes >= a.data && bytes < a.data + a.size)
+                ferry_file_map_drop(&a.map, 0, (uint64_t)(bytes - a.data) + size);
         }
         free(owned);
         free(why);
+        cli_progress_step(&progress, items[k].path);
         free(items[k].path);
     }
+    cli_progress_end(&progress);
     if (items) {
         fprintf(stderr, "%s: %zu file%s extracted into %s", CLI_TXT(apath), written, written == 1 ? "" : "s",
                 CLI_TXT(outdir));

@@ -183,6 +183,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     eo.animations = calloc((size_t)argc, sizeof *eo.animations);
     const char **tex_values = calloc((size_t)argc, sizeof *tex_values);
     const ferry_file_source **tex_sources = calloc((size_t)argc, sizeof *tex_sources);
+    const char **tex_prefixes = calloc((size_t)argc, sizeof *tex_prefixes);
     size_t tex_count = 0;
     cli_sources *pool = NULL;
     int status = CLI_USAGE;
@@ -284,9 +285,11 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             status = CLI_INVALID;
             goto done;
         }
+        tex_prefixes[eo.texture_source_count] = root->prefix;
         tex_sources[eo.texture_source_count++] = root->source;
     }
     eo.texture_sources = tex_sources;
+    eo.texture_prefixes = tex_prefixes;
     if (recursive) {
         if (ala_format) {
             status = cli_usage_error("convert", "--ala-format does not apply to -r");
@@ -315,6 +318,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
         o.alamo = &eo;
         o.texture_sources = eo.texture_sources;
         o.texture_source_count = eo.texture_source_count;
+        o.texture_prefixes = eo.texture_prefixes;
         status = format_of(source)->export(in, out, &o);
         goto done;
     }
@@ -330,6 +334,7 @@ done:
     free(eo.animations);
     free(tex_values);
     free(tex_sources);
+    free(tex_prefixes);
     cli_sources_free(pool);
     return status;
 }

@@ -305,7 +305,7 @@ int cmd_info(int argc, char **argv)
          * error, in one shape for every format. */
         cli_input in;
         ferry_error err;
-        if (!cli_input_load(file, CLI_USE_INFO, &in, &err)) {
+        if (!cli_input_open(file, CLI_USE_INFO, &in, &err)) {
             status = CLI_INVALID;
             if (all)
                 cli_json_append_failure(all, file, in.format ? in.format->name : NULL, &err);

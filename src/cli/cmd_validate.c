@@ -20,7 +20,9 @@ static const char validate_usage[] =
     "PAA/PAC texture) against every rule of its format and reports each problem with its\n"
     "byte offset and chunk or record path. Errors (the game may crash or misdraw)\n"
     "make the exit status 1; warnings (e.g. a texture not found) are listed apart\n"
-    "and do not fail.\n"
+    "and do not fail. In a MEG archive every entry of those formats (or named\n"
+    "like one) is checked too and reported as ARCHIVE:ENTRY (textures and models\n"
+    "of entries are not looked up).\n"
     "\n"
     "Each animation is also checked against its model, paired by name as the game\n"
     "names them: MODEL_NAME_00.ala belongs to MODEL.alo (ignoring case; of several\n"
@@ -164,7 +166,7 @@ static size_t validate_file(const char *file, const cli_validate_options *option
     cli_input in;
     ferry_error err;
     size_t errors = 1;
-    if (!cli_input_load(file, CLI_USE_VALIDATE, &in, &err)) {
+    if (!cli_input_open(file, CLI_USE_VALIDATE, &in, &err)) {
         struct stat st;
         if (stat(file, &st) == 0 && S_ISDIR(st.st_mode) && strlen(err.message) + 60 < sizeof err.message)
             strcat(err.message, " (ferry validate -r checks every file in a folder)");
@@ -174,7 +176,9 @@ static size_t validate_file(const char *file, const cli_validate_options *option
             cli_print_error(file, &err);
         }
     } else {
-        errors = in.format->validate(file, in.data, in.size, options, report);
+        cli_validate_options o = *options;
+        o.map = in.map.mapped ? &in.map : NULL;
+        errors = in.format->validate(file, in.data, in.size, &o, report);
     }
     cli_input_free(&in);
     return errors;
@@ -256,6 +260,7 @@ static const ferry_alo_model *load_model(model_picker *p, const char *path)
 
 static const ferry_alo_model *pick_model(model_picker *p, const char *anim_path, const char **model_path)
 {
+    if (!p) return NULL; /* an entry of an archive: checked alone */
     if (p->fixed) {
         *model_path = p->fixed_path;
         return p->fixed;
@@ -468,7 +473,7 @@ int cmd_validate(int argc, char **argv)
     picker.given = calloc(file_count, sizeof *picker.given);
     for (size_t i = 0; i < file_count && picker.given; i++)
         if (cli_has_ext(files[i], ".alo")) picker.given[picker.given_count++] = files[i];
-    cli_validate_options options = {dirs, dir_count, check_textures, &picker, cli_sources_new()};
+    cli_validate_options options = {dirs, dir_count, check_textures, &picker, cli_sources_new(), NULL};
     json_t *report = json ? json_array() : NULL;
     size_t failed = 0;
     cli_progress progress;

@@ -14,6 +14,9 @@ typedef struct export_options {
      * Data/Art/Textures). */
     const ferry_file_source *const *texture_sources;
     size_t texture_source_count;
+    /* Per texture source: the engine path it is mounted at (a PBO's
+     * prefix), or NULL (a folder, a MEG); NULL: none has one. */
+    const char *const *texture_prefixes;
     bool skip_textures;
     bool all; /* every mesh, also those the game does not draw (default: the game's view) */
     bool quiet; /* batch: warnings counted, not printed one by one */
@@ -46,6 +49,10 @@ typedef struct export_input {
     /* The folder above source's root (a model on the disk, its folder the
      * source's root: ../Textures is there); NULL in an archive. */
     const ferry_file_source *parent;
+    /* The engine path `source` is mounted at when it is an archive with a
+     * prefix (a PBO), else NULL: an ODOL model's own textures are found in
+     * it under that prefix. */
+    const char *prefix;
     FILE *log;             /* messages (a batch's buffer) */
     export_result *result; /* filled; no summary line is printed */
 } export_input;

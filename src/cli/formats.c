@@ -23,7 +23,7 @@ static const cli_format formats[] = {
      cli_format_rewrite, cli_odol_export, NULL, cli_odol_read, cli_odol_write, cli_odol_free},
     {FERRY_FORMAT_ALM, "ALM", cli_alm_info, cli_alm_dump, cli_alm_validate, cli_alm_convert,
      cli_format_rewrite, cli_alm_export, cli_alm_build, cli_alm_read, cli_alm_write, cli_alm_free},
-    {FERRY_FORMAT_MEG, "MEG", cli_meg_info, cli_meg_dump, cli_meg_validate, cli_meg_convert, cli_format_rewrite,
+    {FERRY_FORMAT_MEG, "MEG", cli_meg_info, cli_meg_dump, cli_meg_validate, cli_meg_convert, cli_meg_rewrite,
      NULL, NULL, cli_meg_read, cli_meg_write, cli_meg_free},
     {FERRY_FORMAT_PBO, "PBO", cli_pbo_info, cli_pbo_dump, cli_pbo_validate, cli_pbo_convert, cli_format_rewrite,
      NULL, NULL, cli_pbo_read, cli_pbo_write, cli_pbo_free},
@@ -43,6 +43,46 @@ const cli_format *cli_format_for(ferry_format id)
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (formats[i].id == id) return &formats[i];
     return NULL;
+}
+
+static bool named_like_asset(const char *name)
+{
+    static const char *const ext[] = {".alo", ".ala", ".p3d", ".alm", ".meg", ".pbo", ".paa", ".pac", ".rvmat"};
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+        if (cli_has_ext(name, ext[i])) return true;
+    return false;
+}
+
+size_t cli_validate_entry(const char *file, const char *name, size_t name_length, const uint8_t *data, size_t size,
+                          json_t *report)
+{
+    if (!name || memchr(name, 0, name_length)) return 0; /* the archive's own errors */
+    ferry_format f = ferry_detect(data, size);
+    if (f == FERRY_FORMAT_CONFIG_TEXT && !cli_has_ext(name, ".rvmat")) f = FERRY_FORMAT_UNKNOWN;
+    const cli_format *row = cli_format_for(f);
+    bool check = row && row->validate;
+    if (!check && !named_like_asset(name)) return 0;
+    size_t fl = strlen(file), errors = 0;
+    char *label = malloc(fl + 1 + name_length + 1);
+    if (!label) return 1;
+    memcpy(label, file, fl);
+    label[fl] = ':';
+    memcpy(label + fl + 1, name, name_length);
+    label[fl + 1 + name_length] = 0;
+    if (check) {
+        cli_validate_options inner = {0};
+        errors = row->validate(label, data, size, &inner, report);
+    } else {
+        ferry_error err;
+        cli_not_known(&err, data, size);
+        if (report)
+            cli_json_append_failure(report, label, NULL, &err);
+        else
+            cli_print_error(label, &err);
+        errors = 1;
+    }
+    free(label);
+    return errors;
 }
 
 void cli_not_known(ferry_error *err, const uint8_t *data, size_t size)
@@ -74,7 +114,7 @@ static bool usable(const cli_format *f, cli_use use)
     }
 }
 
-bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *err)
+static bool input_get(const char *path, cli_use use, bool map, cli_input *in, ferry_error *err)
 {
     memset(in, 0, sizeof *in);
     /* The format is told from the head, before the whole file is loaded. */
@@ -88,7 +128,15 @@ bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *e
         cli_not_known(err, head, got);
         return false;
     }
-    if (ferry_file_load(path, CLI_MAX_INPUT, &in->data, &in->size, err) != FERRY_OK) return false;
+    if (map) {
+        /* An archive is only ever mapped: no reason to limit its size. */
+        size_t limit = in->id == FERRY_FORMAT_MEG ? 0 : CLI_MAX_INPUT;
+        if (ferry_file_map(path, limit, &in->map, err) != FERRY_OK) return false;
+        in->data = (uint8_t *)in->map.data; /* read only: the readers take const bytes */
+        in->size = in->map.size;
+    } else if (ferry_file_load(path, CLI_MAX_INPUT, &in->data, &in->size, err) != FERRY_OK) {
+        return false;
+    }
     ferry_format now = ferry_detect(in->data, in->size);
     if (now != in->id) { /* the file changed since its head was read */
         in->id = now;
@@ -102,9 +150,22 @@ bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *e
     return true;
 }
 
+bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *err)
+{
+    return input_get(path, use, false, in, err);
+}
+
+bool cli_input_open(const char *path, cli_use use, cli_input *in, ferry_error *err)
+{
+    return input_get(path, use, true, in, err);
+}
+
 void cli_input_free(cli_input *in)
 {
-    ferry_file_free(in->data);
+    if (in->map.base)
+        ferry_file_unmap(&in->map);
+    else
+        ferry_file_free(in->data);
     memset(in, 0, sizeof *in);
 }
 
@@ -161,12 +222,22 @@ void *cli_format_load(const cli_format *format, const char *path, uint8_t **data
 int cli_format_rewrite(const char *in, const char *out, const cli_convert_options *options)
 {
     const cli_format *format = cli_format_for(options->source);
-    uint8_t *data;
-    size_t size;
-    void *model = cli_format_load(format, in, &data, &size);
-    if (!model) return CLI_INVALID;
-    ferry_buffer buf = {0};
+    /* Mapped, not loaded: a rewrite of a large archive copies its bytes
+     * from the file's pages, never holding the input whole. */
+    cli_input input;
     ferry_error err;
+    if (!cli_input_open(in, CLI_USE_ANY, &input, &err)) {
+        cli_print_error(in, &err);
+        cli_input_free(&input);
+        return CLI_INVALID;
+    }
+    if (input.format != format) format = input.format; /* changed since it was told */
+    void *model = format->read_model ? cli_format_read(format, in, input.data, input.size, NULL) : NULL;
+    if (!model) {
+        cli_input_free(&input);
+        return CLI_INVALID;
+    }
+    ferry_buffer buf = {0};
     int status = CLI_INVALID;
     if (format->write_model(model, &buf, &err) != FERRY_OK)
         cli_print_error(in, &err);
@@ -174,7 +245,7 @@ int cli_format_rewrite(const char *in, const char *out, const cli_convert_option
         status = cli_write_output(in, out, &buf);
     ferry_buffer_free(&buf);
     format->free_model(model);
-    ferry_file_free(data);
+    cli_input_free(&input);
     return status;
 }
 

@@ -20,6 +20,9 @@ typedef struct cli_validate_options {
     /* The folders textures are looked up in, opened once each and listed
      * once for the whole run (sources.h); NULL: opened per file. */
     struct cli_sources *sources;
+    /* The file's mapping when it is mapped (cli_input_open), else NULL: an
+     * archive's validation drops each entry's pages once checked. */
+    const ferry_file_mapping *map;
 } cli_validate_options;
 
 /* What a conversion was asked for, parsed by the input family's option
@@ -39,6 +42,7 @@ typedef struct cli_convert_options {
     const uint32_t *lods;
     size_t lod_count;
     bool all;
+    bool no_animations; /* --no-animations: the skin without the animation classes' sweeps */
     /* ALM export: the level of detail (NULL: full resolution); ALM build:
      * the ALO model's animation (--anim FILE|auto, or NULL). */
     const struct ferry_alm_lod_options *alm_lod;
@@ -52,6 +56,7 @@ typedef struct cli_convert_options {
      * texture lookup takes them as they are). */
     const ferry_file_source *const *texture_sources;
     size_t texture_source_count;
+    const char *const *texture_prefixes; /* per source: a PBO's prefix, or NULL; NULL: none */
 } cli_convert_options;
 
 typedef struct cli_format {
@@ -125,6 +130,9 @@ int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json);
 size_t cli_meg_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
                         json_t *report);
 int cli_meg_convert(int argc, char **argv, ferry_format source);
+/* IN.meg written back as OUT, the bytes after the tables copied from the
+ * mapped input a piece at a time (an archive is never held whole). */
+int cli_meg_rewrite(const char *in, const char *out, const cli_convert_options *options);
 void *cli_meg_read(const uint8_t *data, size_t size, ferry_error *err);
 ferry_result cli_meg_write(const void *model, ferry_buffer *out, ferry_error *err);
 void cli_meg_free(void *model);
@@ -183,8 +191,9 @@ extern const char cli_config_convert_help[];
 typedef struct cli_input {
     ferry_format id;
     const cli_format *format;
-    uint8_t *data;
+    uint8_t *data; /* mapped (cli_input_open): never written */
     size_t size;
+    ferry_file_mapping map; /* cli_input_open's mapping (map.base NULL: loaded) */
 } cli_input;
 
 /* What the caller will do with the file: a format without that entry in
@@ -198,9 +207,22 @@ typedef enum cli_use { CLI_USE_ANY, CLI_USE_INFO, CLI_USE_DUMP, CLI_USE_VALIDATE
  * head); in->format is then the row recognised before a failure to load,
  * or NULL. */
 bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *err);
+/* The same, but the file is mapped (ferry_file_map), not read whole: for
+ * commands that only read it (info, validate, list, extract, a rewrite),
+ * so that a large archive is never held in memory. An archive (MEG) has no
+ * size limit; other formats keep CLI_MAX_INPUT. */
+bool cli_input_open(const char *path, cli_use use, cli_input *in, ferry_error *err);
 void cli_input_free(cli_input *in);
 /* The "not a known format" error, from a file's first bytes. */
 void cli_not_known(ferry_error *err, const uint8_t *data, size_t size);
+/* An archive's entry (name_length bytes of name) checked through its
+ * format's validate, reported as ARCHIVE:ENTRY: one of a format ferry
+ * validates by content, or named like an asset (.alo, .p3d, .paa, ...: then
+ * content of no known format is an error). Text configs only when named
+ * .rvmat (scripts and headers read as config text, macros refused). Textures
+ * and animation models are not looked up. Returns the errors found. */
+size_t cli_validate_entry(const char *file, const char *name, size_t name_length, const uint8_t *data, size_t size,
+                          json_t *report);
 /* The format of `path` from its head: by content; when the file cannot be
  * read or its content is unknown, by the extension (.p3d ODOL, .alm ALM,
  * .meg MEG, .glb/.gltf glTF, .alo model, .ala animation, .paa/.pac PAA,

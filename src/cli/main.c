@@ -13,9 +13,11 @@ static const char usage[] =
     "    systems, .ala animations (formats 1 and 2)\n"
     "  ODOL .p3d models (ArmA version 40, ArmA 2 versions 48 and 50)\n"
     "  ALM progressive meshes (.alm, versions 2 to 10)\n"
-    "  Petroglyph MEG archives (.meg, formats 1, 2 and 3): list, extract, rewrite\n"
-    "  Bohemia PBO archives (.pbo): list, extract, rewrite\n"
-    "  Bohemia PAA/PAC textures (.paa, .pac): to PNG, rewrite\n"
+    "  Petroglyph MEG archives (.meg, formats 1, 2 and 3): list, extract,\n"
+    "    pack, rewrite\n"
+    "  Bohemia PBO archives (.pbo): list, extract, pack, rewrite\n"
+    "  Bohemia PAA/PAC textures (.paa, .pac): to PNG, from PNG/TGA/DDS, rewrite\n"
+    "  Bohemia configs, text and binarized (.rvmat, config.bin, config.cpp)\n"
     "and exports models to glTF 2.0 (.glb, .gltf) for Blender, three.js or Godot.\n"
     "\n"
     "commands:\n"
@@ -26,7 +28,9 @@ static const char usage[] =
     "                         and textures), a whole folder (-r), an ALM mesh built from\n"
     "                         a model (-> .alm), a byte-identical rewrite (same\n"
     "                         extension; .ala between formats with --ala-format 1|2),\n"
-    "                         or a PAA/PAC texture's mipmap as PNG (-> .png)\n"
+    "                         a PAA/PAC texture's mipmap as PNG (-> .png), an image\n"
+    "                         as PAA (.png/.tga/.dds -> .paa), or a config between\n"
+    "                         text and raP\n"
     "  sample ANIM.ala        every bone's pose at a frame or time (--frame N | --time S)\n"
     "  particles FILE.alo --time T\n"
     "                         simulate a particle system: every live particle (--json)\n"
@@ -35,6 +39,8 @@ static const char usage[] =
     "  list ARCHIVE           the entries of a MEG or PBO archive: names, sizes, offsets (--json)\n"
     "  extract ARCHIVE OUTDIR [PATTERN...]\n"
     "                         write a MEG or PBO archive's entries under OUTDIR\n"
+    "  pack OUT.meg|OUT.pbo DIR\n"
+    "                         a new MEG or PBO archive of a folder's files\n"
     "  help [COMMAND]         this text, or a command's options\n"
     "\n"
     "Run 'ferry help COMMAND' or 'ferry COMMAND --help' for a command's options.\n"
@@ -54,6 +60,7 @@ static command_fn find_command(const char *name)
     if (strcmp(name, "render") == 0) return cmd_render;
     if (strcmp(name, "list") == 0) return cmd_list;
     if (strcmp(name, "extract") == 0) return cmd_extract;
+    if (strcmp(name, "pack") == 0) return cmd_pack;
     return NULL;
 }
 

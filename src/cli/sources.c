@@ -8,11 +8,9 @@
 #include <ferry/pbo.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,10 +53,11 @@ static const char *pbo_name_at(const void *a, size_t i, size_t *length)
     return e->name;
 }
 static void pbo_close(void *a) { ferry_pbo_free(a); }
+static const char *pbo_prefix(const void *a) { return ferry_pbo_property_value(a, "prefix"); }
 
 static const cli_archive_kind archive_kinds[] = {
-    {FERRY_FORMAT_MEG, ".meg", "MEG archive", meg_open, meg_count, meg_name_at, meg_close},
-    {FERRY_FORMAT_PBO, ".pbo", "PBO archive", pbo_open, pbo_count, pbo_name_at, pbo_close},
+    {FERRY_FORMAT_MEG, ".meg", "MEG archive", meg_open, meg_count, meg_name_at, meg_close, NULL},
+    {FERRY_FORMAT_PBO, ".pbo", "PBO archive", pbo_open, pbo_count, pbo_name_at, pbo_close, pbo_prefix},
 };
 
 const cli_archive_kind *cli_archive_kind_of(const char *path)
@@ -102,8 +101,7 @@ typedef struct pool_root {
     cli_root root;
     bool folder;
     ferry_file_source inner, cached;
-    uint8_t *data; /* an archive's bytes, mapped (map_size bytes) */
-    size_t map_size;
+    ferry_file_mapping map; /* an archive's bytes */
 } pool_root;
 
 struct cli_sources {
@@ -128,8 +126,9 @@ static void root_free(pool_root *r)
     ferry_file_source_close(&r->cached);
     ferry_file_source_close(&r->inner);
     if (r->root.kind && r->root.archive) r->root.kind->close(r->root.archive);
-    if (r->data && r->map_size) munmap(r->data, r->map_size);
+    ferry_file_unmap(&r->map);
     free((char *)r->root.path);
+    free((char *)r->root.prefix);
     free(r);
 }
 
@@ -172,35 +171,29 @@ static pool_root *root_open(const char *path, bool folder, ferry_error *err)
             goto fail;
         }
         /* Mapped, not read: an archive of gigabytes costs only the pages
-         * its tables and the entries converted touch. Regular files only
-         * (never blocking on a FIFO: O_NONBLOCK, then the kind checked). */
-        static const uint8_t empty[1];
-        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-        struct stat st;
-        const char *why = NULL;
-        if (fd < 0 || fstat(fd, &st) != 0)
-            why = strerror(errno);
-        else if (!S_ISREG(st.st_mode))
-            why = "not a regular file";
-        else if (st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
-            void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (map == MAP_FAILED)
-                why = strerror(errno);
-            else
-                r->data = map, r->map_size = (size_t)st.st_size;
-        }
-        if (fd >= 0) close(fd);
-        if (why) {
-            memset(err, 0, sizeof *err);
-            err->code = FERRY_ERR_IO;
-            err->offset = FERRY_NO_OFFSET;
-            snprintf(err->message, sizeof err->message, "cannot read the archive: %s", why);
-            goto fail;
-        }
+         * its tables and the entries converted touch (regular files only). */
+        if (ferry_file_map(path, 0, &r->map, err) != FERRY_OK) goto fail;
         r->root.kind = kind;
-        r->root.archive = kind->open(r->data ? r->data : empty, r->map_size, &r->inner, err);
+        r->root.archive = kind->open(r->map.data, r->map.size, &r->inner, err);
         if (!r->root.archive) goto fail;
         r->inner.label = r->root.path;
+        if (kind->prefix) {
+            /* Without a prefix property the engine mounts an archive at its
+             * file name, without the extension. */
+            const char *pre = kind->prefix(r->root.archive);
+            if (pre) {
+                r->root.prefix = strdup(pre);
+            } else {
+                const char *base = strrchr(path, '/');
+                base = base ? base + 1 : path;
+                const char *dot = strrchr(base, '.');
+                r->root.prefix = strndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+            }
+            if (!r->root.prefix) {
+                set_nomem(err);
+                goto fail;
+            }
+        }
     }
     if (ferry_file_source_cached(&r->inner, &r->cached, err) != FERRY_OK) goto fail;
     r->root.source = &r->cached;

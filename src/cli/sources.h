@@ -35,6 +35,11 @@ typedef struct cli_archive_kind {
     size_t (*count)(const void *archive);
     const char *(*name_at)(const void *archive, size_t i, size_t *length);
     void (*close)(void *archive);
+    /* The engine path its entries are mounted at (a PBO's "prefix"
+     * property; NULL when it has none: the archive's file name without its
+     * extension is used), or NULL for kinds the engine does not mount by a
+     * prefix (MEG): then this callback is NULL. */
+    const char *(*prefix)(const void *archive);
 } cli_archive_kind;
 
 /* The archive kind of `path` (by content, else by extension), or NULL. */
@@ -51,6 +56,10 @@ typedef struct cli_root {
     const ferry_file_source *source; /* cached; labelled with `path` */
     const cli_archive_kind *kind;    /* NULL: a folder */
     void *archive;                   /* kind's handle */
+    /* The engine path the archive's entries stand for (kinds with a prefix:
+     * PBO), NULL otherwise: how an ODOL model's textures are found in it
+     * (ferry_odol_root). */
+    const char *prefix;
 } cli_root;
 
 typedef struct cli_sources cli_sources;

@@ -3,6 +3,8 @@
  * everything glTF has no place for in extras. docs/formats/odol-gltf.md
  * explains each decision, the axis change and the measured winding. */
 #include "convert_internal.h"
+#include "odol_scene_texture.h"
+#include "odol_scene_anim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +41,9 @@ typedef struct build {
     uint32_t *naming;       /* per section of the current LOD: how many proxies name it */
     float *face_normals;    /* per vertex of the current LOD: its faces' area-weighted normal */
     bool face_normals_ready;
+    fy_odol_textures tex;   /* the sections' texture files (odol_scene_texture.c) */
+    fy_odol_anim *anim; /* skins and animations (odol_scene_anim.c) */
+    bool animations;
 } build;
 
 static bool fail(build *b, ferry_result code, const char *path, const char *msg)
@@ -307,6 +312,60 @@ static const char *procedural_color(const char *text, float rgba[4], bool *not_p
     return NULL;
 }
 
+/* The section's texture file as the base colour texture (its alpha
+ * deciding the blending), and the normal map its material record (else its
+ * .rvmat file) names as the normal texture, when texture roots are given;
+ * extras say what was found where (the .rvmat's stages too), and what was
+ * not. */
+static bool attach_textures(build *b, ferry_scene_material *mat, ferry_json *x, const char *texture,
+                            const ferry_odol_material *record, const char *rvmat)
+{
+    ferry_arena *ja = b->arena;
+    /* The .rvmat file: where it was found and its stages (the record's are
+     * in rvmat_record), or why not. */
+    const fy_odol_rvmat *rv = fy_odol_rvmat_find(&b->tex, rvmat);
+    if (rv && rv->config) {
+        fy_jset(ja, x, "rvmat_file", fy_jstring(ja, rv->shown));
+        ferry_json *stages = fy_jarray(ja);
+        for (size_t i = 0; i < rv->mat.stage_count; i++) {
+            const ferry_rvmat_stage *st = &rv->mat.stages[i];
+            ferry_json *o = fy_jobject(ja);
+            fy_jset(ja, o, "stage", fy_jstring(ja, st->name ? st->name : ""));
+            fy_jset(ja, o, "texture", st->texture ? fy_jstring(ja, st->texture) : fy_jnull(ja));
+            fy_jset(ja, o, "role", fy_jstring(ja, ferry_rvmat_role_name(st->role)));
+            fy_jpush(ja, stages, o);
+        }
+        fy_jset(ja, x, "rvmat_stages", stages);
+    } else if (rv) {
+        fy_jset(ja, x, rv->found.source ? "rvmat_not_read" : "rvmat_not_found",
+                fy_jstring(ja, rv->found.source ? rv->problem : rvmat));
+    }
+    if (!b->tex.count) return true;
+    bool nomem = false;
+    const fy_odol_texture *t = fy_odol_texture_use(&b->tex, texture, false, &nomem);
+    if (t && t->image >= 0) {
+        mat->base_color_image = t->image;
+        mat->base_color_texcoord = 0;
+        mat->alpha_mode = t->alpha;
+        if (t->alpha == FERRY_ALPHA_MASK) mat->alpha_cutoff = 0.5f;
+        fy_jset(ja, x, "texture_file", fy_jstring(ja, t->shown));
+    } else if (t) {
+        fy_jset(ja, x, t->found.source ? "texture_not_decoded" : "texture_not_found", fy_jstring(ja, texture));
+    }
+    const char *normal = fy_odol_section_normal(&b->tex, record, rvmat);
+    const fy_odol_texture *n = fy_odol_texture_use(&b->tex, normal, true, &nomem);
+    if (n) fy_jset(ja, x, "normal_texture", fy_jstring(ja, normal));
+    if (n && n->image >= 0) {
+        mat->normal_image = n->image;
+        mat->normal_texcoord = 0;
+        fy_jset(ja, x, "normal_texture_file", fy_jstring(ja, n->shown));
+    } else if (n) {
+        fy_jset(ja, x, n->found.source ? "normal_texture_not_decoded" : "normal_texture_not_found", fy_jstring(ja, normal));
+    }
+    if (nomem) return fail(b, FERRY_ERR_NOMEM, "", "out of memory embedding textures");
+    return true;
+}
+
 /* The scene material for a section, or -1 when it names neither a texture
  * nor a material (glTF's default material then). */
 static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_odol_section *sec, int32_t *out)
@@ -366,6 +425,9 @@ static bool section_material(build *b, const ferry_odol_lod *lod, const ferry_od
         }
         b->rep.procedural_ignored++;
     }
+    /* Files only: a procedural texture was never collected, so it finds
+     * no entry; its record's normal map still does. */
+    if (!attach_textures(b, mat, x, texture, record, rvmat)) return false;
     mat->extras = x;
     if (!mat->name || !mat->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a material");
     b->mats[index].texture = texture;
@@ -841,6 +903,7 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
             if (begin == end || (s < sections && b->skip_section[s])) continue;
             ferry_scene_primitive *p = &mesh->primitives[mesh->primitive_count++];
             if (!make_primitive(b, lod, l, &la, b->bucket + begin, end - begin, p)) return false;
+            if (!fy_odol_anim_skin_primitive(b->anim, l, b->bucket + begin, end - begin, b->remap, p)) return false;
             ferry_json *px = fy_jobject(ja);
             if (s < sections) {
                 if (!section_material(b, lod, &lod->sections[s], &p->material)) return false;
@@ -874,8 +937,14 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
         mesh->name = node->name;
         node->mesh = (int32_t)b->s->mesh_count++;
     }
-    for (uint32_t i = 0; lod->proxies && i < lod->proxy_count; i++)
-        if (!add_proxy(b, lod, l, i, node_index)) return false;
+    if (!fy_odol_anim_add_skeleton(b->anim, l, node_index)) return false;
+    /* A proxy on a bone hangs from its joint, to move with it. */
+    for (uint32_t i = 0; lod->proxies && i < lod->proxy_count; i++) {
+        float pivot[3];
+        int32_t parent = fy_odol_anim_proxy_parent(b->anim, l, lod->proxies[i].bone_index, node_index, pivot);
+        if (!add_proxy(b, lod, l, i, parent)) return false;
+        for (int c = 0; c < 3; c++) b->s->nodes[b->s->node_count - 1].translation[c] -= pivot[c];
+    }
     return true;
 }
 
@@ -897,6 +966,8 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
         if (sc > max_sections) max_sections = sc;
     }
     ferry_scene *s = b->s;
+    b->anim = fy_odol_anim_new(m, s, lods, lod_count, b->animations, &nodes, b->err);
+    if (!b->anim) return false;
     s->nodes = alloc(b, nodes, sizeof *s->nodes);
     s->meshes = alloc(b, lod_count, sizeof *s->meshes);
     s->materials = alloc(b, sections, sizeof *s->materials);
@@ -915,6 +986,8 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
     if (!b->face_section || !b->next_free || !b->bucket || !b->bucket_start || !b->remap || !b->stamp ||
         !b->skip_section || !b->naming || !b->face_normals)
         return fail(b, FERRY_ERR_NOMEM, "", "out of memory building the scene");
+
+    if (!fy_odol_textures_prepare(&b->tex, m, lods, lod_count, b->err)) return false;
 
     ferry_scene_node *root = &s->nodes[s->node_count++];
     ferry_scene_node_init(root);
@@ -938,7 +1011,7 @@ static bool convert(build *b, const uint32_t *lods, size_t lod_count)
             snprintf(name, sizeof name, "%s", base);
         ok = add_lod(b, lods[i], name, 0);
     }
-    return ok;
+    return ok && fy_odol_anim_finish(b->anim, &b->rep);
 }
 
 /* The LOD the game draws up close: among the visual LODs (resolutions 0 to
@@ -1008,6 +1081,7 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     memset(&b, 0, sizeof b);
     b.m = model;
     b.err = err;
+    b.animations = !options->no_animations;
     ferry_scene *s = fy_scene_new(err);
     if (!s) {
         free(chosen);
@@ -1021,6 +1095,9 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     fy_jset(ja, sx, "version", fy_jinteger(ja, (int64_t)model->version));
     s->extras = sx;
     b.s = s;
+    b.tex.opts = options;
+    b.tex.scene = s;
+    b.tex.arena = s->arena;
     bool ok = s->name && s->extras && convert(&b, chosen, chosen_count);
     free(chosen);
     free(b.face_section);
@@ -1032,6 +1109,25 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
     free(b.skip_section);
     free(b.naming);
     free(b.face_normals);
+    fy_odol_anim_free(b.anim);
+    if (ok) {
+        /* Names the drawn sections used (a section without faces makes no
+         * primitive), each once even when wanted both ways. */
+        for (size_t i = 0; i < b.tex.count; i++) {
+            const fy_odol_texture *t = &b.tex.items[i];
+            bool first = t->tried;
+            for (size_t k = 0; first && k < i; k++)
+                first = !(b.tex.items[k].tried && strcasecmp(b.tex.items[k].name, t->name) == 0);
+            b.rep.textures += first;
+            b.rep.textures_found += first && t->found.source;
+        }
+        b.rep.images = (uint32_t)s->image_count;
+        b.rep.rvmats = (uint32_t)b.tex.rvmat_count;
+        for (size_t i = 0; i < b.tex.rvmat_count; i++) b.rep.rvmats_read += b.tex.rvmats[i].config != NULL;
+        b.rep.missing_textures = b.tex.missing;
+        b.rep.missing_texture_count = b.tex.missing_count;
+    }
+    fy_odol_textures_free(&b.tex);
     if (ok) {
         b.rep.visual_lod = visual;
         if (options->report) *options->report = b.rep;

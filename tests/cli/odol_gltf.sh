@@ -110,6 +110,23 @@ expect 2 "--all with --game-view" -- "$FERRY" convert "$first" "$tmp/none.glb" -
 expect 2 "--all for a .p3d output" -- "$FERRY" convert "$first" "$tmp/none.p3d" --all
 check "nothing written for conflicting options" test ! -e "$tmp/none.glb"
 
+# The skeleton and animation classes (docs/formats/odol-gltf.md, "Skeleton and
+# animations"): by default a skin and an animation per class; --no-animations
+# keeps the skin only; it is an export option (exit 2 for a .p3d output).
+door="$SRC/samples/odol/door.p3d"
+if [ -f "$door" ]; then
+  expect 0 "door sample with animations" -- "$FERRY" convert "$door" "$tmp/door.gltf"
+  anims=$(jq '.animations | length' "$tmp/door.gltf")
+  check "door: animations in the file ($anims) as the summary says" grep -q ", 1 skin ([0-9]* joints), $anims animations" "$tmp/err"
+  check "door: at least one animation" test "$anims" -ge 1
+  check "door: the LOD node is skinned" test "$(jq '[.nodes[] | select(.skin != null)] | length' "$tmp/door.gltf")" = 1
+  expect 0 "door sample --no-animations" -- "$FERRY" convert --no-animations "$door" "$tmp/door_still.gltf"
+  check "--no-animations: no animation, the skin stays" \
+    test "$(jq '[((.animations // []) | length), (.skins | length)] | @csv' "$tmp/door_still.gltf")" = '"0,1"'
+  expect 2 "--no-animations for a .p3d output" -- "$FERRY" convert --no-animations "$door" "$tmp/none.p3d"
+  outputs+=("$tmp/door.gltf" "$tmp/door_still.gltf")
+fi
+
 # Bad input: a cut file fails with a location, nothing written.
 size=$(stat -c %s "$first")
 head -c $((size / 2)) "$first" >"$tmp/cut.p3d"

@@ -68,6 +68,11 @@ if [ -f "$xwing" ]; then
   expect 0 "convert the X-wing" -- "$FERRY" convert --anim auto "$xwing" "$tmp/VSF_XWING.glb"
   glbs+=("$tmp/VSF_XWING.glb")
 fi
+gyro="$SHARED/corpus/odol/v40/CSJ_GyroP.p3d"
+if [ -f "$gyro" ] && [ -d "$SHARED/corpus/odol/addons" ]; then
+  expect 0 "convert the gyrocopter with --textures" -- "$FERRY" convert "$gyro" "$tmp/CSJ_GyroP.glb" --textures "$SHARED/corpus/odol/addons"
+  glbs+=("$tmp/CSJ_GyroP.glb")
+fi
 expect 0 "blender imports" -- blender --background --factory-startup --python-expr "$importer" -- "${glbs[@]}"
 sed -n 's/^FERRY_JSON //p' "$tmp/out" >"$tmp/import.json"
 check "one report per file" jq -e --argjson n "${#glbs[@]}" 'length == $n' "$tmp/import.json" >/dev/null
@@ -89,5 +94,12 @@ if [ -f "$xwing" ]; then
     jq -e '.[3] | .skinned == 1 and .meshes == 1 and .armatures == 1 and .bones == 22 and .actions == 2 and .triangles == 1816' "$tmp/import.json" >/dev/null
   check "X-wing: its base colour image is opaque in Blender, and also its emission" \
     jq -e '.[3].base_images | length == 1 and all(.[]; .min_alpha == 1 and .emission)' "$tmp/import.json" >/dev/null
+fi
+if [ -f "$tmp/CSJ_GyroP.glb" ]; then
+  # A P3D's textures, found in its addon folder: 4 images, each the base colour
+  # of a material, opaque (their PAA files have no FLAG tag).
+  check "gyrocopter: 4 images, each a base colour, opaque" \
+    jq -e '.[] | select(.file | endswith("CSJ_GyroP.glb")) | .images == 4 and (.base_images | length) == 4 and
+           all(.base_images[]; .min_alpha == 1)' "$tmp/import.json" >/dev/null
 fi
 finish

@@ -97,6 +97,15 @@ if [ -f "$xwing" ]; then
 else
   echo "note: $xwing absent: corpus render skipped"
 fi
+gyro="$SHARED/corpus/odol/v40/CSJ_GyroP.p3d"
+if [ -f "$gyro" ] && [ -d "$SHARED/corpus/odol/addons" ]; then
+  # A P3D with its textures found in its addon folder (docs/formats/odol-gltf.md, "Textures").
+  expect 0 "convert the gyrocopter with --textures" -- "$FERRY" convert "$gyro" "$tmp/CSJ_GyroP.glb" --textures "$SHARED/corpus/odol/addons"
+  expect 0 "the textured gyrocopter renders" -- node "$render" --suffix _gyro "$tmp/shots" "$tmp/CSJ_GyroP.glb"
+  check "gyrocopter: drawn, its 4 materials with their textures" \
+    jq -e '.[0].ok and .[0].nonBackgroundPixels >= 1000 and .[0].stats.materialsWithMaps == 4 and .[0].stats.textures >= 4' \
+    "$tmp/shots/summary_gyro.json" >/dev/null
+fi
 if [ -n "${FERRY_RENDER_KEEP:-}" ]; then
   mkdir -p "$FERRY_RENDER_KEEP" && cp "$tmp"/shots/*.png "$tmp"/shots/*.json "$FERRY_RENDER_KEEP"/
   echo "screenshots kept in $FERRY_RENDER_KEEP"

@@ -13,7 +13,8 @@
 // fails to load or renders nothing, 2 on usage errors.
 //
 // Options:
-//   --at F        pose the animation at fraction F of its duration (0 = start)
+//   --at F        pose the animation at fraction F of its duration (0 = start,
+//                 1 = its last key: played once and held, not wrapped)
 //   --time S      pose the animation at S seconds
 //   --anim N      the animation to play: index or name (default: the first)
 //   --rest        do not play any animation (bind pose / node transforms as stored)

@@ -5,7 +5,7 @@
 
 #include "../../core/core.h"
 
-ferry_result ferry_meg_write(const ferry_meg *m, ferry_buffer *out, ferry_error *err)
+ferry_result ferry_meg_write_tables(const ferry_meg *m, ferry_buffer *out, ferry_error *err)
 {
     if (err) fy_error_clear(err);
     if (!m || !out) {
@@ -41,6 +41,17 @@ ferry_result ferry_meg_write(const ferry_meg *m, ferry_buffer *out, ferry_error 
         else
             fy_buf_u32le(out, e->name_index);
     }
+    if (out->failed) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot grow the output buffer");
+        return FERRY_ERR_NOMEM;
+    }
+    return FERRY_OK;
+}
+
+ferry_result ferry_meg_write(const ferry_meg *m, ferry_buffer *out, ferry_error *err)
+{
+    ferry_result r = ferry_meg_write_tables(m, out, err);
+    if (r != FERRY_OK) return r;
     if (m->archive && m->tables_end < m->archive_size)
         fy_buf_append(out, m->archive + m->tables_end, m->archive_size - m->tables_end);
     if (out->failed) {

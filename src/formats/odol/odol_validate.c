@@ -285,6 +285,42 @@ static void check_animations_finite(checker *k, const ferry_odol_animations *an)
         }
 }
 
+/* Vertex bone references (12 bytes: a uint32 count, then 4 pairs of bytes
+ * sub-skeleton bone, weight; docs/formats/odol-gltf.md): at most 4, each
+ * naming a bone of the LOD's sub-skeleton, whose entries name skeleton
+ * bones. The glTF export skins with them and refuses the same. */
+static void check_bone_refs(checker *k, const ferry_odol_model *m, uint32_t li)
+{
+    const ferry_odol_lod *l = &m->lods[li];
+    const ferry_odol_int_array *sub = &l->sub_skeleton_to_skeleton;
+    uint32_t bones = m->info.skeleton.bones ? m->info.skeleton.bone_count : 0;
+    for (uint32_t i = 0; sub->values && i < sub->count; i++)
+        if (sub->values[i] < 0 || (uint32_t)sub->values[i] >= bones) {
+            at(k, "lods[%u]/sub_skeleton_to_skeleton[%u]", li, i);
+            report(k, ERR, FERRY_NO_OFFSET, "vertex-bone-ref", "names bone %d, but the skeleton has %u bones",
+                   sub->values[i], bones);
+            break;
+        }
+    const ferry_odol_array *a = &l->vertex_bone_refs;
+    if (!a->data || a->count != l->positions.count) return;
+    uint32_t bad = 0, first = 0, count = 0, index = 0;
+    for (uint32_t v = 0; v < a->count; v++) {
+        const uint8_t *r = a->data + (size_t)v * 12;
+        uint32_t c = fy_load_u32le(r);
+        bool ok = c <= 4;
+        for (uint32_t q = 0; ok && q < c; q++) ok = r[4 + 2 * q] < sub->count;
+        if (!ok && bad++ == 0) first = v, count = c, index = c <= 4 ? 0 : 1;
+    }
+    if (!bad) return;
+    at(k, "lods[%u]/vertex_bone_refs[%u]", li, first);
+    if (index)
+        report(k, ERR, element_offset(a, 4, 12, first), "vertex-bone-ref",
+               "the vertex names %u bones; at most 4 are stored (%u vertices affected)", count, bad);
+    else
+        report(k, ERR, element_offset(a, 4, 12, first), "vertex-bone-ref",
+               "names a sub-skeleton bone the LOD lacks (it has %u; %u vertices affected)", sub->count, bad);
+}
+
 static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
 {
     const ferry_odol_lod *l = &m->lods[li];
@@ -315,6 +351,7 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
     check_vertex_array(k, l->st_coords.count, nv, l->st_coords.offset, "the tangent-space array", true);
     at(k, "lods[%u]/vertex_bone_refs", li);
     check_vertex_array(k, l->vertex_bone_refs.count, nv, l->vertex_bone_refs.offset, "the bone weight array", true);
+    check_bone_refs(k, m, li);
     at(k, "lods[%u]/neighbor_bone_refs", li);
     check_vertex_array(k, l->neighbor_bone_refs.count, nv, l->neighbor_bone_refs.offset, "the neighbour weight array",
                        true);
