@@ -11,6 +11,7 @@
 #define FERRY_ALO_H
 
 #include <ferry/alamo.h>
+#include <ferry/image.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -363,6 +364,14 @@ FERRY_API ferry_result ferry_alamo_texture_folders_open(const char *model_path, 
 FERRY_API void ferry_alamo_texture_folders_close(ferry_alamo_texture_folders *folders);
 
 
+/* A texture for the game from an RGBA image: a .dds of DXT1 (every alpha
+ * 255) or DXT5, with the full mipmap chain (box-filtered; in linear light
+ * unless `linear` says the pixels are data, as normal maps are), appended to
+ * `out`. Sides must be powers of two from 1 to 4096 (FERRY_ERR_ARGUMENT
+ * otherwise, naming the side). */
+FERRY_API ferry_result ferry_alamo_texture_encode_dds(const ferry_image *image, bool linear, ferry_buffer *out,
+                                                      ferry_error *err);
+
 /* ---- derived data ---- */
 
 /* World (model-space) matrix of every bone, 4x4 column-major (OpenGL/glTF
@@ -387,6 +396,16 @@ typedef struct ferry_alo_ray_hit {
  * the sub-mesh has no tree; triangles and nodes out of range are skipped. */
 FERRY_API bool ferry_alo_collision_raycast(const ferry_alo_submesh *submesh, const float origin[3],
                                            const float direction[3], float max_t, ferry_alo_ray_hit *hit);
+
+/* Builds a collision tree (0x1200) for the sub-mesh's triangles, in
+ * `arena`: a bounding-volume hierarchy by binned surface-area heuristic,
+ * O(n log n), node boxes as bytes rounded outward (every decoded box holds
+ * its triangles), the tree box the triangles' plus 0.5% of the largest
+ * extent per side, as real exporters write. A sub-mesh of 0 or more than
+ * 65,535 triangles, or an index past its vertices, is refused. Attach the
+ * result to submesh->collision and set the mesh's collision_enabled. */
+FERRY_API ferry_result ferry_alo_collision_build(const ferry_alo_submesh *submesh, ferry_arena *arena,
+                                                 ferry_alo_collision_tree **out, ferry_error *err);
 
 /* The same query over every triangle, without the tree (the reference). */
 FERRY_API bool ferry_alo_raycast_brute_force(const ferry_alo_submesh *submesh, const float origin[3],

@@ -124,6 +124,57 @@ FERRY_API ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferr
 FERRY_API ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_build_options *options,
                                             ferry_alm_mesh **out, ferry_error *err);
 
+/* ---- glTF (a scene) -> ALO model ---- */
+
+/* A texture a mapped material names, made from a scene image. */
+typedef struct ferry_alo_texture_ref {
+    int32_t image;    /* index into the scene's images */
+    const char *name; /* the name the material gives ("crate_wood.dds") */
+    bool linear;      /* data, not colour (a normal map) */
+} ferry_alo_texture_ref;
+
+/* What ferry_alo_from_scene made, filled on success. */
+typedef struct ferry_alo_from_scene_report {
+    bool ferry_export;      /* the scene is ferry's own export (its axis root was recognised) */
+    size_t bones, meshes, submeshes, triangles, vertices, lights, proxies;
+    size_t materials;              /* distinct ALO materials made */
+    size_t materials_from_extras;  /* of them, shader and parameters from ferry's extras */
+    size_t materials_mapped;       /* of them, mapped from the glTF material */
+    size_t primitives_split;       /* primitives split over 65,535 vertices or 24 palette bones */
+    size_t vertices_reweighted;    /* skinned vertices that had weight on more than one joint */
+    double dropped_weight_total;   /* sum over vertices of the weight not on the dominant joint */
+    double dropped_weight_max;
+    size_t collision_trees;        /* collision trees built (one per sub-mesh of a mesh with collision enabled) */
+    size_t collision_disabled;     /* meshes whose collision was asked for but no tree could be built */
+    size_t own_bones;              /* proxies and lights moved from their bone, given a bone of their own */
+    size_t animations_not_converted; /* glTF animations (written as ALA files by the caller) */
+    size_t warnings;
+    /* The scene images the mapped materials name (each name once), so a
+     * caller can write them as the game's textures
+     * (ferry_alamo_texture_encode_dds); in the model's arena. Materials from
+     * ferry's extras name the original files and add none. */
+    const ferry_alo_texture_ref *textures;
+    size_t texture_count;
+} ferry_alo_from_scene_report;
+
+typedef struct ferry_alo_from_scene_options {
+    ferry_diagnostics *diagnostics; /* warnings (what was changed or lost), may be NULL */
+    ferry_alo_from_scene_report *report; /* may be NULL */
+} ferry_alo_from_scene_options;
+
+/* A scene (typically read by ferry_gltf_read) as an ALO model in its own
+ * arena (ferry_alo_free): nodes become bones (ferry's axis root removed;
+ * other glTF turned from Y-up to Z-up), every mesh node a 0x400 mesh with
+ * one sub-mesh per primitive (split at 65,535 vertices and 24 palette
+ * bones; one bone per vertex, the dominant weight's), materials from
+ * ferry's extras (shader and every parameter) or mapped to the common
+ * shaders, lights, proxies and dazzles from their nodes. Animations are
+ * not converted here. Non-triangle primitives, indices out of range,
+ * non-finite positions and skin joints that are not bones are
+ * FERRY_ERR_MALFORMED errors naming the place. docs/formats/gltf-import.md. */
+FERRY_API ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from_scene_options *options,
+                                            ferry_alo_model **out, ferry_error *err);
+
 /* ---- ODOL (ArmA binarized P3D) ---- */
 
 /* What ferry_odol_to_scene made, filled on success. */

@@ -117,6 +117,9 @@ int cli_alm_dump(const char *file, const uint8_t *data, size_t size, bool json);
 size_t cli_alm_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
                         json_t *report);
 int cli_alm_convert(int argc, char **argv, ferry_format source);
+/* glTF -> ALO model (cli_gltf_alo.c). */
+int cli_gltf_alo_convert(int argc, char **argv, ferry_format source);
+extern const char cli_gltf_alo_convert_help[];
 int cli_alm_export(const char *in, const char *out, const cli_convert_options *options); /* cli_alm_export.c */
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
 void *cli_alm_read(const uint8_t *data, size_t size, ferry_error *err);
