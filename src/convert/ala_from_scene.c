@@ -586,12 +586,20 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
     for (size_t i = 0; vis && vis->kind == FERRY_JSON_ARRAY && i < vis->count; i++) {
         const ferry_json *e = vis->items[i], *bits = ferry_json_get(e, "visible"), *bn = ferry_json_get(e, "bone");
         if (!bits || bits->kind != FERRY_JSON_ARRAY) continue;
+        /* The node ferry's export names, when it is a bone of that name
+         * (names repeat: several "p_rebelsmokedeath" in one model), else
+         * the first bone of the name. */
         int32_t bone = -1;
-        for (size_t k = 0; bn && bn->kind == FERRY_JSON_STRING && k < bone_count && bone < 0; k++)
-            if (strlen(src[k].name) == bn->length && memcmp(src[k].name, bn->string, bn->length) == 0) bone = (int32_t)k;
         double nodev;
-        if (bone < 0 && json_number(ferry_json_get(e, "node"), &nodev) && nodev >= 0 && nodev < (double)s->node_count)
-            bone = bone_of_node[(size_t)nodev];
+        if (json_number(ferry_json_get(e, "node"), &nodev) && nodev >= 0 && nodev < (double)s->node_count) {
+            int32_t k = bone_of_node[(size_t)nodev];
+            if (k >= 0 && (!bn || bn->kind != FERRY_JSON_STRING ||
+                           (strlen(src[k].name) == bn->length && memcmp(src[k].name, bn->string, bn->length) == 0)))
+                bone = k;
+        }
+        for (size_t k = 0; bn && bn->kind == FERRY_JSON_STRING && k < bone_count && bone < 0; k++)
+            if (src[k].node >= 0 && strlen(src[k].name) == bn->length && memcmp(src[k].name, bn->string, bn->length) == 0)
+                bone = (int32_t)k;
         if (bone < 0) {
             warn(b, "anim-not-bone", "visibility %zu names no bone of the model: ignored", i);
             continue;
@@ -614,15 +622,14 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
     b->fps = fps;
     double frames_d = ceil(max_time * fps - KEY_EPS_FRAMES) + 1;
     double stated;
-    if (json_number(ferry_json_get(a->extras, "frame_count"), &stated) && stated >= 1 && stated <= MAX_FRAMES &&
-        stated > frames_d)
-        frames_d = floor(stated);
+    bool has_stated = json_number(ferry_json_get(a->extras, "frame_count"), &stated) && stated >= 1 && stated <= MAX_FRAMES;
+    if (has_stated && stated > frames_d) frames_d = floor(stated);
     if (!(frames_d <= MAX_FRAMES))
         return fail(b, FERRY_ERR_UNSUPPORTED, "lasts %g s, %.0f frames at %g fps: more than ALA's %u frames ferry writes",
                     max_time, frames_d, fps, MAX_FRAMES);
     if (frames_d < 1) frames_d = 1;
     b->frames = (uint32_t)frames_d;
-    if (max_time == 0 && used > 0 && b->frames == 1)
+    if (max_time == 0 && used > 0 && b->frames == 1 && !has_stated)
         warn(b, "anim-zero-length", "every key is at time 0: a one-frame animation (a pose)");
     size_t tracks = 0;
     for (size_t k = 0; k < bone_count; k++) tracks += driven[k];
