@@ -90,12 +90,13 @@ int cli_alamo_export(const char *in, const char *out, const cli_convert_options 
 
 /* ---- routing: (source format, output kind) -> the family that converts ---- */
 
-typedef enum output_kind { OUT_ANY, OUT_GLTF, OUT_ALM, OUT_P3D, OUT_PAA, OUT_OTHER } output_kind;
+typedef enum output_kind { OUT_ANY, OUT_GLTF, OUT_ALM, OUT_P3D, OUT_PAA, OUT_ALA, OUT_OTHER } output_kind;
 
 static output_kind output_kind_of(const char *out)
 {
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) return OUT_GLTF;
     if (cli_has_ext(out, ".alm")) return OUT_ALM;
+    if (cli_has_ext(out, ".ala")) return OUT_ALA;
     if (cli_has_ext(out, ".p3d")) return OUT_P3D;
     if (cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac")) return OUT_PAA;
     return OUT_OTHER;
@@ -118,6 +119,8 @@ static const struct convert_route {
     {FERRY_FORMAT_PBO, OUT_ANY, cli_pbo_convert},   /* rewrite; other outputs refused */
     {FERRY_FORMAT_RAP, OUT_ANY, cli_config_convert},         /* raP rewrite, derapify */
     {FERRY_FORMAT_CONFIG_TEXT, OUT_ANY, cli_config_convert}, /* rapify, text */
+    {FERRY_FORMAT_GLB, OUT_ALA, cli_gltf_ala_convert},  /* a glTF animation as an ALA */
+    {FERRY_FORMAT_GLTF, OUT_ALA, cli_gltf_ala_convert},
     {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
     {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
     {FROM_ANY, OUT_PAA, cli_paa_convert},           /* PNG/TGA/DDS to a texture */
@@ -128,7 +131,7 @@ static const struct convert_route {
  * for IN and OUT. */
 static bool takes_value(const char *arg)
 {
-    static const char *const with_value[] = {"--anim", "--textures", "--jobs", "--ala-format",
+    static const char *const with_value[] = {"--anim", "--textures", "--jobs", "--ala-format", "--animation", "--model",
                                              "--lod", "--triangles", "--error", "--mip"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(arg, with_value[i]) == 0) return true;
@@ -187,6 +190,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
         if (cli_is_help(argv[i])) {
             fputs(convert_usage, stdout);
             fputs(cli_alm_convert_help, stdout);
+            fputs(cli_gltf_ala_convert_help, stdout);
             fputs(cli_odol_convert_help, stdout);
             fputs(cli_paa_convert_help, stdout);
             fputs(cli_meg_convert_help, stdout);
