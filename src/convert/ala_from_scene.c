@@ -17,6 +17,9 @@
 /* Frames at most: nine hours at 30 fps, far beyond any game animation,
  * and small enough that the bit and value arrays stay reasonable. */
 #define MAX_FRAMES 1000000u
+/* Bone-frames at most (frames x animated bones): 16 million, some 400 MB
+ * of work arrays; the largest real animation has 47,000. */
+#define MAX_BONE_FRAMES 16000000u
 /* Format 2 addresses a bone's rotation by an int16 index counted in values
  * (4 per bone): at most 8192 rotated bones fit. */
 #define FORMAT2_MAX_BONES 8192u
@@ -634,6 +637,9 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
     size_t tracks = 0;
     for (size_t k = 0; k < bone_count; k++) tracks += driven[k];
     if (tracks == 0) warn(b, "anim-no-bones", "animates no bone of the model: the ALA holds no tracks");
+    if ((double)tracks * b->frames > MAX_BONE_FRAMES)
+        return fail(b, FERRY_ERR_UNSUPPORTED, "%u frames x %zu bones is more than the %u bone-frames ferry writes",
+                    (unsigned)b->frames, tracks, MAX_BONE_FRAMES);
     if (o->format == FERRY_ALA_FORMAT_2 && tracks > FORMAT2_MAX_BONES)
         return fail(b, FERRY_ERR_UNSUPPORTED, "animates %zu bones; format 2 indexes at most %u (its indices are 16-bit): "
                     "use format 1", tracks, FORMAT2_MAX_BONES);
