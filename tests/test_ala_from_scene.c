@@ -303,6 +303,35 @@ static void test_bad_input(void)
     free(names);
 }
 
+/* Bones given by name (the model's): a node of another role holding the
+ * name is passed over, and Blender's ".001" suffix (it renames a repeated
+ * name) still finds the bone. */
+static void test_bone_names(void)
+{
+    static const float times[] = {0, 1}, values[] = {0, 0, 0, 1, 0, 0};
+    ferry_scene_channel ch = {.node = 2, .path = FERRY_ANIM_TRANSLATION, .times = times, .key_count = 2, .values = values};
+    ferry_scene s;
+    ferry_scene_animation an;
+    base_scene(&s, &an, &ch, 1);
+    nodes[2].name = "Arm.001";
+    nodes[3].name = "Arm"; /* the mesh node */
+    static const char *const bones[] = {"Root", "arm"};
+    ferry_ala_scene_options o;
+    memset(&o, 0, sizeof o);
+    o.bone_names = bones;
+    o.bone_count = 2;
+    ferry_diagnostics d;
+    memset(&d, 0, sizeof d);
+    o.diagnostics = &d;
+    ferry_ala_animation *a = NULL;
+    ferry_error err;
+    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(d.count == 0);
+    CHECK(a && a->bone_count == 1 && a->bones[0].index == 1 && strcmp(a->bones[0].name, "arm") == 0);
+    ferry_ala_free(a);
+    ferry_diagnostics_free(&d);
+}
+
 static void test_names(void)
 {
     char out[256];
@@ -325,6 +354,7 @@ int main(void)
     test_linear_step_cubic();
     test_extras_and_axes();
     test_bad_input();
+    test_bone_names();
     test_names();
     TEST_END();
 }

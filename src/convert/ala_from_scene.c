@@ -125,6 +125,22 @@ static int ascii_casecmp(const char *a, const char *b)
     }
 }
 
+/* Names equal ignoring ASCII case; with `suffixed`, `node` may add a
+ * ".NNN" (digits) to `bone`. */
+static bool name_matches(const char *node, const char *bone, bool suffixed)
+{
+    if (!suffixed) return ascii_casecmp(node, bone) == 0;
+    size_t n = strlen(node), m = strlen(bone);
+    if (n < m + 2 || node[m] != '.') return false;
+    for (size_t i = m + 1; i < n; i++)
+        if (node[i] < '0' || node[i] > '9') return false;
+    char head[256];
+    if (m >= sizeof head) return false;
+    memcpy(head, node, m);
+    head[m] = 0;
+    return ascii_casecmp(head, bone) == 0;
+}
+
 size_t ferry_ala_scene_bones(const ferry_scene *scene, int32_t *nodes, size_t capacity)
 {
     if (!scene) return 0;
@@ -519,15 +535,26 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
         bone_node = tmp_alloc(b, bone_count, sizeof *bone_node);
         bone_name = tmp_alloc(b, bone_count, sizeof *bone_name);
         if (!bone_node || !bone_name) return false;
+        /* Passes: a node ferry's extras mark as a bone, then any node
+         * without another role (not a mesh, light, proxy...), then the
+         * same with a ".NNN" suffix Blender adds to repeated names
+         * ("pe_Z95engines.001" when a proxy holds the plain name). */
         for (size_t k = 0; k < bone_count; k++) {
             bone_name[k] = o->bone_names[k] ? o->bone_names[k] : "";
             bone_node[k] = -1;
-            for (size_t i = 0; i < s->node_count && bone_node[k] < 0; i++)
-                if (s->nodes[i].name && bone_of_node[i] < 0 && ascii_casecmp(s->nodes[i].name, bone_name[k]) == 0) {
+        }
+        for (int pass = 0; pass < 4; pass++)
+            for (size_t k = 0; k < bone_count; k++)
+                for (size_t i = 0; i < s->node_count && bone_node[k] < 0; i++) {
+                    const ferry_scene_node *nd = &s->nodes[i];
+                    const ferry_json *role = ferry_json_get(nd->extras, "alamo");
+                    if (!nd->name || bone_of_node[i] >= 0) continue;
+                    if ((pass % 2 == 0) != json_is_str(role, "bone")) continue;
+                    if (pass % 2 == 1 && (role || is_axis_root(nd))) continue;
+                    if (!name_matches(nd->name, bone_name[k], pass >= 2)) continue;
                     bone_node[k] = (int32_t)i;
                     bone_of_node[i] = (int32_t)k;
                 }
-        }
     } else {
         bone_count = ferry_ala_scene_bones(s, NULL, 0);
         bone_node = tmp_alloc(b, bone_count, sizeof *bone_node);
