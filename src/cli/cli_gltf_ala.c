@@ -25,7 +25,9 @@ const char cli_gltf_ala_convert_help[] =
     "                      when the file holds more than one\n"
     "  --ala-format 1|2    the ALA format (1: Empire at War, 2: Forces of Corruption)\n"
     "  --model FILE.alo    bind tracks to this model's bones by name, in its bone\n"
-    "                      order (the game binds by index)\n";
+    "                      order (the game binds by index)\n"
+    "  --fps N             sample at N frames per second instead (e.g. 24 for a file\n"
+    "                      Blender exported at its default rate: no resampling)\n";
 
 static ferry_scene *load_gltf(const char *in, ferry_error *err)
 {
@@ -62,10 +64,11 @@ static void print_diagnostics(const char *in, const ferry_diagnostics *d)
 }
 
 int cli_gltf_write_animation(const char *in, const ferry_scene *scene, size_t index, const char *out, int ala_format,
-                             const char *const *bone_names, size_t bone_count, size_t *warnings)
+                             double fps, const char *const *bone_names, size_t bone_count, size_t *warnings)
 {
     ferry_ala_scene_options o;
     memset(&o, 0, sizeof o);
+    o.fps = fps;
     o.format = (uint8_t)(ala_format ? ala_format : FERRY_ALA_FORMAT_2);
     o.bone_names = bone_names;
     o.bone_count = bone_count;
@@ -110,13 +113,13 @@ int cli_gltf_write_animation(const char *in, const ferry_scene *scene, size_t in
 }
 
 int cli_gltf_write_animations(const char *in, const ferry_scene *scene, const char *model_out, int ala_format,
-                              const char *const *bone_names, size_t bone_count, size_t *written)
+                              double fps, const char *const *bone_names, size_t bone_count, size_t *written)
 {
     int status = CLI_OK;
     for (size_t i = 0; i < scene->animation_count; i++) {
         char path[4096];
         ferry_ala_file_name(model_out, scene->animations[i].name, i, path, sizeof path);
-        int s = cli_gltf_write_animation(in, scene, i, path, ala_format, bone_names, bone_count, NULL);
+        int s = cli_gltf_write_animation(in, scene, i, path, ala_format, fps, bone_names, bone_count, NULL);
         if (s == CLI_OK && written) (*written)++;
         if (s != CLI_OK) status = s;
     }
@@ -157,15 +160,22 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
     (void)source;
     const char *in = NULL, *out = NULL, *which = NULL, *model_path = NULL;
     int ala_format = 0;
+    double fps = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
             fputs(cli_gltf_ala_convert_help, stdout);
             return CLI_OK;
-        } else if (strcmp(a, "--animation") == 0 || strcmp(a, "--ala-format") == 0 || strcmp(a, "--model") == 0) {
+        } else if (strcmp(a, "--animation") == 0 || strcmp(a, "--ala-format") == 0 || strcmp(a, "--model") == 0 ||
+                   strcmp(a, "--fps") == 0) {
             if (i + 1 >= argc) return cli_usage_error("convert", "%s needs a value", a);
             const char *v = argv[++i];
-            if (strcmp(a, "--animation") == 0) which = v;
+            if (strcmp(a, "--fps") == 0) {
+                char *end;
+                fps = strtod(v, &end);
+                if (*end || end == v || !(fps > 0 && fps <= 1000))
+                    return cli_usage_error("convert", "--fps takes a number above 0 and at most 1000, not '%s'", v);
+            } else if (strcmp(a, "--animation") == 0) which = v;
             else if (strcmp(a, "--model") == 0) model_path = v;
             else if (strcmp(v, "1") == 0 || strcmp(v, "2") == 0) ala_format = v[0] - '0';
             else return cli_usage_error("convert", "--ala-format takes 1 or 2");
@@ -214,7 +224,7 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         if (!names) goto done;
         for (size_t i = 0; i < name_count; i++) names[i] = (char *)(model->skeleton.bones[i].name ? model->skeleton.bones[i].name : "");
     }
-    status = cli_gltf_write_animation(in, scene, index, out, ala_format, (const char *const *)names,
+    status = cli_gltf_write_animation(in, scene, index, out, ala_format, fps, (const char *const *)names,
                                       model_path ? name_count : 0, NULL);
 done:
     free(names);

@@ -131,7 +131,7 @@ static const struct convert_route {
  * for IN and OUT. */
 static bool takes_value(const char *arg)
 {
-    static const char *const with_value[] = {"--anim", "--textures", "--jobs", "--ala-format", "--animation", "--model",
+    static const char *const with_value[] = {"--anim", "--textures", "--jobs", "--ala-format", "--animation", "--model", "--fps",
                                              "--lod", "--triangles", "--error", "--mip"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(arg, with_value[i]) == 0) return true;

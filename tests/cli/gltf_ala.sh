@@ -14,6 +14,11 @@ expect 2 "two animations and no --animation" -- "$FERRY" convert "$tmp/walker.gl
 check "the animations are listed" grep -q "walker_walk_00" "$tmp/err"
 expect 1 "an animation that is not there" -- "$FERRY" convert --animation nope "$tmp/walker.glb" "$tmp/x.ala"
 expect 2 "a bad --ala-format" -- "$FERRY" convert --ala-format 3 --animation 0 "$tmp/walker.glb" "$tmp/x.ala"
+expect 2 "a bad --fps" -- "$FERRY" convert --fps 0 --animation 0 "$tmp/walker.glb" "$tmp/x.ala"
+# walker_walk_00: 16 frames at 15 fps (1 s); at 30 fps it becomes 31 frames.
+expect 0 "walker_walk_00 at 30 fps" -- "$FERRY" convert --fps 30 --animation walker_walk_00 "$tmp/walker.glb" "$tmp/w30.ala"
+expect 0 "info of the 30 fps walk" -- "$FERRY" info --json "$tmp/w30.ala"
+check "30 fps: 31 frames" jq -e '.[0].frames == 31 and .[0].fps == 30' "$tmp/out" >/dev/null
 expect 0 "help names the glTF -> ALA route" -- "$FERRY" convert --help
 check "help mentions --animation" grep -q -- "--animation N|NAME" "$tmp/out"
 for anim in walker_idle_00 walker_walk_00; do
