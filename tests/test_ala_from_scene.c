@@ -199,12 +199,52 @@ static void test_extras_and_axes(void)
     ferry_scene s2 = {.nodes = &one, .node_count = 1, .animations = &a2, .animation_count = 1};
     a = build(&s2, 1, 2, NULL, &err);
     CHECK(a != NULL);
+    /* The model writer adds a Root bone 0 to such files: the node is bone 1. */
+    CHECK(ferry_ala_scene_bones(&s2, NULL, 0) == 2);
+    CHECK(a && a->bone_count == 1 && a->bones[0].index == 1 && strcmp(a->bones[0].name, "Bone") == 0);
     if (a && a->bone_count == 1) {
         ferry_ala_pose p;
         ferry_ala_sample_frame(a, 0, 1, &p);
         CHECK_MSG(near(p.translation[0], 0, 1e-6) && near(p.translation[1], 0, 1e-6) && near(p.translation[2], 1, 1e-6),
                   "(%g %g %g)", p.translation[0], p.translation[1], p.translation[2]);
         CHECK(near(p.rotation[0], H, 1e-4) && near(p.rotation[3], H, 1e-4));
+    }
+    ferry_ala_free(a);
+
+    /* A bone under a node that is not a bone (a mesh node moved by (0, 0, 2)
+     * and turned 90 degrees about Z), under a bone: the mesh node's
+     * transform is composed in. Tip at (1, 0, 0) in the mesh node's space is
+     * at (0, 1, 2) from Root, turned 90 degrees about Z. */
+    ferry_scene_node n4[4];
+    for (int i = 0; i < 4; i++) ferry_scene_node_init(&n4[i]);
+    n4[0].name = "m (Z-up to Y-up)";
+    n4[0].extras = test_extras_parse("{\"alamo\":\"axis_root\"}");
+    n4[0].rotation[0] = -H;
+    n4[0].rotation[3] = H;
+    n4[1].name = "Root";
+    n4[1].parent = 0;
+    n4[2].name = "Holder";
+    n4[2].parent = 1;
+    n4[2].mesh = 0; /* a mesh node: not a bone */
+    n4[2].extras = test_extras_parse("{\"alamo\":\"mesh\"}");
+    n4[2].translation[2] = 2;
+    n4[2].rotation[2] = H;
+    n4[2].rotation[3] = H;
+    n4[3].name = "Tip";
+    n4[3].parent = 2;
+    static const float tip_t[] = {0}, tip_v[] = {1, 0, 0};
+    ferry_scene_channel c3 = {.node = 3, .path = FERRY_ANIM_TRANSLATION, .times = tip_t, .key_count = 1, .values = tip_v};
+    ferry_scene_animation a3 = {.name = "x", .channels = &c3, .channel_count = 1};
+    ferry_scene s3 = {.nodes = n4, .node_count = 4, .animations = &a3, .animation_count = 1};
+    CHECK(ferry_ala_scene_bones(&s3, NULL, 0) == 2);
+    a = build(&s3, 2, 30, NULL, &err);
+    CHECK(a && a->bone_count == 1 && a->bones[0].index == 1);
+    if (a && a->bone_count == 1) {
+        ferry_ala_pose p;
+        ferry_ala_sample_frame(a, 0, 0, &p);
+        CHECK_MSG(near(p.translation[0], 0, 1e-5) && near(p.translation[1], 1, 1e-5) && near(p.translation[2], 2, 1e-5),
+                  "(%g %g %g)", p.translation[0], p.translation[1], p.translation[2]);
+        CHECK(near(p.rotation[2], H, 1e-4) && near(p.rotation[3], H, 1e-4));
     }
     ferry_ala_free(a);
 }

@@ -228,11 +228,13 @@ FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, size_t ani
                                             const ferry_ala_scene_options *options, ferry_ala_animation **out,
                                             ferry_error *err);
 
-/* The scene's bones, in the model's bone order, as node indices: with
- * ferry's extras (alamo: "bone") those nodes by their bone_index; otherwise
- * every node but the axis root and nodes ferry's extras give another role.
- * Writes at most `capacity` (nodes may be NULL with 0) and returns how many
- * there are. */
+/* The scene's bones as ferry_alo_from_scene makes them, in its bone order,
+ * as node indices: every node except ferry's axis root, nodes ferry's
+ * extras call meshes or dazzles, skinned mesh nodes, and proxies and lights
+ * at their parent's place (gltf-import.md, "Nodes"), in node order; a
+ * glTF without ferry's axis root first gets the model's added Root bone,
+ * listed as -1 (no node). Writes at most `capacity` (nodes may be NULL
+ * with 0) and returns how many there are. */
 FERRY_API size_t ferry_ala_scene_bones(const ferry_scene *scene, int32_t *nodes, size_t capacity);
 
 /* The file name the game finds an animation of MODEL.alo by: beside the

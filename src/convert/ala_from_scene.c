@@ -141,52 +141,60 @@ static bool name_matches(const char *node, const char *bone, bool suffixed)
     return ascii_casecmp(head, bone) == 0;
 }
 
+static bool role_is(const ferry_scene_node *n, const char *role)
+{
+    return json_is_str(ferry_json_get(n->extras, "alamo"), role);
+}
+
+/* Whether a node's local transform is the identity: its matrix R x S within
+ * 1e-4 of the unit matrix, its translation within 1e-3 of zero. */
+static bool near_identity(const ferry_scene_node *n)
+{
+    double q[4] = {n->rotation[0], n->rotation[1], n->rotation[2], n->rotation[3]};
+    double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(l > 0)) return false;
+    for (int k = 0; k < 4; k++) q[k] /= l;
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                   2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                   2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 3; k++)
+            if (!(fabs(r[c * 3 + k] * n->scale[c] - (c == k)) <= 1e-4)) return false;
+    for (int k = 0; k < 3; k++)
+        if (!(fabs(n->translation[k]) <= 1e-3)) return false;
+    return true;
+}
+
+/* The model writer's rule (ferry_alo_from_scene, gltf-import.md "Nodes"):
+ * every node is a bone except the axis root, nodes ferry's extras call
+ * meshes or dazzles, skinned mesh nodes, and proxies and lights that sit
+ * exactly at their parent (one moved away gets a bone of its own). */
+static bool is_bone_node(const ferry_scene_node *n, bool axis_root)
+{
+    if (axis_root) return false;
+    bool proxy = n->mesh < 0 && (role_is(n, "proxy") || (!role_is(n, "dazzle") && ferry_json_get(n->extras, "proxy")));
+    if (proxy || (role_is(n, "light") && n->mesh < 0)) return !near_identity(n);
+    if (role_is(n, "mesh") || role_is(n, "dazzle")) return false;
+    if (n->skin >= 0 && n->mesh >= 0) return false;
+    return true;
+}
+
 size_t ferry_ala_scene_bones(const ferry_scene *scene, int32_t *nodes, size_t capacity)
 {
     if (!scene) return 0;
-    size_t tagged = 0;
-    for (size_t i = 0; i < scene->node_count; i++)
-        if (json_is_str(ferry_json_get(scene->nodes[i].extras, "alamo"), "bone")) tagged++;
+    /* ferry's export: a root node whose extras say axis_root. */
+    int32_t axis = -1;
+    for (size_t i = 0; i < scene->node_count && axis < 0; i++)
+        if (scene->nodes[i].parent < 0 && role_is(&scene->nodes[i], "axis_root")) axis = (int32_t)i;
     size_t n = 0;
-    if (tagged) {
-        /* ferry's export: the nodes it marks as bones, by their bone_index
-         * when those are exactly 0..n-1, else in node order. */
-        bool by_index = true;
-        for (size_t i = 0; i < scene->node_count; i++) {
-            const ferry_json *x = scene->nodes[i].extras;
-            if (!json_is_str(ferry_json_get(x, "alamo"), "bone")) continue;
-            const ferry_json *bi = ferry_json_get(x, "bone_index");
-            if (!bi || bi->kind != FERRY_JSON_INTEGER || bi->integer < 0 || (uint64_t)bi->integer >= tagged) by_index = false;
-        }
-        if (by_index) {
-            /* Each index once: a repeat falls back to node order. */
-            for (size_t k = 0; k < tagged && by_index; k++) {
-                size_t hits = 0;
-                int32_t node = -1;
-                for (size_t i = 0; i < scene->node_count; i++) {
-                    const ferry_json *x = scene->nodes[i].extras;
-                    if (json_is_str(ferry_json_get(x, "alamo"), "bone") && ferry_json_get(x, "bone_index")->integer == (int64_t)k) {
-                        hits++;
-                        node = (int32_t)i;
-                    }
-                }
-                if (hits != 1) by_index = false;
-                else if (k < capacity) nodes[k] = node;
-            }
-            if (by_index) return tagged;
-        }
-        for (size_t i = 0; i < scene->node_count; i++)
-            if (json_is_str(ferry_json_get(scene->nodes[i].extras, "alamo"), "bone")) {
-                if (n < capacity) nodes[n] = (int32_t)i;
-                n++;
-            }
-        return n;
+    /* Other tools' glTF: the model gets a Root bone first, on no node. */
+    if (axis < 0) {
+        if (n < capacity) nodes[n] = -1;
+        n++;
     }
-    /* Any other glTF: every node is a bone, except the axis root and nodes
-     * ferry's extras give another role (meshes, lights, proxies...). */
     for (size_t i = 0; i < scene->node_count; i++) {
-        const ferry_scene_node *nd = &scene->nodes[i];
-        if (is_axis_root(nd) || ferry_json_get(nd->extras, "alamo")) continue;
+        if (!is_bone_node(&scene->nodes[i], (int32_t)i == axis)) continue;
         if (n < capacity) nodes[n] = (int32_t)i;
         n++;
     }
@@ -379,20 +387,26 @@ static void bone_pose(const builder *b, const bone_src *bs, double t, pose *p)
 
 /* ---- the parent's conversion ---- */
 
-/* Alamo space of a bone whose parent is not a bone: glTF's Y-up turned to
- * Z-up (+90 degrees about X) times the world transform of the non-bone
- * ancestors. Under ferry's axis root (-90 degrees about X) that is the
- * identity: the values are copied as they are. */
+/* Alamo space of a bone whose parent node is not a bone: the transforms of
+ * the non-bone nodes between it and the nearest bone above, and when no
+ * bone is above, glTF's Y-up turned to Z-up (+90 degrees about X) in front.
+ * Under ferry's axis root (-90 degrees about X) that is the identity: the
+ * values are copied as they are. */
 static void parent_conversion(const builder *b, const int32_t *bone_of_node, bone_src *bs)
 {
     double t[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1}, s = 1;
-    /* World of the chain, from the top down: collect ancestors first. */
     int32_t chain[64];
     size_t n = 0;
+    bool under_bone = false;
     for (int32_t p = b->scene->nodes[bs->node].parent; p >= 0 && n < 64; p = b->scene->nodes[p].parent) {
-        if (bone_of_node[p] >= 0) return; /* hangs on a bone: nothing to convert */
+        if (bone_of_node[p] >= 0) {
+            under_bone = true;
+            break;
+        }
         chain[n++] = p;
     }
+    bs->convert = false;
+    if (under_bone && n == 0) return; /* hangs on a bone: nothing to convert */
     while (n--) {
         const ferry_scene_node *nd = &b->scene->nodes[chain[n]];
         double lt[3] = {nd->translation[0], nd->translation[1], nd->translation[2]};
@@ -404,16 +418,21 @@ static void parent_conversion(const builder *b, const int32_t *bone_of_node, bon
         qmul(q, lq, q);
         qnorm(q);
         /* Scales compose as one number: the largest of the node's (a
-         * non-uniform scale above a bone cannot be expressed per bone). */
+         * non-uniform scale between bones cannot be expressed per bone). */
         double ls = fmax(fabs(nd->scale[0]), fmax(fabs(nd->scale[1]), fabs(nd->scale[2])));
         s *= ls > 0 && isfinite(ls) ? ls : 1;
     }
-    const double h = sqrt(0.5), up[4] = {h, 0, 0, h};
-    double r[3];
-    qrot(up, t, r);
-    memcpy(bs->ct, r, sizeof r);
-    qmul(up, q, bs->cq);
-    qnorm(bs->cq);
+    if (under_bone) {
+        memcpy(bs->ct, t, sizeof t);
+        memcpy(bs->cq, q, sizeof q);
+    } else {
+        const double h = sqrt(0.5), up[4] = {h, 0, 0, h};
+        double r[3];
+        qrot(up, t, r);
+        memcpy(bs->ct, r, sizeof r);
+        qmul(up, q, bs->cq);
+        qnorm(bs->cq);
+    }
     bs->cs = s;
     double id = fabs(bs->cq[0]) + fabs(bs->cq[1]) + fabs(bs->cq[2]);
     bs->convert = !(id < 1e-6 && fabs(s - 1) < 1e-6 && fabs(bs->ct[0]) + fabs(bs->ct[1]) + fabs(bs->ct[2]) < 1e-9);
@@ -562,6 +581,10 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
         if (!bone_node || !bone_name) return false;
         ferry_ala_scene_bones(s, bone_node, bone_count);
         for (size_t k = 0; k < bone_count; k++) {
+            if (bone_node[k] < 0) {
+                bone_name[k] = "Root"; /* the model writer's added root bone */
+                continue;
+            }
             bone_of_node[bone_node[k]] = (int32_t)k;
             bone_name[k] = s->nodes[bone_node[k]].name ? s->nodes[bone_node[k]].name : "";
         }
