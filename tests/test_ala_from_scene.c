@@ -175,6 +175,16 @@ static void test_extras_and_axes(void)
               a->bones[arm].visibility[0] == 0x19); /* 1,0,0,1,1,0 -> bits 0, 3, 4 */
         ferry_ala_free(a);
     }
+    /* At 30 fps the bits (written at 15) cover two frames each: frames 0-1
+     * visible, 2-5 hidden, 6-9 visible, 10-11 hidden (frames 0..11). */
+    a = build(&s, 2, 30, NULL, &err);
+    if (a) {
+        long arm = track(a, 1);
+        CHECK(a->frame_count == 11 || a->frame_count == 12);
+        CHECK_MSG(arm >= 0 && a->bones[arm].visibility[0] == 0xC3 && (a->bones[arm].visibility[1] & 0x3) == 0x3,
+                  "bits %02x %02x", arm >= 0 ? a->bones[arm].visibility[0] : 0, arm >= 0 ? a->bones[arm].visibility[1] : 0);
+        ferry_ala_free(a);
+    }
     /* No extras, no rate given: 30 fps. */
     an.extras = NULL;
     ferry_ala_scene_report rep;

@@ -672,11 +672,20 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
         }
     }
     if (fps > 1e6) return fail(b, FERRY_ERR_ARGUMENT, "%g frames per second is not a usable rate", fps);
+    /* The rate of the extras' frame_count and visibility bits. */
+    double vis_fps = fps;
+    if (!json_number(ferry_json_get(a->extras, "fps"), &vis_fps) || !(vis_fps > 0)) {
+        if (!json_number(ferry_json_get(a->extras, "fps_assumed"), &vis_fps) || !(vis_fps > 0)) vis_fps = fps;
+    }
     b->fps = fps;
     double frames_d = ceil(max_time * fps - KEY_EPS_FRAMES) + 1;
     double stated;
     bool has_stated = json_number(ferry_json_get(a->extras, "frame_count"), &stated) && stated >= 1 && stated <= MAX_FRAMES;
-    if (has_stated && stated > frames_d) frames_d = floor(stated);
+    if (has_stated) {
+        /* The stated count is at the extras' rate: its duration at ours. */
+        double from_stated = vis_fps == fps ? floor(stated) : ceil((floor(stated) - 1) / vis_fps * fps - KEY_EPS_FRAMES) + 1;
+        if (from_stated > frames_d) frames_d = from_stated;
+    }
     if (!(frames_d <= MAX_FRAMES))
         return fail(b, FERRY_ERR_UNSUPPORTED, "lasts %g s, %.0f frames at %g fps: more than ALA's %u frames ferry writes",
                     max_time, frames_d, fps, MAX_FRAMES);
@@ -778,8 +787,12 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
             if (!bits) return false;
             size_t n = bs->visibility->count;
             for (uint32_t f = 0; f < b->frames; f++) {
+                /* The bits are per frame of the extras' rate: the one at or
+                 * before this frame's time when the rates differ. */
+                double src_f = vis_fps == fps ? f : floor(f / fps * vis_fps + KEY_EPS_FRAMES);
+                size_t at = src_f < (double)n ? (size_t)src_f : n - 1;
                 double v = 1;
-                if (n) json_number(bs->visibility->items[f < n ? f : n - 1], &v);
+                if (n) json_number(bs->visibility->items[at], &v);
                 if (v != 0) bits[f / 8] |= (uint8_t)(1u << (f % 8));
             }
             ab->visibility = bits;
