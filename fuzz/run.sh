@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf gltf_alo lzo paa meg pbo config"
+targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf gltf_alo gltf_ala lzo paa meg pbo config"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -41,7 +41,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The committed seeds of a target: the ODOL reader's are the bundled samples,
 # ferry_detect's the glTF seeds (plus the Alamo samples, below).
 seeds_of() {
-    if [ "$1" = odol ]; then echo "$here/../samples/odol"; elif [ "$1" = detect ] || [ "$1" = gltf_alo ]; then echo "$here/corpus/gltf"; elif [ "$1" = particle_sim ]; then echo "$here/corpus/particle"; else echo "$here/corpus/$1"; fi
+    if [ "$1" = odol ]; then echo "$here/../samples/odol"; elif [ "$1" = detect ] || [ "$1" = gltf_alo ] || [ "$1" = gltf_ala ]; then echo "$here/corpus/gltf"; elif [ "$1" = particle_sim ]; then echo "$here/corpus/particle"; else echo "$here/corpus/$1"; fi
 }
 
 echo "== replaying the seed corpus"
@@ -61,8 +61,8 @@ for t in $targets; do
     mkdir -p "$corpus"
     cp "$(seeds_of "$t")"/* "$corpus/"
     # Every Alamo target reads any Alamo input: the bundled samples seed them all.
-    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || [ "$t" = pbo ] || [ "$t" = config ] || cp "$here/../samples/alamo"/* "$corpus/"
-    if [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = lzo ]; then
+    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = gltf_ala ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || [ "$t" = pbo ] || [ "$t" = config ] || cp "$here/../samples/alamo"/* "$corpus/"
+    if [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = gltf_ala ] || [ "$t" = lzo ]; then
         :  # real textures are 64-350 KB: too big for useful seeds
     elif [ "$t" = pbo ]; then
         :  # hand-built seeds only (fuzz/make_seeds.c)

@@ -363,16 +363,38 @@ static void test_documents(void)
         json_decref(doc);
     }
     {
-        /* An animation with CUBICSPLINE, then with times that go back. */
-        json_t *doc = json_loads(base_doc, 0, NULL);
-        json_t *anims = json_pack("[{s:[{s:i,s:{s:i,s:s}}],s:[{s:i,s:i,s:s}]}]", "channels", "sampler", 0, "target", "node", 0,
-                                  "path", "translation", "samplers", "input", 1, "output", 0, "interpolation", "CUBICSPLINE");
-        json_object_set_new(doc, "animations", anims);
-        char *text = json_dumps(doc, JSON_COMPACT);
-        CHECK(read_text(text, &s, &err) == FERRY_ERR_UNSUPPORTED);
-        CHECK(strstr(err.message, "CUBICSPLINE") != NULL);
-        free(text);
-        json_decref(doc);
+        /* CUBICSPLINE keys hold three values each (in-tangent, value,
+         * out-tangent). It used to be refused as unsupported; it is read
+         * since ferry_ala_from_scene evaluates it. One key at time 0 (a new
+         * accessor on the first float) with accessor 0's three VEC3 values:
+         * a spline key whose value is the middle one, (1, 0, 0); the same
+         * output under LINEAR holds three keys' values for one key. */
+        for (int linear = 0; linear < 2; linear++) {
+            json_t *doc = json_loads(base_doc, 0, NULL);
+            json_array_append_new(json_object_get(doc, "accessors"),
+                                  json_pack("{s:i,s:i,s:i,s:s}", "bufferView", 0, "componentType", 5126, "count", 1, "type", "SCALAR"));
+            json_t *anims = json_pack("[{s:[{s:i,s:{s:i,s:s}}],s:[{s:i,s:i,s:s}]}]", "channels", "sampler", 0, "target", "node", 0,
+                                      "path", "translation", "samplers", "input", 3, "output", 0, "interpolation",
+                                      linear ? "LINEAR" : "CUBICSPLINE");
+            json_object_set_new(doc, "animations", anims);
+            char *text = json_dumps(doc, JSON_COMPACT);
+            ferry_result got = read_text(text, &s, &err);
+            if (linear) {
+                CHECK(got == FERRY_ERR_MALFORMED);
+                CHECK(strstr(err.message, "keys need") != NULL);
+            } else {
+                CHECK(got == FERRY_OK);
+                if (got == FERRY_OK) {
+                    CHECK(s->animation_count == 1 && s->animations[0].channels[0].interpolation == FERRY_INTERP_CUBICSPLINE);
+                    CHECK(s->animations[0].channels[0].key_count == 1);
+                    CHECK(s->animations[0].channels[0].values[3] == 1.0f && s->animations[0].channels[0].values[4] == 0.0f);
+                    ferry_scene_free(s);
+                    s = NULL;
+                }
+            }
+            free(text);
+            json_decref(doc);
+        }
     }
     CHECK(read_text("{\"asset\":{\"version\":\"2.0\"},", &s, &err) == FERRY_ERR_MALFORMED);
     CHECK(err.offset != FERRY_NO_OFFSET);

@@ -274,6 +274,68 @@ typedef struct ferry_odol_scene_options {
 FERRY_API ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol_scene_options *options,
                                            ferry_scene **out, ferry_error *err);
 
+/* ---- scene animations -> ALA (docs/formats/gltf-import.md, "Animations") ---- */
+
+/* What ferry_ala_from_scene did, filled on success. */
+typedef struct ferry_ala_scene_report {
+    double fps;              /* the rate the animation was sampled at */
+    bool fps_assumed;        /* no rate given nor in extras: 30 */
+    uint32_t frames;
+    size_t tracks;           /* bones written (those a channel or visibility drives) */
+    size_t channels_used;
+    size_t channels_ignored; /* on nodes that are not bones, morph weights, empty, repeated */
+    size_t values_repaired;  /* non-finite key values replaced by the node's rest value */
+    size_t step_frames;      /* step bits set, over every bone */
+} ferry_ala_scene_report;
+
+typedef struct ferry_ala_scene_options {
+    uint8_t format; /* 1 or 2 (ferry_ala_format); 0: format 2 */
+    /* Frames per second to sample at; 0: the animation's extras "fps" (ferry's
+     * export), else 30. */
+    double fps;
+    /* The model's bones in order (the game binds tracks by index): tracks
+     * find their nodes by these names, ignoring ASCII case. NULL: the
+     * scene's bones as ferry_ala_scene_bones lists them. */
+    const char *const *bone_names;
+    size_t bone_count;
+    ferry_diagnostics *diagnostics; /* warnings (what was ignored or repaired), may be NULL */
+    ferry_ala_scene_report *report; /* may be NULL */
+} ferry_ala_scene_options;
+
+/* The scene's animation `animation_index` as an ALA animation (its own
+ * arena: ferry_ala_free). Each bone's channels are evaluated at every frame
+ * (LINEAR, STEP and CUBICSPLINE as glTF defines them; the node's rest value
+ * where a path has no channel), bones hanging on a non-bone node are turned
+ * from glTF's Y-up into Alamo's Z-up (nothing changes under ferry's axis
+ * root), translations and scales are quantized per bone and axis over the
+ * range used (offset = minimum, scale = range / 65535), rotations to int16;
+ * step bits where every moving channel of a bone holds through a frame,
+ * visibility from ferry's extras. Problems with what the animation targets
+ * (nodes that are not bones, non-finite values, morph weights) are warnings
+ * saying what was done; key times not increasing, an unusable rate, more
+ * than a million frames or (format 2) more than 8192 bones are located errors
+ * ("animations[i]"). */
+FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, size_t animation_index,
+                                            const ferry_ala_scene_options *options, ferry_ala_animation **out,
+                                            ferry_error *err);
+
+/* The scene's bones as ferry_alo_from_scene makes them, in its bone order,
+ * as node indices: every node except ferry's axis root, nodes ferry's
+ * extras call meshes or dazzles, skinned mesh nodes, and proxies and lights
+ * at their parent's place (gltf-import.md, "Nodes"), in node order; a
+ * glTF without ferry's axis root first gets the model's added Root bone,
+ * listed as -1 (no node). Writes at most `capacity` (nodes may be NULL
+ * with 0) and returns how many there are. */
+FERRY_API size_t ferry_ala_scene_bones(const ferry_scene *scene, int32_t *nodes, size_t capacity);
+
+/* The file name the game finds an animation of MODEL.alo by: beside the
+ * model, MODEL_<NAME>.ala, or <NAME>.ala when the animation's name already
+ * starts with the model's stem and '_' (ignoring ASCII case; a trailing
+ * ".ala" in the name is dropped). An empty or NULL name uses the index.
+ * Characters a file name cannot hold become '_'. */
+FERRY_API void ferry_ala_file_name(const char *model_path, const char *animation_name, size_t animation_index,
+                                   char *out, size_t out_size);
+
 #ifdef __cplusplus
 }
 #endif

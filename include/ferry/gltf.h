@@ -48,7 +48,7 @@ typedef struct ferry_gltf_read_options {
  * base64 data: URIs or external files from the `files` source) into a scene in
  * one arena: nodes (parents reordered before children when the file has
  * them later), meshes, materials, images, skins, lights and animations
- * (LINEAR and STEP). Refused: sparse accessors, CUBICSPLINE, line modes,
+ * (LINEAR, STEP and CUBICSPLINE). Refused: sparse accessors, line modes,
  * required extensions other than KHR_materials_unlit and
  * KHR_lights_punctual. Errors are located: a JSON path such as
  * "accessors[3]" and a byte offset where one applies. */

@@ -173,7 +173,14 @@ typedef enum ferry_anim_path {
     FERRY_ANIM_WEIGHTS = 3
 } ferry_anim_path;
 
-typedef enum ferry_anim_interpolation { FERRY_INTERP_LINEAR = 0, FERRY_INTERP_STEP = 1 } ferry_anim_interpolation;
+/* CUBICSPLINE (glTF's Hermite spline): each key holds three values, the
+ * in-tangent, the value and the out-tangent, so `values` has 3 x key_count
+ * x width floats. */
+typedef enum ferry_anim_interpolation {
+    FERRY_INTERP_LINEAR = 0,
+    FERRY_INTERP_STEP = 1,
+    FERRY_INTERP_CUBICSPLINE = 2
+} ferry_anim_interpolation;
 
 typedef struct ferry_scene_channel {
     int32_t node;
@@ -181,7 +188,8 @@ typedef struct ferry_scene_channel {
     ferry_anim_interpolation interpolation;
     const float *times; /* seconds, strictly increasing */
     size_t key_count;
-    /* key_count x (3 translation/scale, 4 rotation, target_count weights) */
+    /* key_count x (3 translation/scale, 4 rotation, target_count weights);
+     * three times that for CUBICSPLINE */
     const float *values;
 } ferry_scene_channel;
 

@@ -4,6 +4,7 @@
  * write_animations (the ALA writer's hook). docs/formats/gltf-import.md. */
 #include "cli.h"
 #include "formats.h"
+#include "export.h"
 
 #include <ferry/convert.h>
 #include <ferry/gltf.h>
@@ -50,16 +51,20 @@ static ferry_scene *read_gltf(const char *in, ferry_error *err)
     return scene;
 }
 
-/* The hook for the ALA writer (issue 12's animation part): one
- * OUT_<NAME>.ala per glTF animation beside OUT.alo. Not written yet by this
- * branch; returns how many were written. */
-static size_t write_animations(const ferry_scene *scene, const ferry_alo_model *model, const char *out, int ala_format)
+/* One OUT_<NAME>.ala per glTF animation beside OUT.alo (cli_gltf_ala.c),
+ * its tracks bound to the model's bones by name, in the model's order.
+ * *written counts them; a failed one is named and fails the command. */
+static int write_animations(const char *in, const ferry_scene *scene, const ferry_alo_model *model, const char *out,
+                            int ala_format, size_t *written)
 {
-    (void)model;
-    (void)out;
-    (void)ala_format;
-    (void)scene;
-    return 0;
+    size_t n = model->skeleton.bone_count;
+    *written = 0;
+    const char **names = calloc(n + 1, sizeof *names);
+    if (!names) return CLI_INVALID;
+    for (size_t i = 0; i < n; i++) names[i] = model->skeleton.bones[i].name ? model->skeleton.bones[i].name : "";
+    int status = cli_gltf_write_animations(in, scene, out, ala_format, 0, names, n, written);
+    free(names);
+    return status;
 }
 
 int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
@@ -129,7 +134,8 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
     status = cli_write_output(in, out, &buf);
     ferry_buffer_free(&buf);
     if (status != CLI_OK) goto done;
-    size_t written = write_animations(scene, model, out, ala_format);
+    size_t written = 0;
+    int anim_status = write_animations(in, scene, model, out, ala_format, &written);
     size_t textures_written = 0;
     for (size_t i = 0; textures_out && i < rep.texture_count; i++) {
         const ferry_alo_texture_ref *t = &rep.textures[i];
@@ -179,9 +185,13 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
     else if (rep.texture_count)
         fprintf(stderr, "%s: %zu texture%s named from the glTF's images, not written (--textures-out DIR writes them)\n",
                 CLI_TXT(in), rep.texture_count, rep.texture_count == 1 ? "" : "s");
+    if (written)
+        fprintf(stderr, "%s: %zu animation%s written as .ala beside %s\n", CLI_TXT(in), written, written == 1 ? "" : "s",
+                CLI_TXT(out));
     if (scene->animation_count > written)
-        fprintf(stderr, "%s: %zu animation%s not written as .ala (ALA authoring is not part of this build)\n", CLI_TXT(in),
-                scene->animation_count - written, scene->animation_count - written == 1 ? "" : "s");
+        fprintf(stderr, "%s: %zu animation%s not written (named above)\n", CLI_TXT(in), scene->animation_count - written,
+                scene->animation_count - written == 1 ? "" : "s");
+    if (anim_status != CLI_OK && status == CLI_OK) status = anim_status;
 done:
     ferry_diagnostics_free(&warnings);
     ferry_alo_free(model);

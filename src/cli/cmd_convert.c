@@ -90,13 +90,14 @@ int cli_alamo_export(const char *in, const char *out, const cli_convert_options 
 
 /* ---- routing: (source format, output kind) -> the family that converts ---- */
 
-typedef enum output_kind { OUT_ANY, OUT_GLTF, OUT_ALM, OUT_P3D, OUT_PAA, OUT_ALO, OUT_OTHER } output_kind;
+typedef enum output_kind { OUT_ANY, OUT_GLTF, OUT_ALM, OUT_P3D, OUT_PAA, OUT_ALO, OUT_ALA, OUT_OTHER } output_kind;
 
 static output_kind output_kind_of(const char *out)
 {
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) return OUT_GLTF;
     if (cli_has_ext(out, ".alm")) return OUT_ALM;
     if (cli_has_ext(out, ".alo")) return OUT_ALO;
+    if (cli_has_ext(out, ".ala")) return OUT_ALA;
     if (cli_has_ext(out, ".p3d")) return OUT_P3D;
     if (cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac")) return OUT_PAA;
     return OUT_OTHER;
@@ -121,6 +122,8 @@ static const struct convert_route {
     {FERRY_FORMAT_CONFIG_TEXT, OUT_ANY, cli_config_convert}, /* rapify, text */
     {FERRY_FORMAT_GLB, OUT_ALO, cli_gltf_alo_convert},  /* glTF authored into a model */
     {FERRY_FORMAT_GLTF, OUT_ALO, cli_gltf_alo_convert},
+    {FERRY_FORMAT_GLB, OUT_ALA, cli_gltf_ala_convert},  /* a glTF animation as an ALA */
+    {FERRY_FORMAT_GLTF, OUT_ALA, cli_gltf_ala_convert},
     {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
     {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
     {FROM_ANY, OUT_PAA, cli_paa_convert},           /* PNG/TGA/DDS to a texture */
@@ -131,7 +134,7 @@ static const struct convert_route {
  * for IN and OUT. */
 static bool takes_value(const char *arg)
 {
-    static const char *const with_value[] = {"--anim", "--textures", "--jobs", "--ala-format",
+    static const char *const with_value[] = {"--anim", "--textures", "--jobs", "--ala-format", "--animation", "--model", "--fps",
                                              "--lod", "--triangles", "--error", "--mip", "--textures-out"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(arg, with_value[i]) == 0) return true;
@@ -192,6 +195,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             fputs(convert_usage, stdout);
             fputs(cli_gltf_alo_convert_help, stdout);
             fputs(cli_alm_convert_help, stdout);
+            fputs(cli_gltf_ala_convert_help, stdout);
             fputs(cli_odol_convert_help, stdout);
             fputs(cli_paa_convert_help, stdout);
             fputs(cli_meg_convert_help, stdout);

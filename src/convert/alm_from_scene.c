@@ -348,7 +348,8 @@ static size_t find_key(const ferry_scene_channel *ch, double t, double *u)
         else hi = mid;
     }
     double span = (double)ch->times[lo + 1] - (double)ch->times[lo];
-    if (ch->interpolation == FERRY_INTERP_LINEAR && span > 0) *u = (t - (double)ch->times[lo]) / span;
+    /* CUBICSPLINE is approximated here by a straight line between its key values. */
+    if (ch->interpolation != FERRY_INTERP_STEP && span > 0) *u = (t - (double)ch->times[lo]) / span;
     return lo;
 }
 
@@ -357,12 +358,14 @@ static void sample_channel(const ferry_scene_channel *ch, double t, float *out)
     double u;
     size_t i = find_key(ch, t, &u);
     int n = ch->path == FERRY_ANIM_ROTATION ? 4 : 3;
-    const float *a = ch->values + i * (size_t)n;
+    /* CUBICSPLINE keys: in-tangent, value, out-tangent; the value is used. */
+    size_t per = ch->interpolation == FERRY_INTERP_CUBICSPLINE ? 3 : 1;
+    const float *a = ch->values + (i * per + (per == 3)) * (size_t)n;
     if (u <= 0 || i + 1 >= ch->key_count) {
         memcpy(out, a, (size_t)n * sizeof *out);
         return;
     }
-    const float *b = a + n;
+    const float *b = a + (size_t)n * per;
     if (n == 3) {
         for (int k = 0; k < 3; k++) out[k] = (float)((1 - u) * a[k] + u * b[k]);
         return;

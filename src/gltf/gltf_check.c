@@ -364,7 +364,8 @@ static ferry_result check_animations(const ferry_scene *s, ferry_error *err)
             if (ch->node < 0 || (size_t)ch->node >= s->node_count)
                 FAIL("%s channel %zu: node %d is out of range (%zu nodes)", what, c, (int)ch->node, s->node_count);
             if ((unsigned)ch->path > FERRY_ANIM_WEIGHTS) FAIL("%s channel %zu: path %d is unknown", what, c, (int)ch->path);
-            if (ch->interpolation != FERRY_INTERP_LINEAR && ch->interpolation != FERRY_INTERP_STEP)
+            if (ch->interpolation != FERRY_INTERP_LINEAR && ch->interpolation != FERRY_INTERP_STEP &&
+                ch->interpolation != FERRY_INTERP_CUBICSPLINE)
                 FAIL("%s channel %zu: interpolation %d is unknown", what, c, (int)ch->interpolation);
             for (size_t d = 0; d < c; d++)
                 if (an->channels[d].node == ch->node && an->channels[d].path == ch->path)
@@ -381,11 +382,13 @@ static ferry_result check_animations(const ferry_scene *s, ferry_error *err)
                 width = mesh_target_count(s, ch->node);
                 if (width == 0) FAIL("%s channel %zu: animates weights of node %d, which has no morph targets", what, c, (int)ch->node);
             }
-            if (!all_finite(ch->values, ch->key_count * width))
+            size_t per_key = ch->interpolation == FERRY_INTERP_CUBICSPLINE ? 3 : 1;
+            if (!all_finite(ch->values, ch->key_count * width * per_key))
                 FAIL("%s channel %zu: a key value is NaN or infinite", what, c);
             if (ch->path == FERRY_ANIM_ROTATION) {
                 for (size_t k = 0; k < ch->key_count; k++) {
-                    const float *q = ch->values + k * 4;
+                    /* The value, not a CUBICSPLINE tangent, is a quaternion. */
+                    const float *q = ch->values + (k * per_key + (per_key == 3)) * 4;
                     double len = fy_quat_length(q);
                     if (fabs(len - 1.0) > UNIT_QUAT_TOLERANCE)
                         FAIL("%s channel %zu: rotation key %zu has length %g; quaternions must be normalized", what, c, k, len);

@@ -626,8 +626,7 @@ static bool read_channel(fy_gr *r, json_t *anim, json_t *ch, const char *path, f
     const char *interp = json_string_value(json_object_get(smp, "interpolation"));
     if (!interp || strcmp(interp, "LINEAR") == 0) o->interpolation = FERRY_INTERP_LINEAR;
     else if (strcmp(interp, "STEP") == 0) o->interpolation = FERRY_INTERP_STEP;
-    else if (strcmp(interp, "CUBICSPLINE") == 0)
-        return fy_gr_fail(r, FERRY_ERR_UNSUPPORTED, FERRY_NO_OFFSET, spath, "CUBICSPLINE interpolation is not supported (LINEAR and STEP are)");
+    else if (strcmp(interp, "CUBICSPLINE") == 0) o->interpolation = FERRY_INTERP_CUBICSPLINE;
     else return FAIL(spath, "interpolation must be LINEAR, STEP or CUBICSPLINE");
     int64_t in, outi;
     size_t accessors = fy_gr_count(r, "accessors");
@@ -657,8 +656,11 @@ static bool read_channel(fy_gr *r, json_t *anim, json_t *ch, const char *path, f
     char opath[128];
     snprintf(opath, sizeof opath, "%s/output", spath);
     if (!fy_gr_get_accessor(r, outi, opath, comps, kinds, &oa)) return false;
-    if (oa.count * (size_t)oa.components != ia.count * width)
-        return FAIL(opath, "has %zu values; %zu keys need %zu", oa.count * (size_t)oa.components, ia.count, ia.count * width);
+    /* CUBICSPLINE keys hold an in-tangent, the value and an out-tangent. */
+    size_t per_key = o->interpolation == FERRY_INTERP_CUBICSPLINE ? 3 : 1;
+    if (oa.count * (size_t)oa.components != ia.count * width * per_key)
+        return FAIL(opath, "has %zu values; %zu keys need %zu", oa.count * (size_t)oa.components, ia.count,
+                    ia.count * width * per_key);
     float *values = fy_gr_floats(r, &oa);
     if (!values) return false;
     o->times = times;

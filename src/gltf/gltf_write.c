@@ -349,10 +349,14 @@ static void build_animations(fy_gltf *g)
                 width = 1;
                 count = ch->key_count * s->meshes[s->nodes[ch->node].mesh].primitives[0].target_count;
             }
+            /* CUBICSPLINE: in-tangent, value and out-tangent per key. */
+            if (ch->interpolation == FERRY_INTERP_CUBICSPLINE) count *= 3;
             int32_t output = fy_gltf_floats(g, ch->values, count, (int)width, 0, false);
             json_t *sampler = json_object();
             fy_gltf_json_set(g, sampler, "input", json_integer(input));
             if (ch->interpolation == FERRY_INTERP_STEP) fy_gltf_json_set(g, sampler, "interpolation", json_string("STEP"));
+            if (ch->interpolation == FERRY_INTERP_CUBICSPLINE)
+                fy_gltf_json_set(g, sampler, "interpolation", json_string("CUBICSPLINE"));
             fy_gltf_json_set(g, sampler, "output", json_integer(output));
             fy_gltf_json_push(g, samplers, sampler);
 

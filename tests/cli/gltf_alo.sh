@@ -17,6 +17,22 @@ for alo in "$SRC"/samples/alamo/*.alo; do
   check "$name: no validation errors" grep -q ": 0 errors" "$tmp/out"
 done
 
+# The walker with its two animations: the model and one ALA per glTF
+# animation beside it, named as the game finds them (the animation's own
+# name already starts with the model's), each fitting the model.
+mkdir -p "$tmp/anim"
+expect 0 "walker: export with animations" -- "$FERRY" convert --all --no-textures --anim auto "$SRC/samples/alamo/walker.alo" "$tmp/walker_anim.glb"
+expect 0 "walker: glTF -> ALO and ALAs" -- "$FERRY" convert "$tmp/walker_anim.glb" "$tmp/anim/WALKER.alo"
+check "walker: says the animations were written" grep -q "2 animations written as .ala" "$tmp/err"
+check "walker: walker_idle_00.ala beside the model" test -s "$tmp/anim/walker_idle_00.ala"
+check "walker: walker_walk_00.ala beside the model" test -s "$tmp/anim/walker_walk_00.ala"
+expect 0 "walker: model and animations validate together" -- "$FERRY" validate "$tmp/anim/WALKER.alo" "$tmp/anim/walker_idle_00.ala" "$tmp/anim/walker_walk_00.ala"
+check "walker: each animation checked against the model" test "$(grep -c "0 errors, 0 warnings (against .*WALKER.alo)" "$tmp/out")" -eq 2
+# A name that does not start with the model's gets OUT_<NAME>.ala.
+mkdir -p "$tmp/anim2"
+expect 0 "walker as another name" -- "$FERRY" convert "$tmp/walker_anim.glb" "$tmp/anim2/MECH.alo"
+check "MECH_walker_idle_00.ala" test -s "$tmp/anim2/MECH_walker_idle_00.ala"
+
 # A particle system's export is not a model.
 expect 0 "particles: export" -- "$FERRY" convert "$SRC/samples/alamo/p_walker_exhaust.alo" "$tmp/p.glb"
 expect 1 "particles: refused" -- "$FERRY" convert "$tmp/p.glb" "$tmp/p.alo"
