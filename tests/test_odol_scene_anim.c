@@ -32,7 +32,7 @@ static void set_ref(int v, uint32_t count, const uint8_t *pairs)
 {
     memset(refs[v], 0, 12);
     refs[v][0] = (uint8_t)count;
-    memcpy(refs[v] + 4, pairs, 2 * count);
+    if (count) memcpy(refs[v] + 4, pairs, 2 * count);
 }
 
 /* One visual LOD 1.000 with two triangles (0 1 2) (0 2 3):
