@@ -100,6 +100,13 @@ expect 0 "Collada: info" -- "$FERRY" info "$tmp/tri.alo"
 check "Collada: 4 vertices, 2 triangles" grep -q "geometry   4 vertices, 2 triangles" "$tmp/out"
 check "Collada: (0,1,0) at z = 1, (0,0,2) at y = -2" grep -q "bounds     (0.000, -2.000, 0.000) .. (1.000, 0.000, 1.000)" "$tmp/out"
 
+# The same file saying Z_UP: Assimp turns it Y-up (a -90 degree root about
+# X), ferry turns that back: the file's own axes are the ALO's.
+sed 's/Y_UP/Z_UP/' "$tmp/tri.dae" >"$tmp/triz.dae"
+expect 0 "Collada Z_UP -> ALO" -- "$FERRY" convert "$tmp/triz.dae" "$tmp/triz.alo"
+expect 0 "Collada Z_UP: info" -- "$FERRY" info "$tmp/triz.alo"
+check "Collada Z_UP: (0,1,0) at y = 1, (0,0,2) at z = 2" grep -q "bounds     (0.000, 0.000, -0.000) .. (1.000, 1.000, 2.000)" "$tmp/out"
+
 # Bad input: exit 1 with Assimp's reason, nothing written.
 head -c 100 "$tmp/box.obj" >"$tmp/trunc.obj"
 expect 1 "truncated OBJ" -- "$FERRY" convert "$tmp/trunc.obj" "$tmp/trunc.alo"
