@@ -118,6 +118,7 @@ typedef struct build {
     const struct aiNode **ai_nodes; /* scene node i came from ai_nodes[i] */
     size_t node_count;
     ferry_error *err;
+    bool collada;
 } build;
 
 static bool nomem(build *b)
@@ -224,7 +225,7 @@ static bool convert_materials(build *b)
 /* One primitive from an Assimp mesh; skinned: joints/weights as indices
  * into `joints` (node indices, grown here). */
 static bool convert_primitive(build *b, const struct aiMesh *m, ferry_scene_primitive *p, int32_t *joints, size_t *joint_count,
-                              size_t joint_cap, float *ibm)
+                              size_t joint_cap, float *ibm, const struct aiMatrix4x4 *fix)
 {
     memset(p, 0, sizeof *p);
     p->mode = FERRY_PRIMITIVE_TRIANGLES;
@@ -298,7 +299,9 @@ static bool convert_primitive(build *b, const struct aiMesh *m, ferry_scene_prim
             if (j == *joint_count) {
                 if (j >= joint_cap || j > UINT16_MAX) return nomem(b);
                 joints[j] = node;
-                const struct aiMatrix4x4 *o = &bone->mOffsetMatrix;
+                struct aiMatrix4x4 off = bone->mOffsetMatrix;
+                if (fix) aiMultiplyMatrix4(&off, fix); /* off = offset x fix */
+                const struct aiMatrix4x4 *o = &off;
                 const float rm[16] = {o->a1, o->a2, o->a3, o->a4, o->b1, o->b2, o->b3, o->b4,
                                       o->c1, o->c2, o->c3, o->c4, o->d1, o->d2, o->d3, o->d4};
                 for (int r = 0; r < 4; r++)
@@ -353,11 +356,26 @@ static bool convert_meshes(build *b)
         float *ibm = bones ? alloc_n(b, bones, 16 * sizeof(float)) : NULL;
         if (bones && (!joints || !ibm)) return nomem(b);
         size_t joint_count = 0;
+        /* Collada (Assimp 5.2): the bone offsets are the file's inverse
+         * bind matrices (world -> joint, the world below Assimp's up-axis
+         * root), while the vertices are in the mesh node's space; glTF's
+         * inverse bind matrices map the vertices as stored, so the node's
+         * transform up to (not including) the root is appended. */
+        struct aiMatrix4x4 fix, *fixp = NULL;
+        if (b->collada && bones) {
+            aiIdentityMatrix4(&fix);
+            for (const struct aiNode *p = an; p && p->mParent; p = p->mParent) {
+                struct aiMatrix4x4 t = p->mTransformation;
+                aiMultiplyMatrix4(&t, &fix); /* t = local x fix */
+                fix = t;
+            }
+            fixp = &fix;
+        }
         for (unsigned k = 0; k < an->mNumMeshes; k++) {
             if (an->mMeshes[k] >= ai->mNumMeshes) continue;
             const struct aiMesh *m = ai->mMeshes[an->mMeshes[k]];
             if (!(m->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue; /* points, lines: not carried */
-            if (!convert_primitive(b, m, &sm->primitives[sm->primitive_count], joints, &joint_count, bones, ibm)) return false;
+            if (!convert_primitive(b, m, &sm->primitives[sm->primitive_count], joints, &joint_count, bones, ibm, fixp)) return false;
             sm->primitive_count++;
         }
         if (!sm->primitive_count) continue;
@@ -472,7 +490,7 @@ ferry_result ferry_assimp_read(const uint8_t *data, size_t size, const ferry_ass
         return FERRY_ERR_NOMEM;
     }
     s->arena = a;
-    build b = {ai, s, a, NULL, 0, err};
+    build b = {ai, s, a, NULL, 0, err, strcmp(options->format_hint, "dae") == 0 || strcmp(options->format_hint, "DAE") == 0};
     size_t nodes = count_nodes(ai->mRootNode, 0);
     if (!ai->mRootNode || !ai->mNumMeshes) {
         set_error(err, FERRY_ERR_MALFORMED, "the file holds no mesh");
