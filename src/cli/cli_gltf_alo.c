@@ -253,6 +253,14 @@ int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source)
         cli_print_error(in, &err);
         return CLI_INVALID;
     }
+    /* The reader names textures without loading them (self-contained
+     * files only); glTF images need their bytes, so the names are left out. */
+    if (scene->image_count) {
+        for (size_t i = 0; i < scene->material_count; i++) scene->materials[i].base_color_image = -1;
+        fprintf(stderr, "%s: %zu texture%s named but not loaded: left out of %s\n", CLI_TXT(in), scene->image_count,
+                scene->image_count == 1 ? "" : "s", CLI_TXT(out));
+        scene->image_count = 0;
+    }
     ferry_write_options wo = {in, false};
     int status = CLI_OK;
     if (ferry_gltf_save(scene, out, &wo, &err) != FERRY_OK) {

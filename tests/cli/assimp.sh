@@ -107,6 +107,18 @@ expect 0 "Collada Z_UP -> ALO" -- "$FERRY" convert "$tmp/triz.dae" "$tmp/triz.al
 expect 0 "Collada Z_UP: info" -- "$FERRY" info "$tmp/triz.alo"
 check "Collada Z_UP: (0,1,0) at y = 1, (0,0,2) at z = 2" grep -q "bounds     (0.000, 0.000, -0.000) .. (1.000, 1.000, 2.000)" "$tmp/out"
 
+# A diffuse texture the file names (not loaded): the ALO material names
+# its .dds; a glTF output leaves it out and says so.
+sed -e 's|<library_effects>|<library_images><image id="img" name="img"><init_from>textures/rock_diffuse.png</init_from></image></library_images><library_effects>|' \
+    -e 's|<profile_COMMON>|<profile_COMMON><newparam sid="img-surface"><surface type="2D"><init_from>img</init_from></surface></newparam><newparam sid="img-sampler"><sampler2D><source>img-surface</source></sampler2D></newparam>|' \
+    -e 's|<diffuse><color>1 0 0 1</color></diffuse>|<diffuse><texture texture="img-sampler" texcoord="UVMap"/></diffuse>|' \
+    "$tmp/tri.dae" >"$tmp/tex.dae"
+expect 0 "textured Collada -> ALO" -- "$FERRY" convert "$tmp/tex.dae" "$tmp/tex.alo"
+expect 0 "textured Collada: info" -- "$FERRY" info "$tmp/tex.alo"
+check "textured Collada: the texture's name" grep -q "textures   rock_diffuse.dds" "$tmp/out"
+expect 0 "textured Collada -> glTF" -- "$FERRY" convert "$tmp/tex.dae" "$tmp/tex.glb"
+check "textured Collada -> glTF: says the texture is left out" grep -q "1 texture named but not loaded: left out of" "$tmp/err"
+
 # Bad input: exit 1 with Assimp's reason, nothing written.
 head -c 100 "$tmp/box.obj" >"$tmp/trunc.obj"
 expect 1 "truncated OBJ" -- "$FERRY" convert "$tmp/trunc.obj" "$tmp/trunc.alo"
