@@ -133,4 +133,8 @@ check "garbage FBX: says why" grep -q "bad.fbx: error: Assimp (fbx importer)" "$
 expect 1 "missing OBJ" -- "$FERRY" convert "$tmp/none.obj" "$tmp/none.alo"
 expect 0 "--help names the Assimp formats" -- "$FERRY" convert --help
 check "--help: IN.fbx|IN.obj|IN.dae" grep -q "IN.fbx|IN.obj|IN.dae" "$tmp/out"
+# The glTF outputs pass the Khronos validator (when its npm package is there).
+if [ -d "$SRC/tests/gltf/node_modules/gltf-validator" ] && command -v node >/dev/null 2>&1; then
+  expect 0 "the Khronos validator: no errors in the glTF outputs" -- node "$SRC/tests/gltf/validate.mjs" "$tmp/box.glb" "$tmp/tex.glb"
+fi
 finish
