@@ -162,6 +162,9 @@ int cmd_convert(int argc, char **argv)
     /* FBX, OBJ, Collada (through Assimp): known by extension only. */
     if (cli_assimp_hint(files[0]) && out == OUT_ALO) return cli_gltf_alo_convert(argc, argv, source);
     if (cli_assimp_hint(files[0]) && out == OUT_GLTF) return cli_assimp_gltf_convert(argc, argv, source);
+    if (cli_assimp_hint(files[0]) && files[1])
+        return cli_usage_error("convert", "cannot write '%s' from '%s' (read through Assimp): supported outputs: .alo, .glb, .gltf",
+                               files[1], files[0]);
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         const struct convert_route *r = &routes[i];
         if ((r->source == FROM_ANY || r->source == source) && (r->out == OUT_ANY || r->out == out))

@@ -130,6 +130,8 @@ check "cut Collada: says why" grep -q "cut.dae: error: Assimp (dae importer) cou
 printf 'Kaydara FBX Binary  \0\032\0garbage' >"$tmp/bad.fbx"
 expect 1 "garbage FBX" -- "$FERRY" convert "$tmp/bad.fbx" "$tmp/bad.glb"
 check "garbage FBX: says why" grep -q "bad.fbx: error: Assimp (fbx importer)" "$tmp/err"
+expect 2 "OBJ -> ALA: a usage error naming the outputs" -- "$FERRY" convert "$tmp/box.obj" "$tmp/box.ala"
+check "OBJ -> ALA: names .alo, .glb, .gltf" grep -q "supported outputs: .alo, .glb, .gltf" "$tmp/err"
 expect 1 "missing OBJ" -- "$FERRY" convert "$tmp/none.obj" "$tmp/none.alo"
 expect 0 "--help names the Assimp formats" -- "$FERRY" convert --help
 check "--help: IN.fbx|IN.obj|IN.dae" grep -q "IN.fbx|IN.obj|IN.dae" "$tmp/out"
