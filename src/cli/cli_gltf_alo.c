@@ -7,6 +7,7 @@
 #include "export.h"
 
 #include <ferry/convert.h>
+#include "ferry_assimp.h"
 #include <ferry/gltf.h>
 
 #include <stdio.h>
@@ -16,6 +17,9 @@
 const char cli_gltf_alo_convert_help[] =
     "\n"
     "  IN.glb|IN.gltf -> OUT.alo   an Alamo model from glTF: nodes become bones\n"
+    "  IN.fbx|IN.obj|IN.dae        (read through Assimp, self-contained files only:\n"
+    "                      no .mtl, no external textures) the same way; also\n"
+    "                      -> OUT.glb|OUT.gltf as they are read\n"
     "                      (ferry's own exports come back as they were; other\n"
     "                      tools' Y-up glTF is turned Z-up), meshes with one\n"
     "                      sub-mesh per primitive and material, shaders from\n"
@@ -27,11 +31,39 @@ const char cli_gltf_alo_convert_help[] =
     "                      glTF's PNG images) into DIR as .dds: DXT1, DXT5 with\n"
     "                      alpha, full mipmap chains (sides powers of two)\n";
 
+/* The formats read through Assimp, by extension (they have no ferry
+ * detector): the hint Assimp picks its importer by, or NULL. */
+const char *cli_assimp_hint(const char *path)
+{
+    static const char *const exts[] = {"fbx", "obj", "dae"};
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) return NULL;
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        char e[8];
+        snprintf(e, sizeof e, ".%s", exts[i]);
+        if (cli_has_ext(path, e)) return exts[i];
+    }
+    return NULL;
+}
+
+/* A glTF file, or an FBX/OBJ/Collada file through Assimp (self-contained:
+ * no .mtl, no external textures). */
 static ferry_scene *read_gltf(const char *in, ferry_error *err)
 {
     uint8_t *data = NULL;
     size_t size = 0;
     if (ferry_file_load(in, CLI_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
+    const char *hint = cli_assimp_hint(in);
+    if (hint) {
+        ferry_assimp_read_options ao;
+        memset(&ao, 0, sizeof ao);
+        ao.format_hint = hint;
+        ferry_scene *scene = NULL;
+        if (ferry_assimp_read(data, size, &ao, &scene, err) != FERRY_OK) scene = NULL;
+        ferry_file_free(data);
+        return scene;
+    }
     const char *slash = strrchr(in, '/');
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - in) : 1, slash ? in : ".");
@@ -195,6 +227,46 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
 done:
     ferry_diagnostics_free(&warnings);
     ferry_alo_free(model);
+    ferry_scene_free(scene);
+    return status;
+}
+
+/* ferry convert MODEL.fbx|.obj|.dae OUT.glb|OUT.gltf: the scene Assimp
+ * read, written as glTF unchanged (Y up as read). */
+int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source)
+{
+    (void)source;
+    const char *in = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(cli_gltf_alo_convert_help, stdout);
+            return CLI_OK;
+        }
+        if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("convert", "option '%s' does not apply to FBX/OBJ/Collada -> glTF", argv[i]);
+        if (!cli_take_file(argv[i], &in, &out)) return CLI_USAGE;
+    }
+    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT files");
+    ferry_error err;
+    ferry_scene *scene = read_gltf(in, &err);
+    if (!scene) {
+        cli_print_error(in, &err);
+        return CLI_INVALID;
+    }
+    /* The reader names textures without loading them (self-contained
+     * files only); glTF images need their bytes, so the names are left out. */
+    if (scene->image_count) {
+        for (size_t i = 0; i < scene->material_count; i++) scene->materials[i].base_color_image = -1;
+        fprintf(stderr, "%s: %zu texture%s named but not loaded: left out of %s\n", CLI_TXT(in), scene->image_count,
+                scene->image_count == 1 ? "" : "s", CLI_TXT(out));
+        scene->image_count = 0;
+    }
+    ferry_write_options wo = {in, false};
+    int status = CLI_OK;
+    if (ferry_gltf_save(scene, out, &wo, &err) != FERRY_OK) {
+        cli_print_error(out, &err);
+        status = CLI_INVALID;
+    }
     ferry_scene_free(scene);
     return status;
 }

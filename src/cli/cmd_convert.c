@@ -159,6 +159,12 @@ int cmd_convert(int argc, char **argv)
     /* With one file or three, the family of the first says what is wrong. */
     ferry_format source = cli_format_guess(files[0]);
     output_kind out = files[1] ? output_kind_of(files[1]) : OUT_OTHER;
+    /* FBX, OBJ, Collada (through Assimp): known by extension only. */
+    if (cli_assimp_hint(files[0]) && out == OUT_ALO) return cli_gltf_alo_convert(argc, argv, source);
+    if (cli_assimp_hint(files[0]) && out == OUT_GLTF) return cli_assimp_gltf_convert(argc, argv, source);
+    if (cli_assimp_hint(files[0]) && files[1])
+        return cli_usage_error("convert", "cannot write '%s' from '%s' (read through Assimp): supported outputs: .alo, .glb, .gltf",
+                               files[1], files[0]);
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         const struct convert_route *r = &routes[i];
         if ((r->source == FROM_ANY || r->source == source) && (r->out == OUT_ANY || r->out == out))

@@ -120,6 +120,9 @@ int cli_alm_convert(int argc, char **argv, ferry_format source);
 /* glTF -> ALO model (cli_gltf_alo.c). */
 int cli_gltf_alo_convert(int argc, char **argv, ferry_format source);
 extern const char cli_gltf_alo_convert_help[];
+/* FBX, OBJ, Collada through Assimp (cli_gltf_alo.c): the hint by extension, or NULL. */
+const char *cli_assimp_hint(const char *path);
+int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source);
 int cli_alm_export(const char *in, const char *out, const cli_convert_options *options); /* cli_alm_export.c */
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
 void *cli_alm_read(const uint8_t *data, size_t size, ferry_error *err);
