@@ -37,15 +37,17 @@ static void box_empty(cbox *b)
     for (int a = 0; a < 3; a++) b->min[a] = DBL_MAX, b->max[a] = -DBL_MAX;
 }
 
-static void box_grow(cbox *b, const cbox *o)
+static inline void box_grow(cbox *b, const cbox *o)
 {
+    /* (conditional moves rather than branches: the comparisons are
+     * unpredictable and this is the builder's innermost operation) */
     for (int a = 0; a < 3; a++) {
-        if (o->min[a] < b->min[a]) b->min[a] = o->min[a];
-        if (o->max[a] > b->max[a]) b->max[a] = o->max[a];
+        b->min[a] = o->min[a] < b->min[a] ? o->min[a] : b->min[a];
+        b->max[a] = o->max[a] > b->max[a] ? o->max[a] : b->max[a];
     }
 }
 
-static double box_area(const cbox *b)
+static inline double box_area(const cbox *b)
 {
     double e[3];
     for (int a = 0; a < 3; a++) e[a] = b->max[a] > b->min[a] ? b->max[a] - b->min[a] : 0;
