@@ -72,6 +72,21 @@ else
 fi
 echo
 
+# glTF -> ALO authoring against ALO -> glTF export of the same models, side by
+# side in one run, and collision-tree building against n log n.
+auth="$build/bench/bench_authoring"
+if [ -x "$auth" ]; then
+    icw="$corpus/icw/Models"
+    auth_models=("$corpus/ueaw/Models")
+    for f in RV_Republic RV_MC90_D W_Boz_Pity_Mausoleum EOTH_Kariek EotH_AirStraeker NV_Freighter_01 \
+             W_kuattwoplanet Ri_Corran_Horn NV_freighter_08 UV_FLAME_TANK W_NEBULAA12; do
+        [ -f "$icw/$f.ALO" ] && auth_models+=("$icw/$f.ALO")
+    done
+    echo "== authoring against export (${auth} --rounds 7 ueaw/Models + 11 icw models)"
+    "$auth" --rounds 7 "${auth_models[@]}"
+    echo
+fi
+
 # PAA mipmap decode against memcpy of the decoded bytes (hemtt's textures and
 # the addons' textures under 400 KB).
 paa="$build/bench/bench_paa"

@@ -801,12 +801,12 @@ static bool emit_submeshes(mesh_ctx *mc, prim_vertices *pv, const ferry_alo_mate
     if (tris == 0) return true;
     int32_t *remap = malloc(n * sizeof *remap);
     uint32_t *stamp = calloc(n, sizeof *stamp);
-    ferry_alo_vertex *verts = malloc((n < MAX_SUBMESH_VERTICES ? n : MAX_SUBMESH_VERTICES) * sizeof *verts);
     uint16_t *idx = malloc(pv->index_count * sizeof *idx);
-    bool ok = remap && stamp && verts && idx;
+    bool ok = remap && stamp && idx;
     /* When the whole primitive fits one sub-mesh, its vertices keep their
      * order (and unused ones stay): a round trip gives the file's buffers. */
     bool whole = n <= MAX_SUBMESH_VERTICES;
+    ferry_alo_vertex *verts = NULL;
     uint32_t palette_all[FERRY_ALO_MAX_MAPPED_BONES];
     size_t all_count = 0;
     if (skinned && palette_hint && hint_count <= FERRY_ALO_MAX_MAPPED_BONES) {
@@ -823,6 +823,9 @@ static bool emit_submeshes(mesh_ctx *mc, prim_vertices *pv, const ferry_alo_mate
     }
     if (ok && whole) {
         for (size_t v = 0; v < n; v++) stamp[v] = 1, remap[v] = (int32_t)v;
+    } else if (ok) { /* (a whole primitive's vertices go to the arena straight from pv->v) */
+        verts = malloc((n < MAX_SUBMESH_VERTICES ? n : MAX_SUBMESH_VERTICES) * sizeof *verts);
+        ok = verts != NULL;
     }
     uint32_t chunk = 0;
     size_t t = 0;
@@ -834,7 +837,6 @@ static bool emit_submeshes(mesh_ctx *mc, prim_vertices *pv, const ferry_alo_mate
         if (whole) {
             memcpy(palette, palette_all, all_count * sizeof *palette);
             pcount = all_count;
-            memcpy(verts, pv->v, n * sizeof *verts);
             vcount = n;
             for (size_t i = 0; i < pv->index_count; i++) idx[i] = (uint16_t)pv->idx[i];
             icount = pv->index_count;
@@ -881,7 +883,7 @@ static bool emit_submeshes(mesh_ctx *mc, prim_vertices *pv, const ferry_alo_mate
         sm->vertex_format = format;
         sm->vertex_count = vcount;
         sm->triangle_count = icount / 3;
-        sm->vertices = ferry_arena_memdup(b->arena, verts, vcount * sizeof *verts);
+        sm->vertices = ferry_arena_memdup(b->arena, whole ? pv->v : verts, vcount * sizeof *sm->vertices);
         sm->indices = ferry_arena_memdup(b->arena, idx, icount * sizeof *idx);
         ok = sm->vertices && sm->indices;
         if (ok && skinned) {

@@ -466,6 +466,14 @@ float *fy_gr_floats(fy_gr *r, const fy_gr_accessor *a)
 {
     float *out = fy_gr_alloc(r, a->count, (size_t)a->components * sizeof *out);
     if (!out) return NULL;
+    if (a->base && a->kind == FY_GR_FLOAT) { /* the common case, without a call and switch per component */
+        for (size_t i = 0; i < a->count; i++) {
+            const uint8_t *p = a->base + i * a->stride;
+            for (int k = 0; k < a->components; k++)
+                out[i * (size_t)a->components + (size_t)k] = fy_bits_f32(fy_load_u32le(p + 4 * (size_t)k));
+        }
+        return out;
+    }
     for (size_t i = 0; i < a->count; i++)
         for (int k = 0; k < a->components; k++) out[i * (size_t)a->components + (size_t)k] = fy_gr_float(a, i, k);
     return out;

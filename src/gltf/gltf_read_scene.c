@@ -188,6 +188,19 @@ static bool attribute(fy_gr *r, json_t *attrs, const char *name, const char *pri
     return true;
 }
 
+/* fy_gr_uint_at(a, i, 0) for an index accessor, inline: the loops below
+ * read every index twice (range check, then copy). */
+static inline uint32_t index_at(const fy_gr_accessor *a, size_t i)
+{
+    if (!a->base) return 0;
+    const uint8_t *q = a->base + i * a->stride;
+    switch (a->kind) {
+    case FY_GR_UBYTE: case FY_GR_NORM_UBYTE: return q[0];
+    case FY_GR_USHORT: case FY_GR_NORM_USHORT: return fy_load_u16le(q);
+    default: return fy_load_u32le(q);
+    }
+}
+
 static bool read_indices(fy_gr *r, json_t *prim, const char *path, ferry_scene_primitive *p, uint64_t mode)
 {
     int64_t idx;
@@ -201,11 +214,11 @@ static bool read_indices(fy_gr *r, json_t *prim, const char *path, ferry_scene_p
         if (!fy_gr_get_accessor(r, idx, ipath, BIT(1), FY_GR_UBYTE | FY_GR_USHORT | FY_GR_UINT, &a)) return false;
         count = a.count;
         for (size_t i = 0; i < count; i++) {
-            uint32_t v = fy_gr_uint_at(&a, i, 0);
+            uint32_t v = index_at(&a, i);
             if (v >= n) return FAIL(ipath, "index %zu is %u; there are %zu vertices", i, (unsigned)v, n);
         }
     }
-#define SRC(i) (idx >= 0 ? fy_gr_uint_at(&a, (i), 0) : (uint32_t)(i))
+#define SRC(i) (idx >= 0 ? index_at(&a, (i)) : (uint32_t)(i))
     if (mode == 4 || mode == 0) {
         if (mode == 4 && count % 3) return FAIL(path, "%zu %s is not a whole number of triangles", count, idx >= 0 ? "indices" : "vertices");
         if (idx < 0) return true;

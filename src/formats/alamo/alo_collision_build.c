@@ -37,15 +37,17 @@ static void box_empty(cbox *b)
     for (int a = 0; a < 3; a++) b->min[a] = DBL_MAX, b->max[a] = -DBL_MAX;
 }
 
-static void box_grow(cbox *b, const cbox *o)
+static inline void box_grow(cbox *b, const cbox *o)
 {
+    /* (conditional moves rather than branches: the comparisons are
+     * unpredictable and this is the builder's innermost operation) */
     for (int a = 0; a < 3; a++) {
-        if (o->min[a] < b->min[a]) b->min[a] = o->min[a];
-        if (o->max[a] > b->max[a]) b->max[a] = o->max[a];
+        b->min[a] = o->min[a] < b->min[a] ? o->min[a] : b->min[a];
+        b->max[a] = o->max[a] > b->max[a] ? o->max[a] : b->max[a];
     }
 }
 
-static double box_area(const cbox *b)
+static inline double box_area(const cbox *b)
 {
     double e[3];
     for (int a = 0; a < 3; a++) e[a] = b->max[a] > b->min[a] ? b->max[a] - b->min[a] : 0;
@@ -112,7 +114,8 @@ static void build(builder *b, size_t at, size_t begin, size_t end, const cbox *p
     /* Binned SAH: the cheapest split over every axis' bins, all three
      * axes binned in one pass over the triangles. */
     int best_axis = -1, best_split = 0;
-    double best_cost = (double)n * box_area(&bounds); /* cost of a leaf */
+    const double bounds_area = box_area(&bounds);
+    double best_cost = (double)n * bounds_area; /* cost of a leaf */
     size_t count[3][BINS];
     cbox bin[3][BINS];
     double lo[3], scale[3];
@@ -143,21 +146,30 @@ static void build(builder *b, size_t at, size_t begin, size_t end, const cbox *p
         cbox acc;
         box_empty(&acc);
         size_t cnt = 0;
+        /* (an empty bin leaves the sweep's box, so its area, as it was) */
+        double area = 0;
         for (int k = BINS - 1; k > 0; k--) {
-            box_grow(&acc, &bin[a][k]);
-            cnt += count[a][k];
-            right_area[k] = box_area(&acc);
+            if (count[a][k]) {
+                box_grow(&acc, &bin[a][k]);
+                cnt += count[a][k];
+                area = box_area(&acc);
+            }
+            right_area[k] = area;
             right_count[k] = cnt;
         }
         box_empty(&acc);
         cnt = 0;
         for (int k = 0; k < BINS - 1; k++) {
-            box_grow(&acc, &bin[a][k]);
-            cnt += count[a][k];
+            if (!count[a][k]) {
+                if (cnt == 0) continue;
+            } else {
+                box_grow(&acc, &bin[a][k]);
+                cnt += count[a][k];
+            }
             if (cnt == 0 || right_count[k + 1] == 0) continue;
             double cost = (double)cnt * box_area(&acc) + (double)right_count[k + 1] * right_area[k + 1];
             /* traversal cost: one more box per side */
-            cost += 0.125 * box_area(&bounds);
+            cost += 0.125 * bounds_area;
             if (cost < best_cost) best_cost = cost, best_axis = a, best_split = k;
         }
     }
