@@ -599,6 +599,8 @@ static void pbo_seeds(const char *dir)
     pbo_record(&b, "", 0, 0, 0, 0);
     save(dir, "pbo", "empty.pbo", b.data, b.size);
     free(b.data);
+}
+
 /* Configs: a text material and a config using every entry kind (written
  * here by hand), each also as raP through ferry_config_write. */
 static void config_seeds(const char *dir)
