@@ -585,9 +585,19 @@ static void test_collision_tree(void)
         ferry_alo_free(back);
         ferry_buffer_free(&out);
     }
+    /* refused: positions whose box no float holds (the tree box widens
+     * the triangles' box by 0.5%: near FLT_MAX it overflows; found by
+     * fuzz_gltf_alo as a NaN quantized to a byte) */
+    ferry_alo_collision_tree *none = NULL;
+    float keep0 = v[0].position[0], keep1 = v[1].position[0];
+    v[0].position[0] = 3.4e38f;
+    v[1].position[0] = -3.4e38f;
+    CHECK(ferry_alo_collision_build(&sm, arena, &none, &err) == FERRY_ERR_ARGUMENT && none == NULL);
+    CHECK(strstr(err.message, "out of range for a collision tree") != NULL);
+    v[0].position[0] = keep0;
+    v[1].position[0] = keep1;
     /* refused: no triangles */
     sm.triangle_count = 0;
-    ferry_alo_collision_tree *none = NULL;
     CHECK(ferry_alo_collision_build(&sm, arena, &none, &err) == FERRY_ERR_ARGUMENT && none == NULL);
     ferry_arena_destroy(arena);
     free(v);

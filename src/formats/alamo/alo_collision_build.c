@@ -276,6 +276,16 @@ ferry_result ferry_alo_collision_build(const ferry_alo_submesh *submesh, ferry_a
         tree->box_max[a] = hi;
         top.min[a] = lo;
         top.max[a] = hi;
+        /* Positions near the float range (or not finite) give a box no
+         * float holds, and no node could be quantized inside it. */
+        if (!isfinite(lo) || !isfinite(hi) || !isfinite(hi - (double)lo)) {
+            free(b.tri_box);
+            free(b.centroid);
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "0x1200",
+                         "positions out of range for a collision tree: its box on axis %d would be %g to %g", a,
+                         (double)lo, (double)hi);
+            return err->code;
+        }
     }
     b.node_count = 1;
     build(&b, 0, 0, tris, &top, 0);
