@@ -129,8 +129,9 @@ static bool input_get(const char *path, cli_use use, bool map, cli_input *in, fe
         return false;
     }
     if (map) {
-        /* An archive is only ever mapped: no reason to limit its size. */
-        size_t limit = in->id == FERRY_FORMAT_MEG ? 0 : CLI_MAX_INPUT;
+        /* An archive (MEG, PBO) is only ever mapped: no reason to limit
+         * its size. */
+        size_t limit = in->id == FERRY_FORMAT_MEG || in->id == FERRY_FORMAT_PBO ? 0 : CLI_MAX_INPUT;
         if (ferry_file_map(path, limit, &in->map, err) != FERRY_OK) return false;
         in->data = (uint8_t *)in->map.data; /* read only: the readers take const bytes */
         in->size = in->map.size;

@@ -212,8 +212,8 @@ typedef enum cli_use { CLI_USE_ANY, CLI_USE_INFO, CLI_USE_DUMP, CLI_USE_VALIDATE
 bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *err);
 /* The same, but the file is mapped (ferry_file_map), not read whole: for
  * commands that only read it (info, validate, list, extract, a rewrite),
- * so that a large archive is never held in memory. An archive (MEG) has no
- * size limit; other formats keep CLI_MAX_INPUT. */
+ * so that a large archive is never held in memory. An archive (MEG, PBO)
+ * has no size limit; other formats keep CLI_MAX_INPUT. */
 bool cli_input_open(const char *path, cli_use use, cli_input *in, ferry_error *err);
 void cli_input_free(cli_input *in);
 /* The "not a known format" error, from a file's first bytes. */
