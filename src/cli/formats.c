@@ -114,6 +114,13 @@ static bool usable(const cli_format *f, cli_use use)
     }
 }
 
+size_t cli_map_limit(ferry_format id)
+{
+    /* An archive (MEG, PBO) is only ever mapped: no reason to limit its
+     * size. */
+    return id == FERRY_FORMAT_MEG || id == FERRY_FORMAT_PBO ? 0 : CLI_MAX_INPUT;
+}
+
 static bool input_get(const char *path, cli_use use, bool map, cli_input *in, ferry_error *err)
 {
     memset(in, 0, sizeof *in);
@@ -129,10 +136,7 @@ static bool input_get(const char *path, cli_use use, bool map, cli_input *in, fe
         return false;
     }
     if (map) {
-        /* An archive (MEG, PBO) is only ever mapped: no reason to limit
-         * its size. */
-        size_t limit = in->id == FERRY_FORMAT_MEG || in->id == FERRY_FORMAT_PBO ? 0 : CLI_MAX_INPUT;
-        if (ferry_file_map(path, limit, &in->map, err) != FERRY_OK) return false;
+        if (ferry_file_map(path, cli_map_limit(in->id), &in->map, err) != FERRY_OK) return false;
         in->data = (uint8_t *)in->map.data; /* read only: the readers take const bytes */
         in->size = in->map.size;
     } else if (ferry_file_load(path, CLI_MAX_INPUT, &in->data, &in->size, err) != FERRY_OK) {

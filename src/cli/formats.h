@@ -215,6 +215,9 @@ bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *e
  * so that a large archive is never held in memory. An archive (MEG, PBO)
  * has no size limit; other formats keep CLI_MAX_INPUT. */
 bool cli_input_open(const char *path, cli_use use, cli_input *in, ferry_error *err);
+/* The size limit of a mapped file of format `id` (ferry_file_map's
+ * max_size): none for an archive (MEG, PBO), CLI_MAX_INPUT otherwise. */
+size_t cli_map_limit(ferry_format id);
 void cli_input_free(cli_input *in);
 /* The "not a known format" error, from a file's first bytes. */
 void cli_not_known(ferry_error *err, const uint8_t *data, size_t size);
