@@ -274,7 +274,7 @@ int cli_pbo_convert(int argc, char **argv, ferry_format source)
                                out);
     cli_convert_options o = {0};
     o.source = source;
-    return cli_format_rewrite(in, out, &o);
+    return cli_archive_rewrite(in, out, &o);
 }
 
 const char cli_pbo_convert_help[] =

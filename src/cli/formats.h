@@ -133,9 +133,6 @@ int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json);
 size_t cli_meg_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
                         json_t *report);
 int cli_meg_convert(int argc, char **argv, ferry_format source);
-/* IN.meg written back as OUT, the bytes after the tables copied from the
- * mapped input a piece at a time (an archive is never held whole). */
-int cli_meg_rewrite(const char *in, const char *out, const cli_convert_options *options);
 void *cli_meg_read(const uint8_t *data, size_t size, ferry_error *err);
 ferry_result cli_meg_write(const void *model, ferry_buffer *out, ferry_error *err);
 void cli_meg_free(void *model);
@@ -245,9 +242,13 @@ void *cli_format_read(const cli_format *format, const char *file, const uint8_t 
 void *cli_format_load(const cli_format *format, const char *path, uint8_t **data, size_t *size);
 /* `ferry convert IN OUT` within one format: IN read by its row's
  * read_model (options->source), written back as OUT (cli_write_output).
- * Returns CLI_OK, CLI_INVALID or CLI_USAGE. The rewrite of ODOL, ALM, MEG
- * and PAA. */
+ * Returns CLI_OK, CLI_INVALID or CLI_USAGE. The rewrite of ODOL, ALM and
+ * PAA. */
 int cli_format_rewrite(const char *in, const char *out, const cli_convert_options *options);
+/* The rewrite of a MEG or a PBO: IN written back as OUT, its tables from
+ * the archive read, the bytes after them copied from the mapped input a
+ * piece at a time (an archive is never held whole). */
+int cli_archive_rewrite(const char *in, const char *out, const cli_convert_options *options);
 /* convert and validate agree on what a file is: when `diags` holds errors,
  * prints them to `log` (may be NULL) with "IN: not converted: ..." and
  * returns true; with allow_invalid (--allow-invalid) says "converted
