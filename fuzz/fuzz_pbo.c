@@ -3,7 +3,8 @@
  *
  * Contracts checked (abort on breach, so libFuzzer keeps the input):
  *  - a failed read locates its error inside the input and names a record;
- *  - an archive that reads writes back byte for byte;
+ *  - an archive that reads writes back byte for byte, its table alone as
+ *    the input's first table_end bytes;
  *  - every entry's data pointer, when set, lies inside the input;
  *  - decoding an entry either succeeds with its stated size or fails with
  *    a located message;
@@ -70,6 +71,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ferry_buffer out = {0};
     if (ferry_pbo_write(m, &out, &err) != FERRY_OK) fail("a read archive does not write");
     if (out.size != size || memcmp(out.data, data, size) != 0) fail("writing does not reproduce the input");
+    ferry_buffer_free(&out);
+    /* The table alone: the input's first table_end bytes. */
+    if (ferry_pbo_write_tables(m, &out, &err) != FERRY_OK) fail("a read archive's table does not write");
+    if (out.size != m->table_end || memcmp(out.data, data, out.size) != 0) fail("the table is not the input's");
     ferry_buffer_free(&out);
 
     /* Compressed entries are decoded by validation: keep them small. */

@@ -126,6 +126,10 @@ static void test_read(void)
     CHECK(ferry_pbo_write(m, &out, &err) == FERRY_OK);
     CHECK(out.size == a.n && memcmp(out.data, a.b, a.n) == 0);
     ferry_buffer_free(&out);
+    /* The table alone: the archive's first table_end bytes. */
+    CHECK(ferry_pbo_write_tables(m, &out, &err) == FERRY_OK);
+    CHECK(out.size == m->table_end && memcmp(out.data, a.b, out.size) == 0);
+    ferry_buffer_free(&out);
     /* The prefix, as texture lookups need it. */
     CHECK(strcmp(ferry_pbo_strip_prefix(m, "x\\addon\\data\\rock.paa"), "data\\rock.paa") == 0);
     CHECK(strcmp(ferry_pbo_strip_prefix(m, "\\X/ADDON/data/rock.paa"), "data/rock.paa") == 0);

@@ -90,6 +90,10 @@ FERRY_API ferry_result ferry_pbo_read(const uint8_t *data, size_t size, const fe
  * its stored SHA-1 included (ferry_pbo_update_checksum recomputes it on
  * request; ferry_pbo_pack writes fresh archives with a fresh one). */
 FERRY_API ferry_result ferry_pbo_write(const ferry_pbo *pbo, ferry_buffer *out, ferry_error *err);
+/* The table only (what ferry_pbo_write appends before the bytes
+ * archive[table_end, archive_size)): to write a large archive in pieces,
+ * the caller appending the rest from where it keeps it. */
+FERRY_API ferry_result ferry_pbo_write_tables(const ferry_pbo *pbo, ferry_buffer *out, ferry_error *err);
 
 typedef struct ferry_pbo_validate_options {
     int reserved; /* no options yet: leave zero (a NULL options pointer is the same) */

@@ -371,7 +371,7 @@ int export_batch(const char *in_dir, const char *out_dir, const export_options *
     }
     if (!S_ISDIR(st_in.st_mode)) {
         if (!cli_archive_kind_of(in_dir)) {
-            fprintf(stderr, "ferry convert: %s is neither a folder nor an archive (MEG)\n", in_dir);
+            fprintf(stderr, "ferry convert: %s is neither a folder nor an archive (MEG, PBO)\n", in_dir);
             return CLI_USAGE;
         }
         ferry_error err;

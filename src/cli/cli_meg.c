@@ -156,61 +156,6 @@ size_t cli_meg_validate(const char *file, const uint8_t *data, size_t size, cons
     return errors;
 }
 
-int cli_meg_rewrite(const char *in, const char *out, const cli_convert_options *options)
-{
-    (void)options;
-    cli_input input;
-    ferry_error err;
-    if (!cli_input_open(in, CLI_USE_ANY, &input, &err)) {
-        cli_print_error(in, &err);
-        cli_input_free(&input);
-        return CLI_INVALID;
-    }
-    if (input.id != FERRY_FORMAT_MEG) { /* changed since it was told */
-        cli_input_free(&input);
-        return cli_format_rewrite(in, out, &(cli_convert_options){.source = input.id});
-    }
-    ferry_meg *m = load(in, input.data, input.size, NULL);
-    if (!m) {
-        cli_input_free(&input);
-        return CLI_INVALID;
-    }
-    /* The tables from the object, then the bytes after them straight from
-     * the mapping, a piece at a time (the pages dropped once written). */
-    ferry_buffer tables = {0};
-    ferry_file_writer *w = NULL;
-    int status = CLI_INVALID;
-    const ferry_write_options wo = {.protect_input = in};
-    if (ferry_meg_write_tables(m, &tables, &err) != FERRY_OK) {
-        cli_print_error(in, &err);
-        goto done;
-    }
-    if (ferry_file_writer_open(out, &wo, &w, &err) != FERRY_OK) {
-        status = cli_output_error(out, &err);
-        goto done;
-    }
-    if (ferry_file_writer_write(w, tables.data, tables.size, &err) != FERRY_OK) goto failed;
-    const size_t piece = (size_t)8 << 20;
-    for (size_t at = m->tables_end; at < input.size; at += piece) {
-        size_t n = input.size - at < piece ? input.size - at : piece;
-        if (ferry_file_writer_write(w, input.data + at, n, &err) != FERRY_OK) goto failed;
-        ferry_file_map_drop(&input.map, 0, at + n);
-    }
-    ferry_file_writer *committing = w;
-    w = NULL;
-    if (ferry_file_writer_commit(committing, &err) != FERRY_OK) goto failed;
-    status = CLI_OK;
-    goto done;
-failed:
-    cli_print_error(out, &err);
-done:
-    ferry_file_writer_abort(w);
-    ferry_buffer_free(&tables);
-    ferry_meg_free(m);
-    cli_input_free(&input);
-    return status;
-}
-
 int cli_meg_convert(int argc, char **argv, ferry_format source)
 {
     const char *in = NULL, *out = NULL;
@@ -225,7 +170,7 @@ int cli_meg_convert(int argc, char **argv, ferry_format source)
                                out);
     cli_convert_options o = {0};
     o.source = source;
-    return cli_meg_rewrite(in, out, &o);
+    return cli_archive_rewrite(in, out, &o);
 }
 
 const char cli_meg_convert_help[] =

@@ -245,15 +245,20 @@ size_t cli_pbo_validate(const char *file, const uint8_t *data, size_t size, cons
     cli_report_diags(file, "PBO", &d, report);
     size_t errors = d.error_count;
     ferry_diagnostics_free(&d);
-    /* Every asset inside, one entry's bytes at a time (compressed ones
-     * decoded; an entry that cannot be had is the archive's own error,
-     * reported above). */
+    /* Every asset inside, one entry's bytes at a time: a stored entry's
+     * where they lie, a compressed one's decoded (an entry that cannot be
+     * had is the archive's own error, reported above). */
     for (size_t i = 0; i < m->entry_count; i++) {
+        const ferry_pbo_entry *e = &m->entries[i];
+        if (e->method == FERRY_PBO_METHOD_NONE && e->data) {
+            errors += cli_validate_entry(file, e->name, e->name_length, e->data, e->data_size, report);
+            continue;
+        }
         uint8_t *bytes = NULL;
         size_t n = 0;
         ferry_error err;
         if (ferry_pbo_entry_bytes(m, i, 0, &bytes, &n, &err) != FERRY_OK) continue;
-        errors += cli_validate_entry(file, m->entries[i].name, m->entries[i].name_length, bytes, n, report);
+        errors += cli_validate_entry(file, e->name, e->name_length, bytes, n, report);
         free(bytes);
     }
     ferry_pbo_free(m);
@@ -274,7 +279,7 @@ int cli_pbo_convert(int argc, char **argv, ferry_format source)
                                out);
     cli_convert_options o = {0};
     o.source = source;
-    return cli_format_rewrite(in, out, &o);
+    return cli_archive_rewrite(in, out, &o);
 }
 
 const char cli_pbo_convert_help[] =

@@ -58,90 +58,47 @@ static const char extract_usage[] =
     "Exit status: 0 all extracted, 1 invalid input or an entry not extracted,\n"
     "2 usage error.\n";
 
-/* An archive read: a MEG or a PBO, and the bytes its entries point into
- * (mapped, or loaded when mapping fails). */
+/* An archive read: a MEG or a PBO, and the bytes its entries point into,
+ * mapped (cli_input_open) so that a multi-gigabyte archive is never copied
+ * into memory: listing touches only the pages of its tables (and, for a
+ * PBO, the SHA-1 reads every page once), extracting those of the entries
+ * written. */
 typedef struct archive {
-    ferry_format id;
+    cli_input in;
     ferry_meg *meg;
     ferry_pbo *pbo;
-    uint8_t *data;
-    size_t size;
-    bool mapped;
-    ferry_file_mapping map; /* when mapped */
 } archive;
-
-/* Maps a regular, non-empty file read-only, so that a multi-gigabyte archive
- * is never copied into memory: listing touches only the pages of its tables
- * (and, for a PBO, the SHA-1 reads every page once), extracting those of the
- * entries written. False when it cannot (the caller then loads the file,
- * which names what is wrong). */
-static bool map_archive(const char *path, archive *a)
-{
-    uint8_t head[FERRY_DETECT_HEAD];
-    size_t got;
-    ferry_error err;
-    if (!cli_check_head(path, head, sizeof head, &got, &err)) return false;
-    if (ferry_file_map(path, 0, &a->map, &err) != FERRY_OK) return false;
-    if (!a->map.mapped || !a->map.size) { /* read, not mapped: the load below says what is wrong */
-        ferry_file_unmap(&a->map);
-        return false;
-    }
-    a->data = (uint8_t *)a->map.data; /* read only: the readers take const bytes */
-    a->size = a->map.size;
-    a->mapped = true;
-    return true;
-}
 
 static void close_archive(archive *a)
 {
     ferry_meg_free(a->meg);
     ferry_pbo_free(a->pbo);
-    if (a->mapped)
-        ferry_file_unmap(&a->map);
-    else
-        ferry_file_free(a->data);
+    cli_input_free(&a->in);
     memset(a, 0, sizeof *a);
 }
 
-/* Maps (or loads) and reads ARCHIVE; prints the error and returns false on
- * failure. */
+/* Maps and reads ARCHIVE; prints the error and returns false on failure. */
 static bool open_archive(const char *cmd, const char *path, archive *a)
 {
     ferry_error err;
     memset(a, 0, sizeof *a);
-    const cli_format *format = NULL;
-    if (map_archive(path, a)) {
-        a->id = ferry_detect(a->data, a->size);
-        format = cli_format_for(a->id);
-        if (!format) {
-            cli_not_known(&err, a->data, a->size);
-            cli_print_error(path, &err);
-            close_archive(a);
-            return false;
-        }
-    } else {
-        cli_input in;
-        if (!cli_input_load(path, CLI_USE_ANY, &in, &err)) {
-            cli_print_error(path, &err);
-            return false;
-        }
-        a->data = in.data;
-        a->size = in.size;
-        a->id = in.id;
-        format = in.format;
-    }
-    if (a->id != FERRY_FORMAT_MEG && a->id != FERRY_FORMAT_PBO) {
-        fprintf(stderr, "%s: error: ferry %s reads MEG and PBO archives, not %s files\n", CLI_TXT(path), cmd,
-                format ? format->name : "other");
+    if (!cli_input_open(path, CLI_USE_ANY, &a->in, &err)) {
+        cli_print_error(path, &err);
         close_archive(a);
         return false;
     }
-    void *m = cli_format_read(format, path, a->data, a->size, NULL);
+    if (a->in.id != FERRY_FORMAT_MEG && a->in.id != FERRY_FORMAT_PBO) {
+        fprintf(stderr, "%s: error: ferry %s reads MEG and PBO archives, not %s files\n", CLI_TXT(path), cmd,
+                a->in.format->name);
+        close_archive(a);
+        return false;
+    }
+    void *m = cli_format_read(a->in.format, path, a->in.data, a->in.size, NULL);
     if (!m) {
         close_archive(a);
         return false;
     }
-    if (a->id == FERRY_FORMAT_MEG)
+    if (a->in.id == FERRY_FORMAT_MEG)
         a->meg = m;
     else
         a->pbo = m;
@@ -226,12 +183,12 @@ int cmd_list(int argc, char **argv)
     archive a;
     if (!open_archive("list", path, &a)) return CLI_INVALID;
     if (a.pbo) {
-        int status = cli_pbo_list(path, a.pbo, a.size, json);
+        int status = cli_pbo_list(path, a.pbo, a.in.size, json);
         close_archive(&a);
         return status;
     }
     const ferry_meg *m = a.meg;
-    size_t size = a.size;
+    size_t size = a.in.size;
     if (json) {
         json_t *j = cli_meg_json(path, m, size);
         json_t *files = json_array();
@@ -308,7 +265,7 @@ static uint64_t archive_offset(const archive *a, size_t i)
 {
     if (a->meg) return a->meg->files[i].start;
     const ferry_pbo_entry *e = &a->pbo->entries[i];
-    return e->data ? (uint64_t)(e->data - a->data) : 0;
+    return e->data ? (uint64_t)(e->data - a->in.data) : 0;
 }
 
 int cmd_extract(int argc, char **argv)
@@ -441,8 +398,8 @@ int cmd_extract(int argc, char **argv)
             /* The archive's pages up to the entry's end leave this
              * process's memory (from 0: the system maps a few pages around
              * each one read, some behind it). */
-            if (a.mapped && bytes >= a.data && bytes < a.data + a.size)
-                ferry_file_map_drop(&a.map, 0, (uint64_t)(bytes - a.data) + size);
+            if (bytes >= a.in.data && bytes < a.in.data + a.in.size)
+                ferry_file_map_drop(&a.in.map, 0, (uint64_t)(bytes - a.in.data) + size);
         }
         free(owned);
         free(why);

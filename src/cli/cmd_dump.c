@@ -216,15 +216,24 @@ int cmd_dump(int argc, char **argv)
             file = argv[i];
     }
     if (!file) return cli_usage_error("dump", "no file given");
-    uint8_t *data;
-    size_t size;
-    if (!cli_load(file, &data, &size)) return CLI_INVALID;
+    /* Mapped, as info and validate map it: an archive is never held whole
+     * (a dump reads its tables, and for a PBO the pages its SHA-1 covers),
+     * and has no size limit. */
+    uint8_t head[FERRY_DETECT_HEAD];
+    size_t got;
+    ferry_error err;
+    ferry_file_mapping map;
+    if (!cli_check_head(file, head, sizeof head, &got, &err) ||
+        ferry_file_map(file, cli_map_limit(ferry_detect(head, got)), &map, &err) != FERRY_OK) {
+        cli_print_error(file, &err);
+        return CLI_INVALID;
+    }
     /* By content; a file of no known format still gets the chunk dump,
      * which shows any chunk tree that reads (whatever its root) and says
      * "not a known format" otherwise. */
-    const cli_format *format = cli_format_for(ferry_detect(data, size));
-    int status = (format && format->dump ? format->dump : cli_alamo_dump)(file, data, size, json);
-    ferry_file_free(data);
+    const cli_format *format = cli_format_for(ferry_detect(map.data, map.size));
+    int status = (format && format->dump ? format->dump : cli_alamo_dump)(file, map.data, map.size, json);
+    ferry_file_unmap(&map);
     return status;
 }
 

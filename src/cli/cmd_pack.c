@@ -125,9 +125,8 @@ static void free_list(pack_list *l)
     free(l->items);
 }
 
-static int pack_meg(const char *out, const pack_list *l_in, uint32_t format)
+static int pack_meg(const char *out, pack_list *l, uint32_t format)
 {
-    pack_list *l = (pack_list *)l_in;
     size_t refused = l->refused;
     /* Stored names; then two files of one name are both refused. */
     for (size_t i = 0; i < l->count; i++) {
@@ -233,9 +232,8 @@ static int by_rel_nocase(const void *a, const void *b)
     return strcasecmp(((const pack_file *)a)->rel, ((const pack_file *)b)->rel);
 }
 
-static int pack_pbo(const char *out, const pack_list *l_in, const char *prefix)
+static int pack_pbo(const char *out, pack_list *l, const char *prefix)
 {
-    pack_list *l = (pack_list *)l_in;
     size_t refused = l->refused;
     /* Two names the engine cannot tell apart: both refused, as for a MEG. */
     if (l->count) qsort(l->items, l->count, sizeof *l->items, by_rel_nocase);

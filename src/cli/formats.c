@@ -2,6 +2,9 @@
  * the loading that every command shares. */
 #include "formats.h"
 
+#include <ferry/meg.h>
+#include <ferry/pbo.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -23,9 +26,9 @@ static const cli_format formats[] = {
      cli_format_rewrite, cli_odol_export, NULL, cli_odol_read, cli_odol_write, cli_odol_free},
     {FERRY_FORMAT_ALM, "ALM", cli_alm_info, cli_alm_dump, cli_alm_validate, cli_alm_convert,
      cli_format_rewrite, cli_alm_export, cli_alm_build, cli_alm_read, cli_alm_write, cli_alm_free},
-    {FERRY_FORMAT_MEG, "MEG", cli_meg_info, cli_meg_dump, cli_meg_validate, cli_meg_convert, cli_meg_rewrite,
+    {FERRY_FORMAT_MEG, "MEG", cli_meg_info, cli_meg_dump, cli_meg_validate, cli_meg_convert, cli_archive_rewrite,
      NULL, NULL, cli_meg_read, cli_meg_write, cli_meg_free},
-    {FERRY_FORMAT_PBO, "PBO", cli_pbo_info, cli_pbo_dump, cli_pbo_validate, cli_pbo_convert, cli_format_rewrite,
+    {FERRY_FORMAT_PBO, "PBO", cli_pbo_info, cli_pbo_dump, cli_pbo_validate, cli_pbo_convert, cli_archive_rewrite,
      NULL, NULL, cli_pbo_read, cli_pbo_write, cli_pbo_free},
     /* glTF is an input of ALM building only (cmd_convert.c's routes). */
     {FERRY_FORMAT_GLB, "glTF binary", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
@@ -114,6 +117,13 @@ static bool usable(const cli_format *f, cli_use use)
     }
 }
 
+size_t cli_map_limit(ferry_format id)
+{
+    /* An archive (MEG, PBO) is only ever mapped: no reason to limit its
+     * size. */
+    return id == FERRY_FORMAT_MEG || id == FERRY_FORMAT_PBO ? 0 : CLI_MAX_INPUT;
+}
+
 static bool input_get(const char *path, cli_use use, bool map, cli_input *in, ferry_error *err)
 {
     memset(in, 0, sizeof *in);
@@ -129,9 +139,7 @@ static bool input_get(const char *path, cli_use use, bool map, cli_input *in, fe
         return false;
     }
     if (map) {
-        /* An archive is only ever mapped: no reason to limit its size. */
-        size_t limit = in->id == FERRY_FORMAT_MEG ? 0 : CLI_MAX_INPUT;
-        if (ferry_file_map(path, limit, &in->map, err) != FERRY_OK) return false;
+        if (ferry_file_map(path, cli_map_limit(in->id), &in->map, err) != FERRY_OK) return false;
         in->data = (uint8_t *)in->map.data; /* read only: the readers take const bytes */
         in->size = in->map.size;
     } else if (ferry_file_load(path, CLI_MAX_INPUT, &in->data, &in->size, err) != FERRY_OK) {
@@ -245,6 +253,70 @@ int cli_format_rewrite(const char *in, const char *out, const cli_convert_option
         status = cli_write_output(in, out, &buf);
     ferry_buffer_free(&buf);
     format->free_model(model);
+    cli_input_free(&input);
+    return status;
+}
+
+int cli_archive_rewrite(const char *in, const char *out, const cli_convert_options *options)
+{
+    (void)options;
+    cli_input input;
+    ferry_error err;
+    if (!cli_input_open(in, CLI_USE_ANY, &input, &err)) {
+        cli_print_error(in, &err);
+        cli_input_free(&input);
+        return CLI_INVALID;
+    }
+    if (input.id != FERRY_FORMAT_MEG && input.id != FERRY_FORMAT_PBO) { /* changed since it was told */
+        cli_input_free(&input);
+        return cli_format_rewrite(in, out, &(cli_convert_options){.source = input.id});
+    }
+    void *model = cli_format_read(input.format, in, input.data, input.size, NULL);
+    if (!model) {
+        cli_input_free(&input);
+        return CLI_INVALID;
+    }
+    /* The tables from the object, then the bytes after them straight from
+     * the mapping, a piece at a time (the pages dropped once written). */
+    ferry_buffer tables = {0};
+    ferry_file_writer *w = NULL;
+    int status = CLI_INVALID;
+    const ferry_write_options wo = {.protect_input = in};
+    size_t tables_end;
+    ferry_result r;
+    if (input.id == FERRY_FORMAT_MEG) {
+        r = ferry_meg_write_tables(model, &tables, &err);
+        tables_end = ((const ferry_meg *)model)->tables_end;
+    } else {
+        r = ferry_pbo_write_tables(model, &tables, &err);
+        tables_end = ((const ferry_pbo *)model)->table_end;
+    }
+    if (r != FERRY_OK) {
+        cli_print_error(in, &err);
+        goto done;
+    }
+    if (ferry_file_writer_open(out, &wo, &w, &err) != FERRY_OK) {
+        status = cli_output_error(out, &err);
+        goto done;
+    }
+    if (ferry_file_writer_write(w, tables.data, tables.size, &err) != FERRY_OK) goto failed;
+    const size_t piece = (size_t)8 << 20;
+    for (size_t at = tables_end; at < input.size; at += piece) {
+        size_t n = input.size - at < piece ? input.size - at : piece;
+        if (ferry_file_writer_write(w, input.data + at, n, &err) != FERRY_OK) goto failed;
+        ferry_file_map_drop(&input.map, 0, at + n);
+    }
+    ferry_file_writer *committing = w;
+    w = NULL;
+    if (ferry_file_writer_commit(committing, &err) != FERRY_OK) goto failed;
+    status = CLI_OK;
+    goto done;
+failed:
+    cli_print_error(out, &err);
+done:
+    ferry_file_writer_abort(w);
+    ferry_buffer_free(&tables);
+    input.format->free_model(model);
     cli_input_free(&input);
     return status;
 }

@@ -133,9 +133,6 @@ int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json);
 size_t cli_meg_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
                         json_t *report);
 int cli_meg_convert(int argc, char **argv, ferry_format source);
-/* IN.meg written back as OUT, the bytes after the tables copied from the
- * mapped input a piece at a time (an archive is never held whole). */
-int cli_meg_rewrite(const char *in, const char *out, const cli_convert_options *options);
 void *cli_meg_read(const uint8_t *data, size_t size, ferry_error *err);
 ferry_result cli_meg_write(const void *model, ferry_buffer *out, ferry_error *err);
 void cli_meg_free(void *model);
@@ -212,9 +209,12 @@ typedef enum cli_use { CLI_USE_ANY, CLI_USE_INFO, CLI_USE_DUMP, CLI_USE_VALIDATE
 bool cli_input_load(const char *path, cli_use use, cli_input *in, ferry_error *err);
 /* The same, but the file is mapped (ferry_file_map), not read whole: for
  * commands that only read it (info, validate, list, extract, a rewrite),
- * so that a large archive is never held in memory. An archive (MEG) has no
- * size limit; other formats keep CLI_MAX_INPUT. */
+ * so that a large archive is never held in memory. An archive (MEG, PBO)
+ * has no size limit; other formats keep CLI_MAX_INPUT. */
 bool cli_input_open(const char *path, cli_use use, cli_input *in, ferry_error *err);
+/* The size limit of a mapped file of format `id` (ferry_file_map's
+ * max_size): none for an archive (MEG, PBO), CLI_MAX_INPUT otherwise. */
+size_t cli_map_limit(ferry_format id);
 void cli_input_free(cli_input *in);
 /* The "not a known format" error, from a file's first bytes. */
 void cli_not_known(ferry_error *err, const uint8_t *data, size_t size);
@@ -242,9 +242,13 @@ void *cli_format_read(const cli_format *format, const char *file, const uint8_t 
 void *cli_format_load(const cli_format *format, const char *path, uint8_t **data, size_t *size);
 /* `ferry convert IN OUT` within one format: IN read by its row's
  * read_model (options->source), written back as OUT (cli_write_output).
- * Returns CLI_OK, CLI_INVALID or CLI_USAGE. The rewrite of ODOL, ALM, MEG
- * and PAA. */
+ * Returns CLI_OK, CLI_INVALID or CLI_USAGE. The rewrite of ODOL, ALM and
+ * PAA. */
 int cli_format_rewrite(const char *in, const char *out, const cli_convert_options *options);
+/* The rewrite of a MEG or a PBO: IN written back as OUT, its tables from
+ * the archive read, the bytes after them copied from the mapped input a
+ * piece at a time (an archive is never held whole). */
+int cli_archive_rewrite(const char *in, const char *out, const cli_convert_options *options);
 /* convert and validate agree on what a file is: when `diags` holds errors,
  * prints them to `log` (may be NULL) with "IN: not converted: ..." and
  * returns true; with allow_invalid (--allow-invalid) says "converted

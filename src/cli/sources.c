@@ -167,7 +167,7 @@ static pool_root *root_open(const char *path, bool folder, ferry_error *err)
             memset(err, 0, sizeof *err);
             err->code = FERRY_ERR_UNSUPPORTED;
             err->offset = FERRY_NO_OFFSET;
-            snprintf(err->message, sizeof err->message, "neither a folder nor an archive ferry reads (MEG)");
+            snprintf(err->message, sizeof err->message, "neither a folder nor an archive ferry reads (MEG, PBO)");
             goto fail;
         }
         /* Mapped, not read: an archive of gigabytes costs only the pages
@@ -241,5 +241,5 @@ int cli_check_texture_place(const char *cmd, const char *path)
     struct stat st;
     if (stat(path, &st) != 0) return cli_usage_error(cmd, "--textures %s: %s", path, strerror(errno));
     if (S_ISDIR(st.st_mode) || cli_archive_kind_of(path)) return CLI_OK;
-    return cli_usage_error(cmd, "--textures %s: neither a folder nor an archive (MEG)", path);
+    return cli_usage_error(cmd, "--textures %s: neither a folder nor an archive (MEG, PBO)", path);
 }

@@ -167,6 +167,19 @@ check "PBO in convert's help" grep -q "IN.pbo -> OUT.pbo" "$tmp/out"
 expect 0 "list --help names PBO" -- "$FERRY" list --help
 check "PBO in list's help" grep -q "PBO archive" "$tmp/out"
 
+# An archive over 2 GiB (sparse: the bytes after the trailer are never
+# read) is mapped, not loaded: info and dump read it as list and extract
+# do, with no size limit (both refused it as over CLI_MAX_INPUT).
+cp "$tmp/ok.pbo" "$tmp/big.pbo"
+if truncate -s 2200000000 "$tmp/big.pbo" 2>/dev/null; then
+    expect 0 "info on a PBO over 2 GiB" -- "$FERRY" info "$tmp/big.pbo"
+    check "info on it: its size" grep -q "PBO archive, 2200000000 bytes" "$tmp/out"
+    expect 0 "list on a PBO over 2 GiB" -- "$FERRY" list "$tmp/big.pbo"
+    expect 0 "dump on a PBO over 2 GiB" -- "$FERRY" dump "$tmp/big.pbo"
+    check "dump on it: the SHA-1" grep -q "SHA-1 stored" "$tmp/out"
+fi
+rm -f "$tmp/big.pbo"
+
 # The real archives (HEMTT, Mikero's DePbo, a mission from the editor).
 D=$SHARED/corpus/pbo/hemtt
 if [ -n "$SHARED" ] && [ -d "$D" ]; then

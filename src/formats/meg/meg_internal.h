@@ -12,6 +12,18 @@ static inline int fy_meg_name_char(char c)
     return c == '/' ? '\\' : (unsigned char)c;
 }
 
+/* Names a and b as the game orders them (fy_meg_name_char byte by byte,
+ * then the shorter first). */
+static inline int fy_meg_name_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+    size_t n = na < nb ? na : nb;
+    for (size_t i = 0; i < n; i++) {
+        int x = fy_meg_name_char(a[i]), y = fy_meg_name_char(b[i]);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return na < nb ? -1 : na > nb;
+}
+
 /* Sorts the numbers v[0..n) by cmp (negative, 0, positive), keeping equal
  * ones in their order: a merge sort over the scratch tmp[0..n), so that
  * many records are not compared pair by pair. */

@@ -115,12 +115,7 @@ static int by_name(const void *ctx, uint32_t a, uint32_t b)
 {
     const pack_ctx *c = ctx;
     const ferry_meg_pack_entry *x = &c->e[a], *y = &c->e[b];
-    size_t n = x->name_length < y->name_length ? x->name_length : y->name_length;
-    for (size_t i = 0; i < n; i++) {
-        int cx = fy_meg_name_char(x->name[i]), cy = fy_meg_name_char(y->name[i]);
-        if (cx != cy) return cx < cy ? -1 : 1;
-    }
-    return x->name_length < y->name_length ? -1 : x->name_length > y->name_length;
+    return fy_meg_name_cmp(x->name, x->name_length, y->name, y->name_length);
 }
 
 ferry_result ferry_meg_pack_tables(const ferry_meg_pack_entry *entries, size_t count,

@@ -82,13 +82,8 @@ static int segment_cmp(const void *ctx, uint32_t a, uint32_t b)
     const segments *s = ctx;
     const segment *sa = &s->v[a], *sb = &s->v[b];
     const ferry_meg_entry *x = &s->meg->files[sa->file], *y = &s->meg->files[sb->file];
-    size_t n = sa->length < sb->length ? sa->length : sb->length;
-    for (size_t c = 0; c < n; c++) {
-        int cx = fy_meg_name_char(x->name[s->skip + c]), cy = fy_meg_name_char(y->name[s->skip + c]);
-        if (cx != cy) return cx < cy ? -1 : 1;
-    }
-    if (sa->length != sb->length) return sa->length < sb->length ? -1 : 1;
-    return (int)sa->folder - (int)sb->folder;
+    int c = fy_meg_name_cmp(x->name + s->skip, sa->length, y->name + s->skip, sb->length);
+    return c ? c : (int)sa->folder - (int)sb->folder;
 }
 
 /* Lists the distinct next segments below `path` (compared ignoring case):

@@ -24,12 +24,7 @@ static int name_cmp(const void *ctx, uint32_t a, uint32_t b)
 {
     const ferry_meg *m = ctx;
     const ferry_meg_entry *x = &m->files[a], *y = &m->files[b];
-    size_t n = x->name_length < y->name_length ? x->name_length : y->name_length;
-    for (size_t i = 0; i < n; i++) {
-        int cx = fy_meg_name_char(x->name[i]), cy = fy_meg_name_char(y->name[i]);
-        if (cx != cy) return cx < cy ? -1 : 1;
-    }
-    return x->name_length < y->name_length ? -1 : x->name_length > y->name_length;
+    return fy_meg_name_cmp(x->name, x->name_length, y->name, y->name_length);
 }
 
 void fy_meg_sort(uint32_t *v, uint32_t *tmp, size_t n, fy_meg_cmp cmp, const void *ctx)

@@ -30,7 +30,7 @@ static ferry_result grown(ferry_buffer *out, ferry_error *err)
     return FERRY_ERR_NOMEM;
 }
 
-ferry_result ferry_pbo_write(const ferry_pbo *m, ferry_buffer *out, ferry_error *err)
+ferry_result ferry_pbo_write_tables(const ferry_pbo *m, ferry_buffer *out, ferry_error *err)
 {
     if (err) fy_error_clear(err);
     if (!m || !out) {
@@ -57,6 +57,13 @@ ferry_result ferry_pbo_write(const ferry_pbo *m, ferry_buffer *out, ferry_error 
         put_record(out, e->name, e->name_length, e);
     }
     put_record(out, NULL, 0, &m->terminator);
+    return grown(out, err);
+}
+
+ferry_result ferry_pbo_write(const ferry_pbo *m, ferry_buffer *out, ferry_error *err)
+{
+    ferry_result r = ferry_pbo_write_tables(m, out, err);
+    if (r != FERRY_OK) return r;
     if (m->archive && m->table_end < m->archive_size)
         fy_buf_append(out, m->archive + m->table_end, m->archive_size - m->table_end);
     return grown(out, err);
