@@ -573,8 +573,18 @@ static void skin_budget(void)
     free(frames);
 }
 
+/* No out pointer: an argument error, not a write through NULL. */
+static void no_out(void)
+{
+    static const uint8_t bytes[4] = {0};
+    ferry_error err;
+    CHECK(ferry_alm_read(bytes, sizeof bytes, NULL, NULL, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(strstr(err.message, "no out pointer") != NULL);
+}
+
 int main(void)
 {
+    no_out();
     for (uint32_t v = 2; v <= 10; v++) truncations(v);
     corruptions(3);
     corruptions(8);

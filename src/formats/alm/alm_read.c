@@ -420,6 +420,10 @@ ferry_result ferry_alm_read(const uint8_t *data, size_t size, const ferry_read_o
                             ferry_alm_mesh **out, ferry_error *err)
 {
     if (err) fy_error_clear(err);
+    if (!out) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no out pointer");
+        return FERRY_ERR_ARGUMENT;
+    }
     *out = NULL;
     if (!data && size) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no data");
