@@ -36,7 +36,7 @@ echo "== glTF: the models with their animations, and a whole folder =="
 "$ferry" convert samples/alamo/walker.alo "$out/walker.glb" --anim auto
 "$ferry" convert -r samples/alamo "$out/gltf" --quiet
 echo
-echo "== P3D (ODOL) models: info, validate, rewrite, glTF with every LOD =="
+echo "== P3D (ODOL) models: info, validate, rewrite, glTF (the most detailed LOD) =="
 "$ferry" info samples/odol/door.p3d
 "$ferry" validate samples/odol/*.p3d
 for f in samples/odol/*.p3d; do

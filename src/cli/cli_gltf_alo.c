@@ -54,7 +54,9 @@ static ferry_scene *read_gltf(const char *in, ferry_error *err)
     uint8_t *data = NULL;
     size_t size = 0;
     if (ferry_file_load(in, CLI_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
-    const char *hint = cli_assimp_hint(in);
+    /* Through Assimp only when the content is no format ferry reads (a glTF
+     * named .obj is a glTF), as cmd_convert.c routes. */
+    const char *hint = ferry_detect(data, size) == FERRY_FORMAT_UNKNOWN ? cli_assimp_hint(in) : NULL;
     if (hint) {
         ferry_assimp_read_options ao;
         memset(&ao, 0, sizeof ao);

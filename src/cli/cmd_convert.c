@@ -24,7 +24,7 @@ static const char convert_usage[] =
     "With -r, every model under DIR (.alo, .p3d, .alm: each converted by its\n"
     "content) becomes a .glb under OUTDIR, mirroring the folders, in parallel;\n"
     "animations are attached to their models automatically. DIR may be an\n"
-    "archive (.meg): its models are converted straight out of it, the outputs\n"
+    "archive (.meg, .pbo): its models are converted straight out of it, the outputs\n"
     "at the entries' paths (an entry named with a drive letter, an absolute path\n"
     "or a '..' is not converted but named, and the exit status is 1), their\n"
     "animations and textures looked up inside it as in a folder.\n"
@@ -41,7 +41,7 @@ static const char convert_usage[] =
     "                    wins); one that cannot be read or does not fit is skipped\n"
     "                    with a warning\n"
     "  --force           attach an --anim FILE that does not fit (a warning)\n"
-    "  --textures PLACE  another folder or archive (.meg) to search for textures\n"
+    "  --textures PLACE  another folder or archive (.meg, .pbo) to search for textures\n"
     "                    (repeatable, searched in order, each at its root and in\n"
     "                    its Data/Art/Textures); the model's folder and\n"
     "                    ../Textures are always searched first\n"
@@ -159,10 +159,12 @@ int cmd_convert(int argc, char **argv)
     /* With one file or three, the family of the first says what is wrong. */
     ferry_format source = cli_format_guess(files[0]);
     output_kind out = files[1] ? output_kind_of(files[1]) : OUT_OTHER;
-    /* FBX, OBJ, Collada (through Assimp): known by extension only. */
-    if (cli_assimp_hint(files[0]) && out == OUT_ALO) return cli_gltf_alo_convert(argc, argv, source);
-    if (cli_assimp_hint(files[0]) && out == OUT_GLTF) return cli_assimp_gltf_convert(argc, argv, source);
-    if (cli_assimp_hint(files[0]) && files[1])
+    /* FBX, OBJ, Collada (through Assimp): known by extension only, so only
+     * when the content is no format ferry reads (an ALO named .obj is an ALO). */
+    bool assimp = source == FERRY_FORMAT_UNKNOWN && cli_assimp_hint(files[0]);
+    if (assimp && out == OUT_ALO) return cli_gltf_alo_convert(argc, argv, source);
+    if (assimp && out == OUT_GLTF) return cli_assimp_gltf_convert(argc, argv, source);
+    if (assimp && files[1])
         return cli_usage_error("convert", "cannot write '%s' from '%s' (read through Assimp): supported outputs: .alo, .glb, .gltf",
                                files[1], files[0]);
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {

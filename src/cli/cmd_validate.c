@@ -17,12 +17,13 @@ static const char validate_usage[] =
     "\n"
     "Checks each file (ALO model, ALO particle system, ALA animation, ODOL .p3d\n"
     "model of ArmA and ArmA 2, ALM progressive mesh, MEG or PBO archive,\n"
-    "PAA/PAC texture) against every rule of its format and reports each problem with its\n"
-    "byte offset and chunk or record path. Errors (the game may crash or misdraw)\n"
-    "make the exit status 1; warnings (e.g. a texture not found) are listed apart\n"
-    "and do not fail. In a MEG or PBO archive every entry of those formats (or\n"
-    "named like one) is checked too and reported as ARCHIVE:ENTRY (textures and\n"
-    "models of entries are not looked up).\n"
+    "PAA/PAC texture, config: raP or text) against every rule of its format and\n"
+    "reports each problem with its byte offset and chunk or record path. Errors\n"
+    "(the game may crash or misdraw) make the exit status 1; warnings (e.g. a\n"
+    "texture not found) are listed apart and do not fail. In a MEG or PBO\n"
+    "archive every entry of those formats (or named like one; text configs only\n"
+    "when named .rvmat) is checked too and reported as ARCHIVE:ENTRY (textures and models\n"
+    "of entries are not looked up).\n"
     "\n"
     "Each animation is also checked against its model, paired by name as the game\n"
     "names them: MODEL_NAME_00.ala belongs to MODEL.alo (ignoring case; of several\n"
@@ -37,14 +38,15 @@ static const char validate_usage[] =
     "With -r, each DIR is walked (subfolders too; names starting with '.' are\n"
     "left out, a folder reached twice through links is entered once) and every\n"
     "regular file whose content ferry recognises is checked (ALO, ALA, ODOL,\n"
-    "ALM, MEG, PBO, PAA; a file named .alo, .ala, .p3d, .alm, .meg, .pbo, .paa or\n"
-    ".pac is checked whatever its content). Other files (DDS and TGA textures,\n"
+    "ALM, MEG, PBO, PAA, raP configs; text configs only when named .cpp, .hpp or\n"
+    ".bisurf; a file named .alo, .ala, .p3d, .alm, .meg, .pbo, .paa, .pac or\n"
+    ".rvmat is checked whatever its content). Other files (DDS and TGA textures,\n"
     "XML, glTF, ...) are skipped and counted, not errors; a folder that cannot be\n"
     "read is an error. Without -r a folder is an error.\n"
     "\n"
     "  -r              check every file in the folders given (--recursive)\n"
     "  --json          machine-readable report on stdout\n"
-    "  --textures DIR  another folder or archive (.meg) to search for textures\n"
+    "  --textures DIR  another folder or archive (.meg, .pbo) to search for textures\n"
     "                  (repeatable; each at its root and in its Data/Art/Textures)\n"
     "  --no-textures   skip the texture check\n"
     "  --model FILE    check every animation against this model\n";
@@ -329,22 +331,12 @@ static void add_target(target_list *l, const char *path, const char *folder_erro
     l->count++;
 }
 
-/* Named like a format ferry validates: checked (and its failure reported)
- * whatever its content, so that a broken model is never skipped as "not a
- * model". */
-static bool named_like_model(const char *path)
-{
-    return cli_has_ext(path, ".alo") || cli_has_ext(path, ".ala") || cli_has_ext(path, ".p3d") ||
-           cli_has_ext(path, ".alm") || cli_has_ext(path, ".meg") || cli_has_ext(path, ".pbo") || cli_has_ext(path, ".paa") ||
-           cli_has_ext(path, ".pac") || cli_has_ext(path, ".rvmat");
-}
-
 static void visit(void *ctx, const char *path, const char *rel, const struct stat *st, int error)
 {
     (void)rel;
     (void)error;
     target_list *l = ctx;
-    bool check = named_like_model(path);
+    bool check = cli_named_like_asset(path);
     if (!check && st && S_ISREG(st->st_mode)) {
         /* Told by content; a regular file that cannot be read is checked,
          * so that its failure is reported. */

@@ -30,7 +30,8 @@ static const cli_format formats[] = {
      NULL, NULL, cli_meg_read, cli_meg_write, cli_meg_free},
     {FERRY_FORMAT_PBO, "PBO", cli_pbo_info, cli_pbo_dump, cli_pbo_validate, cli_pbo_convert, cli_archive_rewrite,
      NULL, NULL, cli_pbo_read, cli_pbo_write, cli_pbo_free},
-    /* glTF is an input of ALM building only (cmd_convert.c's routes). */
+    /* glTF is an input of ALM building, ALO authoring and ALA writing only
+     * (cmd_convert.c's routes). */
     {FERRY_FORMAT_GLB, "glTF binary", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
     {FERRY_FORMAT_GLTF, "glTF", NULL, NULL, NULL, cli_alamo_convert, NULL, NULL, NULL, NULL, NULL, NULL},
     {FERRY_FORMAT_PAA, "PAA", cli_paa_info, cli_paa_dump, cli_paa_validate, cli_paa_convert, cli_format_rewrite, NULL,
@@ -48,7 +49,7 @@ const cli_format *cli_format_for(ferry_format id)
     return NULL;
 }
 
-static bool named_like_asset(const char *name)
+bool cli_named_like_asset(const char *name)
 {
     static const char *const ext[] = {".alo", ".ala", ".p3d", ".alm", ".meg", ".pbo", ".paa", ".pac", ".rvmat"};
     for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
@@ -64,7 +65,7 @@ size_t cli_validate_entry(const char *file, const char *name, size_t name_length
     if (f == FERRY_FORMAT_CONFIG_TEXT && !cli_has_ext(name, ".rvmat")) f = FERRY_FORMAT_UNKNOWN;
     const cli_format *row = cli_format_for(f);
     bool check = row && row->validate;
-    if (!check && !named_like_asset(name)) return 0;
+    if (!check && !cli_named_like_asset(name)) return 0;
     size_t fl = strlen(file), errors = 0;
     char *label = malloc(fl + 1 + name_length + 1);
     if (!label) return 1;

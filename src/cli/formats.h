@@ -218,6 +218,10 @@ size_t cli_map_limit(ferry_format id);
 void cli_input_free(cli_input *in);
 /* The "not a known format" error, from a file's first bytes. */
 void cli_not_known(ferry_error *err, const uint8_t *data, size_t size);
+/* Named like a format ferry validates (.alo, .ala, .p3d, .alm, .meg, .pbo,
+ * .paa, .pac, .rvmat): validate -r and an archive's entries check such a
+ * file whatever its content, so a broken one is an error, not skipped. */
+bool cli_named_like_asset(const char *name);
 /* An archive's entry (name_length bytes of name) checked through its
  * format's validate, reported as ARCHIVE:ENTRY: one of a format ferry
  * validates by content, or named like an asset (.alo, .p3d, .paa, ...: then
@@ -228,9 +232,9 @@ size_t cli_validate_entry(const char *file, const char *name, size_t name_length
                           json_t *report);
 /* The format of `path` from its head: by content; when the file cannot be
  * read or its content is unknown, by the extension (.p3d ODOL, .alm ALM,
- * .meg MEG, .glb/.gltf glTF, .alo model, .ala animation, .paa/.pac PAA,
- * else UNKNOWN), so that the family that reports the failure is the one
- * the user meant. */
+ * .meg MEG, .pbo PBO, .glb/.gltf glTF, .alo model, .ala animation,
+ * .paa/.pac PAA, .rvmat/.bin raP, .cpp/.hpp config text, else UNKNOWN), so
+ * that the family that reports the failure is the one the user meant. */
 ferry_format cli_format_guess(const char *path);
 
 /* Reads `data` as `format`'s model. On failure prints the located error
@@ -242,8 +246,8 @@ void *cli_format_read(const cli_format *format, const char *file, const uint8_t 
 void *cli_format_load(const cli_format *format, const char *path, uint8_t **data, size_t *size);
 /* `ferry convert IN OUT` within one format: IN read by its row's
  * read_model (options->source), written back as OUT (cli_write_output).
- * Returns CLI_OK, CLI_INVALID or CLI_USAGE. The rewrite of ODOL, ALM and
- * PAA. */
+ * Returns CLI_OK, CLI_INVALID or CLI_USAGE. The rewrite of ODOL, ALM, PAA and
+ * configs (MEG and PBO stream theirs, cli_archive_rewrite). */
 int cli_format_rewrite(const char *in, const char *out, const cli_convert_options *options);
 /* The rewrite of a MEG or a PBO: IN written back as OUT, its tables from
  * the archive read, the bytes after them copied from the mapped input a

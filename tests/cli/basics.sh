@@ -72,4 +72,13 @@ check "the message names an offset" grep -q "offset 0x" "$tmp/err"
 expect 1 "info on a truncated model" -- "$FERRY" info "$tmp/cut.alo"
 expect 1 "convert a truncated model" -- "$FERRY" convert "$tmp/cut.alo" "$tmp/cut-out.alo"
 check "a failed convert writes nothing" test ! -e "$tmp/cut-out.alo"
+
+# An archive is mapped, never loaded: no size limit, a PBO as a MEG. A PBO of
+# one stored entry of 2,500,000,000 bytes (0x9502f900), sparse (nothing read).
+printf 'a.bin\0\0\0\0\0\x00\xf9\x02\x95\0\0\0\0\0\0\0\0\x00\xf9\x02\x95\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >"$tmp/big.pbo"
+if truncate -s $((47 + 2500000000)) "$tmp/big.pbo" 2>/dev/null; then
+  expect 0 "info on a PBO over 2 GiB" -- "$FERRY" info "$tmp/big.pbo"
+  check "its entry is counted" grep -q "1 file (0 compressed), 2500000000 bytes stored" "$tmp/out"
+  rm -f "$tmp/big.pbo"
+fi
 finish

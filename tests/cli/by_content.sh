@@ -97,34 +97,50 @@ check "the ALM usage error" grep -q "cannot make an ALM file from" "$tmp/err"
 expect 2 "nothing becomes a P3D" -- "$FERRY" convert "$tmp/walker.p3d" "$tmp/x.p3d"
 check "the P3D usage error" grep -q "cannot make a P3D file from" "$tmp/err"
 
+# reads_as FILE FORMAT EXT: FILE (named .alo) is read as FORMAT: info --json
+# names it, validate passes, and a rewrite to .EXT is byte-identical.
+reads_as() {
+  expect 0 "info on a $2 named .alo" -- "$FERRY" info --json "$1"
+  check "its format is $2" jq -e --arg f "$2" '.[0].format == $f' "$tmp/out" >/dev/null
+  expect 0 "validate a $2 named .alo" -- "$FERRY" validate "$1"
+  expect 0 "rewrite a $2 named .alo" -- "$FERRY" convert "$1" "$tmp/copy.$3"
+  check "byte-identical" cmp -s "$1" "$tmp/copy.$3"
+}
+
 # ---- a MEG archive (format 2, one entry "A.TXT" = "abc") named .alo ----
 printf '\xff\xff\xff\xff\xa4\x70\x7d\x3f\x2f\0\0\0\x01\0\0\0\x01\0\0\0\x05\0A.TXT\x34\x9a\x8d\x96\0\0\0\0\x03\0\0\0\x2f\0\0\0\0\0\0\0abc' >"$tmp/archive.alo"
-expect 0 "info on a MEG named .alo" -- "$FERRY" info --json "$tmp/archive.alo"
-check "its format is MEG" jq -e '.[0].format == "MEG"' "$tmp/out" >/dev/null
-expect 0 "validate a MEG named .alo" -- "$FERRY" validate "$tmp/archive.alo"
-expect 0 "rewrite a MEG named .alo" -- "$FERRY" convert "$tmp/archive.alo" "$tmp/archive.meg"
-check "byte-identical" cmp -s "$tmp/archive.alo" "$tmp/archive.meg"
+reads_as "$tmp/archive.alo" MEG meg
 expect 0 "list a MEG named .alo" -- "$FERRY" list "$tmp/archive.alo"
 check "lists A.TXT" grep -q "A.TXT" "$tmp/out"
 
 # ---- a PBO archive (no product entry, one entry "a.txt" = "hi", no SHA-1) named .alo ----
 printf 'a.txt\0\0\0\0\0\x02\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0hi' >"$tmp/pbo.alo"
-expect 0 "info on a PBO named .alo" -- "$FERRY" info --json "$tmp/pbo.alo"
-check "its format is PBO" jq -e '.[0].format == "PBO"' "$tmp/out" >/dev/null
-expect 0 "validate a PBO named .alo" -- "$FERRY" validate "$tmp/pbo.alo"
-expect 0 "rewrite a PBO named .alo" -- "$FERRY" convert "$tmp/pbo.alo" "$tmp/pbo.pbo"
-check "byte-identical" cmp -s "$tmp/pbo.alo" "$tmp/pbo.pbo"
+reads_as "$tmp/pbo.alo" PBO pbo
 expect 0 "list a PBO named .alo" -- "$FERRY" list "$tmp/pbo.alo"
 check "lists a.txt" grep -q "a.txt" "$tmp/out"
 
 # ---- a PAA texture (DXT1, no tags, one raw 4 x 4 mipmap) named .alo ----
 printf '\x01\xff\x00\x00\x04\x00\x04\x00\x08\x00\x00\x00\xf8\x1f\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >"$tmp/texture.alo"
-expect 0 "info on a PAA named .alo" -- "$FERRY" info --json "$tmp/texture.alo"
-check "its format is PAA" jq -e '.[0].format == "PAA"' "$tmp/out" >/dev/null
-expect 0 "validate a PAA named .alo" -- "$FERRY" validate "$tmp/texture.alo"
-expect 0 "rewrite a PAA named .alo" -- "$FERRY" convert "$tmp/texture.alo" "$tmp/texture.paa"
-check "byte-identical" cmp -s "$tmp/texture.alo" "$tmp/texture.paa"
+reads_as "$tmp/texture.alo" PAA paa
 expect 0 "a PAA named .alo to PNG" -- "$FERRY" convert "$tmp/texture.alo" "$tmp/texture.png"
 check "a 4 x 4 PNG" test "$(od -An -tx1 -j12 -N12 "$tmp/texture.png" | tr -d ' \n')" = 494844520000000400000004
+
+# ---- a raP config (the fuzz seed material.bin: a material with two stages) named .alo ----
+cp "$SRC/fuzz/corpus/config/material.bin" "$tmp/material.alo"
+reads_as "$tmp/material.alo" "raP config" rvmat
+expect 0 "dump a raP config named .alo" -- "$FERRY" dump "$tmp/material.alo"
+check "as config text" grep -q "class Stage1" "$tmp/out"
+
+# ---- an ALO model and a glb named .obj (an extension read through Assimp) ----
+cp "$A/walker.alo" "$tmp/walker.obj"
+expect 0 "export an ALO named .obj" -- "$FERRY" convert "$tmp/walker.obj" "$tmp/walker-obj.glb" --no-textures
+"$FERRY" convert "$A/walker.alo" "$tmp/walker-real.glb" --no-textures 2>/dev/null
+check "the same glTF as from walker.alo" cmp -s "$tmp/walker-obj.glb" "$tmp/walker-real.glb"
+expect 0 "rewrite an ALO named .obj as .alo" -- "$FERRY" convert "$tmp/walker.obj" "$tmp/walker-obj.alo"
+check "byte-identical" cmp -s "$A/walker.alo" "$tmp/walker-obj.alo"
+cp "$tmp/walker.glb" "$tmp/walker-glb.obj"
+expect 0 "an ALO authored from a glb named .obj" -- "$FERRY" convert "$tmp/walker-glb.obj" "$tmp/from-obj.alo"
+"$FERRY" convert "$tmp/walker.glb" "$tmp/from-glb-real.alo" 2>/dev/null
+check "the same ALO as from its own name" cmp -s "$tmp/from-obj.alo" "$tmp/from-glb-real.alo"
 
 finish

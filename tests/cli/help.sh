@@ -9,7 +9,7 @@ s="$SRC/samples/alamo"
 
 expect 0 "ferry help" -- "$FERRY" help
 check "the overview" grep -q "usage: ferry COMMAND" "$tmp/out"
-for word in "glTF 2.0" "ALM" "\.p3d" "ArmA" "\.alo" "\.ala" "help \[COMMAND\]" "MEG" "PAA" "\.png"; do
+for word in "glTF 2.0" "ALM" "\.p3d" "ArmA" "\.alo" "\.ala" "help \[COMMAND\]" "MEG" "PAA" "\.png" "FBX" "\.gltf -> \.ala"; do
   check "the overview names $word" grep -q "$word" "$tmp/out"
 done
 "$FERRY" --help >"$tmp/top.txt"
@@ -41,7 +41,7 @@ expect 2 "help takes one command" -- "$FERRY" help info dump
 
 for cmd in info validate; do
   "$FERRY" help "$cmd" >"$tmp/h.txt"
-  for word in "\.alo" "\.ala\|animation" "particle" "\.p3d\|ODOL" "ArmA" "ALM\|\.alm" "MEG" "PBO" "PAA"; do
+  for word in "\.alo" "\.ala\|animation" "particle" "\.p3d\|ODOL" "ArmA" "ALM\|\.alm" "MEG" "PBO" "PAA" "config"; do
     check "$cmd help mentions $word" grep -qi "$word" "$tmp/h.txt"
   done
 done
