@@ -213,6 +213,19 @@ int export_one(const char *in, const char *out, const export_options *options, c
                     snprintf(line, sizeof line, "does not fit %s (%zu of %zu tracks): %s", base ? base + 1 : in,
                              misfits, a->animation->bone_count, misfit);
                     problem = line;
+                    /* Found by auto and mostly fitting: the game binds
+                     * tracks by index (the name only confirms it), so the
+                     * animation is attached as it would play, and the
+                     * tracks that disagree are named. One whose tracks
+                     * mostly miss belongs to another model: skipped. */
+                    if (!asked && 2 * misfits < a->animation->bone_count) {
+                        if (log)
+                            fprintf(log, "%s: warning: attached, though %zu of %zu tracks do not fit %s (tracks apply by "
+                                         "index, as in the game): %s\n",
+                                    CLI_TXT(path), misfits, a->animation->bone_count, base ? base + 1 : in, misfit);
+                        result->warnings++;
+                        problem = NULL;
+                    }
                     if (asked && options->force) {
                         if (log) fprintf(log, "%s: warning: %s; attached anyway (--force)\n", path, problem);
                         result->warnings++;

@@ -40,16 +40,31 @@ expect 1 "a model given as --anim FILE" -- "$FERRY" convert --no-textures "$s/wa
 check "not an animation" grep -q "crate.alo: error: not an animation" "$tmp/err"
 check "nothing written" test ! -e "$tmp/bad.glb"
 
-# --anim auto: a folder with the walker, its two animations, one that does
-# not fit and one that cannot be read: both skipped with a warning.
+# --anim auto: a folder with the walker, its two animations, one that
+# mostly fits (one track of six names a bone the model lacks), one made for
+# another model and one that cannot be read. The game binds tracks by index
+# (the name only confirms it): the one that mostly fits is attached, its
+# disagreeing track named in a warning (issue 20: a shipped station's death
+# animation was dropped whole for 1 track of 45); the foreign one and the
+# unreadable one are skipped with a warning.
 mkdir -p "$tmp/dir/sub"
 cp "$s/walker.alo" "$s/walker_idle_00.ala" "$s/walker_walk_00.ala" "$tmp/dir/"
 cp "$tmp/hexd.ala" "$tmp/dir/walker_hexd_00.ala"
 cp "$tmp/cut.ala" "$tmp/dir/walker_cut_00.ala"
-expect 0 "auto skips what does not fit or cannot be read" -- "$FERRY" convert --no-textures "$tmp/dir/walker.alo" "$tmp/auto.glb" --anim auto
-check "the misfit skipped" grep -q "walker_hexd_00.ala: warning: animation skipped: does not fit walker.alo (1 of 6 tracks): bones not in the model: 'Hexd'" "$tmp/err"
+cp "$s/walker_walk_00.ala" "$tmp/dir/crate_walk_00.ala"
+cp "$s/crate.alo" "$tmp/dir/crate.alo"
+expect 0 "auto attaches what mostly fits, skips what cannot be read" -- "$FERRY" convert --no-textures "$tmp/dir/walker.alo" "$tmp/auto.glb" --anim auto
+check "the mostly fitting one attached, its misfit named" grep -q "walker_hexd_00.ala: warning: attached, though 1 of 6 tracks do not fit walker.alo (tracks apply by index, as in the game): bones not in the model: 'Hexd'" "$tmp/err"
 check "the unreadable one skipped" grep -q "walker_cut_00.ala: warning: animation skipped:" "$tmp/err"
-check "the two that fit attached" grep -q "2 animations, 0 images embedded, 2 warnings" "$tmp/err"
+check "the three that fit attached" grep -q "3 animations, 0 images embedded, 2 warnings" "$tmp/err"
+glb_animations() { python3 -c 'import sys,json,struct
+b=open(sys.argv[1],"rb").read(); n=struct.unpack_from("<I",b,12)[0]
+print(len(json.loads(b[20:20+n]).get("animations",[])))' "$1"; }
+check "the glb holds the three" test "$(glb_animations "$tmp/auto.glb")" = 3
+expect 0 "auto skips another model's animation" -- "$FERRY" convert --no-textures "$tmp/dir/crate.alo" "$tmp/crate.glb" --anim auto
+check "skipped, every bone named" grep -q "crate_walk_00.ala: warning: animation skipped: does not fit crate.alo (6 of 6 tracks): bones not in the model: 'Pelvis'" "$tmp/err"
+check "nothing attached" grep -q "0 animations, 0 images embedded, 1 warning" "$tmp/err"
+rm "$tmp/dir/crate.alo" "$tmp/dir/crate_walk_00.ala"
 
 # A batch: an explicit animation that cannot be read fails every model.
 cp "$s/walker.alo" "$tmp/dir/sub/"
