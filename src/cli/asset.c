@@ -63,6 +63,9 @@ bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
     }
     bool ok = cli_asset_read(in.data, in.size, a, err);
     a->data = in.data; /* the asset owns the bytes (models may point into them) */
+    /* Nothing is kept of a file that does not read (callers return at once;
+     * ferry particles and render leaked the bytes of a truncated file). */
+    if (!ok) cli_asset_free(a);
     return ok;
 }
 
