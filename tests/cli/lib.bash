@@ -37,3 +37,16 @@ finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
+
+# A copy of $FERRY that an unprivileged user (setpriv to nobody) can run:
+# the build may lie where only its owner can reach it (root's home, a
+# folder made by mktemp -d), which made such checks fail with "Permission
+# denied" (exit 126). Prints its path, or nothing when the copy cannot be
+# made or run (the caller skips, saying why).
+ferry_for_user() {
+  local copy="$tmp/bin/ferry"
+  if [ ! -x "$copy" ]; then
+    mkdir -p "$tmp/bin" && cp "$FERRY" "$copy" && chmod 755 "$tmp" "$tmp/bin" "$copy" || return 0
+  fi
+  as_user "$copy" help >/dev/null 2>&1 && echo "$copy"
+}
