@@ -375,7 +375,7 @@ if [ ! -f "$check_stamp" ]; then
   fi
   rm -f "$stamps"/check_*
   cp "$checkdir/out.txt" "$check_stamp"
-  log "check: $(grep -c ' ok$' "$checkdir/out.txt") libraries work on $target ($((SECONDS - t)) s)"
+  log "check: $(grep -c ' ok' "$checkdir/out.txt") libraries work on $target ($((SECONDS - t)) s)"
 fi
 
 log "$built package(s) built, $(du -sh "$prefix" | cut -f1) in the prefix, $((SECONDS - script_start)) s in all"
