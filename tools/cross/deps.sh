@@ -51,12 +51,10 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
 done
-apt_updated=false
 if [ ${#missing[@]} -gt 0 ]; then
   t=$SECONDS
   log "installing ${missing[*]}"
   "${as_root[@]}" apt-get update -qq
-  apt_updated=true
   "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   log "apt-get install: $((SECONDS - t)) s"
 fi
@@ -124,7 +122,6 @@ if [ -z "$(source_version zlib)" ]; then
     add_deb_src || { echo "deps: found no Debian '$codename' entry in apt's sources to add deb-src lines for" >&2; exit 1; }
   fi
   "${as_root[@]}" apt-get update -qq
-  apt_updated=true
   [ -n "$(source_version zlib)" ] || { echo "deps: apt has no source package index even after adding deb-src lines" >&2; exit 1; }
 fi
 
@@ -348,7 +345,8 @@ done
 # tools/cross/deps_check.c under wine (its own WINEPREFIX in the cache, so
 # ~/.wine is left alone; the first run creates it, ~15 s) or node. Once per
 # set of stamps.
-check_stamp=$stamps/check_$({ ls "$stamps" | grep -v '^check_'; cat "$repo/tools/cross/deps_check.c"; } | sha1sum | cut -c1-12)
+package_stamps() { local f; for f in "$stamps"/*; do case ${f##*/} in check_*) ;; *) echo "${f##*/}" ;; esac; done; }
+check_stamp=$stamps/check_$({ package_stamps; cat "$repo/tools/cross/deps_check.c"; } | sha1sum | cut -c1-12)
 if [ ! -f "$check_stamp" ]; then
   t=$SECONDS
   checkdir=$buildroot/check
