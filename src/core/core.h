@@ -8,7 +8,12 @@
 #include <stdarg.h>
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__) && !defined(__clang__)
+/* MinGW's printf attribute means msvcrt's formats, which lack %zu; the
+ * library is built with __USE_MINGW_ANSI_STDIO=1 (CMakeLists.txt), whose
+ * printf family takes C99's. */
+#define FY_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define FY_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define FY_PRINTF(a, b)

@@ -416,13 +416,13 @@ void ferry_file_unmap(ferry_file_mapping *map)
 }
 
 /* True when `name` is TARGET.ferry-tmp-PID-XXXXXX; sets *pid. */
-static bool temp_name_pid(const char *name, long *pid)
+static bool temp_name_pid(const char *name, long long *pid)
 {
     const char *tag = NULL;
     for (const char *p = strstr(name, TMP_TAG); p; p = strstr(p + 1, TMP_TAG)) tag = p;
     if (!tag || tag == name) return false;
     const char *p = tag + strlen(TMP_TAG);
-    long value = 0;
+    long long value = 0; /* 12 digits: more than a 32-bit long (Windows) holds */
     size_t digits = 0;
     while (*p >= '0' && *p <= '9' && digits < 12) {
         value = value * 10 + (*p++ - '0');
@@ -453,7 +453,7 @@ ferry_result ferry_file_remove_stale_temporaries(const char *dir, size_t *remove
     fy_file_kind kind;
     long self = fy_process_id();
     while (fy_folder_next(d, &name, &kind)) {
-        long pid;
+        long long pid;
         if (!temp_name_pid(name, &pid)) continue;
         fy_file_info info;
         if (fy_folder_entry_info(d, name, false, &info) != 0) continue;

@@ -122,10 +122,12 @@ int fy_file_copy_range(fy_file from, fy_file to, uint64_t size, uint64_t *copied
  * virus scanner, holds the file). */
 int fy_file_replace(const char *from, const char *to);
 int fy_file_remove(const char *path);
-/* A new folder (0755 on POSIX). */
+/* A new folder (0755 on POSIX), and an empty folder removed. */
 int fy_folder_make(const char *path);
+int fy_folder_remove(const char *path);
 /* The path absolute, links resolved (realpath; GetFinalPathNameByHandleW
- * without the \\?\ prefix), malloc'd. */
+ * without the \\?\ prefix, or where that cannot say, as under wine for a
+ * path over 260 characters, the absolute path as given), malloc'd. */
 int fy_path_resolve(const char *path, char **resolved);
 
 /* ---- path syntax (no system call) ---- */
@@ -183,7 +185,7 @@ void fy_folder_close(fy_folder *d);
 long fy_process_id(void);
 /* False only when no process with that id runs on this machine (kill(pid,
  * 0) fails with ESRCH; OpenProcess finds none, or one that has exited). */
-bool fy_process_may_run(long pid);
+bool fy_process_may_run(long long pid);
 
 /* ---- threads ---- */
 

@@ -172,6 +172,8 @@ int fy_file_remove(const char *path) { return unlink(path) == 0 ? 0 : errno; }
 
 int fy_folder_make(const char *path) { return mkdir(path, 0755) == 0 ? 0 : errno; }
 
+int fy_folder_remove(const char *path) { return rmdir(path) == 0 ? 0 : errno; }
+
 int fy_path_resolve(const char *path, char **resolved)
 {
     *resolved = realpath(path, NULL);
@@ -311,9 +313,9 @@ void fy_folder_close(fy_folder *d)
 
 long fy_process_id(void) { return (long)getpid(); }
 
-bool fy_process_may_run(long pid)
+bool fy_process_may_run(long long pid)
 {
-    if (pid <= 0 || (long)(pid_t)pid != pid) return true; /* not a process id: nothing proven */
+    if (pid <= 0 || (long long)(pid_t)pid != pid) return true; /* not a process id: nothing proven */
     return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
 }
 
