@@ -175,9 +175,7 @@ static ferry_result folder_list(void *user, const char *path, ferry_entry_fn ent
     fy_folder *d;
     int code = fy_folder_open(full, &d);
     if (code) {
-        char words[256];
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot list %s: %s", full,
-                     fy_sys_message(code, words, sizeof words));
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot list %s", full);
         return FERRY_ERR_IO;
     }
     const char *name;

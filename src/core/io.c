@@ -3,8 +3,20 @@
 #include "core.h"
 #include "platform.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+void fy_error_sys(ferry_error *err, uint64_t offset, int code, const char *fmt, ...)
+{
+    if (!err || err->code != FERRY_OK) return;
+    char text[sizeof err->message], words[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fy_error_set(err, FERRY_ERR_IO, offset, NULL, "%s: %s", text, fy_sys_message(code, words, sizeof words));
+}
 
 const char *fy_file_kind_name(fy_file_kind kind)
 {
@@ -22,11 +34,9 @@ const char *fy_file_kind_name(fy_file_kind kind)
  * device is never opened: fy_file_open_read). Returns false with `err` set. */
 static bool open_regular(const char *path, fy_file *f, fy_file_info *info, ferry_error *err)
 {
-    char words[256];
     int code = fy_file_open_read(path, f, info);
     if (code) {
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot open %s: %s", path,
-                     fy_sys_message(code, words, sizeof words));
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot open %s", path);
         return false;
     }
     if (f->handle == -1) {
@@ -39,11 +49,13 @@ static bool open_regular(const char *path, fy_file *f, fy_file_info *info, ferry
 
 static bool read_fully(fy_file f, uint8_t *buf, size_t n, size_t *got, const char *path, bool exact, ferry_error *err)
 {
-    char words[256];
     int code = fy_file_read(f, buf, n, got);
-    if (code || (exact && *got < n)) {
-        fy_error_set(err, FERRY_ERR_IO, *got, NULL, "cannot read %s: %s", path,
-                     code ? fy_sys_message(code, words, sizeof words) : "file shrank while reading");
+    if (code) {
+        fy_error_sys(err, *got, code, "cannot read %s", path);
+        return false;
+    }
+    if (exact && *got < n) {
+        fy_error_set(err, FERRY_ERR_IO, *got, NULL, "cannot read %s: file shrank while reading", path);
         return false;
     }
     return true;
@@ -165,9 +177,7 @@ ferry_result ferry_file_writer_open(const char *path, const ferry_write_options 
     snprintf(tmp, cap, "%s" TMP_TAG "%ld-XXXXXX", path, fy_process_id());
     int code = fy_file_create_unique(tmp, &w->file);
     if (code) {
-        char words[256];
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot create a temporary file beside %s: %s",
-                     path, fy_sys_message(code, words, sizeof words));
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot create a temporary file beside %s", path);
         free(w), free(tmp), free(copy);
         return FERRY_ERR_IO;
     }
@@ -180,10 +190,8 @@ ferry_result ferry_file_writer_open(const char *path, const ferry_write_options 
 
 static ferry_result writer_fail(ferry_file_writer *w, int code, ferry_error *err)
 {
-    char words[256];
     w->failed = true;
-    fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot write %s: %s", w->path,
-                 fy_sys_message(code, words, sizeof words));
+    fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot write %s", w->path);
     return FERRY_ERR_IO;
 }
 
@@ -235,10 +243,8 @@ ferry_result ferry_file_writer_append_file(ferry_file_writer *w, const char *pat
         while (left) {
             size_t want = left < BUF ? (size_t)left : BUF, n;
             if ((code = fy_file_read(f, buf, want, &n)) != 0) {
-                char words[256];
                 w->failed = true;
-                fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot read %s: %s", path,
-                             fy_sys_message(code, words, sizeof words));
+                fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot read %s", path);
                 free(buf);
                 fy_file_close(f);
                 return FERRY_ERR_IO;
@@ -280,11 +286,7 @@ static char *writer_finish(ferry_file_writer *w, ferry_error *err)
     char *tmp = w->tmp;
     if (!ok) {
         fy_file_remove(tmp);
-        if (err && err->code == FERRY_OK) {
-            char words[256];
-            fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot write %s: %s", w->path,
-                         fy_sys_message(saved, words, sizeof words));
-        }
+        fy_error_sys(err, FERRY_NO_OFFSET, saved, "cannot write %s", w->path);
         free(tmp);
         tmp = NULL;
     }
@@ -343,10 +345,8 @@ ferry_result fy_file_commit(const char *tmp, const char *path, ferry_error *err)
 {
     int code = fy_file_replace(tmp, path);
     if (code) {
-        char words[256];
         fy_file_remove(tmp);
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot write %s: %s", path,
-                     fy_sys_message(code, words, sizeof words));
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot write %s", path);
         return FERRY_ERR_IO;
     }
     return FERRY_OK;
@@ -444,9 +444,7 @@ ferry_result ferry_file_remove_stale_temporaries(const char *dir, size_t *remove
     fy_folder *d;
     int code = fy_folder_open(dir, &d);
     if (code) {
-        char words[256];
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot read the folder %s: %s", dir,
-                     fy_sys_message(code, words, sizeof words));
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot read the folder %s", dir);
         return FERRY_ERR_IO;
     }
     const char *name;

@@ -188,20 +188,12 @@ size_t fy_path_name_offset(const char *path)
     return slash ? (size_t)(slash - path) + 1 : 0;
 }
 
-static bool copy_out(char *out, size_t cap, const char *text, size_t n)
-{
-    if (n >= cap) return false;
-    memcpy(out, text, n);
-    out[n] = '\0';
-    return true;
-}
-
 bool fy_path_folder(const char *path, char *out, size_t cap)
 {
     size_t at = fy_path_name_offset(path);
-    if (!at) return copy_out(out, cap, ".", 1);
-    if (at == 1) return copy_out(out, cap, "/", 1); /* "/x": the root */
-    return copy_out(out, cap, path, at - 1);
+    /* "x" -> "."; "/x" -> "/" (the root); "a/x" -> "a". */
+    int n = !at ? snprintf(out, cap, ".") : snprintf(out, cap, "%.*s", at == 1 ? 1 : (int)(at - 1), path);
+    return n > 0 && (size_t)n < cap;
 }
 
 bool fy_path_parent(const char *folder, char *out, size_t cap)

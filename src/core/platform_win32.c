@@ -422,35 +422,24 @@ int fy_file_replace(const char *from, const char *to)
     return code;
 }
 
-int fy_file_remove(const char *path)
+/* fn(path) for the calls that take one path and answer with a BOOL. */
+static int path_call(const char *path, BOOL(WINAPI *fn)(LPCWSTR))
 {
     wchar_t *w;
     int code = win_path(path, &w);
     if (code) return code;
-    code = DeleteFileW(w) ? 0 : (int)GetLastError();
+    code = fn(w) ? 0 : (int)GetLastError();
     free(w);
     return code;
 }
 
-int fy_folder_make(const char *path)
-{
-    wchar_t *w;
-    int code = win_path(path, &w);
-    if (code) return code;
-    code = CreateDirectoryW(w, NULL) ? 0 : (int)GetLastError();
-    free(w);
-    return code;
-}
+static BOOL WINAPI create_folder(LPCWSTR w) { return CreateDirectoryW(w, NULL); }
 
-int fy_folder_remove(const char *path)
-{
-    wchar_t *w;
-    int code = win_path(path, &w);
-    if (code) return code;
-    code = RemoveDirectoryW(w) ? 0 : (int)GetLastError();
-    free(w);
-    return code;
-}
+int fy_file_remove(const char *path) { return path_call(path, DeleteFileW); }
+
+int fy_folder_make(const char *path) { return path_call(path, create_folder); }
+
+int fy_folder_remove(const char *path) { return path_call(path, RemoveDirectoryW); }
 
 int fy_path_resolve(const char *path, char **resolved)
 {
@@ -512,24 +501,15 @@ size_t fy_path_name_offset(const char *path)
     return at;
 }
 
-static bool copy_out(char *out, size_t cap, const char *text, size_t n)
-{
-    if (n >= cap) return false;
-    memcpy(out, text, n);
-    out[n] = '\0';
-    return true;
-}
-
 bool fy_path_folder(const char *path, char *out, size_t cap)
 {
-    size_t at = fy_path_name_offset(path);
-    if (!at) return copy_out(out, cap, ".", 1);
-    if (path[at - 1] == ':') return copy_out(out, cap, path, at); /* "C:x" -> "C:" */
-    size_t n = at - 1;
-    /* The root keeps its separator: "\x" -> "\", "C:\x" -> "C:\" ("C:" alone
-     * would be C:'s current folder). */
-    if (n == 0 || path[n - 1] == ':') n++;
-    return copy_out(out, cap, path, n);
+    /* "C:x" -> "C:"; a root keeps its separator: "\x" -> "\", "C:\x" ->
+     * "C:\" ("C:" alone would be C:'s current folder). */
+    size_t at = fy_path_name_offset(path), n = at ? at - 1 : 0;
+    if (at && path[at - 1] == ':') n = at;
+    else if (at && (n == 0 || path[n - 1] == ':')) n++;
+    int w = !at ? snprintf(out, cap, ".") : snprintf(out, cap, "%.*s", (int)n, path);
+    return w > 0 && (size_t)w < cap;
 }
 
 int fy_path_join(char *out, size_t cap, const char *folder, const char *name)
