@@ -6,10 +6,7 @@ set -u
 FERRY=$1 SRC=$2 SHARED=$3
 . "$(dirname "$0")/lib.bash"
 corpus="$SHARED/corpus/alamo"
-if [ ! -d "$corpus" ]; then
-  echo "SKIP: $corpus is absent"
-  exit 77
-fi
+[ -d "$corpus" ] || skip "$corpus is absent"
 mapfile -d '' all < <(find "$corpus" -iname '*.ala' -print0 | sort -z)
 check "corpus has animations" test ${#all[@]} -gt 0
 # Every animation of the games' corpora, and every 16th of the icw mod's

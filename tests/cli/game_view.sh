@@ -35,7 +35,7 @@ meshes() { jq -c '[.nodes[] | select(.extras.alamo == "mesh") | .name] | sort' "
 
 models="$SHARED/corpus/alamo"
 if [ ! -d "$models" ]; then
-  echo "note: $models absent: corpus checks skipped"
+  left_out "the corpus checks ($models is absent)"
   finish
   exit
 fi

@@ -148,7 +148,7 @@ check "render gif: the same bytes for the same seed" cmp -s "$tmp/s.gif" "$tmp/s
 # ---- real effects ----
 corpus="$SHARED/corpus/alamo/icw/Models"
 if [ ! -d "$corpus" ]; then
-  echo "corpus absent: real effects not run"
+  left_out "the real effects ($corpus is absent)"
   finish
   exit $?
 fi
