@@ -71,7 +71,7 @@ for f in "${models[@]}"; do
   fi
   expect 0 "convert $name.p3d to .glb (game view)" -- "$FERRY" convert "$f" "$tmp/$name.view.glb"
   expect 0 "convert --game-view $name.p3d" -- "$FERRY" convert --game-view "$f" "$tmp/$name.view2.glb"
-  check "$name: --game-view is the default" cmp -s "$tmp/$name.view.glb" "$tmp/$name.view2.glb"
+  check "$name: --game-view is the default" same_output "$tmp/$name.view.glb" "$tmp/$name.view2.glb"
   outputs+=("$tmp/$name.view.gltf")
 
   expect 0 "convert --all $name.p3d to .glb" -- "$FERRY" convert --all "$f" "$tmp/$name.glb"
