@@ -17,94 +17,30 @@
  *                           two emitters spawning each other, stepped 20 times
  * Medians of the rounds, wall clock, one thread. */
 #define _POSIX_C_SOURCE 200809L
+#include "../tests/hostile_fixture.h"
 #include "bench_util.h"
 #include <ferry/alm.h>
 #include <ferry/particle_sim.h>
 
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- ALM ---- */
-
 static size_t alm_skin_budget(uint32_t F, uint32_t P)
 {
-    ferry_alm_mesh m;
-    memset(&m, 0, sizeof m);
-    m.version = 10;
-    ferry_alm_bone bone;
-    memset(&bone, 0, sizeof bone);
-    bone.parent = -1;
-    for (int i = 0; i < 4; i++) bone.transform[5 * i] = 1;
-    m.bones = &bone;
-    m.bone_count = 1;
-    ferry_alm_component *comp = calloc(P, sizeof *comp);
-    ferry_alm_vector *pos = calloc(P, sizeof *pos);
-    double *frames = calloc((size_t)F * 16, sizeof *frames);
-    if (!comp || !pos || !frames) {
+    hostile_skin_mesh h;
+    if (!hostile_skin_mesh_make(&h, F, P)) {
         fprintf(stderr, "bench_hostile: out of memory\n");
         exit(1);
     }
-    for (uint32_t i = 0; i < P; i++) {
-        comp[i].coords[1] = 2e38; /* y near the float limit, under a bone that doubles x */
-        comp[i].coords[3] = 1;
-        pos[i].components = &comp[i];
-        pos[i].count = 1;
-    }
-    for (uint32_t f = 0; f < F; f++) {
-        for (int i = 0; i < 4; i++) frames[16 * f + 5 * i] = 1;
-        frames[16 * f] = 2;
-    }
-    m.positions = pos;
-    m.position_count = P;
-    m.frames = frames;
-    m.frame_count = F;
-    m.frame_rate = 30;
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    size_t errors = ferry_alm_validate(&m, NULL, &d);
+    size_t errors = ferry_alm_validate(&h.mesh, NULL, &d);
     ferry_diagnostics_free(&d);
-    free(comp);
-    free(pos);
-    free(frames);
+    hostile_skin_mesh_free(&h);
     return errors;
-}
-
-/* ---- particles ---- */
-
-static void emitter_init(ferry_particle_emitter *e, float lifetime)
-{
-    memset(e, 0, sizeof *e);
-    ferry_particle_properties *p = &e->properties;
-    p->present[0] = FERRY_PARTICLE_PRESENT_USUAL_0;
-    p->present[1] = FERRY_PARTICLE_PRESENT_USUAL_1;
-    p->lifetime = lifetime;
-    p->blend_mode = 2;
-    p->texture_elements = 1;
-    e->groups[FERRY_PARTICLE_GROUP_LIFETIME].type = FERRY_PARTICLE_GROUP_BOX;
-    e->groups[FERRY_PARTICLE_GROUP_LIFETIME].min[1] = lifetime;
-    e->groups[FERRY_PARTICLE_GROUP_LIFETIME].max[1] = lifetime;
-    for (int t = 0; t < 4; t++) e->tracks[t].first_byte = e->tracks[t].last_byte = 255;
-    e->tracks[FERRY_PARTICLE_TRACK_SIZE].first = e->tracks[FERRY_PARTICLE_TRACK_SIZE].last = 1;
-    e->death_emitter = e->birth_emitter = -1;
-    e->name = "hostile";
-}
-
-static void stream(ferry_particle_emitter *e, uint32_t per_second)
-{
-    e->properties.in_bursts = 0;
-    e->properties.particles_per_second = per_second;
-}
-
-static void bursts(ferry_particle_emitter *e, uint32_t per_burst, uint32_t count, float burst_delay)
-{
-    e->properties.in_bursts = 1;
-    e->properties.particles_per_burst = per_burst;
-    e->properties.bursts = count;
-    e->properties.burst_delay = burst_delay;
 }
 
 enum { RATE, HUGE_TIME, ENDLESS_BURSTS, INFINITE_LIFE, SELF_SPAWN, MUTUAL_SPAWN, PARTICLE_CASES };
@@ -129,27 +65,27 @@ static size_t particle_case(int which)
     switch (which) {
     case RATE:
         emitter_init(&em[0], 1000.0f);
-        stream(&em[0], UINT32_MAX);
+        stream(&em[0], UINT32_MAX, 0);
         until = 100;
         break;
     case HUGE_TIME:
         emitter_init(&em[0], 1.0f);
-        stream(&em[0], 1000);
+        stream(&em[0], 1000, 0);
         until = 1e12;
         break;
     case ENDLESS_BURSTS:
         emitter_init(&em[0], 5.0f);
-        bursts(&em[0], 1000, 0, 0);
+        bursts(&em[0], 1000, 0, 0, 0);
         until = 3;
         break;
     case INFINITE_LIFE:
         emitter_init(&em[0], INFINITY);
-        stream(&em[0], 1000);
+        stream(&em[0], 1000, 0);
         until = 1e9;
         break;
     case SELF_SPAWN:
         emitter_init(&em[0], 0.1f);
-        bursts(&em[0], 10, 1, 0);
+        bursts(&em[0], 10, 1, 0, 0);
         em[0].death_emitter = 0;
         steps = 100;
         step = 0.05;
@@ -157,10 +93,10 @@ static size_t particle_case(int which)
     default: /* MUTUAL_SPAWN */
         sys.emitter_count = 2;
         emitter_init(&em[0], 0.5f);
-        stream(&em[0], 20000);
+        stream(&em[0], 20000, 0);
         em[0].death_emitter = em[0].birth_emitter = 1;
         emitter_init(&em[1], 0.5f);
-        bursts(&em[1], 50, 0, 0.01f);
+        bursts(&em[1], 50, 0, 0.01f, 0);
         em[1].death_emitter = em[1].birth_emitter = 0;
         steps = 20;
         step = 0.1;

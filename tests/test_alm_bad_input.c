@@ -5,6 +5,7 @@
 #include <ferry/convert.h>
 
 #include "alm_fixture.h"
+#include "hostile_fixture.h"
 #include "test.h"
 
 
@@ -524,48 +525,22 @@ static void non_finite(void)
     free(b.data);
 }
 
-/* A hostile mesh of F frames and P positions whose bounds cannot rule an
- * overflow out (y = 2e38 under a bone that doubles x in every frame) but
- * that never overflow. Trying each position in each frame is F * P
+/* The validator's diagnostics on a hostile_skin_mesh of F frames and P
+ * positions (the caller frees them) and, in *returned, what
+ * ferry_alm_validate returned. Trying each position in each frame is F * P
  * evaluations; the frame-by-frame check spends a budget of them (not a
- * time) and past it reports the positions left by their bound. Returns the
- * validator's diagnostics (the caller frees them) and, in *returned, what
- * ferry_alm_validate returned. */
+ * time) and past it reports the positions left by their bound. */
 static ferry_diagnostics skin_budget_case(uint32_t F, uint32_t P, size_t *returned)
 {
-    ferry_alm_mesh m;
-    memset(&m, 0, sizeof m);
-    m.version = 10;
-    ferry_alm_bone bone;
-    memset(&bone, 0, sizeof bone);
-    bone.parent = -1;
-    for (int i = 0; i < 4; i++) bone.transform[5 * i] = 1;
-    m.bones = &bone;
-    m.bone_count = 1;
-    ferry_alm_component *comp = calloc(P, sizeof *comp);
-    ferry_alm_vector *pos = calloc(P, sizeof *pos);
-    double *frames = calloc((size_t)F * 16, sizeof *frames);
-    for (uint32_t i = 0; i < P; i++) {
-        comp[i].coords[1] = 2e38;
-        comp[i].coords[3] = 1;
-        pos[i].components = &comp[i];
-        pos[i].count = 1;
-    }
-    for (uint32_t f = 0; f < F; f++) {
-        for (int i = 0; i < 4; i++) frames[16 * f + 5 * i] = 1;
-        frames[16 * f] = 2;
-    }
-    m.positions = pos;
-    m.position_count = P;
-    m.frames = frames;
-    m.frame_count = F;
-    m.frame_rate = 30;
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    *returned = ferry_alm_validate(&m, NULL, &d);
-    free(comp);
-    free(pos);
-    free(frames);
+    *returned = 0;
+    hostile_skin_mesh h;
+    bool made = hostile_skin_mesh_make(&h, F, P);
+    CHECK(made);
+    if (!made) return d;
+    *returned = ferry_alm_validate(&h.mesh, NULL, &d);
+    hostile_skin_mesh_free(&h);
     return d;
 }
 

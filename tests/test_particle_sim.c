@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ferry/particle_sim.h>
 
+#include "hostile_fixture.h"
 #include "support.h"
 #include "test.h"
 
@@ -17,42 +18,6 @@ typedef struct hand_system {
     ferry_particle_system system;
     ferry_particle_emitter emitters[MAX_EMITTERS];
 } hand_system;
-
-/* An emitter emitting nothing: exact groups at 0, lifetime L (no
- * randomness), white, size 1, no connections. */
-static void emitter_init(ferry_particle_emitter *e, float lifetime)
-{
-    memset(e, 0, sizeof *e);
-    ferry_particle_properties *p = &e->properties;
-    p->present[0] = FERRY_PARTICLE_PRESENT_USUAL_0;
-    p->present[1] = FERRY_PARTICLE_PRESENT_USUAL_1;
-    p->lifetime = lifetime;
-    p->blend_mode = 2;
-    p->texture_elements = 1;
-    e->groups[FERRY_PARTICLE_GROUP_LIFETIME].type = FERRY_PARTICLE_GROUP_BOX;
-    e->groups[FERRY_PARTICLE_GROUP_LIFETIME].min[1] = lifetime;
-    e->groups[FERRY_PARTICLE_GROUP_LIFETIME].max[1] = lifetime;
-    for (int t = 0; t < 4; t++) e->tracks[t].first_byte = e->tracks[t].last_byte = 255;
-    e->tracks[FERRY_PARTICLE_TRACK_SIZE].first = e->tracks[FERRY_PARTICLE_TRACK_SIZE].last = 1;
-    e->death_emitter = e->birth_emitter = -1;
-    e->name = "hand";
-}
-
-static void stream(ferry_particle_emitter *e, uint32_t per_second, float delay)
-{
-    e->properties.in_bursts = 0;
-    e->properties.particles_per_second = per_second;
-    e->properties.initial_delay = delay;
-}
-
-static void bursts(ferry_particle_emitter *e, uint32_t per_burst, uint32_t count, float burst_delay, float delay)
-{
-    e->properties.in_bursts = 1;
-    e->properties.particles_per_burst = per_burst;
-    e->properties.bursts = count;
-    e->properties.burst_delay = burst_delay;
-    e->properties.initial_delay = delay;
-}
 
 static ferry_particle_system *system_of(hand_system *h, size_t n)
 {
