@@ -911,7 +911,7 @@ static void check_landmarks(const char *rel, const landmark *marks, size_t count
     uint8_t *data = probe ? test_read_file(path, &size) : NULL;
     if (probe) fclose(probe);
     if (!data) {
-        printf("note: %s not found: facing check skipped\n", path);
+        TEST_LEFT_OUT("facing check (%s not found)", path);
         return;
     }
     ferry_odol_model *m = NULL;
@@ -976,7 +976,7 @@ static void test_corpus(void)
 {
     const char *dir = FERRY_SHARED_DIR "/corpus/odol/v40";
     if (!test_dir_exists(dir)) {
-        printf("note: %s not found: corpus part skipped (the shared corpus is not checked out)\n", dir);
+        TEST_LEFT_OUT("corpus part (%s is absent: the shared corpus is not checked out)", dir);
         return;
     }
     char **paths;
