@@ -55,7 +55,7 @@ static ferry_ala_animation *build(const ferry_scene *s, int format, double fps, 
     o.fps = fps;
     o.diagnostics = d;
     ferry_ala_animation *a = NULL;
-    if (ferry_ala_from_scene(s, 0, &o, &a, err) != FERRY_OK) return NULL;
+    if (ferry_ala_from_scene(s, &o, &a, err) != FERRY_OK) return NULL;
     ferry_diagnostics v;
     memset(&v, 0, sizeof v);
     CHECK_MSG(ferry_ala_validate(a, NULL, &v) == 0, "validation: %s", v.count ? v.items[0].message : "");
@@ -192,7 +192,7 @@ static void test_extras_and_axes(void)
     memset(&o, 0, sizeof o);
     o.report = &rep;
     a = NULL;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_OK);
     CHECK(a && a->fps == 30.0f && rep.fps_assumed && a->frame_count == 1);
     ferry_ala_free(a);
 
@@ -281,7 +281,7 @@ static void test_bad_input(void)
     o.report = &rep;
     ferry_error err;
     ferry_ala_animation *a = NULL;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_OK);
     bool not_bone = false, nan_seen = false;
     for (size_t i = 0; i < d.count; i++) {
         if (strcmp(d.items[i].rule, "anim-not-bone") == 0 && strstr(d.items[i].message, "ArmMesh")) not_bone = true;
@@ -306,13 +306,13 @@ static void test_bad_input(void)
     /* Times that go back: a located error. */
     ch[2].times = back;
     a = NULL;
-    CHECK(ferry_ala_from_scene(&s, 0, NULL, &a, &err) == FERRY_ERR_MALFORMED && a == NULL);
+    CHECK(ferry_ala_from_scene(&s, NULL, &a, &err) == FERRY_ERR_MALFORMED && a == NULL);
     CHECK(strcmp(err.path, "animations[0]") == 0 && strstr(err.message, "channel 2") != NULL);
     ch[2].times = times;
     /* An animation index past the end; a format that does not exist. */
-    CHECK(ferry_ala_from_scene(&s, 1, NULL, &a, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_ala_from_scene(&s, &(ferry_ala_scene_options){.animation_index = 1}, &a, &err) == FERRY_ERR_ARGUMENT);
     o.format = 3;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_ERR_ARGUMENT);
 
     /* Zero length: every key at time 0 gives one frame, with a warning. */
     static const float t0[] = {0};
@@ -321,7 +321,7 @@ static void test_bad_input(void)
     memset(&o, 0, sizeof o);
     memset(&d, 0, sizeof d);
     o.diagnostics = &d;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_OK);
     CHECK(a && a->frame_count == 1 && d.count == 1 && strcmp(d.items[0].rule, "anim-zero-length") == 0);
     ferry_ala_free(a);
     ferry_diagnostics_free(&d);
@@ -341,11 +341,11 @@ static void test_bad_input(void)
     ferry_scene_animation ma = {.name = "big", .channels = mc, .channel_count = n};
     ferry_scene big = {.nodes = many, .node_count = n, .animations = &ma, .animation_count = 1};
     a = NULL;
-    CHECK(ferry_ala_from_scene(&big, 0, NULL, &a, &err) == FERRY_ERR_UNSUPPORTED);
+    CHECK(ferry_ala_from_scene(&big, NULL, &a, &err) == FERRY_ERR_UNSUPPORTED);
     CHECK(strstr(err.message, "format 2") != NULL && strcmp(err.path, "animations[0]") == 0);
     memset(&o, 0, sizeof o);
     o.format = 1;
-    CHECK(ferry_ala_from_scene(&big, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&big, &o, &a, &err) == FERRY_OK);
     CHECK(a && a->bone_count == n);
     ferry_ala_free(a);
     free(many);
@@ -375,7 +375,7 @@ static void test_bone_names(void)
     o.diagnostics = &d;
     ferry_ala_animation *a = NULL;
     ferry_error err;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_OK);
     CHECK(d.count == 0);
     CHECK(a && a->bone_count == 1 && a->bones[0].index == 1 && strcmp(a->bones[0].name, "arm") == 0);
     ferry_ala_free(a);

@@ -200,7 +200,7 @@ static void round_trip(const char *ala_path, const char *alo_path, stats *st)
         ferry_ala_animation *b = NULL;
         char what[300];
         snprintf(what, sizeof what, "%s (format %d)", name, format);
-        CHECK_MSG(ferry_ala_from_scene(s2, 0, &o, &b, &err) == FERRY_OK, "%s: %s", what, err.message);
+        CHECK_MSG(ferry_ala_from_scene(s2, &o, &b, &err) == FERRY_OK, "%s: %s", what, err.message);
         CHECK_MSG(d.warning_count == 0, "%s: %zu warnings, first: %s", what, d.warning_count, d.count ? d.items[0].message : "");
         ferry_diagnostics_free(&d);
         if (!b) continue;

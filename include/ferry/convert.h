@@ -289,6 +289,10 @@ typedef struct ferry_ala_scene_report {
 } ferry_ala_scene_report;
 
 typedef struct ferry_ala_scene_options {
+    /* Which of the scene's animations to convert: an index into
+     * scene->animations (0, the default: the first). One past the last is
+     * a FERRY_ERR_ARGUMENT error. */
+    size_t animation_index;
     uint8_t format; /* 1 or 2 (ferry_ala_format); 0: format 2 */
     /* Frames per second to sample at; 0: the animation's extras "fps" (ferry's
      * export), else 30. */
@@ -302,7 +306,7 @@ typedef struct ferry_ala_scene_options {
     ferry_ala_scene_report *report; /* may be NULL */
 } ferry_ala_scene_options;
 
-/* The scene's animation `animation_index` as an ALA animation (its own
+/* The scene's animation options->animation_index as an ALA animation (its own
  * arena: ferry_ala_free). Each bone's channels are evaluated at every frame
  * (LINEAR, STEP and CUBICSPLINE as glTF defines them; the node's rest value
  * where a path has no channel), bones hanging on a non-bone node are turned
@@ -315,9 +319,8 @@ typedef struct ferry_ala_scene_options {
  * saying what was done; key times not increasing, an unusable rate, more
  * than a million frames or (format 2) more than 8192 bones are located errors
  * ("animations[i]"). */
-FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, size_t animation_index,
-                                            const ferry_ala_scene_options *options, ferry_ala_animation **out,
-                                            ferry_error *err);
+FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_scene_options *options,
+                                            ferry_ala_animation **out, ferry_error *err);
 
 /* The scene's bones as ferry_alo_from_scene makes them, in its bone order,
  * as node indices: every node except ferry's axis root, nodes ferry's

@@ -821,7 +821,7 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
     return true;
 }
 
-ferry_result ferry_ala_from_scene(const ferry_scene *scene, size_t animation_index, const ferry_ala_scene_options *options,
+ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_scene_options *options,
                                   ferry_ala_animation **out, ferry_error *err)
 {
     ferry_error local;
@@ -836,13 +836,14 @@ ferry_result ferry_ala_from_scene(const ferry_scene *scene, size_t animation_ind
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no scene given");
         return err->code;
     }
+    ferry_ala_scene_options defaults;
+    const ferry_ala_scene_options *o = FY_OPTIONS_OR_DEFAULTS(options, defaults);
+    size_t animation_index = o->animation_index;
     if (animation_index >= scene->animation_count) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "animations",
                      "animation %zu asked for; the scene has %zu", animation_index, scene->animation_count);
         return err->code;
     }
-    ferry_ala_scene_options defaults;
-    const ferry_ala_scene_options *o = FY_OPTIONS_OR_DEFAULTS(options, defaults);
     uint8_t format = o->format ? o->format : FERRY_ALA_FORMAT_2;
     if (format != FERRY_ALA_FORMAT_1 && format != FERRY_ALA_FORMAT_2) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "ALA format %u asked for: 1 or 2", (unsigned)o->format);
