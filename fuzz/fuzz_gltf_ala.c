@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int format = 2; format >= 1; format--) {
             ferry_diagnostics d;
             memset(&d, 0, sizeof d);
-            ferry_ala_scene_options ao;
+            ferry_ala_from_scene_options ao;
             memset(&ao, 0, sizeof ao);
             ao.animation_index = i;
             ao.format = (uint8_t)format;

@@ -49,7 +49,7 @@ static void base_scene(ferry_scene *s, ferry_scene_animation *a, ferry_scene_cha
 
 static ferry_ala_animation *build(const ferry_scene *s, int format, double fps, ferry_diagnostics *d, ferry_error *err)
 {
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
     o.format = (uint8_t)format;
     o.fps = fps;
@@ -187,8 +187,8 @@ static void test_extras_and_axes(void)
     }
     /* No extras, no rate given: 30 fps. */
     an.extras = NULL;
-    ferry_ala_scene_report rep;
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_report rep;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
     o.report = &rep;
     a = NULL;
@@ -274,8 +274,8 @@ static void test_bad_input(void)
     base_scene(&s, &an, ch, 3);
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    ferry_ala_scene_report rep;
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_report rep;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
     o.diagnostics = &d;
     o.report = &rep;
@@ -310,7 +310,8 @@ static void test_bad_input(void)
     CHECK(strcmp(err.path, "animations[0]") == 0 && strstr(err.message, "channel 2") != NULL);
     ch[2].times = times;
     /* An animation index past the end; a format that does not exist. */
-    CHECK(ferry_ala_from_scene(&s, &(ferry_ala_scene_options){.animation_index = 1}, &a, &err) == FERRY_ERR_ARGUMENT);
+    ferry_ala_from_scene_options second = {.animation_index = 1};
+    CHECK(ferry_ala_from_scene(&s, &second, &a, &err) == FERRY_ERR_ARGUMENT);
     o.format = 3;
     CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_ERR_ARGUMENT);
 
@@ -366,7 +367,7 @@ static void test_bone_names(void)
     nodes[2].name = "Arm.001";
     nodes[3].name = "Arm"; /* the mesh node */
     static const char *const bones[] = {"Root", "arm"};
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
     o.bone_names = bones;
     o.bone_count = 2;

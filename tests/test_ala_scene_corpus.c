@@ -191,7 +191,7 @@ static void round_trip(const char *ala_path, const char *alo_path, stats *st)
     int32_t *bone_nodes = calloc(bones + 1, sizeof *bone_nodes);
     ferry_ala_scene_bones(s2, bone_nodes, bones);
     for (int format = 1; format <= 2 && s2->animation_count == 1; format++) {
-        ferry_ala_scene_options o;
+        ferry_ala_from_scene_options o;
         memset(&o, 0, sizeof o);
         o.format = (uint8_t)format;
         ferry_diagnostics d;

@@ -330,7 +330,7 @@ static void build_hand(const char *name, hand_mesh *h, uint32_t expect_triangles
     while (free_count < unlimited_count && unlimited[free_count].error < 1e-9) free_count++;
     CHECK_MSG(free_count == h->m.position_count - expect_positions, "%s: %u free collapses of %u, expected %u", name,
               free_count, unlimited_count, h->m.position_count - expect_positions);
-    ferry_alm_build_options free_only = {0, 1e-9, 0, -1};
+    ferry_alm_build_options free_only = {0, 1e-9, 0};
     CHECK_MSG(ferry_alm_build_collapses(&h->m, &free_only, arena, &h->m.collapses, &h->m.collapse_count, &err) == FERRY_OK,
               "%s: %s", name, err.message);
     CHECK_EQ_U(h->m.collapse_count, h->m.position_count - expect_positions);
@@ -349,7 +349,7 @@ static void build_hand(const char *name, hand_mesh *h, uint32_t expect_triangles
     CHECK_MSG(validate_errors(name, &h->m) == 0, "%s: validation errors", name);
     check_round_trip(name, &h->m, h->points);
     /* A floor on the triangle count stops the building there. */
-    ferry_alm_build_options o = {h->m.triangle_count / 2, 0, 0, -1};
+    ferry_alm_build_options o = {h->m.triangle_count / 2, 0, 0};
     ferry_alm_collapse *half = NULL;
     uint32_t half_count = 0;
     CHECK(ferry_alm_build_collapses(&h->m, &o, arena, &half, &half_count, &err) == FERRY_OK);
@@ -441,7 +441,7 @@ static void check_scene(void)
     s.materials = &material, s.material_count = 1;
     ferry_alm_mesh *m = NULL;
     ferry_error err;
-    ferry_alm_build_options no_collapse = {UINT32_MAX, 0, 0, 0};
+    ferry_alm_from_scene_options no_collapse = {.build = {.min_triangles = UINT32_MAX}};
     CHECK_MSG(ferry_alm_from_scene(&s, &no_collapse, &m, &err) == FERRY_OK, "%s", err.message);
     if (!m) return;
     CHECK_EQ_U(m->bone_count, 3);

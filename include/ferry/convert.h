@@ -113,15 +113,25 @@ typedef struct ferry_alm_scene_options {
 FERRY_API ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_scene_options *options,
                                           ferry_scene **out, ferry_error *err);
 
+typedef struct ferry_alm_from_scene_options {
+    /* Which of the scene's animations becomes the mesh's frames (an ALM
+     * holds one): an index into scene->animations (0, the default: the
+     * first); negative or past the last: none. */
+    int32_t animation_index;
+    /* How the collapse records are built (ferry_alm_build_collapses,
+     * alm.h); zeroed: its defaults. */
+    ferry_alm_build_options build;
+} ferry_alm_from_scene_options;
+
 /* A scene's triangle meshes as one ALM progressive mesh (version 10): the
  * nodes become bones (local TRS as the rest transform), every primitive is
  * taken at the rest pose, skinned vertices keep their weights as
  * animation-space vectors (weight times the inverse bind matrix times the
  * vertex), rigid ones hang on their node with weight 1; vertices on
  * bitwise-equal positions with the same skin share one ALM position. Then
- * ferry_alm_build_collapses adds the collapse records (options may be
- * NULL). docs/formats/alm.md, "Building progressive meshes". */
-FERRY_API ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_build_options *options,
+ * ferry_alm_build_collapses adds the collapse records (options->build;
+ * options may be NULL). docs/formats/alm.md, "Building progressive meshes". */
+FERRY_API ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_from_scene_options *options,
                                             ferry_alm_mesh **out, ferry_error *err);
 
 /* ---- glTF (a scene) -> ALO model ---- */
@@ -277,7 +287,7 @@ FERRY_API ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const 
 /* ---- scene animations -> ALA (docs/formats/gltf-import.md, "Animations") ---- */
 
 /* What ferry_ala_from_scene did, filled on success. */
-typedef struct ferry_ala_scene_report {
+typedef struct ferry_ala_from_scene_report {
     double fps;              /* the rate the animation was sampled at */
     bool fps_assumed;        /* no rate given nor in extras: 30 */
     uint32_t frames;
@@ -286,9 +296,9 @@ typedef struct ferry_ala_scene_report {
     size_t channels_ignored; /* on nodes that are not bones, morph weights, empty, repeated */
     size_t values_repaired;  /* non-finite key values replaced by the node's rest value */
     size_t step_frames;      /* step bits set, over every bone */
-} ferry_ala_scene_report;
+} ferry_ala_from_scene_report;
 
-typedef struct ferry_ala_scene_options {
+typedef struct ferry_ala_from_scene_options {
     /* Which of the scene's animations to convert: an index into
      * scene->animations (0, the default: the first). One past the last is
      * a FERRY_ERR_ARGUMENT error. */
@@ -303,8 +313,8 @@ typedef struct ferry_ala_scene_options {
     const char *const *bone_names;
     size_t bone_count;
     ferry_diagnostics *diagnostics; /* warnings (what was ignored or repaired), may be NULL */
-    ferry_ala_scene_report *report; /* may be NULL */
-} ferry_ala_scene_options;
+    ferry_ala_from_scene_report *report; /* may be NULL */
+} ferry_ala_from_scene_options;
 
 /* The scene's animation options->animation_index as an ALA animation (its own
  * arena: ferry_ala_free). Each bone's channels are evaluated at every frame
@@ -319,7 +329,7 @@ typedef struct ferry_ala_scene_options {
  * saying what was done; key times not increasing, an unusable rate, more
  * than a million frames or (format 2) more than 8192 bones are located errors
  * ("animations[i]"). */
-FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_scene_options *options,
+FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_from_scene_options *options,
                                             ferry_ala_animation **out, ferry_error *err);
 
 /* The scene's bones as ferry_alo_from_scene makes them, in its bone order,

@@ -66,7 +66,7 @@ static void print_diagnostics(const char *in, const ferry_diagnostics *d)
 int cli_gltf_write_animation(const char *in, const ferry_scene *scene, size_t index, const char *out, int ala_format,
                              double fps, const char *const *bone_names, size_t bone_count, size_t *warnings)
 {
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
     o.animation_index = index;
     o.fps = fps;
@@ -76,7 +76,7 @@ int cli_gltf_write_animation(const char *in, const ferry_scene *scene, size_t in
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
     o.diagnostics = &d;
-    ferry_ala_scene_report rep;
+    ferry_ala_from_scene_report rep;
     o.report = &rep;
     ferry_ala_animation *anim = NULL;
     ferry_error err;

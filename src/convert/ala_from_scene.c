@@ -538,7 +538,8 @@ static const ferry_scene_channel *repaired_channel(builder *b, const ferry_scene
     return copy;
 }
 
-static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animation *anim, ferry_ala_scene_report *rep)
+static bool build(builder *b, const ferry_ala_from_scene_options *o, ferry_ala_animation *anim,
+                  ferry_ala_from_scene_report *rep)
 {
     const ferry_scene *s = b->scene;
     const ferry_scene_animation *a = b->anim;
@@ -821,7 +822,7 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
     return true;
 }
 
-ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_scene_options *options,
+ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_from_scene_options *options,
                                   ferry_ala_animation **out, ferry_error *err)
 {
     ferry_error local;
@@ -836,8 +837,8 @@ ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_scen
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no scene given");
         return err->code;
     }
-    ferry_ala_scene_options defaults;
-    const ferry_ala_scene_options *o = FY_OPTIONS_OR_DEFAULTS(options, defaults);
+    ferry_ala_from_scene_options defaults;
+    const ferry_ala_from_scene_options *o = FY_OPTIONS_OR_DEFAULTS(options, defaults);
     size_t animation_index = o->animation_index;
     if (animation_index >= scene->animation_count) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "animations",
@@ -849,7 +850,7 @@ ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_scen
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "ALA format %u asked for: 1 or 2", (unsigned)o->format);
         return err->code;
     }
-    ferry_ala_scene_options eff = *o;
+    ferry_ala_from_scene_options eff = *o;
     eff.format = format;
     if (o->report) memset(o->report, 0, sizeof *o->report);
     builder b = {0};

@@ -468,7 +468,7 @@ static bool make_frames(from_scene *fs, int32_t which)
     return true;
 }
 
-ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_build_options *options,
+ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_from_scene_options *options,
                                   ferry_alm_mesh **out, ferry_error *err)
 {
     ferry_error local_err;
@@ -494,10 +494,10 @@ ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_buil
         fs.default_material = (uint32_t)scene->material_count;
     }
     ok = ok && make_comment(&fs) && make_bones(&fs) && make_geometry(&fs) && make_materials(&fs) &&
-         make_frames(&fs, options ? options->animation : 0);
+         make_frames(&fs, options ? options->animation_index : 0);
     if (ok) {
-        ferry_result r = ferry_alm_build_collapses(fs.mesh, options, fs.arena, &fs.mesh->collapses,
-                                                   &fs.mesh->collapse_count, err);
+        ferry_result r = ferry_alm_build_collapses(fs.mesh, options ? &options->build : NULL, fs.arena,
+                                                   &fs.mesh->collapses, &fs.mesh->collapse_count, err);
         ok = r == FERRY_OK;
     }
     if (!ok) {
