@@ -341,14 +341,6 @@ FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferr
  * with 0) and returns how many there are. */
 FERRY_API size_t ferry_ala_scene_bones(const ferry_scene *scene, int32_t *nodes, size_t capacity);
 
-/* The file name the game finds an animation of MODEL.alo by: beside the
- * model, MODEL_<NAME>.ala, or <NAME>.ala when the animation's name already
- * starts with the model's stem and '_' (ignoring ASCII case; a trailing
- * ".ala" in the name is dropped). An empty or NULL name uses the index.
- * Characters a file name cannot hold become '_'. */
-FERRY_API void ferry_ala_file_name(const char *model_path, const char *animation_name, size_t animation_index,
-                                   char *out, size_t out_size);
-
 #ifdef __cplusplus
 }
 #endif
