@@ -664,8 +664,7 @@ static void check_model(const char *path, totals *tot)
     }
     ferry_alo_scene_options so;
     memset(&so, 0, sizeof so);
-    so.skip_textures = true;
-    so.game_view = true; /* what the game draws: no shadow, collision or LOD meshes */
+    so.skip_textures = true; /* the default view: what the game draws, no shadow, collision or LOD meshes */
     ferry_scene *scene = NULL;
     CHECK_MSG(ferry_alo_to_scene(model, &so, &scene, &err) == FERRY_OK, "%s: %s", path, err.message);
     ferry_alm_mesh *m = NULL;
@@ -756,7 +755,6 @@ static void check_frames(void)
     so.animations = anims;
     so.animation_count = 1;
     so.skip_textures = true;
-    so.game_view = true;
     ferry_scene *scene = NULL;
     CHECK(ferry_alo_to_scene(model, &so, &scene, &err) == FERRY_OK);
     ferry_alm_mesh *m = NULL;

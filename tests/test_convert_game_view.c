@@ -2,7 +2,8 @@
  * (hidden meshes, meshes on hidden bones, shadow volumes, collision meshes,
  * less detailed levels of a _LOD group, ALTs above 0); `all` keeps every
  * mesh and says in its extras why the game does not draw it. game_view,
- * the former opt-in, is still accepted and changes nothing.
+ * the former opt-in, changed nothing and is no longer a field (the CLI
+ * still accepts --game-view).
  *
  * Changed deliberately with the new default: this test used to expect
  * everything by default and _LOD0 kept by game_view. Real files show the
@@ -89,12 +90,12 @@ int main(void)
     model.connections.objects = connections;
     model.connections.object_count = MESHES;
 
-    /* 0: default, 1: game_view (the old opt-in), 2: all. */
+    /* 0 and 1: the default (1 set game_view, the old opt-in, a field with no
+     * effect since removed), 2: all. */
     for (int mode = 0; mode <= 2; mode++) {
         ferry_alo_scene_options options;
         memset(&options, 0, sizeof options);
         options.skip_textures = true;
-        options.game_view = mode == 1;
         options.all = mode == 2;
         ferry_alo_scene_report report;
         memset(&report, 0xff, sizeof report);

@@ -821,9 +821,8 @@ static void test_roof(void)
     CHECK(s && s->node_count == 3 && find_node(s, "0.500") == 1 && find_node(s, "Memory") < 0);
     ferry_scene_free(s);
     s = NULL;
-    /* game_view has no effect (kept so that older callers build): alone it
-     * is the default, with `all` every LOD. */
-    opt.game_view = true;
+    /* The options as game_view (an opt-in with no effect, since removed)
+     * left them: the default; with `all` every LOD. */
     CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
     CHECK(s && rep.lods == 1 && rep.visual_lod == 1 && find_node(s, "0.500") == 1);
     ferry_scene_free(s);
@@ -835,7 +834,6 @@ static void test_roof(void)
     CHECK(rep.visual_lod == -1);
     ferry_scene_free(s);
     s = NULL;
-    opt.game_view = false;
     /* A visual LOD whose normals are one value for every vertex (a
      * placeholder) gets them all from its faces: LOD 2.000's triangle
      * (0,0,0) (1,0,0) (0,1,0) faces engine +z (its edges' cross product),

@@ -34,9 +34,6 @@ typedef struct ferry_alo_scene_options {
      * mesh, each one the game does not draw marked in its extras
      * ("not_drawn": the reasons). */
     bool all;
-    /* Kept so that older callers still build: the game's view is now the
-     * default, so this has no effect (`all` decides). */
-    bool game_view;
     /* Animations of this model, each becoming a glTF animation named
      * animation_names[i] (NULL names: "animation N"). */
     const ferry_ala_animation *const *animations;
@@ -246,10 +243,6 @@ typedef struct ferry_odol_scene_options {
      * FERRY_ERR_ARGUMENT error. */
     const uint32_t *lods;
     size_t lod_count;
-    /* Kept so that older callers still build: the game's view is now the
-     * default, so this has no effect (`all` and `lods` decide), as in
-     * ferry_alo_scene_options. */
-    bool game_view;
     /* Where the textures the sections name are found (ferry_odol_find_files,
      * odol.h): each found one is decoded (its largest mipmap) and embedded
      * as PNG, as the base colour, and the normal map its material record

@@ -114,7 +114,6 @@ static ferry_scene *scene_from_alo(const char *in, const char *anim, ferry_error
     ferry_alo_scene_options so = {0};
     so.model_path = in;
     so.skip_textures = true;
-    so.game_view = true;
     if (animation.animation) {
         so.animations = anims;
         so.animation_names = names;

@@ -1071,7 +1071,7 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
             if (want[l]) chosen[chosen_count++] = l;
         free(want);
     } else if (!options->all && (visual = most_detailed_visual(model)) >= 0) {
-        /* The default: the game's view (options->game_view has no effect). */
+        /* The default: the game's view. */
         chosen[chosen_count++] = (uint32_t)visual;
     } else {
         for (uint32_t l = 0; l < model->lod_count; l++) chosen[chosen_count++] = l;
