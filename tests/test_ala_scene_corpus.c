@@ -173,13 +173,16 @@ static void round_trip(const char *ala_path, const char *alo_path, stats *st)
     const char *names[1] = {stem};
     ferry_alo_scene_options so;
     memset(&so, 0, sizeof so);
-    so.model_path = alo_path;
+    char model_name[256];
+    ferry_alamo_texture_folders folders;
+    test_alo_scene_paths(&so, alo_path, NULL, 0, model_name, sizeof model_name, &folders);
     so.skip_textures = true;
     so.all = true;
     so.animations = anims;
     so.animation_names = names;
     so.animation_count = 1;
     CHECK_MSG(ferry_alo_to_scene(m, &so, &s1, &err) == FERRY_OK, "%s: export: %s", name, err.message);
+    ferry_alamo_texture_folders_close(&folders);
     if (!s1) goto done;
     CHECK_MSG(ferry_gltf_write_glb(s1, &glb, &err) == FERRY_OK, "%s: glb: %s", name, err.message);
     CHECK_MSG(ferry_gltf_read(glb.data, glb.size, NULL, &s2, &err) == FERRY_OK, "%s: read back: %s", name, err.message);

@@ -426,7 +426,10 @@ static void test_crate(void)
     CHECK(m != NULL);
     if (!m) return;
     ferry_diagnostics diags = {0};
-    ferry_alo_scene_options o = {.model_path = SAMPLES "/crate.alo", .diagnostics = &diags};
+    ferry_alo_scene_options o = {.diagnostics = &diags};
+    char name[256];
+    ferry_alamo_texture_folders folders;
+    test_alo_scene_paths(&o, SAMPLES "/crate.alo", NULL, 0, name, sizeof name, &folders);
     ferry_scene *s = NULL;
     ferry_error err;
     CHECK(ferry_alo_to_scene(m, &o, &s, &err) == FERRY_OK);
@@ -446,7 +449,8 @@ static void test_crate(void)
     /* Without a path no lookup happens and nothing is reported. */
     ferry_diagnostics_free(&diags);
     memset(&diags, 0, sizeof diags);
-    o.model_path = NULL;
+    o.name = NULL;
+    o.texture_places = NULL;
     CHECK(ferry_alo_to_scene(m, &o, &s, &err) == FERRY_OK);
     CHECK(diags.count == 0);
     if (s) CHECK(strcmp(s->name, "model") == 0);
@@ -455,6 +459,7 @@ static void test_crate(void)
     ferry_scene_free(s);
     CHECK(ferry_alo_to_scene(NULL, NULL, &s, &err) == FERRY_ERR_ARGUMENT && s == NULL);
     ferry_diagnostics_free(&diags);
+    ferry_alamo_texture_folders_close(&folders);
     ferry_alo_free(m);
 }
 
@@ -467,7 +472,7 @@ static void test_walker(void)
     if (!m || !walk || !idle) return;
     const ferry_ala_animation *anims[2] = {walk, idle};
     const char *names[2] = {"walk", NULL};
-    ferry_alo_scene_options o = {.model_path = SAMPLES "/walker.alo", .animations = anims, .animation_names = names,
+    ferry_alo_scene_options o = {.name = "walker", .animations = anims, .animation_names = names,
                                  .animation_count = 2, .skip_textures = true};
     ferry_scene *s = NULL;
     ferry_error err;
@@ -804,8 +809,11 @@ static void test_corpus(void)
         bool ueaw = strstr(alos[i], "/ueaw/") != NULL;
         ferry_diagnostics diags = {0};
         /* `all`: every object becomes a node, so every mesh is checked. */
-        ferry_alo_scene_options o = {.model_path = alos[i], .animations = anims, .animation_names = names,
-                                     .animation_count = na, .diagnostics = &diags, .all = true};
+        ferry_alo_scene_options o = {.animations = anims, .animation_names = names, .animation_count = na,
+                                     .diagnostics = &diags, .all = true};
+        char name[256];
+        ferry_alamo_texture_folders folders;
+        test_alo_scene_paths(&o, alos[i], NULL, 0, name, sizeof name, &folders);
         ferry_scene *s = NULL;
         ferry_error err;
         ferry_result r = ferry_alo_to_scene(m, &o, &s, &err);
@@ -836,6 +844,7 @@ static void test_corpus(void)
             check_default_view(m, s, &lod_groups);
         }
         ferry_scene_free(s);
+        ferry_alamo_texture_folders_close(&folders);
         ferry_diagnostics_free(&diags);
         for (size_t a = 0; a < na; a++) ferry_ala_free((ferry_ala_animation *)anims[a]);
         free(anims);

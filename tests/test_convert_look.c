@@ -248,8 +248,9 @@ int main(void)
     ferry_diagnostics diags = {0};
     ferry_alo_scene_options options;
     memset(&options, 0, sizeof options);
-    options.texture_dirs = dirs;
-    options.texture_dir_count = 1;
+    char name[256];
+    ferry_alamo_texture_folders folders;
+    test_alo_scene_paths(&options, NULL, dirs, 1, name, sizeof name, &folders);
     options.report = &report;
     options.diagnostics = &diags;
     ferry_scene *scene = NULL;
@@ -290,6 +291,7 @@ int main(void)
         CHECK(body && body->alpha_mode == FERRY_ALPHA_OPAQUE && body->emissive_image == -1);
         ferry_scene_free(scene);
     }
+    ferry_alamo_texture_folders_close(&folders);
     unlink(tga);
     rmdir(dir);
     TEST_END();

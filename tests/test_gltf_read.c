@@ -431,7 +431,9 @@ static void test_corpus(void)
             continue;
         }
         ferry_alo_scene_options so = {0};
-        so.model_path = paths[i];
+        char name[256];
+        ferry_alamo_texture_folders folders;
+        test_alo_scene_paths(&so, paths[i], NULL, 0, name, sizeof name, &folders);
         ferry_scene *s = NULL, *back = NULL;
         ferry_buffer glb = {0};
         if (ferry_alo_to_scene(model, &so, &s, &err) == FERRY_OK && ferry_gltf_write_glb(s, &glb, &err) == FERRY_OK) {
@@ -451,6 +453,7 @@ static void test_corpus(void)
         }
         ferry_scene_free(back);
         ferry_scene_free(s);
+        ferry_alamo_texture_folders_close(&folders);
         ferry_buffer_free(&glb);
         ferry_alo_free(model);
         free(data);

@@ -350,7 +350,11 @@ FERRY_API bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places
 /* The places of a model on the disk, as folder sources: the model's folder
  * (the model's path without a folder lies in "."), the folder above it
  * ("DIR/..") and each of `dirs` (NULL or "" entries skipped). Close with
- * ferry_alamo_texture_folders_close. */
+ * ferry_alamo_texture_folders_close. A convenience for a caller holding
+ * paths: it opens folders (ferry_file_source_folder) so that the caller
+ * can pass `places` where texture places are taken (ferry_alamo_texture_find,
+ * ferry_alo_scene_options.texture_places); no conversion opens folders
+ * itself. */
 typedef struct ferry_alamo_texture_folders {
     ferry_alamo_texture_places places;
     ferry_file_source model, parent;

@@ -15,15 +15,15 @@ extern "C" {
 #endif
 
 typedef struct ferry_alo_scene_options {
-    /* Where the model was read from: textures are looked up beside it and
-     * in ../Textures (ferry_alamo_texture_find). NULL: no texture lookup. */
-    const char *model_path;
-    const char *const *texture_dirs; /* further folders to search */
-    size_t texture_dir_count;
-    /* Where textures are found, as file sources (ferry_alamo_texture_find).
-     * When set, model_path and texture_dirs are not used for textures;
-     * NULL: folder sources are opened from them
-     * (ferry_alamo_texture_folders_open). */
+    /* The scene's name, and its axis root node's ("NAME (Z-up to Y-up)");
+     * NULL or "": "model". A caller with the model's file names it by the
+     * file's base name without extension. */
+    const char *name;
+    /* Where textures are found, as file sources (ferry_alamo_texture_find):
+     * the model's source, the folder above and further places. NULL: no
+     * texture lookup (nothing embedded, nothing reported missing). The
+     * library opens no folder itself: a caller holding paths opens them
+     * as sources first (ferry_alamo_texture_folders_open, alo.h). */
     const ferry_alamo_texture_places *texture_places;
     bool skip_textures; /* do not look textures up or embed them */
     /* By default the scene holds what the game draws when the model first

@@ -74,20 +74,11 @@ static ferry_scene_node *new_node(fy_alo_build *b, const char *name, int32_t par
     return n;
 }
 
-/* The base name of the model file without folders and extension. */
+/* The scene's name (options->name, "model" without one), in its arena. */
 static char *model_name(fy_alo_build *b)
 {
-    const char *path = b->opts ? b->opts->model_path : NULL;
-    if (!path || !*path) return ferry_arena_strdup(b->arena, "model");
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    size_t len = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (dot && dot != base) len = (size_t)(dot - base);
-    char *out = ferry_arena_alloc(b->arena, len + 1);
-    if (out) memcpy(out, base, len);
-    return out;
+    const char *name = b->opts ? b->opts->name : NULL;
+    return ferry_arena_strdup(b->arena, name && *name ? name : "model");
 }
 
 static int32_t bone_parent_node(const fy_alo_build *b, uint32_t bone)

@@ -41,26 +41,12 @@ void fy_alo_textures_free(fy_alo_build *b)
         free(b->image_paths);
         b->image_paths = NULL;
     }
-    ferry_alamo_texture_folders_close(&b->own_folders);
-    b->places = NULL;
-    b->places_ready = false;
 }
 
-/* The caller's texture places, or folders opened from the model's path and
- * texture_dirs; NULL when there is nowhere to look. */
-static const ferry_alamo_texture_places *texture_places(fy_alo_build *b)
+/* The caller's texture places; NULL when there is nowhere to look. */
+static const ferry_alamo_texture_places *texture_places(const fy_alo_build *b)
 {
-    const ferry_alo_scene_options *o = b->opts;
-    if (!b->places_ready) {
-        b->places_ready = true;
-        ferry_error e;
-        if (o->texture_places) b->places = o->texture_places;
-        else if ((o->model_path || o->texture_dir_count) &&
-                 ferry_alamo_texture_folders_open(o->model_path, o->texture_dirs, o->texture_dir_count, &b->own_folders,
-                                                  &e) == FERRY_OK)
-            b->places = &b->own_folders.places;
-    }
-    const ferry_alamo_texture_places *p = b->places;
+    const ferry_alamo_texture_places *p = b->opts->texture_places;
     return p && (p->model_source || p->folder_count) ? p : NULL;
 }
 
