@@ -45,13 +45,13 @@ static bool read_header(fy_record_reader *r, ferry_meg *m, const uint8_t *data, 
         }
         m->data_start = fy_u32le(c, "data start");
         m->name_count = fy_u32le(c, "name count");
-        m->file_count = fy_u32le(c, "file count");
+        m->entry_count = fy_u32le(c, "file count");
         if (c->failed) return false;
         /* Format 3 has the name table's size next: then the tables end
          * exactly at data_start (docs/formats/meg.md). */
         if (size >= 24) {
             uint32_t nts = fy_load_u32le(data + 20);
-            if ((uint64_t)24 + nts + (uint64_t)20 * m->file_count == m->data_start) {
+            if ((uint64_t)24 + nts + (uint64_t)20 * m->entry_count == m->data_start) {
                 m->format = 3;
                 m->name_table_size = fy_u32le(c, "name table size");
                 return !c->failed;
@@ -62,7 +62,7 @@ static bool read_header(fy_record_reader *r, ferry_meg *m, const uint8_t *data, 
     }
     m->format = 1;
     m->name_count = fy_u32le(c, "name count");
-    m->file_count = fy_u32le(c, "file count");
+    m->entry_count = fy_u32le(c, "file count");
     return !c->failed;
 }
 
@@ -104,15 +104,15 @@ static bool read_files(fy_record_reader *r, ferry_meg *m, const uint8_t *data, s
 {
     fy_cursor *c = &r->c;
     size_t left = fy_remaining(c);
-    if (!fy_record_room(r, c->pos, m->file_count, 20, "file count")) {
+    if (!fy_record_room(r, c->pos, m->entry_count, 20, "file count")) {
         /* The record the data ends in. */
         locate(r, "files[%zu]", left / 20);
         return false;
     }
-    m->files = fy_record_alloc(r, m->file_count, sizeof *m->files);
-    if (m->file_count && !m->files) return false;
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        ferry_meg_entry *e = &m->files[i];
+    m->entries = fy_record_alloc(r, m->entry_count, sizeof *m->entries);
+    if (m->entry_count && !m->entries) return false;
+    for (uint32_t i = 0; i < m->entry_count; i++) {
+        ferry_meg_entry *e = &m->entries[i];
         e->offset = c->pos;
         if (m->format == 3) e->flags = fy_u16le(c, "flags");
         e->crc = fy_u32le(c, "crc");

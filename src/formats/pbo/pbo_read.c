@@ -52,7 +52,7 @@ static bool read_record(fy_record_reader *r, ferry_pbo_entry *e, bool copy)
     e->original_size = fy_u32le(c, "original size");
     e->reserved = fy_u32le(c, "reserved");
     e->timestamp = fy_u32le(c, "timestamp");
-    e->data_size = fy_u32le(c, "data size");
+    e->size = fy_u32le(c, "data size");
     if (c->failed) return false;
     if (copy) {
         char *n = fy_record_alloc(r, (uint64_t)e->name_length + 1, 1);
@@ -180,13 +180,13 @@ ferry_result ferry_pbo_read(const uint8_t *data, size_t size, const ferry_read_o
     }
     ferry_result code = fy_record_close(&r);
     if (code != FERRY_OK) return code;
-    m->table_end = r.c.pos;
-    uint64_t at = m->table_end;
+    m->tables_end = r.c.pos;
+    uint64_t at = m->tables_end;
     for (size_t i = 0; i < m->entry_count; i++) {
         ferry_pbo_entry *e = &m->entries[i];
         e->start = at;
-        if (at + e->data_size <= size) e->data = data + at;
-        at += e->data_size;
+        if (at + e->size <= size) e->data = data + at;
+        at += e->size;
     }
     m->data_end = at;
     if (at < size && size - at >= 1 + FERRY_PBO_SHA1_SIZE && data[at] == 0) {
