@@ -5,6 +5,9 @@
 
 #include <ferry/ala.h>
 #include <ferry/convert.h>
+
+/* FY_REF / FY_SET_REF: a scene's optional references as an index or -1. */
+#include "scene/scene_ref.h"
 #include <ferry/scene.h>
 
 #include <stdbool.h>

@@ -30,12 +30,12 @@ static void base_scene(ferry_scene *s, ferry_scene_animation *a, ferry_scene_cha
     nodes[0].rotation[0] = -H;
     nodes[0].rotation[3] = H;
     nodes[1].name = "Root";
-    nodes[1].parent = 0;
+    FY_SET_REF(&nodes[1], parent, 0);
     nodes[2].name = "Arm";
-    nodes[2].parent = 1;
+    FY_SET_REF(&nodes[2], parent, 1);
     nodes[2].translation[2] = 5;
     nodes[3].name = "ArmMesh";
-    nodes[3].parent = 2;
+    FY_SET_REF(&nodes[3], parent, 2);
     nodes[3].extras = test_extras_parse("{\"alamo\":\"mesh\"}");
     s->nodes = nodes;
     s->node_count = 4;
@@ -232,16 +232,16 @@ static void test_extras_and_axes(void)
     n4[0].rotation[0] = -H;
     n4[0].rotation[3] = H;
     n4[1].name = "Root";
-    n4[1].parent = 0;
+    FY_SET_REF(&n4[1], parent, 0);
     n4[2].name = "Holder";
-    n4[2].parent = 1;
-    n4[2].mesh = 0; /* a mesh node: not a bone */
+    FY_SET_REF(&n4[2], parent, 1);
+    FY_SET_REF(&n4[2], mesh, 0); /* a mesh node: not a bone */
     n4[2].extras = test_extras_parse("{\"alamo\":\"mesh\"}");
     n4[2].translation[2] = 2;
     n4[2].rotation[2] = H;
     n4[2].rotation[3] = H;
     n4[3].name = "Tip";
-    n4[3].parent = 2;
+    FY_SET_REF(&n4[3], parent, 2);
     static const float tip_t[] = {0}, tip_v[] = {1, 0, 0};
     ferry_scene_channel c3 = {.node = 3, .path = FERRY_ANIM_TRANSLATION, .times = tip_t, .key_count = 1, .values = tip_v};
     ferry_scene_animation a3 = {.name = "x", .channels = &c3, .channel_count = 1};

@@ -405,13 +405,13 @@ static void check_scene(void)
      * at y = 2, plus a rigid triangle on node 1 (local coordinates). */
     ferry_scene_node nodes[3];
     for (int i = 0; i < 3; i++) ferry_scene_node_init(&nodes[i]);
-    nodes[1].parent = 0;
+    FY_SET_REF(&nodes[1], parent, 0);
     nodes[1].translation[1] = 2;
-    nodes[2].parent = 1;
+    FY_SET_REF(&nodes[2], parent, 1);
     nodes[2].translation[0] = 5;
-    nodes[2].mesh = 1;
-    nodes[0].mesh = 0;
-    nodes[0].skin = 0;
+    FY_SET_REF(&nodes[2], mesh, 1);
+    FY_SET_REF(&nodes[0], mesh, 0);
+    FY_SET_REF(&nodes[0], skin, 0);
     static const float strip[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0, 1, 2, 0};
     static const float uv[] = {0, 0, 1, 0, 0, 0.5f, 1, 0.5f, 0, 1, 1, 1};
     static const uint16_t joints[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
@@ -426,13 +426,16 @@ static void check_scene(void)
     memset(prims, 0, sizeof prims);
     prims[0].vertex_count = 6, prims[0].positions = strip, prims[0].texcoords[0] = uv, prims[0].texcoord_count = 1;
     prims[0].joints = joints, prims[0].weights = weights, prims[0].indices = strip_idx, prims[0].index_count = 12;
-    prims[0].mode = FERRY_PRIMITIVE_TRIANGLES, prims[0].material = -1;
-    prims[1].vertex_count = 3, prims[1].positions = tri, prims[1].mode = FERRY_PRIMITIVE_TRIANGLES, prims[1].material = 0;
+    prims[0].mode = FERRY_PRIMITIVE_TRIANGLES;
+    FY_SET_REF(&prims[0], material, -1);
+    prims[1].vertex_count = 3, prims[1].positions = tri, prims[1].mode = FERRY_PRIMITIVE_TRIANGLES;
+    FY_SET_REF(&prims[1], material, 0);
     ferry_scene_mesh meshes[2];
     memset(meshes, 0, sizeof meshes);
     meshes[0].primitives = &prims[0], meshes[0].primitive_count = 1;
     meshes[1].primitives = &prims[1], meshes[1].primitive_count = 1;
-    ferry_scene_skin skin = {"skin", skin_joints, 2, ibm, 0};
+    ferry_scene_skin skin = {.name = "skin", .joints = skin_joints, .joint_count = 2, .inverse_bind_matrices = ibm};
+    FY_SET_REF(&skin, skeleton, 0);
     ferry_scene_material material;
     ferry_scene_material_init(&material);
     ferry_scene s;
@@ -514,7 +517,7 @@ static void scene_point(const ferry_scene *s, const double *world, size_t node, 
 {
     const float *p = &pr->positions[3 * v];
     double acc[3] = {0, 0, 0}, total = 0;
-    int32_t skin = s->nodes[node].skin;
+    int32_t skin = FY_REF(&s->nodes[node], skin);
     if (skin >= 0 && pr->joints && pr->weights) {
         const ferry_scene_skin *sk = &s->skins[skin];
         for (int k = 0; k < 4; k++) {
@@ -558,7 +561,7 @@ static double rest_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *al
     for (size_t i = 0; i < s->node_count; i++) {
         double local[16];
         mat_trs(&s->nodes[i], local);
-        if (s->nodes[i].parent >= 0) mat_mul_cm(&world[16 * (size_t)s->nodes[i].parent], local, &world[16 * i]);
+        if (FY_REF(&s->nodes[i], parent) >= 0) mat_mul_cm(&world[16 * (size_t)FY_REF(&s->nodes[i], parent)], local, &world[16 * i]);
         else memcpy(&world[16 * i], local, sizeof local);
     }
     double *mats = calloc(16 * ((size_t)m->bone_count + 1), sizeof *mats);
@@ -567,7 +570,7 @@ static double rest_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *al
     uint32_t t = 0;
     *aligned = true;
     for (size_t i = 0; i < s->node_count && *aligned; i++) {
-        int32_t mi = s->nodes[i].mesh;
+        int32_t mi = FY_REF(&s->nodes[i], mesh);
         if (mi < 0) continue;
         for (size_t p = 0; p < s->meshes[mi].primitive_count && *aligned; p++) {
             const ferry_scene_primitive *pr = &s->meshes[mi].primitives[p];
@@ -611,7 +614,7 @@ static double export_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *
     for (size_t i = 0; i < s->node_count; i++) {
         double local[16];
         mat_trs(&s->nodes[i], local);
-        if (s->nodes[i].parent >= 0) mat_mul_cm(&world[16 * (size_t)s->nodes[i].parent], local, &world[16 * i]);
+        if (FY_REF(&s->nodes[i], parent) >= 0) mat_mul_cm(&world[16 * (size_t)FY_REF(&s->nodes[i], parent)], local, &world[16 * i]);
         else memcpy(&world[16 * i], local, sizeof local);
     }
     double *mats = calloc(16 * ((size_t)m->bone_count + 1), sizeof *mats);
@@ -620,13 +623,13 @@ static double export_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *
     size_t covered = 0;
     *aligned = true;
     for (size_t i = 0; i < s->node_count && *aligned; i++) {
-        int32_t mi = s->nodes[i].mesh;
+        int32_t mi = FY_REF(&s->nodes[i], mesh);
         if (mi < 0) continue;
         for (size_t p = 0; p < s->meshes[mi].primitive_count && *aligned; p++) {
             const ferry_scene_primitive *pr = &s->meshes[mi].primitives[p];
             uint32_t t = 0;
             for (size_t c = 0; c + 3 <= pr->index_count && *aligned; c += 3) {
-                while (t < m->triangle_count && m->triangles[t].material != (uint32_t)pr->material) t++;
+                while (t < m->triangle_count && m->triangles[t].material != (uint32_t)FY_REF(pr, material)) t++;
                 if (t >= m->triangle_count) {
                     *aligned = false;
                     break;

@@ -28,7 +28,7 @@ static size_t count_mesh_nodes(const ferry_scene *s, bool *seen)
 {
     size_t n = 0;
     for (size_t i = 0; i < s->node_count; i++) {
-        if (s->nodes[i].mesh < 0) continue;
+        if (FY_REF(&s->nodes[i], mesh) < 0) continue;
         n++;
         for (int k = 0; k < MESHES; k++)
             if (s->nodes[i].name && strcmp(s->nodes[i].name, names[k]) == 0) seen[k] = true;
@@ -170,8 +170,8 @@ int main(void)
         for (size_t i = 0; i < scene->node_count; i++) {
             const ferry_scene_node *nd = &scene->nodes[i];
             if (!nd->name || strcmp(nd->name, meshes[MESHES - 1].name) != 0) continue;
-            found = nd->mesh >= 0;
-            if (variant == 1) CHECK_MSG(nd->skin >= 0, "the skinned mesh is bound to the skin");
+            found = FY_REF(nd, mesh) >= 0;
+            if (variant == 1) CHECK_MSG(FY_REF(nd, skin) >= 0, "the skinned mesh is bound to the skin");
         }
         CHECK_MSG(found, "%s on a hidden bone is drawn", meshes[MESHES - 1].name);
         ferry_scene_free(scene);

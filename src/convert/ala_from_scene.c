@@ -173,10 +173,10 @@ static bool near_identity(const ferry_scene_node *n)
 static bool is_bone_node(const ferry_scene_node *n, bool axis_root)
 {
     if (axis_root) return false;
-    bool proxy = n->mesh < 0 && (role_is(n, "proxy") || (!role_is(n, "dazzle") && ferry_json_get(n->extras, "proxy")));
-    if (proxy || (role_is(n, "light") && n->mesh < 0)) return !near_identity(n);
+    bool proxy = !n->has_mesh && (role_is(n, "proxy") || (!role_is(n, "dazzle") && ferry_json_get(n->extras, "proxy")));
+    if (proxy || (role_is(n, "light") && !n->has_mesh)) return !near_identity(n);
     if (role_is(n, "mesh") || role_is(n, "dazzle")) return false;
-    if (n->skin >= 0 && n->mesh >= 0) return false;
+    if (n->has_skin && n->has_mesh) return false;
     return true;
 }
 
@@ -186,7 +186,7 @@ size_t ferry_ala_scene_bones(const ferry_scene *scene, int32_t *nodes, size_t ca
     /* ferry's export: a root node whose extras say axis_root. */
     int32_t axis = -1;
     for (size_t i = 0; i < scene->node_count && axis < 0; i++)
-        if (scene->nodes[i].parent < 0 && role_is(&scene->nodes[i], "axis_root")) axis = (int32_t)i;
+        if (!scene->nodes[i].has_parent && role_is(&scene->nodes[i], "axis_root")) axis = (int32_t)i;
     size_t n = 0;
     /* Other tools' glTF: the model gets a Root bone first, on no node. */
     if (axis < 0) {
@@ -363,12 +363,13 @@ static void parent_conversion(const builder *b, const int32_t *bone_of_node, bon
     int32_t chain[64];
     size_t n = 0;
     bool under_bone = false;
-    for (int32_t p = b->scene->nodes[bs->node].parent; p >= 0 && n < 64; p = b->scene->nodes[p].parent) {
+    for (int64_t p = FY_REF(&b->scene->nodes[bs->node], parent); p >= 0 && (size_t)p < b->scene->node_count && n < 64;
+         p = FY_REF(&b->scene->nodes[p], parent)) {
         if (bone_of_node[p] >= 0) {
             under_bone = true;
             break;
         }
-        chain[n++] = p;
+        chain[n++] = (int32_t)p;
     }
     bs->convert = false;
     if (under_bone && n == 0) return; /* hangs on a bone: nothing to convert */

@@ -69,7 +69,7 @@ static ferry_scene_node *new_node(fy_alo_build *b, const char *name, int32_t par
     ferry_scene_node *n = &s->nodes[s->node_count];
     ferry_scene_node_init(n);
     n->name = name ? ferry_arena_strdup(b->arena, name) : NULL;
-    n->parent = parent;
+    FY_SET_REF(n, parent, parent);
     *index = (int32_t)s->node_count++;
     return n;
 }
@@ -108,7 +108,7 @@ static bool add_bones(fy_alo_build *b)
             /* A damaged matrix: identity keeps the file writable; extras keep the numbers. */
             ferry_scene_node_init(n);
             n->name = ferry_arena_strdup(b->arena, bone->name ? bone->name : "");
-            n->parent = parent;
+            FY_SET_REF(n, parent, parent);
             clean = false;
         }
         ferry_json *x = fy_jobject(ja);
@@ -158,7 +158,7 @@ static bool add_light(fy_alo_build *b, const ferry_alo_light *light, int32_t par
     if (!n) return false;
     /* Alamo lights shine down the local -Z of their bone, as glTF's do, so
      * the light node needs no rotation of its own. */
-    n->light = (int32_t)s->light_count++;
+    FY_SET_REF(n, light, (int64_t)s->light_count++);
     ferry_json *x = fy_jobject(ja);
     static const char *const types[] = {"omni", "directional", "spot"};
     fy_jset(ja, x, "alamo", fy_jstring(ja, "light"));
@@ -199,8 +199,8 @@ static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t 
     int32_t idx;
     ferry_scene_node *n = new_node(b, mesh->name, skinned ? -1 : bone_parent_node(b, bone), &idx);
     if (!n) return false;
-    n->mesh = mi >= 0 ? mi : -1;
-    if (skinned) n->skin = b->skin;
+    FY_SET_REF(n, mesh, mi);
+    if (skinned) FY_SET_REF(n, skin, b->skin);
     ferry_json *x = fy_jobject(ja);
     fy_jset(ja, x, "alamo", fy_jstring(ja, "mesh"));
     fy_jset(ja, x, "hidden", fy_jbool(ja, mesh->is_hidden != 0));
