@@ -5,10 +5,10 @@
  * before the trailer is computed here, and compared by the validator. */
 #include <ferry/pbo.h>
 
+#include "../../codec/codec.h"
 #include "../../core/record.h"
 #include "pbo_internal.h"
 
-#include <nettle/sha1.h>
 #include <string.h>
 
 #define locate(r, ...) fy_record_locate(r, __VA_ARGS__)
@@ -16,13 +16,7 @@
 /* One record's five u32 fields follow its name. */
 enum { PBO_FIELDS = 20 };
 
-void ferry_pbo_sha1(const void *data, size_t size, uint8_t digest[FERRY_PBO_SHA1_SIZE])
-{
-    struct sha1_ctx ctx;
-    sha1_init(&ctx);
-    sha1_update(&ctx, size, data);
-    sha1_digest(&ctx, SHA1_DIGEST_SIZE, digest);
-}
+void ferry_pbo_sha1(const void *data, size_t size, uint8_t digest[FERRY_PBO_SHA1_SIZE]) { fy_sha1(data, size, digest); }
 
 /* A NUL-terminated string at the cursor; a missing NUL is the archive
  * ending inside it (TRUNCATED at the string's start). */

@@ -5,7 +5,7 @@
 #include <ferry/pbo.h>
 
 #include "../../core/core.h"
-#include "../odol/lzss_internal.h"
+#include "../../codec/codec.h"
 #include "pbo_internal.h"
 
 #include <stdio.h>
