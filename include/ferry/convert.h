@@ -23,7 +23,7 @@ typedef struct ferry_alo_scene_options {
      * the model's source, the folder above and further places. NULL: no
      * texture lookup (nothing embedded, nothing reported missing). The
      * library opens no folder itself: a caller holding paths opens them
-     * as sources first (ferry_alamo_texture_folders_open, alo.h). */
+     * as sources first (ferry_alamo_texture_folders_open, alamo.h). */
     const ferry_alamo_texture_places *texture_places;
     bool skip_textures; /* do not look textures up or embed them */
     /* By default the scene holds what the game draws when the model first
