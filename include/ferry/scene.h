@@ -15,7 +15,8 @@
  * References between objects are indices into the scene's arrays. One
  * that may be absent (a node's parent, mesh, skin and light, a
  * primitive's material, a skin's skeleton, a material's textures) comes
- * with a flag: `X` is used only when `has_X` is true, so a zero-initialised
+ * with a flag: `X` is used only when `has_X` is true (`node.has_mesh = true;
+ * node.mesh = 2;`, the same two fields from ctypes), so a zero-initialised
  * struct refers to nothing (a root node without mesh, skin or light; a
  * primitive with the default material; a material without textures).
  * Leave `X` 0 when `has_X` is false: the glTF writer refuses a non-zero
