@@ -27,7 +27,7 @@ static ferry_meg *load(const char *file, const uint8_t *data, size_t size, json_
 static uint64_t total_bytes(const ferry_meg *m)
 {
     uint64_t t = 0;
-    for (uint32_t i = 0; i < m->file_count; i++) t += m->files[i].size;
+    for (uint32_t i = 0; i < m->entry_count; i++) t += m->entries[i].size;
     return t;
 }
 
@@ -65,14 +65,14 @@ int cli_meg_info(const char *file, const uint8_t *data, size_t size, json_t *rep
     if (report) {
         json_t *j = cli_meg_json(file, m, size);
         json_object_set_new(j, "names", json_integer(m->name_count));
-        json_object_set_new(j, "files", json_integer(m->file_count));
+        json_object_set_new(j, "files", json_integer(m->entry_count));
         json_object_set_new(j, "data_bytes", json_integer((json_int_t)total_bytes(m)));
         json_array_append_new(report, j);
     } else {
         printf("%s: MEG archive, format %u, %zu bytes\n", CLI_TXT(file), (unsigned)m->format, size);
         uint64_t bytes = total_bytes(m);
-        printf("  %u file%s, %u name%s, %llu byte%s of entries\n", (unsigned)m->file_count,
-               m->file_count == 1 ? "" : "s", (unsigned)m->name_count, m->name_count == 1 ? "" : "s",
+        printf("  %u file%s, %u name%s, %llu byte%s of entries\n", (unsigned)m->entry_count,
+               m->entry_count == 1 ? "" : "s", (unsigned)m->name_count, m->name_count == 1 ? "" : "s",
                (unsigned long long)bytes, bytes == 1 ? "" : "s");
     }
     ferry_meg_free(m);
@@ -96,7 +96,7 @@ int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json)
         for (uint32_t i = 0; i < m->name_count; i++)
             cli_json_append_textn(j, "names", names, m->names[i].text, m->names[i].length);
         json_t *files = json_array();
-        for (uint32_t i = 0; i < m->file_count; i++) json_array_append_new(files, cli_meg_entry_json(&m->files[i], i));
+        for (uint32_t i = 0; i < m->entry_count; i++) json_array_append_new(files, cli_meg_entry_json(&m->entries[i], i));
         json_object_set_new(j, "files", files);
         cli_print_json(j);
         json_decref(j);
@@ -112,9 +112,9 @@ int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json)
             cli_fput_textn(stdout, m->names[i].text, m->names[i].length);
             putchar('\n');
         }
-        printf("  files (%u):\n", (unsigned)m->file_count);
-        for (uint32_t i = 0; i < m->file_count; i++) {
-            const ferry_meg_entry *e = &m->files[i];
+        printf("  files (%u):\n", (unsigned)m->entry_count);
+        for (uint32_t i = 0; i < m->entry_count; i++) {
+            const ferry_meg_entry *e = &m->entries[i];
             printf("    [%u] crc 0x%08X index %u size %u start %u name %u flags %u\n", (unsigned)i, (unsigned)e->crc,
                    (unsigned)e->index, (unsigned)e->size, (unsigned)e->start, (unsigned)e->name_index,
                    (unsigned)e->flags);
@@ -129,8 +129,8 @@ int cli_meg_dump(const char *file, const uint8_t *data, size_t size, bool json)
 static size_t validate_entries(const char *file, const ferry_meg *m, const ferry_file_mapping *map, json_t *report)
 {
     size_t errors = 0;
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        const ferry_meg_entry *e = &m->files[i];
+    for (uint32_t i = 0; i < m->entry_count; i++) {
+        const ferry_meg_entry *e = &m->entries[i];
         if (e->data) errors += cli_validate_entry(file, e->name, e->name_length, e->data, e->size, report);
         /* The mapped archive's pages up to the entry's end leave this
          * process's memory (from 0: the system maps a few pages around

@@ -44,7 +44,7 @@ static uint64_t total_bytes(const ferry_pbo *m, bool original)
     uint64_t t = 0;
     for (size_t i = 0; i < m->entry_count; i++) {
         const ferry_pbo_entry *e = &m->entries[i];
-        t += original && e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->data_size;
+        t += original && e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->size;
     }
     return t;
 }
@@ -70,7 +70,7 @@ json_t *cli_pbo_json(const char *file, const ferry_pbo *m, size_t size)
         cli_json_set_text(j, "prefix", prefix);
     else
         json_object_set_new(j, "prefix", json_null());
-    json_object_set_new(j, "data_start", json_integer((json_int_t)m->table_end));
+    json_object_set_new(j, "data_start", json_integer((json_int_t)m->tables_end));
     if (m->has_checksum) {
         char hex[41];
         sha1_hex(hex, m->checksum);
@@ -87,8 +87,8 @@ json_t *cli_pbo_entry_json(const ferry_pbo_entry *e, size_t i)
     json_t *j = json_object();
     json_object_set_new(j, "index", json_integer((json_int_t)i));
     cli_json_set_text(j, "name", e->name);
-    json_object_set_new(j, "size", json_integer(e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->data_size));
-    json_object_set_new(j, "data_size", json_integer(e->data_size));
+    json_object_set_new(j, "size", json_integer(e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->size));
+    json_object_set_new(j, "data_size", json_integer(e->size));
     json_object_set_new(j, "original_size", json_integer(e->original_size));
     json_object_set_new(j, "start", json_integer((json_int_t)e->start));
     json_object_set_new(j, "method", json_string(method_name(e->method)));
@@ -119,8 +119,8 @@ int cli_pbo_list(const char *file, const ferry_pbo *m, size_t size, bool json)
     printf("%10s %10s %10s %-10s %10s  name\n", "size", "stored", "offset", "method", "timestamp");
     for (size_t i = 0; i < m->entry_count; i++) {
         const ferry_pbo_entry *e = &m->entries[i];
-        printf("%10u %10u %10llu %-10s %10u  ", (unsigned)(e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->data_size),
-               (unsigned)e->data_size, (unsigned long long)e->start, method_name(e->method), (unsigned)e->timestamp);
+        printf("%10u %10u %10llu %-10s %10u  ", (unsigned)(e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->size),
+               (unsigned)e->size, (unsigned long long)e->start, method_name(e->method), (unsigned)e->timestamp);
         cli_fput_textn(stdout, e->name, e->name_length);
         putchar('\n');
     }
@@ -169,7 +169,7 @@ static void print_record(const char *what, const ferry_pbo_entry *e)
 {
     printf("    %s @%llu: method 0x%08X (%s), original size %u, reserved %u, timestamp %u, data size %u", what,
            (unsigned long long)e->offset, (unsigned)e->method, method_name(e->method), (unsigned)e->original_size,
-           (unsigned)e->reserved, (unsigned)e->timestamp, (unsigned)e->data_size);
+           (unsigned)e->reserved, (unsigned)e->timestamp, (unsigned)e->size);
 }
 
 int cli_pbo_dump(const char *file, const uint8_t *data, size_t size, bool json)
@@ -221,7 +221,7 @@ int cli_pbo_dump(const char *file, const uint8_t *data, size_t size, bool json)
             putchar('\n');
         }
         print_record("terminator", &m->terminator);
-        printf("\n  data %zu..%llu\n", m->table_end, (unsigned long long)m->data_end);
+        printf("\n  data %zu..%llu\n", m->tables_end, (unsigned long long)m->data_end);
         if (m->has_checksum) {
             char hex[41], want[41];
             sha1_hex(hex, m->checksum);
@@ -251,7 +251,7 @@ size_t cli_pbo_validate(const char *file, const uint8_t *data, size_t size, cons
     for (size_t i = 0; i < m->entry_count; i++) {
         const ferry_pbo_entry *e = &m->entries[i];
         if (e->method == FERRY_PBO_METHOD_NONE && e->data) {
-            errors += cli_validate_entry(file, e->name, e->name_length, e->data, e->data_size, report);
+            errors += cli_validate_entry(file, e->name, e->name_length, e->data, e->size, report);
             continue;
         }
         uint8_t *bytes = NULL;

@@ -105,14 +105,14 @@ static bool open_archive(const char *cmd, const char *path, archive *a)
     return true;
 }
 
-static size_t archive_count(const archive *a) { return a->meg ? a->meg->file_count : a->pbo->entry_count; }
+static size_t archive_count(const archive *a) { return a->meg ? a->meg->entry_count : a->pbo->entry_count; }
 
 /* Entry i's stored name (NULL: none) and its length. */
 static const char *archive_name(const archive *a, size_t i, size_t *length)
 {
     if (a->meg) {
-        *length = a->meg->files[i].name_length;
-        return a->meg->files[i].name;
+        *length = a->meg->entries[i].name_length;
+        return a->meg->entries[i].name;
     }
     *length = a->pbo->entries[i].name_length;
     return a->pbo->entries[i].name;
@@ -133,7 +133,7 @@ static bool archive_bytes(const archive *a, size_t i, const uint8_t **data, size
     char buf[160];
     *owned = NULL;
     if (a->meg) {
-        const ferry_meg_entry *e = &a->meg->files[i];
+        const ferry_meg_entry *e = &a->meg->entries[i];
         if (!e->data) {
             snprintf(buf, sizeof buf, "its bytes [%u, +%u) lie outside the archive", (unsigned)e->start,
                      (unsigned)e->size);
@@ -147,7 +147,7 @@ static bool archive_bytes(const archive *a, size_t i, const uint8_t **data, size
     const ferry_pbo_entry *e = &a->pbo->entries[i];
     if (e->data && e->method == FERRY_PBO_METHOD_NONE) {
         *data = e->data;
-        *size = e->data_size;
+        *size = e->size;
         return true;
     }
     ferry_error err;
@@ -192,14 +192,14 @@ int cmd_list(int argc, char **argv)
     if (json) {
         json_t *j = cli_meg_json(path, m, size);
         json_t *files = json_array();
-        for (uint32_t i = 0; i < m->file_count; i++) json_array_append_new(files, cli_meg_entry_json(&m->files[i], i));
+        for (uint32_t i = 0; i < m->entry_count; i++) json_array_append_new(files, cli_meg_entry_json(&m->entries[i], i));
         json_object_set_new(j, "files", files);
         cli_print_json(j);
         json_decref(j);
     } else {
         printf("%10s %10s %5s  name\n", "size", "offset", "flags");
-        for (uint32_t i = 0; i < m->file_count; i++) {
-            const ferry_meg_entry *e = &m->files[i];
+        for (uint32_t i = 0; i < m->entry_count; i++) {
+            const ferry_meg_entry *e = &m->entries[i];
             printf("%10u %10u %5u  %s\n", (unsigned)e->size, (unsigned)e->start, (unsigned)e->flags,
                    e->name ? CLI_TXT(e->name) : "(no name)");
         }
@@ -263,7 +263,7 @@ static int by_start(const void *a, const void *b)
 /* Where entry i's stored bytes start in the archive (0 when unknown). */
 static uint64_t archive_offset(const archive *a, size_t i)
 {
-    if (a->meg) return a->meg->files[i].start;
+    if (a->meg) return a->meg->entries[i].start;
     const ferry_pbo_entry *e = &a->pbo->entries[i];
     return e->data ? (uint64_t)(e->data - a->in.data) : 0;
 }

@@ -290,7 +290,7 @@ int cli_archive_rewrite(const char *in, const char *out, const cli_convert_optio
         tables_end = ((const ferry_meg *)model)->tables_end;
     } else {
         r = ferry_pbo_write_tables(model, &tables, &err);
-        tables_end = ((const ferry_pbo *)model)->table_end;
+        tables_end = ((const ferry_pbo *)model)->tables_end;
     }
     if (r != FERRY_OK) {
         cli_print_error(in, &err);
