@@ -8,8 +8,11 @@
 #   tools/golden.sh FERRY OUTDIR [SHARED]
 #
 # FERRY: the binary. OUTDIR: created; must not exist or be empty. SHARED: the
-# corpus folder (default: ../shared/corpus beside the repository, i.e.
-# /work/shared/corpus); when absent the corpus part is skipped with a message.
+# corpus folder (default: ../shared/corpus beside the repository, else
+# /work/shared/corpus); when absent the corpus part is skipped with a message
+# (and the samples' runs that name corpus folders, such as ODOL exports with
+# --textures corpus/odol/addons, run without them: compare only runs made
+# with the same corpus; OUTDIR/_meta/inputs.txt lists what each run read).
 # GOLDEN_JOBS (default 2): per-file work in parallel. GOLDEN_TIMEOUT (default
 # 600): seconds one ferry run may take (exit 124 in its record when killed).
 #
@@ -48,8 +51,9 @@ export LC_ALL=C TZ=UTC
 run() {
     local label=$1 rc t0=${EPOCHREALTIME/./}
     shift
-    timeout "$GOLDEN_TIMEOUT" "$FERRY" "$@" >"$TMPD/o" 2>"$TMPD/e" </dev/null
-    rc=$?
+    # (the braces keep bash's own "Segmentation fault" line off the terminal:
+    # crashes are listed at the end from the records)
+    { timeout "$GOLDEN_TIMEOUT" "$FERRY" "$@" >"$TMPD/o" 2>"$TMPD/e" </dev/null; rc=$?; } 2>/dev/null
     {
         printf '$ ferry'
         [ $# -gt 0 ] && printf ' %q' "$@"
@@ -667,6 +671,15 @@ fi
 part ""
 printf 'golden: %d ferry runs recorded, %d files, %s in %s\n' "$(wc -l <"$W/runs.txt")" \
     "$(find "$OUTDIR" -type f | wc -l)" "$(du -sh "$OUTDIR" | cut -f1)" "$OUTDIR"
+# Runs killed by a signal (a crash: exit 128+N), timed out (124) or not run
+# (126, 127): ferry must never crash or hang, whatever the input.
+grep -rlE --include='*.txt' '^== exit (12[4-9]|1[3-9][0-9]|2[0-9][0-9])$' "$OUTDIR" | sort >"$W/crashed.txt"
+if [ -s "$W/crashed.txt" ]; then
+    echo "golden: $(wc -l <"$W/crashed.txt") runs crashed, timed out or did not run (exit >= 124), per record name:"
+    sed 's|.*/||' "$W/crashed.txt" | sort | uniq -c | awk '{ printf "  %6d %s\n", $1, $2 }'
+    sed "s|^$OUTDIR/||" "$W/crashed.txt" | head -n 10 | sed 's/^/    /'
+    [ "$(wc -l <"$W/crashed.txt")" -gt 10 ] && echo "    ..."
+fi
 printf 'golden: total %.1f s\n' "$(awk -v a="$START" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')"
 echo "golden: runs (inputs) per kind of input and record, seconds spent in ferry:"
 sort -k1,1 -k2,2 "$W/runs.txt" | awk '
