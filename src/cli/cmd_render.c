@@ -53,7 +53,10 @@ typedef struct tex_entry {
 typedef struct tex_cache {
     ferry_alamo_texture_folders folders;
     bool open;
-    tex_entry *items;
+    /* Each entry allocated on its own: the renderer keeps the images it
+     * was given while it asks for more, so an entry never moves (a grown
+     * array of entries moved them: freed memory was drawn from). */
+    tex_entry **items;
     size_t count;
     const char *file;
 } tex_cache;
@@ -62,15 +65,17 @@ static const ferry_image *texture_lookup(const char *name, void *user)
 {
     tex_cache *c = user;
     for (size_t i = 0; i < c->count; i++)
-        if (strcmp(c->items[i].name, name) == 0) return c->items[i].found ? &c->items[i].image : NULL;
-    tex_entry *items = realloc(c->items, (c->count + 1) * sizeof *items);
+        if (strcmp(c->items[i]->name, name) == 0) return c->items[i]->found ? &c->items[i]->image : NULL;
+    tex_entry **items = realloc(c->items, (c->count + 1) * sizeof *items);
     if (!items) return NULL;
     c->items = items;
-    tex_entry *t = &items[c->count];
-    memset(t, 0, sizeof *t);
-    t->name = strdup(name);
-    if (!t->name) return NULL;
-    c->count++;
+    tex_entry *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    if (!(t->name = strdup(name))) {
+        free(t);
+        return NULL;
+    }
+    items[c->count++] = t;
     const ferry_file_source *src = NULL;
     char path[4096];
     ferry_error err;
@@ -94,8 +99,9 @@ static const ferry_image *texture_lookup(const char *name, void *user)
 static void tex_cache_free(tex_cache *c)
 {
     for (size_t i = 0; i < c->count; i++) {
-        free(c->items[i].name);
-        ferry_image_free(&c->items[i].image);
+        free(c->items[i]->name);
+        ferry_image_free(&c->items[i]->image);
+        free(c->items[i]);
     }
     free(c->items);
     if (c->open) ferry_alamo_texture_folders_close(&c->folders);

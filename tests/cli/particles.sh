@@ -154,6 +154,23 @@ expect 1 "render on a truncated file" -- "$FERRY" render "$tmp/cut.alo" "$tmp/cu
 check "render: the error is located" grep -q "cut.alo: error: offset 0x" "$tmp/err"
 check "render: nothing written" test ! -e "$tmp/cut.png"
 
+# ---- textures found for two emitters: the renderer keeps the first image
+# while it asks for the second (a texture cache that moved its entries when
+# it grew had the first drawn from freed memory: the sanitizer build fails
+# this, and 84 of the corpus's 308 systems crashed) ----
+python3 -c 'import sys
+b = open(sys.argv[1], "rb").read()
+first = b.find(b"p_walker_smoke.tga"); second = b.find(b"p_walker_smoke.tga", first + 1)
+assert first >= 0 and second > first
+open(sys.argv[2], "wb").write(b[:second] + b"p_walker_smokx.tga" + b[second + 18:])' "$sample" "$tmp/two.alo"
+mkdir -p "$tmp/two-tex"
+for t in p_walker_smoke.tga p_walker_smokx.tga; do
+  { printf '\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x02\x00\x20\x08'; printf '\xff\x80\x40\xff%.0s' 1 2 3 4; } >"$tmp/two-tex/$t"
+done
+expect 0 "render with two textures found" -- "$FERRY" render "$tmp/two.alo" "$tmp/two.png" --time 0.4 --size 64x64 --textures "$tmp/two-tex"
+check "render with two textures: none missing" test "$(grep -c "not found" "$tmp/err")" -eq 0
+check "render with two textures: drawn" test "$(lit "$tmp/two.png")" -gt 0
+
 # ---- real effects ----
 corpus="$SHARED/corpus/alamo/icw/Models"
 if [ ! -d "$corpus" ]; then
