@@ -1,0 +1,124 @@
+/* The engine's insides: the row of the format table (format_table.c, one
+ * per format), the asset, and what the rows' functions share. Not a public
+ * header. */
+#ifndef FERRY_ENGINE_INTERNAL_H
+#define FERRY_ENGINE_INTERNAL_H
+
+#include <ferry/format.h>
+
+#include "info_json.h"
+
+/* What a row's reader is given besides the bytes. */
+typedef struct fy_read_args {
+    const ferry_read_options *read;
+    const ferry_file_source *files; /* a .gltf's folder */
+} fy_read_args;
+
+/* An archive's entry, as the entry checks see it. */
+typedef struct fy_entry {
+    const char *name; /* stored name (NULL: none) */
+    size_t name_length;
+    const uint8_t *stored; /* its stored bytes in the input (NULL: not inside it) */
+    size_t stored_size;
+    bool decode; /* its bytes are had through entry_bytes, not `stored` as it is */
+} fy_entry;
+
+/* One format. NULL functions: the format does not do that. Every
+ * function takes the typed object `read` made. */
+typedef struct fy_format_row {
+    ferry_format_desc desc;
+    ferry_result (*read)(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err);
+    void (*free)(void *object);
+    ferry_result (*write)(const void *object, ferry_buffer *out, ferry_error *err);
+    /* Another layout (ALA 1 or 2). */
+    ferry_result (*write_layout)(const void *object, unsigned layout, ferry_buffer *out, ferry_error *err);
+    /* Archives: the tables alone, and where they end in the input (the
+     * rest of a rewrite is the input's bytes after them). */
+    ferry_result (*write_tables)(const void *object, ferry_buffer *out, uint64_t *tables_end, ferry_error *err);
+    size_t (*validate)(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
+                       ferry_diagnostics *diags);
+    /* Archives: the entries, for the entry checks; entry_bytes decodes one
+     * whose bytes do not lie in the input as they are (malloc'd). */
+    size_t (*entry_count)(const void *object);
+    void (*entry_at)(const void *object, size_t index, fy_entry *entry);
+    ferry_result (*entry_bytes)(const void *object, size_t index, uint8_t **bytes, size_t *size, ferry_error *err);
+    /* Info (fy_info says which detail): one object, NULL when memory fails.
+     * info_full_from_bytes: FERRY_INFO_FULL needs no object (the Alamo
+     * chunk tree), and may fail (err filled, NULL returned). */
+    json_t *(*info)(const fy_info *info, const void *object, ferry_error *err);
+    bool info_full_from_bytes;
+    ferry_result (*to_scene)(const ferry_asset *asset, const void *object, const ferry_asset_scene_options *options,
+                             ferry_scene **out, ferry_error *err);
+    /* The bytes of a new object made from a scene. */
+    ferry_result (*from_scene)(const ferry_scene *scene, const ferry_asset_from_scene_options *options,
+                               ferry_buffer *out, ferry_error *err);
+} fy_format_row;
+
+/* The row of a format (NULL: none, FERRY_FORMAT_UNKNOWN). */
+const fy_format_row *fy_format_row_of(ferry_format id);
+
+struct ferry_asset {
+    const fy_format_row *row; /* NULL: no known format (bytes_only) */
+    ferry_format format;
+    const uint8_t *data;
+    size_t size;
+    void *object; /* NULL with bytes_only */
+    char *name;
+    ferry_read_options read;
+    ferry_file_mapping map; /* ferry_asset_open's (map.base or map.data set) */
+    bool mapped;
+    uint8_t *owned; /* ferry_asset_from_scene's bytes */
+    ferry_file_source folder; /* a .gltf's folder, opened by ferry_asset_open */
+    bool folder_open;
+    const ferry_file_source *files;
+};
+
+/* The asset's object for one call: its own, or read now (*temporary set:
+ * free it with the row's free). NULL with err filled when it cannot be read. */
+void *fy_asset_object_get(const ferry_asset *asset, bool *temporary, ferry_error *err);
+void fy_asset_object_put(const ferry_asset *asset, void *object, bool temporary);
+
+/* Each family's row functions (info_*.c), named by the table. */
+#define FY_READ(x) ferry_result fy_##x##_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, \
+                                              ferry_error *err)
+#define FY_FREE(x) void fy_##x##_free(void *object)
+#define FY_WRITE(x) ferry_result fy_##x##_write(const void *object, ferry_buffer *out, ferry_error *err)
+#define FY_VALIDATE(x) size_t fy_##x##_validate(const ferry_asset *asset, const void *object, \
+                                                const ferry_asset_validate_options *options, ferry_diagnostics *diags)
+#define FY_INFO(x) json_t *fy_##x##_info(const fy_info *info, const void *object, ferry_error *err)
+#define FY_TO_SCENE(x) ferry_result fy_##x##_to_scene(const ferry_asset *asset, const void *object, \
+                                                      const ferry_asset_scene_options *options, ferry_scene **out, \
+                                                      ferry_error *err)
+#define FY_FROM_SCENE(x) ferry_result fy_##x##_from_scene(const ferry_scene *scene, \
+                                                          const ferry_asset_from_scene_options *options, \
+                                                          ferry_buffer *out, ferry_error *err)
+
+FY_READ(alo); FY_FREE(alo); FY_WRITE(alo); FY_VALIDATE(alo); FY_INFO(alo); FY_TO_SCENE(alo); FY_FROM_SCENE(alo);
+FY_READ(particle); FY_FREE(particle); FY_WRITE(particle); FY_VALIDATE(particle); FY_INFO(particle);
+FY_TO_SCENE(particle);
+FY_READ(ala); FY_FREE(ala); FY_WRITE(ala); FY_VALIDATE(ala); FY_INFO(ala); FY_FROM_SCENE(ala);
+ferry_result fy_ala_write_layout(const void *object, unsigned layout, ferry_buffer *out, ferry_error *err);
+FY_READ(odol); FY_FREE(odol); FY_WRITE(odol); FY_VALIDATE(odol); FY_INFO(odol); FY_TO_SCENE(odol);
+FY_READ(alm); FY_FREE(alm); FY_WRITE(alm); FY_VALIDATE(alm); FY_INFO(alm); FY_TO_SCENE(alm); FY_FROM_SCENE(alm);
+FY_READ(gltf); FY_FREE(gltf); FY_TO_SCENE(gltf);
+FY_READ(paa); FY_FREE(paa); FY_WRITE(paa); FY_VALIDATE(paa); FY_INFO(paa);
+FY_READ(config); FY_FREE(config); FY_WRITE(rap); FY_VALIDATE(config); FY_INFO(config);
+FY_READ(meg); FY_FREE(meg); FY_WRITE(meg); FY_VALIDATE(meg); FY_INFO(meg);
+FY_READ(pbo); FY_FREE(pbo); FY_WRITE(pbo); FY_VALIDATE(pbo); FY_INFO(pbo);
+ferry_result fy_meg_write_tables(const void *object, ferry_buffer *out, uint64_t *tables_end, ferry_error *err);
+ferry_result fy_pbo_write_tables(const void *object, ferry_buffer *out, uint64_t *tables_end, ferry_error *err);
+size_t fy_meg_entry_count(const void *object);
+void fy_meg_entry_at(const void *object, size_t index, fy_entry *entry);
+size_t fy_pbo_entry_count(const void *object);
+void fy_pbo_entry_at(const void *object, size_t index, fy_entry *entry);
+ferry_result fy_pbo_entry_bytes(const void *object, size_t index, uint8_t **bytes, size_t *size, ferry_error *err);
+
+/* An archive's entries checked (asset.c), for the archives' validate. */
+size_t fy_validate_entries(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options);
+
+/* The Alamo chunk tree of any bytes as JSON (`ferry dump` of an Alamo
+ * file, or of any content whose chunks read); NULL with err filled when it
+ * is no chunk tree. */
+json_t *fy_alamo_chunks_json(const fy_info *info, ferry_error *err);
+
+#endif

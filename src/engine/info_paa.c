@@ -1,0 +1,96 @@
+/* The PAA row (PAA/PAC textures): read, write, validate, and its info
+ * (`ferry info`, `ferry dump`). */
+#include "engine_internal.h"
+
+#include <ferry/paa.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+ferry_result fy_paa_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err)
+{
+    ferry_paa *p = NULL;
+    ferry_result r = ferry_paa_read(data, size, args->read, &p, err);
+    *out = p;
+    return r;
+}
+void fy_paa_free(void *object) { ferry_paa_free(object); }
+ferry_result fy_paa_write(const void *object, ferry_buffer *out, ferry_error *err)
+{
+    return ferry_paa_write(object, out, err);
+}
+size_t fy_paa_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
+                       ferry_diagnostics *diags)
+{
+    (void)asset;
+    (void)options;
+    return ferry_paa_validate(object, NULL, diags);
+}
+
+static json_t *argb_json(uint32_t v)
+{
+    char t[12];
+    snprintf(t, sizeof t, "0x%08x", (unsigned)v);
+    return json_string(t);
+}
+
+static json_t *hex_json(const uint8_t *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char *s = malloc(2 * n + 1);
+    if (!s) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        s[2 * i] = digits[p[i] >> 4];
+        s[2 * i + 1] = digits[p[i] & 15];
+    }
+    s[2 * n] = 0;
+    json_t *j = json_string(s);
+    free(s);
+    return j;
+}
+
+/* The summary; FERRY_INFO_FULL adds where things are (mipmap offsets),
+ * the type's value, each tag's bytes and the end, as `dump` shows them. */
+json_t *fy_paa_info(const fy_info *info, const void *object, ferry_error *err)
+{
+    (void)err;
+    const ferry_paa *p = object;
+    bool full = info->detail == FERRY_INFO_FULL;
+    json_t *j = json_object();
+    fy_json_set_file(j, info);
+    json_object_set_new(j, "format", json_string("PAA"));
+    json_object_set_new(j, "type", json_string(ferry_paa_type_name(p->type)));
+    if (full) json_object_set_new(j, "type_value", json_integer(p->type));
+    json_object_set_new(j, "size", json_integer((json_int_t)info->size));
+    if (p->has_average) json_object_set_new(j, "average_argb", argb_json(p->average_argb));
+    if (p->has_maximum) json_object_set_new(j, "maximum_argb", argb_json(p->maximum_argb));
+    if (p->has_flags) json_object_set_new(j, "flags", json_integer(p->flags));
+    json_t *tags = json_array();
+    for (size_t i = 0; i < p->tag_count; i++) {
+        json_t *tj = json_object();
+        fy_json_set_text(tj, "name", p->tags[i].name);
+        json_object_set_new(tj, "offset", json_integer((json_int_t)p->tags[i].offset));
+        json_object_set_new(tj, "size", json_integer(p->tags[i].size));
+        if (full) json_object_set_new(tj, "data", hex_json(p->tags[i].data, p->tags[i].size));
+        json_array_append_new(tags, tj);
+    }
+    json_object_set_new(j, "tags", tags);
+    json_object_set_new(j, "palette_colours", json_integer(p->palette_count));
+    json_t *mips = json_array();
+    for (size_t i = 0; i < p->mip_count; i++) {
+        const ferry_paa_mip *m = &p->mips[i];
+        json_t *mj = json_object();
+        json_object_set_new(mj, "width", json_integer(m->width));
+        json_object_set_new(mj, "height", json_integer(m->height));
+        json_object_set_new(mj, "compression", json_string(m->lzo ? "LZO" : m->lzss ? "LZSS" : "none"));
+        json_object_set_new(mj, "stored_bytes", json_integer(m->data_size));
+        if (full) json_object_set_new(mj, "offset", json_integer((json_int_t)m->offset));
+        json_array_append_new(mips, mj);
+    }
+    json_object_set_new(j, "mipmaps", mips);
+    if (full) {
+        json_object_set_new(j, "end_offset", json_integer((json_int_t)p->end_offset));
+        json_object_set_new(j, "trailer_size", json_integer((json_int_t)p->trailer_size));
+    }
+    return j;
+}
