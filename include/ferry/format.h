@@ -53,6 +53,13 @@ FERRY_API const ferry_format_desc *ferry_format_describe(ferry_format id); /* NU
  * always decides (ferry_detect). */
 FERRY_API ferry_format ferry_format_from_name(const char *file_name);
 
+/* Named like a format ferry validates (.alo, .ala, .p3d, .alm, .meg, .pbo,
+ * .paa, .pac, .rvmat, ignoring case): such a file is checked whatever its
+ * content (an archive's entry, ferry_asset_validate_options.entry; a
+ * folder's file, `ferry validate -r`), so that a broken one is an error
+ * rather than skipped. */
+FERRY_API bool ferry_format_named_like_asset(const char *name);
+
 /* ---- assets ---- */
 
 /* The largest file ferry_asset_open reads by default (an archive has no
@@ -104,8 +111,9 @@ typedef struct ferry_asset_options {
 FERRY_API ferry_result ferry_asset_read(const uint8_t *data, size_t size, const ferry_asset_options *options,
                                         ferry_asset **out, ferry_error *err);
 /* The same for a file: its first bytes read and the format told before the
- * rest is read (so content of no known format is refused early: named .p3d
- * or .alm, as not starting with that format's signature), then mapped once
+ * rest is read (so content of no known format is refused early; named .p3d
+ * or .alm, as not starting with that format's signature, also when
+ * options->format is given), then mapped once
  * (ferry_file_map: an archive has no size limit and only the pages used are
  * read; other formats up to options->max_size). The asset owns the mapping.
  * Regular files only (ferry_file_load's rules). */
@@ -130,11 +138,14 @@ FERRY_API const ferry_file_mapping *ferry_asset_mapping(const ferry_asset *asset
  * config has no such writer: FERRY_ERR_UNSUPPORTED; convert it with
  * ferry_config_write or ferry_config_write_text). */
 FERRY_API ferry_result ferry_asset_write(const ferry_asset *asset, ferry_buffer *out, ferry_error *err);
-/* The same in another layout of its format, for the formats that have two:
- * an ALA animation in format 1 (Empire at War) or 2 (Forces of
- * Corruption), every pose kept (ferry_ala_write_format). 0 is
- * ferry_asset_write; any other layout of another format is
- * FERRY_ERR_ARGUMENT. */
+/* The same in another layout of its format, for the formats that have
+ * two: an ALA animation in format 1 (Empire at War) or 2 (Forces of
+ * Corruption), every pose kept (ferry_ala_write_format); a config, raP or
+ * text, as raP (FERRY_LAYOUT_RAP: rapified, ferry_config_write) or as text
+ * (FERRY_LAYOUT_TEXT: ferry_config_write_text). 0 is ferry_asset_write;
+ * another layout, or any of another format, is FERRY_ERR_ARGUMENT. */
+#define FERRY_LAYOUT_RAP 1
+#define FERRY_LAYOUT_TEXT 2
 FERRY_API ferry_result ferry_asset_write_layout(const ferry_asset *asset, unsigned layout, ferry_buffer *out,
                                                 ferry_error *err);
 /* ferry_asset_write into a file, atomically (ferry_file_write's rules). An

@@ -60,6 +60,7 @@ static const char convert_usage[] =
     "                    they are refused, in every format, as ferry validate says)\n";
 
 static int rewrite(const char *in, const char *out, int ala_format);
+static int alamo_rewrite(const char *in, const char *out, const cli_convert_options *o);
 
 /* The Alamo family's export and rewrite (the format table's entries). */
 int cli_alamo_export(const char *in, const char *out, const cli_convert_options *o)
@@ -173,15 +174,6 @@ int cmd_convert(int argc, char **argv)
             return r->convert(argc, argv, source);
     }
     return cli_alamo_convert(argc, argv, source);
-}
-
-/* The row whose rewrite and export the Alamo parser calls: the input's
- * own when it has them; otherwise (no file, no known content, a glTF) the
- * model's, whose reader then says what is wrong. */
-static const cli_format *format_of(ferry_format source)
-{
-    const cli_format *f = cli_format_for(source);
-    return f && f->rewrite && f->export ? f : cli_format_for(FERRY_FORMAT_ALO_MODEL);
 }
 
 /* The Alamo family's conversions (and -r, and --help for every family). */
@@ -331,7 +323,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
         o.texture_sources = eo.texture_sources;
         o.texture_source_count = eo.texture_source_count;
         o.texture_prefixes = eo.texture_prefixes;
-        status = format_of(source)->export(in, out, &o);
+        status = cli_alamo_export(in, out, &o);
         goto done;
     }
     if (gltf_options) {
@@ -341,7 +333,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     cli_convert_options o = {0};
     o.source = source;
     o.ala_format = ala_format;
-    status = format_of(source)->rewrite(in, out, &o);
+    status = alamo_rewrite(in, out, &o);
 done:
     free(eo.animations);
     free(tex_values);
@@ -351,7 +343,8 @@ done:
     return status;
 }
 
-int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
+/* The Alamo family's rewrite: IN of its own (or of no known) format. */
+static int alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
 {
     if (!cli_has_ext(out, ".alo") && !cli_has_ext(out, ".ala")) {
         /* What IN can become, by its detected format (routes above and the families' builds). */
@@ -371,10 +364,11 @@ int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options
              * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
             if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
                 cli_has_ext(out, ".meg") || cli_has_ext(out, ".pbo")) {
-                cli_input probe;
+                ferry_asset *probe = NULL;
                 ferry_error err;
-                bool loaded = cli_input_load(in, CLI_USE_ANY, &probe, &err);
-                cli_input_free(&probe);
+                ferry_asset_options po = {.bytes_only = true, .need = FERRY_CAN_READ};
+                bool loaded = ferry_asset_open(in, &po, &probe, &err) == FERRY_OK;
+                ferry_asset_free(probe);
                 if (!loaded) {
                     cli_print_error(in, &err);
                     return CLI_INVALID;
@@ -413,7 +407,7 @@ static int rewrite(const char *in, const char *out, int ala_format)
         return cli_usage_error("convert", "--ala-format applies to animations only");
     }
     ferry_buffer buf = {0};
-    if (cli_asset_write(&asset, ala_format, &buf, &err) != FERRY_OK)
+    if (ferry_asset_write_layout(asset.handle, (unsigned)ala_format, &buf, &err) != FERRY_OK)
         cli_print_error(in, &err);
     else
         status = cli_write_output(in, out, &buf);

@@ -21,8 +21,7 @@ static bool has_ext(const char *name, size_t n, const char *ext)
     return n > e && strncasecmp(name + n - e, ext, e) == 0;
 }
 
-/* Named like a format ferry validates: an archive's entry so named is
- * checked whatever its content (README "validate"). */
+/* Named like a format ferry validates (ferry_format_named_like_asset). */
 static bool named_like_asset(const char *name, size_t n)
 {
     static const char *const ext[] = {".alo", ".ala", ".p3d", ".alm", ".meg", ".pbo", ".paa", ".pac", ".rvmat"};
@@ -30,6 +29,8 @@ static bool named_like_asset(const char *name, size_t n)
         if (has_ext(name, n, ext[i])) return true;
     return false;
 }
+
+bool ferry_format_named_like_asset(const char *name) { return name && named_like_asset(name, strlen(name)); }
 
 /* ---- the glTF rows (a glTF is read to a scene) ---- */
 
@@ -178,8 +179,9 @@ ferry_result ferry_asset_open(const char *path, const ferry_asset_options *optio
     size_t got = 0;
     ferry_result r = ferry_file_read_head(path, head, sizeof head, &got, NULL, err);
     if (r != FERRY_OK) return r;
-    ferry_format f = forced ? forced : ferry_detect(head, got);
+    ferry_format f = ferry_detect(head, got);
     if (f == FERRY_FORMAT_UNKNOWN && refused_by_name(path, head, got, err)) return FERRY_ERR_MALFORMED;
+    if (forced) f = forced;
     const fy_format_row *row = fy_format_row_of(f);
     if ((!row && !bytes_only) || !row_can(row, need)) {
         fy_not_known(err, head, got);
@@ -288,7 +290,7 @@ ferry_result ferry_asset_write_layout(const ferry_asset *a, unsigned layout, fer
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no asset or no buffer");
         return FERRY_ERR_ARGUMENT;
     }
-    if (!a->row || !a->row->write) return unsupported(a, "write", err);
+    if (!a->row || (!layout && !a->row->write)) return unsupported(a, "write", err);
     if (layout && !a->row->write_layout) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "%s files have one layout, not %u",
                      a->row->desc.name, layout);

@@ -30,7 +30,7 @@ typedef struct fy_format_row {
     ferry_result (*read)(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err);
     void (*free)(void *object);
     ferry_result (*write)(const void *object, ferry_buffer *out, ferry_error *err);
-    /* Another layout (ALA 1 or 2). */
+    /* Another layout (ALA 1 or 2; configs raP or text). */
     ferry_result (*write_layout)(const void *object, unsigned layout, ferry_buffer *out, ferry_error *err);
     /* Archives: the tables alone, and where they end in the input (the
      * rest of a rewrite is the input's bytes after them). */
@@ -103,6 +103,7 @@ FY_READ(alm); FY_FREE(alm); FY_WRITE(alm); FY_VALIDATE(alm); FY_INFO(alm); FY_TO
 FY_READ(gltf); FY_FREE(gltf); FY_TO_SCENE(gltf);
 FY_READ(paa); FY_FREE(paa); FY_WRITE(paa); FY_VALIDATE(paa); FY_INFO(paa);
 FY_READ(config); FY_FREE(config); FY_WRITE(rap); FY_VALIDATE(config); FY_INFO(config);
+ferry_result fy_config_write_layout(const void *object, unsigned layout, ferry_buffer *out, ferry_error *err);
 FY_READ(meg); FY_FREE(meg); FY_WRITE(meg); FY_VALIDATE(meg); FY_INFO(meg);
 FY_READ(pbo); FY_FREE(pbo); FY_WRITE(pbo); FY_VALIDATE(pbo); FY_INFO(pbo);
 ferry_result fy_meg_write_tables(const void *object, ferry_buffer *out, uint64_t *tables_end, ferry_error *err);

@@ -66,13 +66,14 @@ static const fy_format_row rows[] = {
      .validate = fy_pbo_validate, .entry_count = fy_pbo_entry_count, .entry_at = fy_pbo_entry_at,
      .entry_bytes = fy_pbo_entry_bytes, .info = fy_pbo_info},
     {.desc = {FERRY_FORMAT_RAP, "raP config", "rap", ext_rap, CAPS_MODEL},
-     .read = fy_config_read, .free = fy_config_free, .write = fy_rap_write, .validate = fy_config_validate,
-     .info = fy_config_info},
+     .read = fy_config_read, .free = fy_config_free, .write = fy_rap_write, .write_layout = fy_config_write_layout,
+     .validate = fy_config_validate, .info = fy_config_info},
     /* Text is read into the same tree as raP; its bytes have no writer
-     * (ferry_config_write makes raP, ferry_config_write_text new text). */
+     * of their own: it is written as raP or as new text (write_layout). */
     {.desc = {FERRY_FORMAT_CONFIG_TEXT, "config text", "config_text", ext_text,
               FERRY_CAN_READ | FERRY_CAN_VALIDATE | FERRY_CAN_INFO},
-     .read = fy_config_read, .free = fy_config_free, .validate = fy_config_validate, .info = fy_config_info},
+     .read = fy_config_read, .free = fy_config_free, .write_layout = fy_config_write_layout,
+     .validate = fy_config_validate, .info = fy_config_info},
 };
 
 #define ROW_COUNT (sizeof rows / sizeof rows[0])

@@ -416,6 +416,22 @@ static void format_mini_value(ferry_value_kind kind, const ferry_mini_chunk *m, 
     }
 }
 
+/* What a mini-chunk's "value" is: the string itself ("string"), or its
+ * values of that type as text ("1 2 3"; "bytes": hex). */
+static const char *kind_name(ferry_value_kind kind)
+{
+    switch (kind) {
+    case FERRY_VALUE_STRING: return "string";
+    case FERRY_VALUE_UINT: return "uint32";
+    case FERRY_VALUE_INT: return "int32";
+    case FERRY_VALUE_FLOAT: return "float";
+    case FERRY_VALUE_UINT8: return "uint8";
+    case FERRY_VALUE_UINT16: return "uint16";
+    case FERRY_VALUE_INT16: return "int16";
+    default: return "bytes";
+    }
+}
+
 static json_t *chunk_json(uint32_t root_type, const ferry_chunk *c)
 {
     ferry_chunk_info ci = ferry_alamo_chunk_info(root_type, c);
@@ -462,6 +478,7 @@ static json_t *chunk_json(uint32_t root_type, const ferry_chunk *c)
             json_t *mj = json_object();
             json_object_set_new(mj, "type", json_integer(minis[i].type));
             fy_json_set_text(mj, "name", name);
+            json_object_set_new(mj, "kind", json_string(kind_name(kind)));
             json_object_set_new(mj, "offset", json_integer((json_int_t)minis[i].offset));
             json_object_set_new(mj, "size", json_integer(minis[i].size));
             if (kind == FERRY_VALUE_STRING) { /* the string itself, by the lossless rule */

@@ -6,6 +6,8 @@
 
 #include <ferry/config.h>
 
+#include "../core/core.h"
+
 ferry_result fy_config_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out,
                             ferry_error *err)
 {
@@ -19,6 +21,15 @@ void fy_config_free(void *object) { ferry_config_free(object); }
 ferry_result fy_rap_write(const void *object, ferry_buffer *out, ferry_error *err)
 {
     return ferry_config_write(object, out, err);
+}
+ferry_result fy_config_write_layout(const void *object, unsigned layout, ferry_buffer *out, ferry_error *err)
+{
+    if (layout == FERRY_LAYOUT_RAP) return ferry_config_write(object, out, err);
+    if (layout == FERRY_LAYOUT_TEXT) return ferry_config_write_text(object, out, err);
+    fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                 "a config is written as raP (layout %d) or text (layout %d), not %u", FERRY_LAYOUT_RAP,
+                 FERRY_LAYOUT_TEXT, layout);
+    return FERRY_ERR_ARGUMENT;
 }
 size_t fy_config_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
                           ferry_diagnostics *diags)
