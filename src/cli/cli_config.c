@@ -67,23 +67,27 @@ int cli_config_info(const char *file, const ferry_asset *asset)
     return CLI_OK;
 }
 
-/* The tree as config text (ferry_config_write_text). */
+/* The tree as config text (ferry_config_write_text), read from the
+ * bytes `dump` opened. */
 int cli_config_dump(const char *file, const ferry_asset *asset)
 {
+    size_t size;
+    const uint8_t *data = ferry_asset_bytes(asset, &size);
+    ferry_asset *config = cli_read_as(file, data, size, ferry_asset_format(asset), stderr);
+    if (!config) return CLI_INVALID;
     ferry_buffer text = {0};
     ferry_error err;
-    size_t size;
-    ferry_asset_bytes(asset, &size);
-    printf("// %s: config (%s), %zu bytes\n", CLI_TXT(file), ferry_asset_format(asset) == FERRY_FORMAT_RAP ? "raP" : "text",
+    printf("// %s: config (%s), %zu bytes\n", CLI_TXT(file), ferry_asset_format(config) == FERRY_FORMAT_RAP ? "raP" : "text",
            size);
     int status = CLI_OK;
-    if (ferry_asset_write_layout(asset, FERRY_LAYOUT_TEXT, &text, &err) != FERRY_OK) {
+    if (ferry_asset_write_layout(config, FERRY_LAYOUT_TEXT, &text, &err) != FERRY_OK) {
         cli_print_error(file, &err);
         status = CLI_INVALID;
     } else {
         fwrite(text.data, 1, text.size, stdout);
     }
     ferry_buffer_free(&text);
+    ferry_asset_free(config);
     return status;
 }
 
