@@ -34,7 +34,7 @@ bool ferry_format_named_like_asset(const char *name) { return name && named_like
 
 /* ---- the glTF rows (a glTF is read to a scene) ---- */
 
-ferry_result fy_gltf_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err)
+FY_READ(gltf)
 {
     ferry_gltf_read_options o = {0};
     if (args->read) o.read = *args->read;
@@ -45,11 +45,10 @@ ferry_result fy_gltf_read(const uint8_t *data, size_t size, const fy_read_args *
     return r;
 }
 
-void fy_gltf_free(void *object) { ferry_scene_free(object); }
+FY_FREE(gltf) { ferry_scene_free(object); }
 
 /* A scene of its own for the caller: the document read again. */
-ferry_result fy_gltf_to_scene(const ferry_asset *asset, const void *object, const ferry_asset_scene_options *options,
-                              ferry_scene **out, ferry_error *err)
+FY_TO_SCENE(gltf)
 {
     (void)object;
     (void)options;
@@ -365,7 +364,7 @@ ferry_result ferry_asset_save(const ferry_asset *a, const char *path, const ferr
 static size_t validate_entry(const ferry_asset *archive, size_t index, const fy_entry *e, const uint8_t *data,
                              size_t size, const ferry_asset_validate_options *options);
 
-size_t fy_validate_entries(const ferry_asset *a, const void *object, const ferry_asset_validate_options *options)
+static size_t validate_entries(const ferry_asset *a, const void *object, const ferry_asset_validate_options *options)
 {
     size_t errors = 0, count = a->row->entry_count(object);
     for (size_t i = 0; i < count; i++) {
@@ -433,7 +432,7 @@ static size_t validate_entry(const ferry_asset *archive, size_t index, const fy_
     }
     report.error_count = errors;
     options->entry(options->user, &report);
-    if (inner && row->entry_count) errors += fy_validate_entries(inner, inner->object, options);
+    if (inner && row->entry_count) errors += validate_entries(inner, inner->object, options);
     ferry_diagnostics_free(&diags);
     ferry_asset_free(inner);
     free(label);
@@ -457,7 +456,7 @@ size_t ferry_asset_validate(const ferry_asset *a, const ferry_asset_validate_opt
         return 1;
     }
     size_t errors = a->row->validate(a, object, options, diags);
-    if (options && options->entry && a->row->entry_count) errors += fy_validate_entries(a, object, options);
+    if (options && options->entry && a->row->entry_count) errors += validate_entries(a, object, options);
     fy_asset_object_put(a, object, temporary);
     return errors;
 }

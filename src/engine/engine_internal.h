@@ -78,13 +78,24 @@ struct ferry_asset {
 void *fy_asset_object_get(const ferry_asset *asset, bool *temporary, ferry_error *err);
 void fy_asset_object_put(const ferry_asset *asset, void *object, bool temporary);
 
-/* Each family's row functions (info_*.c), named by the table. */
+/* The signatures of the rows' functions: each family defines its own
+ * with these (`FY_READ(paa) { ... }` in info_paa.c) and format_table.c
+ * declares the ones its rows name, so that a row and its functions agree
+ * by construction. */
 #define FY_READ(x) ferry_result fy_##x##_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, \
                                               ferry_error *err)
 #define FY_FREE(x) void fy_##x##_free(void *object)
 #define FY_WRITE(x) ferry_result fy_##x##_write(const void *object, ferry_buffer *out, ferry_error *err)
+#define FY_WRITE_LAYOUT(x) ferry_result fy_##x##_write_layout(const void *object, unsigned layout, ferry_buffer *out, \
+                                                              ferry_error *err)
+#define FY_WRITE_TABLES(x) ferry_result fy_##x##_write_tables(const void *object, ferry_buffer *out, \
+                                                              uint64_t *tables_end, ferry_error *err)
 #define FY_VALIDATE(x) size_t fy_##x##_validate(const ferry_asset *asset, const void *object, \
                                                 const ferry_asset_validate_options *options, ferry_diagnostics *diags)
+#define FY_ENTRY_COUNT(x) size_t fy_##x##_entry_count(const void *object)
+#define FY_ENTRY_AT(x) void fy_##x##_entry_at(const void *object, size_t index, fy_entry *entry)
+#define FY_ENTRY_BYTES(x) ferry_result fy_##x##_entry_bytes(const void *object, size_t index, uint8_t **bytes, \
+                                                            size_t *size, ferry_error *err)
 #define FY_INFO(x) json_t *fy_##x##_info(const fy_info *info, const void *object, ferry_error *err)
 #define FY_TO_SCENE(x) ferry_result fy_##x##_to_scene(const ferry_asset *asset, const void *object, \
                                                       const ferry_asset_scene_options *options, ferry_scene **out, \
@@ -92,30 +103,6 @@ void fy_asset_object_put(const ferry_asset *asset, void *object, bool temporary)
 #define FY_FROM_SCENE(x) ferry_result fy_##x##_from_scene(const ferry_scene *scene, \
                                                           const ferry_asset_from_scene_options *options, \
                                                           ferry_buffer *out, ferry_error *err)
-
-FY_READ(alo); FY_FREE(alo); FY_WRITE(alo); FY_VALIDATE(alo); FY_INFO(alo); FY_TO_SCENE(alo); FY_FROM_SCENE(alo);
-FY_READ(particle); FY_FREE(particle); FY_WRITE(particle); FY_VALIDATE(particle); FY_INFO(particle);
-FY_TO_SCENE(particle);
-FY_READ(ala); FY_FREE(ala); FY_WRITE(ala); FY_VALIDATE(ala); FY_INFO(ala); FY_FROM_SCENE(ala);
-ferry_result fy_ala_write_layout(const void *object, unsigned layout, ferry_buffer *out, ferry_error *err);
-FY_READ(odol); FY_FREE(odol); FY_WRITE(odol); FY_VALIDATE(odol); FY_INFO(odol); FY_TO_SCENE(odol);
-FY_READ(alm); FY_FREE(alm); FY_WRITE(alm); FY_VALIDATE(alm); FY_INFO(alm); FY_TO_SCENE(alm); FY_FROM_SCENE(alm);
-FY_READ(gltf); FY_FREE(gltf); FY_TO_SCENE(gltf);
-FY_READ(paa); FY_FREE(paa); FY_WRITE(paa); FY_VALIDATE(paa); FY_INFO(paa);
-FY_READ(config); FY_FREE(config); FY_WRITE(rap); FY_VALIDATE(config); FY_INFO(config);
-ferry_result fy_config_write_layout(const void *object, unsigned layout, ferry_buffer *out, ferry_error *err);
-FY_READ(meg); FY_FREE(meg); FY_WRITE(meg); FY_VALIDATE(meg); FY_INFO(meg);
-FY_READ(pbo); FY_FREE(pbo); FY_WRITE(pbo); FY_VALIDATE(pbo); FY_INFO(pbo);
-ferry_result fy_meg_write_tables(const void *object, ferry_buffer *out, uint64_t *tables_end, ferry_error *err);
-ferry_result fy_pbo_write_tables(const void *object, ferry_buffer *out, uint64_t *tables_end, ferry_error *err);
-size_t fy_meg_entry_count(const void *object);
-void fy_meg_entry_at(const void *object, size_t index, fy_entry *entry);
-size_t fy_pbo_entry_count(const void *object);
-void fy_pbo_entry_at(const void *object, size_t index, fy_entry *entry);
-ferry_result fy_pbo_entry_bytes(const void *object, size_t index, uint8_t **bytes, size_t *size, ferry_error *err);
-
-/* An archive's entries checked (asset.c), for the archives' validate. */
-size_t fy_validate_entries(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options);
 
 /* The Alamo chunk tree of any bytes as JSON (`ferry dump` of an Alamo
  * file, or of any content whose chunks read); NULL with err filled when it

@@ -7,6 +7,21 @@
 #include <string.h>
 #include <strings.h>
 
+/* Each row's functions (engine_internal.h's signatures). */
+FY_READ(alo); FY_FREE(alo); FY_WRITE(alo); FY_VALIDATE(alo); FY_INFO(alo); FY_TO_SCENE(alo); FY_FROM_SCENE(alo);
+FY_READ(particle); FY_FREE(particle); FY_WRITE(particle); FY_VALIDATE(particle); FY_INFO(particle);
+FY_TO_SCENE(particle);
+FY_READ(ala); FY_FREE(ala); FY_WRITE(ala); FY_WRITE_LAYOUT(ala); FY_VALIDATE(ala); FY_INFO(ala); FY_FROM_SCENE(ala);
+FY_READ(odol); FY_FREE(odol); FY_WRITE(odol); FY_VALIDATE(odol); FY_INFO(odol); FY_TO_SCENE(odol);
+FY_READ(alm); FY_FREE(alm); FY_WRITE(alm); FY_VALIDATE(alm); FY_INFO(alm); FY_TO_SCENE(alm); FY_FROM_SCENE(alm);
+FY_READ(gltf); FY_FREE(gltf); FY_TO_SCENE(gltf);
+FY_READ(paa); FY_FREE(paa); FY_WRITE(paa); FY_VALIDATE(paa); FY_INFO(paa);
+FY_READ(meg); FY_FREE(meg); FY_WRITE(meg); FY_WRITE_TABLES(meg); FY_VALIDATE(meg); FY_ENTRY_COUNT(meg);
+FY_ENTRY_AT(meg); FY_INFO(meg);
+FY_READ(pbo); FY_FREE(pbo); FY_WRITE(pbo); FY_WRITE_TABLES(pbo); FY_VALIDATE(pbo); FY_ENTRY_COUNT(pbo);
+FY_ENTRY_AT(pbo); FY_ENTRY_BYTES(pbo); FY_INFO(pbo);
+FY_READ(config); FY_FREE(config); FY_WRITE(rap); FY_WRITE_LAYOUT(config); FY_VALIDATE(config); FY_INFO(config);
+
 #define CAPS_MODEL (FERRY_CAN_READ | FERRY_CAN_WRITE | FERRY_CAN_VALIDATE | FERRY_CAN_INFO)
 
 static const char *const ext_alo[] = {".alo", NULL};

@@ -13,46 +13,45 @@
 
 /* ---- rows ---- */
 
-ferry_result fy_alo_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err)
+FY_READ(alo)
 {
     ferry_alo_model *m = NULL;
     ferry_result r = ferry_alo_read(data, size, args->read, &m, err);
     *out = m;
     return r;
 }
-void fy_alo_free(void *object) { ferry_alo_free(object); }
-ferry_result fy_alo_write(const void *object, ferry_buffer *out, ferry_error *err)
+FY_FREE(alo) { ferry_alo_free(object); }
+FY_WRITE(alo)
 {
     return ferry_alo_write(object, out, err);
 }
 
-ferry_result fy_particle_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out,
-                              ferry_error *err)
+FY_READ(particle)
 {
     ferry_particle_system *p = NULL;
     ferry_result r = ferry_particle_read(data, size, args->read, &p, err);
     *out = p;
     return r;
 }
-void fy_particle_free(void *object) { ferry_particle_free(object); }
-ferry_result fy_particle_write(const void *object, ferry_buffer *out, ferry_error *err)
+FY_FREE(particle) { ferry_particle_free(object); }
+FY_WRITE(particle)
 {
     return ferry_particle_write(object, out, err);
 }
 
-ferry_result fy_ala_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err)
+FY_READ(ala)
 {
     ferry_ala_animation *a = NULL;
     ferry_result r = ferry_ala_read(data, size, args->read, &a, err);
     *out = a;
     return r;
 }
-void fy_ala_free(void *object) { ferry_ala_free(object); }
-ferry_result fy_ala_write(const void *object, ferry_buffer *out, ferry_error *err)
+FY_FREE(ala) { ferry_ala_free(object); }
+FY_WRITE(ala)
 {
     return ferry_ala_write(object, out, err);
 }
-ferry_result fy_ala_write_layout(const void *object, unsigned layout, ferry_buffer *out, ferry_error *err)
+FY_WRITE_LAYOUT(ala)
 {
     if (layout != FERRY_ALA_FORMAT_1 && layout != FERRY_ALA_FORMAT_2) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
@@ -70,8 +69,7 @@ static bool texture_exists(const char *name, void *user)
     return ferry_alamo_texture_find(user, name, NULL, found, sizeof found);
 }
 
-size_t fy_alo_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
-                       ferry_diagnostics *diags)
+FY_VALIDATE(alo)
 {
     (void)asset;
     const ferry_alamo_texture_places *places = options ? options->textures : NULL;
@@ -79,16 +77,14 @@ size_t fy_alo_validate(const ferry_asset *asset, const void *object, const ferry
     return ferry_alo_validate(object, &o, diags);
 }
 
-size_t fy_particle_validate(const ferry_asset *asset, const void *object,
-                            const ferry_asset_validate_options *options, ferry_diagnostics *diags)
+FY_VALIDATE(particle)
 {
     const ferry_alamo_texture_places *places = options ? options->textures : NULL;
     ferry_particle_validate_options o = {ferry_asset_name(asset), places ? texture_exists : NULL, (void *)places};
     return ferry_particle_validate(object, &o, diags);
 }
 
-size_t fy_ala_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
-                       ferry_diagnostics *diags)
+FY_VALIDATE(ala)
 {
     (void)asset;
     size_t errors = ferry_ala_validate(object, NULL, diags);
@@ -103,8 +99,7 @@ size_t fy_ala_validate(const ferry_asset *asset, const void *object, const ferry
     return errors;
 }
 
-ferry_result fy_alo_to_scene(const ferry_asset *asset, const void *object, const ferry_asset_scene_options *options,
-                             ferry_scene **out, ferry_error *err)
+FY_TO_SCENE(alo)
 {
     (void)asset;
     ferry_asset_scene_options none = {0};
@@ -148,16 +143,14 @@ ferry_result fy_alo_to_scene(const ferry_asset *asset, const void *object, const
     return r;
 }
 
-ferry_result fy_particle_to_scene(const ferry_asset *asset, const void *object,
-                                  const ferry_asset_scene_options *options, ferry_scene **out, ferry_error *err)
+FY_TO_SCENE(particle)
 {
     (void)asset;
     (void)options;
     return ferry_particle_to_scene(object, NULL, out, err);
 }
 
-ferry_result fy_alo_from_scene(const ferry_scene *scene, const ferry_asset_from_scene_options *options,
-                               ferry_buffer *out, ferry_error *err)
+FY_FROM_SCENE(alo)
 {
     ferry_alo_model *m = NULL;
     ferry_result r = ferry_alo_from_scene(scene, options ? options->alo : NULL, &m, err);
@@ -166,8 +159,7 @@ ferry_result fy_alo_from_scene(const ferry_scene *scene, const ferry_asset_from_
     return r;
 }
 
-ferry_result fy_ala_from_scene(const ferry_scene *scene, const ferry_asset_from_scene_options *options,
-                               ferry_buffer *out, ferry_error *err)
+FY_FROM_SCENE(ala)
 {
     ferry_ala_animation *a = NULL;
     ferry_result r = ferry_ala_from_scene(scene, options ? options->animation : 0, options ? options->ala : NULL, &a, err);
@@ -534,17 +526,17 @@ json_t *fy_alamo_chunks_json(const fy_info *info, ferry_error *err)
     return root;
 }
 
-json_t *fy_alo_info(const fy_info *info, const void *object, ferry_error *err)
+FY_INFO(alo)
 {
     return info->detail == FERRY_INFO_FULL ? fy_alamo_chunks_json(info, err) : model_info(info, object);
 }
 
-json_t *fy_particle_info(const fy_info *info, const void *object, ferry_error *err)
+FY_INFO(particle)
 {
     return info->detail == FERRY_INFO_FULL ? fy_alamo_chunks_json(info, err) : particle_info(info, object);
 }
 
-json_t *fy_ala_info(const fy_info *info, const void *object, ferry_error *err)
+FY_INFO(ala)
 {
     return info->detail == FERRY_INFO_FULL ? fy_alamo_chunks_json(info, err) : animation_info(info, object);
 }

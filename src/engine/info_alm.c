@@ -7,28 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-ferry_result fy_alm_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err)
+FY_READ(alm)
 {
     ferry_alm_mesh *m = NULL;
     ferry_result r = ferry_alm_read(data, size, args->read, &m, err);
     *out = m;
     return r;
 }
-void fy_alm_free(void *object) { ferry_alm_free(object); }
-ferry_result fy_alm_write(const void *object, ferry_buffer *out, ferry_error *err)
+FY_FREE(alm) { ferry_alm_free(object); }
+FY_WRITE(alm)
 {
     return ferry_alm_write(object, out, err);
 }
-size_t fy_alm_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
-                       ferry_diagnostics *diags)
+FY_VALIDATE(alm)
 {
     (void)asset;
     (void)options;
     return ferry_alm_validate(object, NULL, diags);
 }
 
-ferry_result fy_alm_to_scene(const ferry_asset *asset, const void *object, const ferry_asset_scene_options *options,
-                             ferry_scene **out, ferry_error *err)
+FY_TO_SCENE(alm)
 {
     (void)asset;
     ferry_alm_lod *lod = NULL;
@@ -46,8 +44,7 @@ ferry_result fy_alm_to_scene(const ferry_asset *asset, const void *object, const
     return r;
 }
 
-ferry_result fy_alm_from_scene(const ferry_scene *scene, const ferry_asset_from_scene_options *options,
-                               ferry_buffer *out, ferry_error *err)
+FY_FROM_SCENE(alm)
 {
     ferry_alm_mesh *m = NULL;
     ferry_result r = ferry_alm_from_scene(scene, options ? options->alm : NULL, &m, err);
@@ -304,7 +301,7 @@ static json_t *mesh_json(const fy_info *info, const ferry_alm_mesh *m)
     return root;
 }
 
-json_t *fy_alm_info(const fy_info *info, const void *object, ferry_error *err)
+FY_INFO(alm)
 {
     (void)err;
     return info->detail == FERRY_INFO_FULL ? mesh_json(info, object) : mesh_summary(info, object);

@@ -12,32 +12,31 @@
 
 /* ---- MEG ---- */
 
-ferry_result fy_meg_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err)
+FY_READ(meg)
 {
     ferry_meg *m = NULL;
     ferry_result r = ferry_meg_read(data, size, args->read, &m, err);
     *out = m;
     return r;
 }
-void fy_meg_free(void *object) { ferry_meg_free(object); }
-ferry_result fy_meg_write(const void *object, ferry_buffer *out, ferry_error *err)
+FY_FREE(meg) { ferry_meg_free(object); }
+FY_WRITE(meg)
 {
     return ferry_meg_write(object, out, err);
 }
-ferry_result fy_meg_write_tables(const void *object, ferry_buffer *out, uint64_t *tables_end, ferry_error *err)
+FY_WRITE_TABLES(meg)
 {
     *tables_end = ((const ferry_meg *)object)->tables_end;
     return ferry_meg_write_tables(object, out, err);
 }
-size_t fy_meg_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
-                       ferry_diagnostics *diags)
+FY_VALIDATE(meg)
 {
     (void)asset;
     (void)options;
     return ferry_meg_validate(object, NULL, diags);
 }
-size_t fy_meg_entry_count(const void *object) { return ((const ferry_meg *)object)->file_count; }
-void fy_meg_entry_at(const void *object, size_t index, fy_entry *entry)
+FY_ENTRY_COUNT(meg) { return ((const ferry_meg *)object)->file_count; }
+FY_ENTRY_AT(meg)
 {
     const ferry_meg_entry *e = &((const ferry_meg *)object)->files[index];
     entry->name = e->name;
@@ -82,7 +81,7 @@ static json_t *meg_entry_json(const ferry_meg_entry *e, uint32_t i)
     return j;
 }
 
-json_t *fy_meg_info(const fy_info *info, const void *object, ferry_error *err)
+FY_INFO(meg)
 {
     (void)err;
     const ferry_meg *m = object;
@@ -113,32 +112,31 @@ json_t *fy_meg_info(const fy_info *info, const void *object, ferry_error *err)
 
 /* ---- PBO ---- */
 
-ferry_result fy_pbo_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err)
+FY_READ(pbo)
 {
     ferry_pbo *m = NULL;
     ferry_result r = ferry_pbo_read(data, size, args->read, &m, err);
     *out = m;
     return r;
 }
-void fy_pbo_free(void *object) { ferry_pbo_free(object); }
-ferry_result fy_pbo_write(const void *object, ferry_buffer *out, ferry_error *err)
+FY_FREE(pbo) { ferry_pbo_free(object); }
+FY_WRITE(pbo)
 {
     return ferry_pbo_write(object, out, err);
 }
-ferry_result fy_pbo_write_tables(const void *object, ferry_buffer *out, uint64_t *tables_end, ferry_error *err)
+FY_WRITE_TABLES(pbo)
 {
     *tables_end = ((const ferry_pbo *)object)->table_end;
     return ferry_pbo_write_tables(object, out, err);
 }
-size_t fy_pbo_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
-                       ferry_diagnostics *diags)
+FY_VALIDATE(pbo)
 {
     (void)asset;
     (void)options;
     return ferry_pbo_validate(object, NULL, diags);
 }
-size_t fy_pbo_entry_count(const void *object) { return ((const ferry_pbo *)object)->entry_count; }
-void fy_pbo_entry_at(const void *object, size_t index, fy_entry *entry)
+FY_ENTRY_COUNT(pbo) { return ((const ferry_pbo *)object)->entry_count; }
+FY_ENTRY_AT(pbo)
 {
     const ferry_pbo_entry *e = &((const ferry_pbo *)object)->entries[index];
     entry->name = e->name;
@@ -149,7 +147,7 @@ void fy_pbo_entry_at(const void *object, size_t index, fy_entry *entry)
      * (one that cannot be had is the archive's own error). */
     entry->decode = e->method != FERRY_PBO_METHOD_NONE || !e->data;
 }
-ferry_result fy_pbo_entry_bytes(const void *object, size_t index, uint8_t **bytes, size_t *size, ferry_error *err)
+FY_ENTRY_BYTES(pbo)
 {
     return ferry_pbo_entry_bytes(object, index, 0, bytes, size, err);
 }
@@ -247,7 +245,7 @@ static json_t *pbo_record_json(const ferry_pbo_entry *e)
     return j;
 }
 
-json_t *fy_pbo_info(const fy_info *info, const void *object, ferry_error *err)
+FY_INFO(pbo)
 {
     (void)err;
     const ferry_pbo *m = object;

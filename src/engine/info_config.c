@@ -8,21 +8,20 @@
 
 #include "../core/core.h"
 
-ferry_result fy_config_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out,
-                            ferry_error *err)
+FY_READ(config)
 {
     ferry_config *c = NULL;
     ferry_result r = ferry_config_read(data, size, args->read, &c, err);
     *out = c;
     return r;
 }
-void fy_config_free(void *object) { ferry_config_free(object); }
+FY_FREE(config) { ferry_config_free(object); }
 /* raP as read, byte for byte (a text config has no writer of its own bytes). */
-ferry_result fy_rap_write(const void *object, ferry_buffer *out, ferry_error *err)
+FY_WRITE(rap)
 {
     return ferry_config_write(object, out, err);
 }
-ferry_result fy_config_write_layout(const void *object, unsigned layout, ferry_buffer *out, ferry_error *err)
+FY_WRITE_LAYOUT(config)
 {
     if (layout == FERRY_LAYOUT_RAP) return ferry_config_write(object, out, err);
     if (layout == FERRY_LAYOUT_TEXT) return ferry_config_write_text(object, out, err);
@@ -31,8 +30,7 @@ ferry_result fy_config_write_layout(const void *object, unsigned layout, ferry_b
                  FERRY_LAYOUT_TEXT, layout);
     return FERRY_ERR_ARGUMENT;
 }
-size_t fy_config_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
-                          ferry_diagnostics *diags)
+FY_VALIDATE(config)
 {
     (void)asset;
     (void)options;
@@ -170,7 +168,7 @@ static json_t *config_json(const fy_info *info, const ferry_config *c)
     return j;
 }
 
-json_t *fy_config_info(const fy_info *info, const void *object, ferry_error *err)
+FY_INFO(config)
 {
     (void)err;
     return info->detail == FERRY_INFO_FULL ? config_json(info, object) : config_summary(info, object);

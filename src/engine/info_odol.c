@@ -7,28 +7,26 @@
 #include <stdio.h>
 #include <string.h>
 
-ferry_result fy_odol_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err)
+FY_READ(odol)
 {
     ferry_odol_model *m = NULL;
     ferry_result r = ferry_odol_read(data, size, args->read, &m, err);
     *out = m;
     return r;
 }
-void fy_odol_free(void *object) { ferry_odol_free(object); }
-ferry_result fy_odol_write(const void *object, ferry_buffer *out, ferry_error *err)
+FY_FREE(odol) { ferry_odol_free(object); }
+FY_WRITE(odol)
 {
     return ferry_odol_write(object, out, err);
 }
-size_t fy_odol_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
-                        ferry_diagnostics *diags)
+FY_VALIDATE(odol)
 {
     (void)asset;
     (void)options;
     return ferry_odol_validate(object, NULL, diags);
 }
 
-ferry_result fy_odol_to_scene(const ferry_asset *asset, const void *object, const ferry_asset_scene_options *options,
-                              ferry_scene **out, ferry_error *err)
+FY_TO_SCENE(odol)
 {
     (void)asset;
     ferry_odol_scene_options o = {0};
@@ -308,7 +306,7 @@ static json_t *model_summary(const fy_info *info, const ferry_odol_model *m)
     return j;
 }
 
-json_t *fy_odol_info(const fy_info *info, const void *object, ferry_error *err)
+FY_INFO(odol)
 {
     (void)err;
     return info->detail == FERRY_INFO_FULL ? model_json(info, object) : model_summary(info, object);

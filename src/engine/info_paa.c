@@ -7,20 +7,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-ferry_result fy_paa_read(const uint8_t *data, size_t size, const fy_read_args *args, void **out, ferry_error *err)
+FY_READ(paa)
 {
     ferry_paa *p = NULL;
     ferry_result r = ferry_paa_read(data, size, args->read, &p, err);
     *out = p;
     return r;
 }
-void fy_paa_free(void *object) { ferry_paa_free(object); }
-ferry_result fy_paa_write(const void *object, ferry_buffer *out, ferry_error *err)
+FY_FREE(paa) { ferry_paa_free(object); }
+FY_WRITE(paa)
 {
     return ferry_paa_write(object, out, err);
 }
-size_t fy_paa_validate(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
-                       ferry_diagnostics *diags)
+FY_VALIDATE(paa)
 {
     (void)asset;
     (void)options;
@@ -51,7 +50,7 @@ static json_t *hex_json(const uint8_t *p, size_t n)
 
 /* The summary; FERRY_INFO_FULL adds where things are (mipmap offsets),
  * the type's value, each tag's bytes and the end, as `dump` shows them. */
-json_t *fy_paa_info(const fy_info *info, const void *object, ferry_error *err)
+FY_INFO(paa)
 {
     (void)err;
     const ferry_paa *p = object;
