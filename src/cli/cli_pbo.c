@@ -98,21 +98,6 @@ int cli_pbo_dump(const char *file, const ferry_asset *asset)
     return CLI_OK;
 }
 
-int cli_pbo_convert(int argc, char **argv, ferry_format source)
-{
-    const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (a[0] == '-' && a[1]) return cli_usage_error("convert", "option '%s' does not apply to PBO archives", a);
-        if (!cli_take_file(a, &in, &out)) return CLI_USAGE;
-    }
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
-    if (source != FERRY_FORMAT_PBO || !cli_has_ext(out, ".pbo"))
-        return cli_usage_error("convert", "a PBO archive converts to a .pbo only (a byte-identical rewrite), not '%s'",
-                               out);
-    return cli_rewrite(in, out);
-}
-
 const char cli_pbo_convert_help[] =
     "\n"
     "Bohemia PBO archives:\n"

@@ -117,8 +117,6 @@ static const struct convert_route {
     {FERRY_FORMAT_MLOD, OUT_ANY, cli_odol_convert},
     {FERRY_FORMAT_ALM, OUT_ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
     {FERRY_FORMAT_PAA, OUT_ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
-    {FERRY_FORMAT_MEG, OUT_ANY, cli_meg_convert},   /* rewrite; other outputs refused */
-    {FERRY_FORMAT_PBO, OUT_ANY, cli_pbo_convert},   /* rewrite; other outputs refused */
     {FERRY_FORMAT_RAP, OUT_ANY, cli_config_convert},         /* raP rewrite, derapify */
     {FERRY_FORMAT_CONFIG_TEXT, OUT_ANY, cli_config_convert}, /* rapify, text */
     {FERRY_FORMAT_GLB, OUT_ALO, cli_gltf_alo_convert},  /* glTF authored into a model */
@@ -128,8 +126,33 @@ static const struct convert_route {
     {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
     {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
     {FROM_ANY, OUT_PAA, cli_paa_convert},           /* PNG/TGA/DDS to a texture */
+    {FERRY_FORMAT_ALO_MODEL, OUT_ANY, cli_alamo_convert}, /* rewrite, export */
+    {FERRY_FORMAT_ALO_PARTICLE, OUT_ANY, cli_alamo_convert},
+    {FERRY_FORMAT_ALO_PARTICLE_UAW, OUT_ANY, cli_alamo_convert},
+    {FERRY_FORMAT_ALA, OUT_ANY, cli_alamo_convert},
     {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
 };
+
+/* `ferry convert IN OUT` for a format with no family of its own here (the
+ * archives): no options, OUT named as the format's files are, IN written
+ * back byte for byte. */
+static int table_convert(int argc, char **argv, ferry_format source)
+{
+    const ferry_format_desc *d = ferry_format_describe(source);
+    const char *in = NULL, *out = NULL, *noun = d->caps & FERRY_IS_ARCHIVE ? "archive" : "file";
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("convert", "option '%s' does not apply to %s %ss", argv[i], d->name, noun);
+        if (!cli_take_file(argv[i], &in, &out)) return CLI_USAGE;
+    }
+    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
+    bool named = false;
+    for (const char *const *e = d->extensions; *e && !named; e++) named = cli_has_ext(out, *e);
+    if (!(d->caps & FERRY_CAN_WRITE) || !named)
+        return cli_usage_error("convert", "a %s %s converts to a %s only (a byte-identical rewrite), not '%s'", d->name,
+                               noun, d->extensions[0], out);
+    return cli_rewrite(in, out);
+}
 
 /* The values that follow options (of every family), skipped when looking
  * for IN and OUT. */
@@ -168,6 +191,11 @@ int cmd_convert(int argc, char **argv)
     if (assimp && files[1])
         return cli_usage_error("convert", "cannot write '%s' from '%s' (read through Assimp): supported outputs: .alo, .glb, .gltf",
                                files[1], files[0]);
+    bool routed = false;
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) routed |= routes[i].source == source;
+    /* A format of the library's table that no family here names (the
+     * archives): written back as itself. */
+    if (!routed && source != FERRY_FORMAT_UNKNOWN) return table_convert(argc, argv, source);
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         const struct convert_route *r = &routes[i];
         if ((r->source == FROM_ANY || r->source == source) && (r->out == OUT_ANY || r->out == out))

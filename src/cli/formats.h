@@ -80,12 +80,10 @@ int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source);
 int cli_meg_info(const char *file, const ferry_asset *asset); /* cli_meg.c */
 int cli_meg_dump(const char *file, const ferry_asset *asset);
 int cli_meg_list(const char *file, const ferry_asset *asset);
-int cli_meg_convert(int argc, char **argv, ferry_format source);
 extern const char cli_meg_convert_help[];
 int cli_pbo_info(const char *file, const ferry_asset *asset); /* cli_pbo.c */
 int cli_pbo_dump(const char *file, const ferry_asset *asset);
 int cli_pbo_list(const char *file, const ferry_asset *asset);
-int cli_pbo_convert(int argc, char **argv, ferry_format source);
 extern const char cli_pbo_convert_help[];
 int cli_paa_info(const char *file, const ferry_asset *asset); /* cli_paa.c */
 int cli_paa_dump(const char *file, const ferry_asset *asset);
