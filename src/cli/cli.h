@@ -101,8 +101,9 @@ void cli_json_append_text(json_t *object, const char *key, json_t *array, const 
  * error printed. CLI_JSON_OUTPUT: as `--json` prints it; CLI_JSON_EXACT:
  * reals to 17 digits (for printing them with fewer); CLI_JSON_TEXT: also
  * NaN and infinities as strings, and every string the library read as
- * Latin-1 made its bytes again: what the text printers print from. */
-typedef enum cli_json_use { CLI_JSON_OUTPUT, CLI_JSON_EXACT, CLI_JSON_TEXT } cli_json_use;
+ * Latin-1 made its bytes again: what the text printers print from.
+ * CLI_JSON_NONE: not asked (a printer that needs none). */
+typedef enum cli_json_use { CLI_JSON_OUTPUT, CLI_JSON_EXACT, CLI_JSON_TEXT, CLI_JSON_NONE } cli_json_use;
 json_t *cli_asset_json(const char *file, const ferry_asset *asset, ferry_info_detail detail, cli_json_use use);
 /* object[key]: a string (NULL when absent or not one), its length, an
  * integer (0), a bool, a real (numbers, or "nan", "-nan", "inf", "-inf";

@@ -47,14 +47,11 @@ static size_t trailing_bytes(const json_t *full) { return cli_jlen(full, "traili
 
 /* ---- info ---- */
 
-int cli_alm_info(const char *file, const ferry_asset *asset)
+int cli_alm_info(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT);
-    json_t *full = j ? cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_TEXT) : NULL;
-    if (!full) {
-        json_decref(j);
-        return CLI_INVALID;
-    }
+    /* The bytes after the last frame are told by the full document. */
+    json_t *full = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_TEXT);
+    if (!full) return CLI_INVALID;
     long long version = cli_jint(j, "version"), roots = cli_jint(j, "root_bones"), collapses = cli_jint(j, "collapses");
     printf("%s: ALM version %lld, %lld bytes\n", CLI_TXT(file), version, cli_jint(j, "size"));
     const json_t *comments = json_object_get(j, "comments");
@@ -86,7 +83,6 @@ int cli_alm_info(const char *file, const ferry_asset *asset)
     }
     if (trailing_bytes(full)) printf("  %zu bytes after the last frame\n", trailing_bytes(full));
     json_decref(full);
-    json_decref(j);
     return CLI_OK;
 }
 
@@ -229,17 +225,14 @@ static void dump_text(const char *file, const json_t *j, long long frame_count)
     if (trailing_bytes(j)) printf("trailing bytes: %zu\n", trailing_bytes(j));
 }
 
-int cli_alm_dump(const char *file, const ferry_asset *asset)
+int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_TEXT);
-    json_t *summary = j ? cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT) : NULL;
-    if (!summary) {
-        json_decref(j);
-        return CLI_INVALID;
-    }
+    /* The file's frame count is the summary's (the dump lists no frame
+     * of a mesh without bones). */
+    json_t *summary = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT);
+    if (!summary) return CLI_INVALID;
     dump_text(file, j, cli_jint(summary, "frames"));
     json_decref(summary);
-    json_decref(j);
     return CLI_OK;
 }
 

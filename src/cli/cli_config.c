@@ -32,10 +32,8 @@ static const char *normal_stage(const json_t *material)
     return NULL;
 }
 
-int cli_config_info(const char *file, const ferry_asset *asset)
+int cli_config_info(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
     long long classes = cli_jint(j, "classes"), enums = cli_jint(j, "enums");
     const json_t *m = json_object_get(j, "material");
     printf("%s: config (%s), %lld bytes, %lld class%s, %lld entries, %lld enum%s\n", CLI_TXT(file),
@@ -63,14 +61,14 @@ int cli_config_info(const char *file, const ferry_asset *asset)
         const char *normal = normal_stage(m);
         printf("  normal map: %s\n", normal ? CLI_TXT(normal) : "none");
     }
-    json_decref(j);
     return CLI_OK;
 }
 
 /* The tree as config text (ferry_config_write_text), read from the
  * bytes `dump` opened. */
-int cli_config_dump(const char *file, const ferry_asset *asset)
+int cli_config_dump(const char *file, const ferry_asset *asset, const json_t *j)
 {
+    (void)j;
     size_t size;
     const uint8_t *data = ferry_asset_bytes(asset, &size);
     ferry_asset *config = cli_read_as(file, data, size, ferry_asset_format(asset), stderr);

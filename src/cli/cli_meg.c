@@ -3,22 +3,19 @@
 
 #include <string.h>
 
-int cli_meg_info(const char *file, const ferry_asset *asset)
+int cli_meg_info(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)asset;
     long long files = cli_jint(j, "files"), names = cli_jint(j, "names"), bytes = cli_jint(j, "data_bytes");
     printf("%s: MEG archive, format %lld, %lld bytes\n", CLI_TXT(file), cli_jint(j, "version"), cli_jint(j, "size"));
     printf("  %lld file%s, %lld name%s, %llu byte%s of entries\n", files, files == 1 ? "" : "s", names,
            names == 1 ? "" : "s", (unsigned long long)bytes, bytes == 1 ? "" : "s");
-    json_decref(j);
     return CLI_OK;
 }
 
-int cli_meg_dump(const char *file, const ferry_asset *asset)
+int cli_meg_dump(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)asset;
     long long format = cli_jint(j, "version");
     printf("%s: MEG archive, format %lld, %lld bytes\n", CLI_TXT(file), format, cli_jint(j, "size"));
     if (format >= 2)
@@ -40,14 +37,13 @@ int cli_meg_dump(const char *file, const ferry_asset *asset)
                (unsigned long long)cli_jint(e, "crc"), cli_jint(e, "stored_index"), cli_jint(e, "size"),
                cli_jint(e, "start"), cli_jint(e, "name_index"), cli_jint(e, "flags"));
     }
-    json_decref(j);
     return CLI_OK;
 }
 
-int cli_meg_list(const char *file, const ferry_asset *asset)
+int cli_meg_list(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_ENTRIES, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)file;
+    (void)asset;
     const json_t *files = json_object_get(j, "files");
     printf("%10s %10s %5s  name\n", "size", "offset", "flags");
     for (size_t i = 0; i < json_array_size(files); i++) {
@@ -56,7 +52,6 @@ int cli_meg_list(const char *file, const ferry_asset *asset)
         printf("%10lld %10lld %5lld  %s\n", cli_jint(e, "size"), cli_jint(e, "start"), cli_jint(e, "flags"),
                name ? CLI_TXT(name) : "(no name)");
     }
-    json_decref(j);
     return CLI_OK;
 }
 

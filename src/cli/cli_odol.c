@@ -7,10 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_odol_info(const char *file, const ferry_asset *asset)
+int cli_odol_info(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)asset;
     const json_t *lods = json_object_get(j, "lods"), *lo = json_object_get(j, "bbox_min"),
                  *hi = json_object_get(j, "bbox_max");
     size_t lod_count = json_array_size(lods);
@@ -32,7 +31,6 @@ int cli_odol_info(const char *file, const ferry_asset *asset)
                cli_jint(l, "vertices"), cli_jint(l, "faces"), cli_jint(l, "quads"), cli_jint(l, "sections"),
                cli_jint(l, "selections"), cli_jint(l, "proxies"), cli_jint(l, "textures"));
     }
-    json_decref(j);
     return CLI_OK;
 }
 
@@ -75,14 +73,13 @@ static void print_value(const char *key, json_t *v, int depth)
 
 /* The dump as text: the library's document (reals exact, printed to 7
  * digits), indented, long lists cut. */
-int cli_odol_dump(const char *file, const ferry_asset *asset)
+int cli_odol_dump(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *doc = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_EXACT);
-    if (!doc) return CLI_INVALID;
+    (void)file;
+    (void)asset;
     const char *k;
     json_t *x;
-    json_object_foreach(doc, k, x) print_value(k, x, 0);
-    json_decref(doc);
+    json_object_foreach((json_t *)j, k, x) print_value(k, x, 0);
     return CLI_OK;
 }
 

@@ -11,10 +11,9 @@
 #include <ctype.h>
 #include <string.h>
 
-int cli_paa_info(const char *file, const ferry_asset *asset)
+int cli_paa_info(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)asset;
     const json_t *mips = json_object_get(j, "mipmaps"), *tags = json_object_get(j, "tags");
     size_t mip_count = json_array_size(mips), tag_count = json_array_size(tags);
     printf("%s: PAA texture, %s, %lld bytes\n", CLI_TXT(file), cli_jstr(j, "type"), cli_jint(j, "size"));
@@ -29,14 +28,12 @@ int cli_paa_info(const char *file, const ferry_asset *asset)
     if (cli_jstr(j, "maximum_argb")) printf("  maximum colour %s (ARGB)\n", cli_jstr(j, "maximum_argb"));
     if (json_object_get(j, "flags")) printf("  flags %lld\n", cli_jint(j, "flags"));
     printf("  %zu tag%s, palette of %lld colours\n", tag_count, tag_count == 1 ? "" : "s", cli_jint(j, "palette_colours"));
-    json_decref(j);
     return CLI_OK;
 }
 
-int cli_paa_dump(const char *file, const ferry_asset *asset)
+int cli_paa_dump(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)asset;
     const json_t *mips = json_object_get(j, "mipmaps"), *tags = json_object_get(j, "tags");
     printf("%s: PAA, type 0x%04llx (%s)\n", CLI_TXT(file), (unsigned long long)cli_jint(j, "type_value"),
            cli_jstr(j, "type"));
@@ -59,7 +56,6 @@ int cli_paa_dump(const char *file, const ferry_asset *asset)
     }
     printf("  end at 0x%llx, %lld byte(s) after it\n", (unsigned long long)cli_jint(j, "end_offset"),
            cli_jint(j, "trailer_size"));
-    json_decref(j);
     return CLI_OK;
 }
 

@@ -6,10 +6,10 @@
 /* A property's key or value, or an entry's name, as stored. */
 static void put(const json_t *object, const char *key) { cli_fput_textn(stdout, cli_jstr(object, key), cli_jlen(object, key)); }
 
-int cli_pbo_list(const char *file, const ferry_asset *asset)
+int cli_pbo_list(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_ENTRIES, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)file;
+    (void)asset;
     const json_t *props = json_object_get(j, "properties"), *files = json_object_get(j, "files");
     for (size_t i = 0; i < json_array_size(props); i++) {
         fputs("property ", stdout);
@@ -26,14 +26,12 @@ int cli_pbo_list(const char *file, const ferry_asset *asset)
         put(e, "name");
         putchar('\n');
     }
-    json_decref(j);
     return CLI_OK;
 }
 
-int cli_pbo_info(const char *file, const ferry_asset *asset)
+int cli_pbo_info(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)asset;
     long long files = cli_jint(j, "files"), stored = cli_jint(j, "data_bytes");
     const char *prefix = cli_jstr(j, "prefix");
     const json_t *props = json_object_get(j, "properties");
@@ -51,7 +49,6 @@ int cli_pbo_info(const char *file, const ferry_asset *asset)
         printf("  SHA-1 %s (%s)\n", cli_jstr(j, "sha1"), cli_jbool(j, "sha1_ok") ? "matches" : "does NOT match");
     else
         printf("  no SHA-1 trailer\n");
-    json_decref(j);
     return CLI_OK;
 }
 
@@ -63,10 +60,9 @@ static void print_record(const char *what, const json_t *e)
            cli_jint(e, "data_size"));
 }
 
-int cli_pbo_dump(const char *file, const ferry_asset *asset)
+int cli_pbo_dump(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)asset;
     const json_t *props = json_object_get(j, "properties"), *files = json_object_get(j, "files");
     printf("%s: PBO archive, %lld bytes\n", CLI_TXT(file), cli_jint(j, "size"));
     if (cli_jbool(j, "product_entry")) {
@@ -94,7 +90,6 @@ int cli_pbo_dump(const char *file, const ferry_asset *asset)
     print_record("terminator", json_object_get(j, "terminator"));
     printf("\n  data %lld..%llu\n", cli_jint(j, "data_start"), (unsigned long long)cli_jint(j, "data_end"));
     if (cli_jstr(j, "sha1")) printf("  SHA-1 stored %s, computed %s\n", cli_jstr(j, "sha1"), cli_jstr(j, "sha1_computed"));
-    json_decref(j);
     return CLI_OK;
 }
 

@@ -198,7 +198,7 @@ int cmd_list(int argc, char **argv)
             status = CLI_INVALID;
         json_decref(j);
     } else {
-        status = cli_printer_for(ferry_asset_format(a.read))->list(path, a.read);
+        status = cli_print(path, a.read, FERRY_INFO_ENTRIES);
     }
     close_archive(&a);
     return status;

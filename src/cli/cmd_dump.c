@@ -73,14 +73,12 @@ static void chunk_text(const json_t *c, int depth)
 
 /* The chunk tree of an Alamo file, or of any content whose chunks read (the
  * dump of every format without a printer of its own). */
-int cli_alamo_dump(const char *file, const ferry_asset *asset)
+int cli_alamo_dump(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
+    (void)asset;
     printf("%s: %s, %lld bytes\n", CLI_TXT(file), cli_jstr(j, "format"), cli_jint(j, "size"));
     const json_t *chunks = json_object_get(j, "chunks");
     for (size_t i = 0; i < json_array_size(chunks); i++) chunk_text(json_array_get(chunks, i), 0);
-    json_decref(j);
     return CLI_OK;
 }
 
@@ -123,8 +121,7 @@ int cmd_dump(int argc, char **argv)
             status = CLI_OK;
         }
     } else {
-        const cli_printer *p = cli_printer_for(ferry_asset_format(asset));
-        status = (p && p->dump ? p->dump : cli_alamo_dump)(file, asset);
+        status = cli_print(file, asset, FERRY_INFO_FULL);
     }
     ferry_asset_free(asset);
     return status;

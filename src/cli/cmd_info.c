@@ -81,29 +81,13 @@ static void particle_text(const char *file, const json_t *j)
 }
 
 /* The Alamo family's printer (formats.c): models, animations, particle systems. */
-int cli_alamo_info(const char *file, const ferry_asset *asset)
+int cli_alamo_info(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT);
-    if (!j) return CLI_INVALID;
     switch (ferry_asset_format(asset)) {
     case FERRY_FORMAT_ALO_MODEL: model_text(file, j); break;
     case FERRY_FORMAT_ALA: animation_text(file, j); break;
     default: particle_text(file, j); break;
     }
-    json_decref(j);
-    return CLI_OK;
-}
-
-/* The text of a format's printer; a format without one is shown as its
- * JSON (the library's data is all there is to say). */
-static int printer_info(const char *file, const ferry_asset *asset)
-{
-    const cli_printer *p = cli_printer_for(ferry_asset_format(asset));
-    if (p && p->info) return p->info(file, asset);
-    json_t *j = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_OUTPUT);
-    if (!j) return CLI_INVALID;
-    cli_print_json(j);
-    json_decref(j);
     return CLI_OK;
 }
 
@@ -147,7 +131,7 @@ int cmd_info(int argc, char **argv)
                 json_array_append_new(all, j);
             else
                 status = CLI_INVALID;
-        } else if (printer_info(file, asset) != CLI_OK) {
+        } else if (cli_print(file, asset, FERRY_INFO_SUMMARY) != CLI_OK) {
             status = CLI_INVALID;
         }
         ferry_asset_free(asset);

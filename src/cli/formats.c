@@ -7,26 +7,53 @@
 #include <string.h>
 
 static const cli_printer printers[] = {
-    /* id, info, dump (NULL: the chunk tree), list */
-    {FERRY_FORMAT_ALO_MODEL, cli_alamo_info, NULL, NULL},
-    {FERRY_FORMAT_ALO_PARTICLE, cli_alamo_info, NULL, NULL},
-    {FERRY_FORMAT_ALO_PARTICLE_UAW, cli_alamo_info, NULL, NULL},
-    {FERRY_FORMAT_ALA, cli_alamo_info, NULL, NULL},
-    {FERRY_FORMAT_ODOL, cli_odol_info, cli_odol_dump, NULL},
-    {FERRY_FORMAT_MLOD, cli_odol_info, cli_odol_dump, NULL},
-    {FERRY_FORMAT_ALM, cli_alm_info, cli_alm_dump, NULL},
-    {FERRY_FORMAT_MEG, cli_meg_info, cli_meg_dump, cli_meg_list},
-    {FERRY_FORMAT_PBO, cli_pbo_info, cli_pbo_dump, cli_pbo_list},
-    {FERRY_FORMAT_PAA, cli_paa_info, cli_paa_dump, NULL},
-    {FERRY_FORMAT_RAP, cli_config_info, cli_config_dump, NULL},
-    {FERRY_FORMAT_CONFIG_TEXT, cli_config_info, cli_config_dump, NULL},
+    {{FERRY_FORMAT_ALO_MODEL, FERRY_FORMAT_ALO_PARTICLE, FERRY_FORMAT_ALO_PARTICLE_UAW, FERRY_FORMAT_ALA},
+     cli_alamo_info, cli_alamo_dump, CLI_JSON_TEXT, NULL},
+    /* The dump is the library's document as it is, its reals exact. */
+    {{FERRY_FORMAT_ODOL, FERRY_FORMAT_MLOD}, cli_odol_info, cli_odol_dump, CLI_JSON_EXACT, NULL},
+    {{FERRY_FORMAT_ALM}, cli_alm_info, cli_alm_dump, CLI_JSON_TEXT, NULL},
+    {{FERRY_FORMAT_MEG}, cli_meg_info, cli_meg_dump, CLI_JSON_TEXT, cli_meg_list},
+    {{FERRY_FORMAT_PBO}, cli_pbo_info, cli_pbo_dump, CLI_JSON_TEXT, cli_pbo_list},
+    {{FERRY_FORMAT_PAA}, cli_paa_info, cli_paa_dump, CLI_JSON_TEXT, NULL},
+    /* The dump is config text, written by the library from the tree. */
+    {{FERRY_FORMAT_RAP, FERRY_FORMAT_CONFIG_TEXT}, cli_config_info, cli_config_dump, CLI_JSON_NONE, NULL},
 };
 
-const cli_printer *cli_printer_for(ferry_format id)
+static const cli_printer *printer_for(ferry_format id)
 {
     for (size_t i = 0; i < sizeof printers / sizeof printers[0]; i++)
-        if (printers[i].id == id) return &printers[i];
+        for (size_t k = 0; k < 4 && printers[i].ids[k]; k++)
+            if (printers[i].ids[k] == id) return &printers[i];
     return NULL;
+}
+
+int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail)
+{
+    const cli_printer *p = printer_for(ferry_asset_format(asset));
+    cli_print_fn print = NULL;
+    cli_json_use use = CLI_JSON_TEXT;
+    if (detail == FERRY_INFO_SUMMARY && p && p->info) {
+        print = p->info;
+    } else if (detail == FERRY_INFO_FULL) {
+        /* A format without a dump of its own: the chunk tree of any
+         * content whose chunks read (the library says "not a known
+         * format" otherwise). */
+        print = p && p->dump ? p->dump : cli_alamo_dump;
+        use = p && p->dump ? p->dump_use : CLI_JSON_TEXT;
+    } else if (detail == FERRY_INFO_ENTRIES && p && p->list) {
+        print = p->list;
+    } else {
+        use = CLI_JSON_OUTPUT; /* no printer: the data as it is */
+    }
+    json_t *j = use == CLI_JSON_NONE ? NULL : cli_asset_json(file, asset, detail, use);
+    if (!j && use != CLI_JSON_NONE) return CLI_INVALID;
+    int status = CLI_OK;
+    if (print)
+        status = print(file, asset, j);
+    else
+        cli_print_json(j);
+    json_decref(j);
+    return status;
 }
 
 ferry_format cli_format_guess(const char *path)

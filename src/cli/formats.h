@@ -44,30 +44,35 @@ typedef struct cli_convert_options {
     const char *const *texture_prefixes; /* per source: a PBO's prefix, or NULL; NULL: none */
 } cli_convert_options;
 
+/* A printer: the text of one command for a file, from the library's JSON
+ * of it (`j`: what the table asks for, NULL with CLI_JSON_NONE); prints
+ * to stdout (errors to stderr) and returns CLI_OK or CLI_INVALID. */
+typedef int (*cli_print_fn)(const char *file, const ferry_asset *asset, const json_t *j);
 typedef struct cli_printer {
-    ferry_format id;
-    /* Each prints the file's text to stdout (errors to stderr) and returns
-     * CLI_OK or CLI_INVALID. NULL dump: the chunk tree (cli_alamo_dump). */
-    int (*info)(const char *file, const ferry_asset *asset);
-    int (*dump)(const char *file, const ferry_asset *asset);
-    int (*list)(const char *file, const ferry_asset *asset);
+    ferry_format ids[4];   /* the formats it prints (the rest 0) */
+    cli_print_fn info;     /* FERRY_INFO_SUMMARY, as text */
+    cli_print_fn dump;     /* FERRY_INFO_FULL, as dump_use asks */
+    cli_json_use dump_use;
+    cli_print_fn list;     /* FERRY_INFO_ENTRIES, as text */
 } cli_printer;
 
-/* The printers of a format (NULL: none). */
-const cli_printer *cli_printer_for(ferry_format id);
+/* Prints `asset` as the command of `detail` shows it, by its format's
+ * printer: info without one shows the JSON, dump the chunk tree
+ * (cli_alamo_dump: "not a known format" when there is none). */
+int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail);
 
 /* Each family's printers (named by the table in formats.c) and `ferry
  * convert` option parsers (named by cmd_convert.c's routes). */
-int cli_alamo_info(const char *file, const ferry_asset *asset);  /* cmd_info.c */
-int cli_alamo_dump(const char *file, const ferry_asset *asset);  /* cmd_dump.c: the chunk tree of any content */
+int cli_alamo_info(const char *file, const ferry_asset *asset, const json_t *j);  /* cmd_info.c */
+int cli_alamo_dump(const char *file, const ferry_asset *asset, const json_t *j);  /* cmd_dump.c: any chunk tree */
 int cli_alamo_convert(int argc, char **argv, ferry_format source); /* cmd_convert.c */
 int cli_alamo_export(const char *in, const char *out, const cli_convert_options *options);
-int cli_odol_info(const char *file, const ferry_asset *asset); /* cli_odol.c */
-int cli_odol_dump(const char *file, const ferry_asset *asset);
+int cli_odol_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_odol.c */
+int cli_odol_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_odol_convert(int argc, char **argv, ferry_format source);
 int cli_odol_export(const char *in, const char *out, const cli_convert_options *options); /* cli_odol_export.c */
-int cli_alm_info(const char *file, const ferry_asset *asset); /* cli_alm.c */
-int cli_alm_dump(const char *file, const ferry_asset *asset);
+int cli_alm_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_alm.c */
+int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_alm_convert(int argc, char **argv, ferry_format source);
 int cli_alm_export(const char *in, const char *out, const cli_convert_options *options); /* cli_alm_export.c */
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
@@ -77,20 +82,20 @@ extern const char cli_gltf_alo_convert_help[];
 /* FBX, OBJ, Collada through Assimp (cli_gltf_alo.c): the hint by extension, or NULL. */
 const char *cli_assimp_hint(const char *path);
 int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source);
-int cli_meg_info(const char *file, const ferry_asset *asset); /* cli_meg.c */
-int cli_meg_dump(const char *file, const ferry_asset *asset);
-int cli_meg_list(const char *file, const ferry_asset *asset);
+int cli_meg_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_meg.c */
+int cli_meg_dump(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_meg_list(const char *file, const ferry_asset *asset, const json_t *j);
 extern const char cli_meg_convert_help[];
-int cli_pbo_info(const char *file, const ferry_asset *asset); /* cli_pbo.c */
-int cli_pbo_dump(const char *file, const ferry_asset *asset);
-int cli_pbo_list(const char *file, const ferry_asset *asset);
+int cli_pbo_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_pbo.c */
+int cli_pbo_dump(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_pbo_list(const char *file, const ferry_asset *asset, const json_t *j);
 extern const char cli_pbo_convert_help[];
-int cli_paa_info(const char *file, const ferry_asset *asset); /* cli_paa.c */
-int cli_paa_dump(const char *file, const ferry_asset *asset);
+int cli_paa_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_paa.c */
+int cli_paa_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_paa_convert(int argc, char **argv, ferry_format source);
 extern const char cli_paa_convert_help[];
-int cli_config_info(const char *file, const ferry_asset *asset); /* cli_config.c */
-int cli_config_dump(const char *file, const ferry_asset *asset);
+int cli_config_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_config.c */
+int cli_config_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_config_convert(int argc, char **argv, ferry_format source);
 extern const char cli_config_convert_help[];
 /* Lines added to `ferry convert --help` by the ODOL and ALM families. */

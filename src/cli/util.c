@@ -75,43 +75,40 @@ void cli_json_append_failure(json_t *report, const char *file, const char *forma
 }
 
 /* The library's Latin-1 rule (ferry_text_utf8) for the JSON the tool
- * still builds itself (validate and batch reports). */
-static json_t *text_json(const char *text, size_t n, bool *latin1)
+ * still builds itself (validate and batch reports): `text` as object[key],
+ * or appended to `array` (object[key]); when it is read as Latin-1, its
+ * key ("file", "names/3") goes into the object's "latin1" list. */
+static void put_text(json_t *object, const char *key, json_t *array, const char *text)
 {
-    ferry_buffer utf8 = {0};
-    *latin1 = ferry_text_utf8(text, n, &utf8);
-    json_t *j = json_stringn(utf8.size ? (const char *)utf8.data : "", utf8.size);
-    ferry_buffer_free(&utf8);
-    return j ? j : json_null();
-}
-
-static void mark_latin1(json_t *object, const char *key)
-{
-    json_t *list = json_object_get(object, "latin1");
-    if (!list) {
-        list = json_array();
-        json_object_set_new(object, "latin1", list);
+    json_t *value = NULL;
+    char mark[256] = "";
+    if (text) {
+        ferry_buffer utf8 = {0};
+        if (ferry_text_utf8(text, strlen(text), &utf8)) {
+            if (array)
+                snprintf(mark, sizeof mark, "%s/%zu", key, json_array_size(array));
+            else
+                snprintf(mark, sizeof mark, "%s", key);
+        }
+        value = json_stringn(utf8.size ? (const char *)utf8.data : "", utf8.size);
+        ferry_buffer_free(&utf8);
     }
-    json_array_append_new(list, json_string(key));
+    if (!value) value = json_null();
+    if (array)
+        json_array_append_new(array, value);
+    else
+        json_object_set_new(object, key, value);
+    if (!mark[0]) return;
+    json_t *latin1 = json_object_get(object, "latin1");
+    if (!latin1) json_object_set_new(object, "latin1", latin1 = json_array());
+    json_array_append_new(latin1, json_string(mark));
 }
 
-void cli_json_set_text(json_t *object, const char *key, const char *text)
-{
-    bool latin1 = false;
-    json_object_set_new(object, key, text ? text_json(text, strlen(text), &latin1) : json_null());
-    if (latin1) mark_latin1(object, key);
-}
+void cli_json_set_text(json_t *object, const char *key, const char *text) { put_text(object, key, NULL, text); }
 
 void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text)
 {
-    bool latin1 = false;
-    size_t index = json_array_size(array);
-    json_array_append_new(array, text ? text_json(text, strlen(text), &latin1) : json_null());
-    if (latin1) {
-        char item[256];
-        snprintf(item, sizeof item, "%s/%zu", key, index);
-        mark_latin1(object, item);
-    }
+    put_text(object, key, array, text);
 }
 
 /* ---- reading the library's JSON ---- */

@@ -470,16 +470,8 @@ ferry_result ferry_asset_info(const ferry_asset *a, const ferry_info_options *op
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no asset or no buffer");
         return FERRY_ERR_ARGUMENT;
     }
-    fy_info info = {0};
-    if (options) {
-        info.detail = options->detail;
-        info.exact = options->exact;
-        info.nonfinite_strings = options->nonfinite_strings;
-    }
-    info.name = a->name;
-    info.data = a->data;
-    info.size = a->size;
-    info.format = a->format;
+    const ferry_info_options o = options ? *options : (ferry_info_options){0};
+    fy_info info = {o.detail, o.exact, o.nonfinite_strings, a->name, a->data, a->size, a->format};
     const fy_format_row *row = a->row;
     json_t *j = NULL;
     if (info.detail == FERRY_INFO_ENTRIES && !(row && row->entry_count)) {

@@ -104,6 +104,29 @@ void fy_asset_object_put(const ferry_asset *asset, void *object, bool temporary)
                                                           const ferry_asset_from_scene_options *options, \
                                                           ferry_buffer *out, ferry_error *err)
 
+/* The row functions that only hand the call to the format's own: its
+ * reader (type, ferry_X_read), freer, writer, validator (its options not
+ * used: NULL). */
+#define FY_DEFINE_READ(x, type, reader)                                                \
+    FY_READ(x)                                                                         \
+    {                                                                                  \
+        type *object = NULL;                                                           \
+        ferry_result r = reader(data, size, args->read, &object, err);                 \
+        *out = object;                                                                 \
+        return r;                                                                      \
+    }
+#define FY_DEFINE_FREE(x, freer) \
+    FY_FREE(x) { freer(object); }
+#define FY_DEFINE_WRITE(x, writer) \
+    FY_WRITE(x) { return writer(object, out, err); }
+#define FY_DEFINE_VALIDATE(x, validator)              \
+    FY_VALIDATE(x)                                    \
+    {                                                 \
+        (void)asset;                                  \
+        (void)options;                                \
+        return validator(object, NULL, diags);        \
+    }
+
 /* The Alamo chunk tree of any bytes as JSON (`ferry dump` of an Alamo
  * file, or of any content whose chunks read); NULL with err filled when it
  * is no chunk tree. */

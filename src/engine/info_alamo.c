@@ -13,44 +13,17 @@
 
 /* ---- rows ---- */
 
-FY_READ(alo)
-{
-    ferry_alo_model *m = NULL;
-    ferry_result r = ferry_alo_read(data, size, args->read, &m, err);
-    *out = m;
-    return r;
-}
-FY_FREE(alo) { ferry_alo_free(object); }
-FY_WRITE(alo)
-{
-    return ferry_alo_write(object, out, err);
-}
+FY_DEFINE_READ(alo, ferry_alo_model, ferry_alo_read)
+FY_DEFINE_FREE(alo, ferry_alo_free)
+FY_DEFINE_WRITE(alo, ferry_alo_write)
 
-FY_READ(particle)
-{
-    ferry_particle_system *p = NULL;
-    ferry_result r = ferry_particle_read(data, size, args->read, &p, err);
-    *out = p;
-    return r;
-}
-FY_FREE(particle) { ferry_particle_free(object); }
-FY_WRITE(particle)
-{
-    return ferry_particle_write(object, out, err);
-}
+FY_DEFINE_READ(particle, ferry_particle_system, ferry_particle_read)
+FY_DEFINE_FREE(particle, ferry_particle_free)
+FY_DEFINE_WRITE(particle, ferry_particle_write)
 
-FY_READ(ala)
-{
-    ferry_ala_animation *a = NULL;
-    ferry_result r = ferry_ala_read(data, size, args->read, &a, err);
-    *out = a;
-    return r;
-}
-FY_FREE(ala) { ferry_ala_free(object); }
-FY_WRITE(ala)
-{
-    return ferry_ala_write(object, out, err);
-}
+FY_DEFINE_READ(ala, ferry_ala_animation, ferry_ala_read)
+FY_DEFINE_FREE(ala, ferry_ala_free)
+FY_DEFINE_WRITE(ala, ferry_ala_write)
 FY_WRITE_LAYOUT(ala)
 {
     if (layout != FERRY_ALA_FORMAT_1 && layout != FERRY_ALA_FORMAT_2) {

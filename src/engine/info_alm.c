@@ -7,24 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-FY_READ(alm)
-{
-    ferry_alm_mesh *m = NULL;
-    ferry_result r = ferry_alm_read(data, size, args->read, &m, err);
-    *out = m;
-    return r;
-}
-FY_FREE(alm) { ferry_alm_free(object); }
-FY_WRITE(alm)
-{
-    return ferry_alm_write(object, out, err);
-}
-FY_VALIDATE(alm)
-{
-    (void)asset;
-    (void)options;
-    return ferry_alm_validate(object, NULL, diags);
-}
+FY_DEFINE_READ(alm, ferry_alm_mesh, ferry_alm_read)
+FY_DEFINE_FREE(alm, ferry_alm_free)
+FY_DEFINE_WRITE(alm, ferry_alm_write)
+FY_DEFINE_VALIDATE(alm, ferry_alm_validate)
 
 FY_TO_SCENE(alm)
 {
@@ -171,20 +157,6 @@ static json_t *collapse_json(const fy_info *info, const ferry_alm_collapse *c)
     return j;
 }
 
-static json_t *hex_json(const uint8_t *p, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    char *s = malloc(2 * n + 1);
-    if (!s) return json_null();
-    for (size_t i = 0; i < n; i++) {
-        s[2 * i] = digits[p[i] >> 4];
-        s[2 * i + 1] = digits[p[i] & 15];
-    }
-    s[2 * n] = 0;
-    json_t *j = json_string(s);
-    free(s);
-    return j;
-}
 
 static json_t *mesh_json(const fy_info *info, const ferry_alm_mesh *m)
 {
@@ -232,7 +204,7 @@ static json_t *mesh_json(const fy_info *info, const ferry_alm_mesh *m)
         json_object_set_new(j, "height", json_integer(t->height));
         json_object_set_new(j, "channels", json_integer(t->channels));
         json_object_set_new(j, "signed", json_integer(t->is_signed));
-        json_object_set_new(j, "values", hex_json(t->values, (size_t)t->width * t->height * t->channels));
+        json_object_set_new(j, "values", fy_json_hex(t->values, (size_t)t->width * t->height * t->channels));
         json_array_append_new(a, j);
     }
     json_object_set_new(root, "textures", a);
@@ -297,7 +269,7 @@ static json_t *mesh_json(const fy_info *info, const ferry_alm_mesh *m)
         }
         json_object_set_new(root, "frames", a);
     }
-    if (m->trailing_size) json_object_set_new(root, "trailing", hex_json(m->trailing, m->trailing_size));
+    if (m->trailing_size) json_object_set_new(root, "trailing", fy_json_hex(m->trailing, m->trailing_size));
     return root;
 }
 

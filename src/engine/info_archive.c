@@ -12,29 +12,15 @@
 
 /* ---- MEG ---- */
 
-FY_READ(meg)
-{
-    ferry_meg *m = NULL;
-    ferry_result r = ferry_meg_read(data, size, args->read, &m, err);
-    *out = m;
-    return r;
-}
-FY_FREE(meg) { ferry_meg_free(object); }
-FY_WRITE(meg)
-{
-    return ferry_meg_write(object, out, err);
-}
+FY_DEFINE_READ(meg, ferry_meg, ferry_meg_read)
+FY_DEFINE_FREE(meg, ferry_meg_free)
+FY_DEFINE_WRITE(meg, ferry_meg_write)
 FY_WRITE_TABLES(meg)
 {
     *tables_end = ((const ferry_meg *)object)->tables_end;
     return ferry_meg_write_tables(object, out, err);
 }
-FY_VALIDATE(meg)
-{
-    (void)asset;
-    (void)options;
-    return ferry_meg_validate(object, NULL, diags);
-}
+FY_DEFINE_VALIDATE(meg, ferry_meg_validate)
 FY_ENTRY_COUNT(meg) { return ((const ferry_meg *)object)->file_count; }
 FY_ENTRY_AT(meg)
 {
@@ -112,29 +98,15 @@ FY_INFO(meg)
 
 /* ---- PBO ---- */
 
-FY_READ(pbo)
-{
-    ferry_pbo *m = NULL;
-    ferry_result r = ferry_pbo_read(data, size, args->read, &m, err);
-    *out = m;
-    return r;
-}
-FY_FREE(pbo) { ferry_pbo_free(object); }
-FY_WRITE(pbo)
-{
-    return ferry_pbo_write(object, out, err);
-}
+FY_DEFINE_READ(pbo, ferry_pbo, ferry_pbo_read)
+FY_DEFINE_FREE(pbo, ferry_pbo_free)
+FY_DEFINE_WRITE(pbo, ferry_pbo_write)
 FY_WRITE_TABLES(pbo)
 {
     *tables_end = ((const ferry_pbo *)object)->table_end;
     return ferry_pbo_write_tables(object, out, err);
 }
-FY_VALIDATE(pbo)
-{
-    (void)asset;
-    (void)options;
-    return ferry_pbo_validate(object, NULL, diags);
-}
+FY_DEFINE_VALIDATE(pbo, ferry_pbo_validate)
 FY_ENTRY_COUNT(pbo) { return ((const ferry_pbo *)object)->entry_count; }
 FY_ENTRY_AT(pbo)
 {

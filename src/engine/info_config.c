@@ -8,19 +8,10 @@
 
 #include "../core/core.h"
 
-FY_READ(config)
-{
-    ferry_config *c = NULL;
-    ferry_result r = ferry_config_read(data, size, args->read, &c, err);
-    *out = c;
-    return r;
-}
-FY_FREE(config) { ferry_config_free(object); }
+FY_DEFINE_READ(config, ferry_config, ferry_config_read)
+FY_DEFINE_FREE(config, ferry_config_free)
 /* raP as read, byte for byte (a text config has no writer of its own bytes). */
-FY_WRITE(rap)
-{
-    return ferry_config_write(object, out, err);
-}
+FY_DEFINE_WRITE(rap, ferry_config_write)
 FY_WRITE_LAYOUT(config)
 {
     if (layout == FERRY_LAYOUT_RAP) return ferry_config_write(object, out, err);
@@ -30,12 +21,7 @@ FY_WRITE_LAYOUT(config)
                  FERRY_LAYOUT_TEXT, layout);
     return FERRY_ERR_ARGUMENT;
 }
-FY_VALIDATE(config)
-{
-    (void)asset;
-    (void)options;
-    return ferry_config_validate(object, NULL, diags);
-}
+FY_DEFINE_VALIDATE(config, ferry_config_validate)
 
 static void count(const ferry_config_class *cls, size_t *entries, int depth)
 {

@@ -183,6 +183,21 @@ json_t *fy_json_vec3(const fy_info *info, double x, double y, double z)
     return a;
 }
 
+json_t *fy_json_hex(const uint8_t *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char *s = malloc(2 * n + 1);
+    if (!s) return json_null();
+    for (size_t i = 0; i < n; i++) {
+        s[2 * i] = digits[p[i] >> 4];
+        s[2 * i + 1] = digits[p[i] & 15];
+    }
+    s[2 * n] = 0;
+    json_t *j = json_string(s);
+    free(s);
+    return j;
+}
+
 ferry_result fy_json_finish(json_t *object, const fy_info *info, ferry_buffer *out, ferry_error *err)
 {
     if (!object) {

@@ -49,6 +49,9 @@ json_t *fy_json_floats(const fy_info *info, const float *v, size_t n);
  * not finite, unless nonfinite_strings. */
 json_t *fy_json_vec3(const fy_info *info, double x, double y, double z);
 
+/* Bytes as lower-case hex ("00ff..."). */
+json_t *fy_json_hex(const uint8_t *p, size_t n);
+
 /* The object as text into `out` (compact, keys in order, reals to 9 or 17
  * digits); takes the reference. FERRY_ERR_NOMEM when jansson fails. */
 ferry_result fy_json_finish(json_t *object, const fy_info *info, ferry_buffer *out, ferry_error *err);

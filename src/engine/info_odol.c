@@ -7,24 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-FY_READ(odol)
-{
-    ferry_odol_model *m = NULL;
-    ferry_result r = ferry_odol_read(data, size, args->read, &m, err);
-    *out = m;
-    return r;
-}
-FY_FREE(odol) { ferry_odol_free(object); }
-FY_WRITE(odol)
-{
-    return ferry_odol_write(object, out, err);
-}
-FY_VALIDATE(odol)
-{
-    (void)asset;
-    (void)options;
-    return ferry_odol_validate(object, NULL, diags);
-}
+FY_DEFINE_READ(odol, ferry_odol_model, ferry_odol_read)
+FY_DEFINE_FREE(odol, ferry_odol_free)
+FY_DEFINE_WRITE(odol, ferry_odol_write)
+FY_DEFINE_VALIDATE(odol, ferry_odol_validate)
 
 FY_TO_SCENE(odol)
 {
@@ -240,14 +226,21 @@ static json_t *animation_class_json(const fy_info *info, const ferry_odol_animat
     return j;
 }
 
-static json_t *model_json(const fy_info *info, const ferry_odol_model *m)
+/* {file, format, version, size}: how both documents start. */
+static json_t *model_header(const fy_info *info, const ferry_odol_model *m)
 {
-    const ferry_odol_model_info *mi = &m->info;
     json_t *j = json_object();
     fy_json_set_file(j, info);
     json_object_set_new(j, "format", json_string("ODOL"));
     json_object_set_new(j, "version", json_integer(m->version));
     json_object_set_new(j, "size", json_integer((json_int_t)info->size));
+    return j;
+}
+
+static json_t *model_json(const fy_info *info, const ferry_odol_model *m)
+{
+    const ferry_odol_model_info *mi = &m->info;
+    json_t *j = model_header(info, m);
     json_t *o = json_object();
     json_object_set_new(o, "bounding_sphere", fy_json_real(info, mi->bounding_sphere));
     json_object_set_new(o, "bbox_min", fy_json_floats(info, mi->bbox_min, 3));
@@ -284,11 +277,7 @@ static json_t *model_json(const fy_info *info, const ferry_odol_model *m)
 static json_t *model_summary(const fy_info *info, const ferry_odol_model *m)
 {
     const ferry_odol_model_info *mi = &m->info;
-    json_t *j = json_object();
-    fy_json_set_file(j, info);
-    json_object_set_new(j, "format", json_string("ODOL"));
-    json_object_set_new(j, "version", json_integer(m->version));
-    json_object_set_new(j, "size", json_integer((json_int_t)info->size));
+    json_t *j = model_header(info, m);
     fy_json_set_text(j, "class", mi->class_name);
     fy_json_set_text(j, "damage", mi->damage);
     json_object_set_new(j, "mass", fy_json_real(info, mi->mass));

@@ -7,24 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-FY_READ(paa)
-{
-    ferry_paa *p = NULL;
-    ferry_result r = ferry_paa_read(data, size, args->read, &p, err);
-    *out = p;
-    return r;
-}
-FY_FREE(paa) { ferry_paa_free(object); }
-FY_WRITE(paa)
-{
-    return ferry_paa_write(object, out, err);
-}
-FY_VALIDATE(paa)
-{
-    (void)asset;
-    (void)options;
-    return ferry_paa_validate(object, NULL, diags);
-}
+FY_DEFINE_READ(paa, ferry_paa, ferry_paa_read)
+FY_DEFINE_FREE(paa, ferry_paa_free)
+FY_DEFINE_WRITE(paa, ferry_paa_write)
+FY_DEFINE_VALIDATE(paa, ferry_paa_validate)
 
 static json_t *argb_json(uint32_t v)
 {
@@ -33,20 +19,6 @@ static json_t *argb_json(uint32_t v)
     return json_string(t);
 }
 
-static json_t *hex_json(const uint8_t *p, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    char *s = malloc(2 * n + 1);
-    if (!s) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        s[2 * i] = digits[p[i] >> 4];
-        s[2 * i + 1] = digits[p[i] & 15];
-    }
-    s[2 * n] = 0;
-    json_t *j = json_string(s);
-    free(s);
-    return j;
-}
 
 /* The summary; FERRY_INFO_FULL adds where things are (mipmap offsets),
  * the type's value, each tag's bytes and the end, as `dump` shows them. */
@@ -70,7 +42,7 @@ FY_INFO(paa)
         fy_json_set_text(tj, "name", p->tags[i].name);
         json_object_set_new(tj, "offset", json_integer((json_int_t)p->tags[i].offset));
         json_object_set_new(tj, "size", json_integer(p->tags[i].size));
-        if (full) json_object_set_new(tj, "data", hex_json(p->tags[i].data, p->tags[i].size));
+        if (full) json_object_set_new(tj, "data", fy_json_hex(p->tags[i].data, p->tags[i].size));
         json_array_append_new(tags, tj);
     }
     json_object_set_new(j, "tags", tags);
