@@ -453,6 +453,20 @@ static void test_entries(void)
     CHECK(strcmp(s.labels[1], "o.pbo:inner.pbo:art\\broken.alo") == 0 && s.failed[1]);
     ferry_diagnostics_free(&diags);
     ferry_asset_free(a);
+
+    /* A MEG whose one entry is the whole archive (entries may overlap
+     * anything): checked inside itself down to a depth, then said so. */
+    uint8_t self[35] = {1, 0, 0, 0, 1, 0, 0, 0, 5, 0, 'A', '.', 'M', 'E', 'G'};
+    self[23] = 0; /* index 0 (crc at 15..18 left 0), size at 23, start 0, name 0 */
+    self[23] = (uint8_t)sizeof self;
+    CHECK(ferry_detect(self, sizeof self) == FERRY_FORMAT_MEG);
+    CHECK(ferry_asset_read(self, sizeof self, &(ferry_asset_options){.name = "s.meg"}, &a, &err) == FERRY_OK);
+    memset(&s, 0, sizeof s);
+    ferry_asset_validate(a, &vo, &diags);
+    CHECK_EQ_U(s.count, 4);
+    CHECK(strcmp(s.labels[3], "s.meg:A.MEG:A.MEG:A.MEG:A.MEG") == 0 && s.formats[3] == FERRY_FORMAT_MEG);
+    ferry_diagnostics_free(&diags);
+    ferry_asset_free(a);
     ferry_buffer_free(&outer);
     ferry_buffer_free(&pbo);
     free(model);

@@ -22,7 +22,7 @@ extern "C" {
 
 typedef enum ferry_format_caps {
     FERRY_CAN_READ = 1 << 0,       /* ferry_asset_read makes an object of it */
-    FERRY_CAN_WRITE = 1 << 1,      /* ferry_asset_write gives it back byte for byte */
+    FERRY_CAN_WRITE = 1 << 1,      /* ferry_asset_write gives it back (byte for byte: see there) */
     FERRY_CAN_VALIDATE = 1 << 2,   /* ferry_asset_validate checks its rules */
     FERRY_CAN_INFO = 1 << 3,       /* ferry_asset_info describes it */
     FERRY_CAN_TO_SCENE = 1 << 4,   /* ferry_asset_to_scene (then glTF: ferry_gltf_save) */
@@ -134,9 +134,11 @@ FERRY_API const char *ferry_asset_name(const ferry_asset *asset);
  * for ferry_file_map_drop once a part of a large file is done with. */
 FERRY_API const ferry_file_mapping *ferry_asset_mapping(const ferry_asset *asset);
 
-/* Appends the asset in its format: the bytes read, byte for byte (a text
- * config has no such writer: FERRY_ERR_UNSUPPORTED; convert it with
- * ferry_config_write or ferry_config_write_text). */
+/* Appends the asset in its format: the bytes read, byte for byte (a raP
+ * config laid out otherwise than the tools lay it out comes back in their
+ * layout, config.h's `canonical`; a text config has no writer of its own
+ * bytes: FERRY_ERR_UNSUPPORTED, ferry_asset_write_layout writes it as raP
+ * or text). */
 FERRY_API ferry_result ferry_asset_write(const ferry_asset *asset, ferry_buffer *out, ferry_error *err);
 /* The same in another layout of its format, for the formats that have
  * two: an ALA animation in format 1 (Empire at War) or 2 (Forces of
@@ -186,8 +188,10 @@ typedef struct ferry_asset_validate_options {
      * headers can read as config text) and those named like an asset
      * (.alo, .ala, .p3d, .alm, .meg, .pbo, .paa, .pac, .rvmat), whose
      * content of no known format is then an error. An archive inside is
-     * checked with its entries (labels ARCHIVE:INNER:NAME); textures and
-     * animation models are not looked up. */
+     * checked with its entries (labels ARCHIVE:INNER:NAME), down to three
+     * archives inside the asset (deeper, a warning "archive-nesting" says
+     * the entries were not checked: an entry may even hold its own
+     * archive's bytes); textures and animation models are not looked up. */
     ferry_asset_entry_fn entry;
     void *user;
 } ferry_asset_validate_options;

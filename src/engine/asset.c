@@ -361,10 +361,18 @@ ferry_result ferry_asset_save(const ferry_asset *a, const char *path, const ferr
 
 /* ---- validation ---- */
 
-static size_t validate_entry(const ferry_asset *archive, size_t index, const fy_entry *e, const uint8_t *data,
-                             size_t size, const ferry_asset_validate_options *options);
+/* How deep archives inside archives are entered: real ones hold another
+ * rarely, and never in a chain; an entry may hold its own archive's bytes
+ * (MEG entries may overlap anything), which would otherwise be checked
+ * inside itself for ever. */
+#define MAX_ARCHIVE_DEPTH 4
 
-static size_t validate_entries(const ferry_asset *a, const void *object, const ferry_asset_validate_options *options)
+static size_t validate_entry(const ferry_asset *archive, size_t index, const fy_entry *e, const uint8_t *data,
+                             size_t size, const ferry_asset_validate_options *options, int depth);
+
+/* The entries of `a`, an archive inside `depth` others. */
+static size_t validate_entries(const ferry_asset *a, const void *object, const ferry_asset_validate_options *options,
+                               int depth)
 {
     size_t errors = 0, count = a->row->entry_count(object);
     for (size_t i = 0; i < count; i++) {
@@ -373,13 +381,13 @@ static size_t validate_entries(const ferry_asset *a, const void *object, const f
         /* A name missing or holding a NUL is the archive's own error. */
         if (e.name && !memchr(e.name, 0, e.name_length)) {
             if (!e.decode && e.stored) {
-                errors += validate_entry(a, i, &e, e.stored, e.stored_size, options);
+                errors += validate_entry(a, i, &e, e.stored, e.stored_size, options, depth);
             } else if (e.decode && a->row->entry_bytes) {
                 uint8_t *bytes = NULL;
                 size_t n = 0;
                 ferry_error ignored; /* an entry that cannot be had: the archive's own error */
                 if (a->row->entry_bytes(object, i, &bytes, &n, &ignored) == FERRY_OK) {
-                    errors += validate_entry(a, i, &e, bytes, n, options);
+                    errors += validate_entry(a, i, &e, bytes, n, options, depth);
                     free(bytes);
                 }
             }
@@ -396,7 +404,7 @@ static size_t validate_entries(const ferry_asset *a, const void *object, const f
 /* One entry: checked when its content is a format ferry validates (text
  * configs only when named .rvmat) or when it is named like an asset. */
 static size_t validate_entry(const ferry_asset *archive, size_t index, const fy_entry *e, const uint8_t *data,
-                             size_t size, const ferry_asset_validate_options *options)
+                             size_t size, const ferry_asset_validate_options *options, int depth)
 {
     ferry_format f = ferry_detect(data, size);
     if (f == FERRY_FORMAT_CONFIG_TEXT && !has_ext(e->name, e->name_length, ".rvmat")) f = FERRY_FORMAT_UNKNOWN;
@@ -426,13 +434,17 @@ static size_t validate_entry(const ferry_asset *archive, size_t index, const fy_
         } else {
             /* Alone: textures and animation models are not looked up. */
             row->validate(inner, inner->object, NULL, &diags);
+            if (row->entry_count && depth + 1 >= MAX_ARCHIVE_DEPTH)
+                fy_diag_add(&diags, FERRY_SEVERITY_WARNING, FERRY_NO_OFFSET, "", "archive-nesting",
+                            "an archive inside %d others: its entries are not checked", depth + 1);
             report.diagnostics = &diags;
             errors = diags.error_count;
         }
     }
     report.error_count = errors;
     options->entry(options->user, &report);
-    if (inner && row->entry_count) errors += validate_entries(inner, inner->object, options);
+    if (inner && row->entry_count && depth + 1 < MAX_ARCHIVE_DEPTH)
+        errors += validate_entries(inner, inner->object, options, depth + 1);
     ferry_diagnostics_free(&diags);
     ferry_asset_free(inner);
     free(label);
@@ -456,7 +468,7 @@ size_t ferry_asset_validate(const ferry_asset *a, const ferry_asset_validate_opt
         return 1;
     }
     size_t errors = a->row->validate(a, object, options, diags);
-    if (options && options->entry && a->row->entry_count) errors += validate_entries(a, object, options);
+    if (options && options->entry && a->row->entry_count) errors += validate_entries(a, object, options, 0);
     fy_asset_object_put(a, object, temporary);
     return errors;
 }
