@@ -96,7 +96,10 @@ typedef struct ferry_buffer {
 
 FERRY_API void ferry_buffer_free(ferry_buffer *buf);
 
-/* ---- Files. ---- */
+/* ---- Files. ----
+ * Paths are UTF-8 on every system. On Windows '/' and '\' both separate,
+ * drive letters, UNC names and paths over 260 characters work, and a path
+ * that is not valid UTF-8 is refused (docs/platform.md). */
 
 /* Reads a whole file into memory (malloc'd; release with ferry_file_free).
  * max_size: refuse larger files (0: no limit). */
@@ -124,7 +127,8 @@ typedef struct ferry_write_options {
 } ferry_write_options;
 
 /* Writes atomically: a temporary file beside the target, flushed, then
- * renamed over it. The temporary is named TARGET.ferry-tmp-PID-XXXXXX (PID:
+ * renamed over it (on Windows MoveFileExW; a target another program holds
+ * open is "in use by another program"). The temporary is named TARGET.ferry-tmp-PID-XXXXXX (PID:
  * the writing process, XXXXXX: six letters or digits), removed on failure.
  * Refuses when the target is the same file as options->protect_input.
  * NULL options: flush, protect nothing. */
@@ -153,14 +157,14 @@ FERRY_API uint64_t ferry_file_writer_size(const ferry_file_writer *w);
 FERRY_API ferry_result ferry_file_writer_commit(ferry_file_writer *w, ferry_error *err);
 FERRY_API void ferry_file_writer_abort(ferry_file_writer *w);
 
-/* A file mapped into memory read-only (mmap), so that a large archive is
+/* A file mapped into memory read-only (mmap; MapViewOfFile), so that a large archive is
  * never read whole: only the pages used are read, and the system may drop
  * them again. Where a file cannot be mapped (a file system without mmap)
  * it is read whole instead (`mapped` false). Only regular files, as
  * ferry_file_load; max_size 0 means no limit. The bytes must not be
  * written. A file cut short by another program while mapped can make a
- * read of its lost tail fail (SIGBUS): map only files not written during
- * the read. */
+ * read of its lost tail fail (SIGBUS; Windows refuses to cut a mapped
+ * file short): map only files not written during the read. */
 typedef struct ferry_file_mapping {
     const uint8_t *data;
     size_t size;

@@ -8,7 +8,12 @@
 #include <stdarg.h>
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__) && !defined(__clang__)
+/* MinGW's printf attribute means msvcrt's formats, which lack %zu; the
+ * library is built with __USE_MINGW_ANSI_STDIO=1 (CMakeLists.txt), whose
+ * printf family takes C99's. */
+#define FY_PRINTF(a, b) __attribute__((format(gnu_printf, a, b)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define FY_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define FY_PRINTF(a, b)
@@ -22,6 +27,10 @@ void fy_error_set(ferry_error *err, ferry_result code, uint64_t offset, const ch
 void fy_error_setv(ferry_error *err, ferry_result code, uint64_t offset, const char *path,
                    const char *fmt, va_list ap) FY_PRINTF(5, 0);
 void fy_error_clear(ferry_error *err);
+/* FERRY_ERR_IO: fmt's text, a colon and the system's words for `code`, a
+ * platform layer code (platform.h): "cannot open X: No such file or
+ * directory". Keeps an earlier error, as fy_error_set does. */
+void fy_error_sys(ferry_error *err, uint64_t offset, int code, const char *fmt, ...) FY_PRINTF(4, 5);
 
 /* A source made by ferry_file_source_cached (file_source_cache.c). */
 bool fy_file_source_is_cached(const ferry_file_source *source);

@@ -1,17 +1,13 @@
 /* File sources (include/ferry/ferry.h): the checks every source gets, the
- * case-insensitive lookup built on listing, and the folder source (POSIX). */
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE
+ * case-insensitive lookup built on listing, and the folder source (through
+ * the platform layer). */
 #include "core.h"
+#include "platform.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 /* The longest path a source is asked for (a folder and a name). */
 #define SOURCE_PATH_MAX 4096
@@ -143,11 +139,12 @@ typedef struct folder_source {
     char root[]; /* as given, also the label */
 } folder_source;
 
-/* root/path into out; false when it does not fit. */
+/* root/path into out; false when it does not fit. The root is any path of
+ * the system (on Windows: a drive, '\\', UNC); path is '/'-separated. */
 static bool join(const folder_source *f, const char *path, char *out, size_t out_size)
 {
     if (!ferry_file_source_path_ok(path)) return false; /* never outside the root */
-    int n = *path ? snprintf(out, out_size, "%s/%s", f->root, path) : snprintf(out, out_size, "%s", f->root);
+    int n = *path ? fy_path_join(out, out_size, f->root, path) : snprintf(out, out_size, "%s", f->root);
     return n > 0 && (size_t)n < out_size;
 }
 
@@ -175,36 +172,30 @@ static ferry_result folder_list(void *user, const char *path, ferry_entry_fn ent
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "not a path inside the folder: %.200s", path);
         return FERRY_ERR_ARGUMENT;
     }
-    DIR *d = opendir(full);
-    if (!d) {
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot list %s: %s", full, strerror(errno));
+    fy_folder *d;
+    int code = fy_folder_open(full, &d);
+    if (code) {
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot list %s", full);
         return FERRY_ERR_IO;
     }
-    int fd = dirfd(d);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    const char *name;
+    fy_file_kind type;
+    while (fy_folder_next(d, &name, &type)) {
         /* The entry's type when the folder gives it (no system call per
          * entry: a folder of thousands of models is listed per lookup);
-         * links and unknown types are followed with fstatat, as opening
-         * the name would. */
+         * links and unknown types are followed, as opening the name would. */
         /* Any entry but a folder is listed as a file: a FIFO or device of a
          * name looked up is found, and loading it (ferry_file_load) refuses
          * it naming its kind, rather than the lookup calling it missing. */
-        ferry_entry_kind kind;
-#ifdef DT_REG
-        if (e->d_type == DT_DIR) kind = FERRY_ENTRY_FOLDER;
-        else if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN) kind = FERRY_ENTRY_FILE;
-        else
-#endif
-        {
-            struct stat st;
-            if (fstatat(fd, e->d_name, &st, 0) != 0) continue;
-            kind = S_ISDIR(st.st_mode) ? FERRY_ENTRY_FOLDER : FERRY_ENTRY_FILE;
+        if (type == FY_KIND_LINK || type == FY_KIND_UNKNOWN) {
+            fy_file_info info;
+            if (fy_folder_entry_info(d, name, true, &info) != 0) continue;
+            type = info.kind;
         }
-        if (!entry(ctx, e->d_name, kind)) break;
+        ferry_entry_kind kind = type == FY_KIND_FOLDER ? FERRY_ENTRY_FOLDER : FERRY_ENTRY_FILE;
+        if (!entry(ctx, name, kind)) break;
     }
-    closedir(d);
+    fy_folder_close(d);
     return FERRY_OK;
 }
 

@@ -4,10 +4,9 @@
  * A batch looks the same folders up once per texture per model (a model's
  * folder can hold thousands of files): listed once, each later lookup costs
  * the replay only. */
-#define _POSIX_C_SOURCE 200809L
 #include "core.h"
+#include "platform.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -34,7 +33,7 @@ typedef struct cached_listing {
 
 typedef struct cache_source {
     const ferry_file_source *inner;
-    pthread_mutex_t lock;
+    fy_mutex lock;
     cached_listing **slots; /* open addressing by hash; capacity a power of two */
     size_t capacity, used;
 } cache_source;
@@ -180,7 +179,7 @@ static const cached_listing *listing_of(cache_source *c, const char *path)
 {
     uint64_t h = hash_path(path);
     size_t at;
-    pthread_mutex_lock(&c->lock);
+    fy_mutex_lock(&c->lock);
     cached_listing *l = find_slot(c, path, h, &at);
     if (!l) {
         /* Listed under the lock: one inner listing at a time, so the inner
@@ -195,7 +194,7 @@ static const cached_listing *listing_of(cache_source *c, const char *path)
             c->used++;
         }
     }
-    pthread_mutex_unlock(&c->lock);
+    fy_mutex_unlock(&c->lock);
     return l;
 }
 
@@ -233,7 +232,7 @@ static void cache_close(void *user)
     cache_source *c = user;
     for (size_t i = 0; i < c->capacity; i++) free_listing(c->slots[i]);
     free(c->slots);
-    pthread_mutex_destroy(&c->lock);
+    fy_mutex_destroy(&c->lock);
     free(c);
 }
 
@@ -247,7 +246,7 @@ ferry_result ferry_file_source_cached(const ferry_file_source *inner, ferry_file
     memset(source, 0, sizeof *source);
     cache_source *c = calloc(1, sizeof *c);
     if (c) c->slots = calloc(64, sizeof *c->slots);
-    if (!c || !c->slots || pthread_mutex_init(&c->lock, NULL) != 0) {
+    if (!c || !c->slots || fy_mutex_init(&c->lock) != 0) {
         if (c) free(c->slots);
         free(c);
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot allocate the cached source");

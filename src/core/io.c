@@ -1,122 +1,100 @@
-/* Whole-file loading and atomic writing (POSIX). */
-#define _GNU_SOURCE /* copy_file_range */
+/* Whole-file loading, atomic writing, mapping: the library's rules for
+ * files, over the platform layer (platform.h). */
 #include "core.h"
+#include "platform.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#ifndef O_CLOEXEC
-#define O_CLOEXEC 0
-#endif
-#ifndef O_NOCTTY
-#define O_NOCTTY 0
-#endif
-
-static const char *kind_of(mode_t mode)
+void fy_error_sys(ferry_error *err, uint64_t offset, int code, const char *fmt, ...)
 {
-    if (S_ISDIR(mode)) return "a folder";
-    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
+    if (!err || err->code != FERRY_OK) return;
+    char text[sizeof err->message], words[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fy_error_set(err, FERRY_ERR_IO, offset, NULL, "%s: %s", text, fy_sys_message(code, words, sizeof words));
 }
 
-/* Opens a regular file for reading without ever blocking: the kind is
- * checked before opening (a FIFO or a device is never opened), then again on
- * the descriptor, opened non-blocking (so a file swapped for a FIFO in
- * between cannot block either). Returns the descriptor or -1 with `err` set. */
-static int open_regular(const char *path, struct stat *st, ferry_error *err)
+const char *fy_file_kind_name(fy_file_kind kind)
 {
-    if (stat(path, st) != 0) {
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot open %s: %s", path, strerror(errno));
-        return -1;
+    switch (kind) {
+    case FY_KIND_FOLDER: return "a folder";
+    case FY_KIND_FIFO: return "a FIFO (named pipe)";
+    case FY_KIND_CHAR_DEVICE: return "a character device";
+    case FY_KIND_BLOCK_DEVICE: return "a block device";
+    case FY_KIND_SOCKET: return "a socket";
+    default: return "not a regular file";
     }
-    if (!S_ISREG(st->st_mode)) {
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "%s is %s, not a regular file: not read", path,
-                     kind_of(st->st_mode));
-        return -1;
-    }
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (fstat(fd, st) != 0) {
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot open %s: %s", path, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    if (!S_ISREG(st->st_mode)) { /* replaced between the stat and the open */
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "%s is %s, not a regular file: not read", path,
-                     kind_of(st->st_mode));
-        close(fd);
-        return -1;
-    }
-    /* Regular files never block; the flag goes anyway, for plain reads. */
-    int flags = fcntl(fd, F_GETFL);
-    if (flags >= 0) (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    return fd;
 }
 
-static bool read_fully(int fd, uint8_t *buf, size_t n, size_t *got, const char *path, bool exact, ferry_error *err)
+/* Opens a regular file for reading without ever blocking (a FIFO or a
+ * device is never opened: fy_file_open_read). Returns false with `err` set. */
+static bool open_regular(const char *path, fy_file *f, fy_file_info *info, ferry_error *err)
 {
-    *got = 0;
-    while (*got < n) {
-        ssize_t r = read(fd, buf + *got, n - *got);
-        if (r < 0 && errno == EINTR) continue;
-        if (r == 0 && !exact) break;
-        if (r <= 0) {
-            fy_error_set(err, FERRY_ERR_IO, *got, NULL, "cannot read %s: %s", path,
-                         r < 0 ? strerror(errno) : "file shrank while reading");
-            return false;
-        }
-        *got += (size_t)r;
+    int code = fy_file_open_read(path, f, info);
+    if (code) {
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot open %s", path);
+        return false;
+    }
+    if (f->handle == -1) {
+        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "%s is %s, not a regular file: not read", path,
+                     fy_file_kind_name(info->kind));
+        return false;
     }
     return true;
 }
 
-/* The n bytes of the regular file open at fd into malloc'd memory; closes
- * fd (ferry_file_load, and ferry_file_map where mapping fails). */
-static ferry_result read_whole(int fd, const char *path, size_t n, uint8_t **data, ferry_error *err)
+static bool read_fully(fy_file f, uint8_t *buf, size_t n, size_t *got, const char *path, bool exact, ferry_error *err)
+{
+    int code = fy_file_read(f, buf, n, got);
+    if (code) {
+        fy_error_sys(err, *got, code, "cannot read %s", path);
+        return false;
+    }
+    if (exact && *got < n) {
+        fy_error_set(err, FERRY_ERR_IO, *got, NULL, "cannot read %s: file shrank while reading", path);
+        return false;
+    }
+    return true;
+}
+
+/* The n bytes of the regular file open at f into malloc'd memory; closes
+ * f (ferry_file_load, and ferry_file_map where mapping fails). */
+static ferry_result read_whole(fy_file f, const char *path, size_t n, uint8_t **data, ferry_error *err)
 {
     uint8_t *buf = malloc(n ? n : 1);
     if (!buf) {
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory reading %s", path);
-        close(fd);
+        fy_file_close(f);
         return FERRY_ERR_NOMEM;
     }
     size_t got;
-    if (!read_fully(fd, buf, n, &got, path, true, err)) {
+    if (!read_fully(f, buf, n, &got, path, true, err)) {
         free(buf);
-        close(fd);
+        fy_file_close(f);
         return FERRY_ERR_IO;
     }
-    close(fd);
+    fy_file_close(f);
     *data = buf;
     return FERRY_OK;
 }
 
-/* Opens a regular file of at most max_size bytes (0: no limit): *fd and
+/* Opens a regular file of at most max_size bytes (0: no limit): *f and
  * its size *n. */
-static ferry_result open_sized(const char *path, size_t max_size, int *fd, size_t *n, ferry_error *err)
+static ferry_result open_sized(const char *path, size_t max_size, fy_file *f, size_t *n, ferry_error *err)
 {
-    struct stat st;
-    if ((*fd = open_regular(path, &st, err)) < 0) return FERRY_ERR_IO;
-    if ((max_size && (uint64_t)st.st_size > max_size) || (uint64_t)st.st_size > SIZE_MAX - 1) {
+    fy_file_info info;
+    if (!open_regular(path, f, &info, err)) return FERRY_ERR_IO;
+    if ((max_size && info.size > max_size) || info.size > SIZE_MAX - 1) {
         fy_error_set(err, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, NULL, "%s is %lld bytes, over the limit of %zu",
-                     path, (long long)st.st_size, max_size);
-        close(*fd);
+                     path, (long long)info.size, max_size);
+        fy_file_close(*f);
         return FERRY_ERR_LIMIT;
     }
-    *n = (size_t)st.st_size;
+    *n = (size_t)info.size;
     return FERRY_OK;
 }
 
@@ -127,10 +105,10 @@ ferry_result ferry_file_load(const char *path, size_t max_size, uint8_t **data, 
     *data = NULL;
     *size = 0;
     size_t n;
-    int fd;
-    ferry_result r = open_sized(path, max_size, &fd, &n, err);
+    fy_file f;
+    ferry_result r = open_sized(path, max_size, &f, &n, err);
     if (r != FERRY_OK) return r;
-    r = read_whole(fd, path, n, data, err);
+    r = read_whole(f, path, n, data, err);
     if (r == FERRY_OK) *size = n;
     return r;
 }
@@ -141,28 +119,21 @@ ferry_result ferry_file_read_head(const char *path, void *buf, size_t capacity, 
     fy_error_clear(err);
     *got = 0;
     if (file_size) *file_size = 0;
-    struct stat st;
-    int fd = open_regular(path, &st, err);
-    if (fd < 0) return FERRY_ERR_IO;
-    if (file_size) *file_size = (uint64_t)st.st_size;
-    bool ok = read_fully(fd, buf, capacity, got, path, false, err);
-    close(fd);
+    fy_file f;
+    fy_file_info info;
+    if (!open_regular(path, &f, &info, err)) return FERRY_ERR_IO;
+    if (file_size) *file_size = info.size;
+    bool ok = read_fully(f, buf, capacity, got, path, false, err);
+    fy_file_close(f);
     return ok ? FERRY_OK : FERRY_ERR_IO;
 }
 
 void ferry_file_free(uint8_t *data) { free(data); }
 
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (stat(a, &sa) != 0 || stat(b, &sb) != 0) return false;
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 ferry_result fy_file_check_target(const char *path, const ferry_write_options *options, ferry_error *err)
 {
     const char *input_path = options ? options->protect_input : NULL;
-    if (input_path && same_file(path, input_path)) {
+    if (input_path && fy_same_file(path, input_path)) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
                      "refusing to overwrite the input file %s", input_path);
         return FERRY_ERR_ARGUMENT;
@@ -174,7 +145,7 @@ ferry_result fy_file_check_target(const char *path, const ferry_write_options *o
 #define TMP_TAG ".ferry-tmp-"
 
 struct ferry_file_writer {
-    int fd;
+    fy_file file;
     char *tmp;
     char *path;
     bool sync;
@@ -200,18 +171,16 @@ ferry_result ferry_file_writer_open(const char *path, const ferry_write_options 
         return FERRY_ERR_NOMEM;
     }
     memcpy(copy, path, len + 1);
-    /* mkstemp gives a unique name in the target's folder, so that the rename
-     * stays on one file system and concurrent writers never collide; the
-     * process id lets a later run prove a leftover is stale. */
-    snprintf(tmp, cap, "%s" TMP_TAG "%ld-XXXXXX", path, (long)getpid());
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot create a temporary file beside %s: %s",
-                     path, strerror(errno));
+    /* A unique name in the target's folder, so that the rename stays on one
+     * file system and concurrent writers never collide; the process id lets
+     * a later run prove a leftover is stale. */
+    snprintf(tmp, cap, "%s" TMP_TAG "%ld-XXXXXX", path, fy_process_id());
+    int code = fy_file_create_unique(tmp, &w->file);
+    if (code) {
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot create a temporary file beside %s", path);
         free(w), free(tmp), free(copy);
         return FERRY_ERR_IO;
     }
-    w->fd = fd;
     w->tmp = tmp;
     w->path = copy;
     w->sync = !options || !options->no_sync;
@@ -219,27 +188,21 @@ ferry_result ferry_file_writer_open(const char *path, const ferry_write_options 
     return FERRY_OK;
 }
 
-static ferry_result writer_fail(ferry_file_writer *w, int saved, ferry_error *err)
+static ferry_result writer_fail(ferry_file_writer *w, int code, ferry_error *err)
 {
     w->failed = true;
-    fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot write %s: %s", w->path, strerror(saved));
+    fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot write %s", w->path);
     return FERRY_ERR_IO;
 }
 
 ferry_result ferry_file_writer_write(ferry_file_writer *w, const void *data, size_t size, ferry_error *err)
 {
     if (err) fy_error_clear(err);
-    if (w->failed) return writer_fail(w, EIO, err);
-    const uint8_t *p = data;
-    while (size) {
-        ssize_t n = write(w->fd, p, size);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return writer_fail(w, n < 0 ? errno : ENOSPC, err);
-        p += n;
-        size -= (size_t)n;
-        w->written += (uint64_t)n;
-    }
-    return FERRY_OK;
+    if (w->failed) return writer_fail(w, FY_SYS_IO_ERROR, err);
+    size_t written;
+    int code = fy_file_write(w->file, data, size, &written);
+    w->written += written;
+    return code ? writer_fail(w, code, err) : FERRY_OK;
 }
 
 uint64_t ferry_file_writer_size(const ferry_file_writer *w) { return w ? w->written : 0; }
@@ -247,72 +210,57 @@ uint64_t ferry_file_writer_size(const ferry_file_writer *w) { return w ? w->writ
 ferry_result ferry_file_writer_append_file(ferry_file_writer *w, const char *path, uint64_t size, ferry_error *err)
 {
     if (err) fy_error_clear(err);
-    if (w->failed) return writer_fail(w, EIO, err);
-    struct stat st;
-    int fd = open_regular(path, &st, err);
-    w->failed = fd < 0 || (uint64_t)st.st_size != size; /* the output would lack its bytes */
-    if (fd < 0) return FERRY_ERR_IO;
-    if ((uint64_t)st.st_size != size) {
+    if (w->failed) return writer_fail(w, FY_SYS_IO_ERROR, err);
+    fy_file f;
+    fy_file_info info;
+    bool opened = open_regular(path, &f, &info, err);
+    w->failed = !opened || info.size != size; /* the output would lack its bytes */
+    if (!opened) return FERRY_ERR_IO;
+    if (info.size != size) {
         fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "%s has %lld bytes, not the %llu it had when listed",
-                     path, (long long)st.st_size, (unsigned long long)size);
-        close(fd);
+                     path, (long long)info.size, (unsigned long long)size);
+        fy_file_close(f);
         return FERRY_ERR_IO;
     }
-    uint64_t left = size;
-    bool in_kernel = true;
-#ifdef __linux__
-    /* copy_file_range: no trip through this process's memory. */
-    while (left && in_kernel) {
-        size_t chunk = left > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)left;
-        ssize_t n = copy_file_range(fd, NULL, w->fd, NULL, chunk, 0);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == ENOSYS || errno == EXDEV || errno == EINVAL || errno == EOPNOTSUPP ||
-                      errno == EPERM || errno == ETXTBSY)) {
-            in_kernel = false; /* the plain copy below takes over from here */
-            break;
-        }
-        if (n < 0) {
-            int saved = errno;
-            close(fd);
-            return writer_fail(w, saved, err);
-        }
-        if (n == 0) break; /* shorter than measured */
-        left -= (uint64_t)n;
-        w->written += (uint64_t)n;
+    /* Inside the kernel where the system can; through memory otherwise and
+     * for whatever that left. */
+    uint64_t left = size, copied;
+    int code = fy_file_copy_range(f, w->file, left, &copied);
+    left -= copied;
+    w->written += copied;
+    if (code) {
+        fy_file_close(f);
+        return writer_fail(w, code, err);
     }
-#else
-    in_kernel = false;
-#endif
-    if (left && !in_kernel) {
+    if (left) {
         enum { BUF = 1 << 20 };
         uint8_t *buf = malloc(BUF);
         if (!buf) {
-            close(fd);
+            fy_file_close(f);
             fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
             return FERRY_ERR_NOMEM;
         }
         while (left) {
-            size_t want = left < BUF ? (size_t)left : BUF;
-            ssize_t n = read(fd, buf, want);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) {
+            size_t want = left < BUF ? (size_t)left : BUF, n;
+            if ((code = fy_file_read(f, buf, want, &n)) != 0) {
                 w->failed = true;
-                fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot read %s: %s", path, strerror(errno));
+                fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot read %s", path);
                 free(buf);
-                close(fd);
+                fy_file_close(f);
                 return FERRY_ERR_IO;
             }
             if (n == 0) break;
-            if (ferry_file_writer_write(w, buf, (size_t)n, err) != FERRY_OK) {
+            if (ferry_file_writer_write(w, buf, n, err) != FERRY_OK) {
                 free(buf);
-                close(fd);
+                fy_file_close(f);
                 return FERRY_ERR_IO;
             }
             left -= (uint64_t)n;
+            if (n < want) break; /* the end of the file */
         }
         free(buf);
     }
-    close(fd);
+    fy_file_close(f);
     if (left) {
         w->failed = true;
         fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "%s ended %llu bytes before the %llu it had when listed",
@@ -327,21 +275,18 @@ ferry_result ferry_file_writer_append_file(ferry_file_writer *w, const char *pat
 static char *writer_finish(ferry_file_writer *w, ferry_error *err)
 {
     bool ok = !w->failed;
-    int saved = ok ? 0 : EIO;
-    /* mkstemp makes 0600 files; give the result the usual 0644 (reading the
-     * umask would mean changing it: process-wide state, racy in threads). */
-    if (ok && fchmod(w->fd, 0644) != 0) ok = false;
-    if (ok && w->sync && fsync(w->fd) != 0) ok = false;
-    if (!ok && !saved) saved = errno;
-    if (close(w->fd) != 0 && ok) {
+    int saved = ok ? 0 : FY_SYS_IO_ERROR, code = 0;
+    if (ok && (code = fy_file_set_default_mode(w->file)) != 0) ok = false;
+    if (ok && w->sync && (code = fy_file_flush(w->file)) != 0) ok = false;
+    if (!ok && !saved) saved = code;
+    if ((code = fy_file_close(w->file)) != 0 && ok) {
         ok = false;
-        saved = errno;
+        saved = code;
     }
     char *tmp = w->tmp;
     if (!ok) {
-        unlink(tmp);
-        if (err && err->code == FERRY_OK)
-            fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot write %s: %s", w->path, strerror(saved));
+        fy_file_remove(tmp);
+        fy_error_sys(err, FERRY_NO_OFFSET, saved, "cannot write %s", w->path);
         free(tmp);
         tmp = NULL;
     }
@@ -360,11 +305,13 @@ ferry_result ferry_file_writer_commit(ferry_file_writer *w, ferry_error *err)
     if (w->failed) {
         fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot write %s: an earlier write failed", w->path);
     }
-    char *path = strdup(w->path);
+    size_t length = strlen(w->path) + 1;
+    char *path = malloc(length);
+    if (path) memcpy(path, w->path, length);
     char *tmp = writer_finish(w, err);
     ferry_result r = FERRY_ERR_IO;
     if (tmp && path) r = fy_file_commit(tmp, path, err);
-    else if (tmp) unlink(tmp);
+    else if (tmp) fy_file_remove(tmp);
     free(tmp);
     free(path);
     return r;
@@ -396,10 +343,10 @@ ferry_result fy_file_stage(const char *path, const void *data, size_t size, cons
 
 ferry_result fy_file_commit(const char *tmp, const char *path, ferry_error *err)
 {
-    if (rename(tmp, path) != 0) {
-        int saved = errno;
-        unlink(tmp);
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot write %s: %s", path, strerror(saved));
+    int code = fy_file_replace(tmp, path);
+    if (code) {
+        fy_file_remove(tmp);
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot write %s", path);
         return FERRY_ERR_IO;
     }
     return FERRY_OK;
@@ -424,23 +371,21 @@ ferry_result ferry_file_map(const char *path, size_t max_size, ferry_file_mappin
     fy_error_clear(err);
     memset(map, 0, sizeof *map);
     size_t n;
-    int fd;
-    ferry_result r = open_sized(path, max_size, &fd, &n, err);
+    fy_file f;
+    ferry_result r = open_sized(path, max_size, &f, &n, err);
     if (r != FERRY_OK) return r;
-    if (n) {
-        void *p = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED) {
-            close(fd);
-            map->data = p;
-            map->size = n;
-            map->mapped = true;
-            map->base = p;
-            return FERRY_OK;
-        }
+    void *p;
+    if (n && fy_map(f, n, &p) == 0) {
+        fy_file_close(f);
+        map->data = p;
+        map->size = n;
+        map->mapped = true;
+        map->base = p;
+        return FERRY_OK;
     }
     /* Empty, or a file system that cannot map: read it. */
     uint8_t *buf;
-    if ((r = read_whole(fd, path, n, &buf, err)) != FERRY_OK) return r;
+    if ((r = read_whole(f, path, n, &buf, err)) != FERRY_OK) return r;
     map->data = buf;
     map->size = n;
     map->base = buf;
@@ -451,34 +396,33 @@ void ferry_file_map_drop(const ferry_file_mapping *map, uint64_t offset, uint64_
 {
     if (!map || !map->mapped || offset >= map->size) return;
     if (size > map->size - offset) size = map->size - offset;
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    if (!page) page = 4096;
+    uint64_t page = fy_page_size();
     /* Every page the range touches, a neighbour's share included: the
      * mapping is read-only, so a dropped page is only read again from the
      * file (or the page cache) when next used. */
     uint64_t lo = offset / page * page, hi = (offset + size + page - 1) / page * page;
     if (hi <= lo) return;
-    (void)madvise((uint8_t *)map->base + lo, (size_t)(hi - lo), MADV_DONTNEED);
+    fy_map_drop((uint8_t *)map->base + lo, (size_t)(hi - lo));
 }
 
 void ferry_file_unmap(ferry_file_mapping *map)
 {
     if (!map) return;
     if (map->mapped)
-        munmap(map->base, map->size);
+        fy_unmap(map->base, map->size);
     else
         free(map->base);
     memset(map, 0, sizeof *map);
 }
 
 /* True when `name` is TARGET.ferry-tmp-PID-XXXXXX; sets *pid. */
-static bool temp_name_pid(const char *name, long *pid)
+static bool temp_name_pid(const char *name, long long *pid)
 {
     const char *tag = NULL;
     for (const char *p = strstr(name, TMP_TAG); p; p = strstr(p + 1, TMP_TAG)) tag = p;
     if (!tag || tag == name) return false;
     const char *p = tag + strlen(TMP_TAG);
-    long value = 0;
+    long long value = 0; /* 12 digits: more than a 32-bit long (Windows) holds */
     size_t digits = 0;
     while (*p >= '0' && *p <= '9' && digits < 12) {
         value = value * 10 + (*p++ - '0');
@@ -497,24 +441,25 @@ ferry_result ferry_file_remove_stale_temporaries(const char *dir, size_t *remove
 {
     fy_error_clear(err);
     if (removed) *removed = 0;
-    DIR *d = opendir(dir);
-    if (!d) {
-        fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot read the folder %s: %s", dir, strerror(errno));
+    fy_folder *d;
+    int code = fy_folder_open(dir, &d);
+    if (code) {
+        fy_error_sys(err, FERRY_NO_OFFSET, code, "cannot read the folder %s", dir);
         return FERRY_ERR_IO;
     }
-    int dfd = dirfd(d);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        long pid;
-        if (!temp_name_pid(e->d_name, &pid)) continue;
-        struct stat st;
-        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    const char *name;
+    fy_file_kind kind;
+    long self = fy_process_id();
+    while (fy_folder_next(d, &name, &kind)) {
+        long long pid;
+        if (!temp_name_pid(name, &pid)) continue;
+        fy_file_info info;
+        if (fy_folder_entry_info(d, name, false, &info) != 0) continue;
         /* Ours: a regular file of this user whose writer no longer runs. */
-        if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) continue;
-        if ((long)(pid_t)pid != pid || pid == (long)getpid()) continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
-        if (unlinkat(dfd, e->d_name, 0) == 0 && removed) (*removed)++;
+        if (info.kind != FY_KIND_REGULAR || !fy_folder_entry_is_mine(d, name)) continue;
+        if (pid == self || fy_process_may_run(pid)) continue;
+        if (fy_folder_entry_remove(d, name) == 0 && removed) (*removed)++;
     }
-    closedir(d);
+    fy_folder_close(d);
     return FERRY_OK;
 }

@@ -1,11 +1,10 @@
 /* The three public entry points: a .glb container, a .gltf with its
  * buffer, and saving either to files by the path's extension. */
-#define _POSIX_C_SOURCE 200809L
 #include "gltf_internal.h"
+#include "../core/platform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
@@ -193,9 +192,9 @@ static ferry_result save_gltf(const ferry_scene *scene, const char *path, const 
         committed += r == FERRY_OK;
     }
     if (r != FERRY_OK) {
-        for (size_t i = 0; i < committed; i++) unlink(targets[i]);
+        for (size_t i = 0; i < committed; i++) fy_file_remove(targets[i]);
         for (size_t i = 0; i < staged_count; i++)
-            if (staged && staged[i]) unlink(staged[i]);
+            if (staged && staged[i]) fy_file_remove(staged[i]);
     }
     for (size_t i = 0; staged && i < count; i++) free(staged[i]);
     free(staged);
@@ -238,8 +237,7 @@ ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const f
     if (!base) return nomem(err);
     memcpy(base, path, len - 5);
     base[len - 5] = '\0';
-    const char *slash = strrchr(base, '/');
-    const char *stem = slash ? slash + 1 : base;
+    const char *stem = base + fy_path_name_offset(base); /* Windows: after '\\' too */
     ferry_result r;
     if (!stem[0])
         r = argument(err, "the .gltf output needs a file name before its extension");

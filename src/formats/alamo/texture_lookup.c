@@ -4,6 +4,7 @@
 #include <ferry/alo.h>
 
 #include "../../core/core.h"
+#include "../../core/platform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,22 +195,18 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
     fy_error_clear(err);
     ferry_result r = FERRY_OK;
     if (model_path) {
-        const char *slash = strrchr(model_path, '/');
-        char dir[4096];
-        int n = slash ? snprintf(dir, sizeof dir, "%.*s", (int)(slash - model_path), model_path)
-                      : snprintf(dir, sizeof dir, ".");
-        if (n < 0 || (size_t)n >= sizeof dir - 4) {
+        size_t name_at = fy_path_name_offset(model_path);
+        char dir[4096], up[4096];
+        /* The model's folder ("/" for /x.alo, C:\ for C:\x.alo) and
+         * the one above it. */
+        if (!fy_path_folder(model_path, dir, sizeof dir - 4) || !fy_path_parent(dir, up, sizeof up)) {
             fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "model path too long");
             return FERRY_ERR_ARGUMENT;
         }
-        /* A model at the root of the file system ("/x.alo") has folder "/". */
-        r = ferry_file_source_folder(n ? dir : "/", &f->model, err);
-        if (r == FERRY_OK) {
-            memcpy(dir + n, "/..", 4);
-            r = ferry_file_source_folder(dir, &f->parent, err);
-        }
+        r = ferry_file_source_folder(dir, &f->model, err);
+        if (r == FERRY_OK) r = ferry_file_source_folder(up, &f->parent, err);
         f->places.model_source = &f->model;
-        f->places.model_path = slash ? slash + 1 : model_path;
+        f->places.model_path = model_path + name_at;
         f->places.parent_source = &f->parent;
     }
     if (!dirs) dir_count = 0;
