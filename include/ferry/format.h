@@ -66,6 +66,9 @@ FERRY_API bool ferry_format_named_like_asset(const char *name);
  * limit): 2 GiB, as the ferry tool. */
 #define FERRY_ASSET_MAX_INPUT ((size_t)1 << 31)
 
+/* An asset never changes once it is made (an object read for one call is
+ * that call's), so one asset may be used from several threads at once; the
+ * table is constant. */
 typedef struct ferry_asset ferry_asset;
 
 typedef struct ferry_asset_options {
