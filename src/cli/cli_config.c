@@ -101,10 +101,14 @@ static const char *const text_exts[] = {".cpp", ".hpp", ".h", ".inc", ".txt", ".
 static const char *const rap_exts[] = {".rvmat", ".bin", ".bisurf", ".sqm", ".fsm"};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* IN written as raP or as text (the raP rewrite byte for byte). */
-static int to_layout(const char *in, const char *out, unsigned layout)
+/* IN written as raP or as text (the raP rewrite byte for byte). Text is
+ * made of IN read as the config the routing took it for (by content, or by
+ * its name when its content is none: its reader then says why); raP of IN
+ * read by its content. */
+static int to_layout(const char *in, const char *out, unsigned layout, ferry_format source)
 {
-    ferry_asset *asset = cli_read_as(in, NULL, 0, FERRY_FORMAT_UNKNOWN, stderr);
+    ferry_format as = layout == FERRY_LAYOUT_TEXT ? source : FERRY_FORMAT_UNKNOWN;
+    ferry_asset *asset = cli_read_as(in, NULL, 0, as, stderr);
     if (!asset) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_error err;
@@ -132,14 +136,13 @@ int cli_config_convert(int argc, char **argv, ferry_format source)
         if (!cli_take_file(a, &in, &out)) return CLI_USAGE;
     }
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
-    (void)source;
-    if (has_any_ext(out, text_exts, COUNT(text_exts))) return to_layout(in, out, FERRY_LAYOUT_TEXT);
+    if (has_any_ext(out, text_exts, COUNT(text_exts))) return to_layout(in, out, FERRY_LAYOUT_TEXT, source);
     if (!has_any_ext(out, rap_exts, COUNT(rap_exts)))
         return cli_usage_error("convert",
                                "cannot write '%s' from a config: outputs are raP (.rvmat, .bin, .bisurf, .sqm, .fsm) "
                                "or text (.cpp, .hpp, .h, .inc, .txt, .ext)",
                                out);
-    return to_layout(in, out, FERRY_LAYOUT_RAP);
+    return to_layout(in, out, FERRY_LAYOUT_RAP, source);
 }
 
 const char cli_config_convert_help[] =
