@@ -22,6 +22,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-bench-archive.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 now() { date +%s.%N; }
+# ok CMD...: runs it; a failure stops the benchmark (exit 1, its stderr
+# shown): a run that failed is no timing.
+ok() {
+    "$@" 2>"$work/err" && return 0
+    echo "bench/archive.sh: failed (exit $?): $*" >&2
+    tail -n 20 "$work/err" >&2
+    exit 1
+}
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 # FILES files in a tree of 20 folders, sizes spread from a few bytes to
@@ -57,9 +65,9 @@ for r in $(seq "$rounds"); do
     rm -rf "$work/copy" "$work/x" "$work/cat.out" "$work/a.meg"
     # sync before each (untimed): no command pays for the last one's writeback.
     sync; t0=$(now); xargs -d '\n' cat <"$work/list" >"$work/cat.out"; t1=$(now)
-    sync; t2=$(now); "$ferry" pack "$work/a.meg" "$work/src" 2>/dev/null; t3=$(now)
+    sync; t2=$(now); ok "$ferry" pack "$work/a.meg" "$work/src"; t3=$(now)
     sync; t4=$(now); cp -r "$work/src" "$work/copy"; t5=$(now)
-    sync; t6=$(now); "$ferry" extract "$work/a.meg" "$work/x" 2>/dev/null; t7=$(now)
+    sync; t6=$(now); ok "$ferry" extract "$work/a.meg" "$work/x"; t7=$(now)
     echo "$t1 - $t0" | bc -l >>"$work/t_cat"
     echo "$t3 - $t2" | bc -l >>"$work/t_pack"
     echo "$t5 - $t4" | bc -l >>"$work/t_cp"
@@ -69,7 +77,12 @@ done
 # The extracted tree holds the same bytes under upper-case names.
 same=$(cd "$work/src" && find . -type f | sort | while read -r f; do printf '%s %s\n' "$(printf '%s' "$f" | tr a-z A-Z)" "$(md5sum <"$f" | cut -c1-32)"; done | md5sum)
 back=$(cd "$work/x" && find . -type f | sort | while read -r f; do printf '%s %s\n' "$f" "$(md5sum <"$f" | cut -c1-32)"; done | md5sum)
-[ "$same" = "$back" ] && echo "extracted files: same names (upper case) and bytes as the originals" || echo "extracted files: DIFFER from the originals"
+if [ "$same" = "$back" ]; then
+    echo "extracted files: same names (upper case) and bytes as the originals"
+else
+    echo "bench/archive.sh: the extracted files DIFFER from the originals" >&2
+    exit 1
+fi
 cat_s=$(median <"$work/t_cat"); pack_s=$(median <"$work/t_pack")
 cp_s=$(median <"$work/t_cp"); ext_s=$(median <"$work/t_ext")
 printf '%-44s %9s %9s\n' "operation" "seconds" "ratio"
@@ -82,12 +95,12 @@ echo "            cp -r $(tr '\n' ' ' <"$work/t_cp")| extract $(tr '\n' ' ' <"$w
 echo "archive: $(stat -c %s "$work/a.meg") bytes"
 echo
 
-rss() { # prints max RSS in KiB of the command, or '-' when it fails
+rss() { # prints max RSS in KiB of the command, or '- (exit N)' when it fails
     /usr/bin/time -v "$@" >/dev/null 2>"$work/time.txt"
     local rc=$?
     local k
     k=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
-    if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then echo "- (exit $rc)"; else echo "$k"; fi
+    if [ $rc -ne 0 ]; then echo "- (exit $rc)"; else echo "$k"; fi
 }
 echo "== peak memory (max RSS, KiB) on the $(stat -c %s "$work/a.meg")-byte archive"
 printf '%-36s %14s %14s\n' "command" "this build" "${before:+before}"
@@ -97,6 +110,9 @@ row() { # label args... (ARCHIVE and OUT substituted)
     for x in "$@"; do a+=("${x//@/$work}"); done
     rm -rf "$work/x2" "$work/r.meg"
     local now_k; now_k=$(rss "$ferry" "${a[@]}")
+    # This build must succeed on its own valid archive (an older one given
+    # as BEFORE may lack a command: shown as '- (exit N)').
+    case "$now_k" in -*) echo "bench/archive.sh: ferry $* failed: $now_k" >&2; exit 1 ;; esac
     local old_k=""
     if [ -n "$before" ]; then rm -rf "$work/x2" "$work/r.meg"; old_k=$(rss "$before" "${a[@]}"); fi
     printf '%-36s %14s %14s\n' "$label" "$now_k" "$old_k"
@@ -107,5 +123,5 @@ row "info ARCHIVE" info @/a.meg
 row "validate ARCHIVE" validate @/a.meg
 row "extract ARCHIVE OUTDIR" extract @/a.meg @/x2
 row "convert ARCHIVE OUT.meg (rewrite)" convert @/a.meg @/r.meg
-cmp -s "$work/a.meg" "$work/r.meg" && echo "rewrite byte-identical: yes" || echo "rewrite byte-identical: NO"
-cmp -s "$work/a.meg" "$work/p.meg" && echo "pack reproducible (two packs identical): yes" || echo "pack reproducible: NO"
+cmp -s "$work/a.meg" "$work/r.meg" && echo "rewrite byte-identical: yes" || { echo "rewrite byte-identical: NO" >&2; exit 1; }
+cmp -s "$work/a.meg" "$work/p.meg" && echo "pack reproducible (two packs identical): yes" || { echo "pack reproducible: NO" >&2; exit 1; }

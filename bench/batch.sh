@@ -14,6 +14,14 @@ trap 'rm -rf "$work"' EXIT
 jobs=$(nproc)
 
 now() { date +%s.%N; }
+# ok CMD...: runs ferry's CMD; a failure stops the benchmark (exit 1, its
+# stderr shown): a run that failed is no timing.
+ok() {
+  "$@" 2>"$work/err" && return 0
+  echo "bench/batch.sh: failed (exit $?): $*" >&2
+  tail -n 20 "$work/err" >&2
+  exit 1
+}
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 files=$(find "$corpus" -type f | wc -l)
@@ -25,8 +33,8 @@ for r in $(seq "$rounds"); do
   rm -rf "$work/copy" "$work/out1" "$work/out2"
   sync
   t0=$(now); cp -r "$corpus" "$work/copy"; t1=$(now)
-  "$ferry" convert -r --quiet --no-textures --jobs "$jobs" "$corpus" "$work/out1" 2>/dev/null; t2=$(now)
-  "$ferry" convert -r --quiet --jobs "$jobs" "$corpus" "$work/out2" 2>/dev/null; t3=$(now)
+  ok "$ferry" convert -r --quiet --no-textures --jobs "$jobs" "$corpus" "$work/out1"; t2=$(now)
+  ok "$ferry" convert -r --quiet --jobs "$jobs" "$corpus" "$work/out2"; t3=$(now)
   echo "$t1 - $t0" | bc -l >>"$work/cp"
   echo "$t2 - $t1" | bc -l >>"$work/plain"
   echo "$t3 - $t2" | bc -l >>"$work/tex"
@@ -43,6 +51,7 @@ echo
 echo "peak memory of one conversion (largest models, --anim auto, textures on)"
 printf '%-40s %10s %12s %8s\n' "file" "bytes" "max RSS" "/file"
 find "$corpus" -type f -iname '*.alo' -printf '%s %p\n' | sort -rn | head -n 3 | while read -r size path; do
-  rss_kb=$( { /usr/bin/time -f '%M' "$ferry" convert --anim auto "$path" "$work/one.glb" 2>&1 >/dev/null; } | tail -n 1)
+  ok /usr/bin/time -o "$work/rss" -f '%M' "$ferry" convert --anim auto "$path" "$work/one.glb" >/dev/null
+  rss_kb=$(tail -n 1 "$work/rss")
   printf '%-40s %10d %12d %8.2f\n' "$(basename "$path")" "$size" "$((rss_kb * 1024))" "$(echo "$rss_kb * 1024 / $size" | bc -l)"
-done
+done || exit 1

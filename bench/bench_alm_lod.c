@@ -331,7 +331,6 @@ static void bench_model(const char *path, int rounds, size_t samples, summary *s
     ferry_alo_scene_options so;
     memset(&so, 0, sizeof so);
     so.skip_textures = true;
-    so.game_view = true;
     ferry_scene *scene = NULL;
     ferry_alm_mesh *mesh = NULL;
     double *build = calloc((size_t)rounds, sizeof *build);

@@ -123,6 +123,15 @@ if [ -x "$psim" ]; then
     echo
 fi
 
+# Hostile inputs whose tests check only that a cap is reached
+# (test_alm_bad_input, test_particle_sim): their time, measured, not asserted.
+hostile="$build/bench/bench_hostile"
+if [ -x "$hostile" ]; then
+    echo "== hostile inputs built in memory ($hostile --rounds 5)"
+    "$hostile" --rounds 5
+    echo
+fi
+
 echo "== peak memory of one load, the 3 largest models"
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "skipped: valgrind not installed; the arena/file column above is the estimate"

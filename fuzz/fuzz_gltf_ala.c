@@ -34,12 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int format = 2; format >= 1; format--) {
             ferry_diagnostics d;
             memset(&d, 0, sizeof d);
-            ferry_ala_scene_options ao;
+            ferry_ala_from_scene_options ao;
             memset(&ao, 0, sizeof ao);
+            ao.animation_index = i;
             ao.format = (uint8_t)format;
             ao.diagnostics = &d;
             ferry_ala_animation *a = NULL;
-            ferry_result r = ferry_ala_from_scene(scene, i, &ao, &a, &err);
+            ferry_result r = ferry_ala_from_scene(scene, &ao, &a, &err);
             for (size_t k = 0; k < d.count; k++)
                 if (!d.items[k].rule[0] || !d.items[k].message[0]) fail("a warning without rule or message");
             ferry_diagnostics_free(&d);

@@ -43,12 +43,12 @@ static bool load_each(void *ctx, const char *name, ferry_entry_kind kind)
 
 static void repack(const ferry_meg *m)
 {
-    size_t n = m->file_count < 64 ? m->file_count : 64;
+    size_t n = m->entry_count < 64 ? m->entry_count : 64;
     ferry_meg_pack_entry e[64];
     size_t order[64], k = 0;
     ferry_error err;
     for (size_t i = 0; i < n; i++) {
-        const ferry_meg_entry *f = &m->files[i];
+        const ferry_meg_entry *f = &m->entries[i];
         if (!f->name || !f->name_length) continue;
         e[k++] = (ferry_meg_pack_entry){f->name, f->name_length, f->size % 64};
         char out[4096];
@@ -75,14 +75,14 @@ static void repack(const ferry_meg *m)
         memcpy(a, t.data, t.size);
         ferry_meg *back;
         if (ferry_meg_read(a, (size_t)total, NULL, &back, &err) != FERRY_OK) fail("a packed archive does not read");
-        if (back->format != f || back->file_count != k || back->tables_end != t.size) fail("packed header wrong");
-        for (uint32_t i = 0; i < back->file_count; i++) {
-            const ferry_meg_entry *r = &back->files[i];
+        if (back->format != f || back->entry_count != k || back->tables_end != t.size) fail("packed header wrong");
+        for (uint32_t i = 0; i < back->entry_count; i++) {
+            const ferry_meg_entry *r = &back->entries[i];
             const ferry_meg_pack_entry *g = &e[order[i]];
             if (r->name_length != g->name_length || memcmp(r->name, g->name, g->name_length) != 0 || r->size != g->size)
                 fail("packed record is not the entry given");
             if (r->crc != ferry_meg_crc32(g->name, g->name_length)) fail("packed CRC wrong");
-            if (i && r->crc < back->files[i - 1].crc) fail("packed records out of CRC order");
+            if (i && r->crc < back->entries[i - 1].crc) fail("packed records out of CRC order");
             if (!r->data) fail("packed entry outside the archive");
         }
         ferry_meg_free(back);
@@ -102,8 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail("error without a location inside the input");
         return 0;
     }
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        const ferry_meg_entry *e = &m->files[i];
+    for (uint32_t i = 0; i < m->entry_count; i++) {
+        const ferry_meg_entry *e = &m->entries[i];
         if (e->data && (e->data < data || (size_t)(e->data - data) + e->size > size)) fail("entry outside the input");
     }
     ferry_buffer out = {0};

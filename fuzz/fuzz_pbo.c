@@ -4,7 +4,7 @@
  * Contracts checked (abort on breach, so libFuzzer keeps the input):
  *  - a failed read locates its error inside the input and names a record;
  *  - an archive that reads writes back byte for byte, its table alone as
- *    the input's first table_end bytes;
+ *    the input's first tables_end bytes;
  *  - every entry's data pointer, when set, lies inside the input;
  *  - decoding an entry either succeeds with its stated size or fails with
  *    a located message;
@@ -55,12 +55,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (size_t i = 0; i < m->entry_count; i++) {
         const ferry_pbo_entry *e = &m->entries[i];
-        if (e->data && (e->data < data || (size_t)(e->data - data) + e->data_size > size)) fail("entry outside the input");
+        if (e->data && (e->data < data || (size_t)(e->data - data) + e->size > size)) fail("entry outside the input");
         if (i < 16) {
             uint8_t *bytes = NULL;
             size_t n = 0;
             if (ferry_pbo_entry_bytes(m, i, 1u << 20, &bytes, &n, &err) == FERRY_OK) {
-                size_t want = e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->data_size;
+                size_t want = e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->size;
                 if (n != want) fail("decoded size differs from the stated one");
                 free(bytes);
             } else if (bytes || !err.message[0] || (err.offset != FERRY_NO_OFFSET && err.offset > size)) {
@@ -72,9 +72,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ferry_pbo_write(m, &out, &err) != FERRY_OK) fail("a read archive does not write");
     if (out.size != size || memcmp(out.data, data, size) != 0) fail("writing does not reproduce the input");
     ferry_buffer_free(&out);
-    /* The table alone: the input's first table_end bytes. */
+    /* The table alone: the input's first tables_end bytes. */
     if (ferry_pbo_write_tables(m, &out, &err) != FERRY_OK) fail("a read archive's table does not write");
-    if (out.size != m->table_end || memcmp(out.data, data, out.size) != 0) fail("the table is not the input's");
+    if (out.size != m->tables_end || memcmp(out.data, data, out.size) != 0) fail("the table is not the input's");
     ferry_buffer_free(&out);
 
     /* Compressed entries are decoded by validation: keep them small. */

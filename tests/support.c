@@ -178,3 +178,20 @@ const ferry_json *test_extras_parse(const char *text)
     json_decref(j);
     return ok ? v : NULL;
 }
+
+void test_alo_scene_paths(ferry_alo_scene_options *o, const char *path, const char *const *dirs, size_t dir_count,
+                          char *name, size_t name_size, ferry_alamo_texture_folders *folders)
+{
+    memset(folders, 0, sizeof *folders);
+    const char *base = path ? path : "";
+    for (const char *p = base; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    const char *dot = strrchr(base, '.');
+    int len = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    snprintf(name, name_size, "%.*s", len, base);
+    o->name = name;
+    ferry_error err;
+    o->texture_places = ferry_alamo_texture_folders_open(path, dirs, dir_count, folders, &err) == FERRY_OK
+                            ? &folders->places
+                            : NULL;
+}

@@ -4,6 +4,10 @@
 #define FERRY_TEST_SUPPORT_H
 
 #include <ferry/ala.h>
+#include <ferry/convert.h>
+
+/* FY_REF / FY_SET_REF: a scene's optional references as an index or -1. */
+#include "scene/scene_ref.h"
 #include <ferry/scene.h>
 
 #include <stdbool.h>
@@ -57,6 +61,14 @@ const char *test_extras_text(const ferry_json *extras);
 /* JSON text as a ferry_json for scenes built by hand (kept until the test
  * exits); NULL when the text is not JSON. */
 const ferry_json *test_extras_parse(const char *text);
+
+/* ferry_alo_scene_options as a caller holding the path of a model on the
+ * disk sets them: named by the file's base name without extension (in
+ * `name`, name_size bytes), textures found in the folders
+ * ferry_alamo_texture_folders_open opens from that path and `dirs` (the
+ * caller closes `folders`; on failure no texture places are set). */
+void test_alo_scene_paths(ferry_alo_scene_options *o, const char *path, const char *const *dirs, size_t dir_count,
+                          char *name, size_t name_size, ferry_alamo_texture_folders *folders);
 
 /* Bit-exact pose comparison, field by field: a memcmp of the struct would
  * also compare its padding bytes, which hold whatever was there. */

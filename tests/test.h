@@ -1,7 +1,10 @@
 /* Minimal test harness: CHECK records a failure and goes on; each test file
  * ends with TEST_END, which prints "N passed, N failed" and sets the exit code.
- * A test that needs ../shared and cannot find it calls TEST_SKIP (exit 77,
- * which ctest reports as skipped). */
+ * A test that needs ../shared (or a tool) and cannot find it calls TEST_SKIP
+ * (exit 77, which ctest reports as skipped); a test that leaves one part out
+ * for that reason calls TEST_LEFT_OUT. With FERRY_REQUIRE_ALL set (CI, which
+ * has ../shared and installs every tool) both are failures instead: there,
+ * nothing is allowed to pass by not running. */
 #ifndef FERRY_TEST_H
 #define FERRY_TEST_H
 
@@ -40,12 +43,43 @@ static int test_checks_passed, test_checks_failed;
 
 #define CHECK_NEAR(a, b, eps) CHECK_MSG(fabs((double)(a) - (double)(b)) <= (eps), "%.9g vs %.9g", (double)(a), (double)(b))
 
+/* True when FERRY_REQUIRE_ALL is set to anything but "" or "0". */
+static inline int test_require_all(void)
+{
+    const char *v = getenv("FERRY_REQUIRE_ALL");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 #define TEST_SKIP(...)                                                                     \
     do {                                                                                   \
+        if (test_require_all()) {                                                          \
+            fprintf(stderr, "%s:%d: FAIL: FERRY_REQUIRE_ALL is set, but the test cannot run: ", \
+                    __FILE__, __LINE__);                                                   \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fputc('\n', stderr);                                                           \
+            exit(1);                                                                       \
+        }                                                                                  \
         printf("SKIP: ");                                                                  \
         printf(__VA_ARGS__);                                                               \
         printf("\n");                                                                      \
         exit(77);                                                                          \
+    } while (0)
+
+/* One part of a test not run for want of ../shared or a tool: a note, or a
+ * failed check under FERRY_REQUIRE_ALL. The caller goes on without it. */
+#define TEST_LEFT_OUT(...)                                                                 \
+    do {                                                                                   \
+        if (test_require_all()) {                                                          \
+            test_checks_failed++;                                                          \
+            fprintf(stderr, "%s:%d: check failed: FERRY_REQUIRE_ALL is set, but a part was left out: ", \
+                    __FILE__, __LINE__);                                                   \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fputc('\n', stderr);                                                           \
+        } else {                                                                           \
+            printf("note: left out: ");                                                    \
+            printf(__VA_ARGS__);                                                           \
+            printf("\n");                                                                  \
+        }                                                                                  \
     } while (0)
 
 #define TEST_END()                                                                         \

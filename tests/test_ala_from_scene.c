@@ -30,12 +30,12 @@ static void base_scene(ferry_scene *s, ferry_scene_animation *a, ferry_scene_cha
     nodes[0].rotation[0] = -H;
     nodes[0].rotation[3] = H;
     nodes[1].name = "Root";
-    nodes[1].parent = 0;
+    FY_SET_REF(&nodes[1], parent, 0);
     nodes[2].name = "Arm";
-    nodes[2].parent = 1;
+    FY_SET_REF(&nodes[2], parent, 1);
     nodes[2].translation[2] = 5;
     nodes[3].name = "ArmMesh";
-    nodes[3].parent = 2;
+    FY_SET_REF(&nodes[3], parent, 2);
     nodes[3].extras = test_extras_parse("{\"alamo\":\"mesh\"}");
     s->nodes = nodes;
     s->node_count = 4;
@@ -49,13 +49,13 @@ static void base_scene(ferry_scene *s, ferry_scene_animation *a, ferry_scene_cha
 
 static ferry_ala_animation *build(const ferry_scene *s, int format, double fps, ferry_diagnostics *d, ferry_error *err)
 {
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
     o.format = (uint8_t)format;
     o.fps = fps;
     o.diagnostics = d;
     ferry_ala_animation *a = NULL;
-    if (ferry_ala_from_scene(s, 0, &o, &a, err) != FERRY_OK) return NULL;
+    if (ferry_ala_from_scene(s, &o, &a, err) != FERRY_OK) return NULL;
     ferry_diagnostics v;
     memset(&v, 0, sizeof v);
     CHECK_MSG(ferry_ala_validate(a, NULL, &v) == 0, "validation: %s", v.count ? v.items[0].message : "");
@@ -187,12 +187,12 @@ static void test_extras_and_axes(void)
     }
     /* No extras, no rate given: 30 fps. */
     an.extras = NULL;
-    ferry_ala_scene_report rep;
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_report rep;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
     o.report = &rep;
     a = NULL;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_OK);
     CHECK(a && a->fps == 30.0f && rep.fps_assumed && a->frame_count == 1);
     ferry_ala_free(a);
 
@@ -232,16 +232,16 @@ static void test_extras_and_axes(void)
     n4[0].rotation[0] = -H;
     n4[0].rotation[3] = H;
     n4[1].name = "Root";
-    n4[1].parent = 0;
+    FY_SET_REF(&n4[1], parent, 0);
     n4[2].name = "Holder";
-    n4[2].parent = 1;
-    n4[2].mesh = 0; /* a mesh node: not a bone */
+    FY_SET_REF(&n4[2], parent, 1);
+    FY_SET_REF(&n4[2], mesh, 0); /* a mesh node: not a bone */
     n4[2].extras = test_extras_parse("{\"alamo\":\"mesh\"}");
     n4[2].translation[2] = 2;
     n4[2].rotation[2] = H;
     n4[2].rotation[3] = H;
     n4[3].name = "Tip";
-    n4[3].parent = 2;
+    FY_SET_REF(&n4[3], parent, 2);
     static const float tip_t[] = {0}, tip_v[] = {1, 0, 0};
     ferry_scene_channel c3 = {.node = 3, .path = FERRY_ANIM_TRANSLATION, .times = tip_t, .key_count = 1, .values = tip_v};
     ferry_scene_animation a3 = {.name = "x", .channels = &c3, .channel_count = 1};
@@ -274,14 +274,14 @@ static void test_bad_input(void)
     base_scene(&s, &an, ch, 3);
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
-    ferry_ala_scene_report rep;
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_report rep;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
     o.diagnostics = &d;
     o.report = &rep;
     ferry_error err;
     ferry_ala_animation *a = NULL;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_OK);
     bool not_bone = false, nan_seen = false;
     for (size_t i = 0; i < d.count; i++) {
         if (strcmp(d.items[i].rule, "anim-not-bone") == 0 && strstr(d.items[i].message, "ArmMesh")) not_bone = true;
@@ -306,13 +306,14 @@ static void test_bad_input(void)
     /* Times that go back: a located error. */
     ch[2].times = back;
     a = NULL;
-    CHECK(ferry_ala_from_scene(&s, 0, NULL, &a, &err) == FERRY_ERR_MALFORMED && a == NULL);
+    CHECK(ferry_ala_from_scene(&s, NULL, &a, &err) == FERRY_ERR_MALFORMED && a == NULL);
     CHECK(strcmp(err.path, "animations[0]") == 0 && strstr(err.message, "channel 2") != NULL);
     ch[2].times = times;
     /* An animation index past the end; a format that does not exist. */
-    CHECK(ferry_ala_from_scene(&s, 1, NULL, &a, &err) == FERRY_ERR_ARGUMENT);
+    ferry_ala_from_scene_options second = {.animation_index = 1};
+    CHECK(ferry_ala_from_scene(&s, &second, &a, &err) == FERRY_ERR_ARGUMENT);
     o.format = 3;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_ERR_ARGUMENT);
 
     /* Zero length: every key at time 0 gives one frame, with a warning. */
     static const float t0[] = {0};
@@ -321,7 +322,7 @@ static void test_bad_input(void)
     memset(&o, 0, sizeof o);
     memset(&d, 0, sizeof d);
     o.diagnostics = &d;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_OK);
     CHECK(a && a->frame_count == 1 && d.count == 1 && strcmp(d.items[0].rule, "anim-zero-length") == 0);
     ferry_ala_free(a);
     ferry_diagnostics_free(&d);
@@ -341,11 +342,11 @@ static void test_bad_input(void)
     ferry_scene_animation ma = {.name = "big", .channels = mc, .channel_count = n};
     ferry_scene big = {.nodes = many, .node_count = n, .animations = &ma, .animation_count = 1};
     a = NULL;
-    CHECK(ferry_ala_from_scene(&big, 0, NULL, &a, &err) == FERRY_ERR_UNSUPPORTED);
+    CHECK(ferry_ala_from_scene(&big, NULL, &a, &err) == FERRY_ERR_UNSUPPORTED);
     CHECK(strstr(err.message, "format 2") != NULL && strcmp(err.path, "animations[0]") == 0);
     memset(&o, 0, sizeof o);
     o.format = 1;
-    CHECK(ferry_ala_from_scene(&big, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&big, &o, &a, &err) == FERRY_OK);
     CHECK(a && a->bone_count == n);
     ferry_ala_free(a);
     free(many);
@@ -366,7 +367,7 @@ static void test_bone_names(void)
     nodes[2].name = "Arm.001";
     nodes[3].name = "Arm"; /* the mesh node */
     static const char *const bones[] = {"Root", "arm"};
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
     o.bone_names = bones;
     o.bone_count = 2;
@@ -375,7 +376,7 @@ static void test_bone_names(void)
     o.diagnostics = &d;
     ferry_ala_animation *a = NULL;
     ferry_error err;
-    CHECK(ferry_ala_from_scene(&s, 0, &o, &a, &err) == FERRY_OK);
+    CHECK(ferry_ala_from_scene(&s, &o, &a, &err) == FERRY_OK);
     CHECK(d.count == 0);
     CHECK(a && a->bone_count == 1 && a->bones[0].index == 1 && strcmp(a->bones[0].name, "arm") == 0);
     ferry_ala_free(a);

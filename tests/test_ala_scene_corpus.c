@@ -173,13 +173,16 @@ static void round_trip(const char *ala_path, const char *alo_path, stats *st)
     const char *names[1] = {stem};
     ferry_alo_scene_options so;
     memset(&so, 0, sizeof so);
-    so.model_path = alo_path;
+    char model_name[256];
+    ferry_alamo_texture_folders folders;
+    test_alo_scene_paths(&so, alo_path, NULL, 0, model_name, sizeof model_name, &folders);
     so.skip_textures = true;
     so.all = true;
     so.animations = anims;
     so.animation_names = names;
     so.animation_count = 1;
     CHECK_MSG(ferry_alo_to_scene(m, &so, &s1, &err) == FERRY_OK, "%s: export: %s", name, err.message);
+    ferry_alamo_texture_folders_close(&folders);
     if (!s1) goto done;
     CHECK_MSG(ferry_gltf_write_glb(s1, &glb, &err) == FERRY_OK, "%s: glb: %s", name, err.message);
     CHECK_MSG(ferry_gltf_read(glb.data, glb.size, NULL, &s2, &err) == FERRY_OK, "%s: read back: %s", name, err.message);
@@ -191,7 +194,7 @@ static void round_trip(const char *ala_path, const char *alo_path, stats *st)
     int32_t *bone_nodes = calloc(bones + 1, sizeof *bone_nodes);
     ferry_ala_scene_bones(s2, bone_nodes, bones);
     for (int format = 1; format <= 2 && s2->animation_count == 1; format++) {
-        ferry_ala_scene_options o;
+        ferry_ala_from_scene_options o;
         memset(&o, 0, sizeof o);
         o.format = (uint8_t)format;
         ferry_diagnostics d;
@@ -200,7 +203,7 @@ static void round_trip(const char *ala_path, const char *alo_path, stats *st)
         ferry_ala_animation *b = NULL;
         char what[300];
         snprintf(what, sizeof what, "%s (format %d)", name, format);
-        CHECK_MSG(ferry_ala_from_scene(s2, 0, &o, &b, &err) == FERRY_OK, "%s: %s", what, err.message);
+        CHECK_MSG(ferry_ala_from_scene(s2, &o, &b, &err) == FERRY_OK, "%s: %s", what, err.message);
         CHECK_MSG(d.warning_count == 0, "%s: %zu warnings, first: %s", what, d.warning_count, d.count ? d.items[0].message : "");
         ferry_diagnostics_free(&d);
         if (!b) continue;

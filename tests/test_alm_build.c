@@ -330,7 +330,7 @@ static void build_hand(const char *name, hand_mesh *h, uint32_t expect_triangles
     while (free_count < unlimited_count && unlimited[free_count].error < 1e-9) free_count++;
     CHECK_MSG(free_count == h->m.position_count - expect_positions, "%s: %u free collapses of %u, expected %u", name,
               free_count, unlimited_count, h->m.position_count - expect_positions);
-    ferry_alm_build_options free_only = {0, 1e-9, 0, -1};
+    ferry_alm_build_options free_only = {0, 1e-9, 0};
     CHECK_MSG(ferry_alm_build_collapses(&h->m, &free_only, arena, &h->m.collapses, &h->m.collapse_count, &err) == FERRY_OK,
               "%s: %s", name, err.message);
     CHECK_EQ_U(h->m.collapse_count, h->m.position_count - expect_positions);
@@ -349,7 +349,7 @@ static void build_hand(const char *name, hand_mesh *h, uint32_t expect_triangles
     CHECK_MSG(validate_errors(name, &h->m) == 0, "%s: validation errors", name);
     check_round_trip(name, &h->m, h->points);
     /* A floor on the triangle count stops the building there. */
-    ferry_alm_build_options o = {h->m.triangle_count / 2, 0, 0, -1};
+    ferry_alm_build_options o = {h->m.triangle_count / 2, 0, 0};
     ferry_alm_collapse *half = NULL;
     uint32_t half_count = 0;
     CHECK(ferry_alm_build_collapses(&h->m, &o, arena, &half, &half_count, &err) == FERRY_OK);
@@ -405,13 +405,13 @@ static void check_scene(void)
      * at y = 2, plus a rigid triangle on node 1 (local coordinates). */
     ferry_scene_node nodes[3];
     for (int i = 0; i < 3; i++) ferry_scene_node_init(&nodes[i]);
-    nodes[1].parent = 0;
+    FY_SET_REF(&nodes[1], parent, 0);
     nodes[1].translation[1] = 2;
-    nodes[2].parent = 1;
+    FY_SET_REF(&nodes[2], parent, 1);
     nodes[2].translation[0] = 5;
-    nodes[2].mesh = 1;
-    nodes[0].mesh = 0;
-    nodes[0].skin = 0;
+    FY_SET_REF(&nodes[2], mesh, 1);
+    FY_SET_REF(&nodes[0], mesh, 0);
+    FY_SET_REF(&nodes[0], skin, 0);
     static const float strip[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0, 1, 2, 0};
     static const float uv[] = {0, 0, 1, 0, 0, 0.5f, 1, 0.5f, 0, 1, 1, 1};
     static const uint16_t joints[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
@@ -426,13 +426,16 @@ static void check_scene(void)
     memset(prims, 0, sizeof prims);
     prims[0].vertex_count = 6, prims[0].positions = strip, prims[0].texcoords[0] = uv, prims[0].texcoord_count = 1;
     prims[0].joints = joints, prims[0].weights = weights, prims[0].indices = strip_idx, prims[0].index_count = 12;
-    prims[0].mode = FERRY_PRIMITIVE_TRIANGLES, prims[0].material = -1;
-    prims[1].vertex_count = 3, prims[1].positions = tri, prims[1].mode = FERRY_PRIMITIVE_TRIANGLES, prims[1].material = 0;
+    prims[0].mode = FERRY_PRIMITIVE_TRIANGLES;
+    FY_SET_REF(&prims[0], material, -1);
+    prims[1].vertex_count = 3, prims[1].positions = tri, prims[1].mode = FERRY_PRIMITIVE_TRIANGLES;
+    FY_SET_REF(&prims[1], material, 0);
     ferry_scene_mesh meshes[2];
     memset(meshes, 0, sizeof meshes);
     meshes[0].primitives = &prims[0], meshes[0].primitive_count = 1;
     meshes[1].primitives = &prims[1], meshes[1].primitive_count = 1;
-    ferry_scene_skin skin = {"skin", skin_joints, 2, ibm, 0};
+    ferry_scene_skin skin = {.name = "skin", .joints = skin_joints, .joint_count = 2, .inverse_bind_matrices = ibm};
+    FY_SET_REF(&skin, skeleton, 0);
     ferry_scene_material material;
     ferry_scene_material_init(&material);
     ferry_scene s;
@@ -441,7 +444,7 @@ static void check_scene(void)
     s.materials = &material, s.material_count = 1;
     ferry_alm_mesh *m = NULL;
     ferry_error err;
-    ferry_alm_build_options no_collapse = {UINT32_MAX, 0, 0, 0};
+    ferry_alm_from_scene_options no_collapse = {.build = {.min_triangles = UINT32_MAX}};
     CHECK_MSG(ferry_alm_from_scene(&s, &no_collapse, &m, &err) == FERRY_OK, "%s", err.message);
     if (!m) return;
     CHECK_EQ_U(m->bone_count, 3);
@@ -514,7 +517,7 @@ static void scene_point(const ferry_scene *s, const double *world, size_t node, 
 {
     const float *p = &pr->positions[3 * v];
     double acc[3] = {0, 0, 0}, total = 0;
-    int32_t skin = s->nodes[node].skin;
+    int32_t skin = FY_REF(&s->nodes[node], skin);
     if (skin >= 0 && pr->joints && pr->weights) {
         const ferry_scene_skin *sk = &s->skins[skin];
         for (int k = 0; k < 4; k++) {
@@ -558,7 +561,7 @@ static double rest_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *al
     for (size_t i = 0; i < s->node_count; i++) {
         double local[16];
         mat_trs(&s->nodes[i], local);
-        if (s->nodes[i].parent >= 0) mat_mul_cm(&world[16 * (size_t)s->nodes[i].parent], local, &world[16 * i]);
+        if (FY_REF(&s->nodes[i], parent) >= 0) mat_mul_cm(&world[16 * (size_t)FY_REF(&s->nodes[i], parent)], local, &world[16 * i]);
         else memcpy(&world[16 * i], local, sizeof local);
     }
     double *mats = calloc(16 * ((size_t)m->bone_count + 1), sizeof *mats);
@@ -567,7 +570,7 @@ static double rest_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *al
     uint32_t t = 0;
     *aligned = true;
     for (size_t i = 0; i < s->node_count && *aligned; i++) {
-        int32_t mi = s->nodes[i].mesh;
+        int32_t mi = FY_REF(&s->nodes[i], mesh);
         if (mi < 0) continue;
         for (size_t p = 0; p < s->meshes[mi].primitive_count && *aligned; p++) {
             const ferry_scene_primitive *pr = &s->meshes[mi].primitives[p];
@@ -611,7 +614,7 @@ static double export_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *
     for (size_t i = 0; i < s->node_count; i++) {
         double local[16];
         mat_trs(&s->nodes[i], local);
-        if (s->nodes[i].parent >= 0) mat_mul_cm(&world[16 * (size_t)s->nodes[i].parent], local, &world[16 * i]);
+        if (FY_REF(&s->nodes[i], parent) >= 0) mat_mul_cm(&world[16 * (size_t)FY_REF(&s->nodes[i], parent)], local, &world[16 * i]);
         else memcpy(&world[16 * i], local, sizeof local);
     }
     double *mats = calloc(16 * ((size_t)m->bone_count + 1), sizeof *mats);
@@ -620,13 +623,13 @@ static double export_error(const ferry_scene *s, const ferry_alm_mesh *m, bool *
     size_t covered = 0;
     *aligned = true;
     for (size_t i = 0; i < s->node_count && *aligned; i++) {
-        int32_t mi = s->nodes[i].mesh;
+        int32_t mi = FY_REF(&s->nodes[i], mesh);
         if (mi < 0) continue;
         for (size_t p = 0; p < s->meshes[mi].primitive_count && *aligned; p++) {
             const ferry_scene_primitive *pr = &s->meshes[mi].primitives[p];
             uint32_t t = 0;
             for (size_t c = 0; c + 3 <= pr->index_count && *aligned; c += 3) {
-                while (t < m->triangle_count && m->triangles[t].material != (uint32_t)pr->material) t++;
+                while (t < m->triangle_count && m->triangles[t].material != (uint32_t)FY_REF(pr, material)) t++;
                 if (t >= m->triangle_count) {
                     *aligned = false;
                     break;
@@ -664,8 +667,7 @@ static void check_model(const char *path, totals *tot)
     }
     ferry_alo_scene_options so;
     memset(&so, 0, sizeof so);
-    so.skip_textures = true;
-    so.game_view = true; /* what the game draws: no shadow, collision or LOD meshes */
+    so.skip_textures = true; /* the default view: what the game draws, no shadow, collision or LOD meshes */
     ferry_scene *scene = NULL;
     CHECK_MSG(ferry_alo_to_scene(model, &so, &scene, &err) == FERRY_OK, "%s: %s", path, err.message);
     ferry_alm_mesh *m = NULL;
@@ -756,7 +758,6 @@ static void check_frames(void)
     so.animations = anims;
     so.animation_count = 1;
     so.skip_textures = true;
-    so.game_view = true;
     ferry_scene *scene = NULL;
     CHECK(ferry_alo_to_scene(model, &so, &scene, &err) == FERRY_OK);
     ferry_alm_mesh *m = NULL;
@@ -828,7 +829,7 @@ int main(void)
     CHECK(tot.models >= 3);
     const char *corpus = FERRY_SHARED_DIR "/corpus/alamo";
     if (test_dir_exists(corpus)) check_models(corpus, &tot);
-    else printf("corpus checks skipped: %s absent\n", corpus);
+    else TEST_LEFT_OUT("corpus checks (%s is absent)", corpus);
     printf("models %zu, triangles %zu, LODs %zu, worst rest-pose error %.3g (relative), of the glTF export %.3g, "
            "build %.0f triangles/s\n",
            tot.models, tot.triangles, tot.lods, tot.worst_rest, tot.worst_export,

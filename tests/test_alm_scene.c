@@ -127,7 +127,7 @@ static void test_rigid(void)
     CHECK_EQ_U(rep.vertex_count, 3);
     CHECK_EQ_U(s->node_count, 2); /* bone 0, the mesh node */
     CHECK_EQ_U(s->skin_count, 1);
-    CHECK(s->nodes[1].mesh == 0 && s->nodes[1].skin == 0 && s->nodes[1].parent == -1);
+    CHECK(FY_REF(&s->nodes[1], mesh) == 0 && FY_REF(&s->nodes[1], skin) == 0 && FY_REF(&s->nodes[1], parent) == -1);
     /* Bone node: t = (1,2,3), q = rotation of 90 degrees about X = (sin 45, 0, 0, cos 45). */
     const ferry_scene_node *bn = &s->nodes[0];
     CHECK_NEAR(bn->translation[0], 1, 1e-6);
@@ -163,7 +163,7 @@ static void test_rigid(void)
     CHECK_NEAR(z, 0, 1e-5);
     /* Material 0 shows texture 0 as a PNG. */
     CHECK_EQ_U(s->image_count, 1);
-    CHECK(s->materials[0].base_color_image == 0);
+    CHECK(FY_REF(&s->materials[0], base_color_image) == 0);
     CHECK(s->images[0].size > 8 && memcmp(s->images[0].data, "\x89PNG", 4) == 0);
     /* Animation: translation key 1 is (1,2,8) at t = 1/10 s. */
     CHECK_EQ_U(s->animation_count, 1);
@@ -346,7 +346,7 @@ static void test_animation_space(void)
     CHECK(rep.reason != NULL && strstr(rep.reason, "weighted copies") != NULL);
     CHECK_EQ_U(s->skin_count, 0);
     CHECK_EQ_U(s->node_count, 3);
-    CHECK(s->nodes[1].parent == 0);
+    CHECK(FY_REF(&s->nodes[1], parent) == 0);
     /* Version 10 bones keep their tail in extras (zero here). */
     const ferry_json *tail = ferry_json_get(s->nodes[1].extras, "tail");
     CHECK(tail && tail->kind == FERRY_JSON_ARRAY && tail->count == 3 && tail->items[2]->kind == FERRY_JSON_REAL &&
@@ -445,7 +445,7 @@ static void test_lod_and_errors(void)
     if (s) {
         CHECK_EQ_U(s->meshes[0].primitive_count, 2);
         CHECK_EQ_U(s->image_count, 2);
-        CHECK(s->materials[0].base_color_image == -1);
+        CHECK(FY_REF(&s->materials[0], base_color_image) == -1);
         CHECK(strstr(test_extras_text(s->materials[0].extras), "\"tangent_map\":{") != NULL);
         CHECK(strstr(test_extras_text(s->materials[0].extras), "\"scale\":2") != NULL);
         CHECK(strstr(test_extras_text(s->materials[0].extras), "\"texture_signed\":true") != NULL);

@@ -1149,7 +1149,7 @@ int main(void)
     if (test_dir_exists(samples))
         run_dir(samples, "sample", false, &sample_count);
     else
-        printf("note: %s is absent: bundled samples not tried\n", samples);
+        TEST_LEFT_OUT("bundled samples (%s is absent)", samples);
 
     char corpus[1024];
     snprintf(corpus, sizeof corpus, "%s/corpus/alamo", shared_dir);
@@ -1157,7 +1157,7 @@ int main(void)
         run_dir(corpus, "corpus", true, &corpus_count);
         CHECK(corpus_count > 0);
     } else {
-        printf("note: %s is absent: real models not tried (built ones and samples were)\n", corpus);
+        TEST_LEFT_OUT("real models (%s is absent; built ones and samples were tried)", corpus);
     }
 
     printf("%zu inputs (%zu corpus models, %zu samples, 2 built): %zu truncations (%zu read as valid prefixes), "

@@ -2,7 +2,8 @@
  * (hidden meshes, meshes on hidden bones, shadow volumes, collision meshes,
  * less detailed levels of a _LOD group, ALTs above 0); `all` keeps every
  * mesh and says in its extras why the game does not draw it. game_view,
- * the former opt-in, is still accepted and changes nothing.
+ * the former opt-in, changed nothing and is no longer a field (the CLI
+ * still accepts --game-view).
  *
  * Changed deliberately with the new default: this test used to expect
  * everything by default and _LOD0 kept by game_view. Real files show the
@@ -27,7 +28,7 @@ static size_t count_mesh_nodes(const ferry_scene *s, bool *seen)
 {
     size_t n = 0;
     for (size_t i = 0; i < s->node_count; i++) {
-        if (s->nodes[i].mesh < 0) continue;
+        if (FY_REF(&s->nodes[i], mesh) < 0) continue;
         n++;
         for (int k = 0; k < MESHES; k++)
             if (s->nodes[i].name && strcmp(s->nodes[i].name, names[k]) == 0) seen[k] = true;
@@ -89,12 +90,12 @@ int main(void)
     model.connections.objects = connections;
     model.connections.object_count = MESHES;
 
-    /* 0: default, 1: game_view (the old opt-in), 2: all. */
+    /* 0 and 1: the default (1 set game_view, the old opt-in, a field with no
+     * effect since removed), 2: all. */
     for (int mode = 0; mode <= 2; mode++) {
         ferry_alo_scene_options options;
         memset(&options, 0, sizeof options);
         options.skip_textures = true;
-        options.game_view = mode == 1;
         options.all = mode == 2;
         ferry_alo_scene_report report;
         memset(&report, 0xff, sizeof report);
@@ -169,8 +170,8 @@ int main(void)
         for (size_t i = 0; i < scene->node_count; i++) {
             const ferry_scene_node *nd = &scene->nodes[i];
             if (!nd->name || strcmp(nd->name, meshes[MESHES - 1].name) != 0) continue;
-            found = nd->mesh >= 0;
-            if (variant == 1) CHECK_MSG(nd->skin >= 0, "the skinned mesh is bound to the skin");
+            found = FY_REF(nd, mesh) >= 0;
+            if (variant == 1) CHECK_MSG(FY_REF(nd, skin) >= 0, "the skinned mesh is bound to the skin");
         }
         CHECK_MSG(found, "%s on a hidden bone is drawn", meshes[MESHES - 1].name);
         ferry_scene_free(scene);

@@ -83,9 +83,9 @@ static const float emissive[MESHES] = {0.5f, 0.0f, 0.25f, 0.0f, 0.0f, 0.125f};
 static const ferry_scene_material *material_of(const ferry_scene *s, const char *mesh)
 {
     for (size_t i = 0; i < s->node_count; i++)
-        if (s->nodes[i].name && strcmp(s->nodes[i].name, mesh) == 0 && s->nodes[i].mesh >= 0) {
-            const ferry_scene_mesh *m = &s->meshes[s->nodes[i].mesh];
-            if (m->primitive_count && m->primitives[0].material >= 0) return &s->materials[m->primitives[0].material];
+        if (s->nodes[i].name && strcmp(s->nodes[i].name, mesh) == 0 && FY_REF(&s->nodes[i], mesh) >= 0) {
+            const ferry_scene_mesh *m = &s->meshes[FY_REF(&s->nodes[i], mesh)];
+            if (m->primitive_count && FY_REF(&m->primitives[0], material) >= 0) return &s->materials[FY_REF(&m->primitives[0], material)];
         }
     return NULL;
 }
@@ -101,9 +101,9 @@ static void check_textured(const ferry_scene *s)
     CHECK(body != NULL);
     if (body) {
         CHECK(body->alpha_mode == FERRY_ALPHA_OPAQUE);
-        CHECK(body->base_color_image >= 0);
-        if (body->base_color_image >= 0) {
-            uint8_t *px = decode_png(&s->images[body->base_color_image]);
+        CHECK(FY_REF(body, base_color_image) >= 0);
+        if (FY_REF(body, base_color_image) >= 0) {
+            uint8_t *px = decode_png(&s->images[FY_REF(body, base_color_image)]);
             CHECK(px != NULL);
             for (int i = 0; px && i < W * H; i++) {
                 CHECK_MSG(memcmp(&px[4 * i], &expect[4 * i], 3) == 0, "colour texel %d kept", i);
@@ -116,7 +116,7 @@ static void check_textured(const ferry_scene *s)
         json_t *mask = json_object_get(json_object_get(x, "faction_mask"), "image");
         CHECK_MSG(json_is_integer(mask), "faction_mask names the mask image");
         json_int_t mi = json_integer_value(mask);
-        CHECK(mi >= 0 && (size_t)mi < s->image_count && mi != body->base_color_image);
+        CHECK(mi >= 0 && (size_t)mi < s->image_count && mi != FY_REF(body, base_color_image));
         if (mi >= 0 && (size_t)mi < s->image_count) {
             CHECK(strstr(s->images[mi].name, "mask") != NULL);
             uint8_t *px = decode_png(&s->images[mi]);
@@ -130,17 +130,17 @@ static void check_textured(const ferry_scene *s)
         }
         json_decref(x);
         /* Emissive: the texture (its colour variant) times Emissive. */
-        CHECK(body->emissive_image == body->base_color_image);
+        CHECK(FY_REF(body, emissive_image) == FY_REF(body, base_color_image));
         CHECK_NEAR(body->emissive_factor[0], 0.5, 1e-6);
     }
     /* A lit shader keeps the texture as it is; no Emissive, no emissive texture. */
     const ferry_scene_material *plain = material_of(s, "Plain");
     CHECK(plain != NULL);
     if (plain) {
-        CHECK(plain->base_color_image >= 0 && body && plain->base_color_image != body->base_color_image);
-        CHECK(plain->emissive_image == -1);
-        if (plain->base_color_image >= 0) {
-            uint8_t *px = decode_png(&s->images[plain->base_color_image]);
+        CHECK(FY_REF(plain, base_color_image) >= 0 && body && FY_REF(plain, base_color_image) != FY_REF(body, base_color_image));
+        CHECK(FY_REF(plain, emissive_image) == -1);
+        if (FY_REF(plain, base_color_image) >= 0) {
+            uint8_t *px = decode_png(&s->images[FY_REF(plain, base_color_image)]);
             CHECK(px != NULL && memcmp(px, expect, sizeof expect) == 0);
             free(px);
         }
@@ -148,8 +148,8 @@ static void check_textured(const ferry_scene *s)
     const ferry_scene_material *dark = material_of(s, "Dark");
     CHECK(dark != NULL);
     if (dark && plain) {
-        CHECK(dark->base_color_image == plain->base_color_image); /* one file, one plain image */
-        CHECK(dark->emissive_image == dark->base_color_image);
+        CHECK(FY_REF(dark, base_color_image) == FY_REF(plain, base_color_image)); /* one file, one plain image */
+        CHECK(FY_REF(dark, emissive_image) == FY_REF(dark, base_color_image));
         CHECK_NEAR(dark->emissive_factor[1], 0.25, 1e-6);
     }
     /* body.tga: colour, mask, plain. */
@@ -162,15 +162,15 @@ static void check_untextured(const ferry_scene *s)
     const ferry_scene_material *glow = material_of(s, "Glow"), *window = material_of(s, "Window"), *hull = material_of(s, "Hull");
     CHECK(glow && window && hull);
     if (!glow || !window || !hull) return;
-    CHECK(glow->base_color_image == -1 && glow->alpha_mode == FERRY_ALPHA_BLEND && glow->unlit);
+    CHECK(FY_REF(glow, base_color_image) == -1 && glow->alpha_mode == FERRY_ALPHA_BLEND && glow->unlit);
     CHECK_MSG(glow->base_color_factor[3] > 0 && glow->base_color_factor[3] <= 0.5f, "additive without texture: alpha %g",
               glow->base_color_factor[3]);
-    CHECK(window->base_color_image == -1 && window->alpha_mode == FERRY_ALPHA_BLEND);
+    CHECK(FY_REF(window, base_color_image) == -1 && window->alpha_mode == FERRY_ALPHA_BLEND);
     CHECK_MSG(window->base_color_factor[3] > 0 && window->base_color_factor[3] <= 0.5f, "alpha without texture: alpha %g",
               window->base_color_factor[3]);
-    CHECK(hull->base_color_image == -1 && hull->alpha_mode == FERRY_ALPHA_OPAQUE && hull->base_color_factor[3] == 1.0f);
+    CHECK(FY_REF(hull, base_color_image) == -1 && hull->alpha_mode == FERRY_ALPHA_OPAQUE && hull->base_color_factor[3] == 1.0f);
     /* Without a texture the emissive factor stays alone. */
-    CHECK(hull->emissive_image == -1);
+    CHECK(FY_REF(hull, emissive_image) == -1);
     CHECK_NEAR(hull->emissive_factor[2], 0.125, 1e-6);
     json_t *x = json_loads(test_extras_text(glow->extras), 0, NULL);
     CHECK(json_string_value(json_object_get(x, "texture_not_embedded")) &&
@@ -248,8 +248,9 @@ int main(void)
     ferry_diagnostics diags = {0};
     ferry_alo_scene_options options;
     memset(&options, 0, sizeof options);
-    options.texture_dirs = dirs;
-    options.texture_dir_count = 1;
+    char name[256];
+    ferry_alamo_texture_folders folders;
+    test_alo_scene_paths(&options, NULL, dirs, 1, name, sizeof name, &folders);
     options.report = &report;
     options.diagnostics = &diags;
     ferry_scene *scene = NULL;
@@ -287,9 +288,10 @@ int main(void)
         CHECK_EQ_U(report.missing_texture_count, 0);
         check_untextured(scene);
         const ferry_scene_material *body = material_of(scene, "Body");
-        CHECK(body && body->alpha_mode == FERRY_ALPHA_OPAQUE && body->emissive_image == -1);
+        CHECK(body && body->alpha_mode == FERRY_ALPHA_OPAQUE && FY_REF(body, emissive_image) == -1);
         ferry_scene_free(scene);
     }
+    ferry_alamo_texture_folders_close(&folders);
     unlink(tga);
     rmdir(dir);
     TEST_END();

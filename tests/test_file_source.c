@@ -391,7 +391,7 @@ static void test_converter_from_memory(void)
             CHECK(strcmp(im->name, "crate") == 0);
             CHECK(im->source_path && strcmp(im->source_path, "mem:/Textures/CRATE.TGA") == 0);
         }
-        CHECK(scene->material_count == 1 && scene->materials[0].base_color_image == 0);
+        CHECK(scene->material_count == 1 && FY_REF(&scene->materials[0], base_color_image) == 0);
     }
     ferry_scene_free(scene);
     CHECK(m.loads == 1 && m.outstanding == 0); /* loaded once, given back */

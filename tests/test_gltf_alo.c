@@ -229,7 +229,7 @@ static void hand_init(hand *h, size_t tris, size_t bones)
     h->prim.indices = h->idx;
     h->prim.index_count = n;
     h->prim.mode = FERRY_PRIMITIVE_TRIANGLES;
-    h->prim.material = -1;
+    FY_SET_REF(&h->prim, material, -1);
     h->mesh.primitives = &h->prim;
     h->mesh.primitive_count = 1;
     h->s.meshes = &h->mesh;
@@ -237,20 +237,20 @@ static void hand_init(hand *h, size_t tris, size_t bones)
     h->s.nodes = h->nodes;
     for (size_t b = 0; b < bones; b++) {
         ferry_scene_node_init(&h->nodes[b]);
-        h->nodes[b].parent = b ? (int32_t)b - 1 : -1;
+        FY_SET_REF(&h->nodes[b], parent, b ? (int32_t)b - 1 : -1);
         h->nodes[b].translation[0] = b ? 1.0f : 0.0f;
         h->joints[b] = (int32_t)b;
     }
     ferry_scene_node *mn = &h->nodes[bones];
     ferry_scene_node_init(mn);
     mn->name = "mesh";
-    mn->mesh = 0;
+    FY_SET_REF(mn, mesh, 0);
     h->s.node_count = bones + 1;
     if (bones) {
-        mn->skin = 0;
+        FY_SET_REF(mn, skin, 0);
         h->skin.joints = h->joints;
         h->skin.joint_count = bones;
-        h->skin.skeleton = -1;
+        FY_SET_REF(&h->skin, skeleton, -1);
         h->s.skins = &h->skin;
         h->s.skin_count = 1;
         h->jnt = calloc(4 * n, sizeof *h->jnt);

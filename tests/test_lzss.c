@@ -232,9 +232,16 @@ static void test_ring_edges(void)
     stream[stream_size++] = 0x00;
     stream[stream_size++] = 0x00;
     for (int k = 0; k < 3; k++) want[n_lit + (size_t)k] = want[n_lit + (size_t)k - 4096];
-    le32(stream + stream_size, ferry_lzss_checksum(want, n_lit + 3));
+    /* The checksum, by hand: byte i < 4100 is (7i + i/256) mod 256; with
+     * i = 256q + r that is (7r + q) mod 256, and since 7 is odd, r = 0..255
+     * gives every value 0..255 once: each of the blocks q = 0..15 sums to
+     * 255 * 256 / 2 = 32,640, 522,240 in all. q = 16, r = 0..3: 16 + 23 +
+     * 30 + 37 = 106. The 3 copied bytes are bytes 4..6: 28 + 35 + 42 = 105.
+     * 522,240 + 106 + 105 = 522,451. */
+    const uint32_t want_sum = 522451;
+    le32(stream + stream_size, want_sum);
     stream_size += 4;
-    check_stream("d=0 is 4096", stream, stream_size, want, n_lit + 3, ferry_lzss_checksum(want, n_lit + 3));
+    check_stream("d=0 is 4096", stream, stream_size, want, n_lit + 3, want_sum);
     free(stream);
     free(want);
 }
@@ -419,7 +426,7 @@ static void test_corpus(void)
 {
     const char *dir = FERRY_SHARED_DIR "/corpus/odol";
     if (!test_dir_exists(dir)) {
-        printf("  corpus: %s not found, skipped\n", dir);
+        TEST_LEFT_OUT("corpus part (%s is absent)", dir);
         return;
     }
     char **paths;

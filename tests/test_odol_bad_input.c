@@ -249,7 +249,7 @@ int main(void)
         }
         test_free_paths(paths, n);
     } else {
-        printf("note: %s not found; the real files are left out\n", dir);
+        TEST_LEFT_OUT("the real files (%s is absent)", dir);
     }
     printf("odol bad input: %zu files (%zu real), %zu truncations, %zu corruptions: %zu refused with a location, "
            "%zu read and wrote back identically, %zu read and wrote back normalized\n",

@@ -370,7 +370,7 @@ static void damaged_corpus(void)
     static const char *dirs[] = {FERRY_SHARED_DIR "/corpus/odol/v48", FERRY_SHARED_DIR "/corpus/odol/v50"};
     for (size_t d = 0; d < 2; d++) {
         if (!test_dir_exists(dirs[d])) {
-            printf("note: %s not found; the real files are left out\n", dirs[d]);
+            TEST_LEFT_OUT("the real files (%s is absent)", dirs[d]);
             continue;
         }
         char **paths;

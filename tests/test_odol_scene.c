@@ -283,7 +283,7 @@ static size_t children(const ferry_scene *s, int32_t parent, int32_t *out, size_
 {
     size_t n = 0;
     for (size_t i = 0; i < s->node_count; i++)
-        if (s->nodes[i].parent == parent) {
+        if (FY_REF(&s->nodes[i], parent) == parent) {
             if (n < cap) out[n] = (int32_t)i;
             n++;
         }
@@ -442,12 +442,12 @@ static void test_built(void)
 
     /* Root, 4 LODs, 2 proxies. */
     CHECK_EQ_U(s->node_count, 7);
-    CHECK(strcmp(s->nodes[0].name, "built") == 0 && s->nodes[0].parent == -1);
+    CHECK(strcmp(s->nodes[0].name, "built") == 0 && FY_REF(&s->nodes[0], parent) == -1);
     int32_t lod0 = find_node(s, "1.000"), mem = find_node(s, "Memory"), sv1 = find_node(s, "Shadow Volume"),
             sv2 = find_node(s, "Shadow Volume (2)");
     CHECK(lod0 > 0 && mem > 0 && sv1 > 0 && sv2 > 0);
     if (lod0 <= 0 || mem <= 0 || sv1 <= 0 || sv2 <= 0) goto done;
-    CHECK(s->nodes[lod0].parent == 0 && s->nodes[mem].parent == 0 && s->nodes[sv2].parent == 0);
+    CHECK(FY_REF(&s->nodes[lod0], parent) == 0 && FY_REF(&s->nodes[mem], parent) == 0 && FY_REF(&s->nodes[sv2], parent) == 0);
     CHECK_EQ_U(rep.lods, 4);
     CHECK_EQ_U(rep.triangles, 4 * 2 + 4 + 1 + 1);
     CHECK_EQ_U(rep.proxies, 2);
@@ -455,18 +455,18 @@ static void test_built(void)
     CHECK_EQ_U(rep.materials, 2);
 
     /* LOD 0: three primitives (two sections, then the faces of none). */
-    const ferry_scene_mesh *mesh = &s->meshes[s->nodes[lod0].mesh];
+    const ferry_scene_mesh *mesh = &s->meshes[FY_REF(&s->nodes[lod0], mesh)];
     CHECK_EQ_U(mesh->primitive_count, 3);
-    CHECK_EQ_U(mesh_triangles(s, s->nodes[lod0].mesh), 12);
+    CHECK_EQ_U(mesh_triangles(s, FY_REF(&s->nodes[lod0], mesh)), 12);
     CHECK_EQ_U(mesh->primitives[0].index_count, 2 * 2 * 3);
     CHECK_EQ_U(mesh->primitives[1].index_count, (2 * 2 + 2) * 3);
     CHECK_EQ_U(mesh->primitives[2].index_count, 2 * 3);
-    CHECK(mesh->primitives[2].material == -1);
-    CHECK(same_triangles(s, s->nodes[lod0].mesh, &m->lods[0]));
+    CHECK(FY_REF(&mesh->primitives[2], material) == -1);
+    CHECK(same_triangles(s, FY_REF(&s->nodes[lod0], mesh), &m->lods[0]));
     /* Winding: a closed cube of side 2 encloses +8 with counter-clockwise
      * outside faces; every triangle agrees with its (outward) normals. */
     winding w = {0};
-    measure_winding(s, s->nodes[lod0].mesh, &w);
+    measure_winding(s, FY_REF(&s->nodes[lod0], mesh), &w);
     CHECK_NEAR(w.volume, 8.0, 1e-5);
     CHECK_EQ_U(w.agree, 12);
     CHECK_EQ_U(w.disagree, 0);
@@ -502,9 +502,9 @@ static void test_built(void)
 
     /* Materials: named after the rvmat, texture and stages in extras. */
     CHECK_EQ_U(s->material_count, 2);
-    CHECK(strcmp(s->materials[mesh->primitives[0].material].name, "mat\\a.rvmat") == 0);
-    CHECK(strcmp(s->materials[mesh->primitives[1].material].name, "mat\\b.rvmat") == 0);
-    json_t *mx = extras(test_extras_text(s->materials[mesh->primitives[1].material].extras));
+    CHECK(strcmp(s->materials[FY_REF(&mesh->primitives[0], material)].name, "mat\\a.rvmat") == 0);
+    CHECK(strcmp(s->materials[FY_REF(&mesh->primitives[1], material)].name, "mat\\b.rvmat") == 0);
+    json_t *mx = extras(test_extras_text(s->materials[FY_REF(&mesh->primitives[1], material)].extras));
     CHECK(mx && strcmp(json_string_value(json_object_get(mx, "texture")), "tex\\b.paa") == 0);
     CHECK(mx && strcmp(json_string_value(json_object_get(json_array_get(
                            json_object_get(json_object_get(mx, "rvmat_record"), "stages"), 0), "texture")),
@@ -568,12 +568,12 @@ static void test_built(void)
     }
 
     /* A normal filled with one value is a placeholder: left out. */
-    CHECK(s->nodes[sv2].mesh >= 0 && s->meshes[s->nodes[sv2].mesh].primitives[0].normals == NULL);
+    CHECK(FY_REF(&s->nodes[sv2], mesh) >= 0 && s->meshes[FY_REF(&s->nodes[sv2], mesh)].primitives[0].normals == NULL);
 
     /* Memory: points in stored order, z negated; selection kept. */
-    CHECK(s->nodes[mem].mesh >= 0);
-    if (s->nodes[mem].mesh >= 0) {
-        const ferry_scene_primitive *pp = &s->meshes[s->nodes[mem].mesh].primitives[0];
+    CHECK(FY_REF(&s->nodes[mem], mesh) >= 0);
+    if (FY_REF(&s->nodes[mem], mesh) >= 0) {
+        const ferry_scene_primitive *pp = &s->meshes[FY_REF(&s->nodes[mem], mesh)].primitives[0];
         CHECK(pp->mode == FERRY_PRIMITIVE_POINTS && pp->vertex_count == 3 && !pp->indices);
         CHECK_NEAR(pp->positions[3], -4, 0);
         CHECK_NEAR(pp->positions[4], 5, 0);
@@ -760,10 +760,10 @@ static void test_roof(void)
     CHECK(lod == 1 && find_node(s, "2.000") < 0 && find_node(s, "View Pilot") < 0 && find_node(s, "Memory") < 0);
     if (lod != 1) goto done;
     /* The proxy is a node; its triangle is not drawn. */
-    CHECK(find_node(s, "pilot") == 2 && s->nodes[2].parent == lod);
+    CHECK(find_node(s, "pilot") == 2 && FY_REF(&s->nodes[2], parent) == lod);
     CHECK_EQ_U(rep.proxy_triangles, 1);
-    CHECK_EQ_U(mesh_triangles(s, s->nodes[lod].mesh), 4);
-    const ferry_scene_mesh *mesh = &s->meshes[s->nodes[lod].mesh];
+    CHECK_EQ_U(mesh_triangles(s, FY_REF(&s->nodes[lod], mesh)), 4);
+    const ferry_scene_mesh *mesh = &s->meshes[FY_REF(&s->nodes[lod], mesh)];
     CHECK_EQ_U(mesh->primitive_count, 2);
     json_t *lx = extras(test_extras_text(s->nodes[lod].extras));
     CHECK(lx && json_array_size(json_object_get(lx, "proxy_sections")) == 1 &&
@@ -790,7 +790,7 @@ static void test_roof(void)
     CHECK(mesh->primitives[0].normals && mesh->primitives[0].normals[4] == 1.0f);
     /* Procedural colour: (1, 0.5, 0, 0.25) texels, sRGB decoded: 0.5 ->
      * ((0.5 + 0.055) / 1.055)^2.4 = 0.214041; alpha 0.25 blends. */
-    int32_t mat = mesh->primitives[0].material;
+    int32_t mat = FY_REF(&mesh->primitives[0], material);
     CHECK(mat >= 0);
     if (mat >= 0) {
         const ferry_scene_material *mt = &s->materials[mat];
@@ -801,7 +801,7 @@ static void test_roof(void)
         CHECK(mt->alpha_mode == FERRY_ALPHA_BLEND);
     }
     /* A value out of range: ignored (white), reported with the text. */
-    mat = mesh->primitives[1].material;
+    mat = FY_REF(&mesh->primitives[1], material);
     CHECK(mat >= 0 && s->materials[mat].base_color_factor[1] == 1.0f);
     CHECK(mat >= 0 && s->materials[mat].alpha_mode == FERRY_ALPHA_OPAQUE);
     CHECK_EQ_U(rep.colors, 1);
@@ -810,7 +810,7 @@ static void test_roof(void)
           strstr(rep.procedural_problem, "0 to 1"));
     /* Facing: the slope stored toward -z (engine) faces +z in glTF. */
     winding w = {0};
-    measure_winding(s, s->nodes[lod].mesh, &w);
+    measure_winding(s, FY_REF(&s->nodes[lod], mesh), &w);
     CHECK_EQ_U(w.agree, 4);
     CHECK_EQ_U(w.disagree, 0);
     ferry_scene_free(s);
@@ -821,9 +821,8 @@ static void test_roof(void)
     CHECK(s && s->node_count == 3 && find_node(s, "0.500") == 1 && find_node(s, "Memory") < 0);
     ferry_scene_free(s);
     s = NULL;
-    /* game_view has no effect (kept so that older callers build): alone it
-     * is the default, with `all` every LOD. */
-    opt.game_view = true;
+    /* The options as game_view (an opt-in with no effect, since removed)
+     * left them: the default; with `all` every LOD. */
     CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
     CHECK(s && rep.lods == 1 && rep.visual_lod == 1 && find_node(s, "0.500") == 1);
     ferry_scene_free(s);
@@ -835,7 +834,6 @@ static void test_roof(void)
     CHECK(rep.visual_lod == -1);
     ferry_scene_free(s);
     s = NULL;
-    opt.game_view = false;
     /* A visual LOD whose normals are one value for every vertex (a
      * placeholder) gets them all from its faces: LOD 2.000's triangle
      * (0,0,0) (1,0,0) (0,1,0) faces engine +z (its edges' cross product),
@@ -849,7 +847,7 @@ static void test_roof(void)
         opt.lods = &only0;
         opt.lod_count = 1;
         CHECK(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK);
-        const ferry_scene_primitive *pr = s && s->nodes[1].mesh >= 0 ? &s->meshes[s->nodes[1].mesh].primitives[0] : NULL;
+        const ferry_scene_primitive *pr = s && FY_REF(&s->nodes[1], mesh) >= 0 ? &s->meshes[FY_REF(&s->nodes[1], mesh)].primitives[0] : NULL;
         CHECK(pr && pr->normals);
         for (size_t v = 0; pr && pr->normals && v < 3; v++) {
             CHECK_NEAR(pr->normals[3 * v], 0, 0);
@@ -911,7 +909,7 @@ static void check_landmarks(const char *rel, const landmark *marks, size_t count
     uint8_t *data = probe ? test_read_file(path, &size) : NULL;
     if (probe) fclose(probe);
     if (!data) {
-        printf("note: %s not found: facing check skipped\n", path);
+        TEST_LEFT_OUT("facing check (%s not found)", path);
         return;
     }
     ferry_odol_model *m = NULL;
@@ -925,7 +923,7 @@ static void check_landmarks(const char *rel, const landmark *marks, size_t count
     opt.lod_count = 1;
     if (m && mem < m->lod_count && ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK) {
         const ferry_scene_node *node = &s->nodes[1];
-        const ferry_scene_primitive *pts = node->mesh >= 0 ? &s->meshes[node->mesh].primitives[0] : NULL;
+        const ferry_scene_primitive *pts = FY_REF(node, mesh) >= 0 ? &s->meshes[FY_REF(node, mesh)].primitives[0] : NULL;
         CHECK(pts && pts->mode == FERRY_PRIMITIVE_POINTS);
         json_t *x = extras(test_extras_text(node->extras));
         for (size_t i = 0; pts && i < count; i++) {
@@ -976,7 +974,7 @@ static void test_corpus(void)
 {
     const char *dir = FERRY_SHARED_DIR "/corpus/odol/v40";
     if (!test_dir_exists(dir)) {
-        printf("note: %s not found: corpus part skipped (the shared corpus is not checked out)\n", dir);
+        TEST_LEFT_OUT("corpus part (%s is absent: the shared corpus is not checked out)", dir);
         return;
     }
     char **paths;
@@ -1023,13 +1021,13 @@ static void test_corpus(void)
                 if (!proxy_face(lod, f)) want += t;
             }
             /* One marker triangle per proxy in every real file, not drawn. */
-            CHECK_EQ_U(mesh_triangles(s, node->mesh), want);
+            CHECK_EQ_U(mesh_triangles(s, FY_REF(node, mesh)), want);
             CHECK_EQ_U(all - want, lod->proxy_count);
             proxy_triangles += all - want;
-            if (want) CHECK_MSG(same_triangles(s, node->mesh, lod), "%s: LOD %u positions", paths[i], l);
+            if (want) CHECK_MSG(same_triangles(s, FY_REF(node, mesh), lod), "%s: LOD %u positions", paths[i], l);
             if (lod->resolution < 1000.0f) {
                 winding w = {0};
-                measure_winding(s, node->mesh, &w);
+                measure_winding(s, FY_REF(node, mesh), &w);
                 visual.agree += w.agree, visual.disagree += w.disagree, visual.volume += w.volume;
                 /* Closed visual LODs enclose positive volume: faces turn
                  * counter-clockwise seen from outside. */
@@ -1045,8 +1043,8 @@ static void test_corpus(void)
             for (size_t k = 0; k < s->node_count; k++) {
                 const char *x = test_extras_text(s->nodes[k].extras);
                 if (!x || !strstr(x, "\"proxy\":")) continue;
-                int32_t a = s->nodes[k].parent;
-                while (a >= 0 && a != kids[l]) a = s->nodes[a].parent;
+                int32_t a = FY_REF(&s->nodes[k], parent);
+                while (a >= 0 && a != kids[l]) a = FY_REF(&s->nodes[a], parent);
                 if (a == kids[l]) pk[np++] = (int32_t)k;
             }
             CHECK_EQ_U(np, lod->proxy_count);
@@ -1055,7 +1053,7 @@ static void test_corpus(void)
                 const ferry_scene_node *pn = &s->nodes[pk[p]];
                 CHECK(strcmp(pn->name, px->model) == 0);
                 double at[3] = {0, 0, 0};
-                for (int32_t a = pk[p]; a >= 0 && a != kids[l]; a = s->nodes[a].parent)
+                for (int32_t a = pk[p]; a >= 0 && a != kids[l]; a = FY_REF(&s->nodes[a], parent))
                     for (int c = 0; c < 3; c++) at[c] += s->nodes[a].translation[c];
                 CHECK_NEAR(at[0], px->transform[9], 1e-6);
                 CHECK_NEAR(at[1], px->transform[10], 1e-6);
@@ -1129,7 +1127,7 @@ static void test_procedural_texts(void)
         ferry_error err;
         CHECK_MSG(ferry_odol_to_scene(m, &opt, &s, &err) == FERRY_OK, "%s: %s", cases[c].text, err.message);
         if (s && s->mesh_count == 1 && s->meshes[0].primitive_count == 2) {
-            int32_t mat = s->meshes[0].primitives[1].material;
+            int32_t mat = FY_REF(&s->meshes[0].primitives[1], material);
             CHECK(mat >= 0);
             const float *f = mat >= 0 ? s->materials[mat].base_color_factor : NULL;
             bool procedural = cases[c].text[0] == '#';

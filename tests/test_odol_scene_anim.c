@@ -180,7 +180,7 @@ static void test_built(void)
             hand = find_node(s, "hand"), px = find_node(s, "\\test\\thing");
     CHECK(lodn == 1 && root == 2 && arm == 3 && hand == 4 && px == 5);
     if (lodn != 1 || root != 2 || arm != 3 || hand != 4 || px != 5) goto done;
-    CHECK(s->nodes[root].parent == lodn && s->nodes[arm].parent == root && s->nodes[hand].parent == arm);
+    CHECK(FY_REF(&s->nodes[root], parent) == lodn && FY_REF(&s->nodes[arm], parent) == root && FY_REF(&s->nodes[hand], parent) == arm);
     /* Pivots in glTF axes (z negated): arm's from Slide (0, 0, 1) ->
      * (0, 0, -1); hand's from Turn (1, 2, 3) -> (1, 2, -3), so relative to
      * arm (1, 2, -2). The proxy at (1, 2, 3) -> (1, 2, -3) hangs from hand:
@@ -188,16 +188,16 @@ static void test_built(void)
     check_vec(s->nodes[root].translation, 0, 0, 0);
     check_vec(s->nodes[arm].translation, 0, 0, -1);
     check_vec(s->nodes[hand].translation, 1, 2, -2);
-    CHECK(s->nodes[px].parent == hand);
+    CHECK(FY_REF(&s->nodes[px], parent) == hand);
     check_vec(s->nodes[px].translation, 0, 0, 0);
 
     /* The skin: joints static root, arm, hand; inverse bind matrices the
      * translations to minus each pivot (column-major: elements 12-14). */
     CHECK_EQ_U(s->skin_count, 1);
-    CHECK(s->nodes[lodn].skin == 0);
+    CHECK(FY_REF(&s->nodes[lodn], skin) == 0);
     const ferry_scene_skin *sk = &s->skins[0];
     CHECK_EQ_U(sk->joint_count, 3);
-    CHECK(sk->joints[0] == root && sk->joints[1] == arm && sk->joints[2] == hand && sk->skeleton == root);
+    CHECK(sk->joints[0] == root && sk->joints[1] == arm && sk->joints[2] == hand && FY_REF(sk, skeleton) == root);
     static const float want_ibm[3][3] = {{0, 0, 0}, {0, 0, 1}, {-1, -2, 3}};
     for (int j = 0; j < 3; j++) {
         const float *mtx = sk->inverse_bind_matrices + 16 * j;
@@ -207,7 +207,7 @@ static void test_built(void)
     }
     /* Weights: vertices in order of first use (v0 v1 v2 v3). v0 on the
      * static root; v3: arm 128/255 = 0.50196, hand 127/255 = 0.49804. */
-    const ferry_scene_primitive *p = &s->meshes[s->nodes[lodn].mesh].primitives[0];
+    const ferry_scene_primitive *p = &s->meshes[FY_REF(&s->nodes[lodn], mesh)].primitives[0];
     CHECK_EQ_U(p->vertex_count, 4);
     CHECK(p->joints && p->weights);
     if (!p->joints || !p->weights) goto done;

@@ -461,34 +461,34 @@ static void test_export(void)
     CHECK(s->mesh_count == 1 && s->meshes[0].primitive_count == TRIS);
     const ferry_scene_material *mt[TRIS] = {NULL};
     for (size_t p = 0; p < TRIS && s->mesh_count == 1 && p < s->meshes[0].primitive_count; p++) {
-        int32_t i = s->meshes[0].primitives[p].material;
+        int32_t i = FY_REF(&s->meshes[0].primitives[p], material);
         CHECK(i >= 0 && (size_t)i < s->material_count);
         if (i >= 0 && (size_t)i < s->material_count) mt[p] = &s->materials[i];
     }
     if (mt[0] && mt[1] && mt[2] && mt[3] && mt[4] && mt[5]) {
         /* Section 0: the ARGB8888 texels as they are, blended (FLAG 1). */
-        CHECK(mt[0]->base_color_image >= 0 && mt[0]->base_color_texcoord == 0);
+        CHECK(FY_REF(mt[0], base_color_image) >= 0 && mt[0]->base_color_texcoord == 0);
         CHECK(mt[0]->alpha_mode == FERRY_ALPHA_BLEND);
-        CHECK(mt[0]->normal_image < 0);
+        CHECK(FY_REF(mt[0], normal_image) < 0);
         const char *file = extra_string(mt[0], "texture_file");
         CHECK_MSG(file && strstr(file, "AddonA/Data/Body_CO.pac"), "texture_file %s", file ? file : "none");
-        if (mt[0]->base_color_image >= 0) {
-            uint8_t *px = decode_png(&s->images[mt[0]->base_color_image], 2, 1);
+        if (FY_REF(mt[0], base_color_image) >= 0) {
+            uint8_t *px = decode_png(&s->images[FY_REF(mt[0], base_color_image)], 2, 1);
             const uint8_t want[8] = {0x30, 0x20, 0x10, 0x40, 0xA0, 0x90, 0x80, 0xFF};
             CHECK(px && memcmp(px, want, 8) == 0);
             free(px);
-            CHECK(strcmp(s->images[mt[0]->base_color_image].name, "body_co") == 0);
+            CHECK(strcmp(s->images[FY_REF(mt[0], base_color_image)].name, "body_co") == 0);
         }
         /* Section 1: the same image; the normal map swizzled (x from the
          * inverted alpha: 0xFF - 0x40 = 0xBF, 0xFF - 0xFF = 0), green
          * inverted from the engine's convention (0xFF - 0x20 = 0xDF,
          * 0xFF - 0x90 = 0x6F), blue as stored, opaque. */
-        CHECK(mt[1]->base_color_image == mt[0]->base_color_image);
-        CHECK(mt[1]->normal_image >= 0 && mt[1]->normal_image != mt[0]->base_color_image);
+        CHECK(FY_REF(mt[1], base_color_image) == FY_REF(mt[0], base_color_image));
+        CHECK(FY_REF(mt[1], normal_image) >= 0 && FY_REF(mt[1], normal_image) != FY_REF(mt[0], base_color_image));
         const char *normal = extra_string(mt[1], "normal_texture");
         CHECK(normal && strcmp(normal, "x\\mod\\nrm_nohq.paa") == 0);
-        if (mt[1]->normal_image >= 0) {
-            uint8_t *px = decode_png(&s->images[mt[1]->normal_image], 2, 1);
+        if (FY_REF(mt[1], normal_image) >= 0) {
+            uint8_t *px = decode_png(&s->images[FY_REF(mt[1], normal_image)], 2, 1);
             const uint8_t want[8] = {0xBF, 0xDF, 0x10, 0xFF, 0x00, 0x6F, 0x80, 0xFF};
             CHECK(px && memcmp(px, want, 8) == 0);
             free(px);
@@ -498,10 +498,10 @@ static void test_export(void)
         /* Section 2: white, and the extras name the file not found; its
          * .rvmat file gives the normal map (the same image as the record's)
          * and its stages are listed. */
-        CHECK(mt[2]->base_color_image < 0 && mt[2]->alpha_mode == FERRY_ALPHA_OPAQUE);
+        CHECK(FY_REF(mt[2], base_color_image) < 0 && mt[2]->alpha_mode == FERRY_ALPHA_OPAQUE);
         const char *nf = extra_string(mt[2], "texture_not_found");
         CHECK(nf && strcmp(nf, tex_names[2]) == 0);
-        CHECK(mt[2]->normal_image >= 0 && mt[2]->normal_image == mt[1]->normal_image);
+        CHECK(FY_REF(mt[2], normal_image) >= 0 && FY_REF(mt[2], normal_image) == FY_REF(mt[1], normal_image));
         const char *rf = extra_string(mt[2], "rvmat_file");
         CHECK(rf && strstr(rf, "AddonA/Data/plain.rvmat"));
         const ferry_json *st = ferry_json_get(mt[2]->extras, "rvmat_stages");
@@ -515,17 +515,17 @@ static void test_export(void)
         CHECK(rnf && strstr(rnf, "nothere.rvmat"));
         CHECK(extra_string(mt[4], "rvmat_not_read") != NULL && extra_string(mt[4], "rvmat_file") == NULL);
         /* Section 3: opaque. */
-        CHECK(mt[3]->base_color_image >= 0 && mt[3]->alpha_mode == FERRY_ALPHA_OPAQUE);
-        if (mt[3]->base_color_image >= 0) {
-            uint8_t *px = decode_png(&s->images[mt[3]->base_color_image], 1, 1);
+        CHECK(FY_REF(mt[3], base_color_image) >= 0 && mt[3]->alpha_mode == FERRY_ALPHA_OPAQUE);
+        if (FY_REF(mt[3], base_color_image) >= 0) {
+            uint8_t *px = decode_png(&s->images[FY_REF(mt[3], base_color_image)], 1, 1);
             const uint8_t want[4] = {255, 0, 255, 255};
             CHECK(px && memcmp(px, want, 4) == 0);
             free(px);
         }
         /* Sections 4 and 5: the same texels; FLAG 2 is a cut-out, no FLAG
          * tag opaque. */
-        CHECK(mt[4]->base_color_image >= 0 && mt[4]->alpha_mode == FERRY_ALPHA_MASK && mt[4]->alpha_cutoff == 0.5f);
-        CHECK(mt[5]->base_color_image >= 0 && mt[5]->alpha_mode == FERRY_ALPHA_OPAQUE);
+        CHECK(FY_REF(mt[4], base_color_image) >= 0 && mt[4]->alpha_mode == FERRY_ALPHA_MASK && mt[4]->alpha_cutoff == 0.5f);
+        CHECK(FY_REF(mt[5], base_color_image) >= 0 && mt[5]->alpha_mode == FERRY_ALPHA_OPAQUE);
     }
     ferry_scene_free(s);
     ferry_diagnostics_free(&diags);
@@ -537,12 +537,12 @@ static void test_export(void)
     m->lods[0].textures = procedural;
     CHECK(ferry_odol_to_scene(m, &o, &s, &err) == FERRY_OK);
     if (s && s->mesh_count == 1 && s->meshes[0].primitive_count == TRIS) {
-        int32_t i = s->meshes[0].primitives[1].material;
+        int32_t i = FY_REF(&s->meshes[0].primitives[1], material);
         CHECK(i >= 0);
         if (i >= 0) {
             const ferry_scene_material *pm = &s->materials[i];
-            CHECK(pm->base_color_image < 0 && pm->base_color_factor[0] == 1.0f && pm->base_color_factor[1] == 0.0f);
-            CHECK(pm->normal_image >= 0);
+            CHECK(FY_REF(pm, base_color_image) < 0 && pm->base_color_factor[0] == 1.0f && pm->base_color_factor[1] == 0.0f);
+            CHECK(FY_REF(pm, normal_image) >= 0);
         }
     }
     ferry_scene_free(s);
@@ -556,7 +556,7 @@ static void test_export(void)
     if (s) {
         CHECK_EQ_U(s->image_count, 0);
         CHECK_EQ_U(rep.textures, 0);
-        for (size_t i = 0; i < s->material_count; i++) CHECK(s->materials[i].base_color_image < 0);
+        for (size_t i = 0; i < s->material_count; i++) CHECK(FY_REF(&s->materials[i], base_color_image) < 0);
         ferry_scene_free(s);
     }
     ferry_file_source_close(&root);

@@ -121,15 +121,15 @@ static void test_corpus(void)
                 total++;
                 bool there = exists_in_addons(tex);
                 exist += there;
-                embedded += mt->base_color_image >= 0;
-                CHECK_MSG(there == (mt->base_color_image >= 0), "%s: %s %s but %s", models[i], tex,
+                embedded += FY_REF(mt, base_color_image) >= 0;
+                CHECK_MSG(there == (FY_REF(mt, base_color_image) >= 0), "%s: %s %s but %s", models[i], tex,
                           there ? "is under the addons" : "is not under the addons",
-                          mt->base_color_image >= 0 ? "embedded" : "not embedded");
+                          FY_REF(mt, base_color_image) >= 0 ? "embedded" : "not embedded");
             }
             const char *nrm = extra_string(mt, "normal_texture");
             if (nrm) {
                 bool there = exists_in_addons(nrm);
-                CHECK_MSG(there == (mt->normal_image >= 0), "%s: normal map %s", models[i], nrm);
+                CHECK_MSG(there == (FY_REF(mt, normal_image) >= 0), "%s: normal map %s", models[i], nrm);
             }
         }
         ferry_scene_free(s);

@@ -109,7 +109,7 @@ static void test_read(void)
     /* 21 + 7 + 8 + 8 + 5 + 1 bytes before the first entry. */
     CHECK_EQ_U(m->entries[0].offset, 50);
     size_t table = 50 + 11 + 20 + 14 + 20 + 13 + 20 + 21;
-    CHECK_EQ_U(m->table_end, table);
+    CHECK_EQ_U(m->tables_end, table);
     CHECK_EQ_U(m->entries[1].start, table + 5);
     CHECK(m->entries[0].data && memcmp(m->entries[0].data, "class", 5) == 0);
     CHECK_EQ_U(m->data_end, table + 18);
@@ -128,7 +128,7 @@ static void test_read(void)
     ferry_buffer_free(&out);
     /* The table alone: the archive's first table_end bytes. */
     CHECK(ferry_pbo_write_tables(m, &out, &err) == FERRY_OK);
-    CHECK(out.size == m->table_end && memcmp(out.data, a.b, out.size) == 0);
+    CHECK(out.size == m->tables_end && memcmp(out.data, a.b, out.size) == 0);
     ferry_buffer_free(&out);
     /* The prefix, as texture lookups need it. */
     CHECK(strcmp(ferry_pbo_strip_prefix(m, "x\\addon\\data\\rock.paa"), "data\\rock.paa") == 0);
@@ -154,7 +154,7 @@ static void test_odd_bytes(void)
     ferry_error err;
     CHECK(ferry_pbo_read(o.b, o.n, NULL, &m, &err) == FERRY_OK);
     if (!m) return;
-    CHECK(m->entries[0].reserved == 77 && m->terminator.timestamp == 9 && m->product.data_size == 4);
+    CHECK(m->entries[0].reserved == 77 && m->terminator.timestamp == 9 && m->product.size == 4);
     ferry_buffer out = {0};
     CHECK(ferry_pbo_write(m, &out, &err) == FERRY_OK);
     CHECK(out.size == o.n && memcmp(out.data, o.b, o.n) == 0);
@@ -175,7 +175,7 @@ static void test_truncations(void)
     ferry_pbo *m = NULL;
     ferry_error err;
     CHECK(ferry_pbo_read(a.b, a.n, NULL, &m, &err) == FERRY_OK);
-    size_t table = m ? m->table_end : 0, data_end = m ? (size_t)m->data_end : 0;
+    size_t table = m ? m->tables_end : 0, data_end = m ? (size_t)m->data_end : 0;
     ferry_pbo_free(m);
     for (size_t n = 0; n < a.n; n++) {
         ferry_result r = ferry_pbo_read(a.b, n, NULL, &m, &err);

@@ -55,7 +55,7 @@ static void check_archive(const char *path)
         size_t n = 0;
         CHECK_MSG(ferry_file_source_load(&src, name, 0, &bytes[i], &n, &err) == FERRY_OK, "%s: %s: %s", path, name,
                   err.message);
-        CHECK_MSG(n == e->data_size && bytes[i] && memcmp(bytes[i], e->data, n) == 0, "%s: %s", path, name);
+        CHECK_MSG(n == e->size && bytes[i] && memcmp(bytes[i], e->data, n) == 0, "%s: %s", path, name);
         files[i] = (ferry_pbo_pack_file){e->name, bytes[i], n, e->timestamp};
     }
     /* Packed again: the same bytes. */

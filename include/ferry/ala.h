@@ -252,6 +252,14 @@ FERRY_API size_t ferry_ala_model_misfits(const ferry_ala_animation *anim, const 
  * into model_files, or `count` when no model fits. */
 FERRY_API size_t ferry_ala_model_for(const char *animation_file, const char *const *model_files, size_t count);
 
+/* The file name the game finds an animation of MODEL.alo by: beside the
+ * model, MODEL_<NAME>.ala, or <NAME>.ala when the animation's name already
+ * starts with the model's stem and '_' (ignoring ASCII case; a trailing
+ * ".ala" in the name is dropped). An empty or NULL name uses the index.
+ * Characters a file name cannot hold become '_'. */
+FERRY_API void ferry_ala_file_name(const char *model_path, const char *animation_name, size_t animation_index,
+                                   char *out, size_t out_size);
+
 /* The animations of a model found by that rule, as `--anim auto` does: the
  * .ala files in the model's folder of `source` (model_path is the model's
  * path there) whose model among the folder's .alo files is this one. Files

@@ -278,10 +278,6 @@ typedef struct ferry_alm_build_options {
      * and material edges in place, relative to the faces' own planes
      * (<= 0: the default, 10). */
     double seam_weight;
-    /* ferry_alm_from_scene: which of the scene's animations becomes the
-     * mesh's frames (an ALM holds one): this index (0, the default, is the
-     * first); negative or past the last: none. */
-    int32_t animation;
 } ferry_alm_build_options;
 
 /* Edge-collapse records for mesh's full-resolution triangles, by quadric

@@ -318,60 +318,6 @@ typedef struct ferry_alo_validate_options {
 FERRY_API size_t ferry_alo_validate(const ferry_alo_model *model, const ferry_alo_validate_options *options,
                                     ferry_diagnostics *diags);
 
-/* ---- textures ---- */
-
-/* Where the game looks for a model's textures, as file sources
- * (ferry.h): the model's own source and its path there, and further
- * folders. */
-typedef struct ferry_alamo_texture_places {
-    const ferry_file_source *model_source; /* holds the model (NULL: no model) */
-    const char *model_path;                /* the model's path in it ("Art/Models/X.alo") */
-    /* The folder above the model's folder, used when the model lies at the
-     * root of model_source (a disk folder rooted at the model's folder);
-     * otherwise ../Textures is found inside model_source. May be NULL. */
-    const ferry_file_source *parent_source;
-    /* Further places, each searched at its root, then in its
-     * Data/Art/Textures (any case), where the game finds textures in a
-     * game folder and in an archive (DATA\ART\TEXTURES\...). */
-    const ferry_file_source *const *folders;
-    size_t folder_count;
-} ferry_alamo_texture_places;
-
-/* Finds a texture file as the game does: by its base name, ignoring case,
- * in the model's folder, then in every sub-folder named Textures (any
- * case) of the folder above it, then each further folder in turn (its
- * root, then its Data/Art/Textures); a name
- * ending in .tga is also tried as .dds (the game's compiled form). Sets
- * *source (may be NULL) to the source holding it, writes its path there
- * into path and returns true; load it with ferry_file_source_load. */
-FERRY_API bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places, const char *name,
-                                        const ferry_file_source **source, char *path, size_t path_size);
-
-/* The places of a model on the disk, as folder sources: the model's folder
- * (the model's path without a folder lies in "."), the folder above it
- * ("DIR/..") and each of `dirs` (NULL or "" entries skipped). Close with
- * ferry_alamo_texture_folders_close. */
-typedef struct ferry_alamo_texture_folders {
-    ferry_alamo_texture_places places;
-    ferry_file_source model, parent;
-    ferry_file_source *folders;
-    const ferry_file_source **folder_list;
-    size_t folder_count;
-} ferry_alamo_texture_folders;
-
-FERRY_API ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char *const *dirs,
-                                                        size_t dir_count, ferry_alamo_texture_folders *folders, ferry_error *err);
-FERRY_API void ferry_alamo_texture_folders_close(ferry_alamo_texture_folders *folders);
-
-
-/* A texture for the game from an RGBA image: a .dds of DXT1 (every alpha
- * 255) or DXT5, with the full mipmap chain (box-filtered; in linear light
- * unless `linear` says the pixels are data, as normal maps are), appended to
- * `out`. Sides must be powers of two from 1 to 4096 (FERRY_ERR_ARGUMENT
- * otherwise, naming the side). */
-FERRY_API ferry_result ferry_alamo_texture_encode_dds(const ferry_image *image, bool linear, ferry_buffer *out,
-                                                      ferry_error *err);
-
 /* ---- derived data ---- */
 
 /* World (model-space) matrix of every bone, 4x4 column-major (OpenGL/glTF

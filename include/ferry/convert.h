@@ -15,15 +15,15 @@ extern "C" {
 #endif
 
 typedef struct ferry_alo_scene_options {
-    /* Where the model was read from: textures are looked up beside it and
-     * in ../Textures (ferry_alamo_texture_find). NULL: no texture lookup. */
-    const char *model_path;
-    const char *const *texture_dirs; /* further folders to search */
-    size_t texture_dir_count;
-    /* Where textures are found, as file sources (ferry_alamo_texture_find).
-     * When set, model_path and texture_dirs are not used for textures;
-     * NULL: folder sources are opened from them
-     * (ferry_alamo_texture_folders_open). */
+    /* The scene's name, and its axis root node's ("NAME (Z-up to Y-up)");
+     * NULL or "": "model". A caller with the model's file names it by the
+     * file's base name without extension. */
+    const char *name;
+    /* Where textures are found, as file sources (ferry_alamo_texture_find):
+     * the model's source, the folder above and further places. NULL: no
+     * texture lookup (nothing embedded, nothing reported missing). The
+     * library opens no folder itself: a caller holding paths opens them
+     * as sources first (ferry_alamo_texture_folders_open, alamo.h). */
     const ferry_alamo_texture_places *texture_places;
     bool skip_textures; /* do not look textures up or embed them */
     /* By default the scene holds what the game draws when the model first
@@ -34,9 +34,6 @@ typedef struct ferry_alo_scene_options {
      * mesh, each one the game does not draw marked in its extras
      * ("not_drawn": the reasons). */
     bool all;
-    /* Kept so that older callers still build: the game's view is now the
-     * default, so this has no effect (`all` decides). */
-    bool game_view;
     /* Animations of this model, each becoming a glTF animation named
      * animation_names[i] (NULL names: "animation N"). */
     const ferry_ala_animation *const *animations;
@@ -113,15 +110,25 @@ typedef struct ferry_alm_scene_options {
 FERRY_API ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_scene_options *options,
                                           ferry_scene **out, ferry_error *err);
 
+typedef struct ferry_alm_from_scene_options {
+    /* Which of the scene's animations becomes the mesh's frames (an ALM
+     * holds one): an index into scene->animations (0, the default: the
+     * first); negative or past the last: none. */
+    int32_t animation_index;
+    /* How the collapse records are built (ferry_alm_build_collapses,
+     * alm.h); zeroed: its defaults. */
+    ferry_alm_build_options build;
+} ferry_alm_from_scene_options;
+
 /* A scene's triangle meshes as one ALM progressive mesh (version 10): the
  * nodes become bones (local TRS as the rest transform), every primitive is
  * taken at the rest pose, skinned vertices keep their weights as
  * animation-space vectors (weight times the inverse bind matrix times the
  * vertex), rigid ones hang on their node with weight 1; vertices on
  * bitwise-equal positions with the same skin share one ALM position. Then
- * ferry_alm_build_collapses adds the collapse records (options may be
- * NULL). docs/formats/alm.md, "Building progressive meshes". */
-FERRY_API ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_build_options *options,
+ * ferry_alm_build_collapses adds the collapse records (options->build;
+ * options may be NULL). docs/formats/alm.md, "Building progressive meshes". */
+FERRY_API ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_from_scene_options *options,
                                             ferry_alm_mesh **out, ferry_error *err);
 
 /* ---- glTF (a scene) -> ALO model ---- */
@@ -236,10 +243,6 @@ typedef struct ferry_odol_scene_options {
      * FERRY_ERR_ARGUMENT error. */
     const uint32_t *lods;
     size_t lod_count;
-    /* Kept so that older callers still build: the game's view is now the
-     * default, so this has no effect (`all` and `lods` decide), as in
-     * ferry_alo_scene_options. */
-    bool game_view;
     /* Where the textures the sections name are found (ferry_odol_find_files,
      * odol.h): each found one is decoded (its largest mipmap) and embedded
      * as PNG, as the base colour, and the normal map its material record
@@ -277,7 +280,7 @@ FERRY_API ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const 
 /* ---- scene animations -> ALA (docs/formats/gltf-import.md, "Animations") ---- */
 
 /* What ferry_ala_from_scene did, filled on success. */
-typedef struct ferry_ala_scene_report {
+typedef struct ferry_ala_from_scene_report {
     double fps;              /* the rate the animation was sampled at */
     bool fps_assumed;        /* no rate given nor in extras: 30 */
     uint32_t frames;
@@ -286,9 +289,13 @@ typedef struct ferry_ala_scene_report {
     size_t channels_ignored; /* on nodes that are not bones, morph weights, empty, repeated */
     size_t values_repaired;  /* non-finite key values replaced by the node's rest value */
     size_t step_frames;      /* step bits set, over every bone */
-} ferry_ala_scene_report;
+} ferry_ala_from_scene_report;
 
-typedef struct ferry_ala_scene_options {
+typedef struct ferry_ala_from_scene_options {
+    /* Which of the scene's animations to convert: an index into
+     * scene->animations (0, the default: the first). One past the last is
+     * a FERRY_ERR_ARGUMENT error. */
+    size_t animation_index;
     uint8_t format; /* 1 or 2 (ferry_ala_format); 0: format 2 */
     /* Frames per second to sample at; 0: the animation's extras "fps" (ferry's
      * export), else 30. */
@@ -299,10 +306,10 @@ typedef struct ferry_ala_scene_options {
     const char *const *bone_names;
     size_t bone_count;
     ferry_diagnostics *diagnostics; /* warnings (what was ignored or repaired), may be NULL */
-    ferry_ala_scene_report *report; /* may be NULL */
-} ferry_ala_scene_options;
+    ferry_ala_from_scene_report *report; /* may be NULL */
+} ferry_ala_from_scene_options;
 
-/* The scene's animation `animation_index` as an ALA animation (its own
+/* The scene's animation options->animation_index as an ALA animation (its own
  * arena: ferry_ala_free). Each bone's channels are evaluated at every frame
  * (LINEAR, STEP and CUBICSPLINE as glTF defines them; the node's rest value
  * where a path has no channel), bones hanging on a non-bone node are turned
@@ -315,9 +322,8 @@ typedef struct ferry_ala_scene_options {
  * saying what was done; key times not increasing, an unusable rate, more
  * than a million frames or (format 2) more than 8192 bones are located errors
  * ("animations[i]"). */
-FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, size_t animation_index,
-                                            const ferry_ala_scene_options *options, ferry_ala_animation **out,
-                                            ferry_error *err);
+FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_from_scene_options *options,
+                                            ferry_ala_animation **out, ferry_error *err);
 
 /* The scene's bones as ferry_alo_from_scene makes them, in its bone order,
  * as node indices: every node except ferry's axis root, nodes ferry's
@@ -327,14 +333,6 @@ FERRY_API ferry_result ferry_ala_from_scene(const ferry_scene *scene, size_t ani
  * listed as -1 (no node). Writes at most `capacity` (nodes may be NULL
  * with 0) and returns how many there are. */
 FERRY_API size_t ferry_ala_scene_bones(const ferry_scene *scene, int32_t *nodes, size_t capacity);
-
-/* The file name the game finds an animation of MODEL.alo by: beside the
- * model, MODEL_<NAME>.ala, or <NAME>.ala when the animation's name already
- * starts with the model's stem and '_' (ignoring ASCII case; a trailing
- * ".ala" in the name is dropped). An empty or NULL name uses the index.
- * Characters a file name cannot hold become '_'. */
-FERRY_API void ferry_ala_file_name(const char *model_path, const char *animation_name, size_t animation_index,
-                                   char *out, size_t out_size);
 
 #ifdef __cplusplus
 }

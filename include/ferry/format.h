@@ -251,7 +251,7 @@ FERRY_API bool ferry_text_utf8(const char *text, size_t length, ferry_buffer *ou
 /* What each format's ferry_X_to_scene takes (convert.h); a field a format
  * does not use is ignored. Zero: the defaults (the game's first view). */
 typedef struct ferry_asset_scene_options {
-    const char *name; /* the scene's name (ODOL, ALM; NULL: the format's default) */
+    const char *name; /* the scene's name (ALO, ODOL, ALM; NULL: the format's default) */
     bool all;         /* ALO: every mesh; ODOL: every LOD */
     /* ALO model: its animations (assets of ALA animations) and their
      * names, textures looked for in `textures` (NULL: not embedded). */
@@ -281,13 +281,13 @@ typedef struct ferry_asset_scene_options {
 FERRY_API ferry_result ferry_asset_to_scene(const ferry_asset *asset, const ferry_asset_scene_options *options,
                                             ferry_scene **out, ferry_error *err);
 
+/* The options of the converter that runs (convert.h; NULL: its defaults). */
 typedef struct ferry_asset_from_scene_options {
     ferry_read_options read;
     const char *name;                          /* the new asset's name (NULL: none) */
     const ferry_alo_from_scene_options *alo;   /* ALO model */
-    const ferry_alm_build_options *alm;        /* ALM */
-    size_t animation;                          /* ALA: the scene's animation to write */
-    const ferry_ala_scene_options *ala;        /* ALA: its layout, rate and bones */
+    const ferry_alm_from_scene_options *alm;   /* ALM: which animation, how collapses are built */
+    const ferry_ala_from_scene_options *ala;   /* ALA: which animation, its layout, rate and bones */
 } ferry_asset_from_scene_options;
 
 /* A new asset of `format` made from a scene (ferry_alo_from_scene,

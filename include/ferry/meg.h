@@ -26,19 +26,22 @@ typedef struct ferry_meg_name {
     uint64_t offset;  /* where its u16 length is in the archive */
 } ferry_meg_name;
 
-/* One record of the file table, as stored, plus where it points. */
+/* One record of the file table, as stored, plus where it points. The
+ * fields both archive formats have carry the same names as in
+ * ferry_pbo_entry (name, name_length, start, size, offset, data). */
 typedef struct ferry_meg_entry {
-    uint16_t flags;      /* format 3 only (1 = encrypted); 0 before */
-    uint32_t crc;        /* CRC-32 of the name, as stored */
-    uint32_t index;      /* the record's own index, as stored */
-    uint32_t size;       /* bytes of the entry */
-    uint32_t start;      /* offset of its bytes from the archive's start */
-    uint32_t name_index; /* into names (a u16 in format 3) */
     const char *name;    /* names[name_index].text, or NULL when out of range */
-    uint16_t name_length;
+    size_t name_length;  /* bytes of the name (0 when name is NULL) */
+    uint32_t start;      /* where its bytes begin: an offset from the archive's start, as stored */
+    uint32_t size;       /* bytes of the entry, as stored */
+    uint64_t offset;     /* where the record is in the archive */
     const uint8_t *data; /* into the archive given to ferry_meg_read, or NULL when
                             [start, start + size) is not inside it */
-    uint64_t offset;     /* where the record is in the archive */
+    /* MEG's own fields, as stored. */
+    uint16_t flags;      /* format 3 only (1 = encrypted); 0 before */
+    uint32_t crc;        /* CRC-32 of the name */
+    uint32_t index;      /* the record's own index */
+    uint32_t name_index; /* into names (a u16 in format 3) */
 } ferry_meg_entry;
 
 typedef struct ferry_meg {
@@ -50,10 +53,12 @@ typedef struct ferry_meg {
     uint32_t name_table_size; /* format 3: bytes of the name table */
     uint32_t name_count;
     ferry_meg_name *names;
-    uint32_t file_count;
-    ferry_meg_entry *files;
+    /* The records of the file table, in stored order. */
+    uint32_t entry_count;
+    ferry_meg_entry *entries;
     /* The archive (not copied: the caller keeps it alive while the object
-     * is used) and where the tables end. */
+     * is used) and where the tables end (the header, the name table and
+     * the file table). */
     const uint8_t *archive;
     size_t archive_size;
     size_t tables_end;

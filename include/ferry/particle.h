@@ -249,8 +249,9 @@ FERRY_API ferry_result ferry_particle_write(const ferry_particle_system *system,
 /* ---- validation ---- */
 
 typedef struct ferry_particle_validate_options {
-    /* Path or name of the file: the system name must equal its base name
-     * without extension, ignoring ASCII case. NULL skips the check. */
+    /* Path or name of the file, as a label only (the library never opens
+     * it): the system name must equal its base name without extension,
+     * ignoring ASCII case. NULL skips the check. */
     const char *file_name;
     /* Called for each texture name; return false to report it missing (a
      * warning). NULL skips the check. */

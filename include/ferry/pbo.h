@@ -23,19 +23,22 @@ extern "C" {
 /* The size of the SHA-1 in the trailer. */
 #define FERRY_PBO_SHA1_SIZE 20
 
-/* One record of the entry table, as stored, plus where its bytes are. */
+/* One record of the entry table, as stored, plus where its bytes are. The
+ * fields both archive formats have carry the same names as in
+ * ferry_meg_entry (name, name_length, start, size, offset, data). */
 typedef struct ferry_pbo_entry {
     const char *name;      /* the stored bytes plus a NUL (arena copy); never holds a NUL */
     size_t name_length;    /* bytes stored (the terminating NUL not counted) */
+    uint64_t start;        /* where its bytes begin: the data block's start plus the sizes before it */
+    uint32_t size;         /* bytes stored in the data block, as stored */
+    uint64_t offset;       /* where the record (its name) begins in the archive */
+    const uint8_t *data;   /* into the archive given to ferry_pbo_read, or NULL when
+                              [start, start + size) is not inside it */
+    /* PBO's own fields, as stored. */
     uint32_t method;       /* FERRY_PBO_METHOD_NONE or _COMPRESSED; anything else as stored */
-    uint32_t original_size; /* compressed: the decoded size; otherwise 0 or data_size */
+    uint32_t original_size; /* compressed: the decoded size; otherwise 0 or size */
     uint32_t reserved;
     uint32_t timestamp;    /* seconds since 1970 (0 from some packers) */
-    uint32_t data_size;    /* bytes stored in the data block */
-    uint64_t offset;       /* where the record (its name) begins in the archive */
-    uint64_t start;        /* where its bytes begin: the data block's start plus the sizes before it */
-    const uint8_t *data;   /* into the archive given to ferry_pbo_read, or NULL when
-                              [start, start + data_size) is not inside it */
 } ferry_pbo_entry;
 
 /* One key/value pair of the product entry. */
@@ -63,8 +66,8 @@ typedef struct ferry_pbo {
      * is used). */
     const uint8_t *archive;
     size_t archive_size;
-    size_t table_end; /* where the data block begins */
-    uint64_t data_end; /* table_end plus every entry's data_size (may pass archive_size) */
+    size_t tables_end; /* where the table ends and the data block begins */
+    uint64_t data_end; /* tables_end plus every entry's size (may pass archive_size) */
     /* The trailer: a 0 byte and the SHA-1 of the bytes before that 0 byte
      * (has_checksum when exactly those 21 bytes follow the data; OFP's
      * archives end with the data). The SHA-1 is computed on read; a
@@ -91,7 +94,7 @@ FERRY_API ferry_result ferry_pbo_read(const uint8_t *data, size_t size, const fe
  * request; ferry_pbo_pack writes fresh archives with a fresh one). */
 FERRY_API ferry_result ferry_pbo_write(const ferry_pbo *pbo, ferry_buffer *out, ferry_error *err);
 /* The table only (what ferry_pbo_write appends before the bytes
- * archive[table_end, archive_size)): to write a large archive in pieces,
+ * archive[tables_end, archive_size)): to write a large archive in pieces,
  * the caller appending the rest from where it keeps it. */
 FERRY_API ferry_result ferry_pbo_write_tables(const ferry_pbo *pbo, ferry_buffer *out, ferry_error *err);
 
@@ -114,7 +117,7 @@ FERRY_API void ferry_pbo_free(ferry_pbo *pbo);
  * mounts the archive's entries under. */
 FERRY_API const char *ferry_pbo_property_value(const ferry_pbo *pbo, const char *key);
 
-/* An entry's decoded bytes: `data_size` bytes as stored, or a compressed
+/* An entry's decoded bytes: `size` bytes as stored, or a compressed
  * entry's `original_size` bytes decoded with Bohemia's LZSS (lzss.h) and its
  * checksum checked; another method is FERRY_ERR_UNSUPPORTED (as the engine,
  * which fails on an unknown one). *bytes is malloc'd (free() it); at most `max_size`

@@ -8,9 +8,21 @@
  * the change of axes (documented per format).
  *
  * Plain data: a scene built by a converter lives in one arena
- * (ferry_scene_free); one built by hand may point anywhere. Indices are
- * int32 with -1 for "none". "extras" fields hold a ferry_json of kind
- * OBJECT (or NULL), written as the glTF object's "extras".
+ * (ferry_scene_free); one built by hand may point anywhere. "extras"
+ * fields hold a ferry_json of kind OBJECT (or NULL), written as the glTF
+ * object's "extras".
+ *
+ * References between objects are indices into the scene's arrays. One
+ * that may be absent (a node's parent, mesh, skin and light, a
+ * primitive's material, a skin's skeleton, a material's textures) comes
+ * with a flag: `X` is used only when `has_X` is true (`node.has_mesh = true;
+ * node.mesh = 2;`, the same two fields from ctypes), so a zero-initialised
+ * struct refers to nothing (a root node without mesh, skin or light; a
+ * primitive with the default material; a material without textures).
+ * Leave `X` 0 when `has_X` is false: the glTF writer refuses a non-zero
+ * index without its flag, the likely sign of a flag forgotten. A required
+ * reference (a channel's node, a skin's joints, a primitive's joints) has
+ * no flag.
  */
 #ifndef FERRY_SCENE_H
 #define FERRY_SCENE_H
@@ -77,12 +89,15 @@ typedef enum ferry_alpha_mode { FERRY_ALPHA_OPAQUE = 0, FERRY_ALPHA_MASK = 1, FE
 typedef struct ferry_scene_material {
     const char *name;
     float base_color_factor[4];   /* 1,1,1,1 by default */
-    int32_t base_color_image;     /* -1: none */
+    bool has_base_color_image;    /* false: no base colour texture */
+    uint32_t base_color_image;    /* into the scene's images */
     uint32_t base_color_texcoord; /* TEXCOORD_n the texture uses */
-    int32_t normal_image;         /* -1: none */
+    bool has_normal_image;        /* false: no normal texture */
+    uint32_t normal_image;
     uint32_t normal_texcoord;
     float normal_scale;           /* 1 by default */
-    int32_t emissive_image;       /* -1: none */
+    bool has_emissive_image;      /* false: no emissive texture */
+    uint32_t emissive_image;
     float emissive_factor[3];
     float metallic_factor;  /* 0 for these engines' materials */
     float roughness_factor; /* 1 by default */
@@ -115,7 +130,8 @@ typedef struct ferry_scene_primitive {
     const uint32_t *indices; /* 3 per triangle, or NULL for non-indexed */
     size_t index_count;
     ferry_primitive_mode mode;
-    int32_t material; /* -1: default material */
+    bool has_material; /* false: the default material */
+    uint32_t material; /* into the scene's materials */
     ferry_scene_morph_target *targets;
     size_t target_count;
     const ferry_json *extras;
@@ -134,7 +150,8 @@ typedef struct ferry_scene_skin {
     const int32_t *joints; /* node indices */
     size_t joint_count;
     const float *inverse_bind_matrices; /* 16 per joint, column-major; NULL: identities */
-    int32_t skeleton; /* common root node, or -1 */
+    bool has_skeleton;  /* false: no common root named */
+    uint32_t skeleton; /* the common root node */
 } ferry_scene_skin;
 
 typedef enum ferry_light_type {
@@ -156,13 +173,17 @@ typedef struct ferry_scene_light {
 
 typedef struct ferry_scene_node {
     const char *name;
-    int32_t parent; /* -1: a root of the scene; parents come before children */
+    bool has_parent;  /* false: a root of the scene */
+    uint32_t parent;  /* an earlier node: parents come before children */
     float translation[3];
     float rotation[4]; /* unit quaternion x, y, z, w */
     float scale[3];
-    int32_t mesh;  /* -1: none */
-    int32_t skin;  /* -1: none; needs a mesh */
-    int32_t light; /* -1: none */
+    bool has_mesh;
+    uint32_t mesh;
+    bool has_skin;     /* needs a mesh */
+    uint32_t skin;
+    bool has_light;
+    uint32_t light;
     const ferry_json *extras;
 } ferry_scene_node;
 
@@ -183,7 +204,7 @@ typedef enum ferry_anim_interpolation {
 } ferry_anim_interpolation;
 
 typedef struct ferry_scene_channel {
-    int32_t node;
+    int32_t node; /* the node it moves (required) */
     ferry_anim_path path;
     ferry_anim_interpolation interpolation;
     const float *times; /* seconds, strictly increasing */
@@ -223,9 +244,11 @@ typedef struct ferry_scene {
 
 FERRY_API void ferry_scene_free(ferry_scene *scene);
 
-/* Defaults for a material (white, no textures, roughness 1, opaque). */
+/* Defaults for a material (white, no textures, roughness 1, opaque): what
+ * zero does not give (colour and roughness 0). */
 FERRY_API void ferry_scene_material_init(ferry_scene_material *material);
-/* Defaults for a node (identity transform, no mesh, skin or light). */
+/* Defaults for a node (a root, identity transform, no mesh, skin or
+ * light): zero gives all but the transform (rotation and scale 0). */
 FERRY_API void ferry_scene_node_init(ferry_scene_node *node);
 
 #ifdef __cplusplus

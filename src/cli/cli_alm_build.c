@@ -112,15 +112,16 @@ static ferry_scene *scene_from_alo(const char *in, const char *anim, ferry_error
     const ferry_ala_animation *anims[1] = {animation.animation};
     const char *names[1] = {anim};
     ferry_alo_scene_options so = {0};
-    so.model_path = in;
+    char *name = cli_model_name(in);
+    so.name = name;
     so.skip_textures = true;
-    so.game_view = true;
     if (animation.animation) {
         so.animations = anims;
         so.animation_names = names;
         so.animation_count = 1;
     }
     if (ferry_alo_to_scene(asset.model, &so, &scene, err) != FERRY_OK) scene = NULL;
+    free(name);
     cli_asset_free(&asset);
     cli_asset_free(&animation);
     export_free_paths(found, found_count);

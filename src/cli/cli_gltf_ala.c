@@ -66,8 +66,9 @@ static void print_diagnostics(const char *in, const ferry_diagnostics *d)
 int cli_gltf_write_animation(const char *in, const ferry_scene *scene, size_t index, const char *out, int ala_format,
                              double fps, const char *const *bone_names, size_t bone_count, size_t *warnings)
 {
-    ferry_ala_scene_options o;
+    ferry_ala_from_scene_options o;
     memset(&o, 0, sizeof o);
+    o.animation_index = index;
     o.fps = fps;
     o.format = (uint8_t)(ala_format ? ala_format : FERRY_ALA_FORMAT_2);
     o.bone_names = bone_names;
@@ -75,12 +76,12 @@ int cli_gltf_write_animation(const char *in, const ferry_scene *scene, size_t in
     ferry_diagnostics d;
     memset(&d, 0, sizeof d);
     o.diagnostics = &d;
-    ferry_ala_scene_report rep;
+    ferry_ala_from_scene_report rep;
     o.report = &rep;
     ferry_ala_animation *anim = NULL;
     ferry_error err;
     int status = CLI_INVALID;
-    if (ferry_ala_from_scene(scene, index, &o, &anim, &err) != FERRY_OK) {
+    if (ferry_ala_from_scene(scene, &o, &anim, &err) != FERRY_OK) {
         print_diagnostics(in, &d);
         cli_print_error(in, &err);
         ferry_diagnostics_free(&d);

@@ -258,7 +258,10 @@ int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source)
     /* The reader names textures without loading them (self-contained
      * files only); glTF images need their bytes, so the names are left out. */
     if (scene->image_count) {
-        for (size_t i = 0; i < scene->material_count; i++) scene->materials[i].base_color_image = -1;
+        for (size_t i = 0; i < scene->material_count; i++) {
+            scene->materials[i].has_base_color_image = false;
+            scene->materials[i].base_color_image = 0;
+        }
         fprintf(stderr, "%s: %zu texture%s named but not loaded: left out of %s\n", CLI_TXT(in), scene->image_count,
                 scene->image_count == 1 ? "" : "s", CLI_TXT(out));
         scene->image_count = 0;

@@ -112,14 +112,14 @@ static bool open_archive(const char *cmd, const char *path, archive *a)
     return true;
 }
 
-static size_t archive_count(const archive *a) { return a->meg ? a->meg->file_count : a->pbo->entry_count; }
+static size_t archive_count(const archive *a) { return a->meg ? a->meg->entry_count : a->pbo->entry_count; }
 
 /* Entry i's stored name (NULL: none) and its length. */
 static const char *archive_name(const archive *a, size_t i, size_t *length)
 {
     if (a->meg) {
-        *length = a->meg->files[i].name_length;
-        return a->meg->files[i].name;
+        *length = a->meg->entries[i].name_length;
+        return a->meg->entries[i].name;
     }
     *length = a->pbo->entries[i].name_length;
     return a->pbo->entries[i].name;
@@ -140,7 +140,7 @@ static bool archive_bytes(const archive *a, size_t i, const uint8_t **data, size
     char buf[160];
     *owned = NULL;
     if (a->meg) {
-        const ferry_meg_entry *e = &a->meg->files[i];
+        const ferry_meg_entry *e = &a->meg->entries[i];
         if (!e->data) {
             snprintf(buf, sizeof buf, "its bytes [%u, +%u) lie outside the archive", (unsigned)e->start,
                      (unsigned)e->size);
@@ -154,7 +154,7 @@ static bool archive_bytes(const archive *a, size_t i, const uint8_t **data, size
     const ferry_pbo_entry *e = &a->pbo->entries[i];
     if (e->data && e->method == FERRY_PBO_METHOD_NONE) {
         *data = e->data;
-        *size = e->data_size;
+        *size = e->size;
         return true;
     }
     ferry_error err;
@@ -259,7 +259,7 @@ static int by_start(const void *a, const void *b)
 /* Where entry i's stored bytes start in the archive (0 when unknown). */
 static uint64_t archive_offset(const archive *a, size_t i)
 {
-    if (a->meg) return a->meg->files[i].start;
+    if (a->meg) return a->meg->entries[i].start;
     const ferry_pbo_entry *e = &a->pbo->entries[i];
     return e->data ? (uint64_t)(e->data - a->data) : 0;
 }

@@ -105,6 +105,7 @@ int export_one(const char *in, const char *out, const export_options *options, c
     char **anim_names = NULL;
     size_t anim_count = 0;
     ferry_scene *scene = NULL;
+    char *model_name = NULL;
     ferry_diagnostics diags = {0};
     ferry_alamo_texture_folders textures;
     memset(&textures, 0, sizeof textures);
@@ -259,7 +260,8 @@ int export_one(const char *in, const char *out, const export_options *options, c
             anim_count++;
         }
         ferry_alo_scene_options so = {0};
-        so.model_path = in;
+        model_name = cli_model_name(in);
+        so.name = model_name;
         so.texture_places = &places;
         so.skip_textures = options->skip_textures;
         so.all = options->all;
@@ -302,6 +304,7 @@ done:
     ferry_alamo_texture_folders_close(&textures);
     ferry_diagnostics_free(&diags);
     ferry_scene_free(scene);
+    free(model_name);
     for (size_t i = 0; i < anim_count; i++) {
         cli_asset_free(&anims[i]);
         ferry_file_source_release(anim_source, anim_bytes[i], anim_sizes[i]);

@@ -26,10 +26,10 @@ static void *meg_open(const uint8_t *data, size_t size, ferry_file_source *sourc
     }
     return m;
 }
-static size_t meg_count(const void *a) { return ((const ferry_meg *)a)->file_count; }
+static size_t meg_count(const void *a) { return ((const ferry_meg *)a)->entry_count; }
 static const char *meg_name_at(const void *a, size_t i, size_t *length)
 {
-    const ferry_meg_entry *e = &((const ferry_meg *)a)->files[i];
+    const ferry_meg_entry *e = &((const ferry_meg *)a)->entries[i];
     *length = e->name ? e->name_length : 0;
     return e->name;
 }

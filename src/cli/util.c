@@ -299,6 +299,21 @@ char *cli_file_stem(const char *path)
     return out;
 }
 
+char *cli_model_name(const char *path)
+{
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *out = malloc(len + 1);
+    if (out) {
+        memcpy(out, base, len);
+        out[len] = 0;
+    }
+    return out;
+}
+
 void cli_print_json(json_t *value)
 {
     json_dumpf(value, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));

@@ -173,10 +173,10 @@ static bool near_identity(const ferry_scene_node *n)
 static bool is_bone_node(const ferry_scene_node *n, bool axis_root)
 {
     if (axis_root) return false;
-    bool proxy = n->mesh < 0 && (role_is(n, "proxy") || (!role_is(n, "dazzle") && ferry_json_get(n->extras, "proxy")));
-    if (proxy || (role_is(n, "light") && n->mesh < 0)) return !near_identity(n);
+    bool proxy = !n->has_mesh && (role_is(n, "proxy") || (!role_is(n, "dazzle") && ferry_json_get(n->extras, "proxy")));
+    if (proxy || (role_is(n, "light") && !n->has_mesh)) return !near_identity(n);
     if (role_is(n, "mesh") || role_is(n, "dazzle")) return false;
-    if (n->skin >= 0 && n->mesh >= 0) return false;
+    if (n->has_skin && n->has_mesh) return false;
     return true;
 }
 
@@ -186,7 +186,7 @@ size_t ferry_ala_scene_bones(const ferry_scene *scene, int32_t *nodes, size_t ca
     /* ferry's export: a root node whose extras say axis_root. */
     int32_t axis = -1;
     for (size_t i = 0; i < scene->node_count && axis < 0; i++)
-        if (scene->nodes[i].parent < 0 && role_is(&scene->nodes[i], "axis_root")) axis = (int32_t)i;
+        if (!scene->nodes[i].has_parent && role_is(&scene->nodes[i], "axis_root")) axis = (int32_t)i;
     size_t n = 0;
     /* Other tools' glTF: the model gets a Root bone first, on no node. */
     if (axis < 0) {
@@ -199,41 +199,6 @@ size_t ferry_ala_scene_bones(const ferry_scene *scene, int32_t *nodes, size_t ca
         n++;
     }
     return n;
-}
-
-void ferry_ala_file_name(const char *model_path, const char *animation_name, size_t animation_index, char *out,
-                         size_t out_size)
-{
-    if (!out || !out_size) return;
-    const char *base = model_path ? model_path : "model";
-    const char *slash = strrchr(base, '/');
-    const char *bslash = strrchr(base, '\\');
-    if (bslash && (!slash || bslash > slash)) slash = bslash;
-    size_t dir_len = slash ? (size_t)(slash - base + 1) : 0;
-    const char *stem = base + dir_len;
-    const char *dot = strrchr(stem, '.');
-    size_t stem_len = dot ? (size_t)(dot - stem) : strlen(stem);
-    char name[200];
-    if (animation_name && *animation_name) snprintf(name, sizeof name, "%s", animation_name);
-    else snprintf(name, sizeof name, "%zu", animation_index);
-    /* Characters no file name should hold become '_'. */
-    for (char *p = name; *p; p++)
-        if (*p == '/' || *p == '\\' || *p == ':' || (unsigned char)*p < 32 || *p == '*' || *p == '?' || *p == '"' ||
-            *p == '<' || *p == '>' || *p == '|')
-            *p = '_';
-    size_t nlen = strlen(name);
-    /* "FOO_DEPLOY_00.ala" exported from FOO.alo keeps its name. */
-    bool own = nlen > 4 && ascii_casecmp(name + nlen - 4, ".ala") == 0;
-    if (own) name[nlen -= 4] = 0;
-    bool starts = nlen > stem_len && name[stem_len] == '_';
-    for (size_t i = 0; starts && i < stem_len; i++) {
-        int x = (unsigned char)name[i], y = (unsigned char)stem[i];
-        if (x >= 'A' && x <= 'Z') x += 32;
-        if (y >= 'A' && y <= 'Z') y += 32;
-        if (x != y) starts = false;
-    }
-    if (starts) snprintf(out, out_size, "%.*s%s.ala", (int)dir_len, base, name);
-    else snprintf(out, out_size, "%.*s%.*s_%s.ala", (int)dir_len, base, (int)stem_len, stem, name);
 }
 
 /* ---- math (double) ---- */
@@ -398,12 +363,13 @@ static void parent_conversion(const builder *b, const int32_t *bone_of_node, bon
     int32_t chain[64];
     size_t n = 0;
     bool under_bone = false;
-    for (int32_t p = b->scene->nodes[bs->node].parent; p >= 0 && n < 64; p = b->scene->nodes[p].parent) {
+    for (int64_t p = FY_REF(&b->scene->nodes[bs->node], parent); p >= 0 && (size_t)p < b->scene->node_count && n < 64;
+         p = FY_REF(&b->scene->nodes[p], parent)) {
         if (bone_of_node[p] >= 0) {
             under_bone = true;
             break;
         }
-        chain[n++] = p;
+        chain[n++] = (int32_t)p;
     }
     bs->convert = false;
     if (under_bone && n == 0) return; /* hangs on a bone: nothing to convert */
@@ -538,7 +504,8 @@ static const ferry_scene_channel *repaired_channel(builder *b, const ferry_scene
     return copy;
 }
 
-static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animation *anim, ferry_ala_scene_report *rep)
+static bool build(builder *b, const ferry_ala_from_scene_options *o, ferry_ala_animation *anim,
+                  ferry_ala_from_scene_report *rep)
 {
     const ferry_scene *s = b->scene;
     const ferry_scene_animation *a = b->anim;
@@ -821,7 +788,7 @@ static bool build(builder *b, const ferry_ala_scene_options *o, ferry_ala_animat
     return true;
 }
 
-ferry_result ferry_ala_from_scene(const ferry_scene *scene, size_t animation_index, const ferry_ala_scene_options *options,
+ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_from_scene_options *options,
                                   ferry_ala_animation **out, ferry_error *err)
 {
     ferry_error local;
@@ -836,19 +803,20 @@ ferry_result ferry_ala_from_scene(const ferry_scene *scene, size_t animation_ind
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no scene given");
         return err->code;
     }
+    ferry_ala_from_scene_options defaults;
+    const ferry_ala_from_scene_options *o = FY_OPTIONS_OR_DEFAULTS(options, defaults);
+    size_t animation_index = o->animation_index;
     if (animation_index >= scene->animation_count) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "animations",
                      "animation %zu asked for; the scene has %zu", animation_index, scene->animation_count);
         return err->code;
     }
-    ferry_ala_scene_options defaults;
-    const ferry_ala_scene_options *o = FY_OPTIONS_OR_DEFAULTS(options, defaults);
     uint8_t format = o->format ? o->format : FERRY_ALA_FORMAT_2;
     if (format != FERRY_ALA_FORMAT_1 && format != FERRY_ALA_FORMAT_2) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "ALA format %u asked for: 1 or 2", (unsigned)o->format);
         return err->code;
     }
-    ferry_ala_scene_options eff = *o;
+    ferry_ala_from_scene_options eff = *o;
     eff.format = format;
     if (o->report) memset(o->report, 0, sizeof *o->report);
     builder b = {0};

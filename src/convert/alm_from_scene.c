@@ -52,12 +52,12 @@ static bool make_bones(from_scene *fs)
     for (size_t i = 0; i < s->node_count; i++) {
         const ferry_scene_node *n = &s->nodes[i];
         ferry_alm_bone *bone = &m->bones[i];
-        if (n->parent >= 0 && (size_t)n->parent >= i) {
-            fy_error_set(fs->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "nodes[%zu]: parent %d does not come before it",
-                         i, (int)n->parent);
+        if (n->has_parent && n->parent >= i) {
+            fy_error_set(fs->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "nodes[%zu]: parent %u does not come before it",
+                         i, (unsigned)n->parent);
             return false;
         }
-        bone->parent = n->parent >= 0 ? n->parent : -1;
+        bone->parent = n->has_parent ? (int32_t)n->parent : -1;
         double local[16];
         local_matrix(n, local);
         for (int k = 0; k < 16; k++) bone->transform[k] = f32(local[k]);
@@ -74,7 +74,7 @@ static bool make_bones(from_scene *fs)
     }
     /* A bone's tail: where its first child starts, in the bone's space. */
     for (size_t i = s->node_count; i-- > 0;) {
-        int32_t p = s->nodes[i].parent;
+        int32_t p = (int32_t)FY_REF(&s->nodes[i], parent);
         if (p < 0) continue;
         for (int k = 0; k < 3; k++) m->bones[p].tail[k] = f32(s->nodes[i].translation[k]);
     }
@@ -229,8 +229,8 @@ static bool add_primitive(from_scene *fs, uint32_t node, const ferry_scene_primi
         else map[v] = (uint32_t)vx, map_pos[v] = (uint32_t)p;
     }
     size_t corners = pr->indices ? pr->index_count : pr->vertex_count;
-    uint32_t material = pr->material >= 0 && (size_t)pr->material < fs->scene->material_count ? (uint32_t)pr->material
-                                                                                               : fs->default_material;
+    uint32_t material = pr->has_material && pr->material < fs->scene->material_count ? pr->material
+                                                                                     : fs->default_material;
     for (size_t i = 0; ok && i + 3 <= corners; i += 3) {
         uint32_t idx[3];
         bool in_range = true;
@@ -266,7 +266,7 @@ static bool make_geometry(from_scene *fs)
     ferry_alm_mesh *m = fs->mesh;
     size_t vertices = 0, corners = 0;
     for (size_t i = 0; i < s->node_count; i++) {
-        int32_t mi = s->nodes[i].mesh;
+        int64_t mi = FY_REF(&s->nodes[i], mesh);
         if (mi < 0 || (size_t)mi >= s->mesh_count) continue;
         for (size_t p = 0; p < s->meshes[mi].primitive_count; p++) {
             const ferry_scene_primitive *pr = &s->meshes[mi].primitives[p];
@@ -292,8 +292,8 @@ static bool make_geometry(from_scene *fs)
     if (!ok) fail_nomem(fs);
     for (size_t i = 0; ok && i < s->node_count; i++) {
         const ferry_scene_node *n = &s->nodes[i];
-        if (n->mesh < 0 || (size_t)n->mesh >= s->mesh_count) continue;
-        const ferry_scene_skin *skin = n->skin >= 0 && (size_t)n->skin < s->skin_count ? &s->skins[n->skin] : NULL;
+        if (!n->has_mesh || n->mesh >= s->mesh_count) continue;
+        const ferry_scene_skin *skin = n->has_skin && n->skin < s->skin_count ? &s->skins[n->skin] : NULL;
         const ferry_scene_mesh *mesh = &s->meshes[n->mesh];
         for (size_t p = 0; ok && p < mesh->primitive_count; p++) ok = add_primitive(fs, (uint32_t)i, &mesh->primitives[p], skin);
     }
@@ -468,7 +468,7 @@ static bool make_frames(from_scene *fs, int32_t which)
     return true;
 }
 
-ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_build_options *options,
+ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_from_scene_options *options,
                                   ferry_alm_mesh **out, ferry_error *err)
 {
     ferry_error local_err;
@@ -494,10 +494,10 @@ ferry_result ferry_alm_from_scene(const ferry_scene *scene, const ferry_alm_buil
         fs.default_material = (uint32_t)scene->material_count;
     }
     ok = ok && make_comment(&fs) && make_bones(&fs) && make_geometry(&fs) && make_materials(&fs) &&
-         make_frames(&fs, options ? options->animation : 0);
+         make_frames(&fs, options ? options->animation_index : 0);
     if (ok) {
-        ferry_result r = ferry_alm_build_collapses(fs.mesh, options, fs.arena, &fs.mesh->collapses,
-                                                   &fs.mesh->collapse_count, err);
+        ferry_result r = ferry_alm_build_collapses(fs.mesh, options ? &options->build : NULL, fs.arena,
+                                                   &fs.mesh->collapses, &fs.mesh->collapse_count, err);
         ok = r == FERRY_OK;
     }
     if (!ok) {

@@ -290,7 +290,7 @@ static bool add_bones(fy_alm_build *b, float *world)
         char name[32];
         snprintf(name, sizeof name, "bone %u", (unsigned)i);
         n->name = ferry_arena_strdup(b->arena, name);
-        n->parent = bone->parent >= 0 ? bone->parent + b->bone_node0 : (b->bone_node0 ? 0 : -1);
+        FY_SET_REF(n, parent, bone->parent >= 0 ? bone->parent + b->bone_node0 : (b->bone_node0 ? 0 : -1));
         double miss = fy_mat4d_to_trs_nearest(bone->transform, n->translation, n->rotation, n->scale);
         float local[16];
         fy_mat4_from_trs(n->translation, n->rotation, n->scale, local);
@@ -335,7 +335,7 @@ static bool add_skin(fy_alm_build *b, const float *world)
     sk->joints = joints;
     sk->joint_count = m->bone_count;
     sk->inverse_bind_matrices = ibm;
-    sk->skeleton = roots == 1 ? root + b->bone_node0 : (b->bone_node0 ? 0 : -1);
+    FY_SET_REF(sk, skeleton, roots == 1 ? root + b->bone_node0 : (b->bone_node0 ? 0 : -1));
     s->skin_count = 1;
     return true;
 }
@@ -548,7 +548,7 @@ static bool add_mesh(fy_alm_build *b, geometry *g, ferry_alm_scene_report *rep)
         pr->indices = idx;
         pr->index_count = ic;
         pr->mode = FERRY_PRIMITIVE_TRIANGLES;
-        pr->material = (int32_t)mat;
+        FY_SET_REF(pr, material, mat);
         pr->targets = targets;
         pr->target_count = targets ? m->frame_count : 0;
         rep->vertex_count += n;
@@ -573,8 +573,8 @@ static bool add_mesh(fy_alm_build *b, geometry *g, ferry_alm_scene_report *rep)
     /* A root with no transform: glTF ignores a skinned mesh node's own
      * transform, and the morph path's positions are already in object space. */
     n->name = s->name;
-    n->mesh = 0;
-    n->skin = g->skinned ? 0 : -1;
+    FY_SET_REF(n, mesh, 0);
+    FY_SET_REF(n, skin, g->skinned ? 0 : -1);
     return true;
 }
 

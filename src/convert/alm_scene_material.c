@@ -181,7 +181,7 @@ bool fy_alm_materials(fy_alm_build *b)
                 /* Vectors, not colours: named, never shown as colour. */
                 fy_jset(ja, x, "texture_signed", fy_jbool(ja, true));
             } else {
-                sm->base_color_image = image;
+                FY_SET_REF(sm, base_color_image, image);
             }
         }
         if (m->version >= 8) {

@@ -226,8 +226,8 @@ static bool is_bone_node(const build *b, size_t i)
 {
     const ferry_scene_node *n = &b->s->nodes[i];
     if ((int32_t)i == b->axis_root) return false;
-    bool proxy = n->mesh < 0 && (kind_is(b, i, "proxy") || (!kind_is(b, i, "dazzle") && ferry_json_get(n->extras, "proxy")));
-    if (proxy || (kind_is(b, i, "light") && n->mesh < 0)) {
+    bool proxy = !n->has_mesh && (kind_is(b, i, "proxy") || (!kind_is(b, i, "dazzle") && ferry_json_get(n->extras, "proxy")));
+    if (proxy || (kind_is(b, i, "light") && !n->has_mesh)) {
         /* Proxies and lights sit at their bone: one moved away from it (a
          * tool re-orienting bones, as Blender's importer does, leaves the
          * children a compensating offset) gets a bone of its own. */
@@ -236,7 +236,7 @@ static bool is_bone_node(const build *b, size_t i)
         return !d_is_identity(loc, 1e-4, 1e-3);
     }
     if (kind_is(b, i, "mesh") || kind_is(b, i, "dazzle")) return false;
-    if (n->skin >= 0 && n->mesh >= 0) return false; /* glTF ignores a skinned mesh node's transform */
+    if (n->has_skin && n->has_mesh) return false; /* glTF ignores a skinned mesh node's transform */
     return true;
 }
 
@@ -259,9 +259,9 @@ static bool make_skeleton(build *b)
      * matrices are their TRS exactly. */
     for (size_t i = 0; i < n; i++) {
         const ferry_scene_node *nd = &s->nodes[i];
-        if (nd->parent >= 0 && (size_t)nd->parent >= i) {
-            fy_error_set(b->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "nodes[%zu]: parent %d does not come before it", i,
-                         (int)nd->parent);
+        if (nd->has_parent && nd->parent >= i) {
+            fy_error_set(b->err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "nodes[%zu]: parent %u does not come before it", i,
+                         (unsigned)nd->parent);
             return false;
         }
         double local[16];
@@ -273,11 +273,11 @@ static bool make_skeleton(build *b)
                 return false;
             }
         double *w = &b->aw[16 * i];
-        if (nd->parent < 0) {
+        if (!nd->has_parent) {
             d_mul(b->C, local, w);
             if ((int32_t)i == b->axis_root) d_identity(w);
         } else {
-            d_mul(&b->aw[16 * nd->parent], local, w);
+            d_mul(&b->aw[16 * (size_t)nd->parent], local, w);
         }
     }
 
@@ -293,7 +293,9 @@ static bool make_skeleton(build *b)
     char fallback_name[48];
     for (size_t i = 0; i < n; i++) {
         const ferry_scene_node *nd = &s->nodes[i];
-        int32_t parent_bone = nd->parent >= 0 ? b->bone_of[nd->parent] : (b->ferry_export ? -1 : 0);
+        /* Parents come before their children (checked above). */
+        int32_t parent = (int32_t)FY_REF(nd, parent);
+        int32_t parent_bone = parent >= 0 ? b->bone_of[parent] : (b->ferry_export ? -1 : 0);
         b->node_bone[i] = -1;
         b->bone_of[i] = parent_bone;
         if (!is_bone_node(b, i)) continue;
@@ -319,20 +321,20 @@ static bool make_skeleton(build *b)
         /* Local matrix: the node's own TRS when its parent node is the
          * parent bone (or the axis root), else from the Alamo worlds. */
         double local[16];
-        bool direct = nd->parent >= 0 && (b->node_bone[nd->parent] == parent_bone || nd->parent == b->axis_root);
+        bool direct = parent >= 0 && (b->node_bone[parent] == parent_bone || parent == b->axis_root);
         float stored[12];
-        if ((direct || nd->parent < 0) && jfloats(nd->extras, "matrix", stored, 12) == 12 && b->ferry_export) {
+        if ((direct || parent < 0) && jfloats(nd->extras, "matrix", stored, 12) == 12 && b->ferry_export) {
             memcpy(bone->matrix, stored, sizeof stored);
             continue;
         }
         if (direct) {
             d_from_trs(nd, local);
-        } else if (parent_bone < 0 || nd->parent < 0) {
+        } else if (parent_bone < 0 || parent < 0) {
             memcpy(local, &b->aw[16 * i], sizeof local);
         } else {
             /* parent bone's node: find it */
-            int32_t pn = nd->parent;
-            while (pn >= 0 && b->node_bone[pn] != parent_bone) pn = s->nodes[pn].parent;
+            int32_t pn = parent;
+            while (pn >= 0 && b->node_bone[pn] != parent_bone) pn = (int32_t)FY_REF(&s->nodes[pn], parent);
             double inv[16];
             if (pn < 0 || !d_invert_affine(&b->aw[16 * pn], inv)) {
                 memcpy(local, &b->aw[16 * i], sizeof local);
@@ -397,7 +399,7 @@ static ferry_alo_shader_param *add_param(ferry_alo_material *m, uint32_t type, c
     return p;
 }
 
-static const char *image_texture_name(build *b, int32_t image, const char *suffix, const char *material_name, bool linear)
+static const char *image_texture_name(build *b, int64_t image, const char *suffix, const char *material_name, bool linear)
 {
     const char *name = NULL;
     const char *stem = NULL;
@@ -421,7 +423,7 @@ static const char *image_texture_name(build *b, int32_t image, const char *suffi
     bool known = false;
     for (size_t i = 0; name && i < b->texture_count; i++) known |= strcmp(b->textures[i].name, name) == 0;
     if (name && !known && image >= 0 && (size_t)image < b->s->image_count && b->texture_count < b->texture_cap)
-        b->textures[b->texture_count++] = (ferry_alo_texture_ref){image, name, linear};
+        b->textures[b->texture_count++] = (ferry_alo_texture_ref){(int32_t)image, name, linear};
     return name;
 }
 
@@ -448,8 +450,8 @@ static bool map_material(build *b, const ferry_scene_material *sm, bool skinned,
     }
     bool additive = sm->unlit && sm->alpha_mode == FERRY_ALPHA_BLEND;
     bool alpha = !additive && sm->alpha_mode != FERRY_ALPHA_OPAQUE;
-    bool bump = !additive && !alpha && sm->normal_image >= 0 && !skinned;
-    if (skinned && sm->normal_image >= 0 && !additive && !alpha)
+    bool bump = !additive && !alpha && sm->has_normal_image && !skinned;
+    if (skinned && sm->has_normal_image && !additive && !alpha)
         warn(b, path, "material-normal-map", "skinned material %s: its normal map is left out (RSkinGloss.fx has none)",
              sm->name ? sm->name : "");
     m->params = alloc(b, 8, sizeof *m->params);
@@ -457,8 +459,9 @@ static bool map_material(build *b, const ferry_scene_material *sm, bool skinned,
     const char *name = sm->name;
     if (additive) {
         m->shader = skinned ? "RSkinAdditive.fx" : "MeshAdditive.fx";
-        if (sm->base_color_image >= 0)
-            add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture = image_texture_name(b, sm->base_color_image, "", name, false);
+        if (sm->has_base_color_image)
+            add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture =
+                image_texture_name(b, FY_REF(sm, base_color_image), "", name, false);
         add_param(m, FERRY_ALO_PARAM_FLOAT4, "UVScrollRate");
         ferry_alo_shader_param *c = add_param(m, FERRY_ALO_PARAM_FLOAT4, "Color");
         memcpy(c->value, sm->base_color_factor, 4 * sizeof(float));
@@ -477,12 +480,14 @@ static bool map_material(build *b, const ferry_scene_material *sm, bool skinned,
     p->value[0] = p->value[1] = p->value[2] = spec;
     add_param(m, FERRY_ALO_PARAM_FLOAT, "Shininess")->value[0] = 32;
     if (bump) add_param(m, FERRY_ALO_PARAM_FLOAT4, "UVOffset");
-    if (sm->base_color_image >= 0)
-        add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture = image_texture_name(b, sm->base_color_image, "", name, false);
+    if (sm->has_base_color_image)
+        add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture =
+            image_texture_name(b, FY_REF(sm, base_color_image), "", name, false);
     else
         add_param(m, FERRY_ALO_PARAM_TEXTURE, "BaseTexture")->texture = "w_white.dds";
     if (bump)
-        add_param(m, FERRY_ALO_PARAM_TEXTURE, "NormalTexture")->texture = image_texture_name(b, sm->normal_image, "_normal", name, true);
+        add_param(m, FERRY_ALO_PARAM_TEXTURE, "NormalTexture")->texture =
+            image_texture_name(b, FY_REF(sm, normal_image), "_normal", name, true);
     for (size_t i = 0; i < m->param_count; i++)
         if (m->params[i].type == FERRY_ALO_PARAM_TEXTURE && !m->params[i].texture) return nomem(b);
     if (b->rep) b->rep->materials_mapped++;
@@ -490,7 +495,7 @@ static bool map_material(build *b, const ferry_scene_material *sm, bool skinned,
 }
 
 /* The ALO material of scene material `index` (-1: default), rigid or skinned. */
-static const ferry_alo_material *material_for(build *b, int32_t index, bool skinned, int kind, const char *path)
+static const ferry_alo_material *material_for(build *b, int64_t index, bool skinned, int kind, const char *path)
 {
     size_t slot = index >= 0 && (size_t)index < b->s->material_count ? (size_t)index : b->s->material_count;
     mat_cache *mc = &b->mats[slot];
@@ -938,7 +943,7 @@ static bool add_mesh(build *b, size_t node_index)
     ferry_alo_mesh *mesh = &model->meshes[model->mesh_count];
     memset(mesh, 0, sizeof *mesh);
     char path[96];
-    snprintf(path, sizeof path, "nodes[%zu]/meshes[%d]", node_index, (int)nd->mesh);
+    snprintf(path, sizeof path, "nodes[%zu]/meshes[%u]", node_index, (unsigned)nd->mesh);
     const char *name = nd->name && *nd->name ? nd->name : sm->name;
     mesh->name = ferry_arena_strdup(b->arena, name && *name ? name : "mesh");
     if (!mesh->name) return nomem(b);
@@ -962,7 +967,7 @@ static bool add_mesh(build *b, size_t node_index)
     /* The bone it hangs on: its own (a bone node), ferry's "bone" name, or the nearest bone above. */
     int32_t bone = b->node_bone[node_index] >= 0 ? b->node_bone[node_index] : b->bone_of[node_index];
     const char *bone_name = jstr(nd->extras, "bone");
-    if (bone_name && nd->skin >= 0) {
+    if (bone_name && nd->has_skin) {
         const ferry_json *bn = ferry_json_get(nd->extras, "bone");
         for (size_t i = 0; i < model->skeleton.bone_count; i++) {
             const char *nm = model->skeleton.bones[i].name;
@@ -977,30 +982,30 @@ static bool add_mesh(build *b, size_t node_index)
      * own bone node, else from the node's place below the bone. */
     double xf_store[16];
     const double *xf = NULL;
-    if (b->node_bone[node_index] < 0 && nd->skin < 0) {
-        int32_t bn = nd->parent;
-        while (bn >= 0 && b->node_bone[bn] != bone) bn = s->nodes[bn].parent;
+    if (b->node_bone[node_index] < 0 && !nd->has_skin) {
+        int32_t bn = (int32_t)FY_REF(nd, parent);
+        while (bn >= 0 && b->node_bone[bn] != bone) bn = (int32_t)FY_REF(&s->nodes[bn], parent);
         double inv[16];
         if (bn >= 0 && d_invert_affine(&b->aw[16 * bn], inv)) d_mul(inv, &b->aw[16 * node_index], xf_store);
         else memcpy(xf_store, &b->aw[16 * node_index], sizeof xf_store);
         if (!d_is_identity(xf_store, 1e-6, 1e-6)) xf = xf_store;
     }
     skin_info si_store, *si = NULL;
-    if (nd->skin >= 0) {
-        if (!prepare_skin(b, nd->skin, &si_store, path)) return false;
+    if (nd->has_skin) {
+        if (!prepare_skin(b, (int32_t)nd->skin, &si_store, path)) return false;
         si = &si_store;
     }
     mesh_ctx mc = {b, mesh, 0, path};
     for (size_t pi = 0; pi < sm->primitive_count; pi++) {
         const ferry_scene_primitive *p = &sm->primitives[pi];
         char ppath[96];
-        snprintf(ppath, sizeof ppath, "meshes[%d]/primitives[%zu]", (int)nd->mesh, pi);
+        snprintf(ppath, sizeof ppath, "meshes[%u]/primitives[%zu]", (unsigned)nd->mesh, pi);
         bool skinned = si && p->joints && p->weights;
         if (si && !skinned) {
             fy_error_set(b->err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, ppath, "a skinned mesh's primitive without JOINTS_0 and WEIGHTS_0");
             return false;
         }
-        const ferry_alo_material *mat = material_for(b, p->material, skinned, kind, ppath);
+        const ferry_alo_material *mat = material_for(b, FY_REF(p, material), skinned, kind, ppath);
         if (!mat) return false;
         const char *format = vertex_format(b, p, mat, skinned);
         if (!format) return nomem(b);
@@ -1224,7 +1229,7 @@ ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from
      * turned Z-up by +90 degrees about X: glTF +Y -> Alamo +Z, glTF +Z
      * (the front) -> Alamo -Y (where Alamo models face). */
     for (size_t i = 0; ok && i < scene->node_count; i++) {
-        if (scene->nodes[i].parent < 0 && kind_is(&b, i, "axis_root")) {
+        if (!scene->nodes[i].has_parent && kind_is(&b, i, "axis_root")) {
             b.axis_root = (int32_t)i;
             break;
         }
@@ -1255,28 +1260,29 @@ ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from
     size_t meshes = 0, lights = 0, proxies = 0, dazzles = 0;
     for (size_t i = 0; ok && i < scene->node_count; i++) {
         const ferry_scene_node *nd = &scene->nodes[i];
-        if (nd->mesh >= 0) {
-            if ((size_t)nd->mesh >= scene->mesh_count) {
-                fy_error_set(err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, "", "nodes[%zu]: mesh %d out of range", i, (int)nd->mesh);
+        if (nd->has_mesh) {
+            if (nd->mesh >= scene->mesh_count) {
+                fy_error_set(err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, "", "nodes[%zu]: mesh %u out of range", i, (unsigned)nd->mesh);
                 ok = false;
                 break;
             }
-            if (nd->skin >= 0 && (size_t)nd->skin >= scene->skin_count) {
-                fy_error_set(err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, "", "nodes[%zu]: skin %d out of range", i, (int)nd->skin);
+            if (nd->has_skin && nd->skin >= scene->skin_count) {
+                fy_error_set(err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, "", "nodes[%zu]: skin %u out of range", i, (unsigned)nd->skin);
                 ok = false;
                 break;
             }
             meshes++;
         }
-        if (nd->light >= 0) {
-            if ((size_t)nd->light >= scene->light_count) {
-                fy_error_set(err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, "", "nodes[%zu]: light %d out of range", i, (int)nd->light);
+        if (nd->has_light) {
+            if (nd->light >= scene->light_count) {
+                fy_error_set(err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, "", "nodes[%zu]: light %u out of range", i,
+                             (unsigned)nd->light);
                 ok = false;
                 break;
             }
             lights++;
         }
-        if (nd->mesh < 0 && (kind_is(&b, i, "proxy") || (!kind_is(&b, i, "dazzle") && ferry_json_get(nd->extras, "proxy"))))
+        if (!nd->has_mesh && (kind_is(&b, i, "proxy") || (!kind_is(&b, i, "dazzle") && ferry_json_get(nd->extras, "proxy"))))
             proxies++;
         if (kind_is(&b, i, "dazzle")) dazzles++;
     }
@@ -1296,9 +1302,9 @@ ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from
     }
     for (size_t i = 0; ok && i < scene->node_count; i++) {
         const ferry_scene_node *nd = &scene->nodes[i];
-        if (nd->mesh >= 0) ok = add_mesh(&b, i);
-        if (ok && nd->light >= 0) ok = add_light(&b, i);
-        if (ok && nd->mesh < 0 && (kind_is(&b, i, "proxy") || (!kind_is(&b, i, "dazzle") && ferry_json_get(nd->extras, "proxy"))))
+        if (nd->has_mesh) ok = add_mesh(&b, i);
+        if (ok && nd->has_light) ok = add_light(&b, i);
+        if (ok && !nd->has_mesh && (kind_is(&b, i, "proxy") || (!kind_is(&b, i, "dazzle") && ferry_json_get(nd->extras, "proxy"))))
             ok = add_proxy(&b, i);
         if (ok && kind_is(&b, i, "dazzle")) ok = add_dazzle(&b, i);
     }

@@ -69,25 +69,16 @@ static ferry_scene_node *new_node(fy_alo_build *b, const char *name, int32_t par
     ferry_scene_node *n = &s->nodes[s->node_count];
     ferry_scene_node_init(n);
     n->name = name ? ferry_arena_strdup(b->arena, name) : NULL;
-    n->parent = parent;
+    FY_SET_REF(n, parent, parent);
     *index = (int32_t)s->node_count++;
     return n;
 }
 
-/* The base name of the model file without folders and extension. */
+/* The scene's name (options->name, "model" without one), in its arena. */
 static char *model_name(fy_alo_build *b)
 {
-    const char *path = b->opts ? b->opts->model_path : NULL;
-    if (!path || !*path) return ferry_arena_strdup(b->arena, "model");
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    size_t len = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (dot && dot != base) len = (size_t)(dot - base);
-    char *out = ferry_arena_alloc(b->arena, len + 1);
-    if (out) memcpy(out, base, len);
-    return out;
+    const char *name = b->opts ? b->opts->name : NULL;
+    return ferry_arena_strdup(b->arena, name && *name ? name : "model");
 }
 
 static int32_t bone_parent_node(const fy_alo_build *b, uint32_t bone)
@@ -117,7 +108,7 @@ static bool add_bones(fy_alo_build *b)
             /* A damaged matrix: identity keeps the file writable; extras keep the numbers. */
             ferry_scene_node_init(n);
             n->name = ferry_arena_strdup(b->arena, bone->name ? bone->name : "");
-            n->parent = parent;
+            FY_SET_REF(n, parent, parent);
             clean = false;
         }
         ferry_json *x = fy_jobject(ja);
@@ -167,7 +158,7 @@ static bool add_light(fy_alo_build *b, const ferry_alo_light *light, int32_t par
     if (!n) return false;
     /* Alamo lights shine down the local -Z of their bone, as glTF's do, so
      * the light node needs no rotation of its own. */
-    n->light = (int32_t)s->light_count++;
+    FY_SET_REF(n, light, (int64_t)s->light_count++);
     ferry_json *x = fy_jobject(ja);
     static const char *const types[] = {"omni", "directional", "spot"};
     fy_jset(ja, x, "alamo", fy_jstring(ja, "light"));
@@ -208,8 +199,8 @@ static bool add_mesh_node(fy_alo_build *b, const ferry_alo_mesh *mesh, uint32_t 
     int32_t idx;
     ferry_scene_node *n = new_node(b, mesh->name, skinned ? -1 : bone_parent_node(b, bone), &idx);
     if (!n) return false;
-    n->mesh = mi >= 0 ? mi : -1;
-    if (skinned) n->skin = b->skin;
+    FY_SET_REF(n, mesh, mi);
+    if (skinned) FY_SET_REF(n, skin, b->skin);
     ferry_json *x = fy_jobject(ja);
     fy_jset(ja, x, "alamo", fy_jstring(ja, "mesh"));
     fy_jset(ja, x, "hidden", fy_jbool(ja, mesh->is_hidden != 0));

@@ -38,11 +38,6 @@ typedef struct fy_alo_build {
     fy_texture_entry *textures;
     size_t texture_count, texture_capacity;
     char **image_paths; /* resolved path per scene image (malloc'd), for dedupe */
-    /* Where textures are found: the caller's places, or folder sources
-     * opened from model_path and texture_dirs (own_folders). */
-    const ferry_alamo_texture_places *places;
-    ferry_alamo_texture_folders own_folders;
-    bool places_ready;
     ferry_error *err;
 } fy_alo_build;
 

@@ -41,26 +41,12 @@ void fy_alo_textures_free(fy_alo_build *b)
         free(b->image_paths);
         b->image_paths = NULL;
     }
-    ferry_alamo_texture_folders_close(&b->own_folders);
-    b->places = NULL;
-    b->places_ready = false;
 }
 
-/* The caller's texture places, or folders opened from the model's path and
- * texture_dirs; NULL when there is nowhere to look. */
-static const ferry_alamo_texture_places *texture_places(fy_alo_build *b)
+/* The caller's texture places; NULL when there is nowhere to look. */
+static const ferry_alamo_texture_places *texture_places(const fy_alo_build *b)
 {
-    const ferry_alo_scene_options *o = b->opts;
-    if (!b->places_ready) {
-        b->places_ready = true;
-        ferry_error e;
-        if (o->texture_places) b->places = o->texture_places;
-        else if ((o->model_path || o->texture_dir_count) &&
-                 ferry_alamo_texture_folders_open(o->model_path, o->texture_dirs, o->texture_dir_count, &b->own_folders,
-                                                  &e) == FERRY_OK)
-            b->places = &b->own_folders.places;
-    }
-    const ferry_alamo_texture_places *p = b->places;
+    const ferry_alamo_texture_places *p = b->opts->texture_places;
     return p && (p->model_source || p->folder_count) ? p : NULL;
 }
 
@@ -301,11 +287,11 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
     int32_t mask_image = -1;
     if (base) {
         fy_texture_variant v = additive ? FY_TEXTURE_ADDITIVE : colorize ? FY_TEXTURE_OPAQUE : FY_TEXTURE_PLAIN;
-        m->base_color_image = texture_image(b, base->texture, v, &nomem);
-        if (colorize && m->base_color_image >= 0) mask_image = texture_image(b, base->texture, FY_TEXTURE_MASK, &nomem);
+        FY_SET_REF(m, base_color_image, texture_image(b, base->texture, v, &nomem));
+        if (colorize && m->has_base_color_image) mask_image = texture_image(b, base->texture, FY_TEXTURE_MASK, &nomem);
     }
     const ferry_alo_shader_param *normal = find_param(am, "NormalTexture", FERRY_ALO_PARAM_TEXTURE);
-    if (normal) m->normal_image = texture_image(b, normal->texture, FY_TEXTURE_PLAIN, &nomem);
+    if (normal) FY_SET_REF(m, normal_image, texture_image(b, normal->texture, FY_TEXTURE_PLAIN, &nomem));
     if (nomem) {
         fy_error_set(b->err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory embedding textures");
         return -1;
@@ -328,7 +314,7 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
     if (emissive) {
         for (int k = 0; k < 3; k++) m->emissive_factor[k] = unit(emissive->value[k]);
         bool glows = m->emissive_factor[0] > 0 || m->emissive_factor[1] > 0 || m->emissive_factor[2] > 0;
-        if (glows && !additive && m->base_color_image >= 0) m->emissive_image = m->base_color_image;
+        if (glows && !additive && m->has_base_color_image) FY_SET_REF(m, emissive_image, m->base_color_image);
     }
     m->metallic_factor = 0.0f;
 
@@ -339,7 +325,7 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
      * Additive: alpha 0.2, about the mean brightness of the corpus' additive
      * textures (0.25 and 0.16), so the glow shows faintly; alpha shaders:
      * 0.25, a see-through placeholder. */
-    bool untextured = base && m->base_color_image < 0;
+    bool untextured = base && !m->has_base_color_image;
     if (additive) {
         /* glTF has no additive blending: blended and unlit, with the texture's
          * brightness as its alpha (additive_to_alpha), is the closest. */

@@ -35,7 +35,7 @@ bool fy_alo_make_skin(fy_alo_build *b)
     skin->joints = joints;
     skin->joint_count = sk->bone_count;
     skin->inverse_bind_matrices = ibm;
-    skin->skeleton = b->root_node;
+    FY_SET_REF(skin, skeleton, b->root_node);
     s->skin_count = 1;
     b->skin = 0;
     return true;
@@ -220,9 +220,10 @@ static bool make_primitive(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t s
      * space, the skin wants model space. */
     const float *xf = (skinned && !sub_skinned && bone < sk->bone_count) ? &b->bone_world[16 * bone] : NULL;
 
-    p->material = fy_alo_material(b, mesh, si);
-    if (p->material < 0) return false;
-    const ferry_scene_material *mat = &b->scene->materials[p->material];
+    int32_t material = fy_alo_material(b, mesh, si);
+    if (material < 0) return false;
+    FY_SET_REF(p, material, material);
+    const ferry_scene_material *mat = &b->scene->materials[material];
     p->mode = FERRY_PRIMITIVE_TRIANGLES;
     p->vertex_count = n;
 
@@ -260,7 +261,7 @@ static bool make_primitive(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t s
      * the material samples a texture, and further sets only when they hold
      * data (none does in the corpus). */
     size_t sets = f.known ? f.uv_sets : 1;
-    if (sets == 0 && (mat->base_color_image >= 0 || mat->normal_image >= 0)) sets = 1;
+    if (sets == 0 && (mat->has_base_color_image || mat->has_normal_image)) sets = 1;
     for (size_t k = sets; k < 4; k++) {
         for (size_t v = 0; v < n; v++) {
             if (sm->vertices[v].texcoord[k][0] != 0 || sm->vertices[v].texcoord[k][1] != 0) {

@@ -12,6 +12,7 @@
 #include "../core/core.h"
 #include "../core/core_math.h"
 #include "../scene/scene_json.h"
+#include "../scene/scene_ref.h"
 
 /* ---- extras ---- */
 

@@ -344,7 +344,7 @@ static bool attach_textures(build *b, ferry_scene_material *mat, ferry_json *x, 
     bool nomem = false;
     const fy_odol_texture *t = fy_odol_texture_use(&b->tex, texture, false, &nomem);
     if (t && t->image >= 0) {
-        mat->base_color_image = t->image;
+        FY_SET_REF(mat, base_color_image, t->image);
         mat->base_color_texcoord = 0;
         mat->alpha_mode = t->alpha;
         if (t->alpha == FERRY_ALPHA_MASK) mat->alpha_cutoff = 0.5f;
@@ -356,7 +356,7 @@ static bool attach_textures(build *b, ferry_scene_material *mat, ferry_json *x, 
     const fy_odol_texture *n = fy_odol_texture_use(&b->tex, normal, true, &nomem);
     if (n) fy_jset(ja, x, "normal_texture", fy_jstring(ja, normal));
     if (n && n->image >= 0) {
-        mat->normal_image = n->image;
+        FY_SET_REF(mat, normal_image, n->image);
         mat->normal_texcoord = 0;
         fy_jset(ja, x, "normal_texture_file", fy_jstring(ja, n->shown));
     } else if (n) {
@@ -655,7 +655,7 @@ static bool make_points(build *b, const ferry_odol_lod *lod, uint32_t lod_index,
     p->vertex_count = n;
     p->positions = pos;
     p->mode = FERRY_PRIMITIVE_POINTS;
-    p->material = -1;
+    FY_SET_REF(p, material, -1);
     ferry_json *points = fy_jobject(ja);
     fy_jset(ja, points, "points", fy_jbool(ja, true));
     p->extras = points;
@@ -780,7 +780,7 @@ static bool add_proxy(build *b, const ferry_odol_lod *lod, uint32_t lod_index, u
     const ferry_odol_proxy *px = &lod->proxies[proxy_index];
     ferry_scene_node *node = &b->s->nodes[b->s->node_count];
     ferry_scene_node_init(node);
-    node->parent = parent;
+    FY_SET_REF(node, parent, parent);
     node->name = ferry_arena_strdup(b->arena, str(px->model));
     const float *sign = axis_sign;
     float mat[16];
@@ -852,7 +852,7 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
     int32_t node_index = (int32_t)b->s->node_count;
     ferry_scene_node *node = &b->s->nodes[b->s->node_count++];
     ferry_scene_node_init(node);
-    node->parent = root;
+    FY_SET_REF(node, parent, root);
     node->name = ferry_arena_strdup(b->arena, name);
     if (!node->name) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
     b->rep.lods++;
@@ -906,14 +906,16 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
             if (!fy_odol_anim_skin_primitive(b->anim, l, b->bucket + begin, end - begin, b->remap, p)) return false;
             ferry_json *px = fy_jobject(ja);
             if (s < sections) {
-                if (!section_material(b, lod, &lod->sections[s], &p->material)) return false;
+                int32_t material;
+                if (!section_material(b, lod, &lod->sections[s], &material)) return false;
+                FY_SET_REF(p, material, material);
                 fy_jset(ja, px, "section", fy_jinteger(ja, s));
                 fy_jset(ja, px, "special", fy_jinteger(ja, lod->sections[s].special));
                 /* A section a proxy names that also holds other faces is
                  * drawn, marked so that a viewer or script can hide it. */
                 if (b->naming[s]) fy_jset(ja, px, "proxy_triangles", fy_jbool(ja, true));
             } else {
-                p->material = -1;
+                FY_SET_REF(p, material, -1);
                 fy_jset(ja, px, "section", fy_jnull(ja));
             }
             fy_jset(ja, px, "faces", fy_jinteger(ja, end - begin));
@@ -935,7 +937,7 @@ static bool add_lod(build *b, uint32_t l, const char *name, int32_t root)
     if (!node->extras) return fail(b, FERRY_ERR_NOMEM, "", "out of memory building a LOD");
     if (mesh->primitive_count) {
         mesh->name = node->name;
-        node->mesh = (int32_t)b->s->mesh_count++;
+        FY_SET_REF(node, mesh, (int64_t)b->s->mesh_count++);
     }
     if (!fy_odol_anim_add_skeleton(b->anim, l, node_index)) return false;
     /* A proxy on a bone hangs from its joint, to move with it. */
@@ -1071,7 +1073,7 @@ ferry_result ferry_odol_to_scene(const ferry_odol_model *model, const ferry_odol
             if (want[l]) chosen[chosen_count++] = l;
         free(want);
     } else if (!options->all && (visual = most_detailed_visual(model)) >= 0) {
-        /* The default: the game's view (options->game_view has no effect). */
+        /* The default: the game's view. */
         chosen[chosen_count++] = (uint32_t)visual;
     } else {
         for (uint32_t l = 0; l < model->lod_count; l++) chosen[chosen_count++] = l;

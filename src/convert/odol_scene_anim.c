@@ -359,7 +359,7 @@ bool fy_odol_anim_add_skeleton(fy_odol_anim *a, uint32_t l, int32_t lod_node)
     ls->root_node = (int32_t)s->node_count;
     ferry_scene_node *root = &s->nodes[s->node_count++];
     ferry_scene_node_init(root);
-    root->parent = lod_node;
+    FY_SET_REF(root, parent, lod_node);
     root->name = ferry_arena_strdup(a->arena, *str(sk->name) ? sk->name : "skeleton");
     ferry_json *rx = fy_jobject(ja);
     fy_jset(ja, rx, "skeleton", fy_jstring(ja, str(sk->name)));
@@ -372,7 +372,7 @@ bool fy_odol_anim_add_skeleton(fy_odol_anim *a, uint32_t l, int32_t lod_node)
         ls->bone_node[b] = (int32_t)s->node_count;
         ferry_scene_node *node = &s->nodes[s->node_count++];
         ferry_scene_node_init(node);
-        node->parent = pb >= 0 ? ls->bone_node[pb] : ls->root_node;
+        FY_SET_REF(node, parent, pb >= 0 ? ls->bone_node[pb] : ls->root_node);
         node->name = ferry_arena_strdup(a->arena, str(sk->bones[b].name));
         const float *p = ls->pivot + (size_t)b * 3;
         for (int j = 0; j < 3; j++) node->translation[j] = p[j] - (pb >= 0 ? ls->pivot[(size_t)pb * 3 + j] : 0.0f);
@@ -404,15 +404,15 @@ bool fy_odol_anim_add_skeleton(fy_odol_anim *a, uint32_t l, int32_t lod_node)
     skin->joints = joints;
     skin->joint_count = nj;
     skin->inverse_bind_matrices = ibm;
-    skin->skeleton = ls->root_node;
+    FY_SET_REF(skin, skeleton, ls->root_node);
     a->skins++;
     a->joints += (uint32_t)nj;
     ferry_scene_node *ln = &s->nodes[lod_node];
-    if (ln->mesh >= 0) {
+    if (ln->has_mesh) {
         const ferry_scene_mesh *mesh = &s->meshes[ln->mesh];
         bool all = mesh->primitive_count > 0;
         for (size_t k = 0; k < mesh->primitive_count; k++) all &= mesh->primitives[k].joints != NULL;
-        if (all) ln->skin = ls->skin;
+        if (all) FY_SET_REF(ln, skin, ls->skin);
     }
     return true;
 }

@@ -201,7 +201,7 @@ ferry_result ferry_particle_to_scene(const ferry_particle_system *system, const 
             const ferry_particle_emitter *e = &system->emitters[i];
             ferry_scene_node *n = &s->nodes[1 + i];
             ferry_scene_node_init(n);
-            n->parent = 0;
+            FY_SET_REF(n, parent, 0);
             char fallback[32];
             snprintf(fallback, sizeof fallback, "emitter %zu", i);
             n->name = ferry_arena_strdup(arena, e->name && *e->name ? e->name : fallback);

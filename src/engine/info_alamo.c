@@ -100,6 +100,7 @@ FY_TO_SCENE(alo)
     }
     if (r == FERRY_OK) {
         ferry_alo_scene_options o = {0};
+        o.name = options->name;
         o.texture_places = options->textures;
         o.skip_textures = options->textures == NULL;
         o.all = options->all;
@@ -135,7 +136,7 @@ FY_FROM_SCENE(alo)
 FY_FROM_SCENE(ala)
 {
     ferry_ala_animation *a = NULL;
-    ferry_result r = ferry_ala_from_scene(scene, options ? options->animation : 0, options ? options->ala : NULL, &a, err);
+    ferry_result r = ferry_ala_from_scene(scene, options ? options->ala : NULL, &a, err);
     if (r == FERRY_OK) r = ferry_ala_write(a, out, err);
     ferry_ala_free(a);
     return r;

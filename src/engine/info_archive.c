@@ -21,10 +21,10 @@ FY_WRITE_TABLES(meg)
     return ferry_meg_write_tables(object, out, err);
 }
 FY_DEFINE_VALIDATE(meg, ferry_meg_validate)
-FY_ENTRY_COUNT(meg) { return ((const ferry_meg *)object)->file_count; }
+FY_ENTRY_COUNT(meg) { return ((const ferry_meg *)object)->entry_count; }
 FY_ENTRY_AT(meg)
 {
-    const ferry_meg_entry *e = &((const ferry_meg *)object)->files[index];
+    const ferry_meg_entry *e = &((const ferry_meg *)object)->entries[index];
     entry->name = e->name;
     entry->name_length = e->name_length;
     entry->stored = e->data; /* NULL when outside the archive: the archive's own error */
@@ -35,7 +35,7 @@ FY_ENTRY_AT(meg)
 static uint64_t meg_total_bytes(const ferry_meg *m)
 {
     uint64_t t = 0;
-    for (uint32_t i = 0; i < m->file_count; i++) t += m->files[i].size;
+    for (uint32_t i = 0; i < m->entry_count; i++) t += m->entries[i].size;
     return t;
 }
 
@@ -74,7 +74,7 @@ FY_INFO(meg)
     json_t *j = meg_json(info, m);
     if (info->detail == FERRY_INFO_SUMMARY) {
         json_object_set_new(j, "names", json_integer(m->name_count));
-        json_object_set_new(j, "files", json_integer(m->file_count));
+        json_object_set_new(j, "files", json_integer(m->entry_count));
         json_object_set_new(j, "data_bytes", json_integer((json_int_t)meg_total_bytes(m)));
         return j;
     }
@@ -91,7 +91,7 @@ FY_INFO(meg)
             fy_json_append_textn(j, "names", names, m->names[i].text, m->names[i].length);
     }
     json_t *files = json_array();
-    for (uint32_t i = 0; i < m->file_count; i++) json_array_append_new(files, meg_entry_json(&m->files[i], i));
+    for (uint32_t i = 0; i < m->entry_count; i++) json_array_append_new(files, meg_entry_json(&m->entries[i], i));
     json_object_set_new(j, "files", files);
     return j;
 }
@@ -103,7 +103,7 @@ FY_DEFINE_FREE(pbo, ferry_pbo_free)
 FY_DEFINE_WRITE(pbo, ferry_pbo_write)
 FY_WRITE_TABLES(pbo)
 {
-    *tables_end = ((const ferry_pbo *)object)->table_end;
+    *tables_end = ((const ferry_pbo *)object)->tables_end;
     return ferry_pbo_write_tables(object, out, err);
 }
 FY_DEFINE_VALIDATE(pbo, ferry_pbo_validate)
@@ -114,7 +114,7 @@ FY_ENTRY_AT(pbo)
     entry->name = e->name;
     entry->name_length = e->name_length;
     entry->stored = e->data;
-    entry->stored_size = e->data_size;
+    entry->stored_size = e->size;
     /* A stored entry is checked where it lies, a compressed one decoded
      * (one that cannot be had is the archive's own error). */
     entry->decode = e->method != FERRY_PBO_METHOD_NONE || !e->data;
@@ -144,7 +144,7 @@ static uint64_t pbo_total_bytes(const ferry_pbo *m, bool original)
     uint64_t t = 0;
     for (size_t i = 0; i < m->entry_count; i++) {
         const ferry_pbo_entry *e = &m->entries[i];
-        t += original && e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->data_size;
+        t += original && e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->size;
     }
     return t;
 }
@@ -175,7 +175,7 @@ static json_t *pbo_json(const fy_info *info, const ferry_pbo *m)
         fy_json_set_text(j, "prefix", prefix);
     else
         json_object_set_new(j, "prefix", json_null());
-    json_object_set_new(j, "data_start", json_integer((json_int_t)m->table_end));
+    json_object_set_new(j, "data_start", json_integer((json_int_t)m->tables_end));
     if (m->has_checksum) {
         char hex[41];
         sha1_hex(hex, m->checksum);
@@ -196,8 +196,8 @@ static json_t *pbo_entry_json(const ferry_pbo_entry *e, size_t i)
     json_t *j = json_object();
     json_object_set_new(j, "index", json_integer((json_int_t)i));
     fy_json_set_text(j, "name", e->name);
-    json_object_set_new(j, "size", json_integer(e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->data_size));
-    json_object_set_new(j, "data_size", json_integer(e->data_size));
+    json_object_set_new(j, "size", json_integer(e->method == FERRY_PBO_METHOD_COMPRESSED ? e->original_size : e->size));
+    json_object_set_new(j, "data_size", json_integer(e->size));
     json_object_set_new(j, "original_size", json_integer(e->original_size));
     json_object_set_new(j, "start", json_integer((json_int_t)e->start));
     json_object_set_new(j, "method", json_string(method_name(e->method)));

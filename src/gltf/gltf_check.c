@@ -73,12 +73,18 @@ static ferry_result check_floats(const char *what, const char *field, const floa
     return FERRY_OK;
 }
 
-static ferry_result check_ref(const char *what, const char *field, int32_t ref, size_t count, ferry_error *err)
+/* An optional reference (scene.h): in range when its flag is set; left 0
+ * when not, since an index without its flag is most likely a flag
+ * forgotten (or a -1 of the convention before the flags). */
+static ferry_result check_ref(const char *what, const char *field, bool has, uint32_t ref, size_t count, ferry_error *err)
 {
-    if (ref < -1 || (ref >= 0 && (size_t)ref >= count))
-        FAIL("%s: %s %d is out of range (%zu defined)", what, field, (int)ref, count);
+    if (!has && ref != 0)
+        FAIL("%s: %s is %u but has_%s is false (set has_%s, or leave %s 0)", what, field, (unsigned)ref, field, field,
+             field);
+    if (has && ref >= count) FAIL("%s: %s %u is out of range (%zu defined)", what, field, (unsigned)ref, count);
     return FERRY_OK;
 }
+#define CHECK_REF(what, obj, field, count) check_ref(what, #field, (obj)->has_##field, (obj)->field, count, err)
 
 static ferry_result check_images(const ferry_scene *s, ferry_error *err)
 {
@@ -106,9 +112,9 @@ static ferry_result check_materials(const ferry_scene *s, ferry_error *err)
     for (size_t i = 0; i < s->material_count; i++) {
         const ferry_scene_material *m = &s->materials[i];
         fy_gltf_describe(what, sizeof what, "material", i, m->name);
-        TRY(check_ref(what, "base_color_image", m->base_color_image, s->image_count, err));
-        TRY(check_ref(what, "normal_image", m->normal_image, s->image_count, err));
-        TRY(check_ref(what, "emissive_image", m->emissive_image, s->image_count, err));
+        TRY(CHECK_REF(what, m, base_color_image, s->image_count));
+        TRY(CHECK_REF(what, m, normal_image, s->image_count));
+        TRY(CHECK_REF(what, m, emissive_image, s->image_count));
         for (int c = 0; c < 4; c++)
             if (!(m->base_color_factor[c] >= 0.0f && m->base_color_factor[c] <= 1.0f))
                 FAIL("%s: base_color_factor[%d] is outside 0..1", what, c);
@@ -132,9 +138,9 @@ static ferry_result check_materials(const ferry_scene *s, ferry_error *err)
 static uint32_t material_texcoords_needed(const ferry_scene_material *m)
 {
     uint32_t need = 0;
-    if (m->base_color_image >= 0 && m->base_color_texcoord + 1 > need) need = m->base_color_texcoord + 1;
-    if (m->normal_image >= 0 && m->normal_texcoord + 1 > need) need = m->normal_texcoord + 1;
-    if (m->emissive_image >= 0 && need < 1) need = 1; /* the emissive texture reads TEXCOORD_0 */
+    if (m->has_base_color_image && m->base_color_texcoord + 1 > need) need = m->base_color_texcoord + 1;
+    if (m->has_normal_image && m->normal_texcoord + 1 > need) need = m->normal_texcoord + 1;
+    if (m->has_emissive_image && need < 1) need = 1; /* the emissive texture reads TEXCOORD_0 */
     return need;
 }
 
@@ -207,8 +213,8 @@ static ferry_result check_primitive(const ferry_scene *s, const char *what, cons
         size_t count = p->indices ? p->index_count : n;
         if (count % 3) FAIL("%s: %zu %s is not a whole number of triangles", what, count, p->indices ? "indices" : "vertices");
     }
-    TRY(check_ref(what, "material", p->material, s->material_count, err));
-    if (p->material >= 0) {
+    TRY(CHECK_REF(what, p, material, s->material_count));
+    if (p->has_material) {
         uint32_t need = material_texcoords_needed(&s->materials[p->material]);
         if (need > p->texcoord_count)
             FAIL("%s: its material reads TEXCOORD_%u but the primitive has %zu texcoord sets", what,
@@ -246,10 +252,10 @@ static ferry_result check_meshes(const ferry_scene *s, ferry_error *err)
     return FERRY_OK;
 }
 
-static bool is_ancestor_or_self(const ferry_scene *s, int32_t ancestor, int32_t node)
+static bool is_ancestor_or_self(const ferry_scene *s, int64_t ancestor, int64_t node)
 {
     /* Parents come before children (checked first), so this terminates. */
-    for (; node >= 0; node = s->nodes[node].parent)
+    for (; node >= 0; node = FY_REF(&s->nodes[node], parent))
         if (node == ancestor) return true;
     return false;
 }
@@ -261,15 +267,16 @@ static ferry_result check_skins(const ferry_scene *s, ferry_error *err)
         const ferry_scene_skin *sk = &s->skins[i];
         fy_gltf_describe(what, sizeof what, "skin", i, sk->name);
         if (sk->joint_count == 0 || !sk->joints) FAIL("%s: has no joints", what);
-        TRY(check_ref(what, "skeleton", sk->skeleton, s->node_count, err));
+        TRY(CHECK_REF(what, sk, skeleton, s->node_count));
         for (size_t j = 0; j < sk->joint_count; j++) {
             int32_t node = sk->joints[j];
             if (node < 0 || (size_t)node >= s->node_count)
                 FAIL("%s: joint %zu is node %d, out of range (%zu nodes)", what, j, (int)node, s->node_count);
             for (size_t k = 0; k < j; k++)
                 if (sk->joints[k] == node) FAIL("%s: node %d is joint %zu and joint %zu", what, (int)node, k, j);
-            if (sk->skeleton >= 0 && !is_ancestor_or_self(s, sk->skeleton, node))
-                FAIL("%s: skeleton node %d is not an ancestor of joint %zu (node %d)", what, (int)sk->skeleton, j, (int)node);
+            if (sk->has_skeleton && !is_ancestor_or_self(s, sk->skeleton, node))
+                FAIL("%s: skeleton node %u is not an ancestor of joint %zu (node %d)", what, (unsigned)sk->skeleton, j,
+                     (int)node);
         }
         if (sk->inverse_bind_matrices) {
             TRY(check_floats(what, "inverse bind matrix", sk->inverse_bind_matrices, sk->joint_count * 16, err));
@@ -315,8 +322,10 @@ static ferry_result check_nodes(const ferry_scene *s, ferry_error *err)
     for (size_t i = 0; i < s->node_count; i++) {
         const ferry_scene_node *n = &s->nodes[i];
         fy_gltf_describe(what, sizeof what, "node", i, n->name);
-        if (n->parent < -1 || (n->parent >= 0 && (size_t)n->parent >= i))
-            FAIL("%s: parent %d must be -1 or an earlier node", what, (int)n->parent);
+        if (!n->has_parent && n->parent != 0)
+            FAIL("%s: parent is %u but has_parent is false (set has_parent, or leave parent 0)", what, (unsigned)n->parent);
+        if (n->has_parent && n->parent >= i)
+            FAIL("%s: parent %u must be an earlier node (or none: has_parent false)", what, (unsigned)n->parent);
         TRY(check_floats(what, "translation", n->translation, 3, err));
         TRY(check_floats(what, "rotation", n->rotation, 4, err));
         TRY(check_floats(what, "scale", n->scale, 3, err));
@@ -325,20 +334,20 @@ static ferry_result check_nodes(const ferry_scene *s, ferry_error *err)
         if (fabs(len - 1.0) > UNIT_QUAT_TOLERANCE)
             FAIL("%s: rotation (%g, %g, %g, %g) has length %g; quaternions must be normalized", what, (double)q[0],
                  (double)q[1], (double)q[2], (double)q[3], len);
-        TRY(check_ref(what, "mesh", n->mesh, s->mesh_count, err));
-        TRY(check_ref(what, "skin", n->skin, s->skin_count, err));
-        TRY(check_ref(what, "light", n->light, s->light_count, err));
-        if (n->skin >= 0) {
-            if (n->mesh < 0) FAIL("%s: has a skin but no mesh", what);
+        TRY(CHECK_REF(what, n, mesh, s->mesh_count));
+        TRY(CHECK_REF(what, n, skin, s->skin_count));
+        TRY(CHECK_REF(what, n, light, s->light_count));
+        if (n->has_skin) {
+            if (!n->has_mesh) FAIL("%s: has a skin but no mesh", what);
             const ferry_scene_mesh *m = &s->meshes[n->mesh];
             size_t joint_count = s->skins[n->skin].joint_count;
             for (size_t p = 0; p < m->primitive_count; p++) {
                 const ferry_scene_primitive *pr = &m->primitives[p];
-                if (!pr->joints) FAIL("%s: skinned, but mesh %d primitive %zu has no joints", what, (int)n->mesh, p);
+                if (!pr->joints) FAIL("%s: skinned, but mesh %u primitive %zu has no joints", what, (unsigned)n->mesh, p);
                 for (size_t k = 0; k < pr->vertex_count * 4; k++)
                     if (pr->joints[k] >= joint_count)
-                        FAIL("%s: mesh %d primitive %zu vertex %zu uses joint %u but skin %d has %zu joints", what,
-                             (int)n->mesh, p, k / 4, (unsigned)pr->joints[k], (int)n->skin, joint_count);
+                        FAIL("%s: mesh %u primitive %zu vertex %zu uses joint %u but skin %u has %zu joints", what,
+                             (unsigned)n->mesh, p, k / 4, (unsigned)pr->joints[k], (unsigned)n->skin, joint_count);
             }
         }
         TRY(check_extras(what, n->extras, err));
@@ -348,8 +357,8 @@ static ferry_result check_nodes(const ferry_scene *s, ferry_error *err)
 
 static size_t mesh_target_count(const ferry_scene *s, int32_t node)
 {
-    int32_t mesh = s->nodes[node].mesh;
-    return mesh >= 0 ? s->meshes[mesh].primitives[0].target_count : 0;
+    const ferry_scene_node *n = &s->nodes[node];
+    return n->has_mesh ? s->meshes[n->mesh].primitives[0].target_count : 0;
 }
 
 static ferry_result check_animations(const ferry_scene *s, ferry_error *err)

@@ -11,6 +11,7 @@
 
 #include "../core/core.h"
 #include "../scene/scene_json.h"
+#include "../scene/scene_ref.h"
 
 /* glTF enumerations the writer uses. */
 #define FY_GLTF_ARRAY_BUFFER 34962       /* bufferView.target: vertex attributes */

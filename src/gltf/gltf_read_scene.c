@@ -108,7 +108,7 @@ static bool read_images(fy_gr *r)
 }
 
 /* A textureInfo: its image (through the texture) and texCoord set. */
-static bool texture_ref(fy_gr *r, json_t *info, const char *path, int32_t *image, uint32_t *texcoord)
+static bool texture_ref(fy_gr *r, json_t *info, const char *path, bool *has_image, uint32_t *image, uint32_t *texcoord)
 {
     if (!info) return true;
     int64_t t;
@@ -116,7 +116,7 @@ static bool texture_ref(fy_gr *r, json_t *info, const char *path, int32_t *image
     if (!fy_gr_index(r, info, "index", path, fy_gr_count(r, "textures"), true, &t) || !fy_gr_uint(r, info, "texCoord", path, 0, &tc))
         return false;
     if (tc > 3) return FAIL(path, "texCoord %llu is more than this reader's 4 sets", (unsigned long long)tc);
-    *image = r->texture_image[t];
+    fy_ref_set(has_image, image, r->texture_image[t]);
     *texcoord = (uint32_t)tc;
     return true;
 }
@@ -140,15 +140,17 @@ static bool read_materials(fy_gr *r)
         if (pbr) {
             if (!fy_gr_numbers(r, pbr, "baseColorFactor", path, o->base_color_factor, 4) ||
                 !fy_gr_number(r, pbr, "metallicFactor", path, 1.0, &metal) || !fy_gr_number(r, pbr, "roughnessFactor", path, 1.0, &rough) ||
-                !texture_ref(r, json_object_get(pbr, "baseColorTexture"), path, &o->base_color_image, &o->base_color_texcoord))
+                !texture_ref(r, json_object_get(pbr, "baseColorTexture"), path, &o->has_base_color_image,
+                             &o->base_color_image, &o->base_color_texcoord))
                 return false;
             o->metallic_factor = (float)metal;
             o->roughness_factor = (float)rough;
         }
         json_t *nt = json_object_get(m, "normalTexture");
         uint32_t unused_tc;
-        if (!texture_ref(r, nt, path, &o->normal_image, &o->normal_texcoord) || !fy_gr_number(r, nt, "scale", path, 1.0, &scale) ||
-            !texture_ref(r, json_object_get(m, "emissiveTexture"), path, &o->emissive_image, &unused_tc) ||
+        if (!texture_ref(r, nt, path, &o->has_normal_image, &o->normal_image, &o->normal_texcoord) ||
+            !fy_gr_number(r, nt, "scale", path, 1.0, &scale) ||
+            !texture_ref(r, json_object_get(m, "emissiveTexture"), path, &o->has_emissive_image, &o->emissive_image, &unused_tc) ||
             !fy_gr_numbers(r, m, "emissiveFactor", path, o->emissive_factor, 3) || !fy_gr_number(r, m, "alphaCutoff", path, 0.5, &cutoff))
             return false;
         o->normal_scale = (float)scale;
@@ -306,7 +308,7 @@ static bool read_primitive(fy_gr *r, json_t *prim, const char *path, ferry_scene
     if (!read_indices(r, prim, path, p, mode)) return false;
     int64_t material;
     if (!fy_gr_index(r, prim, "material", path, fy_gr_count(r, "materials"), false, &material)) return false;
-    p->material = (int32_t)material;
+    FY_SET_REF(p, material, material);
     bool ok = true;
     json_t *targets = fy_gr_array(r, prim, "targets", path, &ok);
     if (!ok) return false;
@@ -479,7 +481,7 @@ static bool read_nodes(fy_gr *r)
         ferry_scene_node *o = &s->nodes[k];
         ferry_scene_node_init(o);
         o->name = fy_gr_name(r, nd);
-        o->parent = parent[i] >= 0 ? r->node_index[parent[i]] : -1;
+        FY_SET_REF(o, parent, parent[i] >= 0 ? r->node_index[parent[i]] : -1);
         int64_t mesh, skin, light = -1;
         ok = fy_gr_index(r, nd, "mesh", path, s->mesh_count, false, &mesh) &&
              fy_gr_index(r, nd, "skin", path, fy_gr_count(r, "skins"), false, &skin);
@@ -490,7 +492,9 @@ static bool read_nodes(fy_gr *r)
             ok = FAIL(path, "has a skin but no mesh");
             break;
         }
-        o->mesh = (int32_t)mesh, o->skin = (int32_t)skin, o->light = (int32_t)light;
+        FY_SET_REF(o, mesh, mesh);
+        FY_SET_REF(o, skin, skin);
+        FY_SET_REF(o, light, light);
         json_t *extras = json_object_get(nd, "extras");
         json_t *matrix = json_object_get(nd, "matrix");
         if (matrix) {
@@ -557,7 +561,7 @@ static bool read_skins(fy_gr *r)
         if (!fy_gr_index(r, sk, "skeleton", path, s->node_count, false, &skel) ||
             !fy_gr_index(r, sk, "inverseBindMatrices", path, fy_gr_count(r, "accessors"), false, &ibm))
             return false;
-        o->skeleton = skel >= 0 ? r->node_index[skel] : -1;
+        FY_SET_REF(o, skeleton, skel >= 0 ? r->node_index[skel] : -1);
         if (ibm >= 0) {
             char ipath[80];
             snprintf(ipath, sizeof ipath, "%s/inverseBindMatrices", path);
@@ -660,8 +664,8 @@ static bool read_channel(fy_gr *r, json_t *anim, json_t *ch, const char *path, f
     unsigned comps = which == 1 ? BIT(4) : BIT(3);
     if (which == 1) kinds |= FY_GR_NORM_BYTE | FY_GR_NORM_UBYTE | FY_GR_NORM_SHORT | FY_GR_NORM_USHORT;
     if (which == 3) {
-        int32_t mesh = r->scene->nodes[o->node].mesh;
-        width = mesh >= 0 ? r->scene->meshes[mesh].primitives[0].target_count : 0;
+        const ferry_scene_node *target = &r->scene->nodes[o->node];
+        width = target->has_mesh ? r->scene->meshes[target->mesh].primitives[0].target_count : 0;
         if (width == 0) return FAIL(path, "animates the weights of a node without morph targets");
         comps = BIT(1);
         kinds |= FY_GR_NORM_BYTE | FY_GR_NORM_UBYTE | FY_GR_NORM_SHORT | FY_GR_NORM_USHORT;
@@ -735,7 +739,7 @@ bool fy_gr_build_scene(fy_gr *r)
     /* Skinned nodes: every joint a vertex names must exist in the skin. */
     for (size_t i = 0; i < s->node_count; i++) {
         const ferry_scene_node *nd = &s->nodes[i];
-        if (nd->skin < 0) continue;
+        if (!nd->has_skin) continue;
         const ferry_scene_mesh *m = &s->meshes[nd->mesh];
         size_t joints = s->skins[nd->skin].joint_count;
         for (size_t p = 0; p < m->primitive_count; p++) {
@@ -743,7 +747,7 @@ bool fy_gr_build_scene(fy_gr *r)
             for (size_t k = 0; pr->joints && k < pr->vertex_count * 4; k++) {
                 if (pr->joints[k] >= joints && pr->weights[k] != 0.0f) {
                     char path[80];
-                    snprintf(path, sizeof path, "meshes[%d]/primitives[%zu]/attributes/JOINTS_0", (int)nd->mesh, p);
+                    snprintf(path, sizeof path, "meshes[%u]/primitives[%zu]/attributes/JOINTS_0", (unsigned)nd->mesh, p);
                     return FAIL(path, "vertex %zu uses joint %u but the skin of its node has %zu joints", k / 4,
                                 (unsigned)pr->joints[k], joints);
                 }

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static json_t *texture_info(fy_gltf *g, int32_t image, uint32_t texcoord)
+static json_t *texture_info(fy_gltf *g, uint32_t image, uint32_t texcoord)
 {
     /* Texture i is image i with the one sampler, so the index carries over. */
     json_t *info = json_object();
@@ -69,18 +69,18 @@ static void build_materials(fy_gltf *g)
         fy_gltf_json_set_name(g, o, m->name);
         if (!all_equal(m->base_color_factor, 4, 1.0f))
             fy_gltf_json_set(g, pbr, "baseColorFactor", fy_gltf_json_floats(m->base_color_factor, 4));
-        if (m->base_color_image >= 0)
+        if (m->has_base_color_image)
             fy_gltf_json_set(g, pbr, "baseColorTexture", texture_info(g, m->base_color_image, m->base_color_texcoord));
         /* glTF's default metalness is 1, these engines' is 0: always say it. */
         fy_gltf_json_set(g, pbr, "metallicFactor", json_real(m->metallic_factor));
         if (m->roughness_factor != 1.0f) fy_gltf_json_set(g, pbr, "roughnessFactor", json_real(m->roughness_factor));
         fy_gltf_json_set(g, o, "pbrMetallicRoughness", pbr);
-        if (m->normal_image >= 0) {
+        if (m->has_normal_image) {
             json_t *nt = texture_info(g, m->normal_image, m->normal_texcoord);
             if (m->normal_scale != 1.0f) fy_gltf_json_set(g, nt, "scale", json_real(m->normal_scale));
             fy_gltf_json_set(g, o, "normalTexture", nt);
         }
-        if (m->emissive_image >= 0) fy_gltf_json_set(g, o, "emissiveTexture", texture_info(g, m->emissive_image, 0));
+        if (m->has_emissive_image) fy_gltf_json_set(g, o, "emissiveTexture", texture_info(g, m->emissive_image, 0));
         if (!all_equal(m->emissive_factor, 3, 0.0f)) fy_gltf_json_set(g, o, "emissiveFactor", fy_gltf_json_floats(m->emissive_factor, 3));
         if (m->alpha_mode != FERRY_ALPHA_OPAQUE) fy_gltf_json_set(g, o, "alphaMode", json_string(alpha_names[m->alpha_mode]));
         if (m->alpha_mode == FERRY_ALPHA_MASK && m->alpha_cutoff != 0.5f)
@@ -148,7 +148,7 @@ static json_t *build_primitive(fy_gltf *g, const ferry_scene_primitive *p)
     }
     fy_gltf_json_set(g, o, "attributes", attr);
     if (p->indices) fy_gltf_json_set(g, o, "indices", json_integer(fy_gltf_indices(g, p->indices, p->index_count, n)));
-    if (p->material >= 0) fy_gltf_json_set(g, o, "material", json_integer(p->material));
+    if (p->has_material) fy_gltf_json_set(g, o, "material", json_integer(p->material));
     if (p->mode != FERRY_PRIMITIVE_TRIANGLES) fy_gltf_json_set(g, o, "mode", json_integer(p->mode));
     json_t *targets = json_array();
     for (size_t t = 0; t < p->target_count; t++) {
@@ -236,7 +236,7 @@ static void build_skins(fy_gltf *g)
         }
         for (size_t j = 0; j < sk->joint_count; j++) fy_gltf_json_push(g, joints, json_integer(sk->joints[j]));
         fy_gltf_json_set(g, o, "joints", joints);
-        if (sk->skeleton >= 0) fy_gltf_json_set(g, o, "skeleton", json_integer(sk->skeleton));
+        if (sk->has_skeleton) fy_gltf_json_set(g, o, "skeleton", json_integer(sk->skeleton));
         fy_gltf_json_push(g, skins, o);
     }
     fy_gltf_json_set_array(g, g->root, "skins", skins);
@@ -291,14 +291,14 @@ static void build_nodes(fy_gltf *g)
          * finds them all, in node order. */
         json_t *children = json_array();
         for (size_t c = i + 1; c < s->node_count; c++)
-            if (s->nodes[c].parent == (int32_t)i) fy_gltf_json_push(g, children, json_integer((json_int_t)c));
+            if (s->nodes[c].has_parent && s->nodes[c].parent == i) fy_gltf_json_push(g, children, json_integer((json_int_t)c));
         fy_gltf_json_set_array(g, o, "children", children);
-        if (n->mesh >= 0) fy_gltf_json_set(g, o, "mesh", json_integer(n->mesh));
-        if (n->skin >= 0) fy_gltf_json_set(g, o, "skin", json_integer(n->skin));
+        if (n->has_mesh) fy_gltf_json_set(g, o, "mesh", json_integer(n->mesh));
+        if (n->has_skin) fy_gltf_json_set(g, o, "skin", json_integer(n->skin));
         if (!all_equal(n->translation, 3, 0.0f)) fy_gltf_json_set(g, o, "translation", fy_gltf_json_floats(n->translation, 3));
         if (memcmp(n->rotation, identity_q, sizeof identity_q) != 0) fy_gltf_json_set(g, o, "rotation", fy_gltf_json_floats(n->rotation, 4));
         if (!all_equal(n->scale, 3, 1.0f)) fy_gltf_json_set(g, o, "scale", fy_gltf_json_floats(n->scale, 3));
-        if (n->light >= 0) {
+        if (n->has_light) {
             json_t *ext = json_object(), *lp = json_object();
             fy_gltf_json_set(g, lp, "light", json_integer(n->light));
             fy_gltf_json_set(g, ext, "KHR_lights_punctual", lp);
@@ -306,7 +306,7 @@ static void build_nodes(fy_gltf *g)
         }
         fy_gltf_json_set_extras(g, o, n->extras);
         fy_gltf_json_push(g, nodes, o);
-        if (n->parent < 0) fy_gltf_json_push(g, roots, json_integer((json_int_t)i));
+        if (!n->has_parent) fy_gltf_json_push(g, roots, json_integer((json_int_t)i));
     }
     fy_gltf_json_set_array(g, g->root, "nodes", nodes);
 

@@ -13,6 +13,7 @@
  * DXT5 alpha likewise: ((7-i)*a0 + i*a1) / 7 and ((5-i)*a0 + i*a1) / 5;
  * DXT3 alpha widens 4 bits by a * 17. */
 #include "image_internal.h"
+#include "../codec/codec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -25,19 +25,5 @@ ferry_result fy_image_alloc(uint32_t width, uint32_t height, uint32_t max_width,
 ferry_result fy_image_check_dims(uint32_t width, uint32_t height, uint32_t max_width,
                                  uint32_t max_height, uint64_t dims_offset, ferry_error *err);
 
-/* DXT block formats. DXT2 and DXT4 (premultiplied alpha) decode as DXT3
- * and DXT5: the blocks are laid out alike. */
-typedef enum fy_dxt_kind { FY_DXT1, FY_DXT3, FY_DXT5 } fy_dxt_kind;
-
-/* Bytes of the blocks covering width x height (4x4 blocks of 8 bytes for
- * DXT1, 16 otherwise); 0 when it would not fit in 64 bits. */
-static inline uint64_t fy_dxt_size(uint32_t width, uint32_t height, fy_dxt_kind kind)
-{
-    return (((uint64_t)width + 3) / 4) * (((uint64_t)height + 3) / 4) * (kind == FY_DXT1 ? 8u : 16u);
-}
-
-/* Decodes the blocks at `src` (fy_dxt_size bytes) into img->rgba, whose
- * width and height are set and pixels allocated. */
-void fy_dxt_decode(const uint8_t *src, fy_dxt_kind kind, ferry_image *img);
 
 #endif

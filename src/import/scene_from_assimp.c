@@ -157,7 +157,8 @@ static void collect_nodes(build *b, const struct aiNode *n, int32_t parent, unsi
     b->ai_nodes[idx] = n;
     ferry_scene_node *sn = &b->s->nodes[idx];
     ferry_scene_node_init(sn);
-    sn->parent = parent;
+    sn->has_parent = parent >= 0;
+    sn->parent = parent >= 0 ? (uint32_t)parent : 0;
     sn->name = str(b, &n->mName);
     struct aiVector3D scale, pos;
     struct aiQuaternion rot;
@@ -216,7 +217,8 @@ static bool convert_materials(build *b)
             img->name = stem;
             img->mime_type = "image/png";
             img->source_path = p;
-            sm->base_color_image = (int32_t)s->image_count++;
+            sm->has_base_color_image = true;
+            sm->base_color_image = (uint32_t)s->image_count++;
         }
     }
     return true;
@@ -229,7 +231,8 @@ static bool convert_primitive(build *b, const struct aiMesh *m, ferry_scene_prim
 {
     memset(p, 0, sizeof *p);
     p->mode = FERRY_PRIMITIVE_TRIANGLES;
-    p->material = m->mMaterialIndex < b->ai->mNumMaterials ? (int32_t)m->mMaterialIndex : -1;
+    p->has_material = m->mMaterialIndex < b->ai->mNumMaterials;
+    p->material = p->has_material ? m->mMaterialIndex : 0;
     size_t n = m->mNumVertices;
     p->vertex_count = n;
     float *pos = alloc_n(b, n, 3 * sizeof(float));
@@ -379,15 +382,17 @@ static bool convert_meshes(build *b)
             sm->primitive_count++;
         }
         if (!sm->primitive_count) continue;
-        s->nodes[i].mesh = (int32_t)s->mesh_count++;
+        s->nodes[i].has_mesh = true;
+        s->nodes[i].mesh = (uint32_t)s->mesh_count++;
         if (joint_count) {
             ferry_scene_skin *sk = &s->skins[s->skin_count];
             sk->name = s->nodes[i].name;
             sk->joints = joints;
             sk->joint_count = joint_count;
             sk->inverse_bind_matrices = ibm;
-            sk->skeleton = -1;
-            s->nodes[i].skin = (int32_t)s->skin_count++;
+            sk->has_skeleton = false;
+            s->nodes[i].has_skin = true;
+            s->nodes[i].skin = (uint32_t)s->skin_count++;
         }
     }
     return true;

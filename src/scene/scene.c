@@ -19,10 +19,7 @@ void ferry_scene_material_init(ferry_scene_material *material)
     if (!material) return;
     memset(material, 0, sizeof *material);
     for (int i = 0; i < 4; i++) material->base_color_factor[i] = 1.0f;
-    material->base_color_image = -1;
-    material->normal_image = -1;
     material->normal_scale = 1.0f;
-    material->emissive_image = -1;
     material->metallic_factor = 0.0f; /* these engines have no metalness */
     material->roughness_factor = 1.0f;
     material->alpha_mode = FERRY_ALPHA_OPAQUE;
@@ -33,10 +30,6 @@ void ferry_scene_node_init(ferry_scene_node *node)
 {
     if (!node) return;
     memset(node, 0, sizeof *node);
-    node->parent = -1;
     node->rotation[3] = 1.0f;
     for (int i = 0; i < 3; i++) node->scale[i] = 1.0f;
-    node->mesh = -1;
-    node->skin = -1;
-    node->light = -1;
 }

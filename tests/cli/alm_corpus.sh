@@ -9,13 +9,9 @@ set -u
 FERRY=$1 SRC=$2 SHARED=$3
 . "$(dirname "$0")/lib.bash"
 corpus="$SHARED/corpus/alamo"
-if [ ! -d "$corpus" ]; then
-  echo "SKIP: $corpus is absent"
-  exit 77
-fi
+[ -d "$corpus" ] || skip "$corpus is absent"
 if ! command -v node >/dev/null 2>&1 || [ ! -d "$SRC/tests/gltf/node_modules/gltf-validator" ]; then
-  echo "SKIP: node or the glTF validator is not installed (tools/setup.sh test installs them)"
-  exit 77
+  skip "node or the glTF validator is not installed (tools/setup.sh test installs them)"
 fi
 models=()
 while IFS= read -r -d '' f; do

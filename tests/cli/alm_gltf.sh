@@ -10,10 +10,7 @@ set -u
 FERRY=$1 SRC=$2 SHARED=$3
 . "$(dirname "$0")/lib.bash"
 maker="$(dirname "$FERRY")/tests/test_alm_scene"
-if [ ! -x "$maker" ]; then
-  echo "SKIP: $maker (which writes the fixtures) is not built"
-  exit 77
-fi
+[ -x "$maker" ] || skip "$maker (which writes the fixtures) is not built"
 
 expect 0 "write the hand-built fixtures" -- "$maker" "$tmp"
 expect 0 "build walker.alm from walker.alo" -- "$FERRY" convert "$SRC/samples/alamo/walker.alo" "$tmp/walker.alm"
@@ -99,6 +96,6 @@ if command -v node >/dev/null 2>&1 && [ -d "$SRC/tests/gltf/node_modules/gltf-va
   cat "$tmp/out"
   check "every file was validated" test "$(grep -c ': 0 errors' "$tmp/out")" -eq "${#files[@]}"
 else
-  echo "note: the Khronos validator part is skipped (node or tests/gltf/node_modules missing)"
+  left_out "the Khronos validator (node or tests/gltf/node_modules/gltf-validator is not installed (tools/setup.sh test installs them))"
 fi
 finish

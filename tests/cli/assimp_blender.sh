@@ -7,11 +7,8 @@
 # node's transform, scene_from_assimp.c). Skipped without Blender.
 set -u
 FERRY=$1 SRC=$2 SHARED=${3:-}
-if ! command -v blender >/dev/null 2>&1; then
-  echo "SKIP: blender is not installed"
-  exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+command -v blender >/dev/null 2>&1 || skip "blender is not installed"
 
 cat >"$tmp/exp.py" <<'PY'
 import sys

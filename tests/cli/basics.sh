@@ -67,7 +67,15 @@ before=$(cksum <"$tmp/input.alo")
 expect 2 "convert refuses to overwrite its input" -- "$FERRY" convert "$tmp/input.alo" "$tmp/alias.alo"
 check "the input is unchanged" test "$(cksum <"$tmp/input.alo")" = "$before"
 expect 2 "convert to an unsupported format" -- "$FERRY" convert "${samples[0]}" "$tmp/out.xyz"
-check "no temporary files are left behind" test -z "$(ls "$tmp" | grep '\.tmp-' || true)"
+# A convert that fails after its temporary is written: a folder stands where
+# the output goes, so the final rename (the temporary is made beside the
+# target) fails. Neither it nor the converts above leave a temporary
+# (OUT.ferry-tmp-PID-XXXXXX, src/core/io.c).
+mkdir -p "$tmp/in-the-way.glb/x"
+expect 1 "convert onto a folder fails when the output is put in place" -- "$FERRY" convert --no-textures "${samples[0]}" "$tmp/in-the-way.glb"
+check "it says why" grep -q "cannot write .*in-the-way.glb: Is a directory" "$tmp/err"
+check "the folder is untouched" test -d "$tmp/in-the-way.glb/x"
+check "no temporary files are left behind" test -z "$(find "$tmp" -name '*.ferry-tmp-*')"
 
 # A truncated copy is invalid input with a located message.
 head -c 300 "${samples[0]}" >"$tmp/cut.alo"

@@ -5,10 +5,7 @@ set -u
 FERRY=$1 SRC=$2 SHARED=$3
 . "$(dirname "$0")/lib.bash"
 corpus="$SHARED/corpus/alamo"
-if [ ! -d "$corpus" ]; then
-  echo "SKIP: $corpus is absent"
-  exit 77
-fi
+[ -d "$corpus" ] || skip "$corpus is absent"
 models=()
 while IFS= read -r -d '' f; do
   # Only models (first chunk 0x200); particle systems come in a later issue.

@@ -35,8 +35,8 @@ for anim in walker_idle_00 walker_walk_00; do
     # Poses at a few frames, original against round trip, bone by bone
     # index: translations within 1e-3, rotations within |dot| >= 0.99999.
     for frame in 0 $((frames / 2)) $((frames - 1)); do
-      "$FERRY" sample --json --frame "$frame" "$s/$anim.ala" >"$tmp/a.json" 2>/dev/null
-      "$FERRY" sample --json --frame "$frame" "$tmp/$anim.ala" >"$tmp/b.json" 2>/dev/null
+      expect_out "$tmp/a.json" 0 "sample $anim frame $frame" -- "$FERRY" sample --json --frame "$frame" "$s/$anim.ala"
+      expect_out "$tmp/b.json" 0 "sample the round trip of $anim (format $format) frame $frame" -- "$FERRY" sample --json --frame "$frame" "$tmp/$anim.ala"
       check "$anim (format $format) frame $frame: same poses" jq -e -n --slurpfile a "$tmp/a.json" --slurpfile b "$tmp/b.json" '
         ($a[0].bones | length) > 0 and
         ($a[0].bones | all(. as $p | ($b[0].bones | map(select(.index == $p.index)) | .[0]) as $q |

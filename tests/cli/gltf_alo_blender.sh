@@ -4,11 +4,10 @@
 # with every triangle. Skipped without Blender.
 set -u
 FERRY=$1 SRC=$2 SHARED=${3:-}
-if ! command -v blender >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1; then
-  echo "SKIP: blender (or jq) is not installed"
-  exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+if ! command -v blender >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1; then
+  skip "blender (or jq) is not installed"
+fi
 
 cat >"$tmp/loop.py" <<'PY'
 import sys

@@ -6,11 +6,8 @@
 # `tools/setup.sh test` really validates instead of skipping quietly.
 set -u
 FERRY=$1 SRC=$2 SHARED=$3
-if ! command -v node >/dev/null 2>&1; then
-  echo "SKIP: node is not installed (tools/setup.sh test installs it)"
-  exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+command -v node >/dev/null 2>&1 || skip "node is not installed (tools/setup.sh test installs it)"
 validate="$SRC/tests/gltf/validate.mjs"
 if [ ! -d "$SRC/tests/gltf/node_modules/gltf-validator" ]; then
   echo "FAIL: tests/gltf/node_modules is missing: run (cd tests/gltf && npm ci)" >&2

@@ -12,12 +12,13 @@ check "the overview" grep -q "usage: ferry COMMAND" "$tmp/out"
 for word in "glTF 2.0" "ALM" "\.p3d" "ArmA" "\.alo" "\.ala" "help \[COMMAND\]" "MEG" "PAA" "\.png" "FBX" "\.gltf -> \.ala"; do
   check "the overview names $word" grep -q "$word" "$tmp/out"
 done
-"$FERRY" --help >"$tmp/top.txt"
-check "ferry help = ferry --help" cmp -s "$tmp/out" "$tmp/top.txt"
+cp "$tmp/out" "$tmp/help.txt"
+expect_out "$tmp/top.txt" 0 "ferry --help" -- "$FERRY" --help
+check "ferry help = ferry --help" same_output "$tmp/help.txt" "$tmp/top.txt"
 for cmd in info dump validate convert sample; do
+  expect_out "$tmp/own.txt" 0 "ferry $cmd --help" -- "$FERRY" "$cmd" --help
   expect 0 "ferry help $cmd" -- "$FERRY" help "$cmd"
-  "$FERRY" "$cmd" --help >"$tmp/own.txt"
-  check "ferry help $cmd = ferry $cmd --help" cmp -s "$tmp/out" "$tmp/own.txt"
+  check "ferry help $cmd = ferry $cmd --help" same_output "$tmp/out" "$tmp/own.txt"
 done
 expect 2 "help for an unknown command" -- "$FERRY" help frobnicate
 check "named" grep -q "unknown command 'frobnicate'" "$tmp/err"

@@ -98,11 +98,26 @@ check "no temporary of this run is left" bash -c "! ls '$tmp/stale-out/d' | grep
 # ---- kill -9 mid-batch, then a rerun; two batches into one folder at once ----
 mkdir -p "$tmp/many"
 for i in $(seq 1 1500); do cp "$S/walker.alo" "$tmp/many/m$i.alo"; done
+# The kill must land while the batch is writing: once some outputs exist
+# and before all do. Waited for, not slept for: a fixed sleep killed a batch
+# that had written nothing yet on a loaded machine or under a sanitizer (and
+# one that had finished, on a fast one), and the checks then held vacuously.
 "$FERRY" convert -r --quiet --jobs 2 "$tmp/many" "$tmp/many-out" 2>/dev/null &
 victim=$!
-sleep 0.3
+outputs() { find "$tmp/many-out" -name '*.glb' 2>/dev/null | wc -l; }
+polls=0 # 50 ms each, at most 2 minutes
+while [ "$(outputs)" -lt 20 ] && kill -0 "$victim" 2>/dev/null && [ "$polls" -lt 2400 ]; do
+  sleep 0.05
+  polls=$((polls + 1))
+done
+before=$(outputs)
 kill -9 "$victim" 2>/dev/null
 wait "$victim" 2>/dev/null
+status=$?
+after=$(outputs)
+check "the kill stopped a batch still running (status $status, 137 is killed by signal 9)" test "$status" -eq 137
+check "the batch had written outputs before the kill ($before)" test "$before" -ge 20
+check "outputs are missing after the kill ($after of 1500)" test "$after" -lt 1500
 check "every output the killed batch left is complete" \
   bash -c 'for f in "$1"/*.glb; do [ -e "$f" ] || continue; [ "$(od -An -tu4 -j8 -N4 "$f" | tr -d " ")" -eq "$(wc -c <"$f")" ] || exit 1; done' _ "$tmp/many-out"
 expect 0 "a rerun after kill -9" -- $T "$FERRY" convert -r --quiet "$tmp/many" "$tmp/many-out"
@@ -226,9 +241,9 @@ chmod -R a+rX "$tmp/ro-in"
 chmod 555 "$tmp/ro-out"
 UFERRY=$(ferry_for_user)
 if [ -z "$UFERRY" ]; then
-  echo "note: the unprivileged user cannot run a copy of ferry here: read-only checks skipped"
+  left_out "the read-only checks (the unprivileged user cannot run a copy of ferry here)"
 elif as_user test -w "$tmp/ro-out"; then
-  echo "note: cannot make a folder read-only for this user here: read-only checks skipped"
+  left_out "the read-only checks (cannot make a folder read-only for this user here)"
 else
   expect 1 "a batch into a read-only folder" -- as_user $T "$UFERRY" convert -r "$tmp/ro-in" "$tmp/ro-out"
   check "nothing counted as converted or embedded" grep -q "0 of 2 files converted into .* (0 animations, 0 images embedded" "$tmp/err"

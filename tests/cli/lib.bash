@@ -1,5 +1,8 @@
 # Shared by the CLI tests: run the tool, check its exit status and output.
 # Sourced with FERRY (the binary), SRC (the repository) and SHARED set.
+# With FERRY_REQUIRE_ALL set (CI, which has ../shared and installs every
+# tool the tests use), a test that cannot run or leaves a part out fails
+# instead of skipping: there, nothing may pass by not running.
 passed=0
 failed=0
 tmp=$(mktemp -d)
@@ -30,6 +33,43 @@ check() {
   else
     failed=$((failed + 1))
     echo "FAIL: $what" >&2
+  fi
+}
+
+# expect_out FILE STATUS DESCRIPTION -- COMMAND...: expect, then keeps the
+# command's stdout in FILE, for a comparison with another run's.
+expect_out() {
+  local keep=$1
+  shift
+  expect "$@"
+  cp "$tmp/out" "$keep"
+}
+
+# same_output A B: both files hold something and are byte for byte the same
+# (two empty files, the output of two failed runs, are not "the same").
+same_output() { [ -s "$1" ] && [ -s "$2" ] && cmp -s "$1" "$2"; }
+
+require_all() { [ -n "${FERRY_REQUIRE_ALL:-}" ] && [ "$FERRY_REQUIRE_ALL" != 0 ]; }
+
+# skip REASON: the test cannot run here: exit 77 (ctest: skipped), or a
+# failure (exit 1) under FERRY_REQUIRE_ALL.
+skip() {
+  if require_all; then
+    echo "FAIL: FERRY_REQUIRE_ALL is set, but the test cannot run: $*" >&2
+    exit 1
+  fi
+  echo "SKIP: $*"
+  exit 77
+}
+
+# left_out REASON: one part of the test is not run here: a note, or a
+# failed check under FERRY_REQUIRE_ALL.
+left_out() {
+  if require_all; then
+    failed=$((failed + 1))
+    echo "FAIL: FERRY_REQUIRE_ALL is set, but a part was left out: $*" >&2
+  else
+    echo "note: left out: $*"
   fi
 }
 

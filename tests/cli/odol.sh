@@ -8,10 +8,7 @@ set -u
 FERRY=$1 SRC=$2 SHARED=$3
 . "$(dirname "$0")/lib.bash"
 corpus="$SHARED/corpus/odol"
-if [ ! -d "$corpus/v40" ]; then
-  echo "SKIP: $corpus is absent"
-  exit 77
-fi
+[ -d "$corpus/v40" ] || skip "$corpus is absent"
 models=("$corpus"/v40/*.p3d)
 check "corpus has v40 models" test ${#models[@]} -ge 6
 expect 0 "validate every v40 model" -- "$FERRY" validate --json "${models[@]}"

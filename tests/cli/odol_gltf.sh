@@ -15,10 +15,7 @@ FERRY=$1 SRC=$2 SHARED=$3
 validate="$SRC/tests/gltf/validate.mjs"
 have_validator=false
 command -v node >/dev/null 2>&1 && [ -d "$SRC/tests/gltf/node_modules/gltf-validator" ] && have_validator=true
-if ! command -v jq >/dev/null 2>&1; then
-  echo "SKIP: jq is not installed"
-  exit 77
-fi
+command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 
 models=()
 maker="$(dirname "$FERRY")/make_odol_samples"
@@ -32,7 +29,7 @@ if compgen -G "$SRC/samples/odol/*.p3d" >/dev/null; then
 elif compgen -G "$tmp/samples/odol/*.p3d" >/dev/null; then
   models+=("$tmp"/samples/odol/*.p3d)
 else
-  echo "note: no ODOL samples (samples/odol absent, make_odol_samples unavailable)"
+  left_out "the ODOL samples (samples/odol absent, make_odol_samples unavailable)"
 fi
 corpus="$SHARED/corpus/odol/v40"
 if [ -d "$corpus" ]; then
@@ -41,12 +38,9 @@ if [ -d "$corpus" ]; then
     [ -d "$later" ] && models+=("$later"/*.p3d)
   done
 else
-  echo "note: $corpus absent: real models skipped"
+  left_out "the real models ($corpus is absent)"
 fi
-if [ "${#models[@]}" -eq 0 ]; then
-  echo "SKIP: no ODOL model to convert"
-  exit 77
-fi
+[ "${#models[@]}" -gt 0 ] || skip "no ODOL model to convert"
 
 outputs=()
 for f in "${models[@]}"; do
@@ -77,7 +71,7 @@ for f in "${models[@]}"; do
   fi
   expect 0 "convert $name.p3d to .glb (game view)" -- "$FERRY" convert "$f" "$tmp/$name.view.glb"
   expect 0 "convert --game-view $name.p3d" -- "$FERRY" convert --game-view "$f" "$tmp/$name.view2.glb"
-  check "$name: --game-view is the default" cmp -s "$tmp/$name.view.glb" "$tmp/$name.view2.glb"
+  check "$name: --game-view is the default" same_output "$tmp/$name.view.glb" "$tmp/$name.view2.glb"
   outputs+=("$tmp/$name.view.gltf")
 
   expect 0 "convert --all $name.p3d to .glb" -- "$FERRY" convert --all "$f" "$tmp/$name.glb"
@@ -157,7 +151,7 @@ if [ "$compressed" = false ]; then
   check "convert names the vertex too" grep -q "lods\[0\]/positions\[0\]" "$tmp/out" "$tmp/err"
   check "nothing written for a NaN position" test ! -e "$tmp/nan.glb"
 else
-  echo "note: $first stores its positions compressed: NaN check skipped"
+  left_out "the NaN check ($first stores its positions compressed)"
 fi
 
 if $have_validator; then
@@ -165,6 +159,6 @@ if $have_validator; then
   check "zero errors in every file" test "$(grep -c ': 0 errors' "$tmp/out")" -eq "${#outputs[@]}"
   cat "$tmp/out"
 else
-  echo "note: node or tests/gltf/node_modules absent: outputs not validated here (cli_gltf_validator fails in that case)"
+  left_out "the Khronos validator (node or tests/gltf/node_modules/gltf-validator is not installed (tools/setup.sh test installs them))"
 fi
 finish

@@ -138,6 +138,8 @@ if [ -n "$SHARED" ] && [ -d "$H" ]; then
   done
   expect 1 "non-power-of-two corpus image" -- "$FERRY" convert "$tmp/mountain_converted.png" "$tmp/m.w.paa"
   expect 0 "--mip 3" -- "$FERRY" convert "$H/dxt1.paa" "$tmp/m3.png" --mip 3
+else
+  left_out "the corpus textures ($H is absent)"
 fi
 
 finish

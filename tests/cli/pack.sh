@@ -117,8 +117,10 @@ check "PBO: extracted tree equals the folder (but for names starting with '.' an
 expect 0 "PBO: rewrite" -- "$FERRY" convert "$tmp/a.pbo" "$tmp/ra.pbo"
 check "PBO: rewrite byte-identical" cmp -s "$tmp/a.pbo" "$tmp/ra.pbo"
 expect 0 "PBO: pack the extracted files" -- "$FERRY" pack --prefix 'x\my_addon' "$tmp/b.pbo" "$tmp/xp"
-check "PBO: same entries again" test "$("$FERRY" list --json "$tmp/a.pbo" | jq -c '[.files[] | {name, size}]')" = \
-    "$("$FERRY" list --json "$tmp/b.pbo" | jq -c '[.files[] | {name, size}]')"
+expect_out "$tmp/l1" 0 "PBO: list a.pbo" -- "$FERRY" list --json "$tmp/a.pbo"
+expect_out "$tmp/l2" 0 "PBO: list b.pbo" -- "$FERRY" list --json "$tmp/b.pbo"
+check "PBO: same entries again, some" jq -e -n --slurpfile a "$tmp/l1" --slurpfile b "$tmp/l2" \
+    '($a[0].files | length) > 0 and [$a[0].files[] | {name, size}] == [$b[0].files[] | {name, size}]' >/dev/null
 expect 0 "PBO without a prefix" -- "$FERRY" pack "$tmp/c.pbo" "$tmp/xp"
 expect 0 "PBO without a prefix: list" -- "$FERRY" list --json "$tmp/c.pbo"
 check "PBO without a prefix: none" jq -e '.prefix == null' "$tmp/out"
@@ -149,6 +151,8 @@ if command -v script >/dev/null 2>&1; then
     check "progress bar on a terminal" grep -q '12/12' "$tmp/tty"
     script -qec "'$FERRY' extract '$tmp/many.meg' '$tmp/many-x'" /dev/null >"$tmp/tty" 2>&1
     check "extract: progress bar on a terminal" grep -q '12/12' "$tmp/tty"
+else
+    left_out "the progress bar checks (script(1) is not installed)"
 fi
 
 # The PetroglyphTools archives: extracted, packed again in their format.
@@ -157,8 +161,13 @@ if [ -n "$SHARED" ] && [ -d "$D" ]; then
     mkdir -p "$tmp/c"
     for f in "$D"/*.meg; do
         b=$(basename "$f" .meg)
-        v=$("$FERRY" list --json "$f" | jq .version)
-        "$FERRY" extract "$f" "$tmp/c/$b" 2>/dev/null
+        expect 0 "$b: list" -- "$FERRY" list --json "$f"
+        v=$(jq .version "$tmp/out")
+        # (v1_2_files_empty's names have a drive letter: extract refuses
+        # them, exit 1, as meg.sh checks.)
+        want=0
+        [ "$b" = v1_2_files_empty ] && want=1
+        expect $want "$b: extract" -- "$FERRY" extract "$f" "$tmp/c/$b"
         expect 0 "$b: pack the extracted files" -- "$FERRY" pack --meg-format "$v" "$tmp/c/$b.meg" "$tmp/c/$b"
         if [ "$b" = v1_2_files_empty ]; then
             # Its names have a drive letter (C:\1.TXT): extract refuses them,
@@ -166,11 +175,13 @@ if [ -n "$SHARED" ] && [ -d "$D" ]; then
             check "$b: empty" test "$("$FERRY" list --json "$tmp/c/$b.meg" | jq '.files | length')" = 0
             continue
         fi
-        "$FERRY" list "$f" >"$tmp/l1"
-        "$FERRY" list "$tmp/c/$b.meg" >"$tmp/l2"
-        check "$b: same listing" cmp -s "$tmp/l1" "$tmp/l2"
+        expect_out "$tmp/l1" 0 "$b: list the original" -- "$FERRY" list "$f"
+        expect_out "$tmp/l2" 0 "$b: list the pack" -- "$FERRY" list "$tmp/c/$b.meg"
+        check "$b: same listing" same_output "$tmp/l1" "$tmp/l2"
         check "$b: byte-identical" cmp -s "$f" "$tmp/c/$b.meg"
     done
+else
+    left_out "the PetroglyphTools archives ($D is absent)"
 fi
 # Real PBOs (made by HEMTT): extracted and packed again with their prefix,
 # the same entries (names, sizes) and prefix; not byte-identical, since the
@@ -180,14 +191,18 @@ if [ -n "$SHARED" ] && [ -d "$P" ]; then
     mkdir -p "$tmp/cp"
     for f in $(find "$P" -name '*.pbo' | sort | head -n 4); do
         b=$(basename "$f" .pbo)
-        prefix=$("$FERRY" list --json "$f" | jq -r '.prefix // empty')
-        "$FERRY" extract "$f" "$tmp/cp/$b" 2>/dev/null
+        expect_out "$tmp/l1" 0 "$b.pbo: list" -- "$FERRY" list --json "$f"
+        prefix=$(jq -r '.prefix // empty' "$tmp/l1")
+        expect 0 "$b.pbo: extract" -- "$FERRY" extract "$f" "$tmp/cp/$b"
         expect 0 "$b.pbo: pack the extracted files" -- "$FERRY" pack ${prefix:+--prefix "$prefix"} "$tmp/cp/$b.pbo" "$tmp/cp/$b"
-        check "$b.pbo: same entries" test "$("$FERRY" list --json "$f" | jq -c '[.files[] | {name: (.name | ascii_downcase), size}] | sort')" = \
-            "$("$FERRY" list --json "$tmp/cp/$b.pbo" | jq -c '[.files[] | {name: (.name | ascii_downcase), size}] | sort')"
-        check "$b.pbo: same prefix" test "$("$FERRY" list --json "$tmp/cp/$b.pbo" | jq -r '.prefix // empty')" = "$prefix"
+        expect_out "$tmp/l2" 0 "$b.pbo: list the pack" -- "$FERRY" list --json "$tmp/cp/$b.pbo"
+        check "$b.pbo: same entries, some" jq -e -n --slurpfile a "$tmp/l1" --slurpfile b "$tmp/l2" \
+            '($a[0].files | length) > 0 and ([$a[0].files[] | {name: (.name | ascii_downcase), size}] | sort) == ([$b[0].files[] | {name: (.name | ascii_downcase), size}] | sort)' >/dev/null
+        check "$b.pbo: same prefix" test "$(jq -r '.prefix // empty' "$tmp/l2")" = "$prefix"
         expect 0 "$b.pbo: the pack validates" -- "$FERRY" validate "$tmp/cp/$b.pbo"
     done
+else
+    left_out "the real PBOs ($P is absent)"
 fi
 
 finish

@@ -6,11 +6,10 @@
 # (apt-get install blender python3-numpy).
 set -u
 FERRY=$1 SRC=$2 SHARED=$3
-if ! command -v blender >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1; then
-  echo "SKIP: blender (or jq) is not installed"
-  exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+if ! command -v blender >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1; then
+  skip "blender (or jq) is not installed"
+fi
 
 # Prints one line "FERRY_JSON [...]": per file, what the import made.
 read -r -d '' importer <<'EOF'
@@ -67,11 +66,15 @@ xwing="$SHARED/corpus/alamo/ueaw/Models/VSF_XWING.ALO"
 if [ -f "$xwing" ]; then
   expect 0 "convert the X-wing" -- "$FERRY" convert --anim auto "$xwing" "$tmp/VSF_XWING.glb"
   glbs+=("$tmp/VSF_XWING.glb")
+else
+  left_out "the X-wing ($xwing is absent)"
 fi
 gyro="$SHARED/corpus/odol/v40/CSJ_GyroP.p3d"
 if [ -f "$gyro" ] && [ -d "$SHARED/corpus/odol/addons" ]; then
   expect 0 "convert the gyrocopter with --textures" -- "$FERRY" convert "$gyro" "$tmp/CSJ_GyroP.glb" --textures "$SHARED/corpus/odol/addons"
   glbs+=("$tmp/CSJ_GyroP.glb")
+else
+  left_out "the gyrocopter ($gyro or its addons are absent)"
 fi
 expect 0 "blender imports" -- blender --background --factory-startup --python-expr "$importer" -- "${glbs[@]}"
 sed -n 's/^FERRY_JSON //p' "$tmp/out" >"$tmp/import.json"

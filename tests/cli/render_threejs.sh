@@ -9,15 +9,13 @@
 set -u
 FERRY=$1 SRC=$2 SHARED=$3
 chromium=${CHROMIUM:-/usr/bin/chromium}
+. "$(dirname "$0")/lib.bash"
 if ! command -v node >/dev/null 2>&1 || [ ! -x "$chromium" ]; then
-  echo "SKIP: node or $chromium is not installed (apt-get install chromium)"
-  exit 77
+  skip "node or $chromium is not installed (apt-get install chromium)"
 fi
 if [ ! -d "$SRC/tests/render/node_modules/three" ] || [ ! -d "$SRC/tests/render/node_modules/playwright-core" ]; then
-  echo "SKIP: tests/render/node_modules is missing: run (cd tests/render && npm ci)"
-  exit 77
+  skip "tests/render/node_modules is missing: run (cd tests/render && npm ci)"
 fi
-. "$(dirname "$0")/lib.bash"
 render="$SRC/tests/render/render.mjs"
 export CHROMIUM=$chromium
 
@@ -97,7 +95,7 @@ if [ -f "$xwing" ]; then
     [range(3)] | all(. as $i | (($s.box.max[$i] - $s.box.min[$i]) as $d | ($s.restBox.max[$i] - $s.restBox.min[$i]) as $r |
       $d <= 1.5 * $r and $d >= $r / 1.5))' "$s" >/dev/null
 else
-  echo "note: $xwing absent: corpus render skipped"
+  left_out "the X-wing render ($xwing is absent)"
 fi
 gyro="$SHARED/corpus/odol/v40/CSJ_GyroP.p3d"
 if [ -f "$gyro" ] && [ -d "$SHARED/corpus/odol/addons" ]; then
@@ -107,6 +105,8 @@ if [ -f "$gyro" ] && [ -d "$SHARED/corpus/odol/addons" ]; then
   check "gyrocopter: drawn, its 4 materials with their textures" \
     jq -e '.[0].ok and .[0].nonBackgroundPixels >= 1000 and .[0].stats.materialsWithMaps == 4 and .[0].stats.textures >= 4' \
     "$tmp/shots/summary_gyro.json" >/dev/null
+else
+  left_out "the gyrocopter render ($gyro or its addons are absent)"
 fi
 if [ -n "${FERRY_RENDER_KEEP:-}" ]; then
   mkdir -p "$FERRY_RENDER_KEEP" && cp "$tmp"/shots/*.png "$tmp"/shots/*.json "$FERRY_RENDER_KEEP"/

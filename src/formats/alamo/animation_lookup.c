@@ -1,5 +1,6 @@
 /* A model's animations found by name in its folder of a file source
- * (ferry_ala_find_animations). */
+ * (ferry_ala_find_animations), and the name the game finds an animation
+ * by (ferry_ala_file_name). */
 #define _DEFAULT_SOURCE
 #include <ferry/ala.h>
 
@@ -138,4 +139,39 @@ ferry_result ferry_ala_find_animations(const ferry_file_source *source, const ch
     *paths = out;
     *count = found;
     return FERRY_OK;
+}
+
+void ferry_ala_file_name(const char *model_path, const char *animation_name, size_t animation_index, char *out,
+                         size_t out_size)
+{
+    if (!out || !out_size) return;
+    const char *base = model_path ? model_path : "model";
+    const char *slash = strrchr(base, '/');
+    const char *bslash = strrchr(base, '\\');
+    if (bslash && (!slash || bslash > slash)) slash = bslash;
+    size_t dir_len = slash ? (size_t)(slash - base + 1) : 0;
+    const char *stem = base + dir_len;
+    const char *dot = strrchr(stem, '.');
+    size_t stem_len = dot ? (size_t)(dot - stem) : strlen(stem);
+    char name[200];
+    if (animation_name && *animation_name) snprintf(name, sizeof name, "%s", animation_name);
+    else snprintf(name, sizeof name, "%zu", animation_index);
+    /* Characters no file name should hold become '_'. */
+    for (char *p = name; *p; p++)
+        if (*p == '/' || *p == '\\' || *p == ':' || (unsigned char)*p < 32 || *p == '*' || *p == '?' || *p == '"' ||
+            *p == '<' || *p == '>' || *p == '|')
+            *p = '_';
+    size_t nlen = strlen(name);
+    /* "FOO_DEPLOY_00.ala" exported from FOO.alo keeps its name. */
+    bool own = nlen > 4 && strcasecmp(name + nlen - 4, ".ala") == 0;
+    if (own) name[nlen -= 4] = 0;
+    bool starts = nlen > stem_len && name[stem_len] == '_';
+    for (size_t i = 0; starts && i < stem_len; i++) {
+        int x = (unsigned char)name[i], y = (unsigned char)stem[i];
+        if (x >= 'A' && x <= 'Z') x += 32;
+        if (y >= 'A' && y <= 'Z') y += 32;
+        if (x != y) starts = false;
+    }
+    if (starts) snprintf(out, out_size, "%.*s%s.ala", (int)dir_len, base, name);
+    else snprintf(out, out_size, "%.*s%.*s_%s.ala", (int)dir_len, base, (int)stem_len, stem, name);
 }

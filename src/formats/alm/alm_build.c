@@ -577,7 +577,7 @@ ferry_result ferry_alm_build_collapses(const ferry_alm_mesh *mesh, const ferry_a
     }
     *collapses = NULL;
     *count = 0;
-    ferry_alm_build_options defaults = {0, 0, 0, 0};
+    ferry_alm_build_options defaults = {0, 0, 0};
     if (!options) options = &defaults;
     double seam_weight = options->seam_weight > 0 ? options->seam_weight : 10.0;
 

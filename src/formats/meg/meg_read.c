@@ -4,28 +4,14 @@
  * size of its records) before anything is allocated for it. */
 #include <ferry/meg.h>
 
+#include "../../codec/codec.h"
 #include "../../core/record.h"
 
 #include <string.h>
 
 #define locate(r, ...) fy_record_locate(r, __VA_ARGS__)
 
-uint32_t ferry_meg_crc32(const void *data, size_t size)
-{
-    /* Reflected CRC-32, polynomial 0xEDB88320, initial and final ~0: the
-     * value zlib's crc32 gives (a nibble table keeps it short). */
-    static const uint32_t t[16] = {0x00000000, 0x1DB71064, 0x3B6E20C8, 0x26D930AC, 0x76DC4190, 0x6B6B51F4,
-                                   0x4DB26158, 0x5005713C, 0xEDB88320, 0xF00F9344, 0xD6D6A3E8, 0xCB61B38C,
-                                   0x9B64C2B0, 0x86D3D2D4, 0xA00AE278, 0xBDBDF21C};
-    const uint8_t *p = data;
-    uint32_t c = 0xFFFFFFFFu;
-    for (size_t i = 0; i < size; i++) {
-        c ^= p[i];
-        c = (c >> 4) ^ t[c & 15];
-        c = (c >> 4) ^ t[c & 15];
-    }
-    return c ^ 0xFFFFFFFFu;
-}
+uint32_t ferry_meg_crc32(const void *data, size_t size) { return fy_crc32(data, size); }
 
 static bool read_header(fy_record_reader *r, ferry_meg *m, const uint8_t *data, size_t size)
 {
@@ -45,13 +31,13 @@ static bool read_header(fy_record_reader *r, ferry_meg *m, const uint8_t *data, 
         }
         m->data_start = fy_u32le(c, "data start");
         m->name_count = fy_u32le(c, "name count");
-        m->file_count = fy_u32le(c, "file count");
+        m->entry_count = fy_u32le(c, "file count");
         if (c->failed) return false;
         /* Format 3 has the name table's size next: then the tables end
          * exactly at data_start (docs/formats/meg.md). */
         if (size >= 24) {
             uint32_t nts = fy_load_u32le(data + 20);
-            if ((uint64_t)24 + nts + (uint64_t)20 * m->file_count == m->data_start) {
+            if ((uint64_t)24 + nts + (uint64_t)20 * m->entry_count == m->data_start) {
                 m->format = 3;
                 m->name_table_size = fy_u32le(c, "name table size");
                 return !c->failed;
@@ -62,7 +48,7 @@ static bool read_header(fy_record_reader *r, ferry_meg *m, const uint8_t *data, 
     }
     m->format = 1;
     m->name_count = fy_u32le(c, "name count");
-    m->file_count = fy_u32le(c, "file count");
+    m->entry_count = fy_u32le(c, "file count");
     return !c->failed;
 }
 
@@ -104,15 +90,15 @@ static bool read_files(fy_record_reader *r, ferry_meg *m, const uint8_t *data, s
 {
     fy_cursor *c = &r->c;
     size_t left = fy_remaining(c);
-    if (!fy_record_room(r, c->pos, m->file_count, 20, "file count")) {
+    if (!fy_record_room(r, c->pos, m->entry_count, 20, "file count")) {
         /* The record the data ends in. */
         locate(r, "files[%zu]", left / 20);
         return false;
     }
-    m->files = fy_record_alloc(r, m->file_count, sizeof *m->files);
-    if (m->file_count && !m->files) return false;
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        ferry_meg_entry *e = &m->files[i];
+    m->entries = fy_record_alloc(r, m->entry_count, sizeof *m->entries);
+    if (m->entry_count && !m->entries) return false;
+    for (uint32_t i = 0; i < m->entry_count; i++) {
+        ferry_meg_entry *e = &m->entries[i];
         e->offset = c->pos;
         if (m->format == 3) e->flags = fy_u16le(c, "flags");
         e->crc = fy_u32le(c, "crc");

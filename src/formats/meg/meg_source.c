@@ -30,8 +30,8 @@ static ferry_result meg_load(void *user, const char *path, size_t max_size, uint
 {
     const ferry_meg *m = ((meg_source *)user)->meg;
     size_t n = strlen(path);
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        const ferry_meg_entry *e = &m->files[i];
+    for (uint32_t i = 0; i < m->entry_count; i++) {
+        const ferry_meg_entry *e = &m->entries[i];
         if (e->name_length != n || !has_prefix(e, path, n)) continue;
         if (!e->data) {
             fy_error_set(err, FERRY_ERR_MALFORMED, e->offset, NULL, "'%s': its bytes lie outside the archive", path);
@@ -81,7 +81,7 @@ static int segment_cmp(const void *ctx, uint32_t a, uint32_t b)
 {
     const segments *s = ctx;
     const segment *sa = &s->v[a], *sb = &s->v[b];
-    const ferry_meg_entry *x = &s->meg->files[sa->file], *y = &s->meg->files[sb->file];
+    const ferry_meg_entry *x = &s->meg->entries[sa->file], *y = &s->meg->entries[sb->file];
     int c = fy_meg_name_cmp(x->name + s->skip, sa->length, y->name + s->skip, sb->length);
     return c ? c : (int)sa->folder - (int)sb->folder;
 }
@@ -94,7 +94,7 @@ static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry,
     const ferry_meg *m = ((meg_source *)user)->meg;
     size_t n = strlen(path), skip = n ? n + 1 : 0;
     bool found = n == 0;
-    size_t count = (size_t)m->file_count + 1;
+    size_t count = (size_t)m->entry_count + 1;
     segment *segs = malloc(count * sizeof *segs);
     uint32_t *order = malloc(2 * count * sizeof *order);
     bool *first = calloc(count, sizeof *first);
@@ -104,8 +104,8 @@ static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry,
         return FERRY_ERR_NOMEM;
     }
     size_t k = 0;
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        const ferry_meg_entry *e = &m->files[i];
+    for (uint32_t i = 0; i < m->entry_count; i++) {
+        const ferry_meg_entry *e = &m->entries[i];
         if (!e->name || e->name_length <= skip || !has_prefix(e, path, n)) continue;
         if (n && path_char(e, n) != '/') continue;
         found = true;
@@ -124,7 +124,7 @@ static ferry_result meg_list(void *user, const char *path, ferry_entry_fn entry,
     size_t seg_cap = 0;
     for (size_t j = 0; j < k; j++) {
         if (!first[j]) continue;
-        const ferry_meg_entry *e = &m->files[segs[j].file];
+        const ferry_meg_entry *e = &m->entries[segs[j].file];
         size_t len = segs[j].length;
         if (len + 1 > seg_cap) {
             free(seg);

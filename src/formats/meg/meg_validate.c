@@ -23,7 +23,7 @@ static int by_start(const void *a, const void *b)
 static int name_cmp(const void *ctx, uint32_t a, uint32_t b)
 {
     const ferry_meg *m = ctx;
-    const ferry_meg_entry *x = &m->files[a], *y = &m->files[b];
+    const ferry_meg_entry *x = &m->entries[a], *y = &m->entries[b];
     return fy_meg_name_cmp(x->name, x->name_length, y->name, y->name_length);
 }
 
@@ -51,9 +51,9 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
     if (m->format >= 2 && m->data_start != m->tables_end)
         ERR(8, "header/data_start", "meg-data-start", "data start %u, but the tables end at %zu",
             (unsigned)m->data_start, m->tables_end);
-    if (m->name_count != m->file_count)
+    if (m->name_count != m->entry_count)
         WARN(m->format >= 2 ? 12 : 0, "header", "meg-counts", "%u names for %u files (the game's archives have one each)",
-             (unsigned)m->name_count, (unsigned)m->file_count);
+             (unsigned)m->name_count, (unsigned)m->entry_count);
     for (uint32_t i = 0; i < m->name_count; i++) {
         const ferry_meg_name *n = &m->names[i];
         snprintf(path, sizeof path, "names[%u]", (unsigned)i);
@@ -72,9 +72,9 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
         if ((n->length >= 2 && n->text[1] == ':') || n->text[0] == '\\' || n->text[0] == '/')
             WARN(n->offset, path, "meg-name-absolute", "name '%s' is an absolute path", n->text);
     }
-    span *spans = m->file_count ? malloc((size_t)m->file_count * sizeof *spans) : NULL;
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        const ferry_meg_entry *e = &m->files[i];
+    span *spans = m->entry_count ? malloc((size_t)m->entry_count * sizeof *spans) : NULL;
+    for (uint32_t i = 0; i < m->entry_count; i++) {
+        const ferry_meg_entry *e = &m->entries[i];
         if (e->index != i) {
             snprintf(path, sizeof path, "files[%u]/index", (unsigned)i);
             ERR(e->offset, path, "meg-index", "record index %u at position %u", (unsigned)e->index, (unsigned)i);
@@ -91,11 +91,11 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
                     e->name, (unsigned)crc);
             }
         }
-        if (i > 0 && e->crc < m->files[i - 1].crc) {
+        if (i > 0 && e->crc < m->entries[i - 1].crc) {
             snprintf(path, sizeof path, "files[%u]/crc", (unsigned)i);
             ERR(e->offset, path, "meg-order",
                 "records not sorted by CRC-32 (0x%08X after 0x%08X): the game looks names up by binary search",
-                (unsigned)e->crc, (unsigned)m->files[i - 1].crc);
+                (unsigned)e->crc, (unsigned)m->entries[i - 1].crc);
         }
         if ((uint64_t)e->start + e->size > m->archive_size) {
             snprintf(path, sizeof path, "files[%u]/size", (unsigned)i);
@@ -109,30 +109,30 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
         if (spans) spans[i] = (span){e->start, e->size, i};
     }
     /* Two records of one name (ignoring case, '/' as '\'): the game finds one. */
-    uint32_t *order = m->file_count ? malloc(2 * (size_t)m->file_count * sizeof *order) : NULL;
+    uint32_t *order = m->entry_count ? malloc(2 * (size_t)m->entry_count * sizeof *order) : NULL;
     if (order) {
         size_t n = 0;
-        for (uint32_t i = 0; i < m->file_count; i++)
-            if (m->files[i].name) order[n++] = i;
-        fy_meg_sort(order, order + m->file_count, n, name_cmp, m);
+        for (uint32_t i = 0; i < m->entry_count; i++)
+            if (m->entries[i].name) order[n++] = i;
+        fy_meg_sort(order, order + m->entry_count, n, name_cmp, m);
         for (size_t k = 1; k < n; k++)
             if (name_cmp(m, order[k - 1], order[k]) == 0) {
                 snprintf(path, sizeof path, "files[%u]/name", (unsigned)order[k]);
-                WARN(m->files[order[k]].offset, path, "meg-name-duplicate",
+                WARN(m->entries[order[k]].offset, path, "meg-name-duplicate",
                      "name '%s' is also files[%u]'s (case and slashes ignored): the game finds only one",
-                     m->files[order[k]].name, (unsigned)order[k - 1]);
+                     m->entries[order[k]].name, (unsigned)order[k - 1]);
             }
         free(order);
     }
     if (spans) {
-        qsort(spans, m->file_count, sizeof *spans, by_start);
+        qsort(spans, m->entry_count, sizeof *spans, by_start);
         uint64_t end = 0;
         uint32_t last = 0;
-        for (uint32_t k = 0; k < m->file_count; k++) {
+        for (uint32_t k = 0; k < m->entry_count; k++) {
             const span *s = &spans[k];
             if (s->size && k > 0 && s->start < end) {
                 snprintf(path, sizeof path, "files[%u]/start", (unsigned)s->file);
-                WARN(m->files[s->file].offset, path, "meg-overlap", "entry overlaps files[%u]", (unsigned)last);
+                WARN(m->entries[s->file].offset, path, "meg-overlap", "entry overlaps files[%u]", (unsigned)last);
             }
             if (s->size && (uint64_t)s->start + s->size > end) {
                 end = (uint64_t)s->start + s->size;
@@ -140,7 +140,7 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
             }
         }
         free(spans);
-    } else if (m->file_count) {
+    } else if (m->entry_count) {
         ERR(FERRY_NO_OFFSET, "files", "out-of-memory", "cannot check overlaps: out of memory");
     }
     return errors;

@@ -23,14 +23,14 @@ ferry_result ferry_meg_write_tables(const ferry_meg *m, ferry_buffer *out, ferry
         fy_buf_u32le(out, m->data_start);
     }
     fy_buf_u32le(out, m->name_count);
-    fy_buf_u32le(out, m->file_count);
+    fy_buf_u32le(out, m->entry_count);
     if (m->format == 3) fy_buf_u32le(out, m->name_table_size);
     for (uint32_t i = 0; i < m->name_count; i++) {
         fy_buf_u16le(out, m->names[i].length);
         fy_buf_append(out, m->names[i].text, m->names[i].length);
     }
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        const ferry_meg_entry *e = &m->files[i];
+    for (uint32_t i = 0; i < m->entry_count; i++) {
+        const ferry_meg_entry *e = &m->entries[i];
         if (m->format == 3) fy_buf_u16le(out, e->flags);
         fy_buf_u32le(out, e->crc);
         fy_buf_u32le(out, e->index);

@@ -49,12 +49,6 @@ void fy_odol_write_prefix(ferry_buffer *out, const ferry_odol_model *model);
  * index order (what every real v40 file shows). `order` has lod_count entries. */
 void fy_odol_default_order(const ferry_odol_model *model, uint32_t *order);
 
-/* liblzo2's decode of a stream already measured (ferry_lzo_measure): `stream`
- * bytes into exactly `expected_size`; what ferry_lzo_decode does after
- * measuring, for the reader, which measures first to bound the allocation. */
-ferry_result fy_lzo_decompress(const uint8_t *in, size_t stream, size_t expected_size, uint8_t *out,
-                               ferry_error *err);
-
 /* storage_order is absent or a permutation of the LODs. */
 bool fy_odol_order_ok(const ferry_odol_model *model);
 

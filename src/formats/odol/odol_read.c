@@ -3,7 +3,7 @@
  * version-gated readers where the specification has gaps or the version is
  * later (docs/formats/odol.md lists each case). */
 #include "odol_internal.h"
-#include "lzss_internal.h"
+#include "../../codec/codec.h"
 #include "../../core/record.h"
 
 #include <stdio.h>

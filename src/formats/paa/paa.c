@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../codec/codec.h"
 #include "../../core/core.h"
-#include "../../image/image_internal.h"
-#include "../odol/lzss_internal.h"
+#include "../../image/image_internal.h" /* fy_image_alloc: the image layer below the formats */
 
 #define PAA_MAX_TAGS 4096u
 #define PAA_MAX_MIPS 32u

@@ -1,17 +1,15 @@
 /* ferry: writing a PAA texture from an RGBA image (DXT1/DXT5, the mipmap
  * chain, the tags, LZO). docs/formats/paa.md ("Writing") gives the reasons
- * for each choice; the DXT blocks are compressed by stb_dxt (libstb, Debian's
- * libstb-dev; its v1.12 has no global state, so encodes may run on several
- * threads), the LZO streams by liblzo2's LZO1X-999. */
+ * for each choice; the DXT blocks are compressed by stb_dxt, the LZO streams
+ * by liblzo2's LZO1X-999 (both through src/codec). */
 #include <ferry/paa.h>
 
 #include <inttypes.h>
-#include <lzo/lzo1x.h>
 #include <math.h>
-#include <stb_dxt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../codec/codec.h"
 #include "../../core/core.h"
 
 /* Largest side accepted: the largest in the real files (and what ArmA 3's
@@ -69,26 +67,6 @@ static void halve(const encoder *e, const uint8_t *src, uint32_t w, uint32_t h, 
                 o[c] = from_lin(e, (e->to_lin[p[0][c]] + e->to_lin[p[1][c]] + e->to_lin[p[2][c]] + e->to_lin[p[3][c]]) *
                                        0.25f);
             o[3] = (uint8_t)((p[0][3] + p[1][3] + p[2][3] + p[3][3] + 2) / 4);
-        }
-}
-
-/* The DXT blocks of one mipmap; sides under 4 repeat their last pixel. */
-static void compress(const uint8_t *px, uint32_t w, uint32_t h, bool dxt5, uint8_t *out)
-{
-    uint8_t block[64];
-    for (uint32_t by = 0; by < (h + 3) / 4; by++)
-        for (uint32_t bx = 0; bx < (w + 3) / 4; bx++) {
-            for (uint32_t y = 0; y < 4; y++)
-                for (uint32_t x = 0; x < 4; x++) {
-                    uint32_t sx = bx * 4 + x, sy = by * 4 + y;
-                    if (sx >= w) sx = w - 1;
-                    if (sy >= h) sy = h - 1;
-                    memcpy(block + (y * 4 + x) * 4, px + ((size_t)sy * w + sx) * 4, 4);
-                    /* stb_dxt wants a constant alpha when it does not store it. */
-                    if (!dxt5) block[(y * 4 + x) * 4 + 3] = 255;
-                }
-            stb_compress_dxt_block(out, block, dxt5 ? 1 : 0, STB_DXT_HIGHQUAL);
-            out += dxt5 ? 16 : 8;
         }
 }
 
@@ -198,12 +176,12 @@ ferry_result ferry_paa_encode(const ferry_image *image, const ferry_paa_encode_o
     }
 
     ferry_buffer file = {0};
-    uint8_t *work = malloc(LZO1X_999_MEM_COMPRESS);
+    uint8_t *work = malloc(fy_lzo_best_work_size());
     /* Levels below the first alternate between two buffers of n / 4 pixels. */
     uint8_t *half[2] = {malloc(n + 16), malloc(n + 16)};
     size_t most = ((size_t)image->width + 3) / 4 * ((image->height + 3) / 4) * 16;
     uint8_t *blocks = malloc(most);
-    uint8_t *packed = malloc(most + most / 16 + 64 + 3); /* liblzo2's bound for incompressible input */
+    uint8_t *packed = malloc(fy_lzo_best_bound(most)); /* liblzo2's bound for incompressible input */
     if (!work || !half[0] || !half[1] || !blocks || !packed) goto nomem;
 
     /* Header and tags; SFFO's offsets are filled in as the mipmaps go. */
@@ -232,13 +210,13 @@ ferry_result ferry_paa_encode(const ferry_image *image, const ferry_paa_encode_o
             px = dst;
         }
         size_t raw = ((size_t)w + 3) / 4 * ((h + 3) / 4) * (dxt5 ? 16 : 8);
-        compress(px, w, h, dxt5, blocks);
+        fy_dxt_encode(px, w, h, dxt5, blocks);
         const uint8_t *data = blocks;
         size_t size = raw;
         uint16_t width_field = (uint16_t)w;
         if (!options->no_lzo && w >= PAA_LZO_MIN_WIDTH) {
-            lzo_uint packed_size = 0;
-            if (lzo1x_999_compress(blocks, raw, packed, &packed_size, work) != LZO_E_OK) {
+            size_t packed_size = 0;
+            if (!fy_lzo_encode_best(blocks, raw, packed, &packed_size, work)) {
                 fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "liblzo2 could not compress mipmap %zu",
                              l);
                 r = FERRY_ERR_ARGUMENT;

@@ -5,10 +5,10 @@
  * before the trailer is computed here, and compared by the validator. */
 #include <ferry/pbo.h>
 
+#include "../../codec/codec.h"
 #include "../../core/record.h"
 #include "pbo_internal.h"
 
-#include <nettle/sha1.h>
 #include <string.h>
 
 #define locate(r, ...) fy_record_locate(r, __VA_ARGS__)
@@ -16,13 +16,7 @@
 /* One record's five u32 fields follow its name. */
 enum { PBO_FIELDS = 20 };
 
-void ferry_pbo_sha1(const void *data, size_t size, uint8_t digest[FERRY_PBO_SHA1_SIZE])
-{
-    struct sha1_ctx ctx;
-    sha1_init(&ctx);
-    sha1_update(&ctx, size, data);
-    sha1_digest(&ctx, SHA1_DIGEST_SIZE, digest);
-}
+void ferry_pbo_sha1(const void *data, size_t size, uint8_t digest[FERRY_PBO_SHA1_SIZE]) { fy_sha1(data, size, digest); }
 
 /* A NUL-terminated string at the cursor; a missing NUL is the archive
  * ending inside it (TRUNCATED at the string's start). */
@@ -52,7 +46,7 @@ static bool read_record(fy_record_reader *r, ferry_pbo_entry *e, bool copy)
     e->original_size = fy_u32le(c, "original size");
     e->reserved = fy_u32le(c, "reserved");
     e->timestamp = fy_u32le(c, "timestamp");
-    e->data_size = fy_u32le(c, "data size");
+    e->size = fy_u32le(c, "data size");
     if (c->failed) return false;
     if (copy) {
         char *n = fy_record_alloc(r, (uint64_t)e->name_length + 1, 1);
@@ -180,13 +174,13 @@ ferry_result ferry_pbo_read(const uint8_t *data, size_t size, const ferry_read_o
     }
     ferry_result code = fy_record_close(&r);
     if (code != FERRY_OK) return code;
-    m->table_end = r.c.pos;
-    uint64_t at = m->table_end;
+    m->tables_end = r.c.pos;
+    uint64_t at = m->tables_end;
     for (size_t i = 0; i < m->entry_count; i++) {
         ferry_pbo_entry *e = &m->entries[i];
         e->start = at;
-        if (at + e->data_size <= size) e->data = data + at;
-        at += e->data_size;
+        if (at + e->size <= size) e->data = data + at;
+        at += e->size;
     }
     m->data_end = at;
     if (at < size && size - at >= 1 + FERRY_PBO_SHA1_SIZE && data[at] == 0) {

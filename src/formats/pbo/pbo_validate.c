@@ -51,11 +51,11 @@ size_t ferry_pbo_validate(const ferry_pbo *m, const ferry_pbo_validate_options *
     /* The product entry and its properties. */
     if (m->has_product_entry) {
         const ferry_pbo_entry *p = &m->product;
-        if (p->original_size || p->reserved || p->timestamp || p->data_size)
+        if (p->original_size || p->reserved || p->timestamp || p->size)
             WARN(p->offset, "product", "pbo-product-fields",
                  "product entry has non-zero fields (original size %u, reserved %u, timestamp %u, data size %u): "
                  "packers write zeros",
-                 (unsigned)p->original_size, (unsigned)p->reserved, (unsigned)p->timestamp, (unsigned)p->data_size);
+                 (unsigned)p->original_size, (unsigned)p->reserved, (unsigned)p->timestamp, (unsigned)p->size);
         for (size_t i = 0; i < m->property_count; i++) {
             const ferry_pbo_property *q = &m->properties[i];
             snprintf(path, sizeof path, "properties[%zu]", i);
@@ -104,14 +104,14 @@ size_t ferry_pbo_validate(const ferry_pbo *m, const ferry_pbo_validate_options *
         }
         if (!e->data) {
             ERR(e->offset, path, "pbo-bounds", "its %u bytes at %llu end at %llu, past the archive's %zu bytes",
-                (unsigned)e->data_size, (unsigned long long)e->start, (unsigned long long)e->start + e->data_size,
+                (unsigned)e->size, (unsigned long long)e->start, (unsigned long long)e->start + e->size,
                 m->archive_size);
             continue;
         }
-        if (e->method == FERRY_PBO_METHOD_NONE && e->original_size && e->original_size != e->data_size)
+        if (e->method == FERRY_PBO_METHOD_NONE && e->original_size && e->original_size != e->size)
             WARN(e->offset, path, "pbo-original-size",
                  "stored entry with original size %u and data size %u (packers write 0 or the data size)",
-                 (unsigned)e->original_size, (unsigned)e->data_size);
+                 (unsigned)e->original_size, (unsigned)e->size);
         if (e->method == FERRY_PBO_METHOD_COMPRESSED) {
             uint8_t *bytes = NULL;
             size_t n = 0;
@@ -144,12 +144,12 @@ size_t ferry_pbo_validate(const ferry_pbo *m, const ferry_pbo_validate_options *
     }
     /* The end of the table, and the trailer. */
     const ferry_pbo_entry *t = &m->terminator;
-    if (t->method || t->original_size || t->reserved || t->timestamp || t->data_size)
+    if (t->method || t->original_size || t->reserved || t->timestamp || t->size)
         WARN(t->offset, "terminator", "pbo-terminator-fields",
              "the record ending the table has non-zero fields (method 0x%08X, original size %u, reserved %u, "
              "timestamp %u, data size %u)",
              (unsigned)t->method, (unsigned)t->original_size, (unsigned)t->reserved, (unsigned)t->timestamp,
-             (unsigned)t->data_size);
+             (unsigned)t->size);
     if (m->data_end <= m->archive_size) {
         uint64_t left = m->archive_size - m->data_end;
         if (m->has_checksum) {

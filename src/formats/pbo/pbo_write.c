@@ -5,7 +5,7 @@
 #include <ferry/pbo.h>
 
 #include "../../core/core.h"
-#include "../odol/lzss_internal.h"
+#include "../../codec/codec.h"
 #include "pbo_internal.h"
 
 #include <stdio.h>
@@ -20,7 +20,7 @@ static void put_record(ferry_buffer *out, const char *name, size_t length, const
     fy_buf_u32le(out, e->original_size);
     fy_buf_u32le(out, e->reserved);
     fy_buf_u32le(out, e->timestamp);
-    fy_buf_u32le(out, e->data_size);
+    fy_buf_u32le(out, e->size);
 }
 
 static ferry_result grown(ferry_buffer *out, ferry_error *err)
@@ -64,8 +64,8 @@ ferry_result ferry_pbo_write(const ferry_pbo *m, ferry_buffer *out, ferry_error 
 {
     ferry_result r = ferry_pbo_write_tables(m, out, err);
     if (r != FERRY_OK) return r;
-    if (m->archive && m->table_end < m->archive_size)
-        fy_buf_append(out, m->archive + m->table_end, m->archive_size - m->table_end);
+    if (m->archive && m->tables_end < m->archive_size)
+        fy_buf_append(out, m->archive + m->tables_end, m->archive_size - m->tables_end);
     return grown(out, err);
 }
 
@@ -84,7 +84,7 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
     snprintf(path, sizeof path, "entries[%zu]", index);
     if (!e->data) {
         fy_error_set(err, FERRY_ERR_TRUNCATED, e->offset, path,
-                     "its %u bytes at %llu lie past the archive's end (%zu bytes)", (unsigned)e->data_size,
+                     "its %u bytes at %llu lie past the archive's end (%zu bytes)", (unsigned)e->size,
                      (unsigned long long)e->start, m->archive_size);
         return FERRY_ERR_TRUNCATED;
     }
@@ -95,15 +95,15 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
         return FERRY_ERR_UNSUPPORTED;
     }
     bool packed = e->method == FERRY_PBO_METHOD_COMPRESSED;
-    size_t n = packed ? e->original_size : e->data_size;
+    size_t n = packed ? e->original_size : e->size;
     if (max_size && n > max_size) {
         fy_error_set(err, FERRY_ERR_LIMIT, e->offset, path, "%zu bytes, more than the %zu allowed", n, max_size);
         return FERRY_ERR_LIMIT;
     }
-    if (packed && (uint64_t)n > fy_lzss_decoded_bound(e->data_size)) {
+    if (packed && (uint64_t)n > fy_lzss_decoded_bound(e->size)) {
         fy_error_set(err, FERRY_ERR_MALFORMED, e->offset + e->name_length + 5, path,
-                     "original size %zu: %u bytes of LZSS cannot decode to more than %llu", n, (unsigned)e->data_size,
-                     (unsigned long long)fy_lzss_decoded_bound(e->data_size));
+                     "original size %zu: %u bytes of LZSS cannot decode to more than %llu", n, (unsigned)e->size,
+                     (unsigned long long)fy_lzss_decoded_bound(e->size));
         return FERRY_ERR_MALFORMED;
     }
     uint8_t *buf = malloc(n ? n : 1);
@@ -116,12 +116,12 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
     } else {
         ferry_error local;
         size_t used = 0;
-        ferry_result rc = fy_lzss_decode_sum(e->data, e->data_size, n, buf, &used, FY_LZSS_SUM_UNSIGNED, &local);
-        if (rc == FERRY_OK && used != e->data_size) {
+        ferry_result rc = fy_lzss_decode_sum(e->data, e->size, n, buf, &used, FY_LZSS_SUM_UNSIGNED, &local);
+        if (rc == FERRY_OK && used != e->size) {
             rc = FERRY_ERR_MALFORMED;
             fy_error_set(&local, FERRY_ERR_MALFORMED, used, NULL,
                          "the LZSS stream and its checksum end after %zu of the %u stored bytes", used,
-                         (unsigned)e->data_size);
+                         (unsigned)e->size);
         }
         if (rc != FERRY_OK) {
             /* Located in the archive: the stream's offset plus the entry's start. */
@@ -302,7 +302,7 @@ ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, cons
         ferry_pbo_entry e = {.method = FERRY_PBO_METHOD_NONE,
                              .original_size = (uint32_t)f->size,
                              .timestamp = f->timestamp,
-                             .data_size = (uint32_t)f->size};
+                             .size = (uint32_t)f->size};
         for (size_t i = 0; i < len[order[k]]; i++) fy_buf_u8(out, f->name[i] == '/' ? '\\' : (uint8_t)f->name[i]);
         put_record(out, NULL, 0, &e);
     }

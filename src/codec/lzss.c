@@ -13,10 +13,10 @@
  *     initialises (a stack object); BIS.Core's reader has them zero, and so
  *     do we. The engine's encoder never refers to them.
  * docs/formats/lzss.md records the references this was checked against. */
-#include "lzss_internal.h"
+#include "codec.h"
 #include <ferry/lzss.h>
 
-#include "../../core/core.h"
+#include "../core/core.h"
 
 #include <stdlib.h>
 

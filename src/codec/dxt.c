@@ -1,7 +1,11 @@
 /* The one DXT (BC1-BC3) block decoder of the tree, shared by the DDS
- * reader and the PAA reader. */
-#include "image_internal.h"
+ * reader and the PAA reader, and the PAA writer's encoding through
+ * stb_dxt (libstb, Debian's libstb-dev; its v1.12 has no global state, so
+ * encodes may run on several threads). */
+#include "codec.h"
+#include "../core/core.h"
 
+#include <stb_dxt.h>
 #include <string.h>
 
 /* ---- DXT blocks ---- */
@@ -96,3 +100,23 @@ void fy_dxt_decode(const uint8_t *src, fy_dxt_kind kind, ferry_image *img)
     }
 }
 
+/* ---- encoding ---- */
+
+void fy_dxt_encode(const uint8_t *rgba, uint32_t w, uint32_t h, bool dxt5, uint8_t *out)
+{
+    uint8_t block[64];
+    for (uint32_t by = 0; by < (h + 3) / 4; by++)
+        for (uint32_t bx = 0; bx < (w + 3) / 4; bx++) {
+            for (uint32_t y = 0; y < 4; y++)
+                for (uint32_t x = 0; x < 4; x++) {
+                    uint32_t sx = bx * 4 + x, sy = by * 4 + y;
+                    if (sx >= w) sx = w - 1;
+                    if (sy >= h) sy = h - 1;
+                    memcpy(block + (y * 4 + x) * 4, rgba + ((size_t)sy * w + sx) * 4, 4);
+                    /* stb_dxt wants a constant alpha when it does not store it. */
+                    if (!dxt5) block[(y * 4 + x) * 4 + 3] = 255;
+                }
+            stb_compress_dxt_block(out, block, dxt5 ? 1 : 0, STB_DXT_HIGHQUAL);
+            out += dxt5 ? 16 : 8;
+        }
+}

@@ -10,7 +10,8 @@
  * only turn into an error, never into a wrong or out-of-bounds decode. */
 #include <ferry/lzo.h>
 
-#include "odol_internal.h"
+#include "codec.h"
+#include "../core/core.h"
 
 #include <lzo/lzo1x.h>
 #include <stdlib.h>
@@ -194,4 +195,14 @@ ferry_result ferry_lzo_encode(const uint8_t *in, size_t size, ferry_buffer *out,
     }
     out->size += n;
     return FERRY_OK;
+}
+
+size_t fy_lzo_best_work_size(void) { return LZO1X_999_MEM_COMPRESS; }
+
+bool fy_lzo_encode_best(const uint8_t *in, size_t size, uint8_t *out, size_t *out_size, void *work)
+{
+    lzo_uint n = 0;
+    if (lzo1x_999_compress(in, size, out, &n, work) != LZO_E_OK) return false;
+    *out_size = n;
+    return true;
 }
