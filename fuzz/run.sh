@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf gltf_alo gltf_ala lzo paa meg pbo config"
+targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf gltf_alo gltf_ala lzo paa meg pbo config asset"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -30,6 +30,10 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/seeds-asset"
+for d in "$here"/corpus/*/ "$here/../samples/alamo/" "$here/../samples/odol/"; do
+    for f in "$d"*; do cp "$f" "$work/seeds-asset/$(basename "$d")-$(basename "$f")"; done
+done
 artifacts="$build/fuzz-artifacts"
 mkdir -p "$artifacts"
 status=0
@@ -39,9 +43,11 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 # The committed seeds of a target: the ODOL reader's are the bundled samples,
-# ferry_detect's the glTF seeds (plus the Alamo samples, below).
+# ferry_detect's the glTF seeds (plus the Alamo samples, below), the format
+# table's (asset) every format's seeds and samples, gathered in the
+# temporary directory.
 seeds_of() {
-    if [ "$1" = odol ]; then echo "$here/../samples/odol"; elif [ "$1" = detect ] || [ "$1" = gltf_alo ] || [ "$1" = gltf_ala ]; then echo "$here/corpus/gltf"; elif [ "$1" = particle_sim ]; then echo "$here/corpus/particle"; else echo "$here/corpus/$1"; fi
+    if [ "$1" = asset ]; then echo "$work/seeds-asset"; elif [ "$1" = odol ]; then echo "$here/../samples/odol"; elif [ "$1" = detect ] || [ "$1" = gltf_alo ] || [ "$1" = gltf_ala ]; then echo "$here/corpus/gltf"; elif [ "$1" = particle_sim ]; then echo "$here/corpus/particle"; else echo "$here/corpus/$1"; fi
 }
 
 echo "== replaying the seed corpus"
@@ -61,11 +67,11 @@ for t in $targets; do
     mkdir -p "$corpus"
     cp "$(seeds_of "$t")"/* "$corpus/"
     # Every Alamo target reads any Alamo input: the bundled samples seed them all.
-    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = gltf_ala ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || [ "$t" = pbo ] || [ "$t" = config ] || cp "$here/../samples/alamo"/* "$corpus/"
+    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = gltf_ala ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || [ "$t" = pbo ] || [ "$t" = config ] || [ "$t" = asset ] || cp "$here/../samples/alamo"/* "$corpus/"
     if [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = gltf_ala ] || [ "$t" = lzo ]; then
         :  # real textures are 64-350 KB: too big for useful seeds
-    elif [ "$t" = pbo ]; then
-        :  # hand-built seeds only (fuzz/make_seeds.c)
+    elif [ "$t" = pbo ] || [ "$t" = asset ]; then
+        :  # hand-built seeds only (fuzz/make_seeds.c), and the samples
     elif [ "$t" = paa ]; then
         # The small real textures (under 16 KiB), copied into the temporary directory only.
         [ -d "$shared/corpus" ] &&

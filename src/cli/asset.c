@@ -24,67 +24,79 @@ static ferry_alamo_kind alamo_kind(ferry_format f)
     }
 }
 
+/* The asset's typed object by its kind. */
+static void take(cli_asset *a, ferry_asset *handle)
+{
+    a->handle = handle;
+    void *object = ferry_asset_object(handle);
+    switch (a->kind) {
+    case FERRY_ALAMO_MODEL: a->model = object; break;
+    case FERRY_ALAMO_ANIMATION: a->animation = object; break;
+    default: a->particles = object; break;
+    }
+}
+
+/* The library's "not a known format" refusal of `data`: asked for what no
+ * format does (an archive made into a scene), it says that of any content. */
+static void not_known(const uint8_t *data, size_t size, ferry_error *err)
+{
+    ferry_asset *none = NULL;
+    ferry_asset_options o = {.bytes_only = true, .need = FERRY_IS_ARCHIVE | FERRY_CAN_TO_SCENE};
+    ferry_asset_read(data, size, &o, &none, err);
+    ferry_asset_free(none);
+}
+
 bool cli_asset_read(const uint8_t *data, size_t size, cli_asset *a, ferry_error *err)
 {
     memset(a, 0, sizeof *a);
-    a->size = size;
-    a->kind = alamo_kind(ferry_detect(data, size));
-    ferry_result rc;
-    switch (a->kind) {
-    case FERRY_ALAMO_ANIMATION: rc = ferry_ala_read(data, size, NULL, &a->animation, err); break;
-    case FERRY_ALAMO_PARTICLE:
-    case FERRY_ALAMO_PARTICLE_UAW: rc = ferry_particle_read(data, size, NULL, &a->particles, err); break;
-    case FERRY_ALAMO_MODEL: rc = ferry_alo_read(data, size, NULL, &a->model, err); break;
-    default: cli_not_known(err, data, size); return false;
+    ferry_format f = ferry_detect(data, size);
+    a->kind = alamo_kind(f);
+    if (a->kind == FERRY_ALAMO_UNKNOWN) {
+        not_known(data, size, err);
+        return false;
     }
-    return rc == FERRY_OK;
+    ferry_asset *handle;
+    if (ferry_asset_read(data, size, &(ferry_asset_options){.format = f}, &handle, err) != FERRY_OK) return false;
+    take(a, handle);
+    return true;
 }
 
 bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
 {
     memset(a, 0, sizeof *a);
-    cli_input in;
-    bool loaded = cli_input_load(path, CLI_USE_ANY, &in, err);
-    if (loaded && alamo_kind(in.id) == FERRY_ALAMO_UNKNOWN) { /* ODOL, ALM, glTF: not an Alamo file */
-        if (in.id == FERRY_FORMAT_UNKNOWN) {
-            cli_not_known(err, in.data, in.size);
+    ferry_asset *file;
+    /* Told first (one read of the file), the object read only for an Alamo file. */
+    if (ferry_asset_open(path, &(ferry_asset_options){.bytes_only = true}, &file, err) != FERRY_OK) return false;
+    ferry_format f = ferry_asset_format(file);
+    size_t size;
+    const uint8_t *data = ferry_asset_bytes(file, &size);
+    a->kind = alamo_kind(f);
+    if (a->kind == FERRY_ALAMO_UNKNOWN) { /* ODOL, ALM, glTF: not an Alamo file */
+        if (f == FERRY_FORMAT_UNKNOWN) {
+            not_known(data, size, err);
         } else {
             memset(err, 0, sizeof *err);
             err->code = FERRY_ERR_UNSUPPORTED;
             err->offset = FERRY_NO_OFFSET;
             snprintf(err->message, sizeof err->message,
-                     "its format is %s, not an Alamo model, particle system or animation", ferry_format_name(in.id));
+                     "its format is %s, not an Alamo model, particle system or animation", ferry_format_name(f));
         }
-        loaded = false;
-    }
-    if (!loaded) {
-        cli_input_free(&in);
+        ferry_asset_free(file);
         return false;
     }
-    bool ok = cli_asset_read(in.data, in.size, a, err);
-    a->data = in.data; /* the asset owns the bytes (models may point into them) */
-    /* Nothing is kept of a file that does not read (callers return at once;
-     * ferry particles and render leaked the bytes of a truncated file). */
-    if (!ok) cli_asset_free(a);
-    return ok;
+    ferry_asset *handle;
+    if (ferry_asset_read(data, size, &(ferry_asset_options){.format = f, .name = path}, &handle, err) != FERRY_OK) {
+        ferry_asset_free(file);
+        return false;
+    }
+    take(a, handle);
+    a->file = file; /* the mapping the object was read from */
+    return true;
 }
 
 void cli_asset_free(cli_asset *a)
 {
-    ferry_alo_free(a->model);
-    ferry_ala_free(a->animation);
-    ferry_particle_free(a->particles);
-    ferry_file_free(a->data);
+    ferry_asset_free(a->handle);
+    ferry_asset_free(a->file);
     memset(a, 0, sizeof *a);
-}
-
-ferry_result cli_asset_write(const cli_asset *a, int ala_format, ferry_buffer *out, ferry_error *err)
-{
-    if (a->model) return ferry_alo_write(a->model, out, err);
-    if (a->particles) return ferry_particle_write(a->particles, out, err);
-    if (a->animation) {
-        if (ala_format) return ferry_ala_write_format(a->animation, (ferry_ala_format)ala_format, out, err);
-        return ferry_ala_write(a->animation, out, err);
-    }
-    return FERRY_ERR_ARGUMENT;
 }

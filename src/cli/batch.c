@@ -206,34 +206,43 @@ static size_t clean_stale(const char *dir, int depth)
  * its format's export (formats.c), which reads companions through the
  * model's source: animations beside it, textures beside it, in ../Textures
  * and in the --textures places. */
+/* The export of a model's format (the family's, cli_*_export), or NULL. */
+static int (*export_of(ferry_format f))(const char *, const char *, const cli_convert_options *)
+{
+    switch (f) {
+    case FERRY_FORMAT_ALO_MODEL:
+    case FERRY_FORMAT_ALO_PARTICLE:
+    case FERRY_FORMAT_ALO_PARTICLE_UAW:
+    case FERRY_FORMAT_ALA: return cli_alamo_export;
+    case FERRY_FORMAT_ODOL:
+    case FERRY_FORMAT_MLOD: return cli_odol_export;
+    case FERRY_FORMAT_ALM: return cli_alm_export;
+    default: return NULL;
+    }
+}
+
 static int convert_item(batch *b, batch_item *it, FILE *log)
 {
     ferry_error err;
     memset(&err, 0, sizeof err);
-    cli_input in = {0};
+    ferry_asset *in = NULL;
     const ferry_file_source *source = NULL, *parent = NULL;
     const char *path = NULL;
-    uint8_t *bytes = NULL;
+    uint8_t *loaded = NULL;
+    const uint8_t *bytes = NULL;
     size_t size = 0;
     char dir[4096], up[4100];
     int status = CLI_INVALID;
     bool ok;
+    /* The bytes and their format, told once (the export reads them). */
+    ferry_asset_options ao = {.bytes_only = true, .need = FERRY_CAN_READ};
     if (it->entry) {
         source = b->archive->source;
         path = it->entry;
-        ok = ferry_file_source_load(source, path, CLI_MAX_INPUT, &bytes, &size, &err) == FERRY_OK;
-        if (ok) {
-            in.id = ferry_detect(bytes, size);
-            in.format = cli_format_for(in.id);
-            if (!in.format) {
-                cli_not_known(&err, bytes, size);
-                ok = false;
-            }
-        }
+        ok = ferry_file_source_load(source, path, CLI_MAX_INPUT, &loaded, &size, &err) == FERRY_OK &&
+             ferry_asset_read(loaded, size, &ao, &in, &err) == FERRY_OK;
     } else {
-        ok = cli_input_load(it->in, CLI_USE_ANY, &in, &err);
-        bytes = in.data;
-        size = in.size;
+        ok = ferry_asset_open(it->in, &ao, &in, &err) == FERRY_OK;
         const char *slash = strrchr(it->in, '/');
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - it->in) : 1, slash ? it->in : ".");
         snprintf(up, sizeof up, "%s/..", dir);
@@ -242,16 +251,17 @@ static int convert_item(batch *b, batch_item *it, FILE *log)
         ferry_error ignored; /* without the folder above, no ../Textures: not an error */
         if (ok) parent = cli_sources_folder(b->sources, up, &ignored);
     }
+    if (ok) bytes = ferry_asset_bytes(in, &size);
+    ferry_format format = ferry_asset_format(in);
+    int (*export)(const char *, const char *, const cli_convert_options *) = export_of(format);
     if (!ok) {
-        char line[512];
-        ferry_error_format(&err, line, sizeof line);
-        if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(it->in), CLI_TXT(line));
-    } else if (!in.format->export) {
-        if (log) fprintf(log, "%s: error: a %s, not a model ferry exports to glTF\n", CLI_TXT(it->in), in.format->name);
+        if (log) cli_fprint_error(log, it->in, &err);
+    } else if (!export) {
+        if (log) fprintf(log, "%s: error: a %s, not a model ferry exports to glTF\n", CLI_TXT(it->in), cli_format_name(format));
     } else {
         export_input ei = {bytes, size, source, path, parent, it->entry ? b->archive->prefix : NULL, log, &it->result};
         cli_convert_options o = {0};
-        o.source = in.id;
+        o.source = format;
         o.allow_invalid = b->options->allow_invalid;
         o.alamo = b->options;
         o.all = b->options->all;
@@ -259,12 +269,10 @@ static int convert_item(batch *b, batch_item *it, FILE *log)
         o.texture_sources = b->options->texture_sources;
         o.texture_source_count = b->options->texture_source_count;
         o.texture_prefixes = b->options->texture_prefixes;
-        status = in.format->export(it->in, it->out, &o);
+        status = export(it->in, it->out, &o);
     }
-    if (it->entry)
-        ferry_file_source_release(source, bytes, size);
-    else
-        cli_input_free(&in);
+    ferry_asset_free(in);
+    if (loaded) ferry_file_source_release(source, loaded, size);
     return status;
 }
 

@@ -6,6 +6,7 @@
 #include <ferry/alo.h>
 #include <ferry/alamo_chunk.h>
 #include <ferry/detect.h>
+#include <ferry/format.h>
 #include <ferry/particle.h>
 #include <ferry/ferry.h>
 
@@ -38,25 +39,26 @@ bool cli_parse_ground(const char *cmd, int argc, char **argv, int *i, float *z, 
 struct ferry_particle_sim;
 void cli_sim_warnings(const char *file, const struct ferry_particle_sim *sim);
 
-/* Any Alamo file, read by what its first chunk says it is. */
+/* Any Alamo file, read by what its content says it is: the asset
+ * (ferry_asset) and its typed object, by kind. */
 typedef struct cli_asset {
     ferry_alamo_kind kind;
     ferry_alo_model *model;
     ferry_ala_animation *animation;
     ferry_particle_system *particles;
-    uint8_t *data;
-    size_t size;
+    ferry_asset *handle;
+    ferry_asset *file; /* cli_asset_load: the file mapped, which handle was read from */
 } cli_asset;
 
-/* Loads and reads a file; on failure fills `err` (I/O, unsupported or the
- * reader's located error) and returns false. The file's format is told by
- * its content: anything but an Alamo file is "not a known format" here. */
+/* Opens and reads a file (ferry_asset_open); on failure fills `err` (I/O,
+ * unsupported or the reader's located error) and returns false. The file's
+ * format is told by its content: anything but an Alamo file is refused. */
 bool cli_asset_load(const char *path, cli_asset *asset, ferry_error *err);
-/* Reads an Alamo file already in memory (`data` stays the caller's). */
+/* Reads an Alamo file already in memory. `data` stays the caller's: the
+ * typed object keeps nothing of it (Alamo readers copy what they keep),
+ * the handle's bytes point into it. */
 bool cli_asset_read(const uint8_t *data, size_t size, cli_asset *asset, ferry_error *err);
 void cli_asset_free(cli_asset *asset);
-/* Writes the asset in its own format (ALA: in `ala_format`, 0 = its own). */
-ferry_result cli_asset_write(const cli_asset *asset, int ala_format, ferry_buffer *out, ferry_error *err);
 bool cli_has_ext(const char *path, const char *ext);
 
 /* Prints "ferry CMD: message" and a hint to stderr; returns CLI_USAGE. */
@@ -66,15 +68,15 @@ bool cli_is_help(const char *arg);
  * error: printed, and false returned (the command returns CLI_USAGE). */
 bool cli_take_file(const char *arg, const char **in, const char **out);
 
-/* "FILE: offset 0x.. (..), chunk ..: message" on stderr. */
+/* "FILE: offset 0x.. (..), chunk ..: message" on stderr (or `f`). */
 void cli_print_error(const char *file, const ferry_error *err);
+void cli_fprint_error(FILE *f, const char *file, const ferry_error *err);
 json_t *cli_error_json(const ferry_error *err);
 /* Appends {file, format (or null), read_error, valid: false} to `report`:
  * the one shape of a file that could not be read, in every format. */
 void cli_json_append_failure(json_t *report, const char *file, const char *format, const ferry_error *err);
-
-/* Loads a file, printing the error; false on failure. */
-bool cli_load(const char *path, uint8_t **data, size_t *size);
+/* The name of a format a failure names (ferry_format_describe), or NULL. */
+const char *cli_format_name(ferry_format format);
 
 /* Prints OUT's located error. Returns CLI_USAGE when OUT was refused as
  * named (it is the input), CLI_INVALID otherwise. */
@@ -91,23 +93,31 @@ char *cli_file_stem(const char *path);
  * path before its options took a name. */
 char *cli_model_name(const char *path);
 
-/* Strings from files and paths in JSON (docs/formats/README-like rule in
- * README "Names in output"): bytes that are valid UTF-8 go as they are; a
- * string that is not valid UTF-8 is read as Latin-1 as a whole (every byte
- * one character U+0000..U+00FF, written \u00XX where not printable), and its
- * key ("file", or "mesh_names/1" for an array item) is listed in the
- * object's "latin1" array, so the bytes come back exactly (encode as Latin-1). */
-json_t *cli_json_text(const char *text, bool *latin1);
-/* The same for `n` bytes that may hold NUL (ALM comments). */
-json_t *cli_json_textn(const char *text, size_t n, bool *latin1);
+/* Strings from files and paths in the JSON the tool builds itself (the
+ * README's "Names in output" rule, ferry_text_utf8): a string that is not
+ * UTF-8 is read as Latin-1 and its key ("file", or "mesh_names/1" for an
+ * array's item) listed in the object's "latin1" array. */
 void cli_json_set_text(json_t *object, const char *key, const char *text);
 /* Appends `text` to `array`, which is (or will be) object[key]. */
 void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text);
-void cli_json_append_textn(json_t *object, const char *key, json_t *array, const char *text, size_t n);
-bool cli_utf8_valid(const char *text);
-/* An object key from a file (keys cannot carry a "latin1" mark): as is when
- * UTF-8, else read as Latin-1; written into buf. */
-const char *cli_json_key(const char *text, char *buf, size_t capacity);
+
+/* The library's JSON of an asset (ferry_asset_info), parsed; NULL with the
+ * error printed. CLI_JSON_OUTPUT: as `--json` prints it; CLI_JSON_EXACT:
+ * reals to 17 digits (for printing them with fewer); CLI_JSON_TEXT: also
+ * NaN and infinities as strings, and every string the library read as
+ * Latin-1 made its bytes again: what the text printers print from.
+ * CLI_JSON_NONE: not asked (a printer that needs none). */
+typedef enum cli_json_use { CLI_JSON_OUTPUT, CLI_JSON_EXACT, CLI_JSON_TEXT, CLI_JSON_NONE } cli_json_use;
+json_t *cli_asset_json(const char *file, const ferry_asset *asset, ferry_info_detail detail, cli_json_use use);
+/* object[key]: a string (NULL when absent or not one), its length, an
+ * integer (0), a bool, a real (numbers, or "nan", "-nan", "inf", "-inf";
+ * NaN when absent). */
+const char *cli_jstr(const json_t *object, const char *key);
+size_t cli_jlen(const json_t *object, const char *key);
+long long cli_jint(const json_t *object, const char *key);
+bool cli_jbool(const json_t *object, const char *key);
+double cli_jreal(const json_t *object, const char *key);
+double cli_jnum(const json_t *value);
 
 /* Text output: control characters (U+0000..U+001F, U+007F..U+009F) become
  * \xNN, so a name cannot move the cursor or hide text; the rest as is.
@@ -117,13 +127,6 @@ const char *cli_text(const char *text, char *buf, size_t capacity);
 void cli_fput_textn(FILE *f, const char *text, size_t n);
 #define CLI_TEXT_MAX 4200
 #define CLI_TXT(s) cli_text((s), (char[CLI_TEXT_MAX]){0}, CLI_TEXT_MAX)
-
-/* Reads the head of `path` (never blocking: regular files only) into
- * `head` (capacity bytes; NULL: a buffer of its own), before a whole file is
- * loaded. A file whose content is no known format but is named .p3d or
- * .alm is refused as not starting with that format's signature. False with
- * `err` filled otherwise. */
-bool cli_check_head(const char *path, uint8_t *head, size_t capacity, size_t *got, ferry_error *err);
 
 /* Writes JSON to stdout, indented, with a final newline. */
 void cli_print_json(json_t *value);

@@ -10,66 +10,28 @@
 /* Text dumps show this many entries of a long array, then a count. */
 #define TEXT_ITEMS 8
 
-void *cli_alm_read(const uint8_t *data, size_t size, ferry_error *err)
-{
-    ferry_alm_mesh *m;
-    return ferry_alm_read(data, size, NULL, &m, err) == FERRY_OK ? m : NULL;
-}
+/* The reals the library gives (a number, or "nan", "inf", ...) as %g. */
+static double num_at(const json_t *array, size_t i) { return cli_jnum(json_array_get(array, i)); }
 
-ferry_result cli_alm_write(const void *model, ferry_buffer *out, ferry_error *err)
+/* A vector [[bone, x, y, z, w], ...] as "bone B (x, y, z, w), ...". */
+static void print_vector(const json_t *v)
 {
-    return ferry_alm_write(model, out, err);
-}
-
-void cli_alm_free(void *model) { ferry_alm_free(model); }
-
-static ferry_alm_mesh *load(const char *file, const uint8_t *data, size_t size, json_t *report)
-{
-    return cli_format_read(cli_format_for(FERRY_FORMAT_ALM), file, data, size, report);
-}
-
-/* JSON has no NaN or infinity: those become strings. */
-static json_t *real_json(double x)
-{
-    if (isnan(x)) return json_string("nan");
-    if (isinf(x)) return json_string(x > 0 ? "inf" : "-inf");
-    return json_real(x);
-}
-
-static json_t *reals_json(const double *x, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++) json_array_append_new(a, real_json(x[i]));
-    return a;
-}
-
-/* A vector as [[bone, x, y, z, w], ...]. */
-static json_t *vector_json(const ferry_alm_vector *v)
-{
-    json_t *a = json_array();
-    for (uint32_t i = 0; i < v->count; i++) {
-        json_t *c = json_array();
-        json_array_append_new(c, json_integer(v->components[i].bone));
-        for (int k = 0; k < 4; k++) json_array_append_new(c, real_json(v->components[i].coords[k]));
-        json_array_append_new(a, c);
-    }
-    return a;
-}
-
-static void print_vector(const ferry_alm_vector *v)
-{
-    if (!v->count) {
+    if (!json_array_size(v)) {
         printf("(none)");
         return;
     }
-    for (uint32_t i = 0; i < v->count; i++)
-        printf("%sbone %u (%g, %g, %g, %g)", i ? ", " : "", (unsigned)v->components[i].bone, v->components[i].coords[0],
-               v->components[i].coords[1], v->components[i].coords[2], v->components[i].coords[3]);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *c = json_array_get(v, i);
+        printf("%sbone %lld (%g, %g, %g, %g)", i ? ", " : "", (long long)json_integer_value(json_array_get(c, 0)),
+               num_at(c, 1), num_at(c, 2), num_at(c, 3), num_at(c, 4));
+    }
 }
 
-static void print_matrix(const char *indent, const double *m)
+static void print_matrix(const char *indent, const json_t *m)
 {
-    for (int r = 0; r < 4; r++) printf("%s[%g %g %g %g]\n", indent, m[4 * r], m[4 * r + 1], m[4 * r + 2], m[4 * r + 3]);
+    for (size_t r = 0; r < 4; r++)
+        printf("%s[%g %g %g %g]\n", indent, num_at(m, 4 * r), num_at(m, 4 * r + 1), num_at(m, 4 * r + 2),
+               num_at(m, 4 * r + 3));
 }
 
 /* Prints "... N more" after TEXT_ITEMS entries; returns false to stop. */
@@ -80,401 +42,198 @@ static bool text_more(uint64_t i, uint64_t count, const char *what)
     return false;
 }
 
-static uint32_t edge_collapses(const ferry_alm_mesh *m)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < m->collapse_count; i++) n += m->collapses[i].kind == FERRY_ALM_EDGE_COLLAPSE;
-    return n;
-}
-
-static json_t *hex_json(const uint8_t *p, size_t n);
-
+/* The bytes after the last frame: the full dump's "trailing" (hex). */
+static size_t trailing_bytes(const json_t *full) { return cli_jlen(full, "trailing") / 2; }
 
 /* ---- info ---- */
 
-int cli_alm_info(const char *file, const uint8_t *data, size_t size, json_t *report)
+int cli_alm_info(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    ferry_alm_mesh *m = load(file, data, size, report);
-    if (!m) return CLI_INVALID;
-    uint32_t roots = 0;
-    for (uint32_t i = 0; i < m->bone_count; i++) roots += m->bones[i].parent == -1;
-    uint32_t edges = edge_collapses(m);
-    uint32_t *counts = malloc(((size_t)m->collapse_count + 1) * sizeof *counts);
-    ferry_error err;
-    bool have_counts = counts && ferry_alm_lod_triangle_counts(m, counts, &err) == FERRY_OK;
-    static const int percent[] = {0, 25, 50, 75, 100};
-    if (report) {
-        json_t *j = json_object();
-        cli_json_set_text(j, "file", file);
-        json_object_set_new(j, "format", json_string("ALM"));
-        json_object_set_new(j, "version", json_integer(m->version));
-        json_object_set_new(j, "size", json_integer((json_int_t)size));
-        json_t *comments = json_array();
-        json_object_set_new(j, "comments", comments);
-        for (uint32_t i = 0; i < m->comment_count; i++)
-            cli_json_append_textn(j, "comments", comments, m->comments[i], m->comment_lengths[i]);
-        json_object_set_new(j, "bones", json_integer(m->bone_count));
-        json_object_set_new(j, "root_bones", json_integer(roots));
-        json_object_set_new(j, "frames", json_integer(m->frame_count));
-        json_object_set_new(j, "frame_rate", m->version >= 6 ? real_json(m->frame_rate) : json_null());
-        json_object_set_new(j, "override_p", json_boolean(m->version >= 6 && m->override_p));
-        json_object_set_new(j, "positions", json_integer(m->position_count));
-        json_object_set_new(j, "vertices", json_integer(m->vertex_count));
-        json_object_set_new(j, "textures", json_integer(m->texture_count));
-        json_object_set_new(j, "tangent_maps", json_integer(m->tangent_map_count));
-        json_object_set_new(j, "materials", json_integer(m->material_count));
-        json_object_set_new(j, "triangles", json_integer(m->triangle_count));
-        json_object_set_new(j, "collapses", json_integer(m->collapse_count));
-        json_object_set_new(j, "edge_collapses", json_integer(edges));
-        json_object_set_new(j, "influence_collapses", json_integer(m->collapse_count - edges));
-        json_t *lods = json_array();
-        for (size_t i = 0; have_counts && i < sizeof percent / sizeof percent[0]; i++) {
-            uint32_t k = (uint32_t)((uint64_t)m->collapse_count * (uint64_t)percent[i] / 100);
-            if (i && k == (uint32_t)((uint64_t)m->collapse_count * (uint64_t)percent[i - 1] / 100)) continue;
-            json_t *l = json_object();
-            json_object_set_new(l, "collapses", json_integer(k));
-            json_object_set_new(l, "triangles", json_integer(counts[k]));
-            json_object_set_new(l, "error", k ? real_json(m->collapses[k - 1].error) : json_real(0));
-            json_array_append_new(lods, l);
-        }
-        json_object_set_new(j, "lods", lods);
-        json_array_append_new(report, j);
-    } else {
-        printf("%s: ALM version %u, %zu bytes\n", CLI_TXT(file), (unsigned)m->version, size);
-        for (uint32_t i = 0; i < m->comment_count; i++)
-        {
-            fputs("  comment: ", stdout);
-            cli_fput_textn(stdout, m->comments[i], m->comment_lengths[i]);
-            fputc('\n', stdout);
-        }
-        printf("  bones: %u (%u root%s)", (unsigned)m->bone_count, (unsigned)roots, roots == 1 ? "" : "s");
-        if (m->version >= 4) printf(", frames: %u", (unsigned)m->frame_count);
-        if (m->version >= 6) printf(" at %g per second", m->frame_rate);
-        printf("\n");
-        if (m->version >= 6) printf("  P matrix: %s\n", m->override_p ? "given in the file" : "not given");
-        printf("  positions: %u, vertices: %u, triangles: %u\n", (unsigned)m->position_count, (unsigned)m->vertex_count,
-               (unsigned)m->triangle_count);
-        printf("  materials: %u, textures: %u", (unsigned)m->material_count, (unsigned)m->texture_count);
-        if (m->version >= 8) printf(", tangent maps: %u", (unsigned)m->tangent_map_count);
-        printf("\n  collapses: %u (%u edge, %u influence)\n", (unsigned)m->collapse_count, (unsigned)edges,
-               (unsigned)(m->collapse_count - edges));
-        if (have_counts) {
-            printf("  levels of detail:\n");
-            for (size_t i = 0; i < sizeof percent / sizeof percent[0]; i++) {
-                uint32_t k = (uint32_t)((uint64_t)m->collapse_count * (uint64_t)percent[i] / 100);
-                if (i && k == (uint32_t)((uint64_t)m->collapse_count * (uint64_t)percent[i - 1] / 100)) continue;
-                printf("    --lod %-8u %8u triangles, error %g\n", (unsigned)k, (unsigned)counts[k],
-                       k ? m->collapses[k - 1].error : 0.0);
-            }
-        }
-        if (m->trailing_size) printf("  %zu bytes after the last frame\n", m->trailing_size);
+    /* The bytes after the last frame are told by the full document. */
+    json_t *full = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_TEXT);
+    if (!full) return CLI_INVALID;
+    long long version = cli_jint(j, "version"), roots = cli_jint(j, "root_bones"), collapses = cli_jint(j, "collapses");
+    printf("%s: ALM version %lld, %lld bytes\n", CLI_TXT(file), version, cli_jint(j, "size"));
+    const json_t *comments = json_object_get(j, "comments");
+    for (size_t i = 0; i < json_array_size(comments); i++) {
+        const json_t *c = json_array_get(comments, i);
+        fputs("  comment: ", stdout);
+        cli_fput_textn(stdout, json_string_value(c), json_string_length(c));
+        fputc('\n', stdout);
     }
-    free(counts);
-    ferry_alm_free(m);
+    printf("  bones: %lld (%lld root%s)", cli_jint(j, "bones"), roots, roots == 1 ? "" : "s");
+    if (version >= 4) printf(", frames: %lld", cli_jint(j, "frames"));
+    if (version >= 6) printf(" at %g per second", cli_jreal(j, "frame_rate"));
+    printf("\n");
+    if (version >= 6) printf("  P matrix: %s\n", cli_jbool(j, "override_p") ? "given in the file" : "not given");
+    printf("  positions: %lld, vertices: %lld, triangles: %lld\n", cli_jint(j, "positions"), cli_jint(j, "vertices"),
+           cli_jint(j, "triangles"));
+    printf("  materials: %lld, textures: %lld", cli_jint(j, "materials"), cli_jint(j, "textures"));
+    if (version >= 8) printf(", tangent maps: %lld", cli_jint(j, "tangent_maps"));
+    printf("\n  collapses: %lld (%lld edge, %lld influence)\n", collapses, cli_jint(j, "edge_collapses"),
+           cli_jint(j, "influence_collapses"));
+    const json_t *lods = json_object_get(j, "lods");
+    if (json_array_size(lods)) { /* none when the triangle counts could not be had */
+        printf("  levels of detail:\n");
+        for (size_t i = 0; i < json_array_size(lods); i++) {
+            const json_t *l = json_array_get(lods, i);
+            printf("    --lod %-8lld %8lld triangles, error %g\n", cli_jint(l, "collapses"), cli_jint(l, "triangles"),
+                   cli_jreal(l, "error"));
+        }
+    }
+    if (trailing_bytes(full)) printf("  %zu bytes after the last frame\n", trailing_bytes(full));
+    json_decref(full);
     return CLI_OK;
 }
 
 /* ---- dump ---- */
 
-static json_t *bone_json(const ferry_alm_mesh *m, const ferry_alm_bone *b)
+static void dump_text(const char *file, const json_t *j, long long frame_count)
 {
-    json_t *j = json_object();
-    json_object_set_new(j, "parent", json_integer(b->parent));
-    json_object_set_new(j, "transform", reals_json(b->transform, 16));
-    if (m->version >= 6) {
-        json_object_set_new(j, "flags", json_integer(b->flags));
-        json_object_set_new(j, "max_singular", real_json(b->max_singular));
-        json_object_set_new(j, "translate_centre", reals_json(b->translate_centre, 3));
-        json_object_set_new(j, "translate_radius", real_json(b->translate_radius));
-        json_object_set_new(j, "expect_L", reals_json(b->expect_L, 16));
-        json_object_set_new(j, "expect_GTG", reals_json(b->expect_GTG, 16));
-        json_object_set_new(j, "expect_LTGTGL", real_json(b->expect_LTGTGL));
-    }
-    if (m->version >= 10) json_object_set_new(j, "tail", reals_json(b->tail, 3));
-    return j;
-}
-
-static json_t *collapse_json(const ferry_alm_collapse *c)
-{
-    json_t *j = json_object();
-    if (c->kind == FERRY_ALM_INFLUENCE_COLLAPSE) {
-        json_object_set_new(j, "kind", json_string("influence"));
-        json_t *pairs = json_array();
-        for (uint32_t i = 0; i < c->pair_count; i++) {
-            json_t *p = json_array();
-            json_array_append_new(p, json_integer(c->pairs[2 * i]));
-            json_array_append_new(p, json_integer(c->pairs[2 * i + 1]));
-            json_array_append_new(pairs, p);
-        }
-        json_object_set_new(j, "pairs", pairs);
-    } else {
-        json_object_set_new(j, "kind", json_string("edge"));
-        json_object_set_new(j, "p1", json_integer(c->p1));
-        json_object_set_new(j, "p2", json_integer(c->p2));
-        json_object_set_new(j, "vl", json_integer(c->vl));
-        json_object_set_new(j, "vr", json_integer(c->vr));
-    }
-    json_object_set_new(j, "error", real_json(c->error));
-    return j;
-}
-
-static json_t *hex_json(const uint8_t *p, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    char *s = malloc(2 * n + 1);
-    if (!s) return json_null();
-    for (size_t i = 0; i < n; i++) {
-        s[2 * i] = digits[p[i] >> 4];
-        s[2 * i + 1] = digits[p[i] & 15];
-    }
-    s[2 * n] = 0;
-    json_t *j = json_string(s);
-    free(s);
-    return j;
-}
-
-static void dump_json(const char *file, const ferry_alm_mesh *m, size_t size)
-{
-    json_t *root = json_object();
-    cli_json_set_text(root, "file", file);
-    json_object_set_new(root, "format", json_string("ALM"));
-    json_object_set_new(root, "size", json_integer((json_int_t)size));
-    json_object_set_new(root, "version", json_integer(m->version));
-    json_object_set_new(root, "float_size", json_integer(ferry_alm_float_size(m->version)));
-    if (m->version >= 6) {
-        json_object_set_new(root, "frame_rate", real_json(m->frame_rate));
-        json_object_set_new(root, "override_p", json_integer(m->override_p));
-    }
-    json_t *a = json_array();
-    json_object_set_new(root, "comments", a);
-    for (uint32_t i = 0; i < m->comment_count; i++)
-        cli_json_append_textn(root, "comments", a, m->comments[i], m->comment_lengths[i]);
-    a = json_array();
-    for (uint32_t i = 0; i < m->bone_count; i++) json_array_append_new(a, bone_json(m, &m->bones[i]));
-    json_object_set_new(root, "bones", a);
-    if (m->p_matrix) json_object_set_new(root, "P", reals_json(m->p_matrix, (size_t)16 * m->bone_count * m->bone_count));
-    a = json_array();
-    for (uint32_t i = 0; i < m->position_count; i++) json_array_append_new(a, vector_json(&m->positions[i]));
-    json_object_set_new(root, "positions", a);
-    a = json_array();
-    for (uint32_t i = 0; i < m->vertex_count; i++) {
-        const ferry_alm_vertex *v = &m->vertices[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "position", json_integer(v->position));
-        if (m->version >= 7) {
-            json_t *t = json_array();
-            json_array_append_new(t, vector_json(&v->tangents[0]));
-            json_array_append_new(t, vector_json(&v->tangents[1]));
-            json_object_set_new(j, "tangents", t);
-        }
-        json_object_set_new(j, "tex_coords", reals_json(v->tex_coords, 2));
-        json_array_append_new(a, j);
-    }
-    json_object_set_new(root, "vertices", a);
-    a = json_array();
-    for (uint32_t i = 0; i < m->texture_count; i++) {
-        const ferry_alm_texture *t = &m->textures[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "width", json_integer(t->width));
-        json_object_set_new(j, "height", json_integer(t->height));
-        json_object_set_new(j, "channels", json_integer(t->channels));
-        json_object_set_new(j, "signed", json_integer(t->is_signed));
-        json_object_set_new(j, "values", hex_json(t->values, (size_t)t->width * t->height * t->channels));
-        json_array_append_new(a, j);
-    }
-    json_object_set_new(root, "textures", a);
-    if (m->version >= 8) {
-        a = json_array();
-        for (uint32_t i = 0; i < m->tangent_map_count; i++) {
-            const ferry_alm_tangent_map *t = &m->tangent_maps[i];
-            json_t *j = json_object(), *entries = json_array();
-            json_object_set_new(j, "width", json_integer(t->width));
-            json_object_set_new(j, "height", json_integer(t->height));
-            for (uint64_t e = 0; e < (uint64_t)t->width * t->height; e++) {
-                json_t *x = json_object(), *tan = json_array();
-                json_object_set_new(x, "patch", json_integer(t->entries[e].patch));
-                json_array_append_new(tan, vector_json(&t->entries[e].tangents[0]));
-                json_array_append_new(tan, vector_json(&t->entries[e].tangents[1]));
-                json_object_set_new(x, "tangents", tan);
-                json_array_append_new(entries, x);
-            }
-            json_object_set_new(j, "entries", entries);
-            json_array_append_new(a, j);
-        }
-        json_object_set_new(root, "tangent_maps", a);
-    }
-    a = json_array();
-    for (uint32_t i = 0; i < m->material_count; i++) {
-        const ferry_alm_material *mat = &m->materials[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "texture_id", json_integer(mat->texture_id));
-        if (m->version >= 8) {
-            json_object_set_new(j, "tangent_id", json_integer(mat->tangent_id));
-        } else {
-            json_t *bones = json_array(), *ids = json_array();
-            for (uint32_t k = 0; k < mat->weight_count; k++) {
-                json_array_append_new(bones, json_integer(mat->bones[k]));
-                json_array_append_new(ids, json_integer(mat->tangent_ids[k]));
-            }
-            json_object_set_new(j, "bones", bones);
-            json_object_set_new(j, "tangent_ids", ids);
-        }
-        json_array_append_new(a, j);
-    }
-    json_object_set_new(root, "materials", a);
-    a = json_array();
-    for (uint32_t i = 0; i < m->triangle_count; i++) {
-        const ferry_alm_triangle *t = &m->triangles[i];
-        json_t *x = json_array();
-        for (int k = 0; k < 3; k++) json_array_append_new(x, json_integer(t->vertices[k]));
-        json_array_append_new(x, json_integer(t->material));
-        json_array_append_new(a, x);
-    }
-    json_object_set_new(root, "triangles", a);
-    a = json_array();
-    for (uint32_t i = 0; i < m->collapse_count; i++) json_array_append_new(a, collapse_json(&m->collapses[i]));
-    json_object_set_new(root, "collapses", a);
-    if (m->version >= 4) {
-        a = json_array();
-        for (uint64_t f = 0; f < m->frame_count && m->bone_count; f++) {
-            json_t *frame = json_array();
-            for (uint32_t b = 0; b < m->bone_count; b++)
-                json_array_append_new(frame, reals_json(m->frames + (f * m->bone_count + b) * 16, 16));
-            json_array_append_new(a, frame);
-        }
-        json_object_set_new(root, "frames", a);
-    }
-    if (m->trailing_size) json_object_set_new(root, "trailing", hex_json(m->trailing, m->trailing_size));
-    cli_print_json(root);
-    json_decref(root);
-}
-
-static void dump_text(const char *file, const ferry_alm_mesh *m, size_t size)
-{
-    printf("%s: ALM version %u, %zu bytes, %u-byte floats\n", CLI_TXT(file), (unsigned)m->version, size,
-           (unsigned)ferry_alm_float_size(m->version));
-    if (m->version >= 6) printf("frame rate %g, override_P %u\n", m->frame_rate, (unsigned)m->override_p);
-    printf("comments: %u\n", (unsigned)m->comment_count);
-    for (uint32_t i = 0; i < m->comment_count && text_more(i, m->comment_count, "comments"); i++)
-    {
-        printf("  [%u] \"", (unsigned)i);
-        cli_fput_textn(stdout, m->comments[i], m->comment_lengths[i]);
+    long long version = cli_jint(j, "version");
+    const json_t *a = json_object_get(j, "comments");
+    printf("%s: ALM version %lld, %lld bytes, %lld-byte floats\n", CLI_TXT(file), version, cli_jint(j, "size"),
+           cli_jint(j, "float_size"));
+    if (version >= 6) printf("frame rate %g, override_P %lld\n", cli_jreal(j, "frame_rate"), cli_jint(j, "override_p"));
+    size_t n = json_array_size(a);
+    printf("comments: %zu\n", n);
+    for (size_t i = 0; i < n && text_more(i, n, "comments"); i++) {
+        const json_t *c = json_array_get(a, i);
+        printf("  [%zu] \"", i);
+        cli_fput_textn(stdout, json_string_value(c), json_string_length(c));
         printf("\"\n");
     }
-    printf("bones: %u\n", (unsigned)m->bone_count);
-    for (uint32_t i = 0; i < m->bone_count && text_more(i, m->bone_count, "bones"); i++) {
-        const ferry_alm_bone *b = &m->bones[i];
-        printf("  [%u] parent %d", (unsigned)i, (int)b->parent);
-        if (m->version >= 6)
-            printf(", flags 0x%x, max singular %g, sphere (%g, %g, %g) r %g, expect_LTGTGL %g", (unsigned)b->flags,
-                   b->max_singular, b->translate_centre[0], b->translate_centre[1], b->translate_centre[2],
-                   b->translate_radius, b->expect_LTGTGL);
-        if (m->version >= 10) printf(", tail (%g, %g, %g)", b->tail[0], b->tail[1], b->tail[2]);
+    a = json_object_get(j, "bones");
+    size_t bone_count = n = json_array_size(a);
+    printf("bones: %zu\n", n);
+    for (size_t i = 0; i < n && text_more(i, n, "bones"); i++) {
+        const json_t *b = json_array_get(a, i);
+        printf("  [%zu] parent %lld", i, cli_jint(b, "parent"));
+        if (version >= 6) {
+            const json_t *centre = json_object_get(b, "translate_centre");
+            printf(", flags 0x%llx, max singular %g, sphere (%g, %g, %g) r %g, expect_LTGTGL %g",
+                   (unsigned long long)cli_jint(b, "flags"), cli_jreal(b, "max_singular"), num_at(centre, 0),
+                   num_at(centre, 1), num_at(centre, 2), cli_jreal(b, "translate_radius"), cli_jreal(b, "expect_LTGTGL"));
+        }
+        if (version >= 10) {
+            const json_t *tail = json_object_get(b, "tail");
+            printf(", tail (%g, %g, %g)", num_at(tail, 0), num_at(tail, 1), num_at(tail, 2));
+        }
         printf("\n");
-        print_matrix("      ", b->transform);
+        print_matrix("      ", json_object_get(b, "transform"));
     }
-    if (m->p_matrix) printf("P: %ux%u given\n", (unsigned)(4 * m->bone_count), (unsigned)(4 * m->bone_count));
-    printf("positions: %u\n", (unsigned)m->position_count);
-    for (uint32_t i = 0; i < m->position_count && text_more(i, m->position_count, "positions"); i++) {
-        printf("  [%u] ", (unsigned)i);
-        print_vector(&m->positions[i]);
+    if (json_object_get(j, "P")) printf("P: %zux%zu given\n", 4 * bone_count, 4 * bone_count);
+    a = json_object_get(j, "positions");
+    n = json_array_size(a);
+    printf("positions: %zu\n", n);
+    for (size_t i = 0; i < n && text_more(i, n, "positions"); i++) {
+        printf("  [%zu] ", i);
+        print_vector(json_array_get(a, i));
         printf("\n");
     }
-    printf("vertices: %u\n", (unsigned)m->vertex_count);
-    for (uint32_t i = 0; i < m->vertex_count && text_more(i, m->vertex_count, "vertices"); i++) {
-        const ferry_alm_vertex *v = &m->vertices[i];
-        printf("  [%u] position %u, st (%g, %g)", (unsigned)i, (unsigned)v->position, v->tex_coords[0], v->tex_coords[1]);
-        if (m->version >= 7) {
+    a = json_object_get(j, "vertices");
+    n = json_array_size(a);
+    printf("vertices: %zu\n", n);
+    for (size_t i = 0; i < n && text_more(i, n, "vertices"); i++) {
+        const json_t *v = json_array_get(a, i), *st = json_object_get(v, "tex_coords");
+        printf("  [%zu] position %lld, st (%g, %g)", i, cli_jint(v, "position"), num_at(st, 0), num_at(st, 1));
+        if (version >= 7) {
+            const json_t *t = json_object_get(v, "tangents");
             printf(", tangents: ");
-            print_vector(&v->tangents[0]);
+            print_vector(json_array_get(t, 0));
             printf(" / ");
-            print_vector(&v->tangents[1]);
+            print_vector(json_array_get(t, 1));
         }
         printf("\n");
     }
-    printf("textures: %u\n", (unsigned)m->texture_count);
-    for (uint32_t i = 0; i < m->texture_count && text_more(i, m->texture_count, "textures"); i++)
-        printf("  [%u] %ux%u, %u channels, %s\n", (unsigned)i, (unsigned)m->textures[i].width,
-               (unsigned)m->textures[i].height, (unsigned)m->textures[i].channels,
-               m->textures[i].is_signed ? "signed (vectors)" : "unsigned (colours)");
-    if (m->version >= 8) {
-        printf("tangent maps: %u\n", (unsigned)m->tangent_map_count);
-        for (uint32_t i = 0; i < m->tangent_map_count && text_more(i, m->tangent_map_count, "tangent maps"); i++)
-            printf("  [%u] %ux%u\n", (unsigned)i, (unsigned)m->tangent_maps[i].width, (unsigned)m->tangent_maps[i].height);
+    a = json_object_get(j, "textures");
+    n = json_array_size(a);
+    printf("textures: %zu\n", n);
+    for (size_t i = 0; i < n && text_more(i, n, "textures"); i++) {
+        const json_t *t = json_array_get(a, i);
+        printf("  [%zu] %lldx%lld, %lld channels, %s\n", i, cli_jint(t, "width"), cli_jint(t, "height"),
+               cli_jint(t, "channels"), cli_jint(t, "signed") ? "signed (vectors)" : "unsigned (colours)");
     }
-    printf("materials: %u\n", (unsigned)m->material_count);
-    for (uint32_t i = 0; i < m->material_count && text_more(i, m->material_count, "materials"); i++) {
-        const ferry_alm_material *mat = &m->materials[i];
-        printf("  [%u] texture %d", (unsigned)i, (int)mat->texture_id);
-        if (m->version >= 8) {
-            printf(", tangent map %d\n", (int)mat->tangent_id);
+    if (version >= 8) {
+        a = json_object_get(j, "tangent_maps");
+        n = json_array_size(a);
+        printf("tangent maps: %zu\n", n);
+        for (size_t i = 0; i < n && text_more(i, n, "tangent maps"); i++)
+            printf("  [%zu] %lldx%lld\n", i, cli_jint(json_array_get(a, i), "width"),
+                   cli_jint(json_array_get(a, i), "height"));
+    }
+    a = json_object_get(j, "materials");
+    n = json_array_size(a);
+    printf("materials: %zu\n", n);
+    for (size_t i = 0; i < n && text_more(i, n, "materials"); i++) {
+        const json_t *mat = json_array_get(a, i);
+        printf("  [%zu] texture %lld", i, cli_jint(mat, "texture_id"));
+        if (version >= 8) {
+            printf(", tangent map %lld\n", cli_jint(mat, "tangent_id"));
         } else {
-            printf(", %u tangent textures:", (unsigned)mat->weight_count);
-            for (uint32_t k = 0; k < mat->weight_count; k++)
-                printf(" bone %u -> texture %u", (unsigned)mat->bones[k], (unsigned)mat->tangent_ids[k]);
+            const json_t *bones = json_object_get(mat, "bones"), *ids = json_object_get(mat, "tangent_ids");
+            printf(", %zu tangent textures:", json_array_size(bones));
+            for (size_t k = 0; k < json_array_size(bones); k++)
+                printf(" bone %lld -> texture %lld", (long long)json_integer_value(json_array_get(bones, k)),
+                       (long long)json_integer_value(json_array_get(ids, k)));
             printf("\n");
         }
     }
-    printf("triangles: %u\n", (unsigned)m->triangle_count);
-    for (uint32_t i = 0; i < m->triangle_count && text_more(i, m->triangle_count, "triangles"); i++)
-        printf("  [%u] %u %u %u, material %u\n", (unsigned)i, (unsigned)m->triangles[i].vertices[0],
-               (unsigned)m->triangles[i].vertices[1], (unsigned)m->triangles[i].vertices[2],
-               (unsigned)m->triangles[i].material);
-    printf("collapses: %u\n", (unsigned)m->collapse_count);
-    for (uint32_t i = 0; i < m->collapse_count && text_more(i, m->collapse_count, "collapses"); i++) {
-        const ferry_alm_collapse *c = &m->collapses[i];
-        if (c->kind == FERRY_ALM_INFLUENCE_COLLAPSE) {
-            printf("  [%u] influence, %u pairs:", (unsigned)i, (unsigned)c->pair_count);
-            for (uint32_t k = 0; k < c->pair_count && k < TEXT_ITEMS; k++)
-                printf(" %u->%u", (unsigned)c->pairs[2 * k], (unsigned)c->pairs[2 * k + 1]);
-            printf("%s, error %g\n", c->pair_count > TEXT_ITEMS ? " ..." : "", c->error);
-        } else {
-            printf("  [%u] edge p1 %u p2 %u -> vl %u vr %u, error %g\n", (unsigned)i, (unsigned)c->p1, (unsigned)c->p2,
-                   (unsigned)c->vl, (unsigned)c->vr, c->error);
-        }
+    a = json_object_get(j, "triangles");
+    n = json_array_size(a);
+    printf("triangles: %zu\n", n);
+    for (size_t i = 0; i < n && text_more(i, n, "triangles"); i++) {
+        const json_t *t = json_array_get(a, i);
+        printf("  [%zu] %lld %lld %lld, material %lld\n", i, (long long)json_integer_value(json_array_get(t, 0)),
+               (long long)json_integer_value(json_array_get(t, 1)), (long long)json_integer_value(json_array_get(t, 2)),
+               (long long)json_integer_value(json_array_get(t, 3)));
     }
-    if (m->version >= 4) {
-        printf("frames: %u\n", (unsigned)m->frame_count);
-        for (uint64_t f = 0; f < m->frame_count && m->bone_count && text_more(f, m->frame_count, "frames"); f++) {
-            printf("  [%llu]\n", (unsigned long long)f);
-            for (uint32_t b = 0; b < m->bone_count && b < 2; b++) {
-                printf("    bone %u\n", (unsigned)b);
-                print_matrix("      ", m->frames + (f * m->bone_count + b) * 16);
+    a = json_object_get(j, "collapses");
+    n = json_array_size(a);
+    printf("collapses: %zu\n", n);
+    for (size_t i = 0; i < n && text_more(i, n, "collapses"); i++) {
+        const json_t *c = json_array_get(a, i);
+        if (strcmp(cli_jstr(c, "kind"), "influence") == 0) {
+            const json_t *pairs = json_object_get(c, "pairs");
+            size_t pair_count = json_array_size(pairs);
+            printf("  [%zu] influence, %zu pairs:", i, pair_count);
+            for (size_t k = 0; k < pair_count && k < TEXT_ITEMS; k++) {
+                const json_t *pk = json_array_get(pairs, k);
+                printf(" %lld->%lld", (long long)json_integer_value(json_array_get(pk, 0)),
+                       (long long)json_integer_value(json_array_get(pk, 1)));
             }
-            if (m->bone_count > 2) printf("    ... %u more bones\n", (unsigned)(m->bone_count - 2));
+            printf("%s, error %g\n", pair_count > TEXT_ITEMS ? " ..." : "", cli_jreal(c, "error"));
+        } else {
+            printf("  [%zu] edge p1 %lld p2 %lld -> vl %lld vr %lld, error %g\n", i, cli_jint(c, "p1"), cli_jint(c, "p2"),
+                   cli_jint(c, "vl"), cli_jint(c, "vr"), cli_jreal(c, "error"));
         }
     }
-    if (m->trailing_size) printf("trailing bytes: %zu\n", m->trailing_size);
+    if (version >= 4) {
+        /* The frames' count is the file's (the dump lists none without bones). */
+        a = json_object_get(j, "frames");
+        printf("frames: %lld\n", frame_count);
+        for (size_t f = 0; f < json_array_size(a) && text_more(f, (uint64_t)frame_count, "frames"); f++) {
+            const json_t *frame = json_array_get(a, f);
+            printf("  [%zu]\n", f);
+            for (size_t b = 0; b < bone_count && b < 2; b++) {
+                printf("    bone %zu\n", b);
+                print_matrix("      ", json_array_get(frame, b));
+            }
+            if (bone_count > 2) printf("    ... %zu more bones\n", bone_count - 2);
+        }
+    }
+    if (trailing_bytes(j)) printf("trailing bytes: %zu\n", trailing_bytes(j));
 }
 
-int cli_alm_dump(const char *file, const uint8_t *data, size_t size, bool json)
+int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    ferry_alm_mesh *m = load(file, data, size, NULL);
-    if (!m) return CLI_INVALID;
-    if (json)
-        dump_json(file, m, size);
-    else
-        dump_text(file, m, size);
-    ferry_alm_free(m);
+    /* The file's frame count is the summary's (the dump lists no frame
+     * of a mesh without bones). */
+    json_t *summary = cli_asset_json(file, asset, FERRY_INFO_SUMMARY, CLI_JSON_TEXT);
+    if (!summary) return CLI_INVALID;
+    dump_text(file, j, cli_jint(summary, "frames"));
+    json_decref(summary);
     return CLI_OK;
-}
-
-/* ---- validate ---- */
-
-size_t cli_alm_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
-                      json_t *report)
-{
-    (void)options;
-    ferry_alm_mesh *m = load(file, data, size, report);
-    if (!m) return 1;
-    ferry_diagnostics d;
-    memset(&d, 0, sizeof d);
-    ferry_alm_validate(m, NULL, &d);
-    cli_report_diags(file, "ALM", &d, report);
-    size_t errors = d.error_count;
-    ferry_diagnostics_free(&d);
-    ferry_alm_free(m);
-    return errors;
 }
 
 /* ---- convert ---- */
@@ -530,7 +289,6 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
     bool in_alo = source == FERRY_FORMAT_ALO_MODEL || source == FERRY_FORMAT_ALO_PARTICLE ||
                   source == FERRY_FORMAT_ALO_PARTICLE_UAW;
     bool in_gltf = source == FERRY_FORMAT_GLB || source == FERRY_FORMAT_GLTF;
-    const cli_format *alm = cli_format_for(FERRY_FORMAT_ALM);
     cli_convert_options o = {0};
     o.source = source;
     o.allow_invalid = allow_invalid;
@@ -540,12 +298,12 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
         return cli_usage_error("convert", "--anim applies to building an .alm from an .alo model");
     if (in_alm && cli_has_ext(out, ".alm")) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
-        return alm->rewrite(in, out, &o);
+        return cli_rewrite(in, out);
     }
-    if (in_alm && is_gltf(out)) return alm->export(in, out, &o);
+    if (in_alm && is_gltf(out)) return cli_alm_export(in, out, &o);
     if (cli_has_ext(out, ".alm") && (in_alo || in_gltf)) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to reading ALM files");
-        return alm->build(in, out, &o);
+        return cli_alm_build(in, out, &o);
     }
     if (in_alm)
         return cli_usage_error("convert", "cannot write '%s' from an ALM file: supported outputs are .alm, .glb, .gltf", out);

@@ -17,19 +17,10 @@ int cli_alm_export(const char *in, const char *out, const cli_convert_options *o
      * result; no summary line. */
     const export_input *input = options->input;
     FILE *log = input && input->log ? input->log : stderr;
-    uint8_t *data = NULL;
-    size_t size;
     ferry_error err;
     ferry_alm_mesh *mesh = NULL;
-    if (input) {
-        if (!(mesh = cli_alm_read(input->data, input->size, &err))) {
-            char line[512];
-            ferry_error_format(&err, line, sizeof line);
-            fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
-        }
-    } else {
-        mesh = cli_format_load(cli_format_for(FERRY_FORMAT_ALM), in, &data, &size);
-    }
+    ferry_asset *asset = cli_read_as(in, input ? input->data : NULL, input ? input->size : 0, FERRY_FORMAT_ALM, log);
+    if (asset) mesh = ferry_asset_object(asset);
     if (!mesh) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_alm_lod *lod = NULL;
@@ -101,8 +92,7 @@ done:
     free(name);
     ferry_scene_free(scene);
     ferry_alm_lod_free(lod);
-    ferry_alm_free(mesh);
     ferry_diagnostics_free(&diags);
-    ferry_file_free(data);
+    ferry_asset_free(asset);
     return status;
 }

@@ -197,7 +197,8 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
     size_t index = 0;
     char **names = NULL;
     size_t name_count = 0;
-    ferry_alo_model *model = NULL;
+    const ferry_alo_model *model = NULL;
+    ferry_asset *model_asset = NULL;
     if (scene->animation_count == 0) {
         fprintf(stderr, "%s: holds no animation\n", CLI_TXT(in));
         goto done;
@@ -211,15 +212,8 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         goto done;
     }
     if (model_path) {
-        uint8_t *data;
-        size_t size;
-        if (!cli_load(model_path, &data, &size)) goto done;
-        ferry_result r = ferry_alo_read(data, size, NULL, &model, &err);
-        free(data);
-        if (r != FERRY_OK) {
-            cli_print_error(model_path, &err);
-            goto done;
-        }
+        if (!(model_asset = cli_read_as(model_path, NULL, 0, FERRY_FORMAT_ALO_MODEL, stderr))) goto done;
+        model = ferry_asset_object(model_asset);
         name_count = model->skeleton.bone_count;
         names = calloc(name_count + 1, sizeof *names);
         if (!names) goto done;
@@ -229,7 +223,7 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
                                       model_path ? name_count : 0, NULL);
 done:
     free(names);
-    ferry_alo_free(model);
+    ferry_asset_free(model_asset);
     ferry_scene_free(scene);
     return status;
 }

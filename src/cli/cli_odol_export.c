@@ -63,19 +63,10 @@ int cli_odol_export(const char *in, const char *out, const cli_convert_options *
     const export_input *input = options->input;
     FILE *log = input && input->log ? input->log : stderr;
     size_t warnings_ignored = 0, *warnings = input && input->result ? &input->result->warnings : &warnings_ignored;
-    uint8_t *data = NULL;
-    size_t size;
     ferry_error err;
     ferry_odol_model *model = NULL;
-    if (input) {
-        if (!(model = cli_odol_read(input->data, input->size, &err))) {
-            char line[512];
-            ferry_error_format(&err, line, sizeof line);
-            fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
-        }
-    } else {
-        model = cli_format_load(cli_format_for(FERRY_FORMAT_ODOL), in, &data, &size);
-    }
+    ferry_asset *asset = cli_read_as(in, input ? input->data : NULL, input ? input->size : 0, FERRY_FORMAT_ODOL, log);
+    if (asset) model = ferry_asset_object(asset);
     if (!model) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_scene *scene = NULL;
@@ -243,8 +234,7 @@ done:
     ferry_diagnostics_free(&tex_warns);
     free(name);
     ferry_scene_free(scene);
-    ferry_odol_free(model);
     ferry_diagnostics_free(&diags);
-    ferry_file_free(data);
+    ferry_asset_free(asset);
     return status;
 }

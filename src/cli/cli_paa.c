@@ -11,142 +11,59 @@
 #include <ctype.h>
 #include <string.h>
 
-void *cli_paa_read(const uint8_t *data, size_t size, ferry_error *err)
+int cli_paa_info(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    ferry_paa *p;
-    return ferry_paa_read(data, size, NULL, &p, err) == FERRY_OK ? p : NULL;
-}
-
-ferry_result cli_paa_write(const void *model, ferry_buffer *out, ferry_error *err)
-{
-    return ferry_paa_write(model, out, err);
-}
-
-void cli_paa_free(void *model) { ferry_paa_free(model); }
-
-static ferry_paa *load(const char *file, const uint8_t *data, size_t size, json_t *report)
-{
-    return cli_format_read(cli_format_for(FERRY_FORMAT_PAA), file, data, size, report);
-}
-
-static void argb_text(uint32_t v, char out[12])
-{
-    snprintf(out, 12, "0x%08x", (unsigned)v);
-}
-
-static json_t *paa_json(const char *file, const ferry_paa *p, size_t size, bool full)
-{
-    json_t *j = json_object();
-    cli_json_set_text(j, "file", file);
-    json_object_set_new(j, "format", json_string("PAA"));
-    json_object_set_new(j, "type", json_string(ferry_paa_type_name(p->type)));
-    json_object_set_new(j, "size", json_integer((json_int_t)size));
-    char t[12];
-    if (p->has_average) {
-        argb_text(p->average_argb, t);
-        json_object_set_new(j, "average_argb", json_string(t));
+    (void)asset;
+    const json_t *mips = json_object_get(j, "mipmaps"), *tags = json_object_get(j, "tags");
+    size_t mip_count = json_array_size(mips), tag_count = json_array_size(tags);
+    printf("%s: PAA texture, %s, %lld bytes\n", CLI_TXT(file), cli_jstr(j, "type"), cli_jint(j, "size"));
+    if (mip_count) {
+        const json_t *m = json_array_get(mips, 0);
+        const char *c = cli_jstr(m, "compression");
+        printf("  %lld x %lld, %zu mipmap%s (%s)\n", cli_jint(m, "width"), cli_jint(m, "height"), mip_count,
+               mip_count == 1 ? "" : "s",
+               strcmp(c, "LZO") == 0 ? "LZO-compressed" : strcmp(c, "LZSS") == 0 ? "LZSS-compressed" : "uncompressed");
     }
-    if (p->has_maximum) {
-        argb_text(p->maximum_argb, t);
-        json_object_set_new(j, "maximum_argb", json_string(t));
-    }
-    if (p->has_flags) json_object_set_new(j, "flags", json_integer(p->flags));
-    json_t *tags = json_array();
-    for (size_t i = 0; i < p->tag_count; i++) {
-        json_t *tj = json_object();
-        cli_json_set_text(tj, "name", p->tags[i].name);
-        json_object_set_new(tj, "offset", json_integer((json_int_t)p->tags[i].offset));
-        json_object_set_new(tj, "size", json_integer(p->tags[i].size));
-        json_array_append_new(tags, tj);
-    }
-    json_object_set_new(j, "tags", tags);
-    json_object_set_new(j, "palette_colours", json_integer(p->palette_count));
-    json_t *mips = json_array();
-    for (size_t i = 0; i < p->mip_count; i++) {
-        const ferry_paa_mip *m = &p->mips[i];
-        json_t *mj = json_object();
-        json_object_set_new(mj, "width", json_integer(m->width));
-        json_object_set_new(mj, "height", json_integer(m->height));
-        json_object_set_new(mj, "compression", json_string(m->lzo ? "LZO" : m->lzss ? "LZSS" : "none"));
-        json_object_set_new(mj, "stored_bytes", json_integer(m->data_size));
-        if (full) json_object_set_new(mj, "offset", json_integer((json_int_t)m->offset));
-        json_array_append_new(mips, mj);
-    }
-    json_object_set_new(j, "mipmaps", mips);
-    return j;
-}
-
-int cli_paa_info(const char *file, const uint8_t *data, size_t size, json_t *report)
-{
-    ferry_paa *p = load(file, data, size, report);
-    if (!p) return CLI_INVALID;
-    if (report) {
-        json_array_append_new(report, paa_json(file, p, size, false));
-    } else {
-        printf("%s: PAA texture, %s, %zu bytes\n", CLI_TXT(file), ferry_paa_type_name(p->type), size);
-        if (p->mip_count)
-            printf("  %u x %u, %zu mipmap%s (%s)\n", p->mips[0].width, p->mips[0].height, p->mip_count,
-                   p->mip_count == 1 ? "" : "s",
-                   p->mips[0].lzo ? "LZO-compressed" : p->mips[0].lzss ? "LZSS-compressed" : "uncompressed");
-        if (p->has_average) printf("  average colour 0x%08x (ARGB)\n", (unsigned)p->average_argb);
-        if (p->has_maximum) printf("  maximum colour 0x%08x (ARGB)\n", (unsigned)p->maximum_argb);
-        if (p->has_flags) printf("  flags %u\n", (unsigned)p->flags);
-        printf("  %zu tag%s, palette of %u colours\n", p->tag_count, p->tag_count == 1 ? "" : "s", p->palette_count);
-    }
-    ferry_paa_free(p);
+    if (cli_jstr(j, "average_argb")) printf("  average colour %s (ARGB)\n", cli_jstr(j, "average_argb"));
+    if (cli_jstr(j, "maximum_argb")) printf("  maximum colour %s (ARGB)\n", cli_jstr(j, "maximum_argb"));
+    if (json_object_get(j, "flags")) printf("  flags %lld\n", cli_jint(j, "flags"));
+    printf("  %zu tag%s, palette of %lld colours\n", tag_count, tag_count == 1 ? "" : "s", cli_jint(j, "palette_colours"));
     return CLI_OK;
 }
 
-int cli_paa_dump(const char *file, const uint8_t *data, size_t size, bool json)
+int cli_paa_dump(const char *file, const ferry_asset *asset, const json_t *j)
 {
-    ferry_paa *p = load(file, data, size, NULL);
-    if (!p) return CLI_INVALID;
-    if (json) {
-        json_t *j = paa_json(file, p, size, true);
-        cli_print_json(j);
-        json_decref(j);
-    } else {
-        printf("%s: PAA, type 0x%04x (%s)\n", CLI_TXT(file), p->type, ferry_paa_type_name(p->type));
-        for (size_t i = 0; i < p->tag_count; i++) {
-            const ferry_paa_tag *t = &p->tags[i];
-            printf("  tag %s at 0x%llx, %u bytes:", CLI_TXT(t->name), (unsigned long long)t->offset, (unsigned)t->size);
-            for (uint32_t k = 0; k < t->size && k < 64; k++) printf(" %02x", t->data[k]);
-            printf("%s\n", t->size > 64 ? " ..." : "");
-        }
-        printf("  palette: %u colours\n", p->palette_count);
-        for (size_t i = 0; i < p->mip_count; i++) {
-            const ferry_paa_mip *m = &p->mips[i];
-            printf("  mip %zu at 0x%llx: %u x %u, %s, %u bytes\n", i, (unsigned long long)m->offset, m->width,
-                   m->height, m->lzo ? "LZO" : m->lzss ? "LZSS" : "raw", (unsigned)m->data_size);
-        }
-        printf("  end at 0x%llx, %zu byte(s) after it\n", (unsigned long long)p->end_offset, p->trailer_size);
+    (void)asset;
+    const json_t *mips = json_object_get(j, "mipmaps"), *tags = json_object_get(j, "tags");
+    printf("%s: PAA, type 0x%04llx (%s)\n", CLI_TXT(file), (unsigned long long)cli_jint(j, "type_value"),
+           cli_jstr(j, "type"));
+    for (size_t i = 0; i < json_array_size(tags); i++) {
+        const json_t *t = json_array_get(tags, i);
+        const char *hex = cli_jstr(t, "data");
+        size_t size = (size_t)cli_jint(t, "size");
+        printf("  tag %s at 0x%llx, %zu bytes:", CLI_TXT(cli_jstr(t, "name")), (unsigned long long)cli_jint(t, "offset"),
+               size);
+        for (size_t k = 0; k < size && k < 64 && hex; k++) printf(" %.2s", hex + 2 * k);
+        printf("%s\n", size > 64 ? " ..." : "");
     }
-    ferry_paa_free(p);
+    printf("  palette: %lld colours\n", cli_jint(j, "palette_colours"));
+    for (size_t i = 0; i < json_array_size(mips); i++) {
+        const json_t *m = json_array_get(mips, i);
+        const char *c = cli_jstr(m, "compression");
+        printf("  mip %zu at 0x%llx: %lld x %lld, %s, %lld bytes\n", i, (unsigned long long)cli_jint(m, "offset"),
+               cli_jint(m, "width"), cli_jint(m, "height"), strcmp(c, "none") == 0 ? "raw" : c,
+               cli_jint(m, "stored_bytes"));
+    }
+    printf("  end at 0x%llx, %lld byte(s) after it\n", (unsigned long long)cli_jint(j, "end_offset"),
+           cli_jint(j, "trailer_size"));
     return CLI_OK;
-}
-
-size_t cli_paa_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
-                        json_t *report)
-{
-    (void)options;
-    ferry_paa *p = load(file, data, size, report);
-    if (!p) return 1;
-    ferry_diagnostics d;
-    memset(&d, 0, sizeof d);
-    ferry_paa_validate(p, NULL, &d);
-    cli_report_diags(file, "PAA", &d, report);
-    size_t errors = d.error_count;
-    ferry_diagnostics_free(&d);
-    ferry_paa_free(p);
-    return errors;
 }
 
 static int to_png(const char *in, const char *out, size_t mip)
 {
-    uint8_t *data;
-    size_t size;
-    ferry_paa *p = cli_format_load(cli_format_for(FERRY_FORMAT_PAA), in, &data, &size);
-    if (!p) return CLI_INVALID;
+    ferry_asset *asset = cli_read_as(in, NULL, 0, FERRY_FORMAT_PAA, stderr);
+    if (!asset) return CLI_INVALID;
+    const ferry_paa *p = ferry_asset_object(asset);
     int status = CLI_INVALID;
     ferry_error err;
     ferry_image img;
@@ -168,8 +85,7 @@ static int to_png(const char *in, const char *out, size_t mip)
         ferry_buffer_free(&buf);
         ferry_image_free(&img);
     }
-    ferry_paa_free(p);
-    ferry_file_free(data);
+    ferry_asset_free(asset);
     return status;
 }
 
@@ -295,9 +211,7 @@ int cli_paa_convert(int argc, char **argv, ferry_format source)
     if (cli_has_ext(out, ".png")) return to_png(in, out, mip < 0 ? 0 : (size_t)mip);
     if (cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac")) {
         if (mip >= 0) return cli_usage_error("convert", "--mip applies to .png outputs");
-        cli_convert_options o = {0};
-        o.source = source;
-        return cli_format_rewrite(in, out, &o);
+        return cli_rewrite(in, out);
     }
     return cli_usage_error("convert", "cannot write '%s' from a PAA texture: supported outputs are .png, .paa, .pac",
                            out);

@@ -59,21 +59,23 @@ static const char extract_usage[] =
     "2 usage error.\n";
 
 /* An archive read: a MEG or a PBO, and the bytes its entries point into,
- * mapped (cli_input_open) so that a multi-gigabyte archive is never copied
- * into memory: listing touches only the pages of its tables (and, for a
- * PBO, the SHA-1 reads every page once), extracting those of the entries
- * written. */
+ * mapped (ferry_asset_open) so that a multi-gigabyte archive is never
+ * copied into memory: listing touches only the pages of its tables (and,
+ * for a PBO, the SHA-1 reads every page once), extracting those of the
+ * entries written. */
 typedef struct archive {
-    cli_input in;
+    ferry_asset *file; /* the mapping, its format told */
+    ferry_asset *read; /* the archive read from it */
+    const uint8_t *data;
+    size_t size;
     ferry_meg *meg;
     ferry_pbo *pbo;
 } archive;
 
 static void close_archive(archive *a)
 {
-    ferry_meg_free(a->meg);
-    ferry_pbo_free(a->pbo);
-    cli_input_free(&a->in);
+    ferry_asset_free(a->read);
+    ferry_asset_free(a->file);
     memset(a, 0, sizeof *a);
 }
 
@@ -82,26 +84,31 @@ static bool open_archive(const char *cmd, const char *path, archive *a)
 {
     ferry_error err;
     memset(a, 0, sizeof *a);
-    if (!cli_input_open(path, CLI_USE_ANY, &a->in, &err)) {
+    /* Told first, read only when an archive. */
+    ferry_asset_options o = {.name = path, .bytes_only = true, .need = FERRY_CAN_READ};
+    if (ferry_asset_open(path, &o, &a->file, &err) != FERRY_OK) {
         cli_print_error(path, &err);
         close_archive(a);
         return false;
     }
-    if (a->in.id != FERRY_FORMAT_MEG && a->in.id != FERRY_FORMAT_PBO) {
+    ferry_format f = ferry_asset_format(a->file);
+    if (f != FERRY_FORMAT_MEG && f != FERRY_FORMAT_PBO) {
         fprintf(stderr, "%s: error: ferry %s reads MEG and PBO archives, not %s files\n", CLI_TXT(path), cmd,
-                a->in.format->name);
+                cli_format_name(f));
         close_archive(a);
         return false;
     }
-    void *m = cli_format_read(a->in.format, path, a->in.data, a->in.size, NULL);
-    if (!m) {
+    a->data = ferry_asset_bytes(a->file, &a->size);
+    if (ferry_asset_read(a->data, a->size, &(ferry_asset_options){.format = f, .name = path}, &a->read, &err) !=
+        FERRY_OK) {
+        cli_print_error(path, &err);
         close_archive(a);
         return false;
     }
-    if (a->in.id == FERRY_FORMAT_MEG)
-        a->meg = m;
+    if (f == FERRY_FORMAT_MEG)
+        a->meg = ferry_asset_object(a->read);
     else
-        a->pbo = m;
+        a->pbo = ferry_asset_object(a->read);
     return true;
 }
 
@@ -182,30 +189,19 @@ int cmd_list(int argc, char **argv)
     if (!path) return cli_usage_error("list", "no archive given");
     archive a;
     if (!open_archive("list", path, &a)) return CLI_INVALID;
-    if (a.pbo) {
-        int status = cli_pbo_list(path, a.pbo, a.in.size, json);
-        close_archive(&a);
-        return status;
-    }
-    const ferry_meg *m = a.meg;
-    size_t size = a.in.size;
+    int status = CLI_OK;
     if (json) {
-        json_t *j = cli_meg_json(path, m, size);
-        json_t *files = json_array();
-        for (uint32_t i = 0; i < m->entry_count; i++) json_array_append_new(files, cli_meg_entry_json(&m->entries[i], i));
-        json_object_set_new(j, "files", files);
-        cli_print_json(j);
+        json_t *j = cli_asset_json(path, a.read, FERRY_INFO_ENTRIES, CLI_JSON_OUTPUT);
+        if (j)
+            cli_print_json(j);
+        else
+            status = CLI_INVALID;
         json_decref(j);
     } else {
-        printf("%10s %10s %5s  name\n", "size", "offset", "flags");
-        for (uint32_t i = 0; i < m->entry_count; i++) {
-            const ferry_meg_entry *e = &m->entries[i];
-            printf("%10u %10u %5u  %s\n", (unsigned)e->size, (unsigned)e->start, (unsigned)e->flags,
-                   e->name ? CLI_TXT(e->name) : "(no name)");
-        }
+        status = cli_print(path, a.read, FERRY_INFO_ENTRIES);
     }
     close_archive(&a);
-    return CLI_OK;
+    return status;
 }
 
 
@@ -265,7 +261,7 @@ static uint64_t archive_offset(const archive *a, size_t i)
 {
     if (a->meg) return a->meg->entries[i].start;
     const ferry_pbo_entry *e = &a->pbo->entries[i];
-    return e->data ? (uint64_t)(e->data - a->in.data) : 0;
+    return e->data ? (uint64_t)(e->data - a->data) : 0;
 }
 
 int cmd_extract(int argc, char **argv)
@@ -398,8 +394,8 @@ int cmd_extract(int argc, char **argv)
             /* The archive's pages up to the entry's end leave this
              * process's memory (from 0: the system maps a few pages around
              * each one read, some behind it). */
-            if (bytes >= a.in.data && bytes < a.in.data + a.in.size)
-                ferry_file_map_drop(&a.in.map, 0, (uint64_t)(bytes - a.in.data) + size);
+            if (bytes >= a.data && bytes < a.data + a.size)
+                ferry_file_map_drop(ferry_asset_mapping(a.file), 0, (uint64_t)(bytes - a.data) + size);
         }
         free(owned);
         free(why);

@@ -60,6 +60,7 @@ static const char convert_usage[] =
     "                    they are refused, in every format, as ferry validate says)\n";
 
 static int rewrite(const char *in, const char *out, int ala_format);
+static int alamo_rewrite(const char *in, const char *out, const cli_convert_options *o);
 
 /* The Alamo family's export and rewrite (the format table's entries). */
 int cli_alamo_export(const char *in, const char *out, const cli_convert_options *o)
@@ -116,8 +117,6 @@ static const struct convert_route {
     {FERRY_FORMAT_MLOD, OUT_ANY, cli_odol_convert},
     {FERRY_FORMAT_ALM, OUT_ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
     {FERRY_FORMAT_PAA, OUT_ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
-    {FERRY_FORMAT_MEG, OUT_ANY, cli_meg_convert},   /* rewrite; other outputs refused */
-    {FERRY_FORMAT_PBO, OUT_ANY, cli_pbo_convert},   /* rewrite; other outputs refused */
     {FERRY_FORMAT_RAP, OUT_ANY, cli_config_convert},         /* raP rewrite, derapify */
     {FERRY_FORMAT_CONFIG_TEXT, OUT_ANY, cli_config_convert}, /* rapify, text */
     {FERRY_FORMAT_GLB, OUT_ALO, cli_gltf_alo_convert},  /* glTF authored into a model */
@@ -127,8 +126,33 @@ static const struct convert_route {
     {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
     {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
     {FROM_ANY, OUT_PAA, cli_paa_convert},           /* PNG/TGA/DDS to a texture */
+    {FERRY_FORMAT_ALO_MODEL, OUT_ANY, cli_alamo_convert}, /* rewrite, export */
+    {FERRY_FORMAT_ALO_PARTICLE, OUT_ANY, cli_alamo_convert},
+    {FERRY_FORMAT_ALO_PARTICLE_UAW, OUT_ANY, cli_alamo_convert},
+    {FERRY_FORMAT_ALA, OUT_ANY, cli_alamo_convert},
     {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
 };
+
+/* `ferry convert IN OUT` for a format with no family of its own here (the
+ * archives): no options, OUT named as the format's files are, IN written
+ * back byte for byte. */
+static int table_convert(int argc, char **argv, ferry_format source)
+{
+    const ferry_format_desc *d = ferry_format_describe(source);
+    const char *in = NULL, *out = NULL, *noun = d->caps & FERRY_IS_ARCHIVE ? "archive" : "file";
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("convert", "option '%s' does not apply to %s %ss", argv[i], d->name, noun);
+        if (!cli_take_file(argv[i], &in, &out)) return CLI_USAGE;
+    }
+    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
+    bool named = false;
+    for (const char *const *e = d->extensions; *e && !named; e++) named = cli_has_ext(out, *e);
+    if (!(d->caps & FERRY_CAN_WRITE) || !named)
+        return cli_usage_error("convert", "a %s %s converts to a %s only (a byte-identical rewrite), not '%s'", d->name,
+                               noun, d->extensions[0], out);
+    return cli_rewrite(in, out);
+}
 
 /* The values that follow options (of every family), skipped when looking
  * for IN and OUT. */
@@ -167,21 +191,17 @@ int cmd_convert(int argc, char **argv)
     if (assimp && files[1])
         return cli_usage_error("convert", "cannot write '%s' from '%s' (read through Assimp): supported outputs: .alo, .glb, .gltf",
                                files[1], files[0]);
+    bool routed = false;
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) routed |= routes[i].source == source;
+    /* A format of the library's table that no family here names (the
+     * archives): written back as itself. */
+    if (!routed && source != FERRY_FORMAT_UNKNOWN) return table_convert(argc, argv, source);
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         const struct convert_route *r = &routes[i];
         if ((r->source == FROM_ANY || r->source == source) && (r->out == OUT_ANY || r->out == out))
             return r->convert(argc, argv, source);
     }
     return cli_alamo_convert(argc, argv, source);
-}
-
-/* The row whose rewrite and export the Alamo parser calls: the input's
- * own when it has them; otherwise (no file, no known content, a glTF) the
- * model's, whose reader then says what is wrong. */
-static const cli_format *format_of(ferry_format source)
-{
-    const cli_format *f = cli_format_for(source);
-    return f && f->rewrite && f->export ? f : cli_format_for(FERRY_FORMAT_ALO_MODEL);
 }
 
 /* The Alamo family's conversions (and -r, and --help for every family). */
@@ -331,7 +351,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
         o.texture_sources = eo.texture_sources;
         o.texture_source_count = eo.texture_source_count;
         o.texture_prefixes = eo.texture_prefixes;
-        status = format_of(source)->export(in, out, &o);
+        status = cli_alamo_export(in, out, &o);
         goto done;
     }
     if (gltf_options) {
@@ -341,7 +361,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     cli_convert_options o = {0};
     o.source = source;
     o.ala_format = ala_format;
-    status = format_of(source)->rewrite(in, out, &o);
+    status = alamo_rewrite(in, out, &o);
 done:
     free(eo.animations);
     free(tex_values);
@@ -351,7 +371,8 @@ done:
     return status;
 }
 
-int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
+/* The Alamo family's rewrite: IN of its own (or of no known) format. */
+static int alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
 {
     if (!cli_has_ext(out, ".alo") && !cli_has_ext(out, ".ala")) {
         /* What IN can become, by its detected format (routes above and the families' builds). */
@@ -371,10 +392,11 @@ int cli_alamo_rewrite(const char *in, const char *out, const cli_convert_options
              * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
             if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
                 cli_has_ext(out, ".meg") || cli_has_ext(out, ".pbo")) {
-                cli_input probe;
+                ferry_asset *probe = NULL;
                 ferry_error err;
-                bool loaded = cli_input_load(in, CLI_USE_ANY, &probe, &err);
-                cli_input_free(&probe);
+                ferry_asset_options po = {.bytes_only = true, .need = FERRY_CAN_READ};
+                bool loaded = ferry_asset_open(in, &po, &probe, &err) == FERRY_OK;
+                ferry_asset_free(probe);
                 if (!loaded) {
                     cli_print_error(in, &err);
                     return CLI_INVALID;
@@ -413,7 +435,7 @@ static int rewrite(const char *in, const char *out, int ala_format)
         return cli_usage_error("convert", "--ala-format applies to animations only");
     }
     ferry_buffer buf = {0};
-    if (cli_asset_write(&asset, ala_format, &buf, &err) != FERRY_OK)
+    if (ferry_asset_write_layout(asset.handle, (unsigned)ala_format, &buf, &err) != FERRY_OK)
         cli_print_error(in, &err);
     else
         status = cli_write_output(in, out, &buf);

@@ -3,7 +3,6 @@
 #include "formats.h"
 
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char dump_usage[] =
@@ -20,181 +19,67 @@ static const char dump_usage[] =
     "\n"
     "  --json   machine-readable output on stdout\n";
 
-static void hex_preview(const uint8_t *d, size_t n, char *out, size_t out_size)
-{
-    size_t used = 0;
-    size_t show = n < 16 ? n : 16;
-    for (size_t i = 0; i < show && used + 4 < out_size; i++) used += (size_t)snprintf(out + used, out_size - used, "%02x", d[i]);
-    if (n > show && used + 4 < out_size) snprintf(out + used, out_size - used, "...");
-}
-
 /* Text that is safe to print: the string up to its NUL, non-printables escaped. */
-static void printable(const uint8_t *d, size_t n, char *out, size_t out_size)
+static void printable(const char *d, size_t n, char *out, size_t out_size)
 {
     size_t used = 0;
     for (size_t i = 0; i < n && d[i] && used + 5 < out_size; i++) {
-        if (isprint(d[i]) && d[i] != '"' && d[i] != '\\')
-            out[used++] = (char)d[i];
+        unsigned char c = (unsigned char)d[i];
+        if (isprint(c) && c != '"' && c != '\\')
+            out[used++] = (char)c;
         else
-            used += (size_t)snprintf(out + used, out_size - used, "\\x%02x", d[i]);
+            used += (size_t)snprintf(out + used, out_size - used, "\\x%02x", c);
     }
     out[used] = '\0';
 }
 
-/* The string up to its NUL (or the chunk's end), as its bytes, malloc'd:
- * for JSON, where cli_json_set_text applies the lossless rule (UTF-8 as
- * is, else Latin-1 with a "latin1" mark; control characters escaped by JSON). */
-static char *raw_string(const uint8_t *d, size_t n)
+/* One chunk of the library's tree (ferry_asset_info, FERRY_INFO_FULL) and
+ * its children: type, name, place, size, then its string, mini-chunks or
+ * summary. */
+static void chunk_text(const json_t *c, int depth)
 {
-    size_t len = 0;
-    while (len < n && d[len]) len++;
-    char *s = malloc(len + 1);
-    if (!s) return NULL;
-    if (len) memcpy(s, d, len);
-    s[len] = '\0';
-    return s;
-}
-
-/* Values of a mini-chunk, by the width and kind its table gives. */
-static void format_mini_value(ferry_value_kind kind, const ferry_mini_chunk *m, char *out, size_t out_size)
-{
-    out[0] = '\0';
-    if (kind == FERRY_VALUE_STRING) {
-        char text[600];
-        printable(m->data, m->size, text, sizeof text);
-        snprintf(out, out_size, "\"%s\"", text);
-        return;
-    }
-    size_t width = kind == FERRY_VALUE_UINT8 ? 1 : (kind == FERRY_VALUE_UINT16 || kind == FERRY_VALUE_INT16) ? 2 : 4;
-    if (kind == FERRY_VALUE_BYTES || m->size == 0 || m->size % width) {
-        hex_preview(m->data, m->size, out, out_size);
-        return;
-    }
-    size_t used = 0;
-    for (size_t i = 0; i + width <= m->size && used < out_size; i += width) {
-        const uint8_t *p = m->data + i;
-        uint32_t u = width == 1 ? p[0] : width == 2 ? (uint32_t)(p[0] | (p[1] << 8))
-                                                    : (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-                                                          ((uint32_t)p[3] << 24);
-        const char *sep = i ? " " : "";
-        int w;
-        if (kind == FERRY_VALUE_FLOAT) {
-            float f;
-            memcpy(&f, &u, 4);
-            w = snprintf(out + used, out_size - used, "%s%g", sep, (double)f);
-        } else if (kind == FERRY_VALUE_INT) {
-            w = snprintf(out + used, out_size - used, "%s%d", sep, (int)(int32_t)u);
-        } else if (kind == FERRY_VALUE_INT16) {
-            w = snprintf(out + used, out_size - used, "%s%d", sep, (int)(int16_t)u);
-        } else {
-            w = snprintf(out + used, out_size - used, "%s%u", sep, (unsigned)u);
-        }
-        if (w < 0) break;
-        used += (size_t)w;
-    }
-}
-
-typedef struct dump_ctx {
-    uint32_t root_type;
-    bool json;
-} dump_ctx;
-
-static json_t *dump_chunk(const dump_ctx *ctx, const ferry_chunk *c, int depth)
-{
-    ferry_chunk_info info = ferry_alamo_chunk_info(ctx->root_type, c);
-    json_t *j = NULL;
-    if (ctx->json) {
-        j = json_object();
-        char type[16];
-        snprintf(type, sizeof type, "0x%x", (unsigned)c->type);
-        cli_json_set_text(j, "type", type);
-        cli_json_set_text(j, "name", info.name);
-        json_object_set_new(j, "offset", json_integer((json_int_t)c->offset));
-        json_object_set_new(j, "size", json_integer(c->size));
-        json_object_set_new(j, "container", json_boolean(c->is_container));
-    } else {
-        printf("%*s0x%x %s%s@0x%llx, %u bytes%s", depth * 2, "", (unsigned)c->type, info.name ? info.name : "",
-               info.name ? " " : "", (unsigned long long)c->offset, (unsigned)c->size,
-               c->is_container ? ", container" : "");
-    }
-    if (c->is_container) {
-        if (!ctx->json) printf("\n");
-        json_t *children = ctx->json ? json_array() : NULL;
-        for (size_t i = 0; i < c->child_count; i++) {
-            json_t *cj = dump_chunk(ctx, &c->children[i], depth + 1);
-            if (children) json_array_append_new(children, cj);
-        }
-        if (j) json_object_set_new(j, "children", children);
-        return j;
-    }
-    switch (info.content) {
-    case FERRY_CONTENT_STRING: {
-        if (j) {
-            char *raw = raw_string(c->data, c->size);
-            cli_json_set_text(j, "string", raw ? raw : "");
-            free(raw);
-            break;
-        }
-        char text[600];
-        printable(c->data, c->size, text, sizeof text);
+    const char *name = cli_jstr(c, "name");
+    printf("%*s%s %s%s@0x%llx, %lld bytes%s", depth * 2, "", cli_jstr(c, "type"), name ? name : "", name ? " " : "",
+           (unsigned long long)cli_jint(c, "offset"), cli_jint(c, "size"), cli_jbool(c, "container") ? ", container" : "");
+    const json_t *children = json_object_get(c, "children"), *minis = json_object_get(c, "minis");
+    char text[600];
+    if (children) {
+        printf("\n");
+        for (size_t i = 0; i < json_array_size(children); i++) chunk_text(json_array_get(children, i), depth + 1);
+    } else if (cli_jstr(c, "string")) {
+        printable(cli_jstr(c, "string"), cli_jlen(c, "string"), text, sizeof text);
         printf(": \"%s\"\n", text);
-        break;
-    }
-    case FERRY_CONTENT_MINI_CHUNKS: {
-        size_t n;
-        ferry_error err;
-        if (ferry_alamo_mini_chunks_parse(c, NULL, 0, &n, &err) != FERRY_OK) {
-            char msg[400];
-            ferry_error_format(&err, msg, sizeof msg);
-            if (j)
-                cli_json_set_text(j, "error", msg);
-            else
-                printf(": (bad mini-chunks: %s)\n", msg);
-            break;
-        }
-        ferry_mini_chunk *minis = calloc(n ? n : 1, sizeof *minis);
-        ferry_alamo_mini_chunks_parse(c, minis, n, &n, &err);
-        json_t *arr = j ? json_array() : NULL;
-        if (!j) printf("\n");
-        for (size_t i = 0; i < n; i++) {
-            ferry_value_kind kind;
-            const char *name = ferry_alamo_mini_name(ctx->root_type, c, minis[i].type, &kind);
-            char value[700];
-            format_mini_value(kind, &minis[i], value, sizeof value);
-            if (arr) {
-                json_t *mj = json_object();
-                json_object_set_new(mj, "type", json_integer(minis[i].type));
-                cli_json_set_text(mj, "name", name);
-                json_object_set_new(mj, "offset", json_integer((json_int_t)minis[i].offset));
-                json_object_set_new(mj, "size", json_integer(minis[i].size));
-                if (kind == FERRY_VALUE_STRING) { /* the string itself, by the lossless rule */
-                    char *raw = raw_string(minis[i].data, minis[i].size);
-                    cli_json_set_text(mj, "value", raw ? raw : "");
-                    free(raw);
-                } else {
-                    cli_json_set_text(mj, "value", value);
-                }
-                json_array_append_new(arr, mj);
-            } else {
-                printf("%*s[0x%02x] %s (%u bytes): %s\n", depth * 2 + 2, "", minis[i].type, name ? name : "?",
-                       minis[i].size, CLI_TXT(value));
+    } else if (cli_jstr(c, "error")) {
+        printf(": (bad mini-chunks: %s)\n", cli_jstr(c, "error"));
+    } else if (minis) {
+        printf("\n");
+        for (size_t i = 0; i < json_array_size(minis); i++) {
+            const json_t *m = json_array_get(minis, i);
+            const char *mname = cli_jstr(m, "name"), *value = cli_jstr(m, "value");
+            char quoted[700];
+            if (strcmp(cli_jstr(m, "kind"), "string") == 0) {
+                printable(value, cli_jlen(m, "value"), text, sizeof text);
+                snprintf(quoted, sizeof quoted, "\"%s\"", text);
+                value = quoted;
             }
+            printf("%*s[0x%02llx] %s (%lld bytes): %s\n", depth * 2 + 2, "", (unsigned long long)cli_jint(m, "type"),
+                   mname ? mname : "?", cli_jint(m, "size"), CLI_TXT(value));
         }
-        if (j) json_object_set_new(j, "minis", arr);
-        free(minis);
-        break;
+    } else {
+        const char *summary = cli_jstr(c, "summary");
+        printf("%s%s\n", summary && summary[0] ? ": " : "", CLI_TXT(summary));
     }
-    default: {
-        char summary[512];
-        ferry_alamo_chunk_summary(ctx->root_type, c, summary, sizeof summary);
-        if (!summary[0] && info.content == FERRY_CONTENT_UNKNOWN) hex_preview(c->data, c->size, summary, sizeof summary);
-        if (j)
-            cli_json_set_text(j, "summary", summary);
-        else
-            printf("%s%s\n", summary[0] ? ": " : "", CLI_TXT(summary));
-    }
-    }
-    return j;
+}
+
+/* The chunk tree of an Alamo file, or of any content whose chunks read (the
+ * dump of every format without a printer of its own). */
+int cli_alamo_dump(const char *file, const ferry_asset *asset, const json_t *j)
+{
+    (void)asset;
+    printf("%s: %s, %lld bytes\n", CLI_TXT(file), cli_jstr(j, "format"), cli_jint(j, "size"));
+    const json_t *chunks = json_object_get(j, "chunks");
+    for (size_t i = 0; i < json_array_size(chunks); i++) chunk_text(json_array_get(chunks, i), 0);
+    return CLI_OK;
 }
 
 int cmd_dump(int argc, char **argv)
@@ -218,57 +103,26 @@ int cmd_dump(int argc, char **argv)
     if (!file) return cli_usage_error("dump", "no file given");
     /* Mapped, as info and validate map it: an archive is never held whole
      * (a dump reads its tables, and for a PBO the pages its SHA-1 covers),
-     * and has no size limit. */
-    uint8_t head[FERRY_DETECT_HEAD];
-    size_t got;
+     * and has no size limit. Bytes only: an Alamo file's dump is its chunk
+     * tree, shown whatever its typed reader says of it (and that of any
+     * content whose chunks read; "not a known format" otherwise). */
+    ferry_asset *asset;
     ferry_error err;
-    ferry_file_mapping map;
-    if (!cli_check_head(file, head, sizeof head, &got, &err) ||
-        ferry_file_map(file, cli_map_limit(ferry_detect(head, got)), &map, &err) != FERRY_OK) {
+    if (ferry_asset_open(file, &(ferry_asset_options){.name = file, .bytes_only = true}, &asset, &err) != FERRY_OK) {
         cli_print_error(file, &err);
         return CLI_INVALID;
     }
-    /* By content; a file of no known format still gets the chunk dump,
-     * which shows any chunk tree that reads (whatever its root) and says
-     * "not a known format" otherwise. */
-    const cli_format *format = cli_format_for(ferry_detect(map.data, map.size));
-    int status = (format && format->dump ? format->dump : cli_alamo_dump)(file, map.data, map.size, json);
-    ferry_file_unmap(&map);
-    return status;
-}
-
-/* The Alamo family's row of the format table (formats.c): the chunk tree. */
-int cli_alamo_dump(const char *file, const uint8_t *data, size_t size, bool json)
-{
-    ferry_chunk_tree *tree;
-    ferry_error err;
-    if (ferry_alamo_chunk_read(data, size, NULL, &tree, &err) != FERRY_OK) {
-        /* Not even a chunk file: say so, as info and validate do, rather
-         * than reporting a chunk size read from text. Any chunk tree that
-         * reads is dumped, whatever its root. */
-        ferry_format f = ferry_detect(data, size);
-        if (f != FERRY_FORMAT_ALO_MODEL && f != FERRY_FORMAT_ALO_PARTICLE && f != FERRY_FORMAT_ALO_PARTICLE_UAW &&
-            f != FERRY_FORMAT_ALA)
-            cli_not_known(&err, data, size);
-        cli_print_error(file, &err);
-        return CLI_INVALID;
-    }
-    const char *kind = ferry_format_name(ferry_detect(data, size));
-    dump_ctx ctx = {tree->root_count ? tree->roots[0].type : 0, json};
+    int status = CLI_INVALID;
     if (json) {
-        json_t *root = json_object();
-        cli_json_set_text(root, "file", file);
-        cli_json_set_text(root, "format", kind);
-        json_object_set_new(root, "size", json_integer((json_int_t)size));
-        json_t *chunks = json_array();
-        for (size_t i = 0; i < tree->root_count; i++) json_array_append_new(chunks, dump_chunk(&ctx, &tree->roots[i], 0));
-        json_object_set_new(root, "chunks", chunks);
-        cli_print_json(root);
-        json_decref(root);
+        json_t *j = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_OUTPUT);
+        if (j) {
+            cli_print_json(j);
+            json_decref(j);
+            status = CLI_OK;
+        }
     } else {
-        printf("%s: %s, %zu bytes\n", CLI_TXT(file), kind, size);
-        for (size_t i = 0; i < tree->root_count; i++) dump_chunk(&ctx, &tree->roots[i], 0);
+        status = cli_print(file, asset, FERRY_INFO_FULL);
     }
-    ferry_alamo_chunk_free(tree);
-    return CLI_OK;
+    ferry_asset_free(asset);
+    return status;
 }

@@ -51,138 +51,129 @@ static const char validate_usage[] =
     "  --no-textures   skip the texture check\n"
     "  --model FILE    check every animation against this model\n";
 
+/* What `ferry validate` checks every file with: textures where the game
+ * looks (models, particle systems), an animation's model (the picker
+ * below). */
+struct model_picker;
+typedef struct validate_options {
+    const char *const *texture_dirs;
+    size_t texture_dir_count;
+    bool check_textures;
+    struct model_picker *picker;
+    /* The folders textures are looked up in, opened once each and listed
+     * once for the whole run (sources.h). */
+    struct cli_sources *sources;
+} validate_options;
+
+/* The places a model's or particle system's textures are found. */
 typedef struct texture_ctx {
-    const char *model_path;
-    const char **dirs;
-    size_t dir_count;
     ferry_alamo_texture_folders folders; /* the folder sources searched, opened per file */
     ferry_alamo_texture_places places;    /* what is searched: folders.places, or the pool's */
+    const ferry_file_source *pooled[64];
 } texture_ctx;
 
-static bool texture_exists(const char *name, void *user)
+/* Fills `tex` for the file `file`; false when textures are not checked. */
+static bool texture_places(const char *file, const validate_options *options, texture_ctx *tex)
 {
-    const texture_ctx *t = user;
-    char found[4096];
-    return ferry_alamo_texture_find(&t->places, name, NULL, found, sizeof found);
+    memset(tex, 0, sizeof *tex);
+    if (!options->check_textures) return false;
+    ferry_error err;
+    size_t dir_count = options->texture_dir_count;
+    if (options->sources && dir_count <= 64) {
+        /* The run's pool: each folder opened and listed once, whatever
+         * the number of files and textures (sources.h). */
+        const char *slash = strrchr(file, '/');
+        char dir[4096], up[4100];
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+        snprintf(up, sizeof up, "%s/..", dir);
+        tex->places.model_source = cli_sources_folder(options->sources, dir, &err);
+        tex->places.model_path = slash ? slash + 1 : file;
+        tex->places.parent_source = cli_sources_folder(options->sources, up, &err);
+        for (size_t i = 0; i < dir_count; i++) {
+            const cli_root *root = cli_sources_open(options->sources, options->texture_dirs[i], &err);
+            tex->pooled[i] = root ? root->source : NULL; /* an archive that cannot be read: nothing found there */
+        }
+        tex->places.folders = tex->pooled;
+        tex->places.folder_count = dir_count;
+    } else if (ferry_alamo_texture_folders_open(file, (const char **)options->texture_dirs, dir_count, &tex->folders,
+                                                &err) == FERRY_OK) {
+        tex->places = tex->folders.places;
+    } else {
+        memset(tex, 0, sizeof *tex); /* nothing found anywhere: every texture reported missing */
+    }
+    return true;
 }
 
 /* An animation is checked against the model `pick` finds for it (none: alone). */
 typedef struct model_picker model_picker;
-static const ferry_alo_model *pick_model(model_picker *p, const char *anim_path, const char **model_path);
+static const ferry_asset *pick_model(model_picker *p, const char *anim_path, const char **model_path);
 
-/* The Alamo family's row of the format table (formats.c). */
-size_t cli_alamo_validate(const char *file, const uint8_t *data, size_t size, const cli_validate_options *options,
-                          json_t *report)
+/* One file's report: its own (printed once, before its entries'), then an
+ * archive's entries as the library checks them. */
+typedef struct file_report {
+    const char *file;
+    const char *format;
+    const ferry_diagnostics *own;
+    bool animation; /* the "model" key */
+    const char *model;
+    bool printed;
+    json_t *report;
+} file_report;
+
+static void report_own(file_report *r)
 {
-    json_t *fj = report ? json_object() : NULL;
-    if (fj) cli_json_set_text(fj, "file", file);
-    cli_asset a;
-    ferry_error err;
-    size_t errors = 0;
-    const ferry_alo_model *model = NULL;
-    const char *model_path = NULL;
-    if (!cli_asset_read(data, size, &a, &err)) {
-        errors = 1;
-        if (fj) {
-            json_object_set_new(fj, "format", json_string(ferry_alamo_kind_name(a.kind)));
-            json_object_set_new(fj, "read_error", cli_error_json(&err));
-        }
-        else
-            cli_print_error(file, &err);
-    } else {
-        texture_ctx tex = {.model_path = file, .dirs = (const char **)options->texture_dirs,
-                           .dir_count = options->texture_dir_count};
-        bool check_textures = options->check_textures;
-        const ferry_file_source *pooled[64];
-        if (check_textures && options->sources && tex.dir_count <= 64) {
-            /* The run's pool: each folder opened and listed once, whatever
-             * the number of files and textures (sources.h). */
-            const char *slash = strrchr(file, '/');
-            char dir[4096], up[4100];
-            snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
-            snprintf(up, sizeof up, "%s/..", dir);
-            memset(&tex.folders, 0, sizeof tex.folders);
-            tex.places.model_source = cli_sources_folder(options->sources, dir, &err);
-            tex.places.model_path = slash ? slash + 1 : file;
-            tex.places.parent_source = cli_sources_folder(options->sources, up, &err);
-            for (size_t i = 0; i < tex.dir_count; i++) {
-                const cli_root *root = cli_sources_open(options->sources, tex.dirs[i], &err);
-                pooled[i] = root ? root->source : NULL; /* an archive that cannot be read: nothing found there */
-            }
-            tex.places.folders = pooled;
-            tex.places.folder_count = tex.dir_count;
-        } else if (!check_textures ||
-                   ferry_alamo_texture_folders_open(file, tex.dirs, tex.dir_count, &tex.folders, &err) != FERRY_OK) {
-            memset(&tex.folders, 0, sizeof tex.folders);
-            memset(&tex.places, 0, sizeof tex.places);
-        } else {
-            tex.places = tex.folders.places;
-        }
-        ferry_diagnostics diags = {0};
-        if (a.model) {
-            ferry_alo_validate_options opts = {check_textures ? texture_exists : NULL, &tex};
-            errors = ferry_alo_validate(a.model, &opts, &diags);
-        } else if (a.particles) {
-            ferry_particle_validate_options opts = {file, check_textures ? texture_exists : NULL, &tex};
-            errors = ferry_particle_validate(a.particles, &opts, &diags);
-        } else {
-            errors = ferry_ala_validate(a.animation, NULL, &diags);
-            model = pick_model(options->picker, file, &model_path);
-            if (model) errors += ferry_ala_check_model(a.animation, model, &diags);
-            if (fj) cli_json_set_text(fj, "model", model ? model_path : NULL);
-        }
-        if (fj) {
-            json_t *e = json_array(), *w = json_array();
-            for (size_t i = 0; i < diags.count; i++)
-                json_array_append_new(diags.items[i].severity == FERRY_SEVERITY_ERROR ? e : w, cli_diag_json(&diags.items[i]));
-            cli_json_set_text(fj, "format", ferry_alamo_kind_name(a.kind));
-            json_object_set_new(fj, "errors", e);
-            json_object_set_new(fj, "warnings", w);
-            json_object_set_new(fj, "error_count", json_integer((json_int_t)diags.error_count));
-            json_object_set_new(fj, "warning_count", json_integer((json_int_t)diags.warning_count));
-        } else {
-            for (int pass = 0; pass < 2; pass++)
-                for (size_t i = 0; i < diags.count; i++)
-                    if ((int)diags.items[i].severity == pass) cli_print_diag(file, &diags.items[i]);
-            if (diags.dropped) printf("%s: ... %zu more problems not listed\n", CLI_TXT(file), diags.dropped);
-            printf("%s: %zu error%s, %zu warning%s%s%s%s\n", CLI_TXT(file), diags.error_count,
-                   diags.error_count == 1 ? "" : "s", diags.warning_count, diags.warning_count == 1 ? "" : "s",
-                   model ? " (against " : "", model ? CLI_TXT(model_path) : "", model ? ")" : "");
-        }
-        errors = diags.error_count;
-        ferry_diagnostics_free(&diags);
-        ferry_alamo_texture_folders_close(&tex.folders);
-    }
-    if (fj) {
-        json_object_set_new(fj, "valid", json_boolean(errors == 0));
-        json_array_append_new(report, fj);
-    }
-    cli_asset_free(&a);
-    return errors;
+    if (r->printed) return;
+    cli_report_diags(r->file, r->format, r->own, r->animation, r->model, r->report);
+    r->printed = true;
 }
 
-/* Validates one file by its format's row; returns its error count (a
- * failure to read counts as one). */
-static size_t validate_file(const char *file, const cli_validate_options *options, json_t *report)
+/* An archive's entry, reported as ARCHIVE:ENTRY. */
+static void report_entry(void *user, const ferry_asset_entry_report *e)
 {
-    cli_input in;
+    file_report *r = user;
+    report_own(r);
+    const char *format = cli_format_name(e->format);
+    if (!e->error)
+        cli_report_diags(e->label, format, e->diagnostics, e->format == FERRY_FORMAT_ALA, NULL, r->report);
+    else if (r->report)
+        cli_json_append_failure(r->report, e->label, format, e->error);
+    else
+        cli_print_error(e->label, e->error);
+}
+
+/* Validates one file by its format's rules; returns its error count (a
+ * failure to read counts as one). */
+static size_t validate_file(const char *file, const validate_options *options, json_t *report)
+{
+    ferry_format read_as = FERRY_FORMAT_UNKNOWN;
+    ferry_asset *asset = NULL;
     ferry_error err;
-    size_t errors = 1;
-    if (!cli_input_open(file, CLI_USE_VALIDATE, &in, &err)) {
+    ferry_asset_options o = {.name = file, .need = FERRY_CAN_VALIDATE, .detected = &read_as};
+    if (ferry_asset_open(file, &o, &asset, &err) != FERRY_OK) {
         struct stat st;
         if (stat(file, &st) == 0 && S_ISDIR(st.st_mode) && strlen(err.message) + 60 < sizeof err.message)
             strcat(err.message, " (ferry validate -r checks every file in a folder)");
-        if (report) {
-            cli_json_append_failure(report, file, in.format ? in.format->name : NULL, &err);
-        } else {
+        if (report)
+            cli_json_append_failure(report, file, cli_format_name(read_as), &err);
+        else
             cli_print_error(file, &err);
-        }
-    } else {
-        cli_validate_options o = *options;
-        o.map = in.map.mapped ? &in.map : NULL;
-        errors = in.format->validate(file, in.data, in.size, &o, report);
+        return 1;
     }
-    cli_input_free(&in);
+    ferry_format format = ferry_asset_format(asset);
+    texture_ctx tex;
+    bool textures = (format == FERRY_FORMAT_ALO_MODEL || format == FERRY_FORMAT_ALO_PARTICLE) &&
+                    texture_places(file, options, &tex);
+    const char *model_path = NULL;
+    const ferry_asset *model = format == FERRY_FORMAT_ALA ? pick_model(options->picker, file, &model_path) : NULL;
+    ferry_diagnostics diags = {0};
+    file_report r = {file, cli_format_name(format), &diags, format == FERRY_FORMAT_ALA, model ? model_path : NULL, false,
+                     report};
+    ferry_asset_validate_options vo = {textures ? &tex.places : NULL, model, report_entry, &r};
+    size_t errors = ferry_asset_validate(asset, &vo, &diags);
+    report_own(&r);
+    ferry_diagnostics_free(&diags);
+    if (textures) ferry_alamo_texture_folders_close(&tex.folders);
+    ferry_asset_free(asset);
     return errors;
 }
 
@@ -191,7 +182,7 @@ static size_t validate_file(const char *file, const cli_validate_options *option
 #define MODEL_CACHE 8
 
 struct model_picker {
-    const ferry_alo_model *fixed; /* --model */
+    const ferry_asset *fixed; /* --model */
     const char *fixed_path;
     const char **given; /* the .alo files on the command line */
     size_t given_count;
@@ -244,10 +235,10 @@ static void list_models(model_picker *p, const char *dir)
         }
 }
 
-static const ferry_alo_model *load_model(model_picker *p, const char *path)
+static const ferry_asset *load_model(model_picker *p, const char *path)
 {
     for (size_t i = 0; i < MODEL_CACHE; i++)
-        if (p->cache[i].path && strcmp(p->cache[i].path, path) == 0) return p->cache[i].ok ? p->cache[i].asset.model : NULL;
+        if (p->cache[i].path && strcmp(p->cache[i].path, path) == 0) return p->cache[i].ok ? p->cache[i].asset.handle : NULL;
     size_t slot = p->next;
     p->next = (p->next + 1) % MODEL_CACHE;
     free(p->cache[slot].path);
@@ -257,10 +248,10 @@ static const ferry_alo_model *load_model(model_picker *p, const char *path)
     /* A model that cannot be read (or a particle system of that name) is
      * reported where it is validated itself; the animation is checked alone. */
     p->cache[slot].ok = cli_asset_load(path, &p->cache[slot].asset, &err) && p->cache[slot].asset.model;
-    return p->cache[slot].ok ? p->cache[slot].asset.model : NULL;
+    return p->cache[slot].ok ? p->cache[slot].asset.handle : NULL;
 }
 
-static const ferry_alo_model *pick_model(model_picker *p, const char *anim_path, const char **model_path)
+static const ferry_asset *pick_model(model_picker *p, const char *anim_path, const char **model_path)
 {
     if (!p) return NULL; /* an entry of an archive: checked alone */
     if (p->fixed) {
@@ -336,7 +327,7 @@ static void visit(void *ctx, const char *path, const char *rel, const struct sta
     (void)rel;
     (void)error;
     target_list *l = ctx;
-    bool check = cli_named_like_asset(path);
+    bool check = ferry_format_named_like_asset(path);
     if (!check && st && S_ISREG(st->st_mode)) {
         /* Told by content; a regular file that cannot be read is checked,
          * so that its failure is reported. */
@@ -346,9 +337,13 @@ static void visit(void *ctx, const char *path, const char *rel, const struct sta
         if (ferry_file_read_head(path, head, sizeof head, &got, NULL, &err) != FERRY_OK) {
             check = true;
         } else {
-            ferry_format id = ferry_detect(head, got);
-            const cli_format *f = cli_format_for(id);
-            check = f && f->validate;
+            /* What validate_file will check: a format ferry validates
+             * (told from the head alone: bytes only, nothing read). */
+            ferry_asset *probe = NULL;
+            ferry_asset_options o = {.bytes_only = true, .need = FERRY_CAN_VALIDATE};
+            check = ferry_asset_read(head, got, &o, &probe, &err) == FERRY_OK;
+            ferry_format id = ferry_asset_format(probe);
+            ferry_asset_free(probe);
             /* Text has no signature: of the files that read as config text
              * (scripts can), only those named like configs are checked. */
             if (id == FERRY_FORMAT_CONFIG_TEXT)
@@ -448,8 +443,9 @@ int cmd_validate(int argc, char **argv)
     memset(&fixed_model, 0, sizeof fixed_model);
     if (model_path) {
         ferry_error err;
-        if (!cli_asset_load(model_path, &fixed_model, &err) || !fixed_model.model) {
-            if (fixed_model.data && !fixed_model.model && err.code == FERRY_OK)
+        bool loaded = cli_asset_load(model_path, &fixed_model, &err);
+        if (!loaded || !fixed_model.model) {
+            if (loaded)
                 fprintf(stderr, "%s: error: not an ALO model\n", model_path);
             else
                 cli_print_error(model_path, &err);
@@ -460,12 +456,12 @@ int cmd_validate(int argc, char **argv)
     }
     model_picker picker;
     memset(&picker, 0, sizeof picker);
-    picker.fixed = fixed_model.model;
+    picker.fixed = fixed_model.model ? fixed_model.handle : NULL;
     picker.fixed_path = model_path;
     picker.given = calloc(file_count, sizeof *picker.given);
     for (size_t i = 0; i < file_count && picker.given; i++)
         if (cli_has_ext(files[i], ".alo")) picker.given[picker.given_count++] = files[i];
-    cli_validate_options options = {dirs, dir_count, check_textures, &picker, cli_sources_new(), NULL};
+    validate_options options = {dirs, dir_count, check_textures, &picker, cli_sources_new()};
     json_t *report = json ? json_array() : NULL;
     size_t failed = 0;
     cli_progress progress;

@@ -200,7 +200,7 @@ int export_one(const char *in, const char *out, const export_options *options, c
                 read = cli_asset_load(path, a, &err);
             }
             if (!read || !a->animation) {
-                if ((a->data || anim_bytes[anim_count]) && !a->animation && err.code == FERRY_OK) {
+                if (read) { /* it read, as something else */
                     problem = "not an animation";
                 } else {
                     ferry_error_format(&err, line, sizeof line);

@@ -3,6 +3,7 @@
 #include "formats.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,11 +36,19 @@ bool cli_take_file(const char *arg, const char **in, const char **out)
     return true;
 }
 
-void cli_print_error(const char *file, const ferry_error *err)
+void cli_fprint_error(FILE *f, const char *file, const ferry_error *err)
 {
     char line[512];
     ferry_error_format(err, line, sizeof line);
-    fprintf(stderr, "%s: error: %s\n", CLI_TXT(file), CLI_TXT(line));
+    fprintf(f, "%s: error: %s\n", CLI_TXT(file), CLI_TXT(line));
+}
+
+void cli_print_error(const char *file, const ferry_error *err) { cli_fprint_error(stderr, file, err); }
+
+const char *cli_format_name(ferry_format format)
+{
+    const ferry_format_desc *d = ferry_format_describe(format);
+    return d ? d->name : NULL;
 }
 
 json_t *cli_error_json(const ferry_error *err)
@@ -65,129 +74,143 @@ void cli_json_append_failure(json_t *report, const char *file, const char *forma
     json_array_append_new(report, j);
 }
 
-bool cli_utf8_valid(const char *text)
+/* The library's Latin-1 rule (ferry_text_utf8) for the JSON the tool
+ * still builds itself (validate and batch reports): `text` as object[key],
+ * or appended to `array` (object[key]); when it is read as Latin-1, its
+ * key ("file", "names/3") goes into the object's "latin1" list. */
+static void put_text(json_t *object, const char *key, json_t *array, const char *text)
 {
-    const unsigned char *p = (const unsigned char *)text;
-    while (*p) {
-        unsigned c = *p;
-        size_t n;
-        uint32_t cp;
-        if (c < 0x80) {
-            p++;
-            continue;
-        } else if (c >= 0xC2 && c <= 0xDF) {
-            n = 1;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            n = 2;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            n = 3;
-            cp = c & 0x07;
-        } else {
-            return false;
+    json_t *value = NULL;
+    char mark[256] = "";
+    if (text) {
+        ferry_buffer utf8 = {0};
+        if (ferry_text_utf8(text, strlen(text), &utf8)) {
+            if (array)
+                snprintf(mark, sizeof mark, "%s/%zu", key, json_array_size(array));
+            else
+                snprintf(mark, sizeof mark, "%s", key);
         }
-        for (size_t i = 1; i <= n; i++) {
-            if ((p[i] & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (p[i] & 0x3F);
-        }
-        /* Overlong forms, surrogates and code points past U+10FFFF. */
-        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        p += n + 1;
+        value = json_stringn(utf8.size ? (const char *)utf8.data : "", utf8.size);
+        ferry_buffer_free(&utf8);
     }
-    return true;
+    if (!value) value = json_null();
+    if (array)
+        json_array_append_new(array, value);
+    else
+        json_object_set_new(object, key, value);
+    if (!mark[0]) return;
+    json_t *latin1 = json_object_get(object, "latin1");
+    if (!latin1) json_object_set_new(object, "latin1", latin1 = json_array());
+    json_array_append_new(latin1, json_string(mark));
 }
 
-static json_t *latin1_json(const char *text, size_t n, bool *latin1);
-
-json_t *cli_json_text(const char *text, bool *latin1)
-{
-    if (latin1) *latin1 = false;
-    if (!text) return json_null();
-    if (cli_utf8_valid(text)) return json_string(text);
-    return latin1_json(text, strlen(text), latin1);
-}
-
-json_t *cli_json_textn(const char *text, size_t n, bool *latin1)
-{
-    if (latin1) *latin1 = false;
-    if (!text) return json_null();
-    json_t *j = json_stringn(text, n); /* NULL when not valid UTF-8 */
-    return j ? j : latin1_json(text, n, latin1);
-}
-
-/* Every byte one character U+0000..U+00FF, as UTF-8 into out (room for
- * 2 n + 1 bytes, or stopping where capacity ends); returns the length. */
-static size_t latin1_to_utf8(const char *text, size_t n, char *out, size_t capacity)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n && o + 3 <= capacity; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c < 0x80) {
-            out[o++] = (char)c;
-        } else {
-            out[o++] = (char)(0xC0 | (c >> 6));
-            out[o++] = (char)(0x80 | (c & 0x3F));
-        }
-    }
-    out[o] = '\0';
-    return o;
-}
-
-static json_t *latin1_json(const char *text, size_t n, bool *latin1)
-{
-    char *utf8 = malloc(n * 2 + 3);
-    if (!utf8) return json_null();
-    size_t o = latin1_to_utf8(text, n, utf8, n * 2 + 3);
-    json_t *j = json_stringn(utf8, o);
-    free(utf8);
-    if (latin1) *latin1 = true;
-    return j ? j : json_null();
-}
-
-const char *cli_json_key(const char *text, char *buf, size_t capacity)
-{
-    if (!text) text = "";
-    if (cli_utf8_valid(text) || capacity < 3) return text;
-    latin1_to_utf8(text, strlen(text), buf, capacity);
-    return buf;
-}
-
-static void mark_latin1(json_t *object, const char *key)
-{
-    json_t *list = json_object_get(object, "latin1");
-    if (!list) {
-        list = json_array();
-        json_object_set_new(object, "latin1", list);
-    }
-    json_array_append_new(list, json_string(key));
-}
-
-void cli_json_set_text(json_t *object, const char *key, const char *text)
-{
-    bool latin1;
-    json_object_set_new(object, key, cli_json_text(text, &latin1));
-    if (latin1) mark_latin1(object, key);
-}
+void cli_json_set_text(json_t *object, const char *key, const char *text) { put_text(object, key, NULL, text); }
 
 void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text)
 {
-    cli_json_append_textn(object, key, array, text, text ? strlen(text) : 0);
+    put_text(object, key, array, text);
 }
 
-void cli_json_append_textn(json_t *object, const char *key, json_t *array, const char *text, size_t n)
+/* ---- reading the library's JSON ---- */
+
+/* A string the library read as Latin-1 (each character U+0000..U+00FF,
+ * as UTF-8), made the bytes it stands for again. */
+static json_t *latin1_bytes(const json_t *value)
 {
-    bool latin1;
-    size_t index = json_array_size(array);
-    json_array_append_new(array, text ? cli_json_textn(text, n, &latin1) : json_null());
-    if (!text) latin1 = false;
-    if (latin1) {
-        char item[256];
-        snprintf(item, sizeof item, "%s/%zu", key, index);
-        mark_latin1(object, item);
+    const unsigned char *s = (const unsigned char *)json_string_value(value);
+    size_t n = json_string_length(value), o = 0;
+    char *bytes = malloc(n + 1);
+    if (!s || !bytes) {
+        free(bytes);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] >= 0xC0 && i + 1 < n) {
+            bytes[o++] = (char)(((s[i] & 0x03) << 6) | (s[i + 1] & 0x3F));
+            i++;
+        } else {
+            bytes[o++] = (char)s[i];
+        }
+    }
+    json_t *raw = json_stringn_nocheck(bytes, o);
+    free(bytes);
+    return raw;
+}
+
+/* Every string a "latin1" array lists, in `v` and below, as its bytes. */
+static void decode_latin1(json_t *v)
+{
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) decode_latin1(json_array_get(v, i));
+        return;
+    }
+    if (!json_is_object(v)) return;
+    const char *k;
+    json_t *x;
+    json_object_foreach(v, k, x) decode_latin1(x);
+    json_t *list = json_object_get(v, "latin1");
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        const char *key = json_string_value(json_array_get(list, i));
+        if (!key) continue;
+        const char *slash = strrchr(key, '/');
+        if (!slash) { /* "file" */
+            json_t *raw = latin1_bytes(json_object_get(v, key));
+            if (raw) json_object_set_new(v, key, raw);
+            continue;
+        }
+        /* "names/3": item 3 of the array "names" */
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(slash - key), key);
+        json_t *array = json_object_get(v, name);
+        size_t at = (size_t)strtoull(slash + 1, NULL, 10);
+        json_t *raw = latin1_bytes(json_array_get(array, at));
+        if (raw) json_array_set_new(array, at, raw);
     }
 }
+
+json_t *cli_asset_json(const char *file, const ferry_asset *asset, ferry_info_detail detail, cli_json_use use)
+{
+    ferry_info_options o = {detail, use != CLI_JSON_OUTPUT, use == CLI_JSON_TEXT};
+    ferry_buffer text = {0};
+    ferry_error err;
+    json_t *j = NULL;
+    if (ferry_asset_info(asset, &o, &text, &err) != FERRY_OK) {
+        cli_print_error(file, &err);
+    } else {
+        json_error_t jerr;
+        j = json_loadb((const char *)text.data, text.size, JSON_ALLOW_NUL, &jerr);
+        if (!j) fprintf(stderr, "%s: error: the library's JSON does not parse: %s\n", CLI_TXT(file), jerr.text);
+    }
+    ferry_buffer_free(&text);
+    if (j && use == CLI_JSON_TEXT) decode_latin1(j);
+    return j;
+}
+
+const char *cli_jstr(const json_t *object, const char *key)
+{
+    return json_string_value(json_object_get(object, key));
+}
+
+size_t cli_jlen(const json_t *object, const char *key) { return json_string_length(json_object_get(object, key)); }
+
+long long cli_jint(const json_t *object, const char *key)
+{
+    return (long long)json_integer_value(json_object_get(object, key));
+}
+
+double cli_jnum(const json_t *value)
+{
+    if (json_is_number(value)) return json_number_value(value);
+    const char *s = json_string_value(value);
+    if (s && strcmp(s, "inf") == 0) return INFINITY;
+    if (s && strcmp(s, "-inf") == 0) return -INFINITY;
+    if (s && strcmp(s, "-nan") == 0) return -NAN;
+    return NAN;
+}
+
+double cli_jreal(const json_t *object, const char *key) { return cli_jnum(json_object_get(object, key)); }
+
+bool cli_jbool(const json_t *object, const char *key) { return json_is_true(json_object_get(object, key)); }
 
 /* A control character at p[0] (C0, DEL, or C1 as UTF-8 0xC2 0x80..0x9F):
  * how many bytes it takes (0: none) and the code to print as \xNN. */
@@ -246,46 +269,6 @@ void cli_fput_textn(FILE *f, const char *text, size_t n)
             fputc(p[i++], f);
         }
     }
-}
-
-bool cli_check_head(const char *path, uint8_t *head, size_t capacity, size_t *got, ferry_error *err)
-{
-    uint8_t own[FERRY_DETECT_HEAD];
-    if (!head) {
-        head = own;
-        capacity = sizeof own;
-    }
-    *got = 0;
-    if (ferry_file_read_head(path, head, capacity, got, NULL, err) != FERRY_OK) return false;
-    /* The content decides; a name only words the refusal of a file whose
-     * content is no format at all. */
-    if (ferry_detect(head, *got) != FERRY_FORMAT_UNKNOWN) return true;
-    bool p3d = cli_has_ext(path, ".p3d");
-    if (!p3d && !cli_has_ext(path, ".alm")) return true;
-    char shown[40] = "";
-    for (size_t i = 0; i < *got && i < 4; i++)
-        snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%s%02x", i ? " " : "", head[i]);
-    ferry_error e = {0};
-    e.code = FERRY_ERR_MALFORMED;
-    e.offset = 0;
-    snprintf(e.message, sizeof e.message, "not %s file: it starts with bytes %s%s, not the %s signature",
-             p3d ? "a P3D (ODOL or MLOD)" : "an ALM", *got ? shown : "(none: it is empty)", *got > 4 ? " ..." : "",
-             p3d ? "\"ODOL\" or \"MLOD\"" : "\"ALM\\0\"");
-    *err = e;
-    return false;
-}
-
-bool cli_load(const char *path, uint8_t **data, size_t *size)
-{
-    ferry_error err;
-    *data = NULL;
-    *size = 0;
-    size_t got;
-    if (!cli_check_head(path, NULL, 0, &got, &err) || ferry_file_load(path, CLI_MAX_INPUT, data, size, &err) != FERRY_OK) {
-        cli_print_error(path, &err);
-        return false;
-    }
-    return true;
 }
 
 int cli_output_error(const char *out, const ferry_error *err)

@@ -52,6 +52,10 @@ for f in "${samples[@]}"; do
   check "dump $name shows the skeleton" grep -q "0x200 skeleton" "$tmp/out"
   expect 0 "dump --json $name" -- "$FERRY" dump --json "$f"
   check "dump --json $name parses" jq -e '.chunks[0].type == "0x200"' "$tmp/out" >/dev/null
+  # Each mini-chunk's value says what it is: the string itself, or values of a type as text.
+  check "dump --json $name: every mini-chunk has its kind" jq -e '[.. | objects | select(has("minis")) | .minis[]]
+    | length > 0 and all(.kind as $k | ["string", "uint8", "uint16", "int16", "uint32", "int32", "float", "bytes"]
+    | index($k) != null)' "$tmp/out" >/dev/null
   expect 0 "convert $name" -- "$FERRY" convert "$f" "$tmp/$name"
   check "convert $name is byte-identical" cmp -s "$f" "$tmp/$name"
 done

@@ -3,7 +3,8 @@
 # (cmake --install), the examples copied out of the source tree and built
 # there against the installed files only, through pkg-config (shared and
 # fully static) and through find_package(ferry) (ferry::ferry and
-# ferry::ferry_static), then run on the walker sample. The installed
+# ferry::ferry_static), then run: print_bones on the walker sample, any_file
+# on a sample of every format (the format table, no format named). The installed
 # libferry.so exports exactly the functions the headers mark FERRY_API.
 # Skips (77) without cmake, pkg-config, a C compiler or binutils, and on a
 # sanitized build (its library needs the sanitizer runtimes to link).
@@ -108,6 +109,62 @@ check "the error names the file" grep -q "$tmp/expected" "$tmp/err"
 expect 2 "print_bones without a file" -- env LD_LIBRARY_PATH="$libdir" "$tmp/pc-shared/print_bones"
 unset PKG_CONFIG_PATH
 
+# any_file: every format's sample through the format table alone. Each line
+# of the table: the sample, the format and key it must report, whether it is
+# validated (valid), written back (the output's extension, "-": not) and made
+# a glTF (glb, "-": not), as include/ferry/format.h's table says of the format.
+S=$SRC/samples F=$SRC/fuzz/corpus
+while read -r sample name key valid copy glb; do
+  out=$tmp/any/$key
+  mkdir -p "$out"
+  expect 0 "any_file $key" -- env LD_LIBRARY_PATH="$libdir" "$tmp/pc-shared/any_file" "$sample" "$out"
+  check "any_file $key: names the format" grep -qx "format: ${name//_/ } ($key)" "$tmp/out"
+  if [ "$valid" = yes ]; then
+    check "any_file $key: info names it" grep -q "^info: {\"file\":\"$sample\",\"format\":\"${name//_/ }\"" "$tmp/out"
+    check "any_file $key: valid" grep -q "^valid: yes" "$tmp/out"
+  else
+    check "any_file $key: no info, no validation" test -z "$(grep -E '^(info|valid):' "$tmp/out")"
+  fi
+  if [ "$copy" != - ]; then
+    check "any_file $key: written back byte for byte" cmp -s "$sample" "$out/copy$copy"
+  else
+    check "any_file $key: nothing written back" test -z "$(ls "$out" | grep -v '^copy.glb$')"
+  fi
+  if [ "$glb" = glb ]; then
+    check "any_file $key: a glTF binary" test "$(head -c 4 "$out/copy.glb")" = glTF
+    check "any_file $key: its nodes counted" grep -Eq "^wrote $out/copy.glb \([1-9][0-9]* nodes" "$tmp/out"
+  else
+    check "any_file $key: no glTF" test ! -e "$out/copy.glb"
+  fi
+done <<EOF
+$S/alamo/walker.alo ALO_model alo yes .alo glb
+$S/alamo/p_walker_exhaust.alo ALO_particle_system particle yes .alo glb
+$S/alamo/walker_idle_00.ala ALA_animation ala yes .ala -
+$S/odol/box.p3d ODOL odol yes .p3d glb
+$F/alm/fixture_v10.alm ALM alm yes .alm glb
+$F/gltf/crate.glb glTF_binary glb no - glb
+$F/paa/dxt1_tags.paa PAA paa yes .paa -
+$F/meg/format2.meg MEG meg yes .meg -
+$F/pbo/addon.pbo PBO pbo yes .pbo -
+$F/config/material.bin raP_config rap yes .bin -
+$F/config/material.rvmat config_text config_text yes - -
+EOF
+# An archive's entries are checked as files: a model named like one that
+# is not, inside a PBO (ferry pack makes it), is an error named ARCHIVE:ENTRY.
+mkdir -p "$tmp/addon/art"
+cp "$S/alamo/walker.alo" "$tmp/addon/art/"
+echo "not a model" >"$tmp/addon/art/broken.alo"
+expect 0 "ferry pack a PBO" -- "$prefix/bin/ferry" pack "$tmp/addon.pbo" "$tmp/addon"
+expect 1 "any_file: a PBO with a broken entry" -- env LD_LIBRARY_PATH="$libdir" "$tmp/pc-shared/any_file" "$tmp/addon.pbo" "$tmp/any"
+check "any_file: the broken entry named" grep -q "^$tmp/addon.pbo:art\\\\broken.alo: .*not a known format" "$tmp/err"
+check "any_file: the good entry checked" grep -q "^$tmp/addon.pbo:art\\\\walker.alo: ALO model, 0 errors" "$tmp/out"
+check "any_file: the archive itself valid, its entry not" grep -q "^valid: no (0 errors, 0 warnings; 1 in entries)" "$tmp/out"
+expect 1 "any_file on a file of no format" -- env LD_LIBRARY_PATH="$libdir" "$tmp/pc-shared/any_file" "$tmp/expected" "$tmp/any"
+check "any_file: the error names the file" grep -q "^$tmp/expected: .*not a known format" "$tmp/err"
+expect 2 "any_file without arguments" -- env LD_LIBRARY_PATH="$libdir" "$tmp/pc-shared/any_file"
+expect 0 "any_file, linked statically" -- "$tmp/pc-static/any_file" "$S/alamo/walker.alo" "$tmp/any/alo"
+check "any_file, static: the same output" grep -qx "format: ALO model (alo)" "$tmp/out"
+
 # find_package(ferry), from another copy.
 cp -r "$SRC/examples" "$tmp/cm"
 for variant in shared static; do
@@ -118,6 +175,8 @@ for variant in shared static; do
     -DFERRY_EXAMPLES_STATIC=$static
   expect 0 "cmake build (find_package, $variant)" -- cmake --build "$tmp/cm/build-$variant"
   run_example "find_package, $variant" "$tmp/cm/build-$variant/print_bones"
+  expect 0 "find_package, $variant: any_file" -- env LD_LIBRARY_PATH="$libdir" "$tmp/cm/build-$variant/any_file" "$walker" "$tmp/any/alo"
+  check "find_package, $variant: any_file names the format" grep -qx "format: ALO model (alo)" "$tmp/out"
 done
 check "find_package, shared: loads libferry.so.0" needs_libferry "$tmp/cm/build-shared/print_bones"
 check "find_package, static: does not load libferry.so.0" eval '! needs_libferry "$tmp/cm/build-static/print_bones"'

@@ -92,6 +92,15 @@ done
 
 # Picking LODs: the named ones only; an index the model lacks is a usage error.
 first="${models[0]}"
+# Whether a model stores animations (its flag byte) and how many classes:
+# the text names them only when the flag is set.
+expect 0 "info --json: box and door" -- "$FERRY" info --json "$SRC/samples/odol/box.p3d" "$SRC/samples/odol/door.p3d"
+check "info --json: animations_present and animation_classes" jq -e '.[0].animations_present == false and
+  .[0].animation_classes == 0 and .[1].animations_present == true and .[1].animation_classes == 10' "$tmp/out"
+expect 0 "info: door" -- "$FERRY" info "$SRC/samples/odol/door.p3d"
+check "info: the door's animation classes" grep -qx "  10 animation classes" "$tmp/out"
+expect 0 "info: box" -- "$FERRY" info "$SRC/samples/odol/box.p3d"
+check "info: the box has none to name" sh -c "! grep -q 'animation classes' '$tmp/out'"
 n=$(jq '.[0].lods | length' <("$FERRY" info --json "$first"))
 expect 0 "--lod 0" -- "$FERRY" convert "$first" "$tmp/one.gltf" --lod 0
 check "--lod 0 makes one LOD node" test "$(jq '.nodes[.scenes[0].nodes[0]].children | length' "$tmp/one.gltf")" = 1

@@ -76,6 +76,10 @@ check "dump: tags" grep -q "tag CGVA" "$tmp/out"
 check "dump: offsets tag" grep -q "tag SFFO" "$tmp/out"
 check "dump: no flag tag when opaque" sh -c "! grep -q 'tag GALF' '$tmp/out'"
 check "dump: mip 1 is 4 x 4" grep -q "mip 1 at .*: 4 x 4, raw, 8 bytes" "$tmp/out"
+expect 0 "written paa dump --json" -- "$FERRY" dump --json "$tmp/o.paa"
+check "dump --json: the type's value, each tag's bytes, the end, as the text shows them" \
+  jq -e '.type_value == 65281 and .type == "DXT1" and all(.tags[]; (.data | length) == 2 * .size)
+    and .end_offset > 0 and .trailer_size == 2' "$tmp/out"
 expect 0 "written paa back to png" -- "$FERRY" convert "$tmp/o.paa" "$tmp/o3.png"
 expect 0 "alpha png to pac" -- "$FERRY" convert "$tmp/a.png" "$tmp/a.pac"
 check "alpha: DXT5" grep -q "DXT5, 8 x 8" "$tmp/err"

@@ -59,6 +59,8 @@ expect 0 "dump" -- "$FERRY" dump "$tmp/ok.pbo"
 check "dump shows the product entry" grep -q "product entry @0" "$tmp/out"
 expect 0 "dump --json" -- "$FERRY" dump --json "$tmp/ok.pbo"
 check "dump --json has offsets" jq -e '.files[0].offset == 37 and .terminator.method_value == 0' "$tmp/out"
+check "dump --json: the properties' offsets and the SHA-1 computed, as the text shows them" \
+  jq -e '.properties[0].offset == 21 and .sha1_computed == .sha1' "$tmp/out"
 # The archive itself is sound; its entry named like a texture holds
 # "hello": every asset inside is validated too, so that one fails it.
 expect 1 "validate" -- "$FERRY" validate "$tmp/ok.pbo"
