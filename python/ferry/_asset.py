@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from . import _native
-from ._errors import ArgumentError, UnsupportedError, check
+from ._errors import ArgumentError, Error, UnsupportedError, check, from_native
 from ._native import lib
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -107,11 +107,43 @@ class Diagnostic:
     entry_format: Optional[str] = None
 
     def __str__(self) -> str:
-        where = "offset 0x%x (%d)" % (self.offset, self.offset) if self.offset is not None else ""
-        if self.path:
-            where += (", " if where else "") + self.path
-        return "%s%s: %s%s [%s]" % (self.entry + ": " if self.entry else "", self.severity,
-                                    where + ": " if where else "", self.message, self.rule)
+        """The line ``ferry validate`` prints for it (without the file's name
+        for the asset's own: ``str(entry)`` starts with its label)."""
+        where = "offset 0x%x (%d), " % (self.offset, self.offset) if self.offset is not None else ""
+        if self.path:  # Alamo places are chunk paths ("0x400/0x401"); other formats name records
+            where += "%s %s: " % ("chunk" if self.path.startswith("0x") else "at", self.path)
+        return "%s%s: %s%s [%s]" % (self.entry + ": " if self.entry else "", self.severity, where, self.message,
+                                    self.rule)
+
+
+@dataclass(frozen=True)
+class EntryReport:
+    """One entry of an archive that :meth:`Asset.validate` checked (each
+    entry whose content is a format ferry validates, or that is named like
+    one: .alo, .ala, .p3d, .alm, .meg, .pbo, .paa, .pac, .rvmat).
+
+    ``index`` is its record in the archive, ``name`` its stored name,
+    ``label`` "ARCHIVE:NAME" (how its problems are named), ``format`` its
+    content's format key (None: named like an asset, content of none).
+    ``error`` is the :class:`ferry.Error` it could not be read with (then
+    ``diagnostics`` is empty, and the report's list holds it as a
+    "read-error"); else ``diagnostics`` its problems, ``error_count`` and
+    ``warning_count`` their counts, ``dropped`` those counted but not listed.
+    """
+
+    index: int
+    name: str
+    label: str
+    format: Optional[str]
+    error: Optional[Error]
+    diagnostics: List[Diagnostic]
+    error_count: int
+    warning_count: int
+    dropped: int
+
+    @property
+    def valid(self) -> bool:
+        return self.error_count == 0
 
 
 class Report(List[Diagnostic]):
@@ -123,12 +155,19 @@ class Report(List[Diagnostic]):
     could not be read is one); ``warning_count`` the asset's own warnings
     and its entries'; ``dropped`` the problems counted but not listed (the
     library keeps the first 1000 of each asset); ``valid`` is
-    ``error_count == 0``.
+    ``error_count == 0``. ``entries``: every entry of an archive that was
+    checked, in the archive's order (:class:`EntryReport`), those without
+    problems too; empty for other formats.
     """
 
     error_count: int = 0
     warning_count: int = 0
     dropped: int = 0
+    entries: List[EntryReport]
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.entries = []
 
     @property
     def valid(self) -> bool:
@@ -340,7 +379,7 @@ class Asset:
         folders = None
         if textures and self.format.key in ("alo", "particle"):
             folders = _TextureFolders(self._path, texture_dirs)
-        collected: List[Diagnostic] = []
+        entries: List[EntryReport] = []
         failures: List[BaseException] = []
 
         def on_entry(_user: Any, report_ptr: Any) -> None:
@@ -348,19 +387,22 @@ class Asset:
                 e = report_ptr.contents
                 label = _native.text(e.label)
                 fmt = _format_key(e.format)
+                name = _native.text(ctypes.string_at(e.name, e.name_length))
                 if e.error:
-                    x = e.error.contents
-                    collected.append(Diagnostic("error", "read-error", None if x.offset == _native.NO_OFFSET
-                                                else int(x.offset), _native.text(x.path), _native.text(x.message),
-                                                label, fmt))
-                elif e.diagnostics:
-                    collected.extend(_diagnostics(e.diagnostics.contents, label, fmt))
-                    counts[0] += e.diagnostics.contents.warning_count
-                    counts[1] += e.diagnostics.contents.dropped
+                    error = from_native(e.error.contents, label)
+                    diags = [Diagnostic("error", "read-error", error.offset, error.path, error.message, label, fmt)]
+                    entries.append(EntryReport(int(e.index), name, label, fmt, error, [], 1, 0, 0))
+                    collected.extend(diags)
+                else:
+                    d = e.diagnostics.contents
+                    diags = _diagnostics(d, label, fmt)
+                    entries.append(EntryReport(int(e.index), name, label, fmt, None, diags, int(d.error_count),
+                                               int(d.warning_count), int(d.dropped)))
+                    collected.extend(diags)
             except BaseException as exc:  # never let an exception unwind through C
                 failures.append(exc)
 
-        counts = [0, 0]
+        collected: List[Diagnostic] = []
         callback = _native.EntryFn(on_entry)
         vo = _native.AssetValidateOptions(folders.places if folders else None, model._h() if model else None,
                                           callback, None)
@@ -369,9 +411,10 @@ class Asset:
             errors = lib.ferry_asset_validate(h, byref(vo), byref(diags))
             report = Report(_diagnostics(diags))
             report.extend(collected)
+            report.entries = entries
             report.error_count = int(errors)
-            report.warning_count = int(diags.warning_count) + counts[0]
-            report.dropped = int(diags.dropped) + counts[1]
+            report.warning_count = int(diags.warning_count) + sum(e.warning_count for e in entries)
+            report.dropped = int(diags.dropped) + sum(e.dropped for e in entries)
         finally:
             lib.ferry_diagnostics_free(byref(diags))
             if folders:
@@ -441,11 +484,12 @@ class Asset:
         so.no_animations = no_animations
         keep: List[Any] = []
         if self.format.key == "alm":
-            lo = _alm_lod_options(lod if isinstance(lod, int) else None, triangles, error)
             if lod is not None and not isinstance(lod, int):
                 raise ValueError("an ALM mesh takes one lod (collapse records), not a list")
-            keep.append(lo)
-            so.alm_lod = ctypes.pointer(lo)
+            if lod is not None or triangles is not None or error is not None:  # else the full mesh, no LOD
+                lo = _alm_lod_options(lod, triangles, error)
+                keep.append(lo)
+                so.alm_lod = ctypes.pointer(lo)
         elif lod is not None:
             lods = [lod] if isinstance(lod, int) else list(lod)
             array = (c_uint32 * len(lods))(*lods)

@@ -109,12 +109,19 @@ def made(tmp_path_factory) -> Dict[str, Path]:
     return out
 
 
-def corpus_sample(count: int) -> List[Path]:
-    """A deterministic sample of the corpus: every n-th file in path order,
-    `count` at most; skipped (failed under FERRY_REQUIRE_ALL) without it."""
+def corpus_sample(per_kind: int) -> List[Path]:
+    """A deterministic sample of the corpus: of each file name ending (.ala,
+    .alo, .p3d, .paa, .rvmat, ...), `per_kind` files spread evenly over the
+    path order; skipped (failed under FERRY_REQUIRE_ALL) without a corpus."""
     corpus = SHARED / "corpus"
     if not corpus.is_dir():
         skip("no corpus at %s (the project's own tests pass without it)" % corpus)
-    files = sorted(p for p in corpus.rglob("*") if p.is_file() and p.name != "README.md")
-    step = max(1, len(files) // count)
-    return files[::step][:count]
+    kinds: Dict[str, List[Path]] = {}
+    for p in sorted(corpus.rglob("*")):
+        if p.is_file() and p.name != "README.md":
+            kinds.setdefault(p.suffix.lower(), []).append(p)
+    picked = []
+    for files in kinds.values():
+        step = max(1, len(files) // per_kind)
+        picked += files[::step][:per_kind]
+    return picked
