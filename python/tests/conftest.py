@@ -28,6 +28,10 @@ if not os.environ.get("FERRY_TEST_INSTALLED"):
 
 import ferry  # noqa: E402
 
+if os.environ.get("FERRY_TEST_INSTALLED"):
+    assert not str(Path(ferry.__file__).resolve()).startswith(str(ROOT / "python") + os.sep), (
+        "FERRY_TEST_INSTALLED: the source tree's package was imported (%s), not the installed one" % ferry.__file__)
+
 
 def require_all() -> bool:
     return os.environ.get("FERRY_REQUIRE_ALL", "") not in ("", "0")
