@@ -17,7 +17,7 @@ library the ``ferry`` tool is made of, so the results are the tool's.
 See docs/python.md.
 """
 
-from ._asset import (AlmLod, Asset, Diagnostic, EntryReport, Format, Report, SimulationWarning, TextureWarning, formats, open)
+from ._asset import (AlmLod, Asset, Diagnostic, EntryReport, Format, Places, Report, SimulationWarning, TextureWarning, formats, open)
 from ._errors import (ArgumentError, Error, FileError, LimitError, MalformedError, OutOfMemoryError, TruncatedError,
                       UnsupportedError)
 from ._native import LIBRARY_ENV, library_path
@@ -25,7 +25,7 @@ from ._native import LIBRARY_ENV, library_path
 __version__ = "0.1.0"
 
 __all__ = [
-    "open", "formats", "Asset", "Format", "Diagnostic", "Report", "EntryReport", "AlmLod",
+    "open", "formats", "Asset", "Format", "Diagnostic", "Report", "EntryReport", "AlmLod", "Places",
     "Error", "TruncatedError", "MalformedError", "UnsupportedError", "LimitError", "OutOfMemoryError",
     "FileError", "ArgumentError", "SimulationWarning", "TextureWarning", "library_path", "LIBRARY_ENV",
 ]

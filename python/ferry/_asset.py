@@ -259,6 +259,102 @@ class _TextureFolders:
         self.close()
 
 
+class Places:
+    """Folders opened once, and each listed once, for as long as this object
+    lives: the places a batch looks for textures in (as one run of the ferry
+    tool does), so that validating or drawing many files beside each other
+    lists their folders once instead of once per file. Pass it as
+    ``places=`` to :meth:`Asset.validate` and :meth:`Asset.render`.
+
+    Each folder is the library's folder source wrapped in its caching source
+    (ferry_file_source_folder, ferry_file_source_cached): a folder changed
+    after it was listed is not seen, so make a new Places for a new batch.
+    May be used from several threads at once. Close it (or use ``with``) when
+    the batch is done.
+    """
+
+    def __init__(self) -> None:
+        self._sources: Dict[bytes, Tuple[_native.FileSource, _native.FileSource]] = {}
+        self._lock = threading.Lock()
+        self._finalizer = weakref.finalize(self, Places._close_all, self._sources)
+
+    @staticmethod
+    def _close_all(sources: Dict[bytes, Tuple[_native.FileSource, _native.FileSource]]) -> None:
+        for inner, cached in sources.values():
+            lib.ferry_file_source_close(byref(cached))
+            lib.ferry_file_source_close(byref(inner))
+        sources.clear()
+
+    def close(self) -> None:
+        """Closes every folder; the object may not be used afterwards."""
+        self._finalizer()
+
+    def __enter__(self) -> "Places":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _folder(self, path: bytes) -> Optional[_native.FileSource]:
+        """The folder at `path`, opened the first time it is asked for;
+        None when it cannot be opened (nothing is found there)."""
+        with self._lock:
+            if not self._finalizer.alive:
+                raise ValueError("the places are closed")
+            if path not in self._sources:
+                inner, cached = _native.FileSource(), _native.FileSource()
+                err = _native.Error()
+                if lib.ferry_file_source_folder(path, byref(inner), byref(err)) != _native.OK:
+                    return None
+                err = _native.Error()
+                if lib.ferry_file_source_cached(byref(inner), byref(cached), byref(err)) != _native.OK:
+                    lib.ferry_file_source_close(byref(inner))
+                    return None
+                self._sources[path] = (inner, cached)
+            return self._sources[path][1]
+
+    def _texture_places(self, model_path: Optional[bytes], dirs: Sequence[PathLike]) -> "_PooledPlaces":
+        return _PooledPlaces(self, model_path, [_fspath(d) for d in dirs])
+
+
+class _PooledPlaces:
+    """A file's texture places from a Places pool: the file's folder, the
+    folder above it (as DIR/..), then each further folder, as the ferry tool
+    builds them from its pool (ferry_alamo_texture_places)."""
+
+    def __init__(self, pool: Places, model_path: Optional[bytes], dirs: List[bytes]):
+        self.struct = _native.TexturePlaces()
+        if model_path is not None:
+            folder, name = os.path.split(model_path)
+            folder = folder or b"."
+            self._name = name
+            model = pool._folder(folder)
+            parent = pool._folder(folder + b"/..")
+            self.struct.model_source = ctypes.pointer(model) if model is not None else None
+            self.struct.model_path = name
+            self.struct.parent_source = ctypes.pointer(parent) if parent is not None else None
+        sources = [pool._folder(d) for d in dirs]
+        self._list = (POINTER(_native.FileSource) * max(len(sources), 1))(
+            *[ctypes.pointer(x) if x is not None else None for x in sources])
+        self.struct.folders = self._list
+        self.struct.folder_count = len(sources)
+
+    @property
+    def places(self) -> Any:
+        return ctypes.pointer(self.struct)
+
+    def close(self) -> None:
+        pass  # the pool owns the folders
+
+
+def _texture_places(asset_path: Optional[bytes], dirs: Sequence[PathLike], places: Optional[Places]) -> Any:
+    """The places a file's textures are looked up in: from a pool, or
+    opened for this call alone (ferry_alamo_texture_folders_open)."""
+    if places is not None:
+        return places._texture_places(asset_path, dirs)
+    return _TextureFolders(asset_path, dirs)
+
+
 def _free_asset(handle: int) -> None:
     lib.ferry_asset_free(handle)
 
@@ -357,7 +453,7 @@ class Asset:
         return _json(_native.take_buffer(out))
 
     def validate(self, textures: Optional[bool] = None, texture_dirs: Sequence[PathLike] = (),
-                 model: Optional["Asset"] = None) -> Report:
+                 model: Optional["Asset"] = None, places: Optional[Places] = None) -> Report:
         """Checks every rule of the asset's format (ferry_asset_validate);
         never raises for a broken file: its problems are the report.
 
@@ -368,7 +464,9 @@ class Asset:
         off for bytes (unless ``texture_dirs`` are given). ``model``: an ALA
         animation is also checked against this ALO model's asset (as
         ``ferry validate --model``). An archive's entries are checked too
-        and reported with their ``entry`` label.
+        and reported with their ``entry`` label. ``places``: a
+        :class:`Places` the folders are taken from (each listed once for a
+        whole batch; by default they are opened for this call).
         """
         h = self._h()
         if model is not None and model.format.key != "alo":
@@ -378,7 +476,7 @@ class Asset:
             textures = self._path is not None or bool(texture_dirs)
         folders = None
         if textures and self.format.key in ("alo", "particle"):
-            folders = _TextureFolders(self._path, texture_dirs)
+            folders = _texture_places(self._path, texture_dirs, places)
         entries: List[EntryReport] = []
         failures: List[BaseException] = []
 
@@ -581,7 +679,8 @@ class Asset:
 
     def render(self, dest: Optional[PathLike] = None, time: float = 0.0, seed: int = 0,
                size: Tuple[int, int] = (512, 512), ground: float = 0.0, no_ground: bool = False,
-               textures: Optional[bool] = None, texture_dirs: Sequence[PathLike] = ()) -> bytes:
+               textures: Optional[bool] = None, texture_dirs: Sequence[PathLike] = (),
+               places: Optional[Places] = None) -> bytes:
         """A particle system drawn at ``time`` seconds by the library's
         software renderer, as PNG bytes (written to ``dest`` too when
         given): what ``ferry render FILE OUT.png`` draws. Camera-facing
@@ -589,7 +688,8 @@ class Asset:
         camera framed on the live particles; textures found as the game
         finds them (beside the file, ../Textures, then ``texture_dirs``;
         ``textures``: by default when opened from a path), a missing one
-        drawn as a soft glow (:class:`TextureWarning`).
+        drawn as a soft glow (:class:`TextureWarning`); ``places``: a
+        :class:`Places` to take the folders from.
         """
         self._need("particle", "a particle system")
         width, height = int(size[0]), int(size[1])
@@ -598,7 +698,7 @@ class Asset:
         if textures is None:
             textures = self._path is not None or bool(texture_dirs)
         png = _render(self, time, seed, width, height, ground, no_ground,
-                      _TextureFolders(self._path, texture_dirs) if textures else None)
+                      _texture_places(self._path, texture_dirs, places) if textures else None)
         if dest is not None:
             _write_file(dest, png, self._path)
         return png
@@ -709,7 +809,7 @@ class _TextureCache:
     (ferry_alamo_texture_find), loaded and decoded by the library once; the
     images stay where they are until the drawing is done."""
 
-    def __init__(self, folders: Optional[_TextureFolders], name: Optional[str]):
+    def __init__(self, folders: Any, name: Optional[str]):
         self.folders = folders
         self.name = name or "particles"
         self.images: Dict[bytes, Optional[_native.Image]] = {}
@@ -768,7 +868,7 @@ def _new_sim(asset: Asset, seed: int, ground: float, no_ground: bool) -> c_void_
 
 
 def _render(asset: Asset, time: float, seed: int, width: int, height: int, ground: float, no_ground: bool,
-            folders: Optional[_TextureFolders]) -> bytes:
+            folders: Any) -> bytes:
     if not (time >= 0 and time != float("inf")):
         raise ArgumentError("argument", None, "", "the time must be a finite number of seconds, 0 or more",
                             asset.name)

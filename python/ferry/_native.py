@@ -222,6 +222,9 @@ _declare("ferry_file_write", c_int, c_char_p, c_void_p, c_size_t, POINTER(WriteO
 _declare("ferry_file_source_load", c_int, POINTER(FileSource), c_char_p, c_size_t, POINTER(_u8p),
          POINTER(c_size_t), POINTER(Error))
 _declare("ferry_file_source_release", None, POINTER(FileSource), _u8p, c_size_t)
+_declare("ferry_file_source_folder", c_int, c_char_p, POINTER(FileSource), POINTER(Error))
+_declare("ferry_file_source_cached", c_int, POINTER(FileSource), POINTER(FileSource), POINTER(Error))
+_declare("ferry_file_source_close", None, POINTER(FileSource))
 _declare("ferry_image_decode", c_int, _u8p, c_size_t, c_void_p, POINTER(Image), POINTER(Error))
 _declare("ferry_image_free", None, POINTER(Image))
 _declare("ferry_image_encode_png", c_int, POINTER(Image), POINTER(Buffer), POINTER(Error))
@@ -287,6 +290,13 @@ def text(raw: Optional[bytes]) -> str:
     (ferry_text_utf8): UTF-8 as it is, anything else read as Latin-1."""
     if not raw:
         return ""
+    try:
+        # Valid UTF-8 (Python's strict decoder refuses what the library's
+        # check refuses: overlong forms, surrogates, past U+10FFFF) is the
+        # text as it is; anything else is the library's to read.
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
     out = Buffer()
     lib.ferry_text_utf8(raw, len(raw), ctypes.byref(out))
     return take_buffer(out).decode("utf-8")

@@ -452,3 +452,43 @@ def test_error_fields_and_pickle():
 def test_version_is_the_library_header():
     header = (Path(__file__).resolve().parents[2] / "include/ferry/ferry.h").read_text()
     assert '#define FERRY_VERSION_STRING "%s"' % ferry.__version__ in header
+
+
+# ---- places ----
+
+def test_places_give_the_same_reports(tmp_path):
+    textures = tmp_path / "tex"
+    textures.mkdir()
+    (textures / "walker.tga").write_bytes(b"x")
+    with ferry.Places() as places:
+        for path in (WALKER, S / "alamo/crate.alo", EXHAUST):
+            with ferry.open(path) as a:
+                for dirs in ((), (textures,)):
+                    assert a.validate(texture_dirs=dirs) == a.validate(texture_dirs=dirs, places=places)
+        with ferry.open(EXHAUST) as p, pytest.warns(ferry.TextureWarning):
+            assert p.render(time=0.5, size=(32, 32), places=places) == p.render(time=0.5, size=(32, 32))
+    with pytest.raises(ValueError):
+        with ferry.open(WALKER) as a:
+            a.validate(places=places)  # closed
+
+
+def test_places_list_each_folder_once(tmp_path):
+    """A texture added after its folder was listed is not seen through the
+    same Places (each folder listed once), and is through a new one."""
+    model = tmp_path / "walker.alo"
+    model.write_bytes(WALKER.read_bytes())
+    with ferry.Places() as places, ferry.open(model) as a:
+        assert a.validate(places=places).warnings
+        (tmp_path / "walker.tga").write_bytes(b"x")
+        assert a.validate(places=places).warnings
+        assert not a.validate().warnings
+        with ferry.Places() as fresh:
+            assert not a.validate(places=fresh).warnings
+
+
+def test_text_rule():
+    from ferry import _native
+    assert _native.text("café".encode()) == "café"
+    assert _native.text(b"caf\xe9") == "café"  # not UTF-8: Latin-1, by the library
+    assert _native.text(b"\xed\xa0\x80") == "\xed\xa0\x80"  # a surrogate is not UTF-8
+    assert _native.text(b"") == ""
