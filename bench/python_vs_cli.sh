@@ -35,7 +35,7 @@ echo "load:   $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 echo
 
 FERRY_LIBRARY=$build/libferry.so PYTHONPATH=$here/../python "$python" - "$build/ferry" "$corpus" "$rounds" <<'PY'
-import os, statistics, subprocess, sys, time, warnings
+import os, resource, statistics, subprocess, sys, time, warnings
 import ferry
 
 tool, corpus, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -73,21 +73,33 @@ def cli(command, paths):
     subprocess.run([tool, command, "--json"] + paths, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def cpu():
+    """CPU seconds (user + system) of this process and of its finished children."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def timed(fn, *args):
-    t = time.perf_counter()
+    """Wall and CPU seconds of one call (a child's CPU counted once it has
+    ended, which subprocess.run waits for)."""
+    t, c = time.perf_counter(), cpu()
     fn(*args)
-    return time.perf_counter() - t
+    return time.perf_counter() - t, cpu() - c
 
 
-print("| files | job | ferry (s) | Python (s) | Python / ferry |")
-print("|---|---|---|---|---|")
+# Wall time is what a user waits; CPU time (user + system, the tool's
+# process or the interpreter) is the figure that holds under foreign load.
+print("| files | job | ferry: wall (CPU) s | Python: wall (CPU) s | Python / ferry: wall (CPU) |")
+print("|---|---|--:|--:|--:|")
 for label, paths in sets.items():
     for job, py in (("validate", py_validate), ("info", py_info)):
         timed(cli, job, paths), timed(py, paths)  # warm-up: the page cache, the loader
-        tool_times, py_times = [], []
+        tool_runs, py_runs = [], []
         for _ in range(rounds):
-            tool_times.append(timed(cli, job, paths))
-            py_times.append(timed(py, paths))
-        t, p = statistics.median(tool_times), statistics.median(py_times)
-        print("| %s (%d) | %s | %.3f | %.3f | %.2f |" % (label, len(paths), job, t, p, p / t))
+            tool_runs.append(timed(cli, job, paths))
+            py_runs.append(timed(py, paths))
+        tw, tc = (statistics.median(r[i] for r in tool_runs) for i in (0, 1))
+        pw, pc = (statistics.median(r[i] for r in py_runs) for i in (0, 1))
+        print("| %s (%d) | %s | %.3f (%.3f) | %.3f (%.3f) | %.2f (%.2f) |" % (label, len(paths), job, tw, tc, pw, pc,
+                                                                          pw / tw, pc / tc))
 PY
