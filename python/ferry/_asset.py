@@ -9,7 +9,7 @@ import warnings
 import weakref
 from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint, c_uint32, c_void_p
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._errors import ArgumentError, Error, UnsupportedError, check, from_native
@@ -217,8 +217,11 @@ def _shown(path: PathLike) -> str:
     return p if isinstance(p, str) else os.fsdecode(p)
 
 
-def _json(raw: bytes) -> Any:
-    return json.loads(raw.decode("utf-8"))
+def _json_object(raw: bytes) -> Dict[str, Any]:
+    """One JSON object the library made, parsed."""
+    value = json.loads(raw.decode("utf-8"))
+    assert isinstance(value, dict)
+    return value
 
 
 def _write_file(path: PathLike, data: bytes, protect: Optional[bytes] = None) -> None:
@@ -334,8 +337,11 @@ class _PooledPlaces:
             self.struct.model_path = name
             self.struct.parent_source = ctypes.pointer(parent) if parent is not None else None
         sources = [pool._folder(d) for d in dirs]
-        self._list = (POINTER(_native.FileSource) * max(len(sources), 1))(
-            *[ctypes.pointer(x) if x is not None else None for x in sources])
+        # a folder that cannot be opened is a NULL entry: nothing is found there
+        self._list = (POINTER(_native.FileSource) * max(len(sources), 1))()
+        for i, x in enumerate(sources):
+            if x is not None:
+                self._list[i] = ctypes.pointer(x)
         self.struct.folders = self._list
         self.struct.folder_count = len(sources)
 
@@ -417,7 +423,7 @@ class Asset:
         return h
 
     def _object(self) -> int:
-        return lib.ferry_asset_object(self._h())
+        return int(lib.ferry_asset_object(self._h()) or 0)
 
     def _need(self, key: str, verb: str) -> None:
         if self.format.key != key:
@@ -450,7 +456,7 @@ class Asset:
         if r != _native.OK:
             lib.ferry_buffer_free(byref(out))
             self._check(r, err)
-        return _json(_native.take_buffer(out))
+        return _json_object(_native.take_buffer(out))
 
     def validate(self, textures: Optional[bool] = None, texture_dirs: Sequence[PathLike] = (),
                  model: Optional["Asset"] = None, places: Optional[Places] = None) -> Report:
@@ -649,7 +655,7 @@ class Asset:
         if r != _native.OK:
             lib.ferry_buffer_free(byref(out))
             self._check(r, err)
-        return _json(_native.take_buffer(out))
+        return _json_object(_native.take_buffer(out))
 
     # -- particle systems --
 
@@ -675,7 +681,7 @@ class Asset:
             lib.ferry_buffer_free(byref(out))
             self._check(r, err)
         _warn_sim(self.name, bits.value)
-        return _json(_native.take_buffer(out))
+        return _json_object(_native.take_buffer(out))
 
     def render(self, dest: Optional[PathLike] = None, time: float = 0.0, seed: int = 0,
                size: Tuple[int, int] = (512, 512), ground: float = 0.0, no_ground: bool = False,
@@ -952,10 +958,17 @@ def open(source: Source, name: Optional[str] = None, format: Optional[str] = Non
         options.name = os.fsencode(name) if name is not None else None
         r = lib.ferry_asset_read(data, len(data), byref(options), byref(handle), byref(err))
         check(r, err, name, _format_key(detected.value))
-        return Asset(handle.value, data, name, None)
+        return Asset(_made(handle), data, name, None)
     path = _fspath(source)
     shown = name if name is not None else _shown(source)
     options.name = os.fsencode(name) if name is not None else path
     r = lib.ferry_asset_open(path, byref(options), byref(handle), byref(err))
     check(r, err, shown, _format_key(detected.value))
-    return Asset(handle.value, None, shown, path)
+    return Asset(_made(handle), None, shown, path)
+
+
+def _made(handle: c_void_p) -> int:
+    """The asset a call that succeeded made (never NULL then)."""
+    if not handle.value:
+        raise RuntimeError("ferry: the library reported success without an asset")
+    return int(handle.value)

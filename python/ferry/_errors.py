@@ -1,7 +1,7 @@
 """ferry.Error: a failure of the library, located as the library located it."""
 
 import ctypes
-from typing import Dict, Optional, Type
+from typing import Any, Dict, Optional, Tuple, Type
 
 from . import _native
 from ._native import lib
@@ -48,12 +48,13 @@ class Error(Exception):
     def __str__(self) -> str:
         return "%s: %s" % (self.file, self._line) if self.file else self._line
 
-    def __reduce__(self):  # errors cross processes (multiprocessing) whole
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:  # errors cross processes (multiprocessing) whole
         return (_rebuild, (type(self), self.code, self.offset, self.path, self.message, self.file, self.format,
                            self._line))
 
 
-def _rebuild(cls, code, offset, path, message, file, format, line):
+def _rebuild(cls: Type["Error"], code: str, offset: Optional[int], path: str, message: str, file: Optional[str],
+             format: Optional[str], line: str) -> "Error":
     return cls(code, offset, path, message, file, format, line)
 
 

@@ -12,7 +12,7 @@ import os
 import sys
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char, c_char_p, c_double, c_float, c_int, c_int64,
                     c_size_t, c_uint, c_uint8, c_uint32, c_uint64, c_void_p)
-from typing import List, Optional
+from typing import Any, List, Optional
 
 # ---- finding the library ----
 
@@ -207,7 +207,7 @@ class ParticleRenderOptions(Structure):
 
 # ---- the functions ----
 
-def _declare(name: str, restype, *argtypes) -> None:
+def _declare(name: str, restype: Any, *argtypes: Any) -> None:
     fn = getattr(lib, name)
     fn.restype = restype
     fn.argtypes = list(argtypes)

@@ -3,12 +3,9 @@ refuses, and that what it says agrees with the library's own reading (a
 value read back, a file written back, a count)."""
 
 import gc
-import io
 import json
-import os
 import pickle
 import struct
-import zlib
 from pathlib import Path
 
 import pytest

@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional
 import pytest
 
 import ferry
-from conftest import SAMPLES, all_samples, cli, corpus_sample
+from conftest import all_samples, cli, corpus_sample
 
 _NAMES = {f.key: f.name for f in ferry.formats()}
 
