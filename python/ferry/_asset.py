@@ -423,7 +423,13 @@ class Asset:
         return h
 
     def _object(self) -> int:
-        return int(lib.ferry_asset_object(self._h()) or 0)
+        """The typed object, for the calls that take one (PAA, ALM, particle
+        systems); the kind is checked by the caller (_need)."""
+        obj = lib.ferry_asset_object(self._h())
+        if not obj:
+            raise ArgumentError("argument", None, "", "the asset was opened with bytes_only: it holds no object "
+                                "for this call (open it without bytes_only)", self.name)
+        return int(obj)
 
     def _need(self, key: str, verb: str) -> None:
         if self.format.key != key:

@@ -489,3 +489,14 @@ def test_text_rule():
     assert _native.text(b"caf\xe9") == "café"  # not UTF-8: Latin-1, by the library
     assert _native.text(b"\xed\xa0\x80") == "\xed\xa0\x80"  # a surrogate is not UTF-8
     assert _native.text(b"") == ""
+
+
+def test_bytes_only_assets_refuse_typed_calls():
+    for path, call in ((PAA, lambda a: a.to_png()), (ALM, lambda a: a.lod(0)), (ALM, lambda a: a.lods),
+                       (EXHAUST, lambda a: a.render(textures=False))):
+        with ferry.open(path, bytes_only=True) as a:
+            with pytest.raises(ferry.ArgumentError):
+                call(a)
+            a.info()  # the verbs read an object for themselves
+    with ferry.open(EXHAUST, bytes_only=True) as p:
+        assert p.particles(0.5) == ferry.open(EXHAUST).particles(0.5)
