@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: all test demo clean samples asan fuzz bench install
+.PHONY: all test demo clean samples asan fuzz bench install python-wheel
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -19,6 +19,14 @@ test: all
 # under PREFIX (include/, lib/, bin/).
 install: all
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The Python package as a wheel bundling this build's libferry.so, into
+# $(BUILD)/python/ (docs/python.md); offline, with Debian's python3-setuptools
+# and python3-wheel.
+PYTHON ?= python3
+python-wheel: all
+	rm -rf $(BUILD)/python
+	FERRY_LIBRARY=$(abspath $(BUILD))/libferry.so $(PYTHON) -m pip wheel --no-build-isolation --no-deps --no-index -w $(BUILD)/python ./python
 
 demo: all
 	bash tools/demo.sh $(BUILD)/ferry
@@ -38,4 +46,4 @@ bench: all
 	bash bench/run.sh $(BUILD)
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz python/build python/ferry.egg-info
