@@ -181,7 +181,8 @@ FERRY_API void ferry_particle_sprites_free(ferry_particle_sprite *sprites);
 
 /* What a sprite whose colour texture is not found shows (a soft round white
  * glow), as a side x side RGBA image (1 to 4096; free with
- * ferry_image_free). */
+ * ferry_image_free), laid over the whole sprite (corners (0, 1), (1, 1),
+ * (1, 0), (0, 0) of the image), whatever its texture element. */
 FERRY_API ferry_result ferry_particle_glow_image(uint32_t side, ferry_image *out, ferry_error *err);
 
 /* Draws the live particles into `out` (width x height RGBA, allocated
