@@ -284,7 +284,7 @@ function buildModelToolbar(item, opened, view, gltf, report, state) {
       const u = o.userData;
       const why = Array.isArray(u.not_drawn) && u.not_drawn.length ? ` (${u.not_drawn.join(', ')})` : '';
       const cb = el('input', { type: 'checkbox', checked: o.visible, onchange: (e) => { o.visible = e.target.checked; view.requestFrame(); } });
-      list.append(el('label', { style: 'display:block' }, cb, ` ${o.name || '(unnamed)'}${why}`));
+      list.append(el('label', { class: 'line' }, cb, ` ${o.name || '(unnamed)'}${why}`));
     }
     const groups = el('span', { class: 'group' });
     for (const [name, nodes] of byGroup) {
@@ -306,7 +306,7 @@ function buildModelToolbar(item, opened, view, gltf, report, state) {
   // ALM: a level of detail by the collapses applied.
   if (row(opened.format)?.key === 'alm') {
     const span = el('span', { class: 'group' });
-    client.call('almTriangleCounts', { id: opened.id }).then(({ counts }) => {
+    client.call('almTriangleCounts', { id: opened.id }).catch(() => ({})).then(({ counts }) => {
       if (!counts || counts.length < 2) return;
       const n = state.options.alm_lod ? state.options.alm_lod.collapses : 0;
       const label = el('span', {}, `${counts[n]} triangles`);
@@ -327,7 +327,7 @@ function buildModelToolbar(item, opened, view, gltf, report, state) {
     clips.forEach((clip, i) => {
       const s = el('input', { type: 'range', min: 0, max: clip.duration, step: clip.duration / 200 || 0.01, value: 0,
                               oninput: (e) => view.setClipTime(i, Number(e.target.value)) });
-      box.append(el('label', { style: 'display:block' }, s, ` ${clip.name}`));
+      box.append(el('label', { class: 'line' }, s, ` ${clip.name}`));
     });
     bar.append(el('details', { class: 'group' }, el('summary', {}, `Animation classes (${clips.length})`), box));
   } else if (clips.length) {
@@ -524,10 +524,27 @@ $('clear').onclick = async () => {
   status('cleared');
 };
 
+// Served by `ferry view PATH...`: the given files are listed as if dropped
+// (read from the server when opened). A page opened otherwise has none.
+async function servedFiles() {
+  let list;
+  try {
+    const r = await fetch('files/index.json', { cache: 'no-store' });
+    if (!r.ok) return [];
+    list = (await r.json()).files;
+  } catch (e) {
+    return [];
+  }
+  return addFiles(list.map(f => ({ path: f.path, url: new URL(f.url, location.href).href, size: f.size })));
+}
+
 // Hooks for the tests (tests/web) and the benchmarks (bench/web.mjs).
+const ready = client.call('init').then(({ formats: f }) => { formats = f.formats; status('ready: drop files'); return true; },
+                                        (e) => { status(`ferry.wasm did not load: ${e.message}`); throw e; });
+const served = ready.then(servedFiles);
 window.ferryViewer = {
-  ready: client.call('init').then(({ formats: f }) => { formats = f.formats; status('ready: drop files'); return true; },
-                                  (e) => { status(`ferry.wasm did not load: ${e.message}`); throw e; }),
+  ready,
+  served,
   inputDone: () => inputDone,
   select,
   validateAll,
@@ -536,6 +553,8 @@ window.ferryViewer = {
   stats: () => (current && current.view && current.view.stats ? current.view.stats() : null),
   setSize: (w, h) => current && current.view && current.view.setFixedSize && current.view.setFixedSize(w, h),
   setAll: (all) => current.reexport(all),
+  bounds: () => current.view.bounds(),
+  toggles: () => [...$('toolbar').querySelectorAll('details input[type=checkbox]')].map(c => ({ label: c.parentElement.textContent.trim(), checked: c.checked })),
   selectAnimation: (i) => current.view.selectAnimation(i),
   seek: (t) => current.view.seek(t),
   particleTime: (t) => current.view.setTime(t),

@@ -204,6 +204,12 @@ export class ModelView {
     });
   }
 
+  // The box of the visible meshes as posed now (min, max).
+  bounds() {
+    const b = this.box();
+    return b.isEmpty() ? null : { min: b.min.toArray(), max: b.max.toArray() };
+  }
+
   // The scene's counts, as `ferry info` counts them: meshes (nodes with a
   // mesh, visible ones), bones (nodes the file marks as bones, else skin
   // joints), triangles of the visible meshes, animations.

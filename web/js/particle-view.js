@@ -165,7 +165,10 @@ export class ParticleView {
   }
 
   async restart() {
-    if (this.sim) await this.client.call('simFree', { sim: this.sim });
+    // No frame is asked of the old simulation once its end is on its way.
+    const old = this.sim;
+    this.sim = null;
+    if (old) await this.client.call('simFree', { sim: old });
     this.sim = (await this.client.call('simNew', { id: this.assetId, seed: this.seed, ground: this.ground,
                                                    noGround: this.noGround })).sim;
   }
@@ -184,12 +187,14 @@ export class ParticleView {
 
   // Simulates to this.time and draws.
   async update() {
+    if (this.disposed) return undefined;
     if (this.busy) { this.dirty = true; return this.pending; }
     this.busy = true;
     this.pending = (async () => {
       try {
         do {
           this.dirty = false;
+          if (this.disposed || !this.sim) break;
           const frame = await this.client.call('simFrame', {
             sim: this.sim, time: this.time, camera: this.userCamera ? this.cameraArray() : null,
             aspect: this.camera.aspect });
@@ -199,6 +204,9 @@ export class ParticleView {
           this.renderer.render(this.scene, this.camera);
           if (this.onFrame) this.onFrame(frame);
         } while (this.dirty);
+      } catch (e) {
+        // A simulation freed while its frame was asked for: the view is gone.
+        if (!this.disposed) throw e;
       } finally {
         this.busy = false;
       }
@@ -269,7 +277,13 @@ export class ParticleView {
         this.time += Math.min((now - (this.lastTick || now)) / 1000, 0.25);
         this.lastTick = now;
       }
-      if (this.sim) await this.update();
+      if (this.disposed) return;
+      try {
+        if (this.sim) await this.update();
+      } catch (e) {
+        if (!this.disposed) throw e;
+        return;
+      }
       if (this.playing) this.requestFrame();
     });
   }
@@ -288,6 +302,7 @@ export class ParticleView {
   }
 
   dispose() {
+    this.disposed = true;
     this.playing = false;
     if (this.sim) this.client.call('simFree', { sim: this.sim });
     this.resizeObserver.disconnect();

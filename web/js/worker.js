@@ -30,7 +30,7 @@ function nodeAt(path) {
   return n;
 }
 
-function addFile(path, file) {
+function addFile(path, node) {
   const parts = split(path);
   let n = root;
   for (let i = 0; i < parts.length - 1; i++) {
@@ -42,21 +42,44 @@ function addFile(path, file) {
   const name = parts[parts.length - 1];
   const old = n.children.get(name);
   if (old && old.children) return false;
-  n.children.set(name, { name, file });
+  n.children.set(name, { name, ...node });
   return true;
 }
 
 const reader = new FileReaderSync();
 function readBlob(blob) { return new Uint8Array(reader.readAsArrayBuffer(blob)); }
 
+// A file `ferry view` serves (files/index.json): read over HTTP from the
+// server the page came from, synchronously (a worker may), a byte range at
+// a time where only a part is needed.
+function readRemote(url, start, end) {
+  const xhr = new XMLHttpRequest();
+  xhr.open('GET', url, false);
+  xhr.responseType = 'arraybuffer';
+  if (start !== undefined) xhr.setRequestHeader('Range', `bytes=${start}-${end - 1}`);
+  xhr.send(null);
+  if (xhr.status !== 200 && xhr.status !== 206) throw new Error(`${url}: HTTP ${xhr.status}`);
+  return new Uint8Array(xhr.response);
+}
+
+// The whole of a node's file, or its bytes [start, end).
+function readNode(n, start, end) {
+  if (n.url) {
+    if (start !== undefined && end <= start) return new Uint8Array(0);
+    return readRemote(n.url, start, end);
+  }
+  return readBlob(start === undefined ? n.file : n.file.slice(start, end));
+}
+function nodeSize(n) { return n.url ? n.size : n.file.size; }
+
 // What ferry_web.c's file source calls.
 const ferryDrop = {
   size(path) {
     const n = nodeAt(path);
     if (!n) return -1;
-    return n.children ? -2 : n.file.size;
+    return n.children ? -2 : nodeSize(n);
   },
-  read(path) { return readBlob(nodeAt(path).file); },
+  read(path) { return readNode(nodeAt(path)); },
   list(path) {
     const n = nodeAt(path);
     if (!n || !n.children) return null;
@@ -90,6 +113,13 @@ function copyIn(bytes) {
 
 function formatRow(id) { return formats.formats.find(f => f.id === id) || null; }
 
+// An open asset by its id; one closed since (a view gone) is an error.
+function asset(id) {
+  const h = assets.get(id);
+  if (!h) throw new Error('the file was closed');
+  return h;
+}
+
 // ---- operations ----
 
 const ops = {
@@ -101,19 +131,24 @@ const ops = {
     return { formats };
   },
 
-  // files: [{path, file}]. Returns each file's format, told from its first
-  // bytes (the whole file is read only when it is opened).
+  // files: [{path, file}] (dropped) or [{path, url, size}] (served by
+  // `ferry view`). Returns each file's format, told from its first bytes
+  // (the whole file is read only when it is opened).
   add({ files }) {
     const added = [];
-    for (const { path, file } of files) {
-      if (!addFile(path, file)) { added.push({ path, size: file.size, refused: 'a folder of that name was dropped' }); continue; }
-      const head = readBlob(file.slice(0, formats.detect_head));
+    for (const f of files) {
+      const node = f.url ? { url: f.url, size: f.size } : { file: f.file };
+      const path = f.path;
+      if (!addFile(path, node)) { added.push({ path, size: nodeSize(node), refused: 'a folder of that name was dropped' }); continue; }
+      let head;
+      try { head = readNode(node, 0, Math.min(formats.detect_head, nodeSize(node))); }
+      catch (e) { added.push({ path, size: nodeSize(node), refused: String(e.message || e) }); continue; }
       const p = copyIn(head);
       const id = M._fw_detect(p, head.length);
       M._free(p);
       const byName = withString(path, s => M._fw_format_from_name(s));
       const namedLikeAsset = withString(path, s => M._fw_named_like_asset(s)) !== 0;
-      added.push({ path, size: file.size, format: id, byName, namedLikeAsset });
+      added.push({ path, size: nodeSize(node), format: id, byName, namedLikeAsset });
     }
     return { added };
   },
@@ -139,7 +174,7 @@ const ops = {
     } else {
       const n = nodeAt(path);
       if (!n || n.children) throw new Error(`${path}: no such file among those dropped`);
-      const bytes = readBlob(n.file);
+      const bytes = readNode(n);
       const p = copyIn(bytes);
       ptr = withString(path, ps => M._fw_open(session, p, bytes.length, ps, 0, ps));
       name = path;
@@ -175,11 +210,11 @@ const ops = {
   },
 
   info({ id, detail }) {
-    const h = assets.get(id);
+    const h = asset(id);
     return { info: takeJson(M._fw_info(h.ptr, detail || 0)), error: M.UTF8ToString(M._fw_error(h.ptr)) };
   },
 
-  validate({ id }) { return takeJson(M._fw_validate(assets.get(id).ptr)); },
+  validate({ id }) { return takeJson(M._fw_validate(asset(id).ptr)); },
 
   // Every dropped file that ferry validates (by content, or named like an
   // asset: ferry_format_named_like_asset), one report each.
@@ -189,7 +224,7 @@ const ops = {
       for (const c of n.children.values()) {
         const p = prefix ? `${prefix}/${c.name}` : c.name;
         if (c.children) { walk(c, p); continue; }
-        const head = readBlob(c.file.slice(0, formats.detect_head));
+        const head = readNode(c, 0, Math.min(formats.detect_head, nodeSize(c)));
         const hp = copyIn(head);
         const format = M._fw_detect(hp, head.length);
         M._free(hp);
@@ -208,7 +243,7 @@ const ops = {
 
   // The asset as a .glb (fw_export): {report, glb}.
   export({ id, options }) {
-    const h = assets.get(id);
+    const h = asset(id);
     const report = takeJson(withString(JSON.stringify(options || {}), s => M._fw_export(h.ptr, s)));
     let glb = null;
     if (report.ok) {
@@ -219,10 +254,10 @@ const ops = {
     return { report, glb, transfer: glb ? [glb] : [] };
   },
 
-  almTriangleCounts({ id }) { return { counts: takeJson(M._fw_alm_triangle_counts(assets.get(id).ptr)) }; },
+  almTriangleCounts({ id }) { return { counts: takeJson(M._fw_alm_triangle_counts(asset(id).ptr)) }; },
 
   texture({ id, level }) {
-    const h = assets.get(id);
+    const h = asset(id);
     const img = M._fw_texture(h.ptr, level || 0);
     if (!img) throw new Error(M.UTF8ToString(M._fw_error(h.ptr)));
     return imageResult(img);
@@ -231,7 +266,7 @@ const ops = {
   // ---- particle systems ----
 
   simNew({ id, seed, ground, noGround }) {
-    const h = assets.get(id);
+    const h = asset(id);
     const s = BigInt.asUintN(64, BigInt(seed || 0));
     const ptr = M._fw_sim_new(h.ptr, Number(s & 0xffffffffn), Number(s >> 32n), ground || 0, noGround ? 1 : 0);
     if (!ptr) throw new Error(M.UTF8ToString(M._fw_error(h.ptr)));
@@ -250,7 +285,7 @@ const ops = {
   // (textures: [{name, width, height, rgba} | {name, missing: why}]), and
   // the glow drawn for one that is not.
   simTextures({ id, names }) {
-    const h = assets.get(id);
+    const h = asset(id);
     const textures = names.map(name => {
       if (!name) return { name, missing: 'no texture named' };
       const img = withString(name, s => M._fw_find_texture(h.ptr, s));
@@ -267,10 +302,11 @@ const ops = {
   // (null: framed on the live particles, fw_camera_frame), back to front.
   simFrame({ sim, time, camera, aspect, particles }) {
     const s = sims.get(sim);
+    if (!s) throw new Error('the simulation was closed');
     if (time < M._fw_sim_time(s.ptr)) {
       M._fw_sim_free(s.ptr);
       const seed = BigInt.asUintN(64, BigInt(s.seed || 0));
-      s.ptr = M._fw_sim_new(assets.get(s.asset).ptr, Number(seed & 0xffffffffn), Number(seed >> 32n), s.ground || 0, s.noGround ? 1 : 0);
+      s.ptr = M._fw_sim_new(asset(s.asset).ptr, Number(seed & 0xffffffffn), Number(seed >> 32n), s.ground || 0, s.noGround ? 1 : 0);
     }
     M._fw_sim_advance(s.ptr, time);
     const buf = M._malloc(16 * 4);
