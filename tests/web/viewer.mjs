@@ -66,15 +66,24 @@ function tga(w, h, seed) {
   }
   return b;
 }
-// An uncompressed 32-bit DDS (BGRA masks) of w x h with no mipmaps.
+// An uncompressed 32-bit DDS (BGRA masks) of w x h with its full mipmap
+// chain down to 1 x 1, each level a grey of its own.
 function dds(w, h) {
-  const b = Buffer.alloc(128 + w * h * 4);
+  const levels = [];
+  for (let lw = w, lh = h; ; lw = Math.max(1, lw >> 1), lh = Math.max(1, lh >> 1)) {
+    levels.push([lw, lh]);
+    if (lw === 1 && lh === 1) break;
+  }
+  const b = Buffer.alloc(128 + levels.reduce((n, [a, c]) => n + a * c * 4, 0));
   b.write('DDS ', 0, 'latin1');
-  b.writeUInt32LE(124, 4); b.writeUInt32LE(0x100f, 8); b.writeUInt32LE(h, 12); b.writeUInt32LE(w, 16);
-  b.writeUInt32LE(w * 4, 20); b.writeUInt32LE(32, 76); b.writeUInt32LE(0x41, 80); b.writeUInt32LE(32, 88);
-  b.writeUInt32LE(0x00ff0000, 92); b.writeUInt32LE(0x0000ff00, 96); b.writeUInt32LE(0x000000ff, 100);
-  b.writeUInt32LE(0xff000000, 104); b.writeUInt32LE(0x1000, 108);
-  for (let i = 0; i < w * h; i++) { b[128 + 4 * i] = 255; b[128 + 4 * i + 1] = 128; b[128 + 4 * i + 2] = 0; b[128 + 4 * i + 3] = i % 2 ? 255 : 64; }
+  b.writeUInt32LE(124, 4); b.writeUInt32LE(0x2100f, 8); b.writeUInt32LE(h, 12); b.writeUInt32LE(w, 16);
+  b.writeUInt32LE(w * 4, 20); b.writeUInt32LE(levels.length, 28); b.writeUInt32LE(32, 76); b.writeUInt32LE(0x41, 80);
+  b.writeUInt32LE(32, 88); b.writeUInt32LE(0x00ff0000, 92); b.writeUInt32LE(0x0000ff00, 96); b.writeUInt32LE(0x000000ff, 100);
+  b.writeUInt32LE(0xff000000, 104); b.writeUInt32LE(0x401008, 108);
+  let o = 128;
+  levels.forEach(([lw, lh], l) => {
+    for (let i = 0; i < lw * lh; i++, o += 4) { b[o] = b[o + 1] = b[o + 2] = 40 * l; b[o + 3] = i % 2 ? 255 : 64; }
+  });
   return b;
 }
 
@@ -319,7 +328,9 @@ try {
   check('ramp.tga: decoded', r.kind === 'texture' && r.width === 64 && r.height === 32, r);
   await page.locator('#stage').screenshot({ path: path.join(work, 'viewer_ramp.png') });
   r = await sel('loose/flat.dds');
-  check('flat.dds: decoded', r.kind === 'texture' && r.width === 16 && r.height === 8, r);
+  check('flat.dds: decoded with its 5 mip levels', r.kind === 'texture' && r.width === 16 && r.height === 8 && r.levels === 5, r);
+  await page.locator('#toolbar select').first().selectOption('4');
+  await page.waitForFunction(() => document.querySelector('#stage .texture canvas').width === 1);
 
   // -- the whole drop's validation; a click selects the file --
   const all = await page.evaluate(() => window.ferryViewer.validateAll());

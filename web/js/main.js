@@ -85,6 +85,7 @@ function addToTree(parentUl, key, label, item) {
 
 async function addFiles(list) {
   if (!list.length) return [];
+  list = [...list].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   status(`reading ${list.length} file(s)...`);
   const { added } = await client.call('add', { files: list });
   for (const a of added) {
@@ -188,9 +189,19 @@ async function select(key) {
     } else {
       stageMessage(`${opened.formatName}: its info and validation are on the right.`);
     }
-    const report = await client.call('validate', { id: opened.id });
-    result.validation = report;
-    renderReport($('report-file'), [report], false);
+    result.shownMs = performance.now() - t0;
+    if (item.kind === 'archive' && opened.readable) {
+      // An archive's check reads every entry: asked for, not on opening.
+      const n = (opened.entries?.files || []).length;
+      $('report-file').append(el('button', { type: 'button', onclick: async (e) => {
+        e.target.disabled = true;
+        renderReport($('report-file'), [await client.call('validate', { id: opened.id })], false);
+      } }, `Check the archive and its ${n} entries`));
+    } else {
+      const report = await client.call('validate', { id: opened.id });
+      result.validation = report;
+      renderReport($('report-file'), [report], false);
+    }
   } catch (e) {
     result.error = String(e.message || e);
     stageMessage(`${key}: ${result.error}`, true);
@@ -512,7 +523,7 @@ for (const id of ['open-files', 'open-folder']) {
   $(id).addEventListener('change', (e) => { inputDone = addFiles(filesFromInput(e.target)); e.target.value = ''; });
 }
 $('validate-all').onclick = () => validateAll();
-$('clear').onclick = async () => {
+async function clearAll() {
   await closeCurrent();
   await client.call('clear');
   items.clear();
@@ -522,7 +533,8 @@ $('clear').onclick = async () => {
   $('report-file').replaceChildren();
   $('report-all').replaceChildren();
   status('cleared');
-};
+}
+$('clear').onclick = clearAll;
 
 // Served by `ferry view PATH...`: the given files are listed as if dropped
 // (read from the server when opened). A page opened otherwise has none.
@@ -546,6 +558,7 @@ window.ferryViewer = {
   ready,
   served,
   inputDone: () => inputDone,
+  clear: clearAll,
   select,
   validateAll,
   tree: () => [...items.values()].map(i => ({ key: i.key, format: formatLabel(i), kind: i.kind, error: i.error || null })),

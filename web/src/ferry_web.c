@@ -908,16 +908,17 @@ FW_API void fw_image_free(fw_image *i)
     free(i);
 }
 
-/* How many images fw_texture can give: a PAA's mipmaps, 1 for a TGA, DDS
- * (its top level) or PNG. */
+/* How many images fw_texture can give: a PAA's mipmaps, a DDS's mip
+ * levels (ferry_image_level_count), 1 for a TGA or PNG. */
 FW_API int fw_texture_levels(const fw_asset *h)
 {
     if (h->asset && h->detected == FERRY_FORMAT_PAA) return (int)((const ferry_paa *)ferry_asset_object(h->asset))->mip_count;
-    return 1;
+    if (h->asset) return 0;
+    return (int)ferry_image_level_count(h->bytes, h->size);
 }
 
 /* Level `level` of a texture as RGBA: a PAA's mipmap (ferry_paa_decode_mip),
- * or a TGA, DDS or PNG file (ferry_image_decode). NULL: fw_error. */
+ * or a TGA, DDS or PNG file's (ferry_image_decode). NULL: fw_error. */
 FW_API fw_image *fw_texture(fw_asset *h, int level)
 {
     fw_image *i = calloc(1, sizeof *i);
@@ -931,7 +932,8 @@ FW_API fw_image *fw_texture(fw_asset *h, int level)
         free(i);
         return NULL;
     } else {
-        r = ferry_image_decode(h->bytes, h->size, NULL, &i->image, &err);
+        ferry_image_options o = {0, 0, (uint32_t)(level < 0 ? 0 : level)};
+        r = ferry_image_decode(h->bytes, h->size, &o, &i->image, &err);
     }
     if (r != FERRY_OK) {
         keep_error(h, &err);
