@@ -74,7 +74,7 @@ const base = await new Promise((resolve, reject) => {
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',
          '--disable-background-networking'] });
-const results = { load: [], modelServed: [], modelInput: [], megServed: [], megInput: [] };
+const results = { load: [], modelServed: [], modelInput: [], megServed: [], megInput: [], timing: {} };
 let failed = 0;
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -88,6 +88,7 @@ try {
       const r = await page.evaluate(k => window.ferryViewer.select(k), key);
       if (r.error || !r.shownMs) { failed++; console.error(`${what}: ${r.error || 'nothing shown'}`); return; }
       list.push(r.shownMs);
+      (results.timing[what] = results.timing[what] || []).push(r.timing);
     };
     await one('UB_04_Station.alo', 'model (served)', results.modelServed);
     await one('big.meg', 'MEG (served)', results.megServed);
@@ -114,5 +115,10 @@ const summary = {
   meg: { bytes: megSize, entries: megEntries, listed_ms_served: median(results.megServed), listed_ms_input: median(results.megInput) },
   all: results,
 };
+// Where the time goes (medians): the worker's steps of opening the file
+// (read, copy into the module's memory, read as an asset, info, archive
+// entries) and the time until the worker answered.
+summary.steps = Object.fromEntries(Object.entries(results.timing).map(([k, runs]) =>
+  [k, Object.fromEntries(Object.keys(runs[0] || {}).map(s => [s, +median(runs.map(r => r[s] || 0)).toFixed(1)]))]));
 console.log(JSON.stringify(summary, null, 1));
 process.exit(failed ? 1 : 0);

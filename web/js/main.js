@@ -59,21 +59,25 @@ function formatLabel(item) {
 
 // ---- the tree ----
 
+// Each list's folders by name (a Map on the element), so that adding
+// thousands of entries looks nothing up in the document.
+function folderIn(ul, name) {
+  ul.folders = ul.folders || new Map();
+  let sub = ul.folders.get(name);
+  if (!sub) {
+    sub = el('ul', { role: 'group' });
+    const li = el('li', { class: 'folder open' },
+      el('div', { class: 'row', onclick: () => li.classList.toggle('open') }, el('span', { class: 'name' }, name)), sub);
+    ul.append(li);
+    ul.folders.set(name, sub);
+  }
+  return sub;
+}
+
 function addToTree(parentUl, key, label, item) {
   const parts = label.split(/[\\/]/).filter(Boolean);
   let ul = parentUl;
-  let prefix = item.folderPrefix || '';
-  for (let i = 0; i < parts.length - 1; i++) {
-    prefix += `/${parts[i]}`;
-    let li = ul.querySelector(`:scope > li.folder[data-folder="${CSS.escape(prefix)}"]`);
-    if (!li) {
-      li = el('li', { class: 'folder open', 'data-folder': prefix },
-        el('div', { class: 'row', onclick: () => li.classList.toggle('open') }, el('span', { class: 'name' }, parts[i])),
-        el('ul', { role: 'group' }));
-      ul.append(li);
-    }
-    ul = li.querySelector(':scope > ul');
-  }
+  for (let i = 0; i < parts.length - 1; i++) ul = folderIn(ul, parts[i]);
   const name = parts[parts.length - 1] || label;
   const li = el('li', { class: item.error ? 'bad' : '', 'data-key': key },
     el('div', { class: 'row', title: item.error || `${label} (${humanSize(item.size || 0)})`, onclick: () => select(key) },
@@ -166,6 +170,7 @@ async function select(key) {
     } else {
       opened = await client.call('open', { path: item.path });
     }
+    result.timing = { ...opened.timing, worker: performance.now() - t0 };
     if (serial !== selectSerial) { if (!(item.kind === 'archive')) client.call('close', { id: opened.id }); return { superseded: true }; }
     item.format = opened.format;
     item.kind = kindOf(opened.format, item.path);
@@ -185,7 +190,9 @@ async function select(key) {
     } else if (item.kind === 'texture') {
       Object.assign(result, await showTexture(item, opened));
     } else if (item.kind === 'archive') {
+      const tTree = performance.now();
       Object.assign(result, showArchive(item, opened));
+      result.timing.tree = performance.now() - tTree;
     } else {
       stageMessage(`${opened.formatName}: its info and validation are on the right.`);
     }
@@ -444,10 +451,10 @@ function showArchive(item, opened) {
   const files = (opened.entries && opened.entries.files) || [];
   if (!item.listed) {
     item.listed = true;
+    // Built apart from the document, attached once.
     const ul = el('ul', { role: 'group' });
     item.li.classList.add('folder', 'open');
     item.li.querySelector('.row').addEventListener('click', (e) => { if (e.target.classList.contains('name')) item.li.classList.toggle('open'); });
-    item.li.append(ul);
     for (const f of files) {
       const key = `${item.key}::${f.index}`;
       const name = f.name ?? `(entry ${f.index}: no name)`;
@@ -455,9 +462,9 @@ function showArchive(item, opened) {
       const entry = { key, path: name, size: f.size, format: f.format, byName, archiveKey: item.key, index: f.index };
       entry.kind = kindOf(f.format > 0 ? f.format : FORMAT_UNKNOWN, name);
       items.set(key, entry);
-      entry.folderPrefix = key;
       addToTree(ul, key, name, entry);
     }
+    item.li.append(ul);
   }
   stageMessage(`${opened.formatName}: ${files.length} entries, listed in the tree.`);
   return { entries: files.length };

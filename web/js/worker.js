@@ -165,6 +165,9 @@ const ops = {
   open({ path, archive, index }) {
     let ptr;
     let name;
+    const timing = {};
+    let t = performance.now();
+    const lap = (k) => { const now = performance.now(); timing[k] = now - t; t = now; };
     if (archive !== undefined) {
       const a = assets.get(archive);
       if (!a) throw new Error('no such archive');
@@ -175,8 +178,11 @@ const ops = {
       const n = nodeAt(path);
       if (!n || n.children) throw new Error(`${path}: no such file among those dropped`);
       const bytes = readNode(n);
+      lap('read');
       const p = copyIn(bytes);
+      lap('copy');
       ptr = withString(path, ps => M._fw_open(session, p, bytes.length, ps, 0, ps));
+      lap('open');
       name = path;
     }
     if (!ptr) throw new Error('out of memory');
@@ -188,6 +194,7 @@ const ops = {
     const out = { id, format, formatName: formatRow(format)?.name || 'unknown', readable };
     if (!readable) out.error = M.UTF8ToString(M._fw_error(ptr));
     else out.info = takeJson(M._fw_info(ptr, 0));
+    lap('info');
     out.levels = M._fw_texture_levels(ptr);
     if (readable && formatRow(format) && (formatRow(format).caps & 64)) {
       const count = M._fw_archive_open(ptr);
@@ -196,7 +203,9 @@ const ops = {
         out.entries = takeJson(M._fw_info(ptr, 2));
         for (const e of out.entries.files || []) e.format = M._fw_archive_entry_format(ptr, e.index);
       }
+      lap('entries');
     }
+    out.timing = timing;
     return out;
   },
 
