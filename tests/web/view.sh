@@ -30,6 +30,11 @@ printf 'beside\n' >"$tmp/beside.txt"
 
 expect 0 "--help" -- "$FERRY" view --help
 check "--help says what is served" grep -q "127.0.0.1" "$tmp/out"
+cp "$tmp/out" "$tmp/own.txt"
+expect 0 "ferry help view" -- "$FERRY" help view
+check "ferry help view = ferry view --help" same_output "$tmp/out" "$tmp/own.txt"
+expect 0 "the overview" -- "$FERRY" --help
+check "the overview names view" grep -q "^  view \[PATH...\]" "$tmp/out"
 expect 2 "an unknown option is a usage error" -- "$FERRY" view --bogus
 expect 2 "a bad port is a usage error" -- "$FERRY" view --port 70000
 expect 1 "a missing path is refused" -- "$FERRY" view --no-open --page "$page" "$tmp/nope"

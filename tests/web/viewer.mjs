@@ -105,6 +105,12 @@ cli('convert', path.join(work, 'wood.tga'), path.join(addons, 'box', 'wood_co.pa
 fs.copyFileSync(path.join(addons, 'box', 'wood_co.paa'), path.join(addons, 'box', 'metal_co.paa'));
 cli('convert', path.join(models, 'walker.alo'), path.join(extra, 'walker.alm'), '--anim', path.join(models, 'walker_walk_00.ala'));
 cli('pack', path.join(archives, 'game.meg'), game);
+// A PBO holding the box and its textures, mounted at the prefix its textures name.
+const pboSrc = path.join(work, 'pbo_src');
+fs.mkdirSync(pboSrc);
+fs.copyFileSync(path.join(addons, 'box.p3d'), path.join(pboSrc, 'box.p3d'));
+for (const f of ['wood_co.paa', 'metal_co.paa']) fs.copyFileSync(path.join(addons, 'box', f), path.join(pboSrc, f));
+cli('pack', '--prefix', 'ferry\\box', path.join(archives, 'box.pbo'), pboSrc);
 const megBytes = fs.readFileSync(path.join(archives, 'game.meg'));
 fs.writeFileSync(path.join(archives, 'cut.meg'), megBytes.subarray(0, 40));
 fs.writeFileSync(path.join(loose, 'ramp.tga'), tga(64, 32, 0));
@@ -120,6 +126,7 @@ const boxInfo = info(path.join(addons, 'box.p3d'));
 const almInfo = info(path.join(extra, 'walker.alm'));
 const paaInfo = info(path.join(loose, 'wood.paa'));
 const megList = cliJson('list', '--json', path.join(archives, 'game.meg'));
+const pboList = cliJson('list', '--json', path.join(archives, 'box.pbo'));
 const cutError = cliFails('info', path.join(archives, 'cut.meg'));
 // The CLI's exports drawn by the render check (tests/render/render.mjs).
 cli('convert', '--anim', 'auto', path.join(models, 'walker.alo'), path.join(work, 'walker.glb'));
@@ -308,6 +315,15 @@ try {
   s = await stats();
   check('game.meg walker: as ferry info counts it, textures and animations found inside the archive',
         s.meshes === walkerInfo.meshes && s.triangles === walkerInfo.triangles && s.materialsWithMaps === 1 && s.animations === 2, { s, r: r.report });
+
+  // -- the PBO: its entries, the P3D inside with its textures found at the prefix --
+  r = await sel('archives/box.pbo');
+  check('box.pbo: the entries of ferry list', r.entries === pboList.files.length && pboList.prefix === 'ferry\\box', { viewer: r.entries, cli: pboList });
+  const boxIndex = pboList.files.find(f => f.name === 'box.p3d').index;
+  r = await sel(`archives/box.pbo::${boxIndex}`);
+  s = await stats();
+  check('box.pbo box.p3d: as ferry info counts it, its textures found in the PBO at its prefix',
+        s.triangles === lod0.triangles + 2 * lod0.quads && s.materialsWithMaps >= 1 && r.report.textures_found >= 2, { s, r: r.report });
 
   // -- a hostile archive: refused with the tool's message; the page goes on --
   r = await sel('archives/cut.meg');

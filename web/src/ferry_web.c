@@ -34,6 +34,7 @@
 #include <emscripten/emscripten.h>
 #include <jansson.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -473,7 +474,7 @@ FW_API char *fw_validate(fw_asset *h)
     if (!h->asset) {
         json_object_set_new(j, "errors", json_integer(1));
         json_object_set_new(j, "warnings", json_integer(0));
-        json_object_set_new(j, "read_error", json_string(h->error));
+        json_object_set_new(j, "read_error", text_json(h->error, strlen(h->error)));
         json_object_set_new(j, "items", json_array());
     } else {
         ferry_diagnostics d = {0};
@@ -487,7 +488,7 @@ FW_API char *fw_validate(fw_asset *h)
         if (h->detected == FERRY_FORMAT_ALA && !h->container) {
             validate_model_for(h, &m);
             o.model = m.asset;
-            if (m.asset) json_object_set_new(j, "model", json_string(m.path));
+            if (m.asset) json_object_set_new(j, "model", text_json(m.path, strlen(m.path)));
         }
         o.entry = on_entry;
         o.user = &entries;
@@ -688,7 +689,8 @@ static void animations_find(const fw_asset *h, animations *a, json_t *skipped)
             if (misfits) snprintf(why, sizeof why, "does not fit the model (%zu tracks): %s", misfits, misfit);
         }
         if (why[0]) {
-            json_array_append_new(skipped, json_pack("{s:s, s:s}", "file", paths[i], "why", why));
+            json_array_append_new(skipped, json_pack("{s:o, s:o}", "file", text_json(paths[i], strlen(paths[i])), "why",
+                                                     text_json(why, strlen(why))));
             ferry_asset_free(a->assets[k]);
             a->assets[k] = NULL;
             if (a->bytes[k]) ferry_file_source_release(src, a->bytes[k], a->sizes[k]);
@@ -829,7 +831,7 @@ done:
     if (r != FERRY_OK) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
-        json_object_set_new(report, "error", json_string(line));
+        json_object_set_new(report, "error", text_json(line, strlen(line)));
         ferry_buffer_free(&h->glb);
     }
     json_object_set_new(report, "warnings", diagnostics_json(&d));
@@ -1089,8 +1091,12 @@ FW_API int fw_sim_sprites(fw_sim *s, const float *camera)
 
 FW_API const float *fw_sim_sprite_data(const fw_sim *s) { return s->sprites; }
 
+/* A real as JSON; null when not finite (JSON has no such number). */
+static json_t *real_json(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
 /* Every live particle as JSON: [{"id", "emitter", "position": [x, y, z],
- * "size", "color": [r, g, b, a]}] (ids as decimal strings: 64 bits). For
+ * "size", "color": [r, g, b, a]}] (ids as decimal strings: 64 bits; a value
+ * that is not finite is null, as `ferry particles --json` prints it). For
  * checks against `ferry particles --json`, not for drawing. */
 FW_API char *fw_sim_particles(const fw_sim *s)
 {
@@ -1101,10 +1107,11 @@ FW_API char *fw_sim_particles(const fw_sim *s)
         ferry_particle_sim_get(s->sim, i, &st);
         char id[24];
         snprintf(id, sizeof id, "%llu", (unsigned long long)st.id);
-        json_array_append_new(a, json_pack("{s:s, s:i, s:[f,f,f], s:f, s:[f,f,f,f]}", "id", id, "emitter",
-                                           (int)st.emitter, "position", st.position[0], st.position[1], st.position[2],
-                                           "size", st.size, "color", st.color[0], st.color[1], st.color[2],
-                                           st.color[3]));
+        json_t *pos = json_array(), *color = json_array();
+        for (int k = 0; k < 3; k++) json_array_append_new(pos, real_json(st.position[k]));
+        for (int k = 0; k < 4; k++) json_array_append_new(color, real_json(st.color[k]));
+        json_array_append_new(a, json_pack("{s:s, s:i, s:o, s:o, s:o}", "id", id, "emitter", (int)st.emitter, "position",
+                                           pos, "size", real_json(st.size), "color", color));
     }
     char *text = json_dumps(a, JSON_COMPACT);
     json_decref(a);
