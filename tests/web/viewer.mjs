@@ -363,6 +363,26 @@ try {
   s = await stats();
   check('a file opened through the input: shown', s && s.triangles === crateInfo.triangles, s);
 
+  // -- a folder through the folder input (its files by their relative paths) --
+  await page.setInputFiles('#open-folder', path.join(src, 'samples/odol'));
+  await page.evaluate(() => window.ferryViewer.inputDone());
+  const folderKeys = (await page.evaluate(() => window.ferryViewer.tree())).map(t => t.key).filter(k => k.startsWith('odol/'));
+  check('a folder through the input: its files listed under it', ['odol/box.p3d', 'odol/door.p3d', 'odol/grid.p3d'].every(k => folderKeys.includes(k)), folderKeys);
+  r = await sel('odol/box.p3d');
+  check('a file of that folder: shown', r.kind === 'model' && !r.error, r.error);
+
+  // -- a file dropped on the drop zone (a drop event carrying it) --
+  r = await page.evaluate(async (url) => {
+    const bytes = await (await fetch(url)).arrayBuffer();
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'dropped_crate.alo'));
+    document.getElementById('drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    for (let i = 0; i < 100 && !window.ferryViewer.tree().some(t => t.key === 'dropped_crate.alo'); i++) await new Promise(r => setTimeout(r, 50));
+    return window.ferryViewer.select('dropped_crate.alo');
+  }, new URL('files/0/Data/Art/Models/crate.alo', base).href);
+  s = await stats();
+  check('a dropped file: listed and shown', r.kind === 'model' && s.triangles === crateInfo.triangles, { r: r.error, s });
+
   check('no errors in the console', consoleErrors.length === 0, consoleErrors);
   check('nothing asked of any other server', foreign.length === 0, foreign);
 } finally {
