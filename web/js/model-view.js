@@ -19,7 +19,7 @@ export class ModelView {
     this.camera = new THREE.PerspectiveCamera(35, 1, 0.01, 1000);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.addEventListener('change', () => this.requestFrame());
-    this.clock = new THREE.Clock();
+    this.lastTick = performance.now();
     this.mixer = null;
     this.playing = false;
     this.frameRequested = false;
@@ -109,7 +109,9 @@ export class ModelView {
 
   render() {
     if (!this.scene) return;
-    const dt = this.clock.getDelta();
+    const now = performance.now();
+    const dt = Math.min((now - this.lastTick) / 1000, 0.25);
+    this.lastTick = now;
     if (this.mixer && this.playing) {
       this.mixer.update(dt);
       if (this.onTime) this.onTime(this.currentAction ? this.currentAction.time : 0);
@@ -138,7 +140,7 @@ export class ModelView {
   setPlaying(on) {
     this.playing = on;
     if (this.currentAction) this.currentAction.paused = !on;
-    this.clock.getDelta();
+    this.lastTick = performance.now();
     this.requestFrame();
   }
 
