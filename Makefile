@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: all test demo clean samples asan fuzz bench install python-wheel
+.PHONY: all test demo clean samples asan fuzz bench install python-wheel web
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -47,3 +47,9 @@ bench: all
 
 clean:
 	rm -rf build build-asan build-fuzz python/build python/ferry.egg-info
+
+# The web viewer as a static folder, $(BUILD)/web (docs/web.md): libferry in
+# WebAssembly (Debian's emscripten; the dependencies built once per machine
+# by tools/cross/deps.sh wasm), the page and three.js from npm.
+web:
+	JOBS=$(JOBS) bash web/build.sh $(BUILD)

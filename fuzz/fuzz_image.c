@@ -7,7 +7,9 @@
  *  - a decoded image respects the limits and has pixels;
  *  - every decoded image encodes as PNG;
  *  - a decoded image of power-of-two sides up to 64 encodes as a PAA
- *    texture that validates without error and rewrites byte for byte. */
+ *    texture that validates without error and rewrites byte for byte;
+ *  - every mip level ferry_image_level_count counts decodes, each no larger
+ *    than half the one before (at least 1), and the one after is refused. */
 #include <ferry/image.h>
 #include <ferry/paa.h>
 
@@ -27,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* Small limits keep each run fast; the limit checks themselves are fuzzed too. */
-    ferry_image_options opts = {1024, 1024};
+    ferry_image_options opts = {1024, 1024, 0};
     ferry_image img;
     ferry_error err;
     if (ferry_image_decode(data, size, &opts, &img, &err) != FERRY_OK) {
@@ -59,6 +61,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ferry_buffer_free(&b);
         ferry_paa_free(again);
         ferry_paa_free(paa);
+    }
+    uint32_t levels = ferry_image_level_count(data, size);
+    if (levels == 0) fail("a decoded image has no level");
+    uint32_t w = img.width, h = img.height;
+    for (uint32_t l = 1; l <= levels && l < 16; l++) {
+        ferry_image_options lo = {1024, 1024, l};
+        ferry_image li;
+        ferry_result r = ferry_image_decode(data, size, &lo, &li, &err);
+        if (l == levels) {
+            if (r != FERRY_ERR_ARGUMENT || li.rgba) fail("a level past the count decodes");
+            break;
+        }
+        if (r != FERRY_OK) fail("a counted level does not decode");
+        if (li.width != (w > 1 ? w / 2 : 1) || li.height != (h > 1 ? h / 2 : 1)) fail("a level is not half the one before");
+        w = li.width;
+        h = li.height;
+        ferry_image_free(&li);
     }
     ferry_image_free(&img);
     return 0;

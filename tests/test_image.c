@@ -300,12 +300,12 @@ static void test_tga(void)
     /* Limits: checked from the header, before anything is allocated. */
     tga_header(&b, 0, 0, 2, 0, 0, 2, 2, 24, 0);
     put_n(&b, bottom_up, sizeof bottom_up);
-    ferry_image_options small = {1, 16};
+    ferry_image_options small = {1, 16, 0};
     expect_error("tga over width limit", &b, &small, FERRY_ERR_LIMIT, 12, "exceeds the limit");
     tga_header(&b, 0, 0, 10, 0, 0, 65535, 65535, 32, 0);
     put8(&b, 0xFF);
     expect_error("tga 65535^2 default limit", &b, NULL, FERRY_ERR_LIMIT, 12, "16384");
-    ferry_image_options big = {65535, 65535};
+    ferry_image_options big = {65535, 65535, 0};
     /* Raised limits: an RLE stream far too short is caught by the packet walk. */
     expect_error("tga 65535^2 rle truncated", &b, &big, FERRY_ERR_TRUNCATED, 19, "RLE");
 }
@@ -501,12 +501,12 @@ static void test_dds(void)
 
     /* Limits, and a huge header over no data: refused before allocating. */
     dds_header(&b, 8, 8, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
-    ferry_image_options small = {4, 4};
+    ferry_image_options small = {4, 4, 0};
     expect_error("dds over limit", &b, &small, FERRY_ERR_LIMIT, 12, "exceeds the limit");
     dds_header(&b, 16384, 16384, PF_FOURCC, "DXT5", 0, 0, 0, 0, 0);
     expect_error("dds 16384^2 without data", &b, NULL, FERRY_ERR_TRUNCATED, 128, "DXT5 blocks");
     dds_header(&b, 0xFFFFFFFFu, 0xFFFFFFFFu, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
-    ferry_image_options huge = {0xFFFFFFFFu, 0xFFFFFFFFu};
+    ferry_image_options huge = {0xFFFFFFFFu, 0xFFFFFFFFu, 0};
     expect_error("dds 2^32-1 squared", &b, &huge, FERRY_ERR_LIMIT, 12, "too large");
     dds_header(&b, 0xFFFFFFFFu, 1, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
     expect_error("dds 2^32-1 wide", &b, &huge, FERRY_ERR_TRUNCATED, 128, "DXT1 blocks");
@@ -606,10 +606,64 @@ static void test_corpus(void)
     CHECK(total > 0);
 }
 
+/* Mip levels of a DDS: 4x2, 2x1 and 1x1 pixels of 32-bit BGRA, each level a
+ * colour of its own; counted as the header states them while their bytes
+ * are there; each decoded on its own; past the last, or of a TGA, refused. */
+static void test_dds_levels(void)
+{
+    bytes b;
+    dds_header(&b, 4, 2, PF_RGB | PF_ALPHAPIXELS, NULL, 32, 0xFF0000, 0xFF00, 0xFF, 0xFF000000u);
+    b.data[10] |= 0x02; /* DDSD_MIPMAPCOUNT (0x20000) */
+    b.data[28] = 3;
+    static const uint8_t colour[3][4] = {{10, 20, 30, 255}, {40, 50, 60, 128}, {70, 80, 90, 1}};
+    static const uint32_t px[3] = {8, 2, 1};
+    for (int l = 0; l < 3; l++)
+        for (uint32_t i = 0; i < px[l]; i++) {
+            put8(&b, colour[l][2]);
+            put8(&b, colour[l][1]);
+            put8(&b, colour[l][0]);
+            put8(&b, colour[l][3]);
+        }
+    CHECK(ferry_image_level_count(b.data, b.size) == 3);
+    for (uint32_t l = 0; l < 3; l++) {
+        ferry_image_options o = {0, 0, l};
+        ferry_image img;
+        ferry_error err;
+        CHECK_MSG(ferry_image_decode(b.data, b.size, &o, &img, &err) == FERRY_OK, "level %u: %s", l, err.message);
+        CHECK(img.width == (l == 0 ? 4u : l == 1 ? 2u : 1u) && img.height == (l == 0 ? 2u : 1u));
+        CHECK(img.rgba && memcmp(img.rgba, colour[l], 4) == 0 && memcmp(img.rgba + (img.width * img.height - 1) * 4, colour[l], 4) == 0);
+        ferry_image_free(&img);
+    }
+    ferry_image_options past = {0, 0, 3};
+    expect_error("DDS level past the last", &b, &past, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "holding 3 whole levels");
+    /* The last level cut short: two whole levels; the third is refused. */
+    b.size -= 2;
+    CHECK(ferry_image_level_count(b.data, b.size) == 2);
+    ferry_image_options third = {0, 0, 2};
+    expect_error("DDS level cut short", &b, &third, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "holding 2 whole levels");
+    /* A count beyond 1 x 1 counts to 1 x 1 (4x2 has three levels). */
+    b.size += 2;
+    b.data[28] = 9;
+    CHECK(ferry_image_level_count(b.data, b.size) == 3);
+    /* Without the flag the count is not read: one level. */
+    b.data[10] &= (uint8_t)~0x02;
+    CHECK(ferry_image_level_count(b.data, b.size) == 1);
+    /* A TGA has one level; other bytes none. */
+    tga_header(&b, 0, 0, 2, 0, 0, 1, 1, 32, 0x08);
+    put32(&b, 0xFF102030u);
+    CHECK(ferry_image_level_count(b.data, b.size) == 1);
+    ferry_image_options one = {0, 0, 1};
+    expect_error("TGA level 1", &b, &one, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "one level");
+    CHECK(ferry_image_level_count((const uint8_t *)"\x89PNG\r\n\x1a\n", 8) == 1);
+    CHECK(ferry_image_level_count((const uint8_t *)"hello, world", 12) == 0);
+    CHECK(ferry_image_level_count(NULL, 0) == 0);
+}
+
 int main(void)
 {
     test_tga();
     test_dds();
+    test_dds_levels();
     test_detection_and_png();
     test_corpus();
     TEST_END();

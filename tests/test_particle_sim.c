@@ -724,6 +724,95 @@ static void test_render(void)
     ferry_particle_sim_free(sim);
 }
 
+/* The sprites as data: what a GPU viewer draws (the web viewer) is what the
+ * software renderer draws. A particle of size 2 with element 3 of a 2x2
+ * grid: its quad is centred on the particle, 2 wide, faces the camera, and
+ * its corners map to the bottom-right quarter of the texture. */
+static void test_sprites(void)
+{
+    hand_system h;
+    ferry_particle_system *s = system_of(&h, 2);
+    for (int k = 0; k < 2; k++) {
+        emitter_init(&h.emitters[k], 10.0f);
+        bursts(&h.emitters[k], 1, 1, 0, 0);
+        ferry_particle_emitter *e = &h.emitters[k];
+        e->properties.texture_elements = 4;
+        e->properties.fixed_rotation = 1;
+        e->tracks[FERRY_PARTICLE_TRACK_SIZE].first = e->tracks[FERRY_PARTICLE_TRACK_SIZE].last = 2;
+        e->tracks[FERRY_PARTICLE_TRACK_TEXTURE_INDEX].first = e->tracks[FERRY_PARTICLE_TRACK_TEXTURE_INDEX].last = 3;
+    }
+    h.emitters[1].properties.blend_mode = 1;
+    ferry_particle_sim *sim = sim_at(s, 0, 1);
+    CHECK(ferry_particle_sim_count(sim) == 2);
+    ferry_particle_camera cam;
+    memset(&cam, 0, sizeof cam);
+    cam.eye[1] = -10;
+    cam.up[2] = 1;
+    cam.fov_y = 0.7f;
+    ferry_particle_sprite *sp = NULL;
+    size_t n = 0;
+    ferry_error err;
+    const ferry_particle_sim *sims[2] = {sim, NULL};
+    CHECK(ferry_particle_sprites(sims, 2, &cam, &sp, &n, &err) == FERRY_OK);
+    CHECK(n == 2);
+    for (size_t i = 0; sp && i < n; i++) {
+        ferry_particle_state st;
+        ferry_particle_sim_get(sim, 0, &st);
+        if (st.emitter != sp[i].emitter) ferry_particle_sim_get(sim, 1, &st);
+        CHECK(st.emitter == sp[i].emitter);
+        CHECK(sp[i].system == 0 && sp[i].frame == 3);
+        CHECK(sp[i].blend == (sp[i].emitter == 1 ? FERRY_PARTICLE_BLEND_ADD : FERRY_PARTICLE_BLEND_ALPHA));
+        CHECK_NEAR(sp[i].depth, 10 + st.position[1], 1e-5);
+        /* Facing the camera (looking along +y: x right, z up), turned by
+         * the rotation: the bottom-left corner is -(right + up) turned. */
+        float c = cosf(st.rotation), sn = sinf(st.rotation);
+        CHECK_NEAR(sp[i].corners[0][0] - st.position[0], -c + sn, 1e-5);
+        CHECK_NEAR(sp[i].corners[0][2] - st.position[2], -sn - c, 1e-5);
+        CHECK_NEAR(sp[i].corners[2][0] - st.position[0], c - sn, 1e-5);
+        CHECK_NEAR(sp[i].corners[2][2] - st.position[2], sn + c, 1e-5);
+        CHECK_NEAR(sp[i].corners[1][1], st.position[1], 1e-5);
+        /* Element 3: the right column, the bottom row; the top-left corner at (0.5, 0.5). */
+        CHECK_NEAR(sp[i].uv[3][0], 0.5, 1e-6);
+        CHECK_NEAR(sp[i].uv[3][1], 0.5, 1e-6);
+        CHECK_NEAR(sp[i].uv[1][0], 1, 1e-6);
+        CHECK_NEAR(sp[i].uv[1][1], 1, 1e-6);
+        CHECK(sp[i].color[3] > 0);
+    }
+    ferry_particle_sprites_free(sp);
+    /* Behind the camera: none. */
+    cam.eye[1] = 10;
+    cam.target[1] = 20;
+    CHECK(ferry_particle_sprites(sims, 1, &cam, &sp, &n, &err) == FERRY_OK);
+    CHECK(n == 0 && sp == NULL);
+    CHECK(ferry_particle_sprites(sims, 1, NULL, &sp, &n, &err) == FERRY_ERR_ARGUMENT);
+    ferry_particle_sim_free(sim);
+
+    /* Every blend mode's class, as docs/formats/alo-particle.md lists them. */
+    static const ferry_particle_blend classes[14] = {
+        FERRY_PARTICLE_BLEND_OPAQUE, FERRY_PARTICLE_BLEND_ADD,      FERRY_PARTICLE_BLEND_ALPHA,
+        FERRY_PARTICLE_BLEND_MODULATE, FERRY_PARTICLE_BLEND_ADD,    FERRY_PARTICLE_BLEND_ALPHA,
+        FERRY_PARTICLE_BLEND_MODULATE, FERRY_PARTICLE_BLEND_ALPHA,  FERRY_PARTICLE_BLEND_DARKEN,
+        FERRY_PARTICLE_BLEND_DARKEN, FERRY_PARTICLE_BLEND_ALPHA,    FERRY_PARTICLE_BLEND_ALPHA,
+        FERRY_PARTICLE_BLEND_ALPHA,  FERRY_PARTICLE_BLEND_ALPHA};
+    ferry_particle_properties pr;
+    memset(&pr, 0, sizeof pr);
+    for (uint32_t m = 0; m < 14; m++) {
+        pr.blend_mode = m;
+        CHECK_MSG(ferry_particle_blend_of(&pr) == classes[m], "blend mode %u", m);
+    }
+    pr.blend_mode = 1;
+    pr.is_heat_particle = 1;
+    CHECK(ferry_particle_blend_of(&pr) == FERRY_PARTICLE_BLEND_ALPHA);
+
+    /* The glow of a missing texture: opaque-ish white in the middle, nothing in the corners. */
+    ferry_image glow;
+    CHECK(ferry_particle_glow_image(32, &glow, &err) == FERRY_OK);
+    CHECK(glow.width == 32 && glow.rgba && glow.rgba[(16 * 32 + 16) * 4 + 3] > 230);
+    CHECK(glow.rgba && glow.rgba[3] == 0 && glow.rgba[(16 * 32 + 16) * 4] == 255);
+    ferry_image_free(&glow);
+    CHECK(ferry_particle_glow_image(0, &glow, &err) == FERRY_ERR_ARGUMENT);
+}
+
 int main(void)
 {
     test_counts();
@@ -734,5 +823,6 @@ int main(void)
     test_bounds();
     test_appearance();
     test_render();
+    test_sprites();
     TEST_END();
 }

@@ -26,6 +26,8 @@ done
 [ -f /usr/include/meshoptimizer.h ] || missing+=(libmeshoptimizer-dev)
 # libsquish: the DXT compressor the PAA writer's benchmark compares stb_dxt with.
 [ -f /usr/include/squish.h ] || missing+=(libsquish-dev)
+# libmicrohttpd: the HTTP server of `ferry view`.
+if ! have_cmd pkg-config || ! pkg-config --exists libmicrohttpd; then missing+=(libmicrohttpd-dev); fi
 # giflib (animated particle renders, ferry render OUT.gif) has no pkg-config file either.
 [ -f /usr/include/gif_lib.h ] || missing+=(libgif-dev)
 if [ "$job" = test ]; then

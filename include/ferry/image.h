@@ -17,14 +17,25 @@ typedef struct ferry_image {
 /* Limits a decode accepts (0: defaults of 16384 x 16384 pixels). */
 typedef struct ferry_image_options {
     uint32_t max_width, max_height;
+    /* The mip level to decode (0: the top, the largest): a DDS holds
+     * ferry_image_level_count of them; a TGA or PNG one. A level the file
+     * does not hold is FERRY_ERR_ARGUMENT. */
+    uint32_t level;
 } ferry_image_options;
 
 /* Decodes TGA (uncompressed and RLE; 8, 16, 24, 32 bits), DDS (DXT1,
- * DXT3, DXT5, uncompressed RGB/RGBA; the top mip level) or PNG (any colour
+ * DXT3, DXT5, uncompressed RGB/RGBA; the top mip level, or options->level) or PNG (any colour
  * type, through libpng), told apart by their bytes. Located errors for damaged or unsupported files. */
 FERRY_API ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_image_options *options,
                                           ferry_image *out, ferry_error *err);
 FERRY_API void ferry_image_free(ferry_image *image);
+
+/* The mip levels a DDS holds: its header's count (DDSD_MIPMAPCOUNT; 1
+ * without it), no more than halving the larger side reaches 1 and no more
+ * than the file's bytes hold whole; 1 for a TGA or PNG. 0 when the bytes
+ * are none of these or the DDS header cannot be read (ferry_image_decode
+ * says why). */
+FERRY_API uint32_t ferry_image_level_count(const uint8_t *data, size_t size);
 
 /* Appends a PNG of the image to `out`. */
 FERRY_API ferry_result ferry_image_encode_png(const ferry_image *image, ferry_buffer *out, ferry_error *err);

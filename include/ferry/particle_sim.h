@@ -133,6 +133,58 @@ typedef struct ferry_particle_render_options {
     void *user;
 } ferry_particle_render_options;
 
+/* How a sprite is laid over what is behind it, from its emitter's blend
+ * mode (docs/formats/alo-particle.md, "Drawing"). With c the texel's colour
+ * times the particle's colour and a the texel's alpha times the particle's
+ * alpha, the colour behind, d, becomes: */
+typedef enum ferry_particle_blend {
+    FERRY_PARTICLE_BLEND_OPAQUE = 0, /* c where the texel's alpha is at least 0.5, else d (mode 0) */
+    FERRY_PARTICLE_BLEND_ADD,        /* d + c a (modes 1, 4) */
+    FERRY_PARTICLE_BLEND_ALPHA,      /* d + (c - d) a (modes 2, 5, 7, 10-13; any heat particle) */
+    FERRY_PARTICLE_BLEND_MODULATE,   /* d (1 - a + c a) (modes 3, 6) */
+    FERRY_PARTICLE_BLEND_DARKEN      /* d (1 - a) (modes 8, 9) */
+} ferry_particle_blend;
+FERRY_API ferry_particle_blend ferry_particle_blend_of(const ferry_particle_properties *properties);
+
+/* One live particle as ferry_particle_render draws it: a quad in world
+ * space, for a renderer of its own (a GPU). */
+typedef struct ferry_particle_sprite {
+    /* The corners in the sprite's own axes (the camera's right and up;
+     * world +x and +y when not billboarded), turned by its rotation:
+     * (-1, -1), (1, -1), (1, 1), (-1, 1), i.e. bottom left, bottom right,
+     * top right, top left; a tail stretches the bottom two backwards along
+     * the velocity. */
+    float corners[4][3];
+    /* Each corner's place in the emitter's whole colour texture: (0, 0)
+     * is the image's top-left pixel corner, (1, 1) its bottom-right; the
+     * four span the particle's texture element. */
+    float uv[4][2];
+    float color[4];      /* r, g, b, a in 0..1: multiplies the texel */
+    float depth;         /* of its centre, along the view direction */
+    uint32_t system;     /* index into the simulations given */
+    uint32_t emitter;    /* index into that system's emitters */
+    uint32_t frame;      /* its texture element */
+    ferry_particle_blend blend;
+} ferry_particle_sprite;
+
+/* The sprites of the live particles of `sims` (NULL entries skipped) seen
+ * from `camera`, back to front (far first), exactly those
+ * ferry_particle_render_many draws: camera-facing (flat on the XY plane when
+ * not billboarded), rotated, stretched by a tail. Particles behind the
+ * camera, fully transparent or of no finite size are left out. *out is
+ * malloc'd (free with ferry_particle_sprites_free), NULL when there are
+ * none; fails only for lack of memory. */
+FERRY_API ferry_result ferry_particle_sprites(const ferry_particle_sim *const *sims, size_t sim_count,
+                                              const ferry_particle_camera *camera, ferry_particle_sprite **out,
+                                              size_t *count, ferry_error *err);
+FERRY_API void ferry_particle_sprites_free(ferry_particle_sprite *sprites);
+
+/* What a sprite whose colour texture is not found shows (a soft round white
+ * glow), as a side x side RGBA image (1 to 4096; free with
+ * ferry_image_free), laid over the whole sprite (corners (0, 1), (1, 1),
+ * (1, 0), (0, 0) of the image), whatever its texture element. */
+FERRY_API ferry_result ferry_particle_glow_image(uint32_t side, ferry_image *out, ferry_error *err);
+
 /* Draws the live particles into `out` (width x height RGBA, allocated
  * here; free with ferry_image_free): camera-facing sprites (flat on the XY
  * plane when not billboarded), back to front, each emitter's blend mode. */

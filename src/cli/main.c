@@ -43,6 +43,7 @@ static const char usage[] =
     "                         write a MEG or PBO archive's entries under OUTDIR\n"
     "  pack OUT.meg|OUT.pbo DIR\n"
     "                         a new MEG or PBO archive of a folder's files\n"
+    "  view [PATH...]         the web viewer in the browser, with these files and folders\n"
     "  help [COMMAND]         this text, or a command's options\n"
     "\n"
     "Run 'ferry help COMMAND' or 'ferry COMMAND --help' for a command's options.\n"
@@ -50,6 +51,8 @@ static const char usage[] =
     "Exit status: 0 success, 1 invalid input, 2 usage error.\n";
 
 typedef int (*command_fn)(int, char **);
+
+int cmd_view(int argc, char **argv); /* cmd_view.c */
 
 static command_fn find_command(const char *name)
 {
@@ -63,6 +66,7 @@ static command_fn find_command(const char *name)
     if (strcmp(name, "list") == 0) return cmd_list;
     if (strcmp(name, "extract") == 0) return cmd_extract;
     if (strcmp(name, "pack") == 0) return cmd_pack;
+    if (strcmp(name, "view") == 0) return cmd_view;
     return NULL;
 }
 

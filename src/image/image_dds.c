@@ -117,9 +117,18 @@ static bool dx10_format(uint32_t dxgi, dds_kind *kind, dds_masks *m)
     }
 }
 
-ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_width,
-                                 uint32_t max_height, ferry_image *out, ferry_error *err)
+/* Bytes of one mip level of w x h pixels. */
+static uint64_t level_bytes(dds_kind kind, const dds_masks *m, uint32_t w, uint32_t h)
 {
+    if (kind == DDS_MASKS) return (uint64_t)w * h * m->bytes;
+    return (((uint64_t)w + 3) / 4) * (((uint64_t)h + 3) / 4) * (kind == DDS_DXT1 ? 8 : 16);
+}
+
+ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_width,
+                                 uint32_t max_height, uint32_t level, ferry_image *out, uint32_t *level_count,
+                                 ferry_error *err)
+{
+    if (level_count) *level_count = 0;
     fy_cursor c = fy_cursor_make(data, 0, size, err, NULL);
     const uint8_t *magic = fy_bytes(&c, 4, "the DDS magic \"DDS \"");
     if (magic && memcmp(magic, "DDS ", 4) != 0) fy_fail_at(&c, 0, FERRY_ERR_MALFORMED, "expected the DDS magic \"DDS \"");
@@ -228,9 +237,38 @@ ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_
     ferry_result r = fy_image_check_dims(width, height, max_width, max_height, DDS_OFF_HEIGHT, err);
     if (r != FERRY_OK) return r;
 
+    /* The mip levels follow the top one, each half the one before (at
+     * least 1 pixel a side): as many as the header says (DDSD_MIPMAPCOUNT),
+     * no more than reach 1 x 1, counted while their bytes are there whole. */
+    uint32_t stated = (fy_load_u32le(h + 8) & 0x20000u) && fy_load_u32le(h + 28) ? fy_load_u32le(h + 28) : 1;
+    uint32_t reach = 1;
+    for (uint32_t side = width > height ? width : height; side > 1; side >>= 1) reach++;
+    if (stated > reach) stated = reach;
+    uint32_t whole = 0;
+    uint64_t remain = size - c.pos;
+    for (uint32_t l = 0; l < stated; l++) {
+        uint64_t n = level_bytes(kind, &m, width >> l ? width >> l : 1, height >> l ? height >> l : 1);
+        if (n > remain) break;
+        remain -= n;
+        whole++;
+    }
+    if (level_count) *level_count = whole;
+    if (level > 0 && level >= whole) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                     "mip level %" PRIu32 " asked of a DDS holding %" PRIu32 " whole level%s", level, whole,
+                     whole == 1 ? "" : "s");
+        return FERRY_ERR_ARGUMENT;
+    }
+    for (uint32_t l = 0; l < level; l++)
+        fy_array(&c, level_bytes(kind, &m, width >> l ? width >> l : 1, height >> l ? height >> l : 1), 1,
+                 "a mip level before the one asked");
+    width = width >> level ? width >> level : 1;
+    height = height >> level ? height >> level : 1;
+
     /* The top mip level comes first; its size follows from the dimensions
      * (the header's pitch/linear size is often wrong, so it is not used).
-     * fy_array proves the bytes are there before anything is allocated. */
+     * fy_array proves the bytes are there before anything is allocated.
+     * (The level asked for, when not the top: named "top" below all the same.) */
     const uint8_t *pixels;
     if (kind == DDS_MASKS) {
         pixels = fy_array(&c, (uint64_t)width * height, m.bytes, "the uncompressed top mip level");

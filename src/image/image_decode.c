@@ -98,8 +98,14 @@ ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_im
     /* A prefix of the magic is a truncated DDS, so that every cut of a DDS
      * file reports truncation rather than "unknown format". */
     size_t magic_len = size < 4 ? size : 4;
+    uint32_t level = options ? options->level : 0;
     if (memcmp(data, "DDS ", magic_len) == 0)
-        return fy_image_decode_dds(data, size, max_w, max_h, out, err);
+        return fy_image_decode_dds(data, size, max_w, max_h, level, out, NULL, err);
+    if (level > 0) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                     "mip level %" PRIu32 " asked of an image with one level (only a DDS holds more)", level);
+        return FERRY_ERR_ARGUMENT;
+    }
     static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     if (memcmp(data, png_magic, size < 8 ? size : 8) == 0)
         return fy_image_decode_png(data, size, max_w, max_h, out, err);
@@ -108,6 +114,24 @@ ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_im
                  "expected a PNG or DDS file (magic \"\\x89PNG\" or \"DDS \") or a TGA header (colour-map type 0 or 1 at "
                  "offset 1, image type 1, 2, 3, 9, 10 or 11 at offset 2)");
     return FERRY_ERR_MALFORMED;
+}
+
+uint32_t ferry_image_level_count(const uint8_t *data, size_t size)
+{
+    if (!data || size == 0) return 0;
+    static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (size >= 4 && memcmp(data, "DDS ", 4) == 0) {
+        /* Read up to the level count only: no level is decoded. */
+        uint32_t count = 0;
+        ferry_image none = {0, 0, NULL};
+        ferry_error err;
+        if (fy_image_decode_dds(data, size, FY_IMAGE_DEFAULT_MAX, FY_IMAGE_DEFAULT_MAX, UINT32_MAX, &none, &count, &err) ==
+            FERRY_OK)
+            ferry_image_free(&none);
+        return count;
+    }
+    if (size >= 8 && memcmp(data, png_magic, 8) == 0) return 1;
+    return size >= 18 && tga_plausible(data, size) ? 1 : 0;
 }
 
 void ferry_image_free(ferry_image *image)

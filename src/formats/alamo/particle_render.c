@@ -65,7 +65,27 @@ void ferry_particle_camera_frame(const float min[3], const float max[3], float a
     out->up[2] = 1;
 }
 
-/* Texture: the element's rectangle in a grid of ceil(sqrt(n)) columns. */
+/* The soft round sprite drawn when the texture is missing: a glow, bright
+ * in the middle, faint at half the radius (real particle textures cover
+ * only part of their square). u, v in 0..1 across the sprite. */
+static float glow_alpha(float u, float v)
+{
+    float x = 2 * u - 1, y = 2 * v - 1, r2 = x * x + y * y;
+    return r2 < 1 ? expf(-4 * r2) * (1 - r2) : 0;
+}
+
+/* Texture elements lie in a grid of ceil(sqrt(n)) columns, left to right,
+ * top to bottom. */
+static void element_grid(uint32_t texture_elements, uint32_t *cols, uint32_t *rows)
+{
+    uint32_t elements = texture_elements ? texture_elements : 1;
+    uint32_t c = (uint32_t)ceil(sqrt((double)elements));
+    if (c < 1) c = 1;
+    *cols = c;
+    *rows = (elements + c - 1) / c;
+}
+
+/* Texture: the element's rectangle in the grid. */
 typedef struct tex_view {
     const ferry_image *img;
     uint32_t cols, rows;
@@ -74,13 +94,8 @@ typedef struct tex_view {
 static void sample(const tex_view *t, uint32_t frame, float u, float v, float out[4])
 {
     if (!t->img || !t->img->rgba || !t->img->width || !t->img->height) {
-        /* The soft round sprite drawn when the texture is missing. */
-        float x = 2 * u - 1, y = 2 * v - 1, r2 = x * x + y * y;
-        /* A glow, bright in the middle, faint at half the radius (real
-         * particle textures cover only part of their square). */
-        float a = r2 < 1 ? expf(-4 * r2) * (1 - r2) : 0;
         out[0] = out[1] = out[2] = 1;
-        out[3] = a;
+        out[3] = glow_alpha(u, v);
         return;
     }
     uint32_t col = frame % t->cols, row = (frame / t->cols) % t->rows;
@@ -101,17 +116,15 @@ static void sample(const tex_view *t, uint32_t frame, float u, float v, float ou
     }
 }
 
-enum { BLEND_OPAQUE, BLEND_ADD, BLEND_ALPHA, BLEND_MODULATE, BLEND_DARKEN };
-
-static int blend_class(const ferry_particle_properties *p)
+ferry_particle_blend ferry_particle_blend_of(const ferry_particle_properties *p)
 {
-    if (p->is_heat_particle) return BLEND_ALPHA; /* the specification's override */
+    if (p->is_heat_particle) return FERRY_PARTICLE_BLEND_ALPHA; /* the specification's override */
     switch (p->blend_mode) {
-    case 0: return BLEND_OPAQUE;
-    case 1: case 4: return BLEND_ADD;
-    case 3: case 6: return BLEND_MODULATE;
-    case 8: case 9: return BLEND_DARKEN;
-    default: return BLEND_ALPHA; /* 2, 5, 7, 10..13 */
+    case 0: return FERRY_PARTICLE_BLEND_OPAQUE;
+    case 1: case 4: return FERRY_PARTICLE_BLEND_ADD;
+    case 3: case 6: return FERRY_PARTICLE_BLEND_MODULATE;
+    case 8: case 9: return FERRY_PARTICLE_BLEND_DARKEN;
+    default: return FERRY_PARTICLE_BLEND_ALPHA; /* 2, 5, 7, 10..13 */
     }
 }
 
@@ -120,7 +133,7 @@ typedef struct vtx {
 } vtx;
 
 static void draw_triangle(float *fb, uint32_t w, uint32_t h, const vtx *a, const vtx *b, const vtx *c,
-                          const tex_view *t, uint32_t frame, const float color[4], int blend)
+                          const tex_view *t, uint32_t frame, const float color[4], ferry_particle_blend blend)
 {
     float area = (b->x - a->x) * (c->y - a->y) - (b->y - a->y) * (c->x - a->x);
     if (!(fabsf(area) > 1e-12f)) return;
@@ -144,16 +157,16 @@ static void draw_triangle(float *fb, uint32_t w, uint32_t h, const vtx *a, const
             float r = s[0] * color[0], g = s[1] * color[1], bl = s[2] * color[2], al = s[3] * color[3];
             float *d = &fb[((size_t)y * w + x) * 3];
             switch (blend) {
-            case BLEND_OPAQUE:
+            case FERRY_PARTICLE_BLEND_OPAQUE:
                 if (s[3] >= 0.5f) d[0] = r, d[1] = g, d[2] = bl;
                 break;
-            case BLEND_ADD:
+            case FERRY_PARTICLE_BLEND_ADD:
                 d[0] += r * al, d[1] += g * al, d[2] += bl * al;
                 break;
-            case BLEND_MODULATE:
+            case FERRY_PARTICLE_BLEND_MODULATE:
                 d[0] *= 1 - al + r * al, d[1] *= 1 - al + g * al, d[2] *= 1 - al + bl * al;
                 break;
-            case BLEND_DARKEN:
+            case FERRY_PARTICLE_BLEND_DARKEN:
                 d[0] *= 1 - al, d[1] *= 1 - al, d[2] *= 1 - al;
                 break;
             default:
@@ -170,6 +183,154 @@ ferry_result ferry_particle_render(const ferry_particle_sim *sim, const ferry_pa
     return ferry_particle_render_many(&sim, 1, options, out, err);
 }
 
+/* The camera's axes: forward, right and up, unit length. */
+typedef struct view_axes {
+    float fwd[3], right[3], up[3];
+} view_axes;
+
+static void camera_axes(const ferry_particle_camera *cam, view_axes *v)
+{
+    for (int k = 0; k < 3; k++) v->fwd[k] = cam->target[k] - cam->eye[k];
+    normalize3(v->fwd);
+    cross3(v->fwd, cam->up, v->right);
+    normalize3(v->right);
+    cross3(v->right, v->fwd, v->up);
+}
+
+#define NEAR_PLANE 1e-3f
+
+ferry_result ferry_particle_sprites(const ferry_particle_sim *const *sims, size_t sim_count,
+                                    const ferry_particle_camera *camera, ferry_particle_sprite **out, size_t *count,
+                                    ferry_error *err)
+{
+    if (out) *out = NULL;
+    if (count) *count = 0;
+    if (!out || !count || !camera || (!sims && sim_count)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no simulations, camera or output given");
+        return FERRY_ERR_ARGUMENT;
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < sim_count; k++)
+        if (sims[k]) n += ferry_particle_sim_count(sims[k]);
+    if (n > UINT32_MAX) {
+        fy_error_set(err, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, "", "more than 2^32 particles to draw");
+        return FERRY_ERR_LIMIT;
+    }
+    sprite *order = malloc((n ? n : 1) * sizeof *order);
+    ferry_particle_state *states = malloc((n ? n : 1) * sizeof *states);
+    uint32_t *sys_of = malloc((n ? n : 1) * sizeof *sys_of);
+    if (!order || !states || !sys_of) {
+        free(order);
+        free(states);
+        free(sys_of);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory for %zu sprites", n);
+        return FERRY_ERR_NOMEM;
+    }
+    const ferry_particle_camera *cam = camera;
+    view_axes ax3;
+    camera_axes(cam, &ax3);
+    size_t m = 0, base = 0;
+    for (size_t k = 0; k < sim_count; k++) {
+        size_t c = sims[k] ? ferry_particle_sim_count(sims[k]) : 0;
+        for (size_t i = 0; i < c; i++) {
+            size_t at = base + i;
+            ferry_particle_sim_get(sims[k], i, &states[at]);
+            sys_of[at] = (uint32_t)k;
+            float d[3];
+            for (int q = 0; q < 3; q++) d[q] = states[at].position[q] - cam->eye[q];
+            float z = dot3(d, ax3.fwd);
+            if (!(z > NEAR_PLANE) || !isfinite(states[at].size) || !(states[at].color[3] > 0)) continue;
+            order[m++] = (sprite){z, (uint32_t)at};
+        }
+        base += c;
+    }
+    qsort(order, m, sizeof *order, by_depth);
+    ferry_particle_sprite *sp = m ? malloc(m * sizeof *sp) : NULL;
+    if (m && !sp) {
+        free(order);
+        free(states);
+        free(sys_of);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory for %zu sprites", m);
+        return FERRY_ERR_NOMEM;
+    }
+    static const float corner[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    for (size_t j = 0; j < m; j++) {
+        const ferry_particle_state *p = &states[order[j].index];
+        uint32_t k = sys_of[order[j].index];
+        const ferry_particle_emitter *em = &ferry_particle_sim_system(sims[k])->emitters[p->emitter];
+        ferry_particle_sprite *s = &sp[j];
+        memset(s, 0, sizeof *s);
+        s->depth = order[j].depth;
+        s->system = k;
+        s->emitter = p->emitter;
+        s->frame = p->frame;
+        s->blend = ferry_particle_blend_of(&em->properties);
+        memcpy(s->color, p->color, sizeof s->color);
+        float hs = fabsf(p->size) / 2;
+        float cr = cosf(p->rotation), sr = sinf(p->rotation);
+        float ax[3], ay[3];
+        if (em->properties.not_billboarded) {
+            const float X[3] = {1, 0, 0}, Y[3] = {0, 1, 0};
+            for (int q = 0; q < 3; q++) {
+                ax[q] = (cr * X[q] + sr * Y[q]) * hs;
+                ay[q] = (-sr * X[q] + cr * Y[q]) * hs;
+            }
+        } else {
+            for (int q = 0; q < 3; q++) {
+                ax[q] = (cr * ax3.right[q] + sr * ax3.up[q]) * hs;
+                ay[q] = (-sr * ax3.right[q] + cr * ax3.up[q]) * hs;
+            }
+        }
+        /* A tail stretches the sprite backwards along its velocity. */
+        float back[3] = {0, 0, 0};
+        if (em->properties.has_tail && isfinite(em->properties.tail_size))
+            for (int q = 0; q < 3; q++) back[q] = -p->velocity[q] * em->properties.tail_size * 0.05f;
+        uint32_t cols, rows;
+        element_grid(em->properties.texture_elements, &cols, &rows);
+        uint32_t col = p->frame % cols, row = (p->frame / cols) % rows;
+        for (int c = 0; c < 4; c++) {
+            for (int q = 0; q < 3; q++) {
+                s->corners[c][q] = p->position[q] + corner[c][0] * ax[q] + corner[c][1] * ay[q];
+                if (corner[c][1] < 0) s->corners[c][q] += back[q];
+            }
+            s->uv[c][0] = (col + (corner[c][0] + 1) / 2) / cols;
+            s->uv[c][1] = (row + (1 - corner[c][1]) / 2) / rows;
+        }
+    }
+    free(order);
+    free(states);
+    free(sys_of);
+    *out = sp;
+    *count = m;
+    return FERRY_OK;
+}
+
+void ferry_particle_sprites_free(ferry_particle_sprite *sprites) { free(sprites); }
+
+ferry_result ferry_particle_glow_image(uint32_t side, ferry_image *out, ferry_error *err)
+{
+    if (!out || side < 1 || side > 4096) {
+        if (out) memset(out, 0, sizeof *out);
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "a glow image of 1 to 4096 pixels a side is needed");
+        return FERRY_ERR_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+    out->rgba = malloc((size_t)side * side * 4);
+    if (!out->rgba) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory for a %ux%u image", side, side);
+        return FERRY_ERR_NOMEM;
+    }
+    out->width = out->height = side;
+    for (uint32_t y = 0; y < side; y++)
+        for (uint32_t x = 0; x < side; x++) {
+            uint8_t *px = &out->rgba[((size_t)y * side + x) * 4];
+            float a = glow_alpha((x + 0.5f) / side, (y + 0.5f) / side);
+            px[0] = px[1] = px[2] = 255;
+            px[3] = (uint8_t)(a * 255 + 0.5f);
+        }
+    return FERRY_OK;
+}
+
 ferry_result ferry_particle_render_many(const ferry_particle_sim *const *sims, size_t sim_count,
                                         const ferry_particle_render_options *options, ferry_image *out,
                                         ferry_error *err)
@@ -182,28 +343,25 @@ ferry_result ferry_particle_render_many(const ferry_particle_sim *const *sims, s
         return FERRY_ERR_ARGUMENT;
     }
     uint32_t w = options->width, h = options->height;
-    size_t n = 0, ne = 0;
-    for (size_t k = 0; k < sim_count; k++) {
-        if (!sims[k]) continue;
-        n += ferry_particle_sim_count(sims[k]);
-        ne += ferry_particle_sim_system(sims[k])->emitter_count;
-    }
+    const ferry_particle_camera *cam = &options->camera;
+    ferry_particle_sprite *sp = NULL;
+    size_t m = 0;
+    ferry_result r = ferry_particle_sprites(sims, sim_count, cam, &sp, &m, err);
+    if (r != FERRY_OK) return r;
+    size_t ne = 0;
+    for (size_t k = 0; k < sim_count; k++)
+        if (sims[k]) ne += ferry_particle_sim_system(sims[k])->emitter_count;
     float *fb = malloc((size_t)w * h * 3 * sizeof *fb);
-    sprite *order = malloc((n ? n : 1) * sizeof *order);
-    ferry_particle_state *states = malloc((n ? n : 1) * sizeof *states);
     uint32_t *tex_base = malloc((sim_count ? sim_count : 1) * sizeof *tex_base); /* each system's first tex */
-    uint32_t *sys_of = malloc((n ? n : 1) * sizeof *sys_of);
     out->rgba = malloc((size_t)w * h * 4);
     tex_view *tex = calloc(ne ? ne : 1, sizeof *tex);
-    if (!fb || !order || !states || !out->rgba || !tex || !tex_base || !sys_of || n > UINT32_MAX) {
+    if (!fb || !out->rgba || !tex || !tex_base) {
         free(fb);
-        free(order);
-        free(states);
         free(tex);
         free(tex_base);
-        free(sys_of);
         free(out->rgba);
         out->rgba = NULL;
+        ferry_particle_sprites_free(sp);
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, "", "out of memory for a %ux%u image", w, h);
         return FERRY_ERR_NOMEM;
     }
@@ -222,92 +380,39 @@ ferry_result ferry_particle_render_many(const ferry_particle_sim *const *sims, s
         const ferry_particle_system *system = ferry_particle_sim_system(sims[k]);
         for (size_t e = 0; e < system->emitter_count; e++, te++) {
             const ferry_particle_emitter *em = &system->emitters[e];
-            uint32_t elements = em->properties.texture_elements ? em->properties.texture_elements : 1;
-            uint32_t cols = (uint32_t)ceil(sqrt((double)elements));
-            if (cols < 1) cols = 1;
-            tex[te].cols = cols;
-            tex[te].rows = (elements + cols - 1) / cols;
+            element_grid(em->properties.texture_elements, &tex[te].cols, &tex[te].rows);
             if (options->texture && em->color_texture && em->color_texture[0])
                 tex[te].img = options->texture(em->color_texture, options->user);
         }
     }
 
-    const ferry_particle_camera *cam = &options->camera;
-    float fwd[3], right[3], up[3];
-    for (int k = 0; k < 3; k++) fwd[k] = cam->target[k] - cam->eye[k];
-    normalize3(fwd);
-    cross3(fwd, cam->up, right);
-    normalize3(right);
-    cross3(right, fwd, up);
+    view_axes ax3;
+    camera_axes(cam, &ax3);
     float fov = cam->fov_y > 0.01f && cam->fov_y < 3.1f ? cam->fov_y : 0.7f;
     float focal = (float)h / 2 / tanf(fov / 2);
-    float near = 1e-3f;
-
-    size_t m = 0, base = 0;
-    for (size_t k = 0; k < sim_count; k++) {
-        size_t count = sims[k] ? ferry_particle_sim_count(sims[k]) : 0;
-        for (size_t i = 0; i < count; i++) {
-            size_t at = base + i;
-            ferry_particle_sim_get(sims[k], i, &states[at]);
-            sys_of[at] = (uint32_t)k;
-            float d[3];
-            for (int c = 0; c < 3; c++) d[c] = states[at].position[c] - cam->eye[c];
-            float z = dot3(d, fwd);
-            if (!(z > near) || !isfinite(states[at].size) || !(states[at].color[3] > 0)) continue;
-            order[m++] = (sprite){z, (uint32_t)at};
-        }
-        base += count;
-    }
-    qsort(order, m, sizeof *order, by_depth);
     for (size_t j = 0; j < m; j++) {
-        const ferry_particle_state *p = &states[order[j].index];
-        uint32_t k = sys_of[order[j].index];
-        const ferry_particle_emitter *em = &ferry_particle_sim_system(sims[k])->emitters[p->emitter];
-        const tex_view *tv = &tex[tex_base[k] + p->emitter];
-        int blend = blend_class(&em->properties);
-        float hs = fabsf(p->size) / 2;
-        float cr = cosf(p->rotation), sr = sinf(p->rotation);
-        float ax[3], ay[3];
-        if (em->properties.not_billboarded) {
-            const float X[3] = {1, 0, 0}, Y[3] = {0, 1, 0};
-            for (int k = 0; k < 3; k++) {
-                ax[k] = (cr * X[k] + sr * Y[k]) * hs;
-                ay[k] = (-sr * X[k] + cr * Y[k]) * hs;
-            }
-        } else {
-            for (int k = 0; k < 3; k++) {
-                ax[k] = (cr * right[k] + sr * up[k]) * hs;
-                ay[k] = (-sr * right[k] + cr * up[k]) * hs;
-            }
-        }
-        /* A tail stretches the sprite backwards along its velocity. */
-        float back[3] = {0, 0, 0};
-        if (em->properties.has_tail && isfinite(em->properties.tail_size))
-            for (int k = 0; k < 3; k++) back[k] = -p->velocity[k] * em->properties.tail_size * 0.05f;
+        const ferry_particle_sprite *s = &sp[j];
+        const tex_view *tv = &tex[tex_base[s->system] + s->emitter];
         vtx q[4];
         bool ok = true;
-        static const float corner[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
         for (int c = 0; c < 4 && ok; c++) {
-            float wp[3], d[3];
-            for (int k = 0; k < 3; k++) {
-                wp[k] = p->position[k] + corner[c][0] * ax[k] + corner[c][1] * ay[k];
-                if (corner[c][1] < 0) wp[k] += back[k];
-                d[k] = wp[k] - cam->eye[k];
-            }
-            float z = dot3(d, fwd);
-            if (!(z > near)) {
+            float d[3];
+            for (int k = 0; k < 3; k++) d[k] = s->corners[c][k] - cam->eye[k];
+            float z = dot3(d, ax3.fwd);
+            if (!(z > NEAR_PLANE)) {
                 ok = false;
                 break;
             }
-            q[c].x = (float)w / 2 + dot3(d, right) / z * focal;
-            q[c].y = (float)h / 2 - dot3(d, up) / z * focal;
-            q[c].u = (corner[c][0] + 1) / 2;
-            q[c].v = (1 - corner[c][1]) / 2;
+            q[c].x = (float)w / 2 + dot3(d, ax3.right) / z * focal;
+            q[c].y = (float)h / 2 - dot3(d, ax3.up) / z * focal;
+            /* Within the element: draw_triangle's sampling finds the element from the frame. */
+            q[c].u = c == 1 || c == 2 ? 1.0f : 0.0f;
+            q[c].v = c < 2 ? 1.0f : 0.0f;
             ok = isfinite(q[c].x) && isfinite(q[c].y) && fabsf(q[c].x) < 1e7f && fabsf(q[c].y) < 1e7f;
         }
         if (!ok) continue;
-        draw_triangle(fb, w, h, &q[0], &q[1], &q[2], tv, p->frame, p->color, blend);
-        draw_triangle(fb, w, h, &q[0], &q[2], &q[3], tv, p->frame, p->color, blend);
+        draw_triangle(fb, w, h, &q[0], &q[1], &q[2], tv, s->frame, s->color, s->blend);
+        draw_triangle(fb, w, h, &q[0], &q[2], &q[3], tv, s->frame, s->color, s->blend);
     }
     for (size_t i = 0; i < (size_t)w * h; i++) {
         for (int c = 0; c < 3; c++) {
@@ -318,10 +423,8 @@ ferry_result ferry_particle_render_many(const ferry_particle_sim *const *sims, s
         out->rgba[i * 4 + 3] = 255;
     }
     free(fb);
-    free(order);
-    free(states);
     free(tex);
     free(tex_base);
-    free(sys_of);
+    ferry_particle_sprites_free(sp);
     return FERRY_OK;
 }

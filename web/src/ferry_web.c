@@ -1,0 +1,1119 @@
+/* The web viewer's glue: the few calls the page's worker makes into
+ * libferry, compiled to WebAssembly with it (web/CMakeLists.txt). Thin
+ * wrappers over the public API: every format rule stays in the library.
+ *
+ * Data crosses to JavaScript as JSON text (malloc'd, freed by the caller
+ * with fw_free) or as pointers into the module's memory with their sizes.
+ *
+ * The files the user dropped are a ferry_file_source whose load and list
+ * call into JavaScript (drop_load, drop_list below): the worker reads each
+ * File synchronously (FileReaderSync over File.slice), so the library's own
+ * lookups (textures as the game finds them, animations beside a model,
+ * addon prefixes) run over what was dropped, exactly as over a folder.
+ *
+ * Phase 1 seams, to be replaced by the engine API when it is on main:
+ * - archive_*: MEG and PBO entries through their own headers (meg.h, pbo.h);
+ *   archive.h's ferry_archive (from a random-access reader, so that a large
+ *   archive is never read whole) and ferry_places take their place;
+ * - export_scene: the places, animations and texture roots of one export;
+ *   engine.h's ferry_export_scene takes its place (with the CLI's rule of
+ *   attaching a found animation that mostly fits: here only one that fits
+ *   is attached, ferry_ala_model_misfits == 0, the others are named);
+ * - validate_model_for: the model an animation is checked against;
+ *   engine.h's validate in context takes its place. */
+#define _DEFAULT_SOURCE /* getentropy */
+#include <ferry/ferry.h>
+#include <ferry/format.h>
+#include <ferry/gltf.h>
+#include <ferry/image.h>
+#include <ferry/meg.h>
+#include <ferry/paa.h>
+#include <ferry/particle_sim.h>
+#include <ferry/pbo.h>
+
+#include <emscripten/emscripten.h>
+#include <jansson.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define FW_API EMSCRIPTEN_KEEPALIVE
+
+/* The largest file the page reads into memory (an archive is read whole in
+ * phase 1; see above). */
+#define FW_MAX_INPUT ((size_t)1 << 30)
+
+/* ---- the dropped files as a file source (JavaScript: worker.js's drop) ---- */
+
+/* 0: loaded (*data malloc'd here, *size set); 1: no such file; 2: larger
+ * than max_size; 3: a folder; 4: out of memory; 5: the browser could not
+ * read it (a file removed since the drop). */
+EM_JS(int, drop_load_js, (const char *path, double max_size, uint8_t **data, size_t *size), {
+    const drop = Module.ferryDrop;
+    const p = UTF8ToString(path);
+    const n = drop ? drop.size(p) : -1;
+    if (n === -1) return 1;
+    if (n === -2) return 3;
+    if (max_size > 0 && n > max_size) return 2;
+    let bytes;
+    try { bytes = drop.read(p); } catch (e) { return 5; }
+    const ptr = _malloc(bytes.length || 1);
+    if (!ptr) return 4;
+    HEAPU8.set(bytes, ptr);
+    HEAPU32[data >> 2] = ptr;
+    HEAPU32[size >> 2] = bytes.length;
+    return 0;
+});
+
+/* The folder's entries (drop.list gives [{name, folder}]) packed as (kind 'F' or 'D', UTF-8 name, NUL)...,
+ * then a 0 byte; malloc'd here. NULL: no such folder. */
+EM_JS(char *, drop_list_js, (const char *path), {
+    const drop = Module.ferryDrop;
+    const items = drop ? drop.list(UTF8ToString(path)) : null;
+    if (!items) return 0;
+    let total = 1;
+    for (let i = 0; i < items.length; i++) total += 2 + lengthBytesUTF8(items[i].name);
+    const ptr = _malloc(total);
+    if (!ptr) return 0;
+    let at = ptr;
+    for (let i = 0; i < items.length; i++) {
+        HEAPU8[at++] = items[i].folder ? 68 : 70;
+        const n = lengthBytesUTF8(items[i].name);
+        stringToUTF8(items[i].name, at, n + 1);
+        at += n + 1;
+    }
+    HEAPU8[at] = 0;
+    return ptr;
+});
+
+static void set_error(ferry_error *err, ferry_result code, const char *message, const char *path)
+{
+    if (!err) return;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->offset = FERRY_NO_OFFSET;
+    snprintf(err->message, sizeof err->message, message, path);
+}
+
+static ferry_result drop_load(void *user, const char *path, size_t max_size, uint8_t **data, size_t *size,
+                              ferry_error *err)
+{
+    (void)user;
+    *data = NULL;
+    *size = 0;
+    switch (drop_load_js(path, (double)max_size, data, size)) {
+    case 0: return FERRY_OK;
+    case 1: set_error(err, FERRY_ERR_IO, "%s: no such file among those dropped", path); return FERRY_ERR_IO;
+    case 2: set_error(err, FERRY_ERR_LIMIT, "%s: larger than the limit", path); return FERRY_ERR_LIMIT;
+    case 3: set_error(err, FERRY_ERR_IO, "%s is a folder, not a file", path); return FERRY_ERR_IO;
+    case 4: set_error(err, FERRY_ERR_NOMEM, "%s: out of memory", path); return FERRY_ERR_NOMEM;
+    default: set_error(err, FERRY_ERR_IO, "%s: the browser could not read it", path); return FERRY_ERR_IO;
+    }
+}
+
+static void drop_release(void *user, uint8_t *data, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(data);
+}
+
+static ferry_result drop_list(void *user, const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err)
+{
+    (void)user;
+    char *packed = drop_list_js(path);
+    if (!packed) {
+        set_error(err, FERRY_ERR_IO, "%s: no such folder among those dropped", path);
+        return FERRY_ERR_IO;
+    }
+    for (char *at = packed; *at;) {
+        ferry_entry_kind kind = *at == 'D' ? FERRY_ENTRY_FOLDER : FERRY_ENTRY_FILE;
+        const char *name = at + 1;
+        at += 2 + strlen(name);
+        if (!entry(ctx, name, kind)) break;
+    }
+    free(packed);
+    return FERRY_OK;
+}
+
+/* ---- the session: the drop and the archives opened in it ---- */
+
+typedef struct fw_asset fw_asset;
+
+typedef struct fw_session {
+    ferry_file_source drop;
+    fw_asset **archives; /* opened with fw_archive_open: further places to look in */
+    size_t archive_count, archive_capacity;
+} fw_session;
+
+struct fw_asset {
+    fw_session *session;
+    uint8_t *bytes; /* owned: given by fw_open */
+    size_t size;
+    ferry_asset *asset; /* NULL when the bytes are no format ferry reads (an image, or broken) */
+    ferry_format detected;
+    char *name;
+    /* Where it lies: in an archive (container) or the drop, at path. */
+    fw_asset *container;
+    char *path;
+    char error[512]; /* why the last call on it failed */
+    /* An archive: its entries as a file source (fw_archive_open). */
+    ferry_file_source archive_source;
+    bool archive_open;
+    const char *archive_prefix; /* PBO: its prefix property, if any */
+    /* The last export's .glb. */
+    ferry_buffer glb;
+};
+
+FW_API fw_session *fw_session_new(void)
+{
+    /* jansson seeds its hash tables from /dev/urandom on first use, which
+     * a module without a file system cannot open: the browser's random
+     * source seeds them instead (getentropy: crypto.getRandomValues). */
+    uint32_t seed = 0;
+    if (getentropy(&seed, sizeof seed) != 0 || seed == 0) seed = 0x9e3779b9u;
+    json_object_seed(seed);
+    fw_session *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->drop = (ferry_file_source){drop_load, drop_release, drop_list, NULL, NULL, ""};
+    return s;
+}
+
+FW_API void fw_session_free(fw_session *s)
+{
+    if (!s) return;
+    free(s->archives);
+    free(s);
+}
+
+FW_API void fw_free(void *p) { free(p); }
+
+static char *dup_text(const char *text)
+{
+    if (!text) return NULL;
+    size_t n = strlen(text) + 1;
+    char *copy = malloc(n);
+    if (copy) memcpy(copy, text, n);
+    return copy;
+}
+
+static void keep_error(fw_asset *h, const ferry_error *err)
+{
+    ferry_error_format(err, h->error, sizeof h->error);
+}
+
+/* The source an asset lies in. */
+static const ferry_file_source *source_of(const fw_asset *h)
+{
+    return h->container ? &h->container->archive_source : &h->session->drop;
+}
+
+/* Opens `size` bytes (malloc'd by the caller; the asset owns them from now
+ * on) named `name` (in its info and messages), lying at `path` in
+ * `container` (an archive opened with fw_archive_open) or in the drop
+ * (container NULL). Never NULL but for lack of memory: a failure is kept
+ * (fw_error), with the format the content was taken for (fw_format). */
+FW_API fw_asset *fw_open(fw_session *s, uint8_t *bytes, size_t size, const char *name, fw_asset *container,
+                         const char *path)
+{
+    fw_asset *h = calloc(1, sizeof *h);
+    if (!h) {
+        free(bytes);
+        return NULL;
+    }
+    h->session = s;
+    h->bytes = bytes;
+    h->size = size;
+    h->container = container;
+    h->name = dup_text(name ? name : "");
+    h->path = dup_text(path ? path : "");
+    ferry_asset_options o;
+    memset(&o, 0, sizeof o);
+    o.name = h->name;
+    o.detected = &h->detected;
+    ferry_error err;
+    if (ferry_asset_read(bytes, size, &o, &h->asset, &err) != FERRY_OK) {
+        h->asset = NULL;
+        keep_error(h, &err);
+    }
+    return h;
+}
+
+FW_API void fw_close(fw_asset *h)
+{
+    if (!h) return;
+    if (h->archive_open) {
+        fw_session *s = h->session;
+        for (size_t i = 0; i < s->archive_count; i++)
+            if (s->archives[i] == h) {
+                memmove(&s->archives[i], &s->archives[i + 1], (s->archive_count - i - 1) * sizeof *s->archives);
+                s->archive_count--;
+                break;
+            }
+        ferry_file_source_close(&h->archive_source);
+    }
+    ferry_buffer_free(&h->glb);
+    ferry_asset_free(h->asset);
+    free(h->bytes);
+    free(h->name);
+    free(h->path);
+    free(h);
+}
+
+FW_API int fw_format(const fw_asset *h) { return h->detected; }
+FW_API int fw_readable(const fw_asset *h) { return h->asset != NULL; }
+FW_API const char *fw_error(const fw_asset *h) { return h->error; }
+
+/* ---- the format table ---- */
+
+/* {"id", "name", "key", "extensions", "caps"} of every row, and "detect_head". */
+FW_API char *fw_formats(void)
+{
+    json_t *rows = json_array();
+    for (size_t i = 0; i < ferry_format_count(); i++) {
+        const ferry_format_desc *d = ferry_format_at(i);
+        json_t *ext = json_array();
+        for (const char *const *e = d->extensions; e && *e; e++) json_array_append_new(ext, json_string(*e));
+        json_array_append_new(rows, json_pack("{s:i, s:s, s:s, s:o, s:i}", "id", (int)d->id, "name", d->name, "key",
+                                              d->key, "extensions", ext, "caps", (int)d->caps));
+    }
+    json_t *j = json_pack("{s:o, s:i}", "formats", rows, "detect_head", FERRY_DETECT_HEAD);
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    return text;
+}
+
+/* The format of a file's first bytes (ferry_detect), and the one its name
+ * suggests (ferry_format_from_name): the tree shows what a file is without
+ * reading it whole. */
+FW_API int fw_detect(const uint8_t *head, size_t size) { return ferry_detect(head, size); }
+FW_API int fw_format_from_name(const char *name) { return ferry_format_from_name(name); }
+/* Named like a format ferry validates (ferry_format_named_like_asset): such
+ * a file is checked whatever its content, as `ferry validate -r` does. */
+FW_API int fw_named_like_asset(const char *name) { return ferry_format_named_like_asset(name); }
+
+/* ---- info and validation ---- */
+
+FW_API char *fw_info(fw_asset *h, int detail)
+{
+    if (!h->asset) return NULL;
+    ferry_info_options o;
+    memset(&o, 0, sizeof o);
+    o.detail = (ferry_info_detail)detail;
+    ferry_buffer json = {0};
+    ferry_error err;
+    if (ferry_asset_info(h->asset, &o, &json, &err) != FERRY_OK || json.failed) {
+        keep_error(h, &err);
+        ferry_buffer_free(&json);
+        return NULL;
+    }
+    char *text = malloc(json.size + 1);
+    if (text) {
+        memcpy(text, json.data, json.size);
+        text[json.size] = 0;
+    }
+    ferry_buffer_free(&json);
+    return text;
+}
+
+static json_t *text_json(const char *text, size_t length)
+{
+    ferry_buffer b = {0};
+    ferry_text_utf8(text, length, &b);
+    json_t *j = json_stringn(b.data ? (const char *)b.data : "", b.size);
+    ferry_buffer_free(&b);
+    return j;
+}
+
+static json_t *diagnostics_json(const ferry_diagnostics *d)
+{
+    json_t *items = json_array();
+    for (size_t i = 0; i < d->count; i++) {
+        const ferry_diagnostic *x = &d->items[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "severity", json_string(x->severity == FERRY_SEVERITY_ERROR ? "error" : "warning"));
+        json_object_set_new(o, "offset", x->offset == FERRY_NO_OFFSET ? json_null() : json_integer((json_int_t)x->offset));
+        json_object_set_new(o, "path", text_json(x->path, strlen(x->path)));
+        json_object_set_new(o, "rule", json_string(x->rule));
+        json_object_set_new(o, "message", text_json(x->message, strlen(x->message)));
+        json_array_append_new(items, o);
+    }
+    return items;
+}
+
+static json_t *error_json(const ferry_error *err)
+{
+    return json_pack("{s:s, s:o, s:o, s:o}", "code", ferry_result_name(err->code), "offset",
+                     err->offset == FERRY_NO_OFFSET ? json_null() : json_integer((json_int_t)err->offset), "path",
+                     text_json(err->path, strlen(err->path)), "message", text_json(err->message, strlen(err->message)));
+}
+
+typedef struct entry_reports {
+    json_t *list;
+} entry_reports;
+
+static void on_entry(void *user, const ferry_asset_entry_report *e)
+{
+    entry_reports *r = user;
+    json_t *o = json_object();
+    json_object_set_new(o, "index", json_integer((json_int_t)e->index));
+    json_object_set_new(o, "name", text_json(e->name, e->name_length));
+    json_object_set_new(o, "label", text_json(e->label, strlen(e->label)));
+    json_object_set_new(o, "format", json_string(ferry_format_name(e->format)));
+    json_object_set_new(o, "errors", json_integer((json_int_t)e->error_count));
+    if (e->error) json_object_set_new(o, "error", error_json(e->error));
+    json_object_set_new(o, "items", diagnostics_json(e->diagnostics));
+    json_object_set_new(o, "warnings", json_integer((json_int_t)e->diagnostics->warning_count));
+    json_array_append_new(r->list, o);
+}
+
+/* Every place textures are looked for from an asset (alamo.h): the source
+ * holding it (its folder, ../Textures there), then the drop at its root and
+ * in Data/Art/Textures (as a game folder), then every archive opened (at
+ * their roots and in DATA/ART/TEXTURES, as the game's loaded MEGs). */
+typedef struct places {
+    ferry_alamo_texture_places places;
+    const ferry_file_source **folders;
+} places;
+
+static bool places_open(const fw_asset *h, places *p)
+{
+    memset(p, 0, sizeof *p);
+    const fw_session *s = h->session;
+    p->folders = calloc(s->archive_count + 1, sizeof *p->folders);
+    if (!p->folders) return false;
+    size_t n = 0;
+    p->folders[n++] = &s->drop;
+    for (size_t i = 0; i < s->archive_count; i++)
+        if (s->archives[i] != h->container) p->folders[n++] = &s->archives[i]->archive_source;
+    p->places.model_source = source_of(h);
+    p->places.model_path = h->path;
+    p->places.folders = p->folders;
+    p->places.folder_count = n;
+    return true;
+}
+
+static void places_close(places *p) { free(p->folders); }
+
+/* Phase 1 seam (see the top): the model an animation lying in the drop is
+ * checked against, by the game's naming (ferry_ala_model_for) among the
+ * .alo files beside it. */
+typedef struct name_list {
+    char **names;
+    size_t count, capacity;
+} name_list;
+
+static bool collect_alo(void *ctx, const char *name, ferry_entry_kind kind)
+{
+    name_list *l = ctx;
+    size_t n = strlen(name);
+    if (kind != FERRY_ENTRY_FILE || n < 4 || strcasecmp(name + n - 4, ".alo") != 0) return true;
+    if (l->count == l->capacity) {
+        size_t cap = l->capacity ? 2 * l->capacity : 16;
+        char **grown = realloc(l->names, cap * sizeof *grown);
+        if (!grown) return false;
+        l->names = grown;
+        l->capacity = cap;
+    }
+    if ((l->names[l->count] = dup_text(name))) l->count++;
+    return true;
+}
+
+typedef struct model_for {
+    uint8_t *bytes;
+    size_t size;
+    ferry_asset *asset;
+    char path[1024];
+} model_for;
+
+static void validate_model_for(const fw_asset *h, model_for *m)
+{
+    memset(m, 0, sizeof *m);
+    const ferry_file_source *src = source_of(h);
+    const char *slash = strrchr(h->path, '/');
+    char folder[1024];
+    snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash - h->path) : 0, h->path);
+    name_list l = {0};
+    ferry_error err;
+    if (ferry_file_source_list(src, folder, collect_alo, &l, &err) == FERRY_OK && l.count) {
+        size_t k = ferry_ala_model_for(slash ? slash + 1 : h->path, (const char *const *)l.names, l.count);
+        if (k < l.count) {
+            snprintf(m->path, sizeof m->path, "%s%s%s", folder, *folder ? "/" : "", l.names[k]);
+            ferry_asset_options o;
+            memset(&o, 0, sizeof o);
+            o.format = FERRY_FORMAT_ALO_MODEL;
+            if (ferry_file_source_load(src, m->path, FW_MAX_INPUT, &m->bytes, &m->size, &err) != FERRY_OK ||
+                ferry_asset_read(m->bytes, m->size, &o, &m->asset, &err) != FERRY_OK) {
+                m->asset = NULL;
+                m->path[0] = 0;
+            }
+        }
+    }
+    for (size_t i = 0; i < l.count; i++) free(l.names[i]);
+    free(l.names);
+}
+
+static void model_for_free(const fw_asset *h, model_for *m)
+{
+    ferry_asset_free(m->asset);
+    if (m->bytes) ferry_file_source_release(source_of(h), m->bytes, m->size);
+}
+
+/* {"file", "format", "errors", "warnings", "dropped", "items": [{severity,
+ * offset, path, rule, message}], "entries": [...] (archives), "model" (an
+ * animation: the model it was checked against)}; an asset that could not
+ * be read is one error, its located read error. */
+FW_API char *fw_validate(fw_asset *h)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "file", text_json(h->path, strlen(h->path)));
+    json_object_set_new(j, "format", json_string(ferry_format_name(h->detected)));
+    if (!h->asset) {
+        json_object_set_new(j, "errors", json_integer(1));
+        json_object_set_new(j, "warnings", json_integer(0));
+        json_object_set_new(j, "read_error", text_json(h->error, strlen(h->error)));
+        json_object_set_new(j, "items", json_array());
+    } else {
+        ferry_diagnostics d = {0};
+        entry_reports entries = {json_array()};
+        places p;
+        model_for m = {0};
+        ferry_asset_validate_options o;
+        memset(&o, 0, sizeof o);
+        bool have_places = places_open(h, &p);
+        if (have_places) o.textures = &p.places;
+        if (h->detected == FERRY_FORMAT_ALA && !h->container) {
+            validate_model_for(h, &m);
+            o.model = m.asset;
+            if (m.asset) json_object_set_new(j, "model", text_json(m.path, strlen(m.path)));
+        }
+        o.entry = on_entry;
+        o.user = &entries;
+        size_t errors = ferry_asset_validate(h->asset, &o, &d);
+        json_object_set_new(j, "errors", json_integer((json_int_t)errors));
+        json_object_set_new(j, "warnings", json_integer((json_int_t)d.warning_count));
+        json_object_set_new(j, "dropped", json_integer((json_int_t)d.dropped));
+        json_object_set_new(j, "items", diagnostics_json(&d));
+        json_object_set_new(j, "entries", entries.list);
+        ferry_diagnostics_free(&d);
+        model_for_free(h, &m);
+        if (have_places) places_close(&p);
+    }
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    return text;
+}
+
+/* ---- archives (phase 1 seam: see the top) ---- */
+
+/* Opens an archive's entries as a file source and adds it to the places
+ * textures are looked for in. Returns its entry count, or -1 (fw_error). */
+FW_API int fw_archive_open(fw_asset *h)
+{
+    if (h->archive_open) return 0;
+    ferry_error err;
+    memset(&err, 0, sizeof err);
+    ferry_result r = FERRY_ERR_UNSUPPORTED;
+    snprintf(err.message, sizeof err.message, "not an archive");
+    size_t count = 0;
+    if (h->asset && h->detected == FERRY_FORMAT_MEG) {
+        const ferry_meg *meg = ferry_asset_object(h->asset);
+        r = ferry_file_source_meg(meg, &h->archive_source, &err);
+        count = meg->entry_count;
+    } else if (h->asset && h->detected == FERRY_FORMAT_PBO) {
+        const ferry_pbo *pbo = ferry_asset_object(h->asset);
+        r = ferry_file_source_pbo(pbo, &h->archive_source, &err);
+        count = pbo->entry_count;
+        h->archive_prefix = ferry_pbo_property_value(pbo, "prefix");
+    }
+    if (r != FERRY_OK) {
+        keep_error(h, &err);
+        return -1;
+    }
+    fw_session *s = h->session;
+    if (s->archive_count == s->archive_capacity) {
+        size_t cap = s->archive_capacity ? 2 * s->archive_capacity : 8;
+        fw_asset **grown = realloc(s->archives, cap * sizeof *grown);
+        if (!grown) {
+            ferry_file_source_close(&h->archive_source);
+            snprintf(h->error, sizeof h->error, "out of memory");
+            return -1;
+        }
+        s->archives = grown;
+        s->archive_capacity = cap;
+    }
+    s->archives[s->archive_count++] = h;
+    h->archive_open = true;
+    return (int)count;
+}
+
+/* The format of entry `index`'s content, told from its first bytes where
+ * they are stored as they are (every MEG entry, a PBO entry not
+ * compressed); -1 when it cannot be told without decoding the entry. */
+FW_API int fw_archive_entry_format(const fw_asset *archive, size_t index)
+{
+    if (!archive->asset) return -1;
+    const uint8_t *data = NULL;
+    size_t size = 0;
+    if (archive->detected == FERRY_FORMAT_MEG) {
+        const ferry_meg *meg = ferry_asset_object(archive->asset);
+        if (index >= meg->entry_count) return -1;
+        data = meg->entries[index].data;
+        size = meg->entries[index].size;
+    } else if (archive->detected == FERRY_FORMAT_PBO) {
+        const ferry_pbo *pbo = ferry_asset_object(archive->asset);
+        if (index >= pbo->entry_count || pbo->entries[index].method != FERRY_PBO_METHOD_NONE) return -1;
+        data = pbo->entries[index].data;
+        size = pbo->entries[index].size;
+    }
+    if (!data) return -1;
+    return ferry_detect(data, size < FERRY_DETECT_HEAD ? size : FERRY_DETECT_HEAD);
+}
+
+/* Entry `index` of an opened archive as an asset lying in it (its path
+ * there: the stored name with '/' for '\', as the archive's file source
+ * names it). NULL: it could not be read (fw_error on the archive). */
+FW_API fw_asset *fw_archive_entry_open(fw_asset *archive, size_t index)
+{
+    if (!archive->archive_open) {
+        snprintf(archive->error, sizeof archive->error, "the archive is not open");
+        return NULL;
+    }
+    const char *name = NULL;
+    size_t name_length = 0;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    ferry_error err;
+    memset(&err, 0, sizeof err);
+    if (archive->detected == FERRY_FORMAT_MEG) {
+        const ferry_meg *meg = ferry_asset_object(archive->asset);
+        if (index >= meg->entry_count) return NULL;
+        const ferry_meg_entry *e = &meg->entries[index];
+        if (!e->name || !e->data) {
+            snprintf(archive->error, sizeof archive->error, "entry %zu: %s", index,
+                     !e->name ? "its name index is out of range" : "its bytes lie outside the archive");
+            return NULL;
+        }
+        name = e->name;
+        name_length = e->name_length;
+        bytes = malloc(e->size ? e->size : 1);
+        if (!bytes) return NULL;
+        memcpy(bytes, e->data, e->size);
+        size = e->size;
+    } else if (archive->detected == FERRY_FORMAT_PBO) {
+        const ferry_pbo *pbo = ferry_asset_object(archive->asset);
+        if (index >= pbo->entry_count) return NULL;
+        name = pbo->entries[index].name;
+        name_length = pbo->entries[index].name_length;
+        if (ferry_pbo_entry_bytes(pbo, index, FW_MAX_INPUT, &bytes, &size, &err) != FERRY_OK) {
+            keep_error(archive, &err);
+            return NULL;
+        }
+    } else {
+        return NULL;
+    }
+    char *path = malloc(name_length + 1);
+    if (!path) {
+        free(bytes);
+        return NULL;
+    }
+    for (size_t i = 0; i < name_length; i++) path[i] = name[i] == '\\' ? '/' : name[i];
+    path[name_length] = 0;
+    char label[1024];
+    snprintf(label, sizeof label, "%s:%s", archive->name, path);
+    fw_asset *h = fw_open(archive->session, bytes, size, label, archive, path);
+    free(path);
+    return h;
+}
+
+/* ---- export: the asset as a .glb (phase 1 seam: see the top) ---- */
+
+typedef struct animations {
+    size_t count;
+    uint8_t **bytes;
+    size_t *sizes;
+    ferry_asset **assets;
+    char **names;
+} animations;
+
+static void animations_free(const ferry_file_source *src, animations *a)
+{
+    for (size_t i = 0; i < a->count; i++) {
+        ferry_asset_free(a->assets[i]);
+        if (a->bytes[i]) ferry_file_source_release(src, a->bytes[i], a->sizes[i]);
+        free(a->names[i]);
+    }
+    free(a->bytes);
+    free(a->sizes);
+    free(a->assets);
+    free(a->names);
+    memset(a, 0, sizeof *a);
+}
+
+/* The animations found beside an ALO model by the game's naming
+ * (ferry_ala_find_animations); one that cannot be read or does not fit the
+ * model is named in `skipped`. */
+static void animations_find(const fw_asset *h, animations *a, json_t *skipped)
+{
+    memset(a, 0, sizeof *a);
+    const ferry_file_source *src = source_of(h);
+    char **paths = NULL;
+    size_t count = 0;
+    ferry_error err;
+    if (ferry_ala_find_animations(src, h->path, &paths, &count, &err) != FERRY_OK || !count) return;
+    a->bytes = calloc(count, sizeof *a->bytes);
+    a->sizes = calloc(count, sizeof *a->sizes);
+    a->assets = calloc(count, sizeof *a->assets);
+    a->names = calloc(count, sizeof *a->names);
+    if (!a->bytes || !a->sizes || !a->assets || !a->names) {
+        ferry_ala_free_paths(paths, count);
+        animations_free(src, a);
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t k = a->count;
+        char why[768] = "";
+        ferry_asset_options o;
+        memset(&o, 0, sizeof o);
+        o.format = FERRY_FORMAT_ALA;
+        if (ferry_file_source_load(src, paths[i], FW_MAX_INPUT, &a->bytes[k], &a->sizes[k], &err) != FERRY_OK ||
+            ferry_asset_read(a->bytes[k], a->sizes[k], &o, &a->assets[k], &err) != FERRY_OK) {
+            ferry_error_format(&err, why, sizeof why);
+        } else {
+            char misfit[512];
+            size_t misfits = ferry_ala_model_misfits(ferry_asset_object(a->assets[k]), ferry_asset_object(h->asset),
+                                                     misfit, sizeof misfit);
+            if (misfits) snprintf(why, sizeof why, "does not fit the model (%zu tracks): %s", misfits, misfit);
+        }
+        if (why[0]) {
+            json_array_append_new(skipped, json_pack("{s:o, s:o}", "file", text_json(paths[i], strlen(paths[i])), "why",
+                                                     text_json(why, strlen(why))));
+            ferry_asset_free(a->assets[k]);
+            a->assets[k] = NULL;
+            if (a->bytes[k]) ferry_file_source_release(src, a->bytes[k], a->sizes[k]);
+            a->bytes[k] = NULL;
+            continue;
+        }
+        const char *base = strrchr(paths[i], '/');
+        base = base ? base + 1 : paths[i];
+        const char *dot = strrchr(base, '.');
+        size_t n = dot ? (size_t)(dot - base) : strlen(base);
+        if ((a->names[k] = malloc(n + 1))) {
+            memcpy(a->names[k], base, n);
+            a->names[k][n] = 0;
+        }
+        a->count++;
+    }
+    ferry_ala_free_paths(paths, count);
+}
+
+static json_t *strings_json(const char *const *list, size_t count)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < count; i++) json_array_append_new(a, text_json(list[i], strlen(list[i])));
+    return a;
+}
+
+static bool option_bool(json_t *o, const char *key, bool fallback)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_boolean(v) ? json_is_true(v) : fallback;
+}
+
+/* Exports the asset as a .glb kept in the asset (fw_glb_data, fw_glb_size)
+ * until the next export or fw_glb_release. options_json: {"all": false,
+ * "textures": true, "animations": true, "lods": [ODOL LOD indices],
+ * "alm_lod": {"collapses": N} | {"max_triangles": N} | {"max_error": E}}.
+ * Returns a report: {"ok", "error", "warnings": [...], "missing_textures",
+ * "animations": [names attached], "animations_skipped": [{file, why}],
+ * and the converter's counts}. */
+FW_API char *fw_export(fw_asset *h, const char *options_json)
+{
+    ferry_buffer_free(&h->glb);
+    json_t *opt = options_json ? json_loads(options_json, 0, NULL) : NULL;
+    if (!json_is_object(opt)) {
+        json_decref(opt);
+        opt = json_object();
+    }
+    bool all = option_bool(opt, "all", false), textures = option_bool(opt, "textures", true),
+         with_animations = option_bool(opt, "animations", true);
+    json_t *report = json_object();
+    json_t *skipped = json_array();
+    ferry_diagnostics d = {0};
+    places p;
+    bool have_places = false;
+    animations anims = {0};
+    uint32_t *lods = NULL;
+    ferry_odol_root *roots = NULL;
+    ferry_scene *scene = NULL;
+    ferry_alo_scene_report alo = {0};
+    ferry_odol_scene_report odol = {0};
+    ferry_alm_scene_report alm = {0};
+    ferry_error err;
+    memset(&err, 0, sizeof err);
+    ferry_result r;
+
+    /* The scene is named after the file, without folders and extension. */
+    char scene_name[256];
+    const char *base = strrchr(h->path, '/');
+    base = base ? base + 1 : h->path;
+    const char *dot = strrchr(base, '.');
+    snprintf(scene_name, sizeof scene_name, "%.*s", dot && dot != base ? (int)(dot - base) : (int)strlen(base), base);
+    ferry_asset_scene_options so;
+    memset(&so, 0, sizeof so);
+    so.name = scene_name;
+    so.all = all;
+    so.diagnostics = &d;
+    so.alo_report = &alo;
+    so.odol_report = &odol;
+    so.alm_report = &alm;
+    if (!h->asset) {
+        snprintf(err.message, sizeof err.message, "%s", h->error);
+        r = FERRY_ERR_UNSUPPORTED;
+        goto done;
+    }
+    if (textures && (have_places = places_open(h, &p))) so.textures = &p.places;
+    if (h->detected == FERRY_FORMAT_ALO_MODEL && with_animations) {
+        animations_find(h, &anims, skipped);
+        so.animations = (const ferry_asset *const *)anims.assets;
+        so.animation_names = (const char *const *)anims.names;
+        so.animation_count = anims.count;
+    }
+    if (h->detected == FERRY_FORMAT_ODOL) {
+        json_t *l = json_object_get(opt, "lods");
+        if (json_is_array(l) && json_array_size(l)) {
+            lods = calloc(json_array_size(l), sizeof *lods);
+            for (size_t i = 0; lods && i < json_array_size(l); i++)
+                lods[so.lod_count++] = (uint32_t)json_integer_value(json_array_get(l, i));
+            so.lods = lods;
+        }
+        so.no_animations = !with_animations;
+        if (textures) {
+            /* The archive holding the model at its prefix, the drop (addon
+             * folders by their $PREFIX$, or a P: drive tree), each PBO
+             * opened at its prefix. */
+            const fw_session *s = h->session;
+            roots = calloc(s->archive_count + 2, sizeof *roots);
+            size_t n = 0;
+            if (roots && h->container && h->container->archive_prefix)
+                roots[n++] = (ferry_odol_root){&h->container->archive_source, h->container->archive_prefix};
+            if (roots) roots[n++] = (ferry_odol_root){&s->drop, NULL};
+            for (size_t i = 0; roots && i < s->archive_count; i++)
+                if (s->archives[i] != h->container && s->archives[i]->archive_prefix)
+                    roots[n++] = (ferry_odol_root){&s->archives[i]->archive_source, s->archives[i]->archive_prefix};
+            so.texture_roots = roots;
+            so.texture_root_count = n;
+        }
+    }
+    ferry_alm_lod_options lod;
+    memset(&lod, 0, sizeof lod);
+    json_t *al = json_object_get(opt, "alm_lod");
+    if (h->detected == FERRY_FORMAT_ALM && json_is_object(al)) {
+        lod.collapses = -1;
+        lod.max_error = -1;
+        json_t *v;
+        if ((v = json_object_get(al, "collapses"))) lod.collapses = json_integer_value(v);
+        if ((v = json_object_get(al, "max_triangles"))) lod.max_triangles = (uint32_t)json_integer_value(v);
+        if ((v = json_object_get(al, "max_error"))) lod.max_error = json_number_value(v);
+        so.alm_lod = &lod;
+    }
+    r = ferry_asset_to_scene(h->asset, &so, &scene, &err);
+    if (r == FERRY_OK) r = ferry_gltf_write_glb(scene, &h->glb, &err);
+    if (r == FERRY_OK && h->glb.failed) {
+        r = FERRY_ERR_NOMEM;
+        snprintf(err.message, sizeof err.message, "out of memory for the .glb");
+    }
+done:
+    json_object_set_new(report, "ok", json_boolean(r == FERRY_OK));
+    if (r != FERRY_OK) {
+        char line[512];
+        ferry_error_format(&err, line, sizeof line);
+        json_object_set_new(report, "error", text_json(line, strlen(line)));
+        ferry_buffer_free(&h->glb);
+    }
+    json_object_set_new(report, "warnings", diagnostics_json(&d));
+    json_object_set_new(report, "animations", strings_json((const char *const *)anims.names, anims.count));
+    json_object_set_new(report, "animations_skipped", skipped);
+    if (r == FERRY_OK && h->detected == FERRY_FORMAT_ALO_MODEL) {
+        json_object_set_new(report, "meshes", json_integer((json_int_t)alo.meshes));
+        json_object_set_new(report, "meshes_left_out", json_integer((json_int_t)alo.meshes_left_out));
+        json_object_set_new(report, "missing_textures", strings_json(alo.missing_textures, alo.missing_texture_count));
+    } else if (r == FERRY_OK && h->detected == FERRY_FORMAT_ODOL) {
+        json_object_set_new(report, "lods", json_integer(odol.lods));
+        json_object_set_new(report, "visual_lod", json_integer(odol.visual_lod));
+        json_object_set_new(report, "triangles", json_integer((json_int_t)odol.triangles));
+        json_object_set_new(report, "proxies", json_integer(odol.proxies));
+        json_object_set_new(report, "textures", json_integer(odol.textures));
+        json_object_set_new(report, "textures_found", json_integer(odol.textures_found));
+        json_object_set_new(report, "skins", json_integer(odol.skins));
+        json_object_set_new(report, "animation_classes", json_integer(odol.animations));
+        json_object_set_new(report, "missing_textures", strings_json(odol.missing_textures, odol.missing_texture_count));
+    } else if (r == FERRY_OK && h->detected == FERRY_FORMAT_ALM) {
+        json_object_set_new(report, "skinned", json_boolean(alm.skinned));
+        json_object_set_new(report, "triangles", json_integer(alm.triangle_count));
+        json_object_set_new(report, "vertices", json_integer(alm.vertex_count));
+    }
+    ferry_scene_free(scene);
+    ferry_diagnostics_free(&d);
+    animations_free(h->asset ? source_of(h) : NULL, &anims);
+    if (have_places) places_close(&p);
+    free(lods);
+    free(roots);
+    json_decref(opt);
+    char *text = json_dumps(report, JSON_COMPACT);
+    json_decref(report);
+    return text;
+}
+
+FW_API const uint8_t *fw_glb_data(const fw_asset *h) { return h->glb.data; }
+FW_API size_t fw_glb_size(const fw_asset *h) { return h->glb.size; }
+FW_API void fw_glb_release(fw_asset *h) { ferry_buffer_free(&h->glb); }
+
+/* ---- ALM: triangles left after each number of collapses ---- */
+
+/* A JSON array of collapse_count + 1 triangle counts, or NULL (fw_error). */
+FW_API char *fw_alm_triangle_counts(fw_asset *h)
+{
+    if (!h->asset || h->detected != FERRY_FORMAT_ALM) return NULL;
+    const ferry_alm_mesh *mesh = ferry_asset_object(h->asset);
+    uint32_t *counts = calloc((size_t)mesh->collapse_count + 1, sizeof *counts);
+    ferry_error err;
+    if (!counts || ferry_alm_lod_triangle_counts(mesh, counts, &err) != FERRY_OK) {
+        if (counts) keep_error(h, &err);
+        free(counts);
+        return NULL;
+    }
+    json_t *a = json_array();
+    for (size_t i = 0; i <= mesh->collapse_count; i++) json_array_append_new(a, json_integer(counts[i]));
+    free(counts);
+    char *text = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    return text;
+}
+
+/* ---- images: textures, their mipmaps ---- */
+
+typedef struct fw_image {
+    ferry_image image;
+} fw_image;
+
+FW_API uint32_t fw_image_width(const fw_image *i) { return i->image.width; }
+FW_API uint32_t fw_image_height(const fw_image *i) { return i->image.height; }
+FW_API const uint8_t *fw_image_rgba(const fw_image *i) { return i->image.rgba; }
+FW_API void fw_image_free(fw_image *i)
+{
+    if (!i) return;
+    ferry_image_free(&i->image);
+    free(i);
+}
+
+/* How many images fw_texture can give: a PAA's mipmaps, a DDS's mip
+ * levels (ferry_image_level_count), 1 for a TGA or PNG. */
+FW_API int fw_texture_levels(const fw_asset *h)
+{
+    if (h->asset && h->detected == FERRY_FORMAT_PAA) return (int)((const ferry_paa *)ferry_asset_object(h->asset))->mip_count;
+    if (h->asset) return 0;
+    return (int)ferry_image_level_count(h->bytes, h->size);
+}
+
+/* Level `level` of a texture as RGBA: a PAA's mipmap (ferry_paa_decode_mip),
+ * or a TGA, DDS or PNG file's (ferry_image_decode). NULL: fw_error. */
+FW_API fw_image *fw_texture(fw_asset *h, int level)
+{
+    fw_image *i = calloc(1, sizeof *i);
+    if (!i) return NULL;
+    ferry_error err;
+    ferry_result r;
+    if (h->asset && h->detected == FERRY_FORMAT_PAA) {
+        r = ferry_paa_decode_mip(ferry_asset_object(h->asset), (size_t)(level < 0 ? 0 : level), &i->image, &err);
+    } else if (h->asset) {
+        snprintf(h->error, sizeof h->error, "a %s is not a texture", ferry_format_name(h->detected));
+        free(i);
+        return NULL;
+    } else {
+        ferry_image_options o = {0, 0, (uint32_t)(level < 0 ? 0 : level)};
+        r = ferry_image_decode(h->bytes, h->size, &o, &i->image, &err);
+    }
+    if (r != FERRY_OK) {
+        keep_error(h, &err);
+        free(i);
+        return NULL;
+    }
+    return i;
+}
+
+/* A texture a model or particle system names, found as the game finds it
+ * (ferry_alamo_texture_find over the places above) and decoded; NULL when
+ * not found or not decodable (fw_error says which). */
+FW_API fw_image *fw_find_texture(fw_asset *h, const char *name)
+{
+    places p;
+    if (!places_open(h, &p)) return NULL;
+    const ferry_file_source *src = NULL;
+    char path[1024];
+    fw_image *i = NULL;
+    if (!ferry_alamo_texture_find(&p.places, name, &src, path, sizeof path)) {
+        snprintf(h->error, sizeof h->error, "texture %s not found", name);
+    } else {
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        ferry_error err;
+        i = calloc(1, sizeof *i);
+        if (i && (ferry_file_source_load(src, path, FW_MAX_INPUT, &bytes, &size, &err) != FERRY_OK ||
+                  ferry_image_decode(bytes, size, NULL, &i->image, &err) != FERRY_OK)) {
+            keep_error(h, &err);
+            free(i);
+            i = NULL;
+        }
+        if (bytes) ferry_file_source_release(src, bytes, size);
+    }
+    places_close(&p);
+    return i;
+}
+
+FW_API fw_image *fw_glow_image(uint32_t side)
+{
+    fw_image *i = calloc(1, sizeof *i);
+    ferry_error err;
+    if (i && ferry_particle_glow_image(side, &i->image, &err) != FERRY_OK) {
+        free(i);
+        i = NULL;
+    }
+    return i;
+}
+
+/* ---- particle systems: simulated here, drawn by the page ---- */
+
+/* Floats per sprite in fw_sim_sprites' array: 4 corners (x, y, z), their 4
+ * texture coordinates (u, v; v down from the image's top), the colour
+ * (r, g, b, a), the emitter and the blend class (ferry_particle_blend). */
+#define FW_SPRITE_FLOATS 26
+
+typedef struct fw_sim {
+    ferry_particle_sim *sim;
+    float *sprites;
+    size_t sprite_count, sprite_capacity;
+} fw_sim;
+
+FW_API int fw_sprite_floats(void) { return FW_SPRITE_FLOATS; }
+
+/* A simulation of a particle system asset at time 0 (seed as two 32-bit
+ * halves; the ground at z = ground_z unless no_ground). NULL: fw_error. */
+FW_API fw_sim *fw_sim_new(fw_asset *h, uint32_t seed_low, uint32_t seed_high, float ground_z, int no_ground)
+{
+    if (!h->asset || h->detected != FERRY_FORMAT_ALO_PARTICLE) {
+        snprintf(h->error, sizeof h->error, "not a particle system");
+        return NULL;
+    }
+    fw_sim *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    ferry_particle_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.seed = (uint64_t)seed_high << 32 | seed_low;
+    o.ground_z = ground_z;
+    o.no_ground = no_ground != 0;
+    ferry_error err;
+    if (ferry_particle_sim_create(ferry_asset_object(h->asset), &o, &s->sim, &err) != FERRY_OK) {
+        keep_error(h, &err);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+FW_API void fw_sim_free(fw_sim *s)
+{
+    if (!s) return;
+    ferry_particle_sim_free(s->sim);
+    free(s->sprites);
+    free(s);
+}
+
+FW_API void fw_sim_advance(fw_sim *s, double time) { ferry_particle_sim_advance(s->sim, time); }
+FW_API double fw_sim_time(const fw_sim *s) { return ferry_particle_sim_time(s->sim); }
+FW_API size_t fw_sim_count(const fw_sim *s) { return ferry_particle_sim_count(s->sim); }
+FW_API unsigned fw_sim_warnings(const fw_sim *s) { return ferry_particle_sim_warnings(s->sim); }
+FW_API const char *fw_sim_warning_text(unsigned bit) { return ferry_particle_sim_warning_text(bit); }
+
+/* The bounds of the visible particles into out[0..5] (min, max); 0: none. */
+FW_API int fw_sim_bounds(const fw_sim *s, float *out) { return ferry_particle_sim_bounds(s->sim, out, out + 3); }
+
+/* Frames a camera on a box for an aspect: out[0..9] = eye, target, up, fov_y. */
+FW_API void fw_camera_frame(const float *box, float aspect, float *out)
+{
+    ferry_particle_camera c;
+    ferry_particle_camera_frame(box, box + 3, aspect, &c);
+    memcpy(out, c.eye, 3 * sizeof *out);
+    memcpy(out + 3, c.target, 3 * sizeof *out);
+    memcpy(out + 6, c.up, 3 * sizeof *out);
+    out[9] = c.fov_y;
+}
+
+/* The sprites seen from camera[0..9] (eye, target, up, fov_y), back to
+ * front, FW_SPRITE_FLOATS floats each at fw_sim_sprite_data; returns their
+ * count, or -1 for lack of memory. */
+FW_API int fw_sim_sprites(fw_sim *s, const float *camera)
+{
+    ferry_particle_camera c;
+    memcpy(c.eye, camera, 3 * sizeof *camera);
+    memcpy(c.target, camera + 3, 3 * sizeof *camera);
+    memcpy(c.up, camera + 6, 3 * sizeof *camera);
+    c.fov_y = camera[9];
+    ferry_particle_sprite *sp = NULL;
+    size_t n = 0;
+    ferry_error err;
+    const ferry_particle_sim *sims[1] = {s->sim};
+    if (ferry_particle_sprites(sims, 1, &c, &sp, &n, &err) != FERRY_OK) return -1;
+    if (n > s->sprite_capacity) {
+        float *grown = realloc(s->sprites, n * FW_SPRITE_FLOATS * sizeof *grown);
+        if (!grown) {
+            ferry_particle_sprites_free(sp);
+            return -1;
+        }
+        s->sprites = grown;
+        s->sprite_capacity = n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        float *f = &s->sprites[i * FW_SPRITE_FLOATS];
+        memcpy(f, sp[i].corners, 12 * sizeof *f);
+        memcpy(f + 12, sp[i].uv, 8 * sizeof *f);
+        memcpy(f + 20, sp[i].color, 4 * sizeof *f);
+        f[24] = (float)sp[i].emitter;
+        f[25] = (float)sp[i].blend;
+    }
+    s->sprite_count = n;
+    ferry_particle_sprites_free(sp);
+    return (int)n;
+}
+
+FW_API const float *fw_sim_sprite_data(const fw_sim *s) { return s->sprites; }
+
+/* A real as JSON; null when not finite (JSON has no such number). */
+static json_t *real_json(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+/* Every live particle as JSON: [{"id", "emitter", "position": [x, y, z],
+ * "size", "color": [r, g, b, a]}] (ids as decimal strings: 64 bits; a value
+ * that is not finite is null, as `ferry particles --json` prints it). For
+ * checks against `ferry particles --json`, not for drawing. */
+FW_API char *fw_sim_particles(const fw_sim *s)
+{
+    json_t *a = json_array();
+    size_t n = ferry_particle_sim_count(s->sim);
+    for (size_t i = 0; i < n; i++) {
+        ferry_particle_state st;
+        ferry_particle_sim_get(s->sim, i, &st);
+        char id[24];
+        snprintf(id, sizeof id, "%llu", (unsigned long long)st.id);
+        json_t *pos = json_array(), *color = json_array();
+        for (int k = 0; k < 3; k++) json_array_append_new(pos, real_json(st.position[k]));
+        for (int k = 0; k < 4; k++) json_array_append_new(color, real_json(st.color[k]));
+        json_array_append_new(a, json_pack("{s:s, s:i, s:o, s:o, s:o}", "id", id, "emitter", (int)st.emitter, "position",
+                                           pos, "size", real_json(st.size), "color", color));
+    }
+    char *text = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    return text;
+}
