@@ -35,7 +35,7 @@ mkdir -p "$work"
 
 start=$SECONDS
 exe=$work/test_platform.exe
-if ! x86_64-w64-mingw32-gcc -std=c11 -O2 -Wall -Wextra -Werror -D__USE_MINGW_ANSI_STDIO=1 \
+if ! x86_64-w64-mingw32-gcc -std=c11 -O2 -Wall -Wextra -Werror -D__USE_MINGW_ANSI_STDIO=1 -DFERRY_STATIC \
     -I"$SRC/include" -I"$SRC/src" -I"$SRC/tests" "$SRC"/src/core/*.c "$SRC/tests/test_platform.c" -o "$exe"; then
   echo "FAIL: test_platform.exe does not build"
   exit 1
