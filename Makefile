@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: all test demo clean samples asan fuzz bench install windows windows-test
+.PHONY: all test demo clean samples asan fuzz bench install python-wheel windows windows-test
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -19,6 +19,14 @@ test: all
 # under PREFIX (include/, lib/, bin/).
 install: all
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The Python package as a wheel bundling this build's libferry.so, into
+# $(BUILD)/python/ (docs/python.md); offline, with Debian's python3-setuptools
+# and python3-wheel.
+PYTHON ?= python3
+python-wheel: all
+	rm -rf $(BUILD)/python
+	FERRY_LIBRARY=$(abspath $(BUILD))/libferry.so $(PYTHON) -m pip wheel --no-build-isolation --no-deps --no-index -w $(BUILD)/python ./python
 
 demo: all
 	bash tools/demo.sh $(BUILD)/ferry
@@ -55,4 +63,4 @@ windows-test: windows all
 	JOBS=$(JOBS) bash tests/windows/run.sh $(WINDOWS_BUILD) $(BUILD)
 
 clean:
-	rm -rf build build-asan build-fuzz build-windows
+	rm -rf build build-asan build-fuzz build-windows python/build python/ferry.egg-info

@@ -66,6 +66,27 @@ static void check_info(const ferry_asset *a, ferry_info_detail detail, size_t si
     ferry_buffer_free(&text);
 }
 
+/* An animation sampled, a particle system simulated (a short time: the
+ * simulation's own target, fuzz_particle_sim, goes further): JSON objects,
+ * or refusals of any other kind. */
+static void check_motion(const ferry_asset *a)
+{
+    ferry_buffer text = {0};
+    ferry_error err;
+    ferry_format f = ferry_asset_format(a);
+    ferry_result r = ferry_asset_sample(a, &(ferry_asset_sample_options){.frame = 1.5, .loop = true}, &text, &err);
+    if ((r == FERRY_OK) != (f == FERRY_FORMAT_ALA)) fail("sample: refused an animation or sampled another kind");
+    ferry_buffer_free(&text);
+    r = ferry_asset_particles(a, &(ferry_asset_particles_options){.time = 0.25}, &text, &err);
+    if ((r == FERRY_OK) != (f == FERRY_FORMAT_ALO_PARTICLE)) fail("particles: refused a system or simulated another kind");
+    if (r == FERRY_OK) {
+        json_t *j = json_loadb((const char *)text.data, text.size, 0, NULL);
+        if (!json_is_object(j)) fail("particles is not a JSON object");
+        json_decref(j);
+    }
+    ferry_buffer_free(&text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -112,6 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_info(a, FERRY_INFO_SUMMARY, size);
         check_info(a, FERRY_INFO_FULL, size);
         if (d->caps & FERRY_IS_ARCHIVE) check_info(a, FERRY_INFO_ENTRIES, size);
+        check_motion(a);
         ferry_asset_free(a);
     }
     /* Bytes only: whatever the content, it opens; its dump is a chunk tree,

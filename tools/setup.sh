@@ -33,6 +33,11 @@ if [ "$job" = test ]; then
   # The Khronos glTF validator (tests/gltf) runs on node.
   have_cmd node || missing+=(nodejs)
   have_cmd npm || missing+=(npm)
+  # The Python package's tests (pytest), and installing it offline into a
+  # venv with Debian's setuptools and wheel (docs/python.md).
+  for pkg in python3-pytest python3-venv python3-setuptools python3-wheel; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -238,6 +238,65 @@ typedef struct ferry_info_options {
 FERRY_API ferry_result ferry_asset_info(const ferry_asset *asset, const ferry_info_options *options, ferry_buffer *json,
                                         ferry_error *err);
 
+/* ---- per kind: an animation sampled, a particle system simulated ---- */
+
+typedef struct ferry_asset_sample_options {
+    /* The moment: frame `frame` (0 is the first; fractional frames
+     * interpolate, ferry_ala_sample_all), or with has_time, `time` seconds
+     * (ferry_ala_frame_at). Finite, 0 or more. */
+    double frame;
+    bool has_time;
+    double time;
+    /* Past the last frame: wrap around (FERRY_ALA_LOOP); false: hold the
+     * last frame (FERRY_ALA_CLAMP). */
+    bool loop;
+    /* An asset of the ALO model the animation is for: each bone is named
+     * as the model's bone of its index (NULL: the animation's names). */
+    const ferry_asset *model;
+    bool exact;             /* ferry_info_options.exact */
+    bool nonfinite_strings; /* ferry_info_options.nonfinite_strings */
+} ferry_asset_sample_options;
+
+/* Every animated bone's local pose at one moment, as one JSON object
+ * appended to `json` (info's shape): by default exactly the object `ferry
+ * sample --json` prints, {"file", "frame" (the frame sampled), "frames",
+ * "fps", "loop", "bones": [{"name", "index", "translation", "rotation"
+ * (a unit quaternion x, y, z, w), "scale", "visible" (null: the animation
+ * does not say)}]}, one bone per track in the file's order; a vector
+ * holding a value that is not finite is left out (nonfinite_strings: the
+ * strings "nan", "inf", ...). An asset that is not an ALA animation is
+ * FERRY_ERR_UNSUPPORTED; a moment that is negative or not finite (or a time
+ * whose frame is not), or a model that is not an ALO model's asset,
+ * FERRY_ERR_ARGUMENT. */
+FERRY_API ferry_result ferry_asset_sample(const ferry_asset *asset, const ferry_asset_sample_options *options,
+                                          ferry_buffer *json, ferry_error *err);
+
+typedef struct ferry_asset_particles_options {
+    double time;    /* seconds since the system's creation: finite, 0 or more */
+    uint64_t seed;  /* ferry_particle_sim_options.seed */
+    float ground_z; /* the ground plane particles interact with (z = ground_z) */
+    bool no_ground; /* no ground at all */
+    bool exact;             /* ferry_info_options.exact */
+    bool nonfinite_strings; /* values that are not finite as "nan", "inf", ... instead of null */
+    /* May be NULL: set to the limits the simulation reached (the
+     * FERRY_PARTICLE_SIM_WARN_* bits of particle_sim.h; their sentences:
+     * ferry_particle_sim_warning_text). */
+    unsigned *warnings;
+} ferry_asset_particles_options;
+
+/* A particle system simulated from its creation to options->time
+ * (ferry_particle_sim_*), its live particles as one JSON object appended
+ * to `json`: by default exactly the object `ferry particles --json`
+ * prints, {"time", "emitters": [{"index", "name", "particles": [{"id",
+ * "position", "velocity", "size", "color", "rotation", "age", "lifetime",
+ * "frame"}]}]}, an entry per emitter of the file, its particles by birth
+ * time (then id); positions in the system's space (z up), colours 0..1, a
+ * value that is not finite null. The same seed gives the same object. An
+ * asset that is not a particle system is FERRY_ERR_UNSUPPORTED; a time that
+ * is negative or not finite, FERRY_ERR_ARGUMENT. */
+FERRY_API ferry_result ferry_asset_particles(const ferry_asset *asset, const ferry_asset_particles_options *options,
+                                             ferry_buffer *json, ferry_error *err);
+
 /* Text from a file (a name, a path: any bytes) as the JSON texts above
  * carry it: valid UTF-8 as it is; anything else read as Latin-1 as a whole
  * (each byte one character U+0000..U+00FF), so that the bytes come back

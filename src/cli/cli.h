@@ -109,6 +109,9 @@ void cli_json_append_text(json_t *object, const char *key, json_t *array, const 
  * CLI_JSON_NONE: not asked (a printer that needs none). */
 typedef enum cli_json_use { CLI_JSON_OUTPUT, CLI_JSON_EXACT, CLI_JSON_TEXT, CLI_JSON_NONE } cli_json_use;
 json_t *cli_asset_json(const char *file, const ferry_asset *asset, ferry_info_detail detail, cli_json_use use);
+/* Any JSON text the library made (asked for as `use` says), parsed and
+ * made ready as above; frees `text`. NULL with the error printed. */
+json_t *cli_library_json(const char *file, ferry_buffer *text, cli_json_use use);
 /* object[key]: a string (NULL when absent or not one), its length, an
  * integer (0), a bool, a real (numbers, or "nan", "-nan", "inf", "-inf";
  * NaN when absent). */

@@ -70,29 +70,6 @@ void cli_sim_warnings(const char *file, const ferry_particle_sim *sim)
         if (w & (1u << b)) fprintf(stderr, "%s: warning: %s\n", file, ferry_particle_sim_warning_text(1u << b));
 }
 
-/* A number, or null when it is not finite (JSON has no NaN or infinity). */
-static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
-static json_t *jvec(const float *v, int n)
-{
-    json_t *a = json_array();
-    for (int k = 0; k < n; k++) json_array_append_new(a, jnum(v[k]));
-    return a;
-}
-
-typedef struct order_item {
-    double birth;
-    uint64_t id;
-    ferry_particle_state state;
-} order_item;
-
-static int order_cmp(const void *a, const void *b)
-{
-    const order_item *x = a, *y = b;
-    if (x->birth != y->birth) return x->birth < y->birth ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
 int cmd_particles(int argc, char **argv)
 {
     const char *path = NULL;
@@ -138,88 +115,62 @@ int cmd_particles(int argc, char **argv)
         return CLI_INVALID;
     }
     int status = CLI_INVALID;
-    ferry_particle_sim *sim = NULL;
-    order_item *order = NULL;
+    json_t *root = NULL;
     if (!a.particles) {
         fprintf(stderr, "%s: error: this is an %s, not a particle system\n", CLI_TXT(path), ferry_alamo_kind_name(a.kind));
         goto done;
     }
-    ferry_particle_sim_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.seed = seed;
-    opt.ground_z = ground;
-    opt.no_ground = no_ground;
-    if (ferry_particle_sim_create(a.particles, &opt, &sim, &err) != FERRY_OK) {
+    /* The live particles from the library, as data: printed as they are
+     * (--json), or summed up per emitter from their exact values. */
+    unsigned warnings = 0;
+    ferry_asset_particles_options po = {.time = time, .seed = seed, .ground_z = ground, .no_ground = no_ground,
+                                        .warnings = &warnings};
+    po.exact = po.nonfinite_strings = !json;
+    ferry_buffer text = {0};
+    if (ferry_asset_particles(a.handle, &po, &text, &err) != FERRY_OK) {
+        ferry_buffer_free(&text);
         cli_print_error(path, &err);
         goto done;
     }
-    ferry_particle_sim_advance(sim, time);
-    cli_sim_warnings(CLI_TXT(path), sim);
-    const ferry_particle_system *s = a.particles;
-    size_t n = ferry_particle_sim_count(sim);
-    order = malloc((n ? n : 1) * sizeof *order);
-    if (!order) goto done;
-    for (size_t i = 0; i < n; i++) {
-        ferry_particle_state p;
-        ferry_particle_sim_get(sim, i, &p);
-        order[i] = (order_item){p.birth_time, p.id, p};
+    for (unsigned b = 0; b < FERRY_PARTICLE_SIM_WARN_COUNT; b++)
+        if (warnings & (1u << b))
+            fprintf(stderr, "%s: warning: %s\n", CLI_TXT(path), ferry_particle_sim_warning_text(1u << b));
+    if (!(root = cli_library_json(path, &text, json ? CLI_JSON_OUTPUT : CLI_JSON_TEXT))) goto done;
+    if (json) {
+        cli_print_json(root);
+        status = CLI_OK;
+        goto done;
     }
-    qsort(order, n, sizeof *order, order_cmp);
-    json_t *root = json ? json_object() : NULL;
-    json_t *jems = json ? json_array() : NULL;
-    if (!json) printf("%s: %zu live particles at %.6g s (seed %llu)\n", CLI_TXT(path), n, time, (unsigned long long)seed);
-    for (size_t e = 0; e < s->emitter_count; e++) {
-        const char *name = s->emitters[e].name ? s->emitters[e].name : "";
-        json_t *jparts = json ? json_array() : NULL;
-        size_t live = 0;
+    const json_t *emitters = json_object_get(root, "emitters");
+    size_t n = 0;
+    for (size_t e = 0; e < json_array_size(emitters); e++)
+        n += json_array_size(json_object_get(json_array_get(emitters, e), "particles"));
+    printf("%s: %zu live particles at %.6g s (seed %llu)\n", CLI_TXT(path), n, time, (unsigned long long)seed);
+    for (size_t e = 0; e < json_array_size(emitters); e++) {
+        const json_t *je = json_array_get(emitters, e), *parts = json_object_get(je, "particles");
+        const char *name = cli_jstr(je, "name");
+        size_t live = json_array_size(parts);
         float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
         double size_sum = 0;
-        for (size_t j = 0; j < n; j++) {
-            const ferry_particle_state p = order[j].state;
-            if (p.emitter != e) continue;
+        for (size_t j = 0; j < live; j++) {
+            const json_t *p = json_array_get(parts, j), *pos = json_object_get(p, "position");
             for (int k = 0; k < 3; k++) {
-                if (!live || p.position[k] < lo[k]) lo[k] = p.position[k];
-                if (!live || p.position[k] > hi[k]) hi[k] = p.position[k];
+                float v = (float)cli_jnum(json_array_get(pos, (size_t)k));
+                if (!j || v < lo[k]) lo[k] = v;
+                if (!j || v > hi[k]) hi[k] = v;
             }
-            size_sum += p.size;
-            live++;
-            if (!jparts) continue;
-            json_t *jp = json_object();
-            json_object_set_new(jp, "id", json_integer((json_int_t)p.id));
-            json_object_set_new(jp, "position", jvec(p.position, 3));
-            json_object_set_new(jp, "velocity", jvec(p.velocity, 3));
-            json_object_set_new(jp, "size", jnum(p.size));
-            json_object_set_new(jp, "color", jvec(p.color, 4));
-            json_object_set_new(jp, "rotation", jnum(p.rotation));
-            json_object_set_new(jp, "age", jnum(p.age));
-            json_object_set_new(jp, "lifetime", jnum(p.lifetime));
-            json_object_set_new(jp, "frame", json_integer(p.frame));
-            json_array_append_new(jparts, jp);
+            size_sum += (float)cli_jreal(p, "size");
         }
-        if (json) {
-            json_t *je = json_object();
-            json_object_set_new(je, "index", json_integer((json_int_t)e));
-            cli_json_set_text(je, "name", name);
-            json_object_set_new(je, "particles", jparts);
-            json_array_append_new(jems, je);
-        } else if (live) {
+        if (live)
             printf("  %2zu %-20s %6zu live, mean size %.4g, x %.4g..%.4g y %.4g..%.4g z %.4g..%.4g\n", e,
                    CLI_TXT(name), live, size_sum / (double)live, (double)lo[0], (double)hi[0], (double)lo[1],
                    (double)hi[1], (double)lo[2], (double)hi[2]);
-        } else {
+        else
             printf("  %2zu %-20s %6d live\n", e, CLI_TXT(name), 0);
-        }
-    }
-    if (root) {
-        json_object_set_new(root, "time", json_real(time));
-        json_object_set_new(root, "emitters", jems);
-        cli_print_json(root);
-        json_decref(root);
     }
     status = CLI_OK;
 done:
-    free(order);
-    ferry_particle_sim_free(sim);
+    json_decref(root);
     cli_asset_free(&a);
     return status;
 }

@@ -105,52 +105,39 @@ int cmd_sample(int argc, char **argv)
         status = cli_usage_error("sample", "--time %s is too large: its frame is not a finite number", CLI_TXT(argv_time));
         goto done;
     }
-    ferry_ala_wrap wrap = loop ? FERRY_ALA_LOOP : FERRY_ALA_CLAMP;
-    ferry_ala_pose *poses = calloc(a->bone_count ? a->bone_count : 1, sizeof *poses);
-    if (!poses) goto done;
-    ferry_ala_sample_all(a, frame, wrap, poses);
-    json_t *jbones = json ? json_array() : NULL;
-    if (!json)
-        printf("%s: frame %.4g of %u (%.4g s at %.4g fps)%s\n", anim_path, frame, (unsigned)a->frame_count,
-               ferry_ala_duration(a) > 0 ? frame / (double)a->fps : 0.0, (double)a->fps, loop ? ", looping" : "");
-    for (size_t i = 0; i < a->bone_count; i++) {
-        const ferry_ala_bone *b = &a->bones[i];
-        const char *name = b->name ? b->name : "";
-        if (model.model && b->index < model.model->skeleton.bone_count && model.model->skeleton.bones[b->index].name)
-            name = model.model->skeleton.bones[b->index].name;
-        const ferry_ala_pose *p = &poses[i];
-        if (jbones) {
-            json_t *jb = json_object();
-            cli_json_set_text(jb, "name", name);
-            json_object_set_new(jb, "index", json_integer(b->index));
-            json_object_set_new(jb, "translation", json_pack("[f,f,f]", (double)p->translation[0],
-                                                             (double)p->translation[1], (double)p->translation[2]));
-            json_object_set_new(jb, "rotation", json_pack("[f,f,f,f]", (double)p->rotation[0], (double)p->rotation[1],
-                                                          (double)p->rotation[2], (double)p->rotation[3]));
-            json_object_set_new(jb, "scale", json_pack("[f,f,f]", (double)p->scale[0], (double)p->scale[1],
-                                                       (double)p->scale[2]));
-            json_object_set_new(jb, "visible", p->has_visibility ? json_boolean(p->visible) : json_null());
-            json_array_append_new(jbones, jb);
-        } else {
-            printf("  %3u %-24s t=(%.5g, %.5g, %.5g) r=(%.5f, %.5f, %.5f, %.5f) s=(%.4g, %.4g, %.4g) %s\n",
-                   (unsigned)b->index, name, (double)p->translation[0], (double)p->translation[1],
-                   (double)p->translation[2], (double)p->rotation[0], (double)p->rotation[1], (double)p->rotation[2],
-                   (double)p->rotation[3], (double)p->scale[0], (double)p->scale[1], (double)p->scale[2],
-                   !p->has_visibility ? "" : p->visible ? "visible" : "hidden");
-        }
+    /* The poses from the library, as data: printed as they are (--json),
+     * or as text from their exact values. */
+    ferry_asset_sample_options so = {.frame = frame, .loop = loop, .model = model.handle};
+    so.exact = so.nonfinite_strings = !json;
+    ferry_buffer text = {0};
+    if (ferry_asset_sample(anim.handle, &so, &text, &err) != FERRY_OK) {
+        ferry_buffer_free(&text);
+        cli_print_error(anim_path, &err);
+        goto done;
     }
-    if (jbones) {
-        json_t *root = json_object();
-        cli_json_set_text(root, "file", anim_path);
-        json_object_set_new(root, "frame", json_real(frame));
-        json_object_set_new(root, "frames", json_integer(a->frame_count));
-        json_object_set_new(root, "fps", json_real(a->fps));
-        json_object_set_new(root, "loop", json_boolean(loop));
-        json_object_set_new(root, "bones", jbones);
+    json_t *root = cli_library_json(anim_path, &text, json ? CLI_JSON_OUTPUT : CLI_JSON_TEXT);
+    if (!root) goto done;
+    if (json) {
         cli_print_json(root);
         json_decref(root);
+        status = CLI_OK;
+        goto done;
     }
-    free(poses);
+    printf("%s: frame %.4g of %u (%.4g s at %.4g fps)%s\n", anim_path, frame, (unsigned)a->frame_count,
+           ferry_ala_duration(a) > 0 ? frame / (double)a->fps : 0.0, (double)a->fps, loop ? ", looping" : "");
+    const json_t *bones = json_object_get(root, "bones");
+    for (size_t i = 0; i < json_array_size(bones); i++) {
+        const json_t *b = json_array_get(bones, i);
+        const json_t *t = json_object_get(b, "translation"), *r = json_object_get(b, "rotation"),
+                     *sc = json_object_get(b, "scale"), *visible = json_object_get(b, "visible");
+        printf("  %3u %-24s t=(%.5g, %.5g, %.5g) r=(%.5f, %.5f, %.5f, %.5f) s=(%.4g, %.4g, %.4g) %s\n",
+               (unsigned)cli_jint(b, "index"), cli_jstr(b, "name"), cli_jnum(json_array_get(t, 0)),
+               cli_jnum(json_array_get(t, 1)), cli_jnum(json_array_get(t, 2)), cli_jnum(json_array_get(r, 0)),
+               cli_jnum(json_array_get(r, 1)), cli_jnum(json_array_get(r, 2)), cli_jnum(json_array_get(r, 3)),
+               cli_jnum(json_array_get(sc, 0)), cli_jnum(json_array_get(sc, 1)), cli_jnum(json_array_get(sc, 2)),
+               json_is_null(visible) ? "" : json_is_true(visible) ? "visible" : "hidden");
+    }
+    json_decref(root);
     status = CLI_OK;
 done:
     cli_asset_free(&anim);

@@ -168,22 +168,27 @@ static void decode_latin1(json_t *v)
     }
 }
 
+json_t *cli_library_json(const char *file, ferry_buffer *text, cli_json_use use)
+{
+    json_error_t jerr;
+    json_t *j = json_loadb((const char *)text->data, text->size, JSON_ALLOW_NUL, &jerr);
+    if (!j) fprintf(stderr, "%s: error: the library's JSON does not parse: %s\n", CLI_TXT(file), jerr.text);
+    ferry_buffer_free(text);
+    if (j && use == CLI_JSON_TEXT) decode_latin1(j);
+    return j;
+}
+
 json_t *cli_asset_json(const char *file, const ferry_asset *asset, ferry_info_detail detail, cli_json_use use)
 {
     ferry_info_options o = {detail, use != CLI_JSON_OUTPUT, use == CLI_JSON_TEXT};
     ferry_buffer text = {0};
     ferry_error err;
-    json_t *j = NULL;
     if (ferry_asset_info(asset, &o, &text, &err) != FERRY_OK) {
         cli_print_error(file, &err);
-    } else {
-        json_error_t jerr;
-        j = json_loadb((const char *)text.data, text.size, JSON_ALLOW_NUL, &jerr);
-        if (!j) fprintf(stderr, "%s: error: the library's JSON does not parse: %s\n", CLI_TXT(file), jerr.text);
+        ferry_buffer_free(&text);
+        return NULL;
     }
-    ferry_buffer_free(&text);
-    if (j && use == CLI_JSON_TEXT) decode_latin1(j);
-    return j;
+    return cli_library_json(file, &text, use);
 }
 
 const char *cli_jstr(const json_t *object, const char *key)

@@ -1,0 +1,302 @@
+"""libferry through ctypes: finding the library, its structs and the C functions
+the package calls, each with its argument and result types.
+
+Every struct here mirrors one of include/ferry/*.h field for field; a change of
+a header's struct needs the same change here (the tests compare each mirrored
+function's results with the ferry tool's, which fails loudly when a layout
+drifts). Nothing here knows a format: the package asks the library.
+"""
+
+import ctypes
+import os
+import sys
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char, c_char_p, c_double, c_float, c_int, c_int64,
+                    c_size_t, c_uint, c_uint8, c_uint32, c_uint64, c_void_p)
+from typing import Any, List, Optional
+
+# ---- finding the library ----
+
+#: The environment variable naming the libferry to load (a path to the shared
+#: library); the test suite and the build tree use it.
+LIBRARY_ENV = "FERRY_LIBRARY"
+
+
+def _names() -> List[str]:
+    if sys.platform == "win32":
+        return ["ferry.dll", "libferry.dll"]
+    if sys.platform == "darwin":
+        return ["libferry.dylib", "libferry.0.dylib"]
+    return ["libferry.so.0", "libferry.so"]
+
+
+def _candidates() -> List[str]:
+    """Where libferry is looked for, in order: FERRY_LIBRARY, beside this
+    package (a wheel or an add-on bundles it there), then the system's."""
+    found = []
+    explicit = os.environ.get(LIBRARY_ENV)
+    if explicit:
+        return [explicit]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _names():
+        path = os.path.join(here, name)
+        if os.path.exists(path):
+            found.append(path)
+    import ctypes.util
+    system = ctypes.util.find_library("ferry")
+    if system:
+        found.append(system)
+    found.extend(_names())  # the loader's own search (LD_LIBRARY_PATH, ldconfig)
+    return found
+
+
+def _load() -> ctypes.CDLL:
+    tried = []
+    for path in _candidates():
+        try:
+            return ctypes.CDLL(path)
+        except OSError as exc:
+            tried.append("%s (%s)" % (path, exc))
+    raise ImportError("ferry: libferry not found; tried " + "; ".join(tried) +
+                      ". Install the package with its library (python3 -m pip install ./python), "
+                      "install libferry (make install), or set %s to the path of libferry.so" % LIBRARY_ENV)
+
+
+lib = _load()
+#: The file the library was loaded from (as the loader was given it).
+library_path = lib._name
+
+# ---- core (ferry.h) ----
+
+OK = 0
+NO_OFFSET = 0xFFFFFFFFFFFFFFFF
+
+
+class Error(Structure):
+    _fields_ = [("code", c_int), ("offset", c_uint64), ("path", c_char * 96), ("message", c_char * 256)]
+
+
+class Buffer(Structure):
+    _fields_ = [("data", POINTER(c_uint8)), ("size", c_size_t), ("capacity", c_size_t), ("failed", c_bool)]
+
+
+class ReadOptions(Structure):
+    _fields_ = [("memory_limit", c_size_t)]
+
+
+class WriteOptions(Structure):
+    _fields_ = [("protect_input", c_char_p), ("no_sync", c_bool)]
+
+
+class Diagnostic(Structure):
+    _fields_ = [("severity", c_int), ("offset", c_uint64), ("path", c_char * 96), ("rule", c_char * 32),
+                ("message", c_char * 256)]
+
+
+class Diagnostics(Structure):
+    _fields_ = [("items", POINTER(Diagnostic)), ("count", c_size_t), ("capacity", c_size_t),
+                ("error_count", c_size_t), ("warning_count", c_size_t), ("dropped", c_size_t),
+                ("max_items", c_size_t)]
+
+
+class FileSource(Structure):
+    # Callbacks and state the library fills; Python only passes it along.
+    _fields_ = [("load", c_void_p), ("release", c_void_p), ("list", c_void_p), ("close", c_void_p),
+                ("user", c_void_p), ("label", c_char_p)]
+
+
+class Image(Structure):
+    _fields_ = [("width", c_uint32), ("height", c_uint32), ("rgba", POINTER(c_uint8))]
+
+
+# ---- the format table and assets (format.h) ----
+
+class FormatDesc(Structure):
+    _fields_ = [("id", c_int), ("name", c_char_p), ("key", c_char_p), ("extensions", POINTER(c_char_p)),
+                ("caps", c_uint)]
+
+
+class AssetOptions(Structure):
+    _fields_ = [("read", ReadOptions), ("format", c_int), ("name", c_char_p), ("max_size", c_size_t),
+                ("need", c_uint), ("bytes_only", c_bool), ("files", POINTER(FileSource)),
+                ("detected", POINTER(c_int))]
+
+
+class AssetEntryReport(Structure):
+    _fields_ = [("index", c_size_t), ("name", POINTER(c_char)), ("name_length", c_size_t), ("label", c_char_p),
+                ("format", c_int), ("error", POINTER(Error)), ("diagnostics", POINTER(Diagnostics)),
+                ("error_count", c_size_t)]
+
+
+EntryFn = CFUNCTYPE(None, c_void_p, POINTER(AssetEntryReport))
+
+
+class TexturePlaces(Structure):
+    _fields_ = [("model_source", POINTER(FileSource)), ("model_path", c_char_p),
+                ("parent_source", POINTER(FileSource)), ("folders", POINTER(POINTER(FileSource))),
+                ("folder_count", c_size_t)]
+
+
+class TextureFolders(Structure):
+    _fields_ = [("places", TexturePlaces), ("model", FileSource), ("parent", FileSource),
+                ("folders", POINTER(FileSource)), ("folder_list", POINTER(POINTER(FileSource))),
+                ("folder_count", c_size_t)]
+
+
+class AssetValidateOptions(Structure):
+    _fields_ = [("textures", POINTER(TexturePlaces)), ("model", c_void_p), ("entry", EntryFn), ("user", c_void_p)]
+
+
+class InfoOptions(Structure):
+    _fields_ = [("detail", c_int), ("exact", c_bool), ("nonfinite_strings", c_bool)]
+
+
+class AssetSampleOptions(Structure):
+    _fields_ = [("frame", c_double), ("has_time", c_bool), ("time", c_double), ("loop", c_bool), ("model", c_void_p),
+                ("exact", c_bool), ("nonfinite_strings", c_bool)]
+
+
+class AssetParticlesOptions(Structure):
+    _fields_ = [("time", c_double), ("seed", c_uint64), ("ground_z", c_float), ("no_ground", c_bool),
+                ("exact", c_bool), ("nonfinite_strings", c_bool), ("warnings", POINTER(c_uint))]
+
+
+class AlmLodOptions(Structure):
+    _fields_ = [("collapses", c_int64), ("max_triangles", c_uint32), ("max_error", c_double)]
+
+
+class AssetSceneOptions(Structure):
+    _fields_ = [("name", c_char_p), ("all", c_bool), ("animations", POINTER(c_void_p)),
+                ("animation_names", POINTER(c_char_p)), ("animation_count", c_size_t),
+                ("textures", POINTER(TexturePlaces)), ("lods", POINTER(c_uint32)), ("lod_count", c_size_t),
+                ("no_animations", c_bool), ("texture_roots", c_void_p), ("texture_root_count", c_size_t),
+                ("alm_lod", POINTER(AlmLodOptions)), ("diagnostics", POINTER(Diagnostics)),
+                ("alo_report", c_void_p), ("odol_report", c_void_p), ("alm_report", c_void_p)]
+
+
+# ---- ALM levels of detail (alm.h) ----
+
+class AlmTriangle(Structure):
+    _fields_ = [("vertices", c_uint32 * 3), ("material", c_uint32)]
+
+
+class AlmLod(Structure):
+    _fields_ = [("collapses_applied", c_uint32), ("last_error", c_double), ("vertex_source", POINTER(c_uint32)),
+                ("vertex_count", c_uint32), ("triangles", POINTER(AlmTriangle)), ("triangle_count", c_uint32),
+                ("arena", c_void_p)]
+
+
+# ---- particle simulation and drawing (particle_sim.h) ----
+
+class ParticleSimOptions(Structure):
+    _fields_ = [("seed", c_uint64), ("transform", c_float * 16), ("has_transform", c_bool), ("wind", c_float * 3),
+                ("ground_z", c_float), ("no_ground", c_bool), ("max_particles", c_size_t),
+                ("max_emitters", c_size_t), ("max_spawn_depth", c_uint), ("max_rate", c_double)]
+
+
+class ParticleCamera(Structure):
+    _fields_ = [("eye", c_float * 3), ("target", c_float * 3), ("up", c_float * 3), ("fov_y", c_float)]
+
+
+TextureFn = CFUNCTYPE(c_void_p, c_char_p, c_void_p)
+
+
+class ParticleRenderOptions(Structure):
+    _fields_ = [("width", c_uint32), ("height", c_uint32), ("camera", ParticleCamera), ("background", c_float * 3),
+                ("checker", c_uint32), ("background2", c_float * 3), ("texture", TextureFn), ("user", c_void_p)]
+
+
+# ---- the functions ----
+
+def _declare(name: str, restype: Any, *argtypes: Any) -> None:
+    fn = getattr(lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+
+
+_u8p = POINTER(c_uint8)
+_declare("ferry_result_name", c_char_p, c_int)
+_declare("ferry_error_format", None, POINTER(Error), c_char_p, c_size_t)
+_declare("ferry_buffer_free", None, POINTER(Buffer))
+_declare("ferry_diagnostics_free", None, POINTER(Diagnostics))
+_declare("ferry_file_write", c_int, c_char_p, c_void_p, c_size_t, POINTER(WriteOptions), POINTER(Error))
+_declare("ferry_file_source_load", c_int, POINTER(FileSource), c_char_p, c_size_t, POINTER(_u8p),
+         POINTER(c_size_t), POINTER(Error))
+_declare("ferry_file_source_release", None, POINTER(FileSource), _u8p, c_size_t)
+_declare("ferry_file_source_folder", c_int, c_char_p, POINTER(FileSource), POINTER(Error))
+_declare("ferry_file_source_cached", c_int, POINTER(FileSource), POINTER(FileSource), POINTER(Error))
+_declare("ferry_file_source_close", None, POINTER(FileSource))
+_declare("ferry_image_decode", c_int, _u8p, c_size_t, c_void_p, POINTER(Image), POINTER(Error))
+_declare("ferry_image_free", None, POINTER(Image))
+_declare("ferry_image_encode_png", c_int, POINTER(Image), POINTER(Buffer), POINTER(Error))
+_declare("ferry_text_utf8", c_bool, c_char_p, c_size_t, POINTER(Buffer))
+
+_declare("ferry_format_count", c_size_t)
+_declare("ferry_format_at", POINTER(FormatDesc), c_size_t)
+_declare("ferry_format_describe", POINTER(FormatDesc), c_int)
+_declare("ferry_format_from_name", c_int, c_char_p)
+
+_declare("ferry_asset_read", c_int, c_void_p, c_size_t, POINTER(AssetOptions), POINTER(c_void_p), POINTER(Error))
+_declare("ferry_asset_open", c_int, c_char_p, POINTER(AssetOptions), POINTER(c_void_p), POINTER(Error))
+_declare("ferry_asset_free", None, c_void_p)
+_declare("ferry_asset_format", c_int, c_void_p)
+_declare("ferry_asset_object", c_void_p, c_void_p)
+_declare("ferry_asset_bytes", c_void_p, c_void_p, POINTER(c_size_t))
+_declare("ferry_asset_name", c_char_p, c_void_p)
+_declare("ferry_asset_write_layout", c_int, c_void_p, c_uint, POINTER(Buffer), POINTER(Error))
+_declare("ferry_asset_save", c_int, c_void_p, c_char_p, POINTER(WriteOptions), POINTER(Error))
+_declare("ferry_asset_validate", c_size_t, c_void_p, POINTER(AssetValidateOptions), POINTER(Diagnostics))
+_declare("ferry_asset_info", c_int, c_void_p, POINTER(InfoOptions), POINTER(Buffer), POINTER(Error))
+_declare("ferry_asset_sample", c_int, c_void_p, POINTER(AssetSampleOptions), POINTER(Buffer), POINTER(Error))
+_declare("ferry_asset_particles", c_int, c_void_p, POINTER(AssetParticlesOptions), POINTER(Buffer), POINTER(Error))
+_declare("ferry_asset_to_scene", c_int, c_void_p, POINTER(AssetSceneOptions), POINTER(c_void_p), POINTER(Error))
+_declare("ferry_scene_free", None, c_void_p)
+_declare("ferry_gltf_save", c_int, c_void_p, c_char_p, POINTER(WriteOptions), POINTER(Error))
+
+_declare("ferry_alamo_texture_folders_open", c_int, c_char_p, POINTER(c_char_p), c_size_t, POINTER(TextureFolders),
+         POINTER(Error))
+_declare("ferry_alamo_texture_folders_close", None, POINTER(TextureFolders))
+_declare("ferry_alamo_texture_find", c_bool, POINTER(TexturePlaces), c_char_p, POINTER(POINTER(FileSource)),
+         c_char_p, c_size_t)
+
+_declare("ferry_paa_decode_mip", c_int, c_void_p, c_size_t, POINTER(Image), POINTER(Error))
+
+_declare("ferry_alm_lod_extract", c_int, c_void_p, POINTER(AlmLodOptions), POINTER(POINTER(AlmLod)), POINTER(Error))
+_declare("ferry_alm_lod_free", None, POINTER(AlmLod))
+_declare("ferry_alm_lod_triangle_counts", c_int, c_void_p, POINTER(c_uint32), POINTER(Error))
+
+_declare("ferry_particle_sim_create", c_int, c_void_p, POINTER(ParticleSimOptions), POINTER(c_void_p), POINTER(Error))
+_declare("ferry_particle_sim_free", None, c_void_p)
+_declare("ferry_particle_sim_advance", None, c_void_p, c_double)
+_declare("ferry_particle_sim_warnings", c_uint, c_void_p)
+_declare("ferry_particle_sim_warning_text", c_char_p, c_uint)
+_declare("ferry_particle_sim_bounds", c_bool, c_void_p, c_float * 3, c_float * 3)
+_declare("ferry_particle_camera_frame", None, c_float * 3, c_float * 3, c_float, POINTER(ParticleCamera))
+_declare("ferry_particle_render", c_int, c_void_p, POINTER(ParticleRenderOptions), POINTER(Image), POINTER(Error))
+
+# Bits of ferry_particle_sim_warnings (FERRY_PARTICLE_SIM_WARN_COUNT of them).
+PARTICLE_SIM_WARN_COUNT = 7
+
+
+def take_buffer(buf: Buffer) -> bytes:
+    """The bytes a writer appended, copied out; the buffer is freed."""
+    try:
+        return ctypes.string_at(buf.data, buf.size) if buf.size else b""
+    finally:
+        lib.ferry_buffer_free(ctypes.byref(buf))
+
+
+def text(raw: Optional[bytes]) -> str:
+    """Text from a file (a name, a message) by the library's rule
+    (ferry_text_utf8): UTF-8 as it is, anything else read as Latin-1."""
+    if not raw:
+        return ""
+    try:
+        # Valid UTF-8 (Python's strict decoder refuses what the library's
+        # check refuses: overlong forms, surrogates, past U+10FFFF) is the
+        # text as it is; anything else is the library's to read.
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    out = Buffer()
+    lib.ferry_text_utf8(raw, len(raw), ctypes.byref(out))
+    return take_buffer(out).decode("utf-8")

@@ -1,0 +1,75 @@
+"""Several threads opening, validating, writing and converting at once: each
+result equals the one a single thread gets. The library releases the
+interpreter's lock while it works (ctypes), so the threads do run at once;
+assets are independent, and one asset may be shared (it never changes)."""
+
+import hashlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import ferry
+from conftest import SAMPLES
+
+THREADS = 6
+ROUNDS = 4
+
+
+def work(path, out_dir, tag):
+    """Everything one file goes through; what it gave, as comparable data."""
+    result = {}
+    with ferry.open(path) as a:
+        caps = a.format.caps
+        result["format"] = a.format.key
+        if "info" in caps:
+            result["info"] = a.info()
+        if "validate" in caps:
+            result["validate"] = [(d.severity, d.rule, d.offset, d.path, d.message, d.entry) for d in a.validate()]
+        if "write" in caps:
+            result["write"] = hashlib.sha256(a.write()).hexdigest()
+        if "to_scene" in caps:
+            out = out_dir / ("%s_%s.glb" % (tag, path.name))
+            a.to_gltf(out)
+            result["glb"] = hashlib.sha256(out.read_bytes()).hexdigest()
+            out.unlink()
+        if a.format.key == "ala":
+            result["sample"] = a.sample(frame=2.25, loop=True)
+        if a.format.key == "particle":
+            result["particles"] = a.particles(0.75, seed=9)
+        if a.format.key == "paa":
+            result["png"] = hashlib.sha256(a.to_png()).hexdigest()
+    return result
+
+
+def files():
+    return [paths[0] for paths in SAMPLES.values()] + [SAMPLES["alm"][-1], SAMPLES["ala"][1]]
+
+
+def test_threads_give_single_thread_results(tmp_path):
+    expected = {p: work(p, tmp_path, "single") for p in files()}
+    jobs = [(p, "t%d_%d" % (r, i)) for r in range(ROUNDS) for i, p in enumerate(files())]
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        futures = [(p, pool.submit(work, p, tmp_path, tag)) for p, tag in jobs]
+        for p, f in futures:
+            assert f.result() == expected[p], p
+
+
+def test_one_asset_shared_by_threads():
+    path = SAMPLES["alo"][0]
+    with ferry.open(path) as shared:
+        expected = (shared.info(), [str(d) for d in shared.validate()], shared.write())
+        barrier = threading.Barrier(THREADS)
+        failures = []
+
+        def use():
+            barrier.wait()
+            for _ in range(20):
+                got = (shared.info(), [str(d) for d in shared.validate()], shared.write())
+                if got != expected:
+                    failures.append(got)
+
+        threads = [threading.Thread(target=use) for _ in range(THREADS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failures
