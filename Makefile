@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: all test demo clean samples asan fuzz bench install python-wheel web
+.PHONY: all test demo clean samples asan fuzz bench install python-wheel web windows windows-test
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -45,8 +45,25 @@ fuzz:
 bench: all
 	bash bench/run.sh $(BUILD)
 
+# Windows, cross-built with MinGW-w64 (docs/cross-building.md): the
+# dependency prefix (tools/cross/deps.sh, built once per machine, outside the
+# tree), then libferry.dll with its import library, libferry.a and the C
+# tests in build-windows/. The CLI and the Assimp reader are not built yet.
+WINDOWS_BUILD ?= build-windows
+WINDOWS_CMAKE_FLAGS ?=
+windows:
+	bash tools/cross/deps.sh mingw64 >/dev/null
+	cmake -S . -B $(WINDOWS_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw64.cmake \
+		-DFERRY_ASSIMP=OFF -DFERRY_CLI=OFF -DFERRY_BENCH=OFF $(WINDOWS_CMAKE_FLAGS)
+	cmake --build $(WINDOWS_BUILD) -j $(JOBS)
+
+# The Windows build's ctest under wine, then its outputs against this
+# (Linux) build's (tests/windows/run.sh).
+windows-test: windows all
+	JOBS=$(JOBS) bash tests/windows/run.sh $(WINDOWS_BUILD) $(BUILD)
+
 clean:
-	rm -rf build build-asan build-fuzz python/build python/ferry.egg-info
+	rm -rf build build-asan build-fuzz build-windows python/build python/ferry.egg-info
 
 # The web viewer as a static folder, $(BUILD)/web (docs/web.md): libferry in
 # WebAssembly (Debian's emscripten; the dependencies built once per machine

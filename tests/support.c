@@ -1,39 +1,143 @@
 #define _DEFAULT_SOURCE
 #include "support.h"
 
-#include <dirent.h>
+#include "core/platform.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
+#include <time.h>
 
 bool test_dir_exists(const char *dir)
 {
-    struct stat st;
-    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    fy_file_info info;
+    return fy_path_info(dir, true, &info) == 0 && info.kind == FY_KIND_FOLDER;
+}
+
+bool test_path_exists(const char *path)
+{
+    fy_file_info info;
+    return fy_path_info(path, false, &info) == 0;
+}
+
+bool test_make_dir(const char *path) { return fy_folder_make(path) == 0; }
+
+bool test_remove_file(const char *path) { return fy_file_remove(path) == 0; }
+
+bool test_remove_dir(const char *path) { return fy_folder_remove(path) == 0; }
+
+bool test_remove_tree(const char *path)
+{
+    fy_file_info info;
+    if (fy_path_info(path, false, &info) != 0) return true;
+    if (info.kind != FY_KIND_FOLDER) return fy_file_remove(path) == 0;
+    /* The names first, then the removals: a folder is not changed while it
+     * is being listed. */
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    fy_folder *d;
+    if (fy_folder_open(path, &d) == 0) {
+        const char *name;
+        fy_file_kind kind;
+        while (fy_folder_next(d, &name, &kind)) {
+            if (count == cap) {
+                cap = cap ? cap * 2 : 16;
+                names = realloc(names, cap * sizeof *names);
+            }
+            names[count++] = strdup(name);
+        }
+        fy_folder_close(d);
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t need = strlen(path) + strlen(names[i]) + 2;
+        char *sub = malloc(need);
+        fy_path_join(sub, need, path, names[i]);
+        test_remove_tree(sub);
+        free(sub);
+        free(names[i]);
+    }
+    free(names);
+    return fy_folder_remove(path) == 0;
+}
+
+/* The system's folder for temporaries: $TMPDIR or /tmp; on Windows %TEMP%
+ * or %TMP% (under wine, the wine prefix's C:\users\NAME\Temp). */
+static const char *temp_base(void)
+{
+#ifdef _WIN32
+    const char *names[] = {"TEMP", "TMP"};
+    const char *fallback = ".";
+#else
+    const char *names[] = {"TMPDIR", "TMPDIR"};
+    const char *fallback = "/tmp";
+#endif
+    for (size_t i = 0; i < 2; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) return v;
+    }
+    return fallback;
+}
+
+bool test_make_temp_dir(const char *name, char *out, size_t cap)
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    static unsigned long long state;
+    if (!state) state = ((unsigned long long)time(NULL) << 20) ^ (unsigned long long)fy_process_id() ^ 0x9e3779b97f4a7c15ull;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        char tail[7];
+        for (int i = 0; i < 6; i++) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            tail[i] = letters[(state >> 33) % (sizeof letters - 1)];
+        }
+        tail[6] = '\0';
+        char leaf[256];
+        snprintf(leaf, sizeof leaf, "%s-%s", name, tail);
+        int n = fy_path_join(out, cap, temp_base(), leaf);
+        if (n < 0 || (size_t)n >= cap) break;
+        int code = fy_folder_make(out);
+        if (code == 0) return true;
+        if (!fy_sys_exists(code)) break;
+    }
+    if (cap) out[0] = '\0';
+    return false;
+}
+
+bool test_output_dir(const char *name, char *out, size_t cap, bool *keep)
+{
+    const char *outputs = getenv("FERRY_TEST_OUTPUTS");
+    *keep = outputs && *outputs;
+    if (!*keep) return test_make_temp_dir(name, out, cap);
+    int n = fy_path_join(out, cap, outputs, name);
+    if (n < 0 || (size_t)n >= cap) {
+        if (cap) out[0] = '\0';
+        return false;
+    }
+    test_remove_tree(out);
+    fy_folder_make(outputs);
+    return fy_folder_make(out) == 0;
 }
 
 static void collect(const char *dir, const char *suffix, char ***paths, size_t *count, size_t *cap)
 {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        size_t need = strlen(dir) + strlen(e->d_name) + 2;
+    fy_folder *d;
+    if (fy_folder_open(dir, &d) != 0) return;
+    const char *name;
+    fy_file_kind kind;
+    while (fy_folder_next(d, &name, &kind)) {
+        if (name[0] == '.') continue;
+        size_t need = strlen(dir) + strlen(name) + 2;
         char *path = malloc(need);
-        snprintf(path, need, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(path, need, "%s/%s", dir, name);
+        if (test_dir_exists(path)) {
             collect(path, suffix, paths, count, cap);
             free(path);
             continue;
         }
-        size_t n = strlen(e->d_name), s = strlen(suffix);
-        if (n >= s && strcasecmp(e->d_name + n - s, suffix) == 0) {
+        size_t n = strlen(name), s = strlen(suffix);
+        if (n >= s && strcasecmp(name + n - s, suffix) == 0) {
             if (*count == *cap) {
                 *cap = *cap ? *cap * 2 : 64;
                 *paths = realloc(*paths, *cap * sizeof **paths);
@@ -43,7 +147,7 @@ static void collect(const char *dir, const char *suffix, char ***paths, size_t *
             free(path);
         }
     }
-    closedir(d);
+    fy_folder_close(d);
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

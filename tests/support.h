@@ -53,6 +53,29 @@ bool test_dir_exists(const char *dir);
 /* Reads a whole file (malloc'd), NULL on failure. */
 uint8_t *test_read_file(const char *path, size_t *size);
 
+/* Files and folders through the platform layer (src/core/platform.h), so
+ * that a test makes, looks at and removes them the same way on Linux and on
+ * Windows. Paths are UTF-8; on Windows '/' and '\\' both separate. */
+/* Something is at the path (links not followed). */
+bool test_path_exists(const char *path);
+bool test_make_dir(const char *path);
+bool test_remove_file(const char *path);
+/* An empty folder. */
+bool test_remove_dir(const char *path);
+/* The path and everything under it; links are removed, never followed.
+ * True when nothing is left. */
+bool test_remove_tree(const char *path);
+/* A new, empty folder NAME-XXXXXX (six letters and digits) under the
+ * system's folder for temporaries ($TMPDIR or /tmp; on Windows %TEMP% or
+ * %TMP%). False, with out "", when none could be made. */
+bool test_make_temp_dir(const char *name, char *out, size_t cap);
+/* The folder a test writes the outputs that tests/windows/outputs.sh
+ * compares between the Linux and Windows builds: with FERRY_TEST_OUTPUTS
+ * set, FERRY_TEST_OUTPUTS/NAME, emptied first and kept (*keep true);
+ * otherwise a new temporary folder as test_make_temp_dir makes, which the
+ * test removes. */
+bool test_output_dir(const char *name, char *out, size_t cap, bool *keep);
+
 /* Extras (ferry_json) as compact JSON text, reals to 9 significant digits:
  * the text the converters stored before extras became data, so the tests'
  * text assertions read the same. NULL for NULL. The text stays valid until

@@ -8,10 +8,10 @@
  *    compared byte for byte with both binaries (the counts are printed). */
 #include <ferry/config.h>
 
+#include "core/platform.h"
 #include "support.h"
 #include "test.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,12 +215,13 @@ int main(void)
            normals);
     CHECK(rvmats >= 37);
 
-    DIR *d = opendir(hemtt);
-    CHECK(d != NULL);
-    struct dirent *ent;
-    while (d && (ent = readdir(d)))
-        if (ent->d_name[0] != '.') check_pair(hemtt, ent->d_name);
-    if (d) closedir(d);
+    fy_folder *d = NULL;
+    CHECK(fy_folder_open(hemtt, &d) == 0);
+    const char *entry;
+    fy_file_kind kind;
+    while (d && fy_folder_next(d, &entry, &kind))
+        if (entry[0] != '.') check_pair(hemtt, entry);
+    if (d) fy_folder_close(d);
     printf("%zu pairs (%zu cfgconvert.bin): %zu sources need no preprocessor, %zu of them parse to the binary's "
            "tree; rapify matches expected.bin in %zu, cfgconvert.bin in %zu\n",
            pairs, cfgconvert_files, pairs_text, text_same_tree, match_expected, match_cfgconvert);

@@ -12,8 +12,6 @@
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "support.h"
 #include "test.h"
@@ -180,10 +178,9 @@ static void check_untextured(const ferry_scene *s)
 
 int main(void)
 {
-    char dir[64];
-    snprintf(dir, sizeof dir, "/tmp/ferry_test_look_%ld", (long)getpid());
-    CHECK(mkdir(dir, 0700) == 0);
-    char tga[128];
+    char dir[512];
+    CHECK(test_make_temp_dir("ferry_test_look", dir, sizeof dir));
+    char tga[600];
     snprintf(tga, sizeof tga, "%s/body.tga", dir);
     CHECK(write_tga(tga));
 
@@ -292,7 +289,7 @@ int main(void)
         ferry_scene_free(scene);
     }
     ferry_alamo_texture_folders_close(&folders);
-    unlink(tga);
-    rmdir(dir);
+    CHECK(test_remove_file(tga));
+    CHECK(test_remove_dir(dir));
     TEST_END();
 }

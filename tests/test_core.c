@@ -2,12 +2,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ferry/ferry.h>
 
-#include <errno.h>
-#include <signal.h>
+#ifndef _WIN32
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 #include "core/core.h"
+#include "core/platform.h"
 #include "support.h"
 #include "test.h"
 
@@ -98,9 +99,9 @@ static void test_buffer(void)
 
 static void test_atomic_write(void)
 {
-    char dir[] = "/tmp/ferry-core-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
-    char path[256], input[256];
+    char dir[512];
+    CHECK(test_make_temp_dir("ferry-core", dir, sizeof dir));
+    char path[600], input[600];
     snprintf(path, sizeof path, "%s/out.bin", dir);
     snprintf(input, sizeof input, "%s/in.bin", dir);
     ferry_error err;
@@ -111,12 +112,22 @@ static void test_atomic_write(void)
     CHECK(ferry_file_load(path, 0, &data, &size, &err) == FERRY_OK);
     CHECK(size == 5 && memcmp(data, "hello", 5) == 0);
     ferry_file_free(data);
+    /* The input is never overwritten, not even through another name for
+     * it: a link on POSIX; on Windows, where making a link needs a
+     * privilege, the same file spelt with backslashes and in capitals (NTFS
+     * ignores case). */
+    char link_path[600];
+#ifdef _WIN32
+    TEST_NOT_ON_WINDOWS("an output's mode 0644: Windows files have no mode bits (a new file takes its folder's permissions)");
+    TEST_NOT_ON_WINDOWS("a symbolic link to the input: making one needs a privilege on Windows; the input spelt "
+                        "another way is refused instead");
+    snprintf(link_path, sizeof link_path, "%s\\IN.BIN", dir);
+#else
     struct stat st;
     CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
-    /* The input is never overwritten, not even through a link to it. */
-    char link_path[256];
     snprintf(link_path, sizeof link_path, "%s/link.bin", dir);
     CHECK(symlink(input, link_path) == 0);
+#endif
     CHECK(ferry_file_write(link_path, "zz", 2, &(ferry_write_options){.protect_input = input}, &err) == FERRY_ERR_ARGUMENT);
     CHECK(ferry_file_load(input, 0, &data, &size, &err) == FERRY_OK);
     CHECK(size == 3 && memcmp(data, "abc", 3) == 0);
@@ -132,76 +143,89 @@ static void test_atomic_write(void)
     CHECK(ferry_file_load(path, 4, &data, &size, &err) == FERRY_ERR_LIMIT);
     CHECK(ferry_file_load("/nonexistent/x", 0, &data, &size, &err) == FERRY_ERR_IO);
     /* A folder that does not exist: the error says so, nothing is left behind. */
-    char missing[300];
+    char missing[700];
     snprintf(missing, sizeof missing, "%s/no/such/dir/out.bin", dir);
     CHECK(ferry_file_write(missing, "x", 1, NULL, &err) == FERRY_ERR_IO);
-    unlink(link_path);
-    unlink(input);
-    unlink(path);
-    CHECK(rmdir(dir) == 0); /* empty: no temporary files remain */
+#ifndef _WIN32
+    test_remove_file(link_path);
+#endif
+    test_remove_file(input);
+    test_remove_file(path);
+    CHECK(test_remove_dir(dir)); /* empty: no temporary files remain */
 }
 
 /* Only regular files are read, and nothing blocks: a FIFO with no writer
  * would hang open() or read() forever. */
 static void test_not_regular(void)
 {
-    char dir[] = "/tmp/ferry-core-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
-    char fifo[256];
-    snprintf(fifo, sizeof fifo, "%s/f.alo", dir);
-    CHECK(mkfifo(fifo, 0644) == 0);
+    char dir[512];
+    CHECK(test_make_temp_dir("ferry-core", dir, sizeof dir));
     uint8_t *data = NULL;
     size_t size = 0, got = 99;
     ferry_error err;
+    uint8_t head[16];
+    char fifo[600];
+#ifdef _WIN32
+    /* Windows' FIFOs are named pipes, in \\.\pipe\ rather than in a folder,
+     * told by their name and never opened (test_platform also refuses one
+     * a server holds open). */
+    snprintf(fifo, sizeof fifo, "\\\\.\\pipe\\ferry-test-core-%ld", fy_process_id());
+    const char *device = "NUL";
+#else
+    snprintf(fifo, sizeof fifo, "%s/f.alo", dir);
+    CHECK(mkfifo(fifo, 0644) == 0);
+    const char *device = "/dev/null";
+#endif
     CHECK(ferry_file_load(fifo, 0, &data, &size, &err) == FERRY_ERR_IO);
     CHECK(strstr(err.message, "is a FIFO (named pipe), not a regular file") != NULL);
     CHECK(data == NULL && size == 0);
-    uint8_t head[16];
     CHECK(ferry_file_read_head(fifo, head, sizeof head, &got, NULL, &err) == FERRY_ERR_IO && got == 0);
-    CHECK(ferry_file_load("/dev/null", 0, &data, &size, &err) == FERRY_ERR_IO);
+    CHECK(ferry_file_load(device, 0, &data, &size, &err) == FERRY_ERR_IO);
     CHECK(strstr(err.message, "character device") != NULL);
+    CHECK(data == NULL && size == 0);
     CHECK(ferry_file_load(dir, 0, &data, &size, &err) == FERRY_ERR_IO);
     CHECK(strstr(err.message, "is a folder") != NULL);
     /* The head of a regular file, and its size, without the rest. */
-    char path[256];
+    char path[600];
     snprintf(path, sizeof path, "%s/h.bin", dir);
     CHECK(ferry_file_write(path, "ODOL\x28\0\0\0rest", 12, NULL, &err) == FERRY_OK);
     uint64_t file_size = 0;
     CHECK(ferry_file_read_head(path, head, 4, &got, &file_size, &err) == FERRY_OK);
     CHECK(got == 4 && memcmp(head, "ODOL", 4) == 0 && file_size == 12);
     CHECK(ferry_file_read_head(path, head, sizeof head, &got, NULL, &err) == FERRY_OK && got == 12);
-    unlink(path);
-    unlink(fifo);
-    CHECK(rmdir(dir) == 0);
+    test_remove_file(path);
+#ifndef _WIN32
+    test_remove_file(fifo);
+#endif
+    CHECK(test_remove_dir(dir));
 }
 
 /* A killed writer's temporaries: removed only when provably stale. */
 static void test_stale_temporaries(void)
 {
-    char dir[] = "/tmp/ferry-core-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
-    pid_t dead = 999999;
-    while (kill(dead, 0) == 0 || errno != ESRCH) dead--;
-    const char *fmt[] = {"%s/a.glb.ferry-tmp-%ld-Ab12Cd",    /* dead writer: removed */
-                         "%s/b.glb.ferry-tmp-%ld-Ab12C",     /* five letters: kept */
-                         "%s/c.glb.tmp-%ld-Ab12Cd",          /* another pattern: kept */
-                         "%s/.ferry-tmp-%ld-Ab12Cd",         /* no target name: kept */
-                         "%s/d.glb.ferry-tmp-%ld-Ab12Cd"};   /* this process: kept */
-    char paths[5][256];
+    char dir[512];
+    CHECK(test_make_temp_dir("ferry-core", dir, sizeof dir));
+    long long dead = 999999;
+    while (fy_process_may_run(dead)) dead--;
+    const char *fmt[] = {"%s/a.glb.ferry-tmp-%lld-Ab12Cd",    /* dead writer: removed */
+                         "%s/b.glb.ferry-tmp-%lld-Ab12C",     /* five letters: kept */
+                         "%s/c.glb.tmp-%lld-Ab12Cd",          /* another pattern: kept */
+                         "%s/.ferry-tmp-%lld-Ab12Cd",         /* no target name: kept */
+                         "%s/d.glb.ferry-tmp-%lld-Ab12Cd"};   /* this process: kept */
+    char paths[5][600];
     ferry_error err;
     for (int i = 0; i < 5; i++) {
-        snprintf(paths[i], sizeof paths[i], fmt[i], dir, i == 4 ? (long)getpid() : (long)dead);
+        snprintf(paths[i], sizeof paths[i], fmt[i], dir, i == 4 ? (long long)fy_process_id() : dead);
         CHECK(ferry_file_write(paths[i], "x", 1, NULL, &err) == FERRY_OK);
     }
     size_t removed = 0;
     CHECK(ferry_file_remove_stale_temporaries(dir, &removed, &err) == FERRY_OK);
     CHECK_EQ_U(removed, 1);
-    struct stat st;
-    CHECK(stat(paths[0], &st) != 0);
-    for (int i = 1; i < 5; i++) CHECK(stat(paths[i], &st) == 0);
-    for (int i = 1; i < 5; i++) unlink(paths[i]);
+    CHECK(!test_path_exists(paths[0]));
+    for (int i = 1; i < 5; i++) CHECK(test_path_exists(paths[i]));
+    for (int i = 1; i < 5; i++) test_remove_file(paths[i]);
     CHECK(ferry_file_remove_stale_temporaries("/nonexistent/x", &removed, &err) == FERRY_ERR_IO);
-    CHECK(rmdir(dir) == 0);
+    CHECK(test_remove_dir(dir));
 }
 
 /* The default limit grows with the input, up to an absolute cap. */

@@ -3,7 +3,7 @@
  * described (the info JSON parses and names the format); bad input of every
  * format refused with a located error; names; ferry_asset_open's refusals;
  * an archive's entries checked one by one; layouts; scenes both ways. */
-#define _DEFAULT_SOURCE /* mkdtemp, mkfifo */
+#define _DEFAULT_SOURCE /* mkfifo */
 #include "support.h"
 #include "test.h"
 
@@ -12,8 +12,11 @@
 #include <ferry/pbo.h>
 
 #include <jansson.h>
+#ifndef _WIN32
 #include <sys/stat.h>
-#include <unistd.h>
+#endif
+
+#include "core/platform.h"
 
 typedef struct sample {
     ferry_format format;
@@ -176,7 +179,7 @@ static void test_row(const sample *s, const char *dir)
         free(saved);
         /* Never over the input. */
         CHECK(ferry_asset_save(a, target, &(ferry_write_options){.protect_input = target}, &err) == FERRY_ERR_ARGUMENT);
-        unlink(target);
+        test_remove_file(target);
     } else {
         CHECK(r == FERRY_ERR_UNSUPPORTED && out.size == 0);
     }
@@ -362,11 +365,22 @@ static void test_open_refusals(const char *dir)
     CHECK(ferry_file_load(path, 0, &bytes, &n, &want) == FERRY_ERR_IO && strcmp(err.message, want.message) == 0);
     CHECK(ferry_asset_open(dir, &o, &a, &err) == FERRY_ERR_IO && a == NULL);
     CHECK(ferry_file_load(dir, 0, &bytes, &n, &want) == FERRY_ERR_IO && strcmp(err.message, want.message) == 0);
+#ifdef _WIN32
+    /* A named pipe, told by its name (\\.\pipe\...) and never opened. */
+    snprintf(fifo, sizeof fifo, "\\\\.\\pipe\\ferry-test-format-%ld", fy_process_id());
+    bool made = true;
+#else
     snprintf(fifo, sizeof fifo, "%s/pipe.alo", dir);
-    if (mkfifo(fifo, 0600) == 0) {
+    bool made = mkfifo(fifo, 0600) == 0;
+    CHECK(made);
+#endif
+    if (made) {
         CHECK(ferry_asset_open(fifo, &o, &a, &err) == FERRY_ERR_IO && a == NULL); /* and no hang */
         CHECK(ferry_file_load(fifo, 0, &bytes, &n, &want) == FERRY_ERR_IO && strcmp(err.message, want.message) == 0);
-        unlink(fifo);
+        CHECK_MSG(strstr(err.message, "FIFO"), "%s", err.message);
+#ifndef _WIN32
+        test_remove_file(fifo);
+#endif
     }
     /* Content of no format, named .p3d: said by its name. */
     snprintf(path, sizeof path, "%s/box.p3d", dir);
@@ -381,7 +395,7 @@ static void test_open_refusals(const char *dir)
     CHECK(ferry_asset_open(source_path("fuzz/corpus/pbo/addon.pbo"), &(ferry_asset_options){.max_size = 100}, &a,
                            &err) == FERRY_OK);
     ferry_asset_free(a);
-    unlink(path);
+    test_remove_file(path);
 }
 
 /* An archive's entries: which are checked, how they are named. */
@@ -591,9 +605,9 @@ static void test_text_utf8(void)
 
 int main(void)
 {
-    char dir[] = "/tmp/ferry-test-format-XXXXXX";
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    char dir[512];
+    if (!test_make_temp_dir("ferry-test-format", dir, sizeof dir)) {
+        perror("test_make_temp_dir");
         return 1;
     }
     test_table();
@@ -606,6 +620,6 @@ int main(void)
     test_layouts();
     test_scenes();
     test_text_utf8();
-    rmdir(dir);
+    CHECK(test_remove_dir(dir));
     TEST_END();
 }

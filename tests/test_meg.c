@@ -2,7 +2,6 @@
  * from the documented layout (docs/formats/meg.md), independent of
  * ferry's writer; every truncation and some corruptions; the corpus
  * archives of PetroglyphTools (skipped without ../shared). */
-#define _DEFAULT_SOURCE /* mkdtemp */
 #include "support.h"
 #include "test.h"
 
@@ -558,12 +557,12 @@ static void test_pack_names(void)
  * and rewrite stand on. */
 static void test_writer_and_map(void)
 {
-    char dir[] = "/tmp/ferry-test-meg-XXXXXX";
-    if (!mkdtemp(dir)) {
-        CHECK(!"mkdtemp");
+    char dir[512];
+    if (!test_make_temp_dir("ferry-test-meg", dir, sizeof dir)) {
+        CHECK(!"test_make_temp_dir");
         return;
     }
-    char src[128], dst[128], cmd[160];
+    char src[600], dst[600];
     snprintf(src, sizeof src, "%s/src.bin", dir);
     snprintf(dst, sizeof dst, "%s/out.bin", dir);
     enum { N = 3 << 20 };
@@ -616,8 +615,7 @@ static void test_writer_and_map(void)
     ferry_file_unmap(&map);
     CHECK(ferry_file_map(dir, 0, &map, &err) == FERRY_ERR_IO);
     free(big);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    CHECK(system(cmd) == 0);
+    CHECK(test_remove_tree(dir));
 }
 
 int main(void)

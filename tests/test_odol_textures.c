@@ -17,18 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <dirent.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "support.h"
 #include "test.h"
 
-static char top[64];
+static char top[512];
 
 static void write_file(const char *rel, const void *data, size_t size)
 {
-    char path[512];
+    char path[1100];
     snprintf(path, sizeof path, "%s/%s", top, rel);
     FILE *f = fopen(path, "wb");
     CHECK_MSG(f != NULL, "cannot write %s", path);
@@ -39,29 +36,9 @@ static void write_file(const char *rel, const void *data, size_t size)
 
 static void make_dir(const char *rel)
 {
-    char path[512];
+    char path[1100];
     snprintf(path, sizeof path, "%s/%s", top, rel);
-    CHECK_MSG(mkdir(path, 0755) == 0, "mkdir %s", path);
-}
-
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            char sub[1024];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            struct stat st;
-            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-                remove_tree(sub);
-            else
-                unlink(sub);
-        }
-        closedir(d);
-    }
-    rmdir(path);
+    CHECK_MSG(test_make_dir(path), "mkdir %s", path);
 }
 
 /* ---- tiny PAA files (docs/formats/paa.md; the pixel values as test_paa.c
@@ -139,8 +116,7 @@ static uint8_t *decode_png(const ferry_scene_image *im, uint32_t w, uint32_t h)
  *   other/tst_addon/data/body_co.paa  a second root holding the same name */
 static void make_root(void)
 {
-    snprintf(top, sizeof top, "/tmp/ferry-odoltex-XXXXXX");
-    CHECK(mkdtemp(top) != NULL);
+    CHECK(test_make_temp_dir("ferry-odoltex", top, sizeof top));
     uint8_t b[128];
     make_dir("root");
     make_dir("root/AddonA");
@@ -184,7 +160,7 @@ static void make_root(void)
 
 static void test_find(void)
 {
-    char path[512];
+    char path[1100];
     ferry_file_source root, other, addon;
     ferry_error err;
     snprintf(path, sizeof path, "%s/root", top);
@@ -417,7 +393,7 @@ static void test_export(void)
     ferry_odol_stage_texture stages[3];
     ferry_odol_material mat;
     ferry_odol_model *m = build_model(pos, posb, uvb, stages, &mat);
-    char path[512];
+    char path[1100];
     snprintf(path, sizeof path, "%s/root", top);
     ferry_file_source root;
     ferry_error err;
@@ -569,6 +545,6 @@ int main(void)
     test_find();
     test_pbo();
     test_export();
-    remove_tree(top);
+    CHECK(test_remove_tree(top));
     TEST_END();
 }

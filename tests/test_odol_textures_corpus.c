@@ -7,12 +7,12 @@
 #define _DEFAULT_SOURCE
 #include <ferry/convert.h>
 #include <ferry/odol.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "core/platform.h"
 #include "support.h"
 #include "test.h"
 
@@ -37,37 +37,39 @@ static bool match_in(const char *dir, const char *rest)
 {
     const char *sep = strchr(rest, '\\');
     size_t n = sep ? (size_t)(sep - rest) : strlen(rest);
-    DIR *d = opendir(dir);
-    if (!d) return false;
+    fy_folder *d;
+    if (fy_folder_open(dir, &d) != 0) return false;
     bool found = false;
-    struct dirent *e;
-    while (!found && (e = readdir(d))) {
-        size_t el = strlen(e->d_name);
-        bool same = el == n && strncasecmp(e->d_name, rest, n) == 0;
-        if (!same && !sep && el == n && n > 4 && strncasecmp(e->d_name, rest, n - 4) == 0 &&
-            (!strcasecmp(e->d_name + n - 4, ".pac") || !strcasecmp(e->d_name + n - 4, ".paa")) &&
+    const char *entry;
+    fy_file_kind kind;
+    while (!found && fy_folder_next(d, &entry, &kind)) {
+        size_t el = strlen(entry);
+        bool same = el == n && strncasecmp(entry, rest, n) == 0;
+        if (!same && !sep && el == n && n > 4 && strncasecmp(entry, rest, n - 4) == 0 &&
+            (!strcasecmp(entry + n - 4, ".pac") || !strcasecmp(entry + n - 4, ".paa")) &&
             (!strcasecmp(rest + n - 4, ".pac") || !strcasecmp(rest + n - 4, ".paa")))
             same = true;
         if (!same) continue;
         char sub[1024];
-        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        snprintf(sub, sizeof sub, "%s/%s", dir, entry);
         found = sep ? match_in(sub, sep + 1) : true;
     }
-    closedir(d);
+    fy_folder_close(d);
     return found;
 }
 
 static bool exists_in_addons(const char *name)
 {
     while (*name == '\\') name++;
-    DIR *d = opendir(ADDONS);
-    if (!d) return false;
+    fy_folder *d;
+    if (fy_folder_open(ADDONS, &d) != 0) return false;
     bool found = false;
-    struct dirent *e;
-    while (!found && (e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
+    const char *entry;
+    fy_file_kind kind;
+    while (!found && fy_folder_next(d, &entry, &kind)) {
+        if (entry[0] == '.') continue;
         char dir[1024], prefix[256] = "", file[1100];
-        snprintf(dir, sizeof dir, "%s/%s", ADDONS, e->d_name);
+        snprintf(dir, sizeof dir, "%s/%s", ADDONS, entry);
         snprintf(file, sizeof file, "%s/$PREFIX$", dir);
         FILE *f = fopen(file, "rb");
         if (f) {
@@ -75,12 +77,12 @@ static bool exists_in_addons(const char *name)
             fclose(f);
             prefix[strcspn(prefix, "\r\n")] = '\0';
         } else {
-            snprintf(prefix, sizeof prefix, "%s", e->d_name);
+            snprintf(prefix, sizeof prefix, "%s", entry);
         }
         size_t pl = strlen(prefix);
         if (pl && strncasecmp(name, prefix, pl) == 0 && name[pl] == '\\') found = match_in(dir, name + pl + 1);
     }
-    closedir(d);
+    fy_folder_close(d);
     return found;
 }
 

@@ -3,8 +3,7 @@
  * once; every result must equal the single-threaded one. */
 #include <ferry/alo.h>
 
-#include <pthread.h>
-
+#include "core/platform.h"
 #include "support.h"
 #include "test.h"
 
@@ -15,7 +14,7 @@ typedef struct job {
     int failures;
 } job;
 
-static void *worker(void *arg)
+static void worker(void *arg)
 {
     job *j = arg;
     for (int round = 0; round < 3; round++) {
@@ -37,7 +36,6 @@ static void *worker(void *arg)
             ferry_alo_free(m);
         }
     }
-    return NULL;
 }
 
 int main(void)
@@ -60,14 +58,16 @@ int main(void)
     }
     if (!count) TEST_SKIP("no models found in samples/ or ../shared");
     printf("%zu models, 4 threads x 3 rounds\n", count);
-    pthread_t threads[4];
+    fy_thread threads[4];
     job jobs[4];
+    bool started[4];
     for (int t = 0; t < 4; t++) {
         jobs[t] = (job){files, sizes, count, 0};
-        CHECK(pthread_create(&threads[t], NULL, worker, &jobs[t]) == 0);
+        started[t] = fy_thread_start(&threads[t], worker, &jobs[t]) == 0;
+        CHECK(started[t]);
     }
     for (int t = 0; t < 4; t++) {
-        pthread_join(threads[t], NULL);
+        if (started[t]) fy_thread_join(&threads[t]);
         CHECK_EQ_U(jobs[t].failures, 0);
     }
     for (size_t i = 0; i < count; i++) free(files[i]);

@@ -5,12 +5,12 @@
 #ifndef FERRY_TOOLS_SAMPLE_IO_H
 #define FERRY_TOOLS_SAMPLE_IO_H
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <ferry/ferry.h>
+
+#include "core/platform.h"
 
 /* "PROG: WHAT FILE: <located error>" on stderr. */
 static inline void sample_print_error(const char *prog, const char *what, const char *file, const ferry_error *err)
@@ -39,12 +39,20 @@ static inline int sample_save(const char *prog, const char *outdir, const char *
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", outdir, file);
     for (char *p = path + 1; *p; p++) {
+#ifdef _WIN32
+        if (*p != '/' && *p != '\\') continue;
+#else
         if (*p != '/') continue;
+#endif
+        char separator = *p;
         *p = '\0';
-        int rc = mkdir(path, 0777);
-        *p = '/';
-        if (rc != 0 && errno != EEXIST) {
-            fprintf(stderr, "%s: cannot create the directory of %s: %s\n", prog, path, strerror(errno));
+        fy_file_info info;
+        int rc = fy_path_info(path, true, &info) == 0 && info.kind == FY_KIND_FOLDER ? 0 : fy_folder_make(path);
+        *p = separator;
+        if (rc != 0 && !fy_sys_exists(rc)) {
+            char words[256];
+            fprintf(stderr, "%s: cannot create the directory of %s: %s\n", prog, path,
+                    fy_sys_message(rc, words, sizeof words));
             return -1;
         }
     }

@@ -197,8 +197,23 @@ build_libpng1.6() {
 build_jansson() {
   # jansson's Debian source has no generated configure: its CMake build.
   # No docs (sphinx), examples or tests; static only (the default).
+  # MinGW: jansson_private.h turns snprintf into msvcrt's _snprintf for any
+  # Windows compiler but MSVC, and msvcrt's %g rounds a tie away from zero
+  # (331.9765625 to 9 digits: 331.976563) where glibc rounds it to even
+  # (331.976562), so glTF written on Windows would differ from Linux's. The
+  # two lines go, and MinGW's own C99 printf family is used, as for libferry.
+  local flags=$CFLAGS
+  if [ "$target" = mingw64 ]; then
+    sed -i '/Other Windows compiller/,/^#endif/{/#define snprintf  *_snprintf/d;/#define vsnprintf _vsnprintf/d}' \
+      src/jansson_private.h
+    if sed -n '/Other Windows compiller/,/^#endif/p' src/jansson_private.h | grep -q '#define'; then
+      echo "jansson_private.h: its Windows snprintf lines are not the ones expected" >&2
+      return 1
+    fi
+    flags="$flags -D__USE_MINGW_ANSI_STDIO=1"
+  fi
   cmake_configure -DJANSSON_BUILD_DOCS=OFF -DJANSSON_EXAMPLES=OFF -DJANSSON_WITHOUT_TESTS=ON \
-    -DJANSSON_BUILD_SHARED_LIBS=OFF
+    -DJANSSON_BUILD_SHARED_LIBS=OFF -DCMAKE_C_FLAGS="$flags"
   cmake --build ferry-build -j "$jobs"
   cmake --install ferry-build
 }
