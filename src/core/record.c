@@ -107,6 +107,7 @@ bool fy_record_room(fy_record_reader *r, size_t at, uint64_t count, size_t min_s
 {
     if (r->c.failed) return false;
     size_t remaining = fy_remaining(&r->c);
+    if (r->whole > r->c.end) remaining = r->whole - r->c.pos > SIZE_MAX ? SIZE_MAX : (size_t)(r->whole - r->c.pos);
     if (min_size && count > remaining / min_size) {
         fy_fail_at(&r->c, at, FERRY_ERR_TRUNCATED, "%s %llu needs at least %llu bytes (%zu each), only %zu remain", what,
                    (unsigned long long)count, (unsigned long long)count * min_size, min_size, remaining);

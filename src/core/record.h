@@ -23,6 +23,11 @@ typedef struct fy_record_reader {
     size_t marks[FY_RECORD_DEPTH]; /* path length before each push */
     bool located; /* the error's path was named: an inner record wins */
     bool nomem;   /* the arena refused an allocation */
+    /* The size of the whole input when the reader is given its first bytes
+     * only (an archive's tables, read before its data); 0: the input is
+     * whole. fy_record_room then counts the bytes that remain in the whole,
+     * so that a count is refused with the same words either way. */
+    uint64_t whole;
     ferry_error local_err;
 } fy_record_reader;
 

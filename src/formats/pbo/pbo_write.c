@@ -80,14 +80,31 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
     *bytes = NULL;
     *size = 0;
     const ferry_pbo_entry *e = &m->entries[index];
-    char path[48];
-    snprintf(path, sizeof path, "entries[%zu]", index);
     if (!e->data) {
+        char path[48];
+        snprintf(path, sizeof path, "entries[%zu]", index);
         fy_error_set(err, FERRY_ERR_TRUNCATED, e->offset, path,
                      "its %u bytes at %llu lie past the archive's end (%zu bytes)", (unsigned)e->size,
                      (unsigned long long)e->start, m->archive_size);
         return FERRY_ERR_TRUNCATED;
     }
+    return ferry_pbo_entry_decode(m, index, e->data, max_size, bytes, size, err);
+}
+
+ferry_result ferry_pbo_entry_decode(const ferry_pbo *m, size_t index, const uint8_t *stored, size_t max_size,
+                                    uint8_t **bytes, size_t *size, ferry_error *err)
+{
+    if (err) fy_error_clear(err);
+    if (!m || !bytes || !size || index >= m->entry_count || (!stored && m->entries[index].size)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no archive, no output, no entry %zu or no bytes",
+                     index);
+        return FERRY_ERR_ARGUMENT;
+    }
+    *bytes = NULL;
+    *size = 0;
+    const ferry_pbo_entry *e = &m->entries[index];
+    char path[48];
+    snprintf(path, sizeof path, "entries[%zu]", index);
     if (e->method != FERRY_PBO_METHOD_NONE && e->method != FERRY_PBO_METHOD_COMPRESSED) {
         fy_error_set(err, FERRY_ERR_UNSUPPORTED, e->offset + e->name_length + 1, path,
                      "packing method 0x%08X: ferry decodes stored (0) and compressed ('Cprs') entries only",
@@ -112,11 +129,11 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
         return FERRY_ERR_NOMEM;
     }
     if (!packed) {
-        memcpy(buf, e->data, n);
+        if (n) memcpy(buf, stored, n);
     } else {
         ferry_error local;
         size_t used = 0;
-        ferry_result rc = fy_lzss_decode_sum(e->data, e->size, n, buf, &used, FY_LZSS_SUM_UNSIGNED, &local);
+        ferry_result rc = fy_lzss_decode_sum(stored, e->size, n, buf, &used, FY_LZSS_SUM_UNSIGNED, &local);
         if (rc == FERRY_OK && used != e->size) {
             rc = FERRY_ERR_MALFORMED;
             fy_error_set(&local, FERRY_ERR_MALFORMED, used, NULL,
