@@ -2,7 +2,7 @@
 #define _GNU_SOURCE /* FNM_CASEFOLD */
 #include "cli.h"
 #include "formats.h"
-#include "sources.h"
+#include <ferry/archive.h>
 
 #include <ferry/meg.h>
 #include <ferry/pbo.h>
@@ -317,8 +317,14 @@ int cmd_extract(int argc, char **argv)
     for (size_t i = 0; items && i < total; i++) {
         size_t nlen;
         const char *name = archive_name(&a, i, &nlen);
-        const char *why = NULL;
-        char *p = cli_entry_path(name, nlen, &why);
+        ferry_error perr;
+        char *p = malloc(nlen + 1);
+        const char *why = p ? NULL : "out of memory";
+        if (p && ferry_archive_entry_path(name, nlen, p, nlen + 1, &perr) != FERRY_OK) {
+            free(p);
+            p = NULL;
+            why = perr.message;
+        }
         if (!p) {
             fprintf(stderr, "%s: %s '%s' not extracted: %s\n", CLI_TXT(apath), archive_where(&a, i, where, sizeof where),
                     name ? CLI_TXT(name) : "", why);

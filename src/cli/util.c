@@ -45,6 +45,15 @@ void cli_fprint_error(FILE *f, const char *file, const ferry_error *err)
 
 void cli_print_error(const char *file, const ferry_error *err) { cli_fprint_error(stderr, file, err); }
 
+int cli_check_texture_place(const char *cmd, const char *path)
+{
+    ferry_place_kind kind;
+    ferry_error err;
+    if (ferry_places_kind(path, &kind, &err) != FERRY_OK) return cli_usage_error(cmd, "--textures %s: %s", path, err.message);
+    if (kind != FERRY_PLACE_NONE) return CLI_OK;
+    return cli_usage_error(cmd, "--textures %s: neither a folder nor an archive (MEG, PBO)", path);
+}
+
 const char *cli_format_name(ferry_format format)
 {
     const ferry_format_desc *d = ferry_format_describe(format);

@@ -1,0 +1,188 @@
+/* Archives behind one handle: a MEG or a PBO (any format whose row in the
+ * format table is FERRY_IS_ARCHIVE) as entries with names and bytes, a
+ * file source, and the jobs done with them; and places, the folders and
+ * archives a job looks files up in, each opened once.
+ *
+ * An archive is opened from a path (mapped: only the pages of its tables
+ * and of the entries read are read, whatever its size) or from a
+ * ferry_asset of one. Its typed object (ferry_meg, ferry_pbo: meg.h,
+ * pbo.h) stays reachable for what only one format has. */
+#ifndef FERRY_ARCHIVE_H
+#define FERRY_ARCHIVE_H
+
+#include <ferry/format.h>
+#include <ferry/meg.h>
+#include <ferry/pbo.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An archive never changes once opened: its entries, bytes and source may
+ * be used from several threads at once. */
+typedef struct ferry_archive ferry_archive;
+
+/* One entry, as every archive format has it. */
+typedef struct ferry_archive_entry {
+    /* The stored name: name_length bytes, any byte but the games' rules
+     * (a NUL inside is possible in a MEG), followed by a NUL; NULL when the
+     * record names none (a MEG record whose name index is out of range). */
+    const char *name;
+    size_t name_length;
+    uint64_t size;        /* its bytes when read: a compressed PBO entry's decoded size */
+    uint64_t stored_size; /* the bytes it takes in the archive */
+    uint64_t start;       /* where those begin */
+    uint64_t offset;      /* where its record is */
+    bool compressed;      /* stored compressed (PBO 'Cprs'): ferry_archive_read_entry decodes it */
+} ferry_archive_entry;
+
+typedef struct ferry_archive_options {
+    ferry_read_options read; /* the tables' memory limit */
+    /* How the archive is named: entries' labels (ARCHIVE:NAME), and the
+     * file name a PBO without a prefix property is mounted at. NULL: the
+     * path (ferry_archive_open), the asset's name. Copied. */
+    const char *name;
+} ferry_archive_options;
+
+/* Opens the archive at `path`: its format told by content, or, when the
+ * content is no format ferry knows, by the name's extension (a .pbo whose
+ * first record is broken is then refused by the PBO reader, saying why).
+ * Content of another format, or of none with another extension, is
+ * FERRY_ERR_UNSUPPORTED ("not an archive ferry reads (MEG, PBO): ...").
+ * The file is mapped (ferry_asset_open; an archive has no size limit). */
+FERRY_API ferry_result ferry_archive_open(const char *path, const ferry_archive_options *options, ferry_archive **out,
+                                          ferry_error *err);
+/* The archive an asset holds (an asset of a format FERRY_IS_ARCHIVE; one
+ * opened bytes_only is read now). The asset must outlive the archive. */
+FERRY_API ferry_result ferry_archive_from_asset(const ferry_asset *asset, ferry_archive **out, ferry_error *err);
+
+/* Where a front end without mapped files gets an archive's bytes (the web
+ * viewer reads a dropped file with File.slice in a worker, never whole):
+ * the archive reads its tables first (as much as ferry_meg_read_head and
+ * ferry_pbo_read_head ask for: the first 64 KiB, then more only when the
+ * tables are larger) and each entry's stored bytes when it is read. */
+typedef struct ferry_archive_reader {
+    /* Copies up to `size` bytes of the archive from byte `offset` into
+     * `buffer` and returns how many: fewer is fine (the rest is asked
+     * again), 0 before the archive's end is the archive ending early
+     * (FERRY_ERR_TRUNCATED), a negative number a failed read
+     * (FERRY_ERR_IO). Called from one thread at a time (the archive holds
+     * a lock around each call). */
+    int64_t (*read)(void *user, uint64_t offset, size_t size, void *buffer);
+    void *user;
+    uint64_t size; /* the archive's size in bytes */
+    /* Called by ferry_archive_free (may be NULL); not when the open fails,
+     * `user` then stays the caller's. */
+    void (*close)(void *user);
+} ferry_archive_reader;
+
+/* An archive read through `reader` (copied): its format told by the
+ * content of its first bytes (else by options->name's extension), its
+ * tables read with ferry_X_read_head, with the errors ferry_X_read gives.
+ * Entries are read when asked for (ferry_archive_read_entry, the source's
+ * loads); the PBO trailer's SHA-1 is not checked (it needs every byte). */
+FERRY_API ferry_result ferry_archive_from_reader(const ferry_archive_reader *reader,
+                                                 const ferry_archive_options *options, ferry_archive **out,
+                                                 ferry_error *err);
+FERRY_API void ferry_archive_free(ferry_archive *archive); /* NULL does nothing */
+
+FERRY_API ferry_format ferry_archive_format(const ferry_archive *archive);
+/* options->name, the path, the asset's name; NULL: none. */
+FERRY_API const char *ferry_archive_name(const ferry_archive *archive);
+/* The archive's size in bytes. */
+FERRY_API uint64_t ferry_archive_size(const ferry_archive *archive);
+/* The typed object: a ferry_meg or a ferry_pbo, by format. */
+FERRY_API const void *ferry_archive_object(const ferry_archive *archive);
+/* The asset it was opened from (ferry_archive_open makes one); NULL for a
+ * reader's. */
+FERRY_API const ferry_asset *ferry_archive_asset(const ferry_archive *archive);
+
+FERRY_API size_t ferry_archive_entry_count(const ferry_archive *archive);
+/* Entry `index` in the archive's record order; NULL past the last. */
+FERRY_API const ferry_archive_entry *ferry_archive_entry_at(const ferry_archive *archive, size_t index);
+
+/* Entry `index`'s bytes, malloc'd (free() them): as stored, or a
+ * compressed PBO entry decoded and its checksum checked (pbo.h). At most
+ * max_size bytes (0: no limit), else FERRY_ERR_LIMIT. Errors are located
+ * in the archive and name the record ("files[3]", "entries[3]"): bytes
+ * outside the archive, a stream that does not decode, an unknown method. */
+FERRY_API ferry_result ferry_archive_read_entry(const ferry_archive *archive, size_t index, size_t max_size,
+                                                uint8_t **bytes, size_t *size, ferry_error *err);
+/* Entry `index` as an asset: its bytes had once (ferry_archive_read_entry;
+ * a stored entry of a mapped archive is not copied), its format told by
+ * content (or options->format), read as ferry_asset_read does. The name
+ * is options->name, else the label ARCHIVE:NAME (ferry_asset_validate's).
+ * The archive must outlive the asset. */
+FERRY_API ferry_result ferry_archive_open_entry(const ferry_archive *archive, size_t index,
+                                                const ferry_asset_options *options, ferry_asset **out,
+                                                ferry_error *err);
+
+/* The archive as a file source (ferry_file_source_meg, ferry_file_source_pbo:
+ * stored names with '/' for '\', compared ignoring ASCII case), labelled
+ * with the archive's name; owned by the archive. */
+FERRY_API const ferry_file_source *ferry_archive_source(const ferry_archive *archive);
+/* The engine path the archive's entries are mounted at, for formats the
+ * engine mounts so (PBO): its "prefix" property, or, without one, the
+ * archive's file name without its extension (ferry_odol_root's prefix);
+ * NULL for other formats (MEG), and for a PBO without either. */
+FERRY_API const char *ferry_archive_prefix(const ferry_archive *archive);
+
+/* The rule extract and convert -r share: a stored name as a relative path
+ * with '/' between folders that stays inside any folder it is written
+ * below. Refused (FERRY_ERR_MALFORMED, err->message saying why, as "its
+ * name ..."): no name (NULL), an empty one, one holding a NUL byte, one
+ * starting with a drive letter ("C:"), an absolute one ('/' or '\' first),
+ * one with an empty, '.' or '..' segment. Writes length + 1 bytes (the
+ * path and a NUL) to `out`; a smaller capacity is FERRY_ERR_ARGUMENT. */
+FERRY_API ferry_result ferry_archive_entry_path(const char *name, size_t length, char *out, size_t capacity,
+                                                ferry_error *err);
+
+/* ---- places ----
+ *
+ * The folders and archives a job looks files up in (textures, a model's
+ * folder and the one above it, convert -r's input), each opened once per
+ * path and wrapped in ferry_file_source_cached, so that a batch of
+ * thousands of models lists each folder once. Thread-safe: the pool has
+ * its own lock, and every place it gives may be used from several threads
+ * at once (a folder source opens what each call reads; an archive's source
+ * only reads its tables and bytes; the cache lists under its own lock).
+ * Places live until the pool is freed. */
+typedef struct ferry_places ferry_places;
+
+typedef struct ferry_place {
+    const char *path;                /* as given */
+    const ferry_file_source *source; /* cached; labelled with `path` */
+    const ferry_archive *archive;    /* NULL: a folder */
+    /* The engine path the archive's entries are mounted at
+     * (ferry_archive_prefix: a PBO's), NULL otherwise: how an ODOL model's
+     * textures are found in it (ferry_odol_root). */
+    const char *prefix;
+} ferry_place;
+
+typedef enum ferry_place_kind {
+    FERRY_PLACE_NONE = 0, /* neither a folder nor an archive ferry reads */
+    FERRY_PLACE_FOLDER,
+    FERRY_PLACE_ARCHIVE /* a file whose content, or else whose extension, is an archive format's */
+} ferry_place_kind;
+
+FERRY_API ferry_places *ferry_places_new(void); /* NULL: out of memory */
+FERRY_API void ferry_places_free(ferry_places *places);
+/* A folder or an archive (ferry_places_kind), opened once per path
+ * string. NULL with err filled: nothing at the path, neither a folder nor
+ * an archive (FERRY_ERR_UNSUPPORTED, "neither a folder nor an archive
+ * ferry reads (MEG, PBO)"), an archive that does not read. */
+FERRY_API const ferry_place *ferry_places_open(ferry_places *places, const char *path, ferry_error *err);
+/* A folder of the disk (any path, even one that is not there yet: its
+ * source then finds nothing), opened once per path string. */
+FERRY_API const ferry_place *ferry_places_folder(ferry_places *places, const char *path, ferry_error *err);
+/* What ferry_places_open would take `path` for, without opening it: a
+ * folder, an archive, or neither. FERRY_ERR_IO when the path cannot be
+ * looked at (err->message: the system's words, "No such file or
+ * directory"). */
+FERRY_API ferry_result ferry_places_kind(const char *path, ferry_place_kind *kind, ferry_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
