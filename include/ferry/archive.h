@@ -137,6 +137,51 @@ FERRY_API const char *ferry_archive_prefix(const ferry_archive *archive);
 FERRY_API ferry_result ferry_archive_entry_path(const char *name, size_t length, char *out, size_t capacity,
                                                 ferry_error *err);
 
+/* ---- extract ---- */
+
+typedef struct ferry_extract_options {
+    /* Only the entries whose name, with '/' for '\', matches one of these
+     * shell patterns, ignoring ASCII case ('*' any bytes, '/' too; '?' one;
+     * "[a-z]", "[!a-z]", "[[:digit:]]"; a '\' in a pattern is a '/', as
+     * in names). None: every entry. */
+    const char *const *patterns;
+    size_t pattern_count;
+    /* How each file is written (ferry_file_write: atomically). A zero
+     * protect_input is the archive's own file (when it was opened from
+     * one): an entry is never written over its archive. */
+    ferry_write_options write;
+    /* Each entry not extracted, as it is met (kind ERROR, file: the
+     * archive's name; rule "entry-name": a name that could lead outside the
+     * folder, "entry-case": two names equal but for case, both refused,
+     * "entry-bytes": bytes that cannot be had, "entry-folder": a folder on
+     * its path that cannot be made or is a link; "write-error": the file
+     * could not be written, file: its path, error: why). */
+    ferry_message_fn message;
+    void *user;
+    ferry_progress_fn progress; /* once before (0 of the entries chosen), then after each */
+    void *progress_user;
+} ferry_extract_options;
+
+typedef struct ferry_extract_report {
+    size_t selected;  /* entries with a safe name the patterns chose (every entry without patterns) */
+    size_t extracted; /* files written */
+    size_t refused;   /* entries not extracted, each named in a message */
+} ferry_extract_report;
+
+/* Writes the archive's entries under out_dir (created if needed; a file
+ * there is FERRY_ERR_ARGUMENT, "OUT exists and is not a folder"), each
+ * at its name made a path (ferry_archive_entry_path), in the order of
+ * their bytes in the archive (a mapped archive's pages dropped as each is
+ * written). Nothing is written outside out_dir: a name that could lead out
+ * is refused, a folder on the way that is a link is refused, two entries
+ * whose paths are equal but for ASCII case are both refused (one would
+ * replace the other on a disk that ignores case). Each refusal is a
+ * message; the others are written and the call returns FERRY_OK with the
+ * report filled (refused > 0 is for the caller to weigh). */
+FERRY_API ferry_result ferry_archive_extract(const ferry_archive *archive, const char *out_dir,
+                                             const ferry_extract_options *options, ferry_extract_report *report,
+                                             ferry_error *err);
+
 /* ---- places ----
  *
  * The folders and archives a job looks files up in (textures, a model's

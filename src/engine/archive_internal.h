@@ -66,6 +66,9 @@ ferry_result fy_archive_reader_load(void *user, const char *path, size_t max_siz
 void fy_archive_reader_release(void *user, uint8_t *data, size_t size);
 ferry_result fy_archive_reader_list(void *user, const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err);
 
+/* A shell pattern against a name (archive_extract.c; ferry_extract_options). */
+bool fy_glob_match(const char *pattern, const char *name);
+
 /* Calls options' message callback (when there is one) with a message of
  * `kind` about `file`, the text formatted. */
 void fy_message(ferry_message_fn fn, void *user, ferry_message_kind kind, const char *file, const char *rule,
