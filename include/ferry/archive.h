@@ -182,6 +182,74 @@ FERRY_API ferry_result ferry_archive_extract(const ferry_archive *archive, const
                                              const ferry_extract_options *options, ferry_extract_report *report,
                                              ferry_error *err);
 
+/* ---- pack ---- */
+
+/* A file of the disk and the path it is packed under ('/' between folders). */
+typedef struct ferry_pack_file {
+    const char *path;
+    const char *name;
+} ferry_pack_file;
+
+typedef struct ferry_pack_options {
+    /* FERRY_FORMAT_MEG or FERRY_FORMAT_PBO; 0: told by the output's name
+     * (.meg, .pbo). */
+    ferry_format format;
+    uint32_t meg_format; /* MEG: 1, 2 or 3 (3 unencrypted); 0: 1 */
+    /* PBO: the product entry's "prefix" property (NULL: none), and more
+     * properties after it (ferry_pbo_pack_options). */
+    const char *prefix;
+    const ferry_pbo_property *properties;
+    size_t property_count;
+    /* When `folder` is NULL: the files to pack, each under its name. */
+    const ferry_pack_file *files;
+    size_t file_count;
+    ferry_write_options write; /* how the output is written (always atomically) */
+    /* Each file not packed, as it is met (kind ERROR, file: its path, text
+     * "not packed: WHY"; rule "file-unreadable", "file-kind": not a regular
+     * file, "name": a name the format cannot store, "name-case": two names
+     * equal but for case, both refused), and each folder the walk could not
+     * enter (rules "folder-unreadable", an error, and "folder-repeated", a
+     * warning: file is the folder, text why). */
+    ferry_message_fn message;
+    void *user;
+    ferry_progress_fn progress; /* once before (0 of the files packed), then after each */
+    void *progress_user;
+} ferry_pack_options;
+
+/* Where a pack that failed stopped. */
+typedef enum ferry_pack_stage {
+    FERRY_PACK_DONE = 0,      /* it did not fail */
+    FERRY_PACK_ARGUMENTS,     /* the options, the folder or the output as named: nothing read */
+    FERRY_PACK_FILES,         /* the files or their layout (a file changed while packed): nothing written */
+    FERRY_PACK_OUTPUT         /* writing the output */
+} ferry_pack_stage;
+
+typedef struct ferry_pack_report {
+    ferry_format format;
+    uint32_t meg_format; /* MEG: the format written */
+    size_t packed;       /* files in the archive */
+    uint64_t bytes;      /* their bytes */
+    size_t refused;      /* files not packed and folders not read, each named in a message */
+    ferry_pack_stage failed_at;
+} ferry_pack_report;
+
+/* A new archive at out_path of every file under `folder` (subfolders too;
+ * names starting with '.' left out, and out_path itself; each folder
+ * entered once, links to folders after the folders themselves), or of
+ * options->files: as the games' tools write one. MEG: names as
+ * ferry_meg_name_from_path stores them, the layout of
+ * ferry_meg_pack_tables. PBO: names as the paths are ('\' between
+ * folders), each file's time its timestamp, the layout of
+ * ferry_pbo_pack_tables and the SHA-1 trailer. Written a piece at a time
+ * (ferry_file_writer: the tables, then each file appended from the disk,
+ * the SHA-1 computed as the bytes pass), so memory does not grow with the
+ * files' bytes; atomically. Files that cannot be packed are named in
+ * messages and left out (the call still succeeds: report->refused); a
+ * file that changes size while it is packed stops the pack, the output
+ * as it was. */
+FERRY_API ferry_result ferry_archive_pack(const char *out_path, const char *folder, const ferry_pack_options *options,
+                                          ferry_pack_report *report, ferry_error *err);
+
 /* ---- places ----
  *
  * The folders and archives a job looks files up in (textures, a model's

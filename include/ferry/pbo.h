@@ -199,6 +199,17 @@ typedef struct ferry_pbo_pack_options {
 FERRY_API ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count,
                                       const ferry_pbo_pack_options *options, ferry_buffer *out, ferry_error *err);
 
+/* The table of a new archive laid out as ferry_pbo_pack lays it out (the
+ * same checks, files' `data` not used), for a caller that appends the
+ * files' bytes itself (ferry_archive_pack streams them from the disk):
+ * appends the product entry, its properties, the records and the empty
+ * record to `tables`, and writes to order[k] (count items) the file whose
+ * bytes come k-th. The archive is then `tables`, each file's bytes in
+ * that order, a 0 byte and the SHA-1 of everything before it. */
+FERRY_API ferry_result ferry_pbo_pack_tables(const ferry_pbo_pack_file *files, size_t count,
+                                             const ferry_pbo_pack_options *options, ferry_buffer *tables,
+                                             size_t *order, ferry_error *err);
+
 /* The archive as a file source (ferry.h): paths are the stored names with
  * '/' for '\\', folders are implied by them, and paths are compared
  * ignoring ASCII case, as the engine looks names up. Loads decode

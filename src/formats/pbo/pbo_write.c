@@ -237,12 +237,14 @@ static void put_text(ferry_buffer *out, const char *s)
     fy_buf_u8(out, 0);
 }
 
-ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, const ferry_pbo_pack_options *options,
-                            ferry_buffer *out, ferry_error *err)
+/* The table of a new archive (ferry_pbo_pack_tables); with `need_data`
+ * each file must also have its bytes (ferry_pbo_pack). */
+static ferry_result pack_table(const ferry_pbo_pack_file *files, size_t count, const ferry_pbo_pack_options *options,
+                               bool need_data, ferry_buffer *out, size_t *order_out, ferry_error *err)
 {
     if (err) fy_error_clear(err);
-    if (!out || (count && !files)) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no files or no buffer");
+    if (!out || (count && (!files || !order_out))) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no files, no buffer or no order");
         return FERRY_ERR_ARGUMENT;
     }
     static const ferry_pbo_pack_options none = {0};
@@ -276,7 +278,7 @@ ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, cons
         order[i] = i;
         const char *why = f->name ? fy_pbo_unsafe_name(f->name, len[i]) : "it has no name";
         if (!why && f->size > UINT32_MAX) why = "it has 4 GiB or more (a PBO stores sizes in 32 bits)";
-        if (!why && f->size && !f->data) why = "it has no bytes";
+        if (!why && need_data && f->size && !f->data) why = "it has no bytes";
         if (why) {
             fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "file %zu '%s' cannot be packed: %s", i,
                          f->name ? f->name : "", why);
@@ -299,7 +301,6 @@ ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, cons
         free(len), free(order);
         return rc;
     }
-    size_t base = out->size;
     if (options->prefix || options->property_count) {
         ferry_pbo_entry product = {.method = FERRY_PBO_METHOD_VERSION};
         put_record(out, NULL, 0, &product);
@@ -325,10 +326,35 @@ ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, cons
     }
     ferry_pbo_entry end = {0};
     put_record(out, NULL, 0, &end);
-    for (size_t k = 0; k < count; k++)
-        if (files[order[k]].size) fy_buf_append(out, files[order[k]].data, files[order[k]].size);
+    if (count) memcpy(order_out, order, count * sizeof *order);
     free(len), free(order);
-    if (grown(out, err) != FERRY_OK) return FERRY_ERR_NOMEM;
+    return grown(out, err);
+}
+
+ferry_result ferry_pbo_pack_tables(const ferry_pbo_pack_file *files, size_t count, const ferry_pbo_pack_options *options,
+                                   ferry_buffer *tables, size_t *order, ferry_error *err)
+{
+    return pack_table(files, count, options, false, tables, order, err);
+}
+
+ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, const ferry_pbo_pack_options *options,
+                            ferry_buffer *out, ferry_error *err)
+{
+    size_t *order = malloc((count ? count : 1) * sizeof *order);
+    if (!order) {
+        if (err) fy_error_clear(err);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot allocate the table");
+        return FERRY_ERR_NOMEM;
+    }
+    size_t base = out ? out->size : 0;
+    ferry_result rc = pack_table(files, count, options, true, out, order, err);
+    if (rc == FERRY_OK) {
+        for (size_t k = 0; k < count; k++)
+            if (files[order[k]].size) fy_buf_append(out, files[order[k]].data, files[order[k]].size);
+        rc = grown(out, err);
+    }
+    free(order);
+    if (rc != FERRY_OK) return rc;
     uint8_t digest[FERRY_PBO_SHA1_SIZE];
     ferry_pbo_sha1(out->data + base, out->size - base, digest);
     fy_buf_u8(out, 0);
