@@ -103,11 +103,17 @@ void *fy_record_alloc(fy_record_reader *r, uint64_t count, size_t size)
     return p;
 }
 
+uint64_t fy_record_remaining(const fy_record_reader *r)
+{
+    if (r->c.failed) return 0;
+    return r->whole > r->c.end ? r->whole - r->c.pos : fy_remaining(&r->c);
+}
+
 bool fy_record_room(fy_record_reader *r, size_t at, uint64_t count, size_t min_size, const char *what)
 {
     if (r->c.failed) return false;
-    size_t remaining = fy_remaining(&r->c);
-    if (r->whole > r->c.end) remaining = r->whole - r->c.pos > SIZE_MAX ? SIZE_MAX : (size_t)(r->whole - r->c.pos);
+    uint64_t left = fy_record_remaining(r);
+    size_t remaining = left > SIZE_MAX ? SIZE_MAX : (size_t)left;
     if (min_size && count > remaining / min_size) {
         fy_fail_at(&r->c, at, FERRY_ERR_TRUNCATED, "%s %llu needs at least %llu bytes (%zu each), only %zu remain", what,
                    (unsigned long long)count, (unsigned long long)count * min_size, min_size, remaining);

@@ -60,6 +60,10 @@ void fy_record_locate(fy_record_reader *r, const char *fmt, ...) FY_PRINTF(2, 3)
  * LIMIT error at the cursor's position. */
 void *fy_record_alloc(fy_record_reader *r, uint64_t count, size_t size);
 
+/* The bytes that remain after the cursor, in the whole input (`whole`)
+ * when the reader was given its first bytes only. */
+uint64_t fy_record_remaining(const fy_record_reader *r);
+
 /* A count that sizes records of at least `min_size` bytes each must fit in
  * the bytes that remain; if not, the data would run out: TRUNCATED (the
  * code the cursor gives when it does), at `at` (the count, or where its

@@ -139,6 +139,7 @@ ferry_archive *fy_archive_new(const fy_format_row *row, const char *name, ferry_
 
 ferry_result ferry_archive_from_asset(const ferry_asset *asset, ferry_archive **out, ferry_error *err)
 {
+    if (err) fy_error_clear(err);
     if (out) *out = NULL;
     if (!asset || !out) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no asset or no place for the archive");
@@ -175,6 +176,7 @@ ferry_result ferry_archive_from_asset(const ferry_asset *asset, ferry_archive **
 ferry_result ferry_archive_open(const char *path, const ferry_archive_options *options, ferry_archive **out,
                                 ferry_error *err)
 {
+    if (err) fy_error_clear(err);
     if (out) *out = NULL;
     if (!path || !out) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no path or no place for the archive");
@@ -301,6 +303,7 @@ const uint8_t *fy_archive_entry_in_place(const ferry_archive *a, size_t index)
 ferry_result ferry_archive_open_entry(const ferry_archive *a, size_t index, const ferry_asset_options *options,
                                       ferry_asset **out, ferry_error *err)
 {
+    if (err) fy_error_clear(err);
     if (out) *out = NULL;
     if (!a || !out || index >= a->entry_count) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no archive, no place for the asset or no entry %zu",

@@ -13,7 +13,8 @@
 
 static int fold(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
-static bool in_class(const char *name, size_t n, int c)
+/* Whether byte c is of the class named name[0, n); -1 for no such class. */
+static int in_class(const char *name, size_t n, int c)
 {
 #define IS(s) (n == sizeof s - 1 && memcmp(name, s, n) == 0)
     bool lower = c >= 'a' && c <= 'z', upper = c >= 'A' && c <= 'Z', digit = c >= '0' && c <= '9';
@@ -30,45 +31,75 @@ static bool in_class(const char *name, size_t n, int c)
     if (IS("graph")) return c > ' ' && c < 127;
     if (IS("cntrl")) return c < ' ' || c == 127;
 #undef IS
-    return false;
+    return -1;
 }
 
-/* A bracket expression at p ('[' already passed) against c: *end set past
- * its ']'; false (with *end NULL) when it has no ']' (then '[' is itself). */
-static bool bracket(const char *p, int c, const char **end)
+enum { NO_MATCH, MATCH, INVALID, NOT_A_BRACKET };
+
+/* One member of a bracket expression at *p: a byte, or a collating symbol
+ * "[.c.]" or equivalence class "[=c=]" of one byte (what a pattern may
+ * name in the C locale; *symbol says which: '.', '=' or 0). Moves *p past
+ * it; false when it is such a symbol that does not end or holds more than
+ * one byte (the pattern then matches nothing, as fnmatch's). */
+static bool member(const char **p, int *c, char *symbol)
+{
+    const char *s = *p;
+    *symbol = 0;
+    if (s[0] == '[' && (s[1] == '.' || s[1] == '=')) {
+        char close[3] = {s[1], ']', 0};
+        const char *end = strstr(s + 2, close);
+        if (!end || end != s + 3) return false;
+        *c = (unsigned char)s[2];
+        *symbol = s[1];
+        *p = end + 2;
+        return true;
+    }
+    *c = (unsigned char)*s;
+    *p = s + 1;
+    return true;
+}
+
+/* A bracket expression at p ('[' already passed) against byte c: *end set
+ * past its ']'. NOT_A_BRACKET when it has no ']' ('[' is then itself).
+ * Case is folded as fnmatch folds it: bytes and ranges folded, classes
+ * and symbols standing alone not ([[:upper:]] takes 'A', not 'a'). */
+static int bracket(const char *p, int c, const char **end)
 {
     bool negate = *p == '!' || *p == '^', hit = false;
     if (negate) p++;
     int fc = fold(c);
     for (bool first = true; first || *p != ']'; first = false) {
-        if (!*p) {
-            *end = NULL;
-            return false;
-        }
+        if (!*p) return NOT_A_BRACKET;
         if (p[0] == '[' && p[1] == ':') {
             const char *close = strstr(p + 2, ":]");
             if (close) {
-                /* Folded as the string's byte is: [[:upper:]] matches what
-                 * folds to an upper-case letter, i.e. nothing but itself. */
-                hit |= in_class(p + 2, (size_t)(close - (p + 2)), fc) || in_class(p + 2, (size_t)(close - (p + 2)), c);
+                int in = in_class(p + 2, (size_t)(close - (p + 2)), c);
+                if (in < 0) return INVALID;
+                hit |= in == 1;
                 p = close + 2;
                 continue;
             }
         }
-        int lo = fold((unsigned char)*p++), hi = lo;
-        if (p[0] == '-' && p[1] && p[1] != ']') {
-            hi = fold((unsigned char)p[1]);
-            p += 2;
+        int lo, hi;
+        char symbol, hi_symbol;
+        if (!member(&p, &lo, &symbol)) return INVALID;
+        if (symbol != '=' && p[0] == '-' && p[1] && p[1] != ']') {
+            p++;
+            if (!member(&p, &hi, &hi_symbol)) return INVALID;
+            if (fc >= fold(lo) && fc <= fold(hi)) hit = true;
+        } else if (symbol) {
+            hit |= c == lo;
+        } else {
+            hit |= fc == fold(lo);
         }
-        if (fc >= lo && fc <= hi) hit = true;
     }
     *end = p + 1;
-    return hit != negate;
+    return hit != negate ? MATCH : NO_MATCH;
 }
 
 /* Whether `name` matches the shell pattern (fnmatch without flags but
- * FNM_CASEFOLD for ASCII: '*' matches any bytes, '/' too; '?' one byte;
- * brackets; no escapes: a pattern's '\' was made '/'). */
+ * FNM_CASEFOLD, in the C locale: '*' matches any bytes, '/' too; '?' one
+ * byte; brackets; no escapes: a pattern's '\' was made '/'). */
 bool fy_glob_match(const char *pattern, const char *name)
 {
     const char *p = pattern, *n = name, *star = NULL, *star_n = NULL;
@@ -79,17 +110,14 @@ bool fy_glob_match(const char *pattern, const char *name)
             star_n = n;
             continue;
         }
-        const char *next = NULL;
+        const char *next = p + 1;
         bool ok;
-        if (*p == '?') {
-            ok = true;
-            next = p + 1;
-        } else if (*p == '[' && (ok = bracket(p + 1, (unsigned char)*n, &next), next)) {
-            /* a bracket expression decided */
-        } else {
-            ok = *p && fold((unsigned char)*p) == fold((unsigned char)*n);
-            next = p + 1;
-        }
+        int b = *p == '[' ? bracket(p + 1, (unsigned char)*n, &next) : NOT_A_BRACKET;
+        if (b == INVALID) return false;
+        if (b != NOT_A_BRACKET)
+            ok = b == MATCH;
+        else
+            ok = *p && (*p == '?' || fold((unsigned char)*p) == fold((unsigned char)*n));
         if (ok) {
             p = next;
             n++;
@@ -190,7 +218,7 @@ static void refuse(job *j, size_t index, const char *rule, const char *why)
     j->report->refused++;
 }
 
-/* Writes one entry; false when it was refused (named). */
+/* Writes one entry, or refuses it (named in a message). */
 static void extract_one(job *j, const item *it, const char *out_dir)
 {
     const ferry_archive *a = j->a;
@@ -208,6 +236,7 @@ static void extract_one(job *j, const item *it, const char *out_dir)
         refuse(j, it->entry, "entry-bytes", why);
         return;
     }
+    bool in_map = !owned; /* the archive's own bytes, mapped: dropped once written */
     if (owned) bytes = owned;
     char *full = NULL;
     if (make_parents(out_dir, it->path, why, sizeof why)) {
@@ -225,14 +254,14 @@ static void extract_one(job *j, const item *it, const char *out_dir)
             j->report->extracted++;
         }
     }
-    free(full);
-    free(owned);
     /* The archive's pages up to the entry's end leave this process's
      * memory (from 0: the system maps a few pages around each one read,
      * some behind it). */
     const ferry_file_mapping *map = a->asset ? ferry_asset_mapping(a->asset) : NULL;
-    if (map && !owned && bytes >= map->data && bytes < map->data + map->size)
+    if (map && in_map && bytes >= map->data && bytes < map->data + map->size)
         ferry_file_map_drop(map, 0, (uint64_t)(bytes - map->data) + size);
+    free(full);
+    free(owned);
 }
 
 ferry_result ferry_archive_extract(const ferry_archive *a, const char *out_dir, const ferry_extract_options *options,

@@ -245,7 +245,8 @@ static ferry_result pack_pbo(pack_job *j, const char *out, ferry_error *err)
             refused(j, f->path, "file-unreadable", why.message);
             continue;
         }
-        files[n] = (ferry_pbo_pack_file){f->rel, NULL, (size_t)f->size, f->timestamp};
+        /* (A size past SIZE_MAX stays too large: the table refuses it.) */
+        files[n] = (ferry_pbo_pack_file){f->rel, NULL, f->size > SIZE_MAX ? SIZE_MAX : (size_t)f->size, f->timestamp};
         which[n++] = i;
         j->report->bytes += f->size;
     }

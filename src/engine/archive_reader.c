@@ -46,6 +46,7 @@ static ferry_result read_at(const ferry_archive_reader *reader, uint64_t offset,
 ferry_result ferry_archive_from_reader(const ferry_archive_reader *reader, const ferry_archive_options *options,
                                        ferry_archive **out, ferry_error *err)
 {
+    if (err) fy_error_clear(err);
     if (out) *out = NULL;
     if (!reader || !reader->read || !out) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no reader or no place for the archive");

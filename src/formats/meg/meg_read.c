@@ -89,10 +89,10 @@ static bool read_names(fy_record_reader *r, ferry_meg *m)
 static bool read_files(fy_record_reader *r, ferry_meg *m, const uint8_t *data, size_t size)
 {
     fy_cursor *c = &r->c;
-    size_t left = fy_remaining(c);
+    uint64_t left = fy_record_remaining(r);
     if (!fy_record_room(r, c->pos, m->entry_count, 20, "file count")) {
-        /* The record the data ends in. */
-        locate(r, "files[%zu]", left / 20);
+        /* The record the data ends in (the whole archive's, when read from its head). */
+        locate(r, "files[%llu]", (unsigned long long)(left / 20));
         return false;
     }
     m->entries = fy_record_alloc(r, m->entry_count, sizeof *m->entries);
