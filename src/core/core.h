@@ -168,6 +168,9 @@ void fy_fail_at(fy_cursor *c, size_t offset, ferry_result code, const char *fmt,
 
 /* ---- buffer appends (writers) ---- */
 
+/* A malloc'd copy of a string (NULL: out of memory, or `s` NULL). */
+char *fy_strdup(const char *s);
+
 bool fy_buf_reserve(ferry_buffer *b, size_t extra);
 void fy_buf_append(ferry_buffer *b, const void *data, size_t n);
 void fy_buf_zeros(ferry_buffer *b, size_t n);

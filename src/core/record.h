@@ -64,6 +64,20 @@ void *fy_record_alloc(fy_record_reader *r, uint64_t count, size_t size);
  * when the reader was given its first bytes only. */
 uint64_t fy_record_remaining(const fy_record_reader *r);
 
+/* The arguments every reader checks first: clears err; FERRY_ERR_ARGUMENT
+ * ("no out pointer", "no data") unless there is an out pointer and the
+ * bytes are there (NULL only with size 0); for a head reader (need_ok
+ * false: no place for *need) and a head larger than the whole too. */
+ferry_result fy_record_args(const void *data, size_t size, bool has_out, ferry_error *err);
+ferry_result fy_record_head_args(const void *head, size_t head_size, uint64_t whole, bool has_out, bool has_need,
+                                 ferry_error *err);
+
+/* For a reader given a file's first `have` bytes (of `whole`) that must
+ * ask for more: at least `want` bytes from the start and twice what it has,
+ * so that a walk running past the head asks a few times only; at most the
+ * whole file. */
+uint64_t fy_record_head_grow(uint64_t want, size_t have, uint64_t whole);
+
 /* A count that sizes records of at least `min_size` bytes each must fit in
  * the bytes that remain; if not, the data would run out: TRUNCATED (the
  * code the cursor gives when it does), at `at` (the count, or where its

@@ -10,14 +10,6 @@ typedef struct fy_walk_dir {
     char *path;
 } fy_walk_dir;
 
-static char *copy_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c) memcpy(c, s, n);
-    return c;
-}
-
 static bool grow(void **items, size_t *capacity, size_t count, size_t size, size_t first)
 {
     if (count < *capacity) return true;
@@ -37,8 +29,8 @@ static void add_skip(fy_walk *w, const char *path, const char *reason, bool fail
         return;
     }
     fy_walk_skip *s = &w->skipped[w->skipped_count++];
-    s->path = copy_text(path);
-    s->reason = copy_text(reason);
+    s->path = fy_strdup(path);
+    s->reason = fy_strdup(reason);
     s->failed = failed;
 }
 
@@ -77,7 +69,7 @@ static bool enter_dir(fy_walk *w, const fy_file_info *info, const char *path)
     }
     w->dirs[w->dir_count].id = info->id;
     w->dirs[w->dir_count].has_id = info->has_id;
-    w->dirs[w->dir_count].path = copy_text(path);
+    w->dirs[w->dir_count].path = fy_strdup(path);
     w->dir_count++;
     return true;
 }

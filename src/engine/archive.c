@@ -10,15 +10,6 @@
 
 static void nomem(ferry_error *err) { fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory"); }
 
-static char *copy_text(const char *s)
-{
-    if (!s) return NULL;
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c) memcpy(c, s, n);
-    return c;
-}
-
 /* "MEG, PBO": the formats whose rows are archives, from the table. */
 void fy_archive_format_names(char *out, size_t cap)
 {
@@ -81,7 +72,7 @@ static bool set_prefix(ferry_archive *a)
 {
     if (!a->kind->prefix) return true;
     const char *own = a->kind->prefix(a->object);
-    if (own) return (a->prefix = copy_text(own)) != NULL;
+    if (own) return (a->prefix = fy_strdup(own)) != NULL;
     if (!a->name) return true;
     const char *base = a->name + fy_path_name_offset(a->name);
     const char *dot = strrchr(base, '.');
@@ -126,7 +117,7 @@ ferry_result fy_archive_finish(ferry_archive *a, ferry_error *err)
 ferry_archive *fy_archive_new(const fy_format_row *row, const char *name, ferry_error *err)
 {
     ferry_archive *a = calloc(1, sizeof *a);
-    if (!a || (name && !(a->name = copy_text(name))) || fy_mutex_init(&a->lock) != 0) {
+    if (!a || (name && !(a->name = fy_strdup(name))) || fy_mutex_init(&a->lock) != 0) {
         if (a) free(a->name);
         free(a);
         nomem(err);

@@ -33,14 +33,6 @@ typedef struct pack_job {
     bool nomem;
 } pack_job;
 
-static char *copy_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c) memcpy(c, s, n);
-    return c;
-}
-
 /* A file not packed, and why ("not packed: WHY"). */
 static void refused(pack_job *j, const char *path, const char *rule, const char *why)
 {
@@ -80,8 +72,8 @@ static void visit(void *ctx, const char *path, const char *rel, const fy_file_in
     }
     pack_file *f = &j->items[j->count];
     memset(f, 0, sizeof *f);
-    f->path = copy_text(path);
-    f->rel = copy_text(rel);
+    f->path = fy_strdup(path);
+    f->rel = fy_strdup(rel);
     f->size = info->size;
     f->timestamp = info->modified > 0 && (uint64_t)info->modified <= UINT32_MAX ? (uint32_t)info->modified : 0;
     if (!f->path || !f->rel) {

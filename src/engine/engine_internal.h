@@ -144,6 +144,17 @@ void fy_asset_object_put(const ferry_asset *asset, void *object, bool temporary)
         *out = object;                                                                 \
         return r;                                                                      \
     }
+/* An archive row's read_head over the format's ferry_X_read_head. */
+#define FY_DEFINE_READ_HEAD(x, type, reader)                                                                 \
+    static ferry_result fy_##x##_read_head(const uint8_t *head, size_t head_size, uint64_t archive_size,     \
+                                           const fy_read_args *args, uint64_t *need, void **out,            \
+                                           ferry_error *err)                                                \
+    {                                                                                                        \
+        type *object = NULL;                                                                                 \
+        ferry_result r = reader(head, head_size, archive_size, args->read, need, &object, err);              \
+        *out = object;                                                                                       \
+        return r;                                                                                            \
+    }
 #define FY_DEFINE_FREE(x, freer) \
     FY_FREE(x) { freer(object); }
 #define FY_DEFINE_WRITE(x, writer) \

@@ -37,21 +37,14 @@ FY_ENTRY_AT(meg)
     entry->as_stored = true;
 }
 
-static ferry_result meg_read_head(const uint8_t *head, size_t head_size, uint64_t archive_size,
-                                  const fy_read_args *args, uint64_t *need, void **out, ferry_error *err)
-{
-    ferry_meg *m = NULL;
-    ferry_result r = ferry_meg_read_head(head, head_size, archive_size, args->read, need, &m, err);
-    *out = m;
-    return r;
-}
+FY_DEFINE_READ_HEAD(meg, ferry_meg, ferry_meg_read_head)
 
 static ferry_result meg_source(const void *object, ferry_file_source *source, ferry_error *err)
 {
     return ferry_file_source_meg(object, source, err);
 }
 
-const fy_archive_row fy_meg_archive = {.record = "files", .read_head = meg_read_head, .source = meg_source};
+const fy_archive_row fy_meg_archive = {.record = "files", .read_head = fy_meg_read_head, .source = meg_source};
 
 static uint64_t meg_total_bytes(const ferry_meg *m)
 {
@@ -150,14 +143,7 @@ FY_ENTRY_BYTES(pbo)
     return ferry_pbo_entry_bytes(object, index, max_size, bytes, size, err);
 }
 
-static ferry_result pbo_read_head(const uint8_t *head, size_t head_size, uint64_t archive_size,
-                                  const fy_read_args *args, uint64_t *need, void **out, ferry_error *err)
-{
-    ferry_pbo *m = NULL;
-    ferry_result r = ferry_pbo_read_head(head, head_size, archive_size, args->read, need, &m, err);
-    *out = m;
-    return r;
-}
+FY_DEFINE_READ_HEAD(pbo, ferry_pbo, ferry_pbo_read_head)
 
 static ferry_result pbo_source(const void *object, ferry_file_source *source, ferry_error *err)
 {
@@ -172,7 +158,7 @@ static ferry_result pbo_decode(const void *object, size_t index, const uint8_t *
     return ferry_pbo_entry_decode(object, index, stored, max_size, bytes, size, err);
 }
 
-const fy_archive_row fy_pbo_archive = {.record = "entries", .read_head = pbo_read_head, .source = pbo_source,
+const fy_archive_row fy_pbo_archive = {.record = "entries", .read_head = fy_pbo_read_head, .source = pbo_source,
                                        .prefix = pbo_prefix, .decode = pbo_decode};
 
 static const char *method_name(uint32_t method)

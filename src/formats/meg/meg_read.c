@@ -149,38 +149,15 @@ static ferry_result read_tables(const uint8_t *data, size_t size, uint64_t whole
     return FERRY_OK;
 }
 
-static bool check_args(const uint8_t *data, size_t size, ferry_meg **out, ferry_error *err)
-{
-    if (err) fy_error_clear(err);
-    if (!out) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no out pointer");
-        return false;
-    }
-    *out = NULL;
-    if (!data && size) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no data");
-        return false;
-    }
-    return true;
-}
-
 ferry_result ferry_meg_read(const uint8_t *data, size_t size, const ferry_read_options *options, ferry_meg **out,
                             ferry_error *err)
 {
-    if (!check_args(data, size, out, err)) return FERRY_ERR_ARGUMENT;
+    if (out) *out = NULL;
+    if (fy_record_args(data, size, out != NULL, err) != FERRY_OK) return FERRY_ERR_ARGUMENT;
     return read_tables(data, size, size, options, out, err);
 }
 
 /* ---- the tables from the archive's first bytes ---- */
-
-/* At least `want` bytes from the start, and twice what the head holds, so
- * that a walk that keeps running past the head asks a few times only; at
- * most the whole archive. */
-static uint64_t grow(uint64_t want, size_t have, uint64_t whole)
-{
-    uint64_t n = want > 2 * (uint64_t)have ? want : 2 * (uint64_t)have;
-    return n < whole ? n : whole;
-}
 
 /* How many bytes from the start read_tables needs: walks the tables as it
  * does, without reading them. At most `have` when the tables end inside
@@ -190,7 +167,7 @@ static uint64_t grow(uint64_t want, size_t have, uint64_t whole)
 static uint64_t tables_need(const uint8_t *h, size_t have, uint64_t whole)
 {
     if (have >= whole) return whole;
-    if (have < 24) return grow(24, have, whole);
+    if (have < 24) return fy_record_head_grow(24, have, whole);
     uint64_t pos, names, files;
     if (h[4] == 0xA4 && h[5] == 0x70 && h[6] == 0x7D && h[7] == 0x3F) {
         if (fy_load_u32le(h) != FERRY_MEG_FLAGS_PLAIN) return have; /* refused by its header */
@@ -205,22 +182,20 @@ static uint64_t tables_need(const uint8_t *h, size_t have, uint64_t whole)
     }
     if (names > (whole - pos) / 2) return have; /* refused by its count */
     for (uint64_t i = 0; i < names; i++) {
-        if (pos + 2 > have) return grow(pos + 2, have, whole);
+        if (pos + 2 > have) return fy_record_head_grow(pos + 2, have, whole);
         pos += 2 + (uint64_t)fy_load_u16le(h + pos);
-        if (pos > have) return grow(pos, have, whole);
+        if (pos > have) return fy_record_head_grow(pos, have, whole);
     }
     if (files > (whole - pos) / 20) return have;
-    return pos + 20 * files > have ? grow(pos + 20 * files, have, whole) : pos + 20 * files;
+    return pos + 20 * files > have ? fy_record_head_grow(pos + 20 * files, have, whole) : pos + 20 * files;
 }
 
 ferry_result ferry_meg_read_head(const uint8_t *head, size_t head_size, uint64_t archive_size,
                                  const ferry_read_options *options, uint64_t *need, ferry_meg **out, ferry_error *err)
 {
-    if (!check_args(head, head_size, out, err)) return FERRY_ERR_ARGUMENT;
-    if (!need || head_size > archive_size) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no need pointer, or a head larger than the archive");
+    if (out) *out = NULL;
+    if (fy_record_head_args(head, head_size, archive_size, out != NULL, need != NULL, err) != FERRY_OK)
         return FERRY_ERR_ARGUMENT;
-    }
     *need = tables_need(head, head_size, archive_size);
     if (*need > head_size) return FERRY_OK;
     ferry_result r = read_tables(head, head_size, archive_size, options, out, err);
