@@ -19,7 +19,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=${FERRY_SHARED_DIR:-$here/../../shared}
-targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf gltf_alo gltf_ala lzo paa meg pbo config asset"
+targets="detect chunk alo ala particle particle_sim image lzss alm odol gltf gltf_alo gltf_ala lzo paa meg pbo config asset archive"
 
 for t in $targets; do
     if [ ! -x "$build/fuzz/fuzz_$t" ]; then
@@ -30,9 +30,13 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/seeds-asset"
+mkdir -p "$work/seeds-asset" "$work/seeds-archive"
 for d in "$here"/corpus/*/ "$here/../samples/alamo/" "$here/../samples/odol/"; do
     for f in "$d"*; do cp "$f" "$work/seeds-asset/$(basename "$d")-$(basename "$f")"; done
+done
+# The archive target's seeds: the MEG and the PBO seeds together.
+for d in meg pbo; do
+    for f in "$here/corpus/$d"/*; do cp "$f" "$work/seeds-archive/$d-$(basename "$f")"; done
 done
 artifacts="$build/fuzz-artifacts"
 mkdir -p "$artifacts"
@@ -47,7 +51,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # table's (asset) every format's seeds and samples, gathered in the
 # temporary directory.
 seeds_of() {
-    if [ "$1" = asset ]; then echo "$work/seeds-asset"; elif [ "$1" = odol ]; then echo "$here/../samples/odol"; elif [ "$1" = detect ] || [ "$1" = gltf_alo ] || [ "$1" = gltf_ala ]; then echo "$here/corpus/gltf"; elif [ "$1" = particle_sim ]; then echo "$here/corpus/particle"; else echo "$here/corpus/$1"; fi
+    if [ "$1" = asset ]; then echo "$work/seeds-asset"; elif [ "$1" = archive ]; then echo "$work/seeds-archive"; elif [ "$1" = odol ]; then echo "$here/../samples/odol"; elif [ "$1" = detect ] || [ "$1" = gltf_alo ] || [ "$1" = gltf_ala ]; then echo "$here/corpus/gltf"; elif [ "$1" = particle_sim ]; then echo "$here/corpus/particle"; else echo "$here/corpus/$1"; fi
 }
 
 echo "== replaying the seed corpus"
@@ -67,10 +71,10 @@ for t in $targets; do
     mkdir -p "$corpus"
     cp "$(seeds_of "$t")"/* "$corpus/"
     # Every Alamo target reads any Alamo input: the bundled samples seed them all.
-    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = gltf_ala ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || [ "$t" = pbo ] || [ "$t" = config ] || [ "$t" = asset ] || cp "$here/../samples/alamo"/* "$corpus/"
+    [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = odol ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = gltf_ala ] || [ "$t" = lzo ] || [ "$t" = paa ] || [ "$t" = meg ] || [ "$t" = pbo ] || [ "$t" = config ] || [ "$t" = asset ] || [ "$t" = archive ] || cp "$here/../samples/alamo"/* "$corpus/"
     if [ "$t" = image ] || [ "$t" = lzss ] || [ "$t" = alm ] || [ "$t" = gltf ] || [ "$t" = gltf_alo ] || [ "$t" = gltf_ala ] || [ "$t" = lzo ]; then
         :  # real textures are 64-350 KB: too big for useful seeds
-    elif [ "$t" = pbo ] || [ "$t" = asset ]; then
+    elif [ "$t" = pbo ] || [ "$t" = asset ] || [ "$t" = archive ]; then
         :  # hand-built seeds only (fuzz/make_seeds.c), and the samples
     elif [ "$t" = paa ]; then
         # The small real textures (under 16 KiB), copied into the temporary directory only.

@@ -297,6 +297,43 @@ typedef struct ferry_diagnostics {
 
 FERRY_API void ferry_diagnostics_free(ferry_diagnostics *diags);
 
+/* ---- Messages and progress: what a job says as it goes. ----
+ *
+ * The library never prints. A job that works through many files (extract,
+ * pack) says what happened to each as it happens through a callback the
+ * caller gives, and sums up in a report struct the caller prints. */
+
+typedef enum ferry_message_kind {
+    FERRY_MESSAGE_ERROR = 0, /* something was not done (a file not written, an entry refused) */
+    FERRY_MESSAGE_WARNING,   /* done, but not as asked or not as usual */
+    FERRY_MESSAGE_NOTE       /* for information */
+} ferry_message_kind;
+
+typedef struct ferry_message {
+    ferry_message_kind kind;
+    /* How the file it is about is named (a path, ARCHIVE:ENTRY); NULL when
+     * it is about the job itself. */
+    const char *file;
+    /* One sentence, without the file's name and without a final newline
+     * ("entries[3] 'a.txt' not extracted: its name is an absolute path"). */
+    const char *text;
+    /* A short stable identifier of what happened ("entry-name",
+     * "folder-unreadable"), the header of the job lists them; may be NULL. */
+    const char *rule;
+    /* When the message is a located error (a read or a write that
+     * failed): that error (`text` is then its ferry_error_format line);
+     * else NULL. */
+    const ferry_error *error;
+} ferry_message;
+
+/* Called once per message, on the thread that runs the job; the message
+ * and its strings live only during the call. */
+typedef void (*ferry_message_fn)(void *user, const ferry_message *message);
+
+/* Called as a job goes: first with done 0 (total known: what the job will
+ * do), then after each item with its name (done counted up to total). */
+typedef void (*ferry_progress_fn)(void *user, size_t done, size_t total, const char *item);
+
 #ifdef __cplusplus
 }
 #endif

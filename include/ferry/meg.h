@@ -71,6 +71,23 @@ typedef struct ferry_meg {
 FERRY_API ferry_result ferry_meg_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                                       ferry_meg **out, ferry_error *err);
 
+/* The tables from the archive's first bytes, for a caller that reads the
+ * file a piece at a time instead of holding it (a browser's File.slice,
+ * ferry_archive_from_reader): `head` holds the first head_size bytes of an
+ * archive of archive_size bytes. When the head holds the tables, reads
+ * them as ferry_meg_read reads the whole archive, with the same errors
+ * (counts are compared with the whole archive's bytes), and sets *need to
+ * where they end; entries whose bytes lie past the head have `data` NULL
+ * (the caller reads [start, start + size) itself), and `archive` and
+ * `archive_size` are the head. When it does not, returns FERRY_OK with
+ * *out NULL and *need the bytes from the start (more than head_size, at
+ * most archive_size) to read before calling again: the walk asks a few
+ * times at most, and never reads past the tables but to name why they
+ * cannot be read. head_size == archive_size is ferry_meg_read. */
+FERRY_API ferry_result ferry_meg_read_head(const uint8_t *head, size_t head_size, uint64_t archive_size,
+                                           const ferry_read_options *options, uint64_t *need, ferry_meg **out,
+                                           ferry_error *err);
+
 /* Appends the archive: the tables as read and the bytes after them, so a
  * read archive writes back byte for byte. */
 FERRY_API ferry_result ferry_meg_write(const ferry_meg *meg, ferry_buffer *out, ferry_error *err);

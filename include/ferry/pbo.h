@@ -88,6 +88,24 @@ typedef struct ferry_pbo {
 FERRY_API ferry_result ferry_pbo_read(const uint8_t *data, size_t size, const ferry_read_options *options,
                                       ferry_pbo **out, ferry_error *err);
 
+/* The table from the archive's first bytes, for a caller that reads the
+ * file a piece at a time instead of holding it (a browser's File.slice,
+ * ferry_archive_from_reader): `head` holds the first head_size bytes of an
+ * archive of archive_size bytes. When the head holds the table, reads it
+ * as ferry_pbo_read reads the whole archive, with the same errors, and
+ * sets *need to where it ends; entries whose bytes lie past the head have
+ * `data` NULL (the caller reads [start, start + size) itself and decodes
+ * them with ferry_pbo_entry_decode), `archive` and `archive_size` are the
+ * head, and the trailer is read only when the head holds it
+ * (has_checksum: the SHA-1 of everything before it needs every byte).
+ * When it does not, returns FERRY_OK with *out NULL and *need the bytes
+ * from the start (more than head_size, at most archive_size) to read
+ * before calling again: a few times at most, never past the table but to
+ * name why it cannot be read. head_size == archive_size is ferry_pbo_read. */
+FERRY_API ferry_result ferry_pbo_read_head(const uint8_t *head, size_t head_size, uint64_t archive_size,
+                                           const ferry_read_options *options, uint64_t *need, ferry_pbo **out,
+                                           ferry_error *err);
+
 /* Appends the archive: the table as read and every byte after it (data,
  * trailer, anything else), so a read archive writes back byte for byte,
  * its stored SHA-1 included (ferry_pbo_update_checksum recomputes it on
@@ -124,6 +142,12 @@ FERRY_API const char *ferry_pbo_property_value(const ferry_pbo *pbo, const char 
  * bytes (0: no limit) or FERRY_ERR_LIMIT. Errors are located in the archive. */
 FERRY_API ferry_result ferry_pbo_entry_bytes(const ferry_pbo *pbo, size_t index, size_t max_size, uint8_t **bytes,
                                              size_t *size, ferry_error *err);
+/* The same from the entry's stored bytes wherever the caller had them
+ * (`stored`: the entry's `size` bytes, read from [start, start + size) of
+ * the archive; ferry_pbo_entry_bytes passes its `data`): for a table read
+ * with ferry_pbo_read_head. */
+FERRY_API ferry_result ferry_pbo_entry_decode(const ferry_pbo *pbo, size_t index, const uint8_t *stored,
+                                              size_t max_size, uint8_t **bytes, size_t *size, ferry_error *err);
 
 /* For a path the engine names by the prefix ("x\\addon\\data\\a.paa" or with
  * '/'): the rest after the archive's prefix and one separator, compared
@@ -174,6 +198,17 @@ typedef struct ferry_pbo_pack_options {
  * to `out`. */
 FERRY_API ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count,
                                       const ferry_pbo_pack_options *options, ferry_buffer *out, ferry_error *err);
+
+/* The table of a new archive laid out as ferry_pbo_pack lays it out (the
+ * same checks, files' `data` not used), for a caller that appends the
+ * files' bytes itself (ferry_archive_pack streams them from the disk):
+ * appends the product entry, its properties, the records and the empty
+ * record to `tables`, and writes to order[k] (count items) the file whose
+ * bytes come k-th. The archive is then `tables`, each file's bytes in
+ * that order, a 0 byte and the SHA-1 of everything before it. */
+FERRY_API ferry_result ferry_pbo_pack_tables(const ferry_pbo_pack_file *files, size_t count,
+                                             const ferry_pbo_pack_options *options, ferry_buffer *tables,
+                                             size_t *order, ferry_error *err);
 
 /* The archive as a file source (ferry.h): paths are the stored names with
  * '/' for '\\', folders are implied by them, and paths are compared

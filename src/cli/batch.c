@@ -2,14 +2,14 @@
  * the archive, to glTF, in parallel, mirroring the folders. One bad file
  * never stops the batch.
  *
- * Threads: the workers share the batch's file sources (sources.h: the
+ * Threads: the workers share the batch's file sources (ferry_places: the
  * folders of the models, the archive, the --textures places), each listed
  * once and safe to use from several threads; a model's bytes, its
  * animations' and its textures' are loaded per worker. */
 #define _DEFAULT_SOURCE
 #include "export.h"
 #include "formats.h"
-#include "sources.h"
+#include <ferry/archive.h>
 #include "walk.h"
 
 #include <dirent.h>
@@ -37,8 +37,8 @@ typedef struct batch {
     size_t next;
     const export_options *options;
     const char *out_dir;
-    cli_sources *sources;   /* the models' folders, opened once each */
-    const cli_root *archive; /* the archive converted from, or NULL (a folder) */
+    ferry_places *sources;      /* the models' folders, opened once each */
+    const ferry_place *archive; /* the archive converted from, or NULL (a folder) */
     pthread_mutex_t lock;
     cli_progress progress;
     cli_walk walk;
@@ -247,9 +247,12 @@ static int convert_item(batch *b, batch_item *it, FILE *log)
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - it->in) : 1, slash ? it->in : ".");
         snprintf(up, sizeof up, "%s/..", dir);
         path = slash ? slash + 1 : it->in;
-        if (ok && !(source = cli_sources_folder(b->sources, dir, &err))) ok = false;
+        const ferry_place *place = ok ? ferry_places_folder(b->sources, dir, &err) : NULL;
+        if (ok && !place) ok = false;
+        if (ok) source = place->source;
         ferry_error ignored; /* without the folder above, no ../Textures: not an error */
-        if (ok) parent = cli_sources_folder(b->sources, up, &ignored);
+        const ferry_place *above = ok ? ferry_places_folder(b->sources, up, &ignored) : NULL;
+        if (above) parent = above->source;
     }
     if (ok) bytes = ferry_asset_bytes(in, &size);
     ferry_format format = ferry_asset_format(in);
@@ -335,17 +338,23 @@ static int cmp_item(const void *a, const void *b)
 
 /* Every model inside the archive: its stored name made a path (or the
  * item refused, naming the record, when the name could lead outside
- * OUTDIR: cli_entry_path, extract's rule). */
+ * OUTDIR: ferry_archive_entry_path, extract's rule). */
 static void collect_archive(batch *b, const char *archive)
 {
-    const cli_archive_kind *kind = b->archive->kind;
-    size_t count = kind->count(b->archive->archive);
+    size_t count = ferry_archive_entry_count(b->archive->archive);
     for (size_t i = 0; i < count; i++) {
-        size_t n = 0;
-        const char *name = kind->name_at(b->archive->archive, i, &n);
+        const ferry_archive_entry *e = ferry_archive_entry_at(b->archive->archive, i);
+        const char *name = e->name;
+        size_t n = e->name_length;
         if (!name || !is_model_name(name, n)) continue;
-        const char *why = NULL;
-        char *path = cli_entry_path(name, n, &why);
+        ferry_error err;
+        char *path = malloc(n + 1);
+        const char *why = path ? NULL : "out of memory";
+        if (path && ferry_archive_entry_path(name, n, path, n + 1, &err) != FERRY_OK) {
+            free(path);
+            path = NULL;
+            why = err.message;
+        }
         char shown[4096];
         if (path)
             ferry_file_source_display(b->archive->source, path, shown, sizeof shown);
@@ -368,22 +377,25 @@ static void collect_archive(batch *b, const char *archive)
     }
 }
 
-int export_batch(const char *in_dir, const char *out_dir, const export_options *options, cli_sources *sources,
+int export_batch(const char *in_dir, const char *out_dir, const export_options *options, ferry_places *sources,
                  int jobs, bool json)
 {
     struct stat st, st_in;
-    const cli_root *archive = NULL;
+    const ferry_place *archive = NULL;
     if (stat(in_dir, &st_in) != 0) {
         fprintf(stderr, "ferry convert: %s: %s\n", in_dir, strerror(errno));
         return CLI_USAGE;
     }
     if (!S_ISDIR(st_in.st_mode)) {
-        if (!cli_archive_kind_of(in_dir)) {
+        ferry_place_kind kind = FERRY_PLACE_NONE;
+        ferry_error ignored;
+        (void)ferry_places_kind(in_dir, &kind, &ignored);
+        if (kind != FERRY_PLACE_ARCHIVE) {
             fprintf(stderr, "ferry convert: %s is neither a folder nor an archive (MEG, PBO)\n", in_dir);
             return CLI_USAGE;
         }
         ferry_error err;
-        if (!(archive = cli_sources_open(sources, in_dir, &err))) {
+        if (!(archive = ferry_places_open(sources, in_dir, &err))) {
             cli_print_error(in_dir, &err);
             return CLI_INVALID;
         }

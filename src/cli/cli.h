@@ -5,6 +5,7 @@
 #include <ferry/ala.h>
 #include <ferry/alo.h>
 #include <ferry/alamo_chunk.h>
+#include <ferry/archive.h>
 #include <ferry/detect.h>
 #include <ferry/format.h>
 #include <ferry/particle.h>
@@ -60,6 +61,17 @@ bool cli_asset_load(const char *path, cli_asset *asset, ferry_error *err);
 bool cli_asset_read(const uint8_t *data, size_t size, cli_asset *asset, ferry_error *err);
 void cli_asset_free(cli_asset *asset);
 bool cli_has_ext(const char *path, const char *ext);
+
+/* A library message (ferry_message_fn; user: the command's name, for the
+ * messages of a folder walk, or NULL) on stderr: "FILE: text", a located
+ * error as cli_print_error prints it, a folder walk's as "ferry CMD:
+ * skipping FOLDER: ..." and "ferry CMD: cannot read the folder FOLDER: ...". */
+void cli_print_message(void *cmd, const ferry_message *message);
+
+/* CLI_OK when `path` is a folder or an archive (ferry_places_kind);
+ * otherwise prints why as a usage error of `cmd` (--textures) and returns
+ * CLI_USAGE. */
+int cli_check_texture_place(const char *cmd, const char *path);
 
 /* Prints "ferry CMD: message" and a hint to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

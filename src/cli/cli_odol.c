@@ -1,6 +1,5 @@
 /* ferry info/dump/validate/convert for ODOL (binarized P3D) files. */
 #include "formats.h"
-#include "sources.h"
 
 #include <ferry/odol.h>
 
@@ -90,7 +89,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     size_t lod_count = 0;
     const char **roots = calloc((size_t)argc, sizeof *roots);
     size_t root_count = 0;
-    cli_sources *pool = NULL;
+    ferry_places *pool = NULL;
     const ferry_file_source **sources = NULL;
     const char **prefixes = NULL;
     bool all = false, game_view = false, allow_invalid = false, no_animations = false;
@@ -150,7 +149,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     if (root_count && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) {
         /* Each --textures place (a folder, an archive) as a file source:
          * a root of addon folders (docs/formats/odol-gltf.md, "Textures"). */
-        if (!(pool = cli_sources_new()) || !(sources = calloc(root_count, sizeof *sources)) ||
+        if (!(pool = ferry_places_new()) || !(sources = calloc(root_count, sizeof *sources)) ||
             !(prefixes = calloc(root_count, sizeof *prefixes))) {
             fprintf(stderr, "ferry convert: out of memory\n");
             status = CLI_INVALID;
@@ -158,7 +157,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
         }
         for (size_t i = 0; i < root_count; i++) {
             ferry_error err;
-            const cli_root *root = cli_sources_open(pool, roots[i], &err);
+            const ferry_place *root = ferry_places_open(pool, roots[i], &err);
             if (!root) {
                 cli_print_error(roots[i], &err);
                 status = CLI_INVALID;
@@ -186,7 +185,7 @@ done:
     free(roots);
     free(sources);
     free(prefixes);
-    cli_sources_free(pool);
+    ferry_places_free(pool);
     return status;
 }
 

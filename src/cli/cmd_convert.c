@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "export.h"
 #include "formats.h"
-#include "sources.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -216,7 +215,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     const ferry_file_source **tex_sources = calloc((size_t)argc, sizeof *tex_sources);
     const char **tex_prefixes = calloc((size_t)argc, sizeof *tex_prefixes);
     size_t tex_count = 0;
-    cli_sources *pool = NULL;
+    ferry_places *pool = NULL;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
@@ -304,14 +303,14 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     }
     /* --textures: each a folder or an archive, opened once as a file source
      * (cached: every folder listed once, for the whole batch). */
-    if (!(pool = cli_sources_new())) {
+    if (!(pool = ferry_places_new())) {
         fprintf(stderr, "ferry convert: out of memory\n");
         status = CLI_INVALID;
         goto done;
     }
     for (size_t i = 0; i < tex_count && !eo.skip_textures; i++) {
         ferry_error err;
-        const cli_root *root = cli_sources_open(pool, tex_values[i], &err);
+        const ferry_place *root = ferry_places_open(pool, tex_values[i], &err);
         if (!root) {
             cli_print_error(tex_values[i], &err);
             status = CLI_INVALID;
@@ -367,7 +366,7 @@ done:
     free(tex_values);
     free(tex_sources);
     free(tex_prefixes);
-    cli_sources_free(pool);
+    ferry_places_free(pool);
     return status;
 }
 

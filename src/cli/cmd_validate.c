@@ -2,7 +2,6 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 #include "formats.h"
-#include "sources.h"
 #include "walk.h"
 
 #include <dirent.h>
@@ -61,8 +60,8 @@ typedef struct validate_options {
     bool check_textures;
     struct model_picker *picker;
     /* The folders textures are looked up in, opened once each and listed
-     * once for the whole run (sources.h). */
-    struct cli_sources *sources;
+     * once for the whole run (ferry_places). */
+    ferry_places *sources;
 } validate_options;
 
 /* The places a model's or particle system's textures are found. */
@@ -81,16 +80,18 @@ static bool texture_places(const char *file, const validate_options *options, te
     size_t dir_count = options->texture_dir_count;
     if (options->sources && dir_count <= 64) {
         /* The run's pool: each folder opened and listed once, whatever
-         * the number of files and textures (sources.h). */
+         * the number of files and textures (ferry_places). */
         const char *slash = strrchr(file, '/');
         char dir[4096], up[4100];
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
         snprintf(up, sizeof up, "%s/..", dir);
-        tex->places.model_source = cli_sources_folder(options->sources, dir, &err);
+        const ferry_place *model = ferry_places_folder(options->sources, dir, &err);
+        const ferry_place *parent = ferry_places_folder(options->sources, up, &err);
+        tex->places.model_source = model ? model->source : NULL;
         tex->places.model_path = slash ? slash + 1 : file;
-        tex->places.parent_source = cli_sources_folder(options->sources, up, &err);
+        tex->places.parent_source = parent ? parent->source : NULL;
         for (size_t i = 0; i < dir_count; i++) {
-            const cli_root *root = cli_sources_open(options->sources, options->texture_dirs[i], &err);
+            const ferry_place *root = ferry_places_open(options->sources, options->texture_dirs[i], &err);
             tex->pooled[i] = root ? root->source : NULL; /* an archive that cannot be read: nothing found there */
         }
         tex->places.folders = tex->pooled;
@@ -461,7 +462,7 @@ int cmd_validate(int argc, char **argv)
     picker.given = calloc(file_count, sizeof *picker.given);
     for (size_t i = 0; i < file_count && picker.given; i++)
         if (cli_has_ext(files[i], ".alo")) picker.given[picker.given_count++] = files[i];
-    validate_options options = {dirs, dir_count, check_textures, &picker, cli_sources_new()};
+    validate_options options = {dirs, dir_count, check_textures, &picker, ferry_places_new()};
     json_t *report = json ? json_array() : NULL;
     size_t failed = 0;
     cli_progress progress;
@@ -483,7 +484,7 @@ int cmd_validate(int argc, char **argv)
     }
     cli_progress_end(&progress);
     picker_free(&picker);
-    cli_sources_free(options.sources);
+    ferry_places_free(options.sources);
     cli_asset_free(&fixed_model);
     if (report) {
         cli_print_json(report);

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 
+#include <ferry/archive.h>
 #include <ferry/scene.h>
 
 typedef struct export_options {
@@ -70,10 +71,9 @@ int export_one(const char *in, const char *out, const export_options *options, c
 size_t export_find_animations(const char *model_path, char ***paths);
 void export_free_paths(char **paths, size_t count);
 
-/* convert -r: every model under IN (a folder, or an archive of a kind in
- * sources.c) to a .glb under OUT_DIR at the mirrored path. */
-struct cli_sources;
-int export_batch(const char *in, const char *out_dir, const export_options *options, struct cli_sources *sources,
+/* convert -r: every model under IN (a folder, or an archive ferry reads)
+ * to a .glb under OUT_DIR at the mirrored path. */
+int export_batch(const char *in, const char *out_dir, const export_options *options, ferry_places *sources,
                  int jobs, bool json);
 
 /* ---- glTF animations -> ALA (cli_gltf_ala.c) ---- */

@@ -45,6 +45,30 @@ void cli_fprint_error(FILE *f, const char *file, const ferry_error *err)
 
 void cli_print_error(const char *file, const ferry_error *err) { cli_fprint_error(stderr, file, err); }
 
+void cli_print_message(void *cmd, const ferry_message *m)
+{
+    const char *rule = m->rule ? m->rule : "";
+    if (m->error)
+        cli_print_error(m->file ? m->file : "", m->error);
+    else if (cmd && strcmp(rule, "folder-unreadable") == 0)
+        fprintf(stderr, "ferry %s: cannot read the folder %s: %s\n", (const char *)cmd, CLI_TXT(m->file), CLI_TXT(m->text));
+    else if (cmd && strcmp(rule, "folder-repeated") == 0)
+        fprintf(stderr, "ferry %s: skipping %s: %s\n", (const char *)cmd, CLI_TXT(m->file), CLI_TXT(m->text));
+    else if (m->file)
+        fprintf(stderr, "%s: %s\n", CLI_TXT(m->file), CLI_TXT(m->text));
+    else
+        fprintf(stderr, "%s\n", CLI_TXT(m->text));
+}
+
+int cli_check_texture_place(const char *cmd, const char *path)
+{
+    ferry_place_kind kind;
+    ferry_error err;
+    if (ferry_places_kind(path, &kind, &err) != FERRY_OK) return cli_usage_error(cmd, "--textures %s: %s", path, err.message);
+    if (kind != FERRY_PLACE_NONE) return CLI_OK;
+    return cli_usage_error(cmd, "--textures %s: neither a folder nor an archive (MEG, PBO)", path);
+}
+
 const char *cli_format_name(ferry_format format)
 {
     const ferry_format_desc *d = ferry_format_describe(format);

@@ -84,8 +84,17 @@ uint32_t fy_crc32(const void *data, size_t size);
 
 /* ---- SHA-1 (sha1.c) ---- */
 
+#include <nettle/sha1.h>
+
 #define FY_SHA1_SIZE 20
 /* The SHA-1 of `size` bytes, by nettle. */
 void fy_sha1(const void *data, size_t size, uint8_t digest[FY_SHA1_SIZE]);
+/* The same over bytes given a piece at a time (an archive written as it is
+ * packed): init, update with each piece in order, digest (nettle's
+ * context). */
+typedef struct sha1_ctx fy_sha1_ctx;
+void fy_sha1_init(fy_sha1_ctx *ctx);
+void fy_sha1_update(fy_sha1_ctx *ctx, const void *data, size_t size);
+void fy_sha1_digest(fy_sha1_ctx *ctx, uint8_t digest[FY_SHA1_SIZE]);
 
 #endif

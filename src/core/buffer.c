@@ -3,6 +3,15 @@
 
 #include <stdlib.h>
 
+char *fy_strdup(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c) memcpy(c, s, n);
+    return c;
+}
+
 bool fy_buf_reserve(ferry_buffer *b, size_t extra)
 {
     if (b->failed) return false;

@@ -168,6 +168,9 @@ void fy_fail_at(fy_cursor *c, size_t offset, ferry_result code, const char *fmt,
 
 /* ---- buffer appends (writers) ---- */
 
+/* A malloc'd copy of a string (NULL: out of memory, or `s` NULL). */
+char *fy_strdup(const char *s);
+
 bool fy_buf_reserve(ferry_buffer *b, size_t extra);
 void fy_buf_append(ferry_buffer *b, const void *data, size_t n);
 void fy_buf_zeros(ferry_buffer *b, size_t n);
@@ -208,6 +211,15 @@ ferry_result fy_file_check_target(const char *path, const ferry_write_options *o
 ferry_result fy_file_stage(const char *path, const void *data, size_t size, const ferry_write_options *options,
                            char **tmp, ferry_error *err);
 ferry_result fy_file_commit(const char *tmp, const char *path, ferry_error *err);
+/* Every byte written through `w` from now on is also given to `fn` (NULL:
+ * none any more), in order; ferry_file_writer_append_file then copies
+ * through memory, since a copy inside the kernel would pass the bytes by.
+ * For a checksum computed as an archive is written (a PBO's SHA-1). */
+typedef void (*fy_bytes_fn)(void *user, const void *data, size_t size);
+void fy_file_writer_observe(ferry_file_writer *w, fy_bytes_fn fn, void *user);
+/* Whether ferry_file_load could open `path` now (a regular file that opens
+ * for reading): false with err saying why in ferry_file_load's words. */
+bool fy_file_check_readable(const char *path, ferry_error *err);
 
 /* Default load limit for an input of `input_size` bytes. */
 size_t fy_default_memory_limit(const ferry_read_options *opts, size_t input_size);

@@ -151,7 +151,24 @@ struct ferry_file_writer {
     bool sync;
     bool failed;
     uint64_t written;
+    fy_bytes_fn observe; /* fy_file_writer_observe's */
+    void *observe_user;
 };
+
+void fy_file_writer_observe(ferry_file_writer *w, fy_bytes_fn fn, void *user)
+{
+    w->observe = fn;
+    w->observe_user = user;
+}
+
+bool fy_file_check_readable(const char *path, ferry_error *err)
+{
+    fy_file f;
+    fy_file_info info;
+    if (!open_regular(path, &f, &info, err)) return false;
+    fy_file_close(f);
+    return true;
+}
 
 ferry_result ferry_file_writer_open(const char *path, const ferry_write_options *options, ferry_file_writer **out,
                                     ferry_error *err)
@@ -202,7 +219,9 @@ ferry_result ferry_file_writer_write(ferry_file_writer *w, const void *data, siz
     size_t written;
     int code = fy_file_write(w->file, data, size, &written);
     w->written += written;
-    return code ? writer_fail(w, code, err) : FERRY_OK;
+    if (code) return writer_fail(w, code, err);
+    if (w->observe) w->observe(w->observe_user, data, size);
+    return FERRY_OK;
 }
 
 uint64_t ferry_file_writer_size(const ferry_file_writer *w) { return w ? w->written : 0; }
@@ -224,8 +243,8 @@ ferry_result ferry_file_writer_append_file(ferry_file_writer *w, const char *pat
     }
     /* Inside the kernel where the system can; through memory otherwise and
      * for whatever that left. */
-    uint64_t left = size, copied;
-    int code = fy_file_copy_range(f, w->file, left, &copied);
+    uint64_t left = size, copied = 0;
+    int code = w->observe ? 0 : fy_file_copy_range(f, w->file, left, &copied);
     left -= copied;
     w->written += copied;
     if (code) {

@@ -170,6 +170,9 @@ int fy_folder_open(const char *path, fy_folder **out);
  * False at the end. On Windows a name that is not valid UTF-16 (an unpaired
  * surrogate) cannot be given in UTF-8 and is left out. */
 bool fy_folder_next(fy_folder *d, const char **name, fy_file_kind *kind);
+/* After fy_folder_next returned false: 0 at the listing's end, or the
+ * error code that ended it early (the folder stopped being readable). */
+int fy_folder_error(const fy_folder *d);
 /* fy_path_info for an entry of the folder (on POSIX relative to the open
  * folder: fstatat). */
 int fy_folder_entry_info(fy_folder *d, const char *name, bool follow_links, fy_file_info *info);

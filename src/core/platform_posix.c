@@ -234,6 +234,7 @@ void fy_map_drop(void *addr, size_t size) { (void)madvise(addr, size, MADV_DONTN
 struct fy_folder {
     DIR *dir;
     int fd;
+    int error; /* what ended the listing early, or 0 */
 };
 
 int fy_folder_open(const char *path, fy_folder **out)
@@ -248,6 +249,7 @@ int fy_folder_open(const char *path, fy_folder **out)
     }
     d->dir = dir;
     d->fd = dirfd(dir);
+    d->error = 0;
     *out = d;
     return 0;
 }
@@ -255,7 +257,12 @@ int fy_folder_open(const char *path, fy_folder **out)
 bool fy_folder_next(fy_folder *d, const char **name, fy_file_kind *kind)
 {
     struct dirent *e;
-    while ((e = readdir(d->dir))) {
+    for (;;) {
+        errno = 0; /* readdir says "the end" and "failed" alike, but for errno */
+        if (!(e = readdir(d->dir))) {
+            d->error = errno;
+            break;
+        }
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
         *name = e->d_name;
         *kind = FY_KIND_UNKNOWN;
@@ -277,6 +284,8 @@ bool fy_folder_next(fy_folder *d, const char **name, fy_file_kind *kind)
     }
     return false;
 }
+
+int fy_folder_error(const fy_folder *d) { return d->error; }
 
 int fy_folder_entry_info(fy_folder *d, const char *name, bool follow_links, fy_file_info *info)
 {

@@ -570,6 +570,7 @@ struct fy_folder {
     bool pending; /* data holds an entry not yet given */
     wchar_t *path;
     char *name; /* the entry last given, UTF-8 */
+    int error;  /* what ended the listing early, or 0 */
 };
 
 int fy_folder_open(const char *path, fy_folder **out)
@@ -611,7 +612,11 @@ int fy_folder_open(const char *path, fy_folder **out)
 bool fy_folder_next(fy_folder *d, const char **name, fy_file_kind *kind)
 {
     while (d->find != INVALID_HANDLE_VALUE && d->find) {
-        if (!d->pending && !FindNextFileW(d->find, &d->data)) return false;
+        if (!d->pending && !FindNextFileW(d->find, &d->data)) {
+            DWORD e = GetLastError();
+            if (e != ERROR_NO_MORE_FILES) d->error = (int)e;
+            return false;
+        }
         d->pending = false;
         const wchar_t *n = d->data.cFileName;
         if (wcscmp(n, L".") == 0 || wcscmp(n, L"..") == 0) continue;
@@ -625,6 +630,8 @@ bool fy_folder_next(fy_folder *d, const char **name, fy_file_kind *kind)
     }
     return false;
 }
+
+int fy_folder_error(const fy_folder *d) { return d->error; }
 
 /* The folder's path and an entry's name joined, wide. */
 static int entry_path(const fy_folder *d, const char *name, wchar_t **out)

@@ -103,10 +103,48 @@ void *fy_record_alloc(fy_record_reader *r, uint64_t count, size_t size)
     return p;
 }
 
+ferry_result fy_record_args(const void *data, size_t size, bool has_out, ferry_error *err)
+{
+    if (err) fy_error_clear(err);
+    if (!has_out) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no out pointer");
+        return FERRY_ERR_ARGUMENT;
+    }
+    if (!data && size) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no data");
+        return FERRY_ERR_ARGUMENT;
+    }
+    return FERRY_OK;
+}
+
+ferry_result fy_record_head_args(const void *head, size_t head_size, uint64_t whole, bool has_out, bool has_need,
+                                 ferry_error *err)
+{
+    ferry_result r = fy_record_args(head, head_size, has_out, err);
+    if (r == FERRY_OK && (!has_need || head_size > whole)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no need pointer, or a head larger than the archive");
+        r = FERRY_ERR_ARGUMENT;
+    }
+    return r;
+}
+
+uint64_t fy_record_head_grow(uint64_t want, size_t have, uint64_t whole)
+{
+    uint64_t n = want > 2 * (uint64_t)have ? want : 2 * (uint64_t)have;
+    return n < whole ? n : whole;
+}
+
+uint64_t fy_record_remaining(const fy_record_reader *r)
+{
+    if (r->c.failed) return 0;
+    return r->whole > r->c.end ? r->whole - r->c.pos : fy_remaining(&r->c);
+}
+
 bool fy_record_room(fy_record_reader *r, size_t at, uint64_t count, size_t min_size, const char *what)
 {
     if (r->c.failed) return false;
-    size_t remaining = fy_remaining(&r->c);
+    uint64_t left = fy_record_remaining(r);
+    size_t remaining = left > SIZE_MAX ? SIZE_MAX : (size_t)left;
     if (min_size && count > remaining / min_size) {
         fy_fail_at(&r->c, at, FERRY_ERR_TRUNCATED, "%s %llu needs at least %llu bytes (%zu each), only %zu remain", what,
                    (unsigned long long)count, (unsigned long long)count * min_size, min_size, remaining);

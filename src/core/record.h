@@ -23,6 +23,11 @@ typedef struct fy_record_reader {
     size_t marks[FY_RECORD_DEPTH]; /* path length before each push */
     bool located; /* the error's path was named: an inner record wins */
     bool nomem;   /* the arena refused an allocation */
+    /* The size of the whole input when the reader is given its first bytes
+     * only (an archive's tables, read before its data); 0: the input is
+     * whole. fy_record_room then counts the bytes that remain in the whole,
+     * so that a count is refused with the same words either way. */
+    uint64_t whole;
     ferry_error local_err;
 } fy_record_reader;
 
@@ -54,6 +59,24 @@ void fy_record_locate(fy_record_reader *r, const char *fmt, ...) FY_PRINTF(2, 3)
  * after a failure. A product that overflows or an arena at its limit is a
  * LIMIT error at the cursor's position. */
 void *fy_record_alloc(fy_record_reader *r, uint64_t count, size_t size);
+
+/* The bytes that remain after the cursor, in the whole input (`whole`)
+ * when the reader was given its first bytes only. */
+uint64_t fy_record_remaining(const fy_record_reader *r);
+
+/* The arguments every reader checks first: clears err; FERRY_ERR_ARGUMENT
+ * ("no out pointer", "no data") unless there is an out pointer and the
+ * bytes are there (NULL only with size 0); for a head reader (need_ok
+ * false: no place for *need) and a head larger than the whole too. */
+ferry_result fy_record_args(const void *data, size_t size, bool has_out, ferry_error *err);
+ferry_result fy_record_head_args(const void *head, size_t head_size, uint64_t whole, bool has_out, bool has_need,
+                                 ferry_error *err);
+
+/* For a reader given a file's first `have` bytes (of `whole`) that must
+ * ask for more: at least `want` bytes from the start and twice what it has,
+ * so that a walk running past the head asks a few times only; at most the
+ * whole file. */
+uint64_t fy_record_head_grow(uint64_t want, size_t have, uint64_t whole);
 
 /* A count that sizes records of at least `min_size` bytes each must fit in
  * the bytes that remain; if not, the data would run out: TRUNCATED (the

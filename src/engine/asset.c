@@ -220,6 +220,11 @@ ferry_result ferry_asset_open(const char *path, const ferry_asset_options *optio
     }
     a->map = map;
     a->mapped = true;
+    if (!(a->path = strdup(path))) {
+        ferry_asset_free(a);
+        nomem(err);
+        return FERRY_ERR_NOMEM;
+    }
     if (folder_open) {
         a->folder = folder;
         a->folder_open = true;
@@ -237,6 +242,7 @@ void ferry_asset_free(ferry_asset *a)
     if (a->folder_open) ferry_file_source_close(&a->folder);
     free(a->owned);
     free(a->name);
+    free(a->path);
     free(a);
 }
 
@@ -386,7 +392,7 @@ static size_t validate_entries(const ferry_asset *a, const void *object, const f
                 uint8_t *bytes = NULL;
                 size_t n = 0;
                 ferry_error ignored; /* an entry that cannot be had: the archive's own error */
-                if (a->row->entry_bytes(object, i, &bytes, &n, &ignored) == FERRY_OK) {
+                if (a->row->entry_bytes(object, i, 0, &bytes, &n, &ignored) == FERRY_OK) {
                     errors += validate_entry(a, i, &e, bytes, n, options, depth);
                     free(bytes);
                 }

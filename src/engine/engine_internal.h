@@ -14,14 +14,39 @@ typedef struct fy_read_args {
     const ferry_file_source *files; /* a .gltf's folder */
 } fy_read_args;
 
-/* An archive's entry, as the entry checks see it. */
+/* An archive's entry, as the entry checks and ferry_archive see it. */
 typedef struct fy_entry {
     const char *name; /* stored name (NULL: none) */
     size_t name_length;
     const uint8_t *stored; /* its stored bytes in the input (NULL: not inside it) */
     size_t stored_size;
     bool decode; /* its bytes are had through entry_bytes, not `stored` as it is */
+    uint64_t size;   /* its bytes when read (decoded) */
+    uint64_t start;  /* where its stored bytes begin in the archive */
+    uint64_t offset; /* where its record is */
+    bool compressed;
+    bool as_stored; /* its stored bytes are its bytes (not decoded; a PBO entry of another method is refused) */
 } fy_entry;
+
+/* What only archives do, for ferry_archive (archive*.c): one per archive
+ * format, pointed at by its row. */
+typedef struct fy_archive_row {
+    /* How messages name its records: "files" (MEG: files[3]), "entries". */
+    const char *record;
+    /* The tables from the archive's first head_size bytes (of archive_size
+     * in all): ferry_X_read_head. */
+    ferry_result (*read_head)(const uint8_t *head, size_t head_size, uint64_t archive_size, const fy_read_args *args,
+                              uint64_t *need, void **out, ferry_error *err);
+    /* The object as a file source (ferry_file_source_X). */
+    ferry_result (*source)(const void *object, ferry_file_source *source, ferry_error *err);
+    /* The engine mounts its entries at a prefix (PBO): the one it names
+     * (NULL: none, its file name is used). NULL function: never mounted. */
+    const char *(*prefix)(const void *object);
+    /* Entry `index`'s bytes from its stored bytes (however they were had):
+     * ferry_pbo_entry_decode. NULL: the stored bytes are the entry's. */
+    ferry_result (*decode)(const void *object, size_t index, const uint8_t *stored, size_t max_size, uint8_t **bytes,
+                           size_t *size, ferry_error *err);
+} fy_archive_row;
 
 /* One format. NULL functions: the format does not do that. Every
  * function takes the typed object `read` made. */
@@ -38,10 +63,13 @@ typedef struct fy_format_row {
     size_t (*validate)(const ferry_asset *asset, const void *object, const ferry_asset_validate_options *options,
                        ferry_diagnostics *diags);
     /* Archives: the entries, for the entry checks; entry_bytes decodes one
-     * whose bytes do not lie in the input as they are (malloc'd). */
+     * whose bytes do not lie in the input as they are (malloc'd, at most
+     * max_size bytes, 0: no limit). */
     size_t (*entry_count)(const void *object);
     void (*entry_at)(const void *object, size_t index, fy_entry *entry);
-    ferry_result (*entry_bytes)(const void *object, size_t index, uint8_t **bytes, size_t *size, ferry_error *err);
+    ferry_result (*entry_bytes)(const void *object, size_t index, size_t max_size, uint8_t **bytes, size_t *size,
+                                ferry_error *err);
+    const fy_archive_row *archive; /* NULL: not an archive */
     /* Info (fy_info says which detail): one object, NULL when memory fails.
      * info_full_from_bytes: FERRY_INFO_FULL needs no object (the Alamo
      * chunk tree), and may fail (err filled, NULL returned). */
@@ -71,6 +99,7 @@ struct ferry_asset {
     ferry_file_source folder; /* a .gltf's folder, opened by ferry_asset_open */
     bool folder_open;
     const ferry_file_source *files;
+    char *path; /* ferry_asset_open's */
 };
 
 /* The asset's object for one call: its own, or read now (*temporary set:
@@ -94,8 +123,8 @@ void fy_asset_object_put(const ferry_asset *asset, void *object, bool temporary)
                                                 const ferry_asset_validate_options *options, ferry_diagnostics *diags)
 #define FY_ENTRY_COUNT(x) size_t fy_##x##_entry_count(const void *object)
 #define FY_ENTRY_AT(x) void fy_##x##_entry_at(const void *object, size_t index, fy_entry *entry)
-#define FY_ENTRY_BYTES(x) ferry_result fy_##x##_entry_bytes(const void *object, size_t index, uint8_t **bytes, \
-                                                            size_t *size, ferry_error *err)
+#define FY_ENTRY_BYTES(x) ferry_result fy_##x##_entry_bytes(const void *object, size_t index, size_t max_size, \
+                                                            uint8_t **bytes, size_t *size, ferry_error *err)
 #define FY_INFO(x) json_t *fy_##x##_info(const fy_info *info, const void *object, ferry_error *err)
 #define FY_TO_SCENE(x) ferry_result fy_##x##_to_scene(const ferry_asset *asset, const void *object, \
                                                       const ferry_asset_scene_options *options, ferry_scene **out, \
@@ -114,6 +143,17 @@ void fy_asset_object_put(const ferry_asset *asset, void *object, bool temporary)
         ferry_result r = reader(data, size, args->read, &object, err);                 \
         *out = object;                                                                 \
         return r;                                                                      \
+    }
+/* An archive row's read_head over the format's ferry_X_read_head. */
+#define FY_DEFINE_READ_HEAD(x, type, reader)                                                                 \
+    static ferry_result fy_##x##_read_head(const uint8_t *head, size_t head_size, uint64_t archive_size,     \
+                                           const fy_read_args *args, uint64_t *need, void **out,            \
+                                           ferry_error *err)                                                \
+    {                                                                                                        \
+        type *object = NULL;                                                                                 \
+        ferry_result r = reader(head, head_size, archive_size, args->read, need, &object, err);              \
+        *out = object;                                                                                       \
+        return r;                                                                                            \
     }
 #define FY_DEFINE_FREE(x, freer) \
     FY_FREE(x) { freer(object); }

@@ -20,6 +20,7 @@ FY_READ(meg); FY_FREE(meg); FY_WRITE(meg); FY_WRITE_TABLES(meg); FY_VALIDATE(meg
 FY_ENTRY_AT(meg); FY_INFO(meg);
 FY_READ(pbo); FY_FREE(pbo); FY_WRITE(pbo); FY_WRITE_TABLES(pbo); FY_VALIDATE(pbo); FY_ENTRY_COUNT(pbo);
 FY_ENTRY_AT(pbo); FY_ENTRY_BYTES(pbo); FY_INFO(pbo);
+extern const fy_archive_row fy_meg_archive, fy_pbo_archive;
 FY_READ(config); FY_FREE(config); FY_WRITE(rap); FY_WRITE_LAYOUT(config); FY_VALIDATE(config); FY_INFO(config);
 
 #define CAPS_MODEL (FERRY_CAN_READ | FERRY_CAN_WRITE | FERRY_CAN_VALIDATE | FERRY_CAN_INFO)
@@ -75,11 +76,11 @@ static const fy_format_row rows[] = {
     {.desc = {FERRY_FORMAT_MEG, "MEG", "meg", ext_meg, CAPS_MODEL | FERRY_IS_ARCHIVE},
      .read = fy_meg_read, .free = fy_meg_free, .write = fy_meg_write, .write_tables = fy_meg_write_tables,
      .validate = fy_meg_validate, .entry_count = fy_meg_entry_count, .entry_at = fy_meg_entry_at,
-     .info = fy_meg_info},
+     .archive = &fy_meg_archive, .info = fy_meg_info},
     {.desc = {FERRY_FORMAT_PBO, "PBO", "pbo", ext_pbo, CAPS_MODEL | FERRY_IS_ARCHIVE},
      .read = fy_pbo_read, .free = fy_pbo_free, .write = fy_pbo_write, .write_tables = fy_pbo_write_tables,
      .validate = fy_pbo_validate, .entry_count = fy_pbo_entry_count, .entry_at = fy_pbo_entry_at,
-     .entry_bytes = fy_pbo_entry_bytes, .info = fy_pbo_info},
+     .entry_bytes = fy_pbo_entry_bytes, .archive = &fy_pbo_archive, .info = fy_pbo_info},
     {.desc = {FERRY_FORMAT_RAP, "raP config", "rap", ext_rap, CAPS_MODEL},
      .read = fy_config_read, .free = fy_config_free, .write = fy_rap_write, .write_layout = fy_config_write_layout,
      .validate = fy_config_validate, .info = fy_config_info},

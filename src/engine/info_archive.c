@@ -30,7 +30,21 @@ FY_ENTRY_AT(meg)
     entry->stored = e->data; /* NULL when outside the archive: the archive's own error */
     entry->stored_size = e->size;
     entry->decode = false;
+    entry->size = e->size;
+    entry->start = e->start;
+    entry->offset = e->offset;
+    entry->compressed = false;
+    entry->as_stored = true;
 }
+
+FY_DEFINE_READ_HEAD(meg, ferry_meg, ferry_meg_read_head)
+
+static ferry_result meg_source(const void *object, ferry_file_source *source, ferry_error *err)
+{
+    return ferry_file_source_meg(object, source, err);
+}
+
+const fy_archive_row fy_meg_archive = {.record = "files", .read_head = fy_meg_read_head, .source = meg_source};
 
 static uint64_t meg_total_bytes(const ferry_meg *m)
 {
@@ -118,11 +132,34 @@ FY_ENTRY_AT(pbo)
     /* A stored entry is checked where it lies, a compressed one decoded
      * (one that cannot be had is the archive's own error). */
     entry->decode = e->method != FERRY_PBO_METHOD_NONE || !e->data;
+    entry->compressed = e->method == FERRY_PBO_METHOD_COMPRESSED;
+    entry->size = entry->compressed ? e->original_size : e->size;
+    entry->start = e->start;
+    entry->offset = e->offset;
+    entry->as_stored = e->method == FERRY_PBO_METHOD_NONE;
 }
 FY_ENTRY_BYTES(pbo)
 {
-    return ferry_pbo_entry_bytes(object, index, 0, bytes, size, err);
+    return ferry_pbo_entry_bytes(object, index, max_size, bytes, size, err);
 }
+
+FY_DEFINE_READ_HEAD(pbo, ferry_pbo, ferry_pbo_read_head)
+
+static ferry_result pbo_source(const void *object, ferry_file_source *source, ferry_error *err)
+{
+    return ferry_file_source_pbo(object, source, err);
+}
+
+static const char *pbo_prefix(const void *object) { return ferry_pbo_property_value(object, "prefix"); }
+
+static ferry_result pbo_decode(const void *object, size_t index, const uint8_t *stored, size_t max_size,
+                               uint8_t **bytes, size_t *size, ferry_error *err)
+{
+    return ferry_pbo_entry_decode(object, index, stored, max_size, bytes, size, err);
+}
+
+const fy_archive_row fy_pbo_archive = {.record = "entries", .read_head = fy_pbo_read_head, .source = pbo_source,
+                                       .prefix = pbo_prefix, .decode = pbo_decode};
 
 static const char *method_name(uint32_t method)
 {

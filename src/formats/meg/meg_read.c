@@ -89,10 +89,10 @@ static bool read_names(fy_record_reader *r, ferry_meg *m)
 static bool read_files(fy_record_reader *r, ferry_meg *m, const uint8_t *data, size_t size)
 {
     fy_cursor *c = &r->c;
-    size_t left = fy_remaining(c);
+    uint64_t left = fy_record_remaining(r);
     if (!fy_record_room(r, c->pos, m->entry_count, 20, "file count")) {
-        /* The record the data ends in. */
-        locate(r, "files[%zu]", left / 20);
+        /* The record the data ends in (the whole archive's, when read from its head). */
+        locate(r, "files[%llu]", (unsigned long long)(left / 20));
         return false;
     }
     m->entries = fy_record_alloc(r, m->entry_count, sizeof *m->entries);
@@ -125,22 +125,15 @@ static bool read_files(fy_record_reader *r, ferry_meg *m, const uint8_t *data, s
     return true;
 }
 
-ferry_result ferry_meg_read(const uint8_t *data, size_t size, const ferry_read_options *options, ferry_meg **out,
-                            ferry_error *err)
+/* The tables of the `whole` bytes' archive from its first `size` bytes
+ * (all of them: size == whole). */
+static ferry_result read_tables(const uint8_t *data, size_t size, uint64_t whole, const ferry_read_options *options,
+                                ferry_meg **out, ferry_error *err)
 {
-    if (err) fy_error_clear(err);
-    if (!out) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no out pointer");
-        return FERRY_ERR_ARGUMENT;
-    }
-    *out = NULL;
-    if (!data && size) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no data");
-        return FERRY_ERR_ARGUMENT;
-    }
     fy_record_reader r;
     ferry_meg *m = fy_record_open(&r, data, size, options, size / 4, sizeof *m, err);
     if (!m) return FERRY_ERR_NOMEM;
+    r.whole = whole;
     m->arena = r.arena;
     m->archive = data;
     m->archive_size = size;
@@ -154,6 +147,60 @@ ferry_result ferry_meg_read(const uint8_t *data, size_t size, const ferry_read_o
     m->tables_end = r.c.pos;
     *out = m;
     return FERRY_OK;
+}
+
+ferry_result ferry_meg_read(const uint8_t *data, size_t size, const ferry_read_options *options, ferry_meg **out,
+                            ferry_error *err)
+{
+    if (out) *out = NULL;
+    if (fy_record_args(data, size, out != NULL, err) != FERRY_OK) return FERRY_ERR_ARGUMENT;
+    return read_tables(data, size, size, options, out, err);
+}
+
+/* ---- the tables from the archive's first bytes ---- */
+
+/* How many bytes from the start read_tables needs: walks the tables as it
+ * does, without reading them. At most `have` when the tables end inside
+ * the head or the reader can tell from the head why they cannot (a count
+ * larger than the archive, a bad header: it then refuses them with the
+ * same words as from the whole archive); more when the head must grow. */
+static uint64_t tables_need(const uint8_t *h, size_t have, uint64_t whole)
+{
+    if (have >= whole) return whole;
+    if (have < 24) return fy_record_head_grow(24, have, whole);
+    uint64_t pos, names, files;
+    if (h[4] == 0xA4 && h[5] == 0x70 && h[6] == 0x7D && h[7] == 0x3F) {
+        if (fy_load_u32le(h) != FERRY_MEG_FLAGS_PLAIN) return have; /* refused by its header */
+        uint64_t data_start = fy_load_u32le(h + 8), table_size = fy_load_u32le(h + 20);
+        names = fy_load_u32le(h + 12);
+        files = fy_load_u32le(h + 16);
+        pos = 24 + table_size + 20 * files == data_start ? 24 : 20; /* format 3's name table size, as read_header */
+    } else {
+        names = fy_load_u32le(h);
+        files = fy_load_u32le(h + 4);
+        pos = 8;
+    }
+    if (names > (whole - pos) / 2) return have; /* refused by its count */
+    for (uint64_t i = 0; i < names; i++) {
+        if (pos + 2 > have) return fy_record_head_grow(pos + 2, have, whole);
+        pos += 2 + (uint64_t)fy_load_u16le(h + pos);
+        if (pos > have) return fy_record_head_grow(pos, have, whole);
+    }
+    if (files > (whole - pos) / 20) return have;
+    return pos + 20 * files > have ? fy_record_head_grow(pos + 20 * files, have, whole) : pos + 20 * files;
+}
+
+ferry_result ferry_meg_read_head(const uint8_t *head, size_t head_size, uint64_t archive_size,
+                                 const ferry_read_options *options, uint64_t *need, ferry_meg **out, ferry_error *err)
+{
+    if (out) *out = NULL;
+    if (fy_record_head_args(head, head_size, archive_size, out != NULL, need != NULL, err) != FERRY_OK)
+        return FERRY_ERR_ARGUMENT;
+    *need = tables_need(head, head_size, archive_size);
+    if (*need > head_size) return FERRY_OK;
+    ferry_result r = read_tables(head, head_size, archive_size, options, out, err);
+    if (r == FERRY_OK) *need = (*out)->tables_end;
+    return r;
 }
 
 void ferry_meg_free(ferry_meg *meg)

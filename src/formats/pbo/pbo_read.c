@@ -142,16 +142,8 @@ static bool walk_table(fy_record_reader *r, ferry_pbo *m)
 ferry_result ferry_pbo_read(const uint8_t *data, size_t size, const ferry_read_options *options, ferry_pbo **out,
                             ferry_error *err)
 {
-    if (err) fy_error_clear(err);
-    if (!out) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no out pointer");
-        return FERRY_ERR_ARGUMENT;
-    }
-    *out = NULL;
-    if (!data && size) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no data");
-        return FERRY_ERR_ARGUMENT;
-    }
+    if (out) *out = NULL;
+    if (fy_record_args(data, size, out != NULL, err) != FERRY_OK) return FERRY_ERR_ARGUMENT;
     fy_record_reader r;
     ferry_pbo *m = fy_record_open(&r, data, size, options, size / 4, sizeof *m, err);
     if (!m) return FERRY_ERR_NOMEM;
@@ -190,6 +182,61 @@ ferry_result ferry_pbo_read(const uint8_t *data, size_t size, const ferry_read_o
     }
     *out = m;
     return FERRY_OK;
+}
+
+/* ---- the table from the archive's first bytes ---- */
+
+/* The end of the NUL-terminated text at *pos inside the head (moving *pos
+ * past its NUL), or false when the head ends first. */
+static bool head_text(const uint8_t *h, size_t have, uint64_t *pos, size_t *length)
+{
+    const uint8_t *nul = memchr(h + *pos, 0, have - (size_t)*pos);
+    if (!nul) return false;
+    *length = (size_t)(nul - (h + *pos));
+    *pos += *length + 1;
+    return true;
+}
+
+/* How many bytes from the start ferry_pbo_read needs for the table: walks
+ * it as walk_table does, without reading it. At most `have` when the table
+ * ends inside the head or the reader can tell from it why it cannot (an
+ * encrypted table); more when the head must grow. */
+static uint64_t table_need(const uint8_t *h, size_t have, uint64_t whole)
+{
+    if (have >= whole) return whole;
+    uint64_t pos = 0;
+    size_t length;
+    for (bool first = true;; first = false) {
+        if (!head_text(h, have, &pos, &length)) return fy_record_head_grow((uint64_t)have + 1, have, whole);
+        if (pos + PBO_FIELDS > have) return fy_record_head_grow(pos + PBO_FIELDS, have, whole);
+        uint32_t method = fy_load_u32le(h + pos);
+        pos += PBO_FIELDS;
+        if (length == 0 && first && method == FERRY_PBO_METHOD_VERSION) {
+            for (;;) {
+                const char *key = (const char *)h + pos;
+                size_t key_length, value_length;
+                if (!head_text(h, have, &pos, &key_length)) return fy_record_head_grow((uint64_t)have + 1, have, whole);
+                if (!key_length) break;
+                if (!head_text(h, have, &pos, &value_length)) return fy_record_head_grow((uint64_t)have + 1, have, whole);
+                if (fy_pbo_key_eq(key, key_length, "encryption", 10) && value_length) return have; /* refused */
+            }
+            continue;
+        }
+        if (length == 0) return pos;
+    }
+}
+
+ferry_result ferry_pbo_read_head(const uint8_t *head, size_t head_size, uint64_t archive_size,
+                                 const ferry_read_options *options, uint64_t *need, ferry_pbo **out, ferry_error *err)
+{
+    if (out) *out = NULL;
+    if (fy_record_head_args(head, head_size, archive_size, out != NULL, need != NULL, err) != FERRY_OK)
+        return FERRY_ERR_ARGUMENT;
+    *need = table_need(head, head_size, archive_size);
+    if (*need > head_size) return FERRY_OK;
+    ferry_result r = ferry_pbo_read(head, head_size, options, out, err);
+    if (r == FERRY_OK) *need = (*out)->tables_end;
+    return r;
 }
 
 void ferry_pbo_free(ferry_pbo *pbo)

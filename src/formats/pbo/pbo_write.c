@@ -80,14 +80,31 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
     *bytes = NULL;
     *size = 0;
     const ferry_pbo_entry *e = &m->entries[index];
-    char path[48];
-    snprintf(path, sizeof path, "entries[%zu]", index);
     if (!e->data) {
+        char path[48];
+        snprintf(path, sizeof path, "entries[%zu]", index);
         fy_error_set(err, FERRY_ERR_TRUNCATED, e->offset, path,
                      "its %u bytes at %llu lie past the archive's end (%zu bytes)", (unsigned)e->size,
                      (unsigned long long)e->start, m->archive_size);
         return FERRY_ERR_TRUNCATED;
     }
+    return ferry_pbo_entry_decode(m, index, e->data, max_size, bytes, size, err);
+}
+
+ferry_result ferry_pbo_entry_decode(const ferry_pbo *m, size_t index, const uint8_t *stored, size_t max_size,
+                                    uint8_t **bytes, size_t *size, ferry_error *err)
+{
+    if (err) fy_error_clear(err);
+    if (!m || !bytes || !size || index >= m->entry_count || (!stored && m->entries[index].size)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no archive, no output, no entry %zu or no bytes",
+                     index);
+        return FERRY_ERR_ARGUMENT;
+    }
+    *bytes = NULL;
+    *size = 0;
+    const ferry_pbo_entry *e = &m->entries[index];
+    char path[48];
+    snprintf(path, sizeof path, "entries[%zu]", index);
     if (e->method != FERRY_PBO_METHOD_NONE && e->method != FERRY_PBO_METHOD_COMPRESSED) {
         fy_error_set(err, FERRY_ERR_UNSUPPORTED, e->offset + e->name_length + 1, path,
                      "packing method 0x%08X: ferry decodes stored (0) and compressed ('Cprs') entries only",
@@ -112,11 +129,11 @@ ferry_result ferry_pbo_entry_bytes(const ferry_pbo *m, size_t index, size_t max_
         return FERRY_ERR_NOMEM;
     }
     if (!packed) {
-        memcpy(buf, e->data, n);
+        if (n) memcpy(buf, stored, n);
     } else {
         ferry_error local;
         size_t used = 0;
-        ferry_result rc = fy_lzss_decode_sum(e->data, e->size, n, buf, &used, FY_LZSS_SUM_UNSIGNED, &local);
+        ferry_result rc = fy_lzss_decode_sum(stored, e->size, n, buf, &used, FY_LZSS_SUM_UNSIGNED, &local);
         if (rc == FERRY_OK && used != e->size) {
             rc = FERRY_ERR_MALFORMED;
             fy_error_set(&local, FERRY_ERR_MALFORMED, used, NULL,
@@ -220,12 +237,14 @@ static void put_text(ferry_buffer *out, const char *s)
     fy_buf_u8(out, 0);
 }
 
-ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, const ferry_pbo_pack_options *options,
-                            ferry_buffer *out, ferry_error *err)
+/* The table of a new archive (ferry_pbo_pack_tables); with `need_data`
+ * each file must also have its bytes (ferry_pbo_pack). */
+static ferry_result pack_table(const ferry_pbo_pack_file *files, size_t count, const ferry_pbo_pack_options *options,
+                               bool need_data, ferry_buffer *out, size_t *order_out, ferry_error *err)
 {
     if (err) fy_error_clear(err);
-    if (!out || (count && !files)) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no files or no buffer");
+    if (!out || (count && (!files || !order_out))) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no files, no buffer or no order");
         return FERRY_ERR_ARGUMENT;
     }
     static const ferry_pbo_pack_options none = {0};
@@ -259,7 +278,7 @@ ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, cons
         order[i] = i;
         const char *why = f->name ? fy_pbo_unsafe_name(f->name, len[i]) : "it has no name";
         if (!why && f->size > UINT32_MAX) why = "it has 4 GiB or more (a PBO stores sizes in 32 bits)";
-        if (!why && f->size && !f->data) why = "it has no bytes";
+        if (!why && need_data && f->size && !f->data) why = "it has no bytes";
         if (why) {
             fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "file %zu '%s' cannot be packed: %s", i,
                          f->name ? f->name : "", why);
@@ -282,7 +301,6 @@ ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, cons
         free(len), free(order);
         return rc;
     }
-    size_t base = out->size;
     if (options->prefix || options->property_count) {
         ferry_pbo_entry product = {.method = FERRY_PBO_METHOD_VERSION};
         put_record(out, NULL, 0, &product);
@@ -308,10 +326,35 @@ ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, cons
     }
     ferry_pbo_entry end = {0};
     put_record(out, NULL, 0, &end);
-    for (size_t k = 0; k < count; k++)
-        if (files[order[k]].size) fy_buf_append(out, files[order[k]].data, files[order[k]].size);
+    if (count) memcpy(order_out, order, count * sizeof *order);
     free(len), free(order);
-    if (grown(out, err) != FERRY_OK) return FERRY_ERR_NOMEM;
+    return grown(out, err);
+}
+
+ferry_result ferry_pbo_pack_tables(const ferry_pbo_pack_file *files, size_t count, const ferry_pbo_pack_options *options,
+                                   ferry_buffer *tables, size_t *order, ferry_error *err)
+{
+    return pack_table(files, count, options, false, tables, order, err);
+}
+
+ferry_result ferry_pbo_pack(const ferry_pbo_pack_file *files, size_t count, const ferry_pbo_pack_options *options,
+                            ferry_buffer *out, ferry_error *err)
+{
+    size_t *order = malloc((count ? count : 1) * sizeof *order);
+    if (!order) {
+        if (err) fy_error_clear(err);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "cannot allocate the table");
+        return FERRY_ERR_NOMEM;
+    }
+    size_t base = out ? out->size : 0;
+    ferry_result rc = pack_table(files, count, options, true, out, order, err);
+    if (rc == FERRY_OK) {
+        for (size_t k = 0; k < count; k++)
+            if (files[order[k]].size) fy_buf_append(out, files[order[k]].data, files[order[k]].size);
+        rc = grown(out, err);
+    }
+    free(order);
+    if (rc != FERRY_OK) return rc;
     uint8_t digest[FERRY_PBO_SHA1_SIZE];
     ferry_pbo_sha1(out->data + base, out->size - base, digest);
     fy_buf_u8(out, 0);
