@@ -84,9 +84,79 @@ static void test_from_jansson(void)
     ferry_arena_destroy(arena);
 }
 
+/* fy_json_check finds exactly the problem fy_json_to_jansson would meet
+ * first (the glTF writer checks with one and converts with the other):
+ * keys repeated (also two non-UTF-8 keys that become the same), NaN and
+ * NULL values before or after a repeat, objects of few and of many members. */
+static void expect_same_problem(const ferry_json *v, const char *what)
+{
+    const char *by_check = NULL, *by_conversion = NULL;
+    bool ok = fy_json_check(v, &by_check);
+    json_t *j = fy_json_to_jansson(v, &by_conversion);
+    CHECK_MSG(ok == (j != NULL), "%s: check %d, conversion %d", what, ok, j != NULL);
+    CHECK_MSG((by_check == NULL) == (by_conversion == NULL) &&
+                  (!by_check || strcmp(by_check, by_conversion) == 0),
+              "%s: check says '%s', conversion '%s'", what, by_check ? by_check : "(none)",
+              by_conversion ? by_conversion : "(none)");
+    json_decref(j);
+}
+
+static void test_check(void)
+{
+    enum { MANY = 40 };
+    static ferry_json values[MANY], nan_value, null_member_object;
+    static ferry_json_member members[MANY];
+    static char keys[MANY][8];
+    for (int i = 0; i < MANY; i++) {
+        values[i].kind = FERRY_JSON_INTEGER;
+        values[i].integer = i;
+        snprintf(keys[i], sizeof keys[i], "k%d", i);
+        members[i].key = keys[i];
+        members[i].key_length = strlen(keys[i]);
+        members[i].value = &values[i];
+    }
+    nan_value.kind = FERRY_JSON_REAL;
+    nan_value.real = NAN;
+    ferry_json object = {.kind = FERRY_JSON_OBJECT, .members = members};
+    for (size_t count = 2; count <= MANY; count += MANY - 2) {
+        object.count = count;
+        expect_same_problem(&object, "distinct keys");
+        members[count - 1].key = keys[0]; /* the last repeats the first */
+        members[count - 1].key_length = strlen(keys[0]);
+        expect_same_problem(&object, "a repeated key");
+        members[count / 2].value = &nan_value; /* a NaN before the repeat */
+        expect_same_problem(&object, "NaN, then a repeat");
+        members[count / 2].value = &values[count / 2];
+        members[count - 1].value = &nan_value; /* the repeat's own value NaN: the repeat is met first */
+        expect_same_problem(&object, "a repeat holding NaN");
+        members[count - 1].value = NULL;
+        members[count - 1].key = keys[count - 1];
+        members[count - 1].key_length = strlen(keys[count - 1]);
+        expect_same_problem(&object, "a NULL value");
+        members[count - 1].value = &values[count - 1];
+    }
+    /* Latin-1 keys become ASCII with '?': two of them may become one. */
+    members[0].key = "caf\xe9";
+    members[0].key_length = 4;
+    members[1].key = "caf\xe8";
+    members[1].key_length = 4;
+    object.count = 2;
+    expect_same_problem(&object, "two Latin-1 keys that become one");
+    object.count = MANY;
+    expect_same_problem(&object, "the same among many");
+    members[1].key = "caf?";
+    expect_same_problem(&object, "a Latin-1 key and its ASCII form");
+    null_member_object.kind = FERRY_JSON_ARRAY;
+    const ferry_json *items[2] = {&values[0], NULL};
+    null_member_object.items = items;
+    null_member_object.count = 2;
+    expect_same_problem(&null_member_object, "a NULL item");
+}
+
 int main(void)
 {
     test_builder();
     test_from_jansson();
+    test_check();
     TEST_END();
 }

@@ -285,6 +285,122 @@ static json_t *to_jansson(const ferry_json *v, int depth, const char **problem)
     return NULL;
 }
 
+/* ---- what to_jansson would refuse, without building anything ---- */
+
+/* A key as to_jansson makes it (text()): as it is when ASCII, which keys
+ * almost always are; otherwise jansson's own conversion, copied. */
+typedef struct key_view {
+    const char *s;
+    size_t n;
+    char *owned;
+} key_view;
+
+static bool key_of(const ferry_json_member *m, key_view *k)
+{
+    const char *s = m->key ? m->key : "";
+    size_t n = m->key ? m->key_length : 0;
+    k->owned = NULL;
+    k->s = s;
+    k->n = n;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80) {
+            json_t *j = text(s, n);
+            if (!j) return false;
+            k->n = json_string_length(j);
+            k->owned = malloc(k->n ? k->n : 1);
+            if (k->owned) memcpy(k->owned, json_string_value(j), k->n);
+            json_decref(j);
+            k->s = k->owned;
+            return k->owned != NULL;
+        }
+    return true;
+}
+
+static bool same_key(const key_view *a, const key_view *b) { return a->n == b->n && memcmp(a->s, b->s, a->n) == 0; }
+
+static int cmp_key(const void *x, const void *y)
+{
+    const key_view *a = x, *b = y;
+    size_t n = a->n < b->n ? a->n : b->n;
+    int c = memcmp(a->s, b->s, n);
+    return c ? c : (a->n > b->n) - (a->n < b->n);
+}
+
+static bool check(const ferry_json *v, int depth, const char **problem);
+
+/* An object's members in order: a key met before is refused where
+ * to_jansson meets it, after the values of the members before it. */
+static bool check_object(const ferry_json *v, int depth, const char **problem)
+{
+    size_t n = v->count;
+    key_view *keys = calloc(n ? n : 1, sizeof *keys);
+    if (!keys) return false;
+    bool ok = true, twice = false;
+    size_t made = 0;
+    for (; made < n && ok; made++) ok = key_of(&v->members[made], &keys[made]);
+    if (ok && n > 32) {
+        /* Many members: sorted once to learn whether any key repeats. */
+        key_view *sorted = malloc(n * sizeof *sorted);
+        if (!sorted) {
+            ok = false;
+        } else {
+            memcpy(sorted, keys, n * sizeof *sorted);
+            qsort(sorted, n, sizeof *sorted, cmp_key);
+            for (size_t i = 1; i < n && !twice; i++) twice = same_key(&sorted[i - 1], &sorted[i]);
+            free(sorted);
+        }
+    } else {
+        twice = true; /* few members: compared as they come */
+    }
+    for (size_t i = 0; ok && i < n; i++) {
+        for (size_t j = 0; twice && j < i; j++)
+            if (same_key(&keys[j], &keys[i])) {
+                *problem = "a key appears twice in one object";
+                ok = false;
+                break;
+            }
+        if (ok) ok = check(v->members[i].value, depth + 1, problem);
+    }
+    for (size_t i = 0; i < made; i++) free(keys[i].owned);
+    free(keys);
+    return ok;
+}
+
+static bool check(const ferry_json *v, int depth, const char **problem)
+{
+    if (!v) {
+        *problem = "a value is missing (NULL)";
+        return false;
+    }
+    if (depth > FY_JSON_MAX_DEPTH) {
+        *problem = "nested too deeply";
+        return false;
+    }
+    switch (v->kind) {
+    case FERRY_JSON_NULL:
+    case FERRY_JSON_BOOL:
+    case FERRY_JSON_INTEGER:
+    case FERRY_JSON_STRING: return true;
+    case FERRY_JSON_REAL:
+        if (isfinite(v->real)) return true;
+        *problem = isnan(v->real) ? "a real is NaN" : "a real is infinite";
+        return false;
+    case FERRY_JSON_ARRAY:
+        for (size_t i = 0; i < v->count; i++)
+            if (!check(v->items[i], depth + 1, problem)) return false;
+        return true;
+    case FERRY_JSON_OBJECT: return check_object(v, depth, problem);
+    }
+    *problem = "a value has an unknown kind";
+    return false;
+}
+
+bool fy_json_check(const ferry_json *v, const char **problem)
+{
+    *problem = NULL;
+    return v && check(v, 0, problem);
+}
+
 json_t *fy_json_to_jansson(const ferry_json *v, const char **problem)
 {
     *problem = NULL;

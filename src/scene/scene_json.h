@@ -41,5 +41,9 @@ ferry_json *fy_json_from_jansson(ferry_arena *arena, const json_t *v);
  * NULL when memory fails. */
 #define FY_JSON_MAX_DEPTH 256
 json_t *fy_json_to_jansson(const ferry_json *v, const char **problem);
+/* Whether fy_json_to_jansson would make `v`: false with *problem set as it
+ * would set it (NULL: memory failed), without making anything (the glTF
+ * writer checks a scene's extras whole before it converts them). */
+bool fy_json_check(const ferry_json *v, const char **problem);
 
 #endif
