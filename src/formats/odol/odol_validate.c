@@ -30,6 +30,44 @@ uint32_t fy_odol_face_at_bytes(const ferry_odol_lod *lod, uint32_t bytes)
     return at == bytes ? lod->face_count : UINT32_MAX;
 }
 
+/* Where each face starts in the face block, and where the last ends
+ * (face_count + 1 offsets, malloc'd; NULL when memory fails or the block
+ * would pass 4 GiB). */
+static uint32_t *face_starts(const ferry_odol_lod *lod)
+{
+    uint32_t *starts = malloc(((size_t)lod->face_count + 1) * sizeof *starts);
+    if (!starts) return NULL;
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < lod->face_count; i++) {
+        starts[i] = (uint32_t)at;
+        at += fy_odol_face_memory_size(lod->faces[i].count);
+        if (at > UINT32_MAX) {
+            free(starts);
+            return NULL;
+        }
+    }
+    starts[lod->face_count] = (uint32_t)at;
+    return starts;
+}
+
+/* Whether `bytes` falls on a face boundary (fy_odol_face_at_bytes !=
+ * UINT32_MAX), by a binary search of `starts` (face_starts; NULL: by
+ * walking the faces). */
+static bool face_boundary(const ferry_odol_lod *lod, const uint32_t *starts, uint32_t bytes)
+{
+    if (!starts) return fy_odol_face_at_bytes(lod, bytes) != UINT32_MAX;
+    size_t lo = 0, hi = (size_t)lod->face_count + 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (starts[mid] < bytes)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo <= lod->face_count && starts[lo] == bytes;
+}
+
+
 static uint32_t face_block_size(const ferry_odol_lod *lod)
 {
     uint64_t size = 0;
@@ -418,15 +456,16 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li, const 
     at(k, "lods[%u]/faces", li);
     fy_diag_scope_close(&faces, k->d, NULL, true, FERRY_NO_OFFSET, k->path);
 
-    /* Sections. */
+    /* Sections: their bounds looked up among the faces' starts (a model
+     * has thousands of faces and hundreds of sections). */
+    uint32_t *starts = l->section_count ? face_starts(l) : NULL;
     for (uint32_t s = 0; s < l->section_count; s++) {
         const ferry_odol_section *sec = &l->sections[s];
         at(k, "lods[%u]/sections[%u]", li, s);
         if (sec->face_begin < 0 || sec->face_end < sec->face_begin || (uint32_t)sec->face_end > block)
             report(k, ERR, FERRY_NO_OFFSET, "section-range",
                    "the section covers bytes %d to %d of a %u-byte face block", sec->face_begin, sec->face_end, block);
-        else if (fy_odol_face_at_bytes(l, (uint32_t)sec->face_begin) == UINT32_MAX ||
-                 fy_odol_face_at_bytes(l, (uint32_t)sec->face_end) == UINT32_MAX)
+        else if (!face_boundary(l, starts, (uint32_t)sec->face_begin) || !face_boundary(l, starts, (uint32_t)sec->face_end))
             report(k, ERR, FERRY_NO_OFFSET, "section-range",
                    "the section's bounds (%d, %d) do not fall on face boundaries (8 bytes per triangle, 10 per quad)",
                    sec->face_begin, sec->face_end);
@@ -437,6 +476,7 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li, const 
             report(k, ERR, FERRY_NO_OFFSET, "section-material", "material index %d, but the LOD has %u materials",
                    sec->material, l->material_count);
     }
+    free(starts);
 
     /* Named selections. */
     for (uint32_t s = 0; s < l->selection_count; s++) {
