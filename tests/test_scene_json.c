@@ -153,10 +153,107 @@ static void test_check(void)
     expect_same_problem(&null_member_object, "a NULL item");
 }
 
+/* fy_json_dump_compact writes what json_dumps writes, byte for byte:
+ * trees of every kind of value from a fixed pseudo-random sequence, with
+ * reals across magnitudes and exponents, integers to both ends, strings
+ * with escapes, control bytes, NUL, two-, three- and four-byte UTF-8. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static json_t *random_string(void)
+{
+    static const char *const pieces[] = {"a", "Z", "\"", "\\", "/", "\b", "\f", "\n", "\r", "\t", "\x01", "\x1f",
+                                         "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xef\xbf\xbf",
+                                         "\xc2\x80", "proxy:\\ca\\temp", " "};
+    char buf[256];
+    size_t n = 0, parts = rng() % 12;
+    for (size_t i = 0; i < parts; i++) {
+        const char *p = pieces[rng() % (sizeof pieces / sizeof pieces[0])];
+        size_t len = strlen(p);
+        if (n + len + 1 >= sizeof buf) break;
+        memcpy(buf + n, p, len);
+        n += len;
+    }
+    if (rng() % 8 == 0 && n + 1 < sizeof buf) buf[n++] = '\0'; /* a NUL inside */
+    return json_stringn(buf, n);
+}
+
+static double random_real(void)
+{
+    switch (rng() % 6) {
+    case 0: return (double)(float)((double)(int64_t)rng() / 9.2e18);
+    case 1: return (double)(int32_t)(rng() % 2000000) - 1000000.0;
+    case 2: return ldexp((double)(rng() % 1000000), (int)(rng() % 200) - 100);
+    case 3: return -ldexp(1.0, (int)(rng() % 300) - 150);
+    case 4: return rng() % 2 ? 0.0 : -0.0;
+    default: return (double)(float)(1.0 / (double)(1 + rng() % 1000));
+    }
+}
+
+static json_t *random_value(int depth)
+{
+    unsigned kind = depth > 4 ? (unsigned)(rng() % 6) : (unsigned)(rng() % 8);
+    switch (kind) {
+    case 0: return json_null();
+    case 1: return json_boolean(rng() % 2);
+    case 2: {
+        static const json_int_t edges[] = {0, 1, -1, 9, 10, -10, INT64_MAX, INT64_MIN, 4294967295LL};
+        return json_integer(rng() % 3 ? (json_int_t)(rng() >> (rng() % 64)) * (rng() % 2 ? 1 : -1)
+                                      : edges[rng() % (sizeof edges / sizeof edges[0])]);
+    }
+    case 3:
+    case 4: return json_real(random_real());
+    case 5: return random_string();
+    case 6: {
+        json_t *a = json_array();
+        for (size_t i = rng() % 6; i > 0; i--) json_array_append_new(a, random_value(depth + 1));
+        return a;
+    }
+    default: {
+        json_t *o = json_object();
+        for (size_t i = rng() % 6; i > 0; i--) {
+            json_t *key = random_string();
+            json_object_setn_new(o, json_string_value(key), json_string_length(key), random_value(depth + 1));
+            json_decref(key);
+        }
+        return o;
+    }
+    }
+}
+
+static void test_dump_compact(void)
+{
+    size_t same = 0, trees = 2000;
+    for (size_t t = 0; t < trees; t++) {
+        json_t *v = random_value(0);
+        int precision = t % 3 == 0 ? 17 : 9;
+        size_t flags = JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY | JSON_REAL_PRECISION(precision);
+        char *want = json_dumps(v, flags);
+        ferry_buffer got = {0};
+        bool ok = fy_json_dump_compact(v, precision, &got);
+        bool equal = ok && want && got.size == strlen(want) && memcmp(got.data, want, got.size) == 0;
+        same += equal;
+        if (!equal && same + 5 > t) /* the first few differences, in full */
+            fprintf(stderr, "tree %zu: jansson %s\n  ours    %.*s\n", t, want ? want : "(null)", (int)got.size,
+                    got.data ? (const char *)got.data : "");
+        free(want);
+        ferry_buffer_free(&got);
+        json_decref(v);
+    }
+    CHECK_MSG(same == trees, "%zu of %zu trees written as jansson writes them", same, trees);
+}
+
 int main(void)
 {
     test_builder();
     test_from_jansson();
     test_check();
+    test_dump_compact();
     TEST_END();
 }

@@ -54,8 +54,14 @@ ferry_result fy_gltf_json_dump(fy_gltf *g, bool pretty, ferry_buffer *out, ferry
 {
     /* 9 significant digits restore every float32 exactly, and the values
      * all come from floats; 17 (jansson's default) would only add noise. */
-    size_t flags = JSON_REAL_PRECISION(9) | JSON_ENSURE_ASCII;
-    flags |= pretty ? JSON_INDENT(2) : JSON_COMPACT;
+    if (!pretty) {
+        /* The .glb's compact text: jansson's, written without its number
+         * formatting through snprintf (fy_json_dump_compact). */
+        if (fy_json_dump_compact(g->root, 9, out)) return FERRY_OK;
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory writing the glTF JSON");
+        return FERRY_ERR_NOMEM;
+    }
+    size_t flags = JSON_REAL_PRECISION(9) | JSON_ENSURE_ASCII | JSON_INDENT(2);
     char *text = json_dumps(g->root, flags);
     if (!text) {
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory writing the glTF JSON");

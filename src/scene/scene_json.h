@@ -46,4 +46,11 @@ json_t *fy_json_to_jansson(const ferry_json *v, const char **problem);
  * writer checks a scene's extras whole before it converts them). */
 bool fy_json_check(const ferry_json *v, const char **problem);
 
+/* `v` as json_dumps writes it with JSON_COMPACT | JSON_ENSURE_ASCII |
+ * JSON_REAL_PRECISION(precision) (0: 17), byte for byte, appended to `out`;
+ * without its number formatting through snprintf for integers and its
+ * callback per piece (a glTF's JSON is written for every export). False
+ * when memory fails (out as it was, or failed). */
+bool fy_json_dump_compact(const json_t *v, int precision, ferry_buffer *out);
+
 #endif
