@@ -236,7 +236,7 @@ static void test_dump_compact(void)
         size_t flags = JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY | JSON_REAL_PRECISION(precision);
         char *want = json_dumps(v, flags);
         ferry_buffer got = {0};
-        bool ok = fy_json_dump_compact(v, precision, &got);
+        bool ok = fy_json_dump_compact(v, precision, NULL, &got);
         bool equal = ok && want && got.size == strlen(want) && memcmp(got.data, want, got.size) == 0;
         same += equal;
         if (!equal && same + 5 > t) /* the first few differences, in full */
@@ -249,11 +249,113 @@ static void test_dump_compact(void)
     CHECK_MSG(same == trees, "%zu of %zu trees written as jansson writes them", same, trees);
 }
 
+/* A scene value built by hand (as a program may: any bytes in strings and
+ * keys), from the same sequence. */
+static ferry_json *random_scene_value(ferry_arena *a, int depth)
+{
+    ferry_json *v = ferry_arena_alloc(a, sizeof *v);
+    unsigned kind = depth > 4 ? (unsigned)(rng() % 5) : (unsigned)(rng() % 7);
+    switch (kind) {
+    case 0: v->kind = FERRY_JSON_NULL; break;
+    case 1: v->kind = FERRY_JSON_BOOL; v->boolean = rng() % 2; break;
+    case 2: v->kind = FERRY_JSON_INTEGER; v->integer = (int64_t)rng(); break;
+    case 3: v->kind = FERRY_JSON_REAL; v->real = random_real(); break;
+    case 4: {
+        static const char *const pieces[] = {"ab", "\"", "\\", "\n", "\x01", "\xc3\xa9", "\xe9", "\xc0\xaf",
+                                             "\xed\xa0\x80", "\xf0\x9f\x98\x80", "\xf4\x90\x80\x80", "\xff", "\0"};
+        char buf[64];
+        size_t n = 0;
+        for (size_t i = rng() % 6; i > 0; i--) {
+            size_t k = rng() % (sizeof pieces / sizeof pieces[0]);
+            size_t len = k == 12 ? 1 : strlen(pieces[k]);
+            if (n + len > sizeof buf) break;
+            memcpy(buf + n, pieces[k], len);
+            n += len;
+        }
+        v->kind = FERRY_JSON_STRING;
+        v->string = ferry_arena_memdup(a, buf, n ? n : 1);
+        v->length = n;
+        break;
+    }
+    case 5: {
+        v->kind = FERRY_JSON_ARRAY;
+        v->count = rng() % 5;
+        const ferry_json **items = ferry_arena_alloc(a, (v->count ? v->count : 1) * sizeof *items);
+        for (size_t i = 0; i < v->count; i++) items[i] = random_scene_value(a, depth + 1);
+        v->items = items;
+        break;
+    }
+    default: {
+        v->kind = FERRY_JSON_OBJECT;
+        v->count = rng() % 5;
+        ferry_json_member *m = ferry_arena_alloc(a, (v->count ? v->count : 1) * sizeof *m);
+        for (size_t i = 0; i < v->count; i++) {
+            static const char *const keys[] = {"name", "k\xe9y", "k\xe8y", "\xc3\xa9", "a\"b", "x"};
+            const char *key = keys[rng() % (sizeof keys / sizeof keys[0])];
+            char unique[32];
+            snprintf(unique, sizeof unique, "%s%zu", key, i); /* mostly distinct; Latin-1 ones may meet */
+            m[i].key = ferry_arena_strdup(a, rng() % 4 ? unique : key);
+            m[i].key_length = strlen(m[i].key);
+            m[i].value = random_scene_value(a, depth + 1);
+        }
+        v->members = m;
+        break;
+    }
+    }
+    return v;
+}
+
+/* A scene value written straight (fy_json_dump_scene_value, and as a
+ * stand-in inside a jansson tree) is json_dumps' text of its conversion. */
+static void test_dump_scene_values(void)
+{
+    size_t same = 0, refused_alike = 0, trees = 2000;
+    for (size_t t = 0; t < trees; t++) {
+        ferry_arena *a = ferry_arena_create(0);
+        const ferry_json *v = random_scene_value(a, 0);
+        const char *problem;
+        json_t *j = fy_json_to_jansson(v, &problem);
+        size_t flags = JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY | JSON_REAL_PRECISION(9);
+        char *want = j ? json_dumps(j, flags) : NULL;
+        /* Inside a document: {"before":1,"extras":<stand-in>,"after":[2]} */
+        json_t *doc = json_object(), *stand_in = json_object();
+        json_object_set_new(doc, "before", json_integer(1));
+        json_object_setn_new(stand_in, FY_JSON_RAW_KEY, sizeof FY_JSON_RAW_KEY - 1, json_integer(0));
+        json_object_set_new(doc, "extras", stand_in);
+        json_object_set_new(doc, "after", json_pack("[i]", 2));
+        const ferry_json *values[1] = {v};
+        fy_json_raw raw = {values, 1};
+        ferry_buffer got = {0}, in_doc = {0};
+        if (!j) {
+            /* What the writer's check refuses is never written. */
+            refused_alike += !fy_json_check(v, &problem);
+        } else if (fy_json_dump_scene_value(v, 9, &got) && fy_json_dump_compact(doc, 9, &raw, &in_doc)) {
+            char *whole = malloc(strlen(want) + 64);
+            sprintf(whole, "{\"before\":1,\"extras\":%s,\"after\":[2]}", want);
+            same += got.size == strlen(want) && memcmp(got.data, want, got.size) == 0 && in_doc.size == strlen(whole) &&
+                    memcmp(in_doc.data, whole, in_doc.size) == 0;
+            if (same + 5 > t && !(got.size == strlen(want) && memcmp(got.data, want, got.size) == 0))
+                fprintf(stderr, "value %zu: jansson %s\n  ours    %.*s\n", t, want, (int)got.size, (const char *)got.data);
+            free(whole);
+        }
+        free(want);
+        json_decref(j);
+        json_decref(doc);
+        ferry_buffer_free(&got);
+        ferry_buffer_free(&in_doc);
+        ferry_arena_destroy(a);
+    }
+    CHECK_MSG(same + refused_alike == trees, "%zu written alike, %zu refused alike, of %zu", same, refused_alike, trees);
+    CHECK_MSG(same > trees / 2 && refused_alike > 10, "%zu written, %zu refused: the sample covers both", same,
+              refused_alike);
+}
+
 int main(void)
 {
     test_builder();
     test_from_jansson();
     test_check();
     test_dump_compact();
+    test_dump_scene_values();
     TEST_END();
 }

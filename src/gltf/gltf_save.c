@@ -43,7 +43,7 @@ static ferry_result glb_build(const ferry_scene *scene, glb_parts *p, ferry_erro
 {
     memset(p, 0, sizeof *p);
     fy_gltf g;
-    ferry_result r = fy_gltf_build(&g, scene, NULL, NULL, &p->bin, err);
+    ferry_result r = fy_gltf_build(&g, scene, NULL, NULL, &p->bin, true, err);
     if (r == FERRY_OK) r = fy_gltf_json_dump(&g, false, &p->json, err);
     fy_gltf_release(&g);
     if (r != FERRY_OK) return r;
@@ -132,7 +132,7 @@ ferry_result ferry_gltf_write_gltf(const ferry_scene *scene, const char *bin_uri
     /* Buffer views are offsets from the start of the .bin file. */
     if (bin->size) return argument(err, "the bin buffer must start empty");
     fy_gltf g;
-    ferry_result r = fy_gltf_build(&g, scene, bin_uri, image_uris, bin, err);
+    ferry_result r = fy_gltf_build(&g, scene, bin_uri, image_uris, bin, false, err);
     if (r == FERRY_OK && bin->size && !bin_uri) r = argument(err, "the scene has binary data but no bin_uri was given");
     if (r == FERRY_OK) r = fy_gltf_json_dump(&g, true, json, err);
     fy_gltf_release(&g);

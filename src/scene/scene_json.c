@@ -507,11 +507,89 @@ static void put_real(ferry_buffer *out, double v, int precision)
     fy_buf_append(out, buf, length);
 }
 
-static bool put_value(ferry_buffer *out, const json_t *v, int precision, int depth)
+/* A string of the scene as text() makes it, written. */
+static void put_scene_text(ferry_buffer *out, const char *s, size_t n)
+{
+    if (!s) s = "", n = 0;
+    /* jansson's rule (utf8_valid, above: what json_stringn takes). */
+    if (utf8_valid((const unsigned char *)s, n)) {
+        put_text(out, s, n);
+        return;
+    }
+    char *copy = malloc(n ? n : 1);
+    if (!copy) {
+        out->failed = true;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) copy[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
+    put_text(out, copy, n);
+    free(copy);
+}
+
+static bool put_scene_value(ferry_buffer *out, const ferry_json *v, int precision, int depth)
+{
+    if (!v || depth > FY_JSON_MAX_DEPTH) return false;
+    switch (v->kind) {
+    case FERRY_JSON_NULL: fy_buf_append(out, "null", 4); return true;
+    case FERRY_JSON_BOOL: v->boolean ? fy_buf_append(out, "true", 4) : fy_buf_append(out, "false", 5); return true;
+    case FERRY_JSON_INTEGER: put_integer(out, (json_int_t)v->integer); return true;
+    case FERRY_JSON_REAL:
+        if (!isfinite(v->real)) return false;
+        put_real(out, v->real, precision);
+        return true;
+    case FERRY_JSON_STRING: put_scene_text(out, v->string, v->length); return true;
+    case FERRY_JSON_ARRAY:
+        fy_buf_u8(out, '[');
+        for (size_t i = 0; i < v->count; i++) {
+            if (i) fy_buf_u8(out, ',');
+            if (!put_scene_value(out, v->items[i], precision, depth + 1)) return false;
+        }
+        fy_buf_u8(out, ']');
+        return true;
+    case FERRY_JSON_OBJECT:
+        fy_buf_u8(out, '{');
+        for (size_t i = 0; i < v->count; i++) {
+            if (i) fy_buf_u8(out, ',');
+            put_scene_text(out, v->members[i].key, v->members[i].key ? v->members[i].key_length : 0);
+            fy_buf_u8(out, ':');
+            if (!put_scene_value(out, v->members[i].value, precision, depth + 1)) return false;
+        }
+        fy_buf_u8(out, '}');
+        return true;
+    }
+    return false;
+}
+
+bool fy_json_dump_scene_value(const ferry_json *v, int precision, ferry_buffer *out)
+{
+    size_t start = out->size;
+    if (put_scene_value(out, v, precision ? precision : 17, 0) && !out->failed) return true;
+    if (!out->failed) out->size = start;
+    return false;
+}
+
+/* A stand-in for a scene value (fy_json_raw): an object of one member
+ * under the key FY_JSON_RAW_KEY, whose value is the index. */
+static const ferry_json *raw_of(const json_t *v, const fy_json_raw *raw)
+{
+    if (!raw || json_object_size(v) != 1) return NULL;
+    void *it = json_object_iter((json_t *)v);
+    if (json_object_iter_key_len(it) != sizeof FY_JSON_RAW_KEY - 1 ||
+        memcmp(json_object_iter_key(it), FY_JSON_RAW_KEY, sizeof FY_JSON_RAW_KEY - 1) != 0)
+        return NULL;
+    json_t *index = json_object_iter_value(it);
+    if (!json_is_integer(index) || json_integer_value(index) < 0 || (size_t)json_integer_value(index) >= raw->count)
+        return NULL;
+    return raw->values[json_integer_value(index)];
+}
+
+static bool put_value(ferry_buffer *out, const json_t *v, int precision, const fy_json_raw *raw, int depth)
 {
     if (!v || depth > 2048) return false;
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
+        const ferry_json *scene_value = raw_of(v, raw);
+        if (scene_value) return put_scene_value(out, scene_value, precision, 0);
         fy_buf_u8(out, '{');
         bool first = true;
         for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
@@ -519,7 +597,7 @@ static bool put_value(ferry_buffer *out, const json_t *v, int precision, int dep
             first = false;
             put_text(out, json_object_iter_key(it), json_object_iter_key_len(it));
             fy_buf_u8(out, ':');
-            if (!put_value(out, json_object_iter_value(it), precision, depth + 1)) return false;
+            if (!put_value(out, json_object_iter_value(it), precision, raw, depth + 1)) return false;
         }
         fy_buf_u8(out, '}');
         return true;
@@ -529,7 +607,7 @@ static bool put_value(ferry_buffer *out, const json_t *v, int precision, int dep
         size_t n = json_array_size(v);
         for (size_t i = 0; i < n; i++) {
             if (i) fy_buf_u8(out, ',');
-            if (!put_value(out, json_array_get(v, i), precision, depth + 1)) return false;
+            if (!put_value(out, json_array_get(v, i), precision, raw, depth + 1)) return false;
         }
         fy_buf_u8(out, ']');
         return true;
@@ -544,10 +622,10 @@ static bool put_value(ferry_buffer *out, const json_t *v, int precision, int dep
     return false;
 }
 
-bool fy_json_dump_compact(const json_t *v, int precision, ferry_buffer *out)
+bool fy_json_dump_compact(const json_t *v, int precision, const fy_json_raw *raw, ferry_buffer *out)
 {
     size_t start = out->size;
-    if (put_value(out, v, precision ? precision : 17, 0) && !out->failed) return true;
+    if (put_value(out, v, precision ? precision : 17, raw, 0) && !out->failed) return true;
     if (!out->failed) out->size = start;
     return false;
 }
