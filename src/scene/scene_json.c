@@ -486,7 +486,7 @@ static void put_integer(ferry_buffer *out, json_int_t v)
 static void put_real(ferry_buffer *out, double v, int precision)
 {
     char buf[64];
-    int n = snprintf(buf, sizeof buf, "%.*g", precision, v);
+    int n = fy_real_g(v, precision, buf, sizeof buf);
     if (n < 0 || (size_t)n >= sizeof buf - 3) return;
     size_t length = (size_t)n;
     if (!strchr(buf, '.') && !strchr(buf, 'e')) {
