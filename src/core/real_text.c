@@ -39,12 +39,8 @@ static u128 pow10_u128(int k) /* 0 <= k <= 38 */
 /* Bits needed to hold x. */
 static int bit_length(u128 x)
 {
-    int n = 0;
-    while (x) {
-        x >>= 1;
-        n++;
-    }
-    return n;
+    uint64_t high = (uint64_t)(x >> 64), low = (uint64_t)x;
+    return high ? 128 - __builtin_clzll(high) : low ? 64 - __builtin_clzll(low) : 0;
 }
 
 /* round(m * 2^e * 10^k), ties to even, exactly; false when the numbers

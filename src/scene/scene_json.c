@@ -412,10 +412,25 @@ json_t *fy_json_to_jansson(const ferry_json *v, const char **problem)
 
 /* ---- jansson's compact text, made faster ---- */
 
+/* Appends that stay inline while the buffer has room (a document is
+ * written a few bytes at a time). */
+static inline void out_bytes(ferry_buffer *out, const void *data, size_t n)
+{
+    if (!n) return;
+    if (n <= out->capacity - out->size && !out->failed) {
+        memcpy(out->data + out->size, data, n);
+        out->size += n;
+    } else {
+        fy_buf_append(out, data, n);
+    }
+}
+
+static inline void out_u8(ferry_buffer *out, char c) { out_bytes(out, &c, 1); }
+
 static void put_text(ferry_buffer *out, const char *s, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
-    fy_buf_u8(out, '"');
+    out_u8(out, '"');
     size_t run = 0; /* bytes that go out as they are, from s */
     for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)s[i];
@@ -423,7 +438,7 @@ static void put_text(ferry_buffer *out, const char *s, size_t n)
             i++;
             continue;
         }
-        fy_buf_append(out, s + run, i - run);
+        out_bytes(out, s + run, i - run);
         char seq[12];
         size_t len = 2;
         uint32_t cp = c;
@@ -460,12 +475,12 @@ static void put_text(ferry_buffer *out, const char *s, size_t n)
             }
         }
         }
-        fy_buf_append(out, seq, len);
+        out_bytes(out, seq, len);
         i += step;
         run = i;
     }
-    fy_buf_append(out, s + run, n - run);
-    fy_buf_u8(out, '"');
+    out_bytes(out, s + run, n - run);
+    out_u8(out, '"');
 }
 
 static void put_integer(ferry_buffer *out, json_int_t v)
@@ -478,7 +493,7 @@ static void put_integer(ferry_buffer *out, json_int_t v)
         u /= 10;
     } while (u);
     if (v < 0) digits[--at] = '-';
-    fy_buf_append(out, digits + at, sizeof digits - at);
+    out_bytes(out, digits + at, sizeof digits - at);
 }
 
 /* As jansson's dtostr: "%.*g", ".0" when that shows no fraction or
@@ -504,7 +519,7 @@ static void put_real(ferry_buffer *out, double v, int precision)
             length -= (size_t)(end - start);
         }
     }
-    fy_buf_append(out, buf, length);
+    out_bytes(out, buf, length);
 }
 
 /* A string of the scene as text() makes it, written. */
@@ -530,8 +545,8 @@ static bool put_scene_value(ferry_buffer *out, const ferry_json *v, int precisio
 {
     if (!v || depth > FY_JSON_MAX_DEPTH) return false;
     switch (v->kind) {
-    case FERRY_JSON_NULL: fy_buf_append(out, "null", 4); return true;
-    case FERRY_JSON_BOOL: v->boolean ? fy_buf_append(out, "true", 4) : fy_buf_append(out, "false", 5); return true;
+    case FERRY_JSON_NULL: out_bytes(out, "null", 4); return true;
+    case FERRY_JSON_BOOL: v->boolean ? out_bytes(out, "true", 4) : out_bytes(out, "false", 5); return true;
     case FERRY_JSON_INTEGER: put_integer(out, (json_int_t)v->integer); return true;
     case FERRY_JSON_REAL:
         if (!isfinite(v->real)) return false;
@@ -539,22 +554,22 @@ static bool put_scene_value(ferry_buffer *out, const ferry_json *v, int precisio
         return true;
     case FERRY_JSON_STRING: put_scene_text(out, v->string, v->length); return true;
     case FERRY_JSON_ARRAY:
-        fy_buf_u8(out, '[');
+        out_u8(out, '[');
         for (size_t i = 0; i < v->count; i++) {
-            if (i) fy_buf_u8(out, ',');
+            if (i) out_u8(out, ',');
             if (!put_scene_value(out, v->items[i], precision, depth + 1)) return false;
         }
-        fy_buf_u8(out, ']');
+        out_u8(out, ']');
         return true;
     case FERRY_JSON_OBJECT:
-        fy_buf_u8(out, '{');
+        out_u8(out, '{');
         for (size_t i = 0; i < v->count; i++) {
-            if (i) fy_buf_u8(out, ',');
+            if (i) out_u8(out, ',');
             put_scene_text(out, v->members[i].key, v->members[i].key ? v->members[i].key_length : 0);
-            fy_buf_u8(out, ':');
+            out_u8(out, ':');
             if (!put_scene_value(out, v->members[i].value, precision, depth + 1)) return false;
         }
-        fy_buf_u8(out, '}');
+        out_u8(out, '}');
         return true;
     }
     return false;
@@ -590,34 +605,34 @@ static bool put_value(ferry_buffer *out, const json_t *v, int precision, const f
     case JSON_OBJECT: {
         const ferry_json *scene_value = raw_of(v, raw);
         if (scene_value) return put_scene_value(out, scene_value, precision, 0);
-        fy_buf_u8(out, '{');
+        out_u8(out, '{');
         bool first = true;
         for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
-            if (!first) fy_buf_u8(out, ',');
+            if (!first) out_u8(out, ',');
             first = false;
             put_text(out, json_object_iter_key(it), json_object_iter_key_len(it));
-            fy_buf_u8(out, ':');
+            out_u8(out, ':');
             if (!put_value(out, json_object_iter_value(it), precision, raw, depth + 1)) return false;
         }
-        fy_buf_u8(out, '}');
+        out_u8(out, '}');
         return true;
     }
     case JSON_ARRAY: {
-        fy_buf_u8(out, '[');
+        out_u8(out, '[');
         size_t n = json_array_size(v);
         for (size_t i = 0; i < n; i++) {
-            if (i) fy_buf_u8(out, ',');
+            if (i) out_u8(out, ',');
             if (!put_value(out, json_array_get(v, i), precision, raw, depth + 1)) return false;
         }
-        fy_buf_u8(out, ']');
+        out_u8(out, ']');
         return true;
     }
     case JSON_STRING: put_text(out, json_string_value(v), json_string_length(v)); return true;
     case JSON_INTEGER: put_integer(out, json_integer_value(v)); return true;
     case JSON_REAL: put_real(out, json_real_value(v), precision); return true;
-    case JSON_TRUE: fy_buf_append(out, "true", 4); return true;
-    case JSON_FALSE: fy_buf_append(out, "false", 5); return true;
-    case JSON_NULL: fy_buf_append(out, "null", 4); return true;
+    case JSON_TRUE: out_bytes(out, "true", 4); return true;
+    case JSON_FALSE: out_bytes(out, "false", 5); return true;
+    case JSON_NULL: out_bytes(out, "null", 4); return true;
     }
     return false;
 }
