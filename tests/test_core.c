@@ -239,8 +239,64 @@ static void test_default_limit(void)
     CHECK(FERRY_DEFAULT_MEMORY_CAP * 2 + ((size_t)2 << 30) * 2 < (size_t)24000000000);
 }
 
+/* fy_real_g writes what snprintf's "%.*g" writes: random bit patterns,
+ * values that came from floats (what glTF holds), integers, ties at every
+ * digit count, powers of ten and their neighbours, the extremes. */
+static uint64_t real_rng = 0x2545F4914F6CDD1Du;
+static uint64_t next_real_bits(void)
+{
+    real_rng ^= real_rng << 13;
+    real_rng ^= real_rng >> 7;
+    real_rng ^= real_rng << 17;
+    return real_rng;
+}
+
+static size_t real_mismatches;
+static void compare_real(double v, int precision)
+{
+    char want[64], got[64];
+    int nw = snprintf(want, sizeof want, "%.*g", precision, v);
+    int ng = fy_real_g(v, precision, got, sizeof got);
+    if (nw != ng || strcmp(want, got) != 0) {
+        if (real_mismatches++ < 5) fprintf(stderr, "%.17g at %d: printf %s, fy_real_g %s\n", v, precision, want, got);
+    }
+}
+
+static void test_real_text(void)
+{
+    static const int precisions[] = {1, 2, 6, 9, 15, 17};
+    size_t compared = 0;
+    for (size_t i = 0; i < 400000; i++) {
+        uint64_t bits = next_real_bits();
+        double v;
+        switch (i % 5) {
+        case 0: memcpy(&v, &bits, sizeof v); break; /* any double */
+        case 1: {
+            uint32_t f32 = (uint32_t)bits;
+            float f;
+            memcpy(&f, &f32, sizeof f);
+            v = f;
+            break;
+        }
+        case 2: v = (double)(int64_t)(bits >> (bits % 60)) * (bits & 1 ? 1 : -1); break;
+        case 3: v = ldexp((double)(bits % 2000001), -(int)(bits >> 40) % 40); break; /* exact binary fractions: ties */
+        default: v = pow(10.0, (double)((int)(bits % 60) - 30)) * (1.0 + (double)((int64_t)(bits >> 50) - 8192) * 1e-16);
+        }
+        if (!isfinite(v)) continue;
+        for (size_t p = 0; p < sizeof precisions / sizeof precisions[0]; p++) compare_real(v, precisions[p]);
+        compared++;
+    }
+    static const double edges[] = {0.0, -0.0, 1.0, -1.0, 0.5, 0.25, 1.5, 2.5, 123456789.5, 9.9999999995, 99999.99995,
+                                   1e-5, 1e-4, 9.99999999e-5, 1e9, 1e17, 1e22, 1e23, 5e-324, 2.2250738585072014e-308,
+                                   1.7976931348623157e308, 0.1, 0.2, 0.3, 1.0 / 3.0, 4294967295.0, 1e21, 999999999.0};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        for (int p = 1; p <= 17; p++) compare_real(edges[i], p), compare_real(-edges[i], p);
+    CHECK_MSG(real_mismatches == 0, "%zu of %zu values written otherwise than printf", real_mismatches, compared);
+}
+
 int main(void)
 {
+    test_real_text();
     test_cursor();
     test_error_format();
     test_arena();

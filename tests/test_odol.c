@@ -794,6 +794,50 @@ done:
     ferry_buffer_free(&bytes);
 }
 
+/* A section's bounds must fall on face boundaries (triangles take 8 bytes,
+ * quads 10): each bound is looked up among the faces' starts. */
+static size_t section_range_errors(const ferry_odol_model *m)
+{
+    ferry_diagnostics d = {0};
+    ferry_odol_validate(m, NULL, &d);
+    size_t n = 0;
+    for (size_t i = 0; i < d.count; i++) n += strcmp(d.items[i].rule, "section-range") == 0;
+    ferry_diagnostics_free(&d);
+    return n;
+}
+
+static void check_section_bounds(void)
+{
+    ferry_buffer bytes = {0};
+    ferry_odol_model *m = sample_bytes(odol_sample_build_box, &bytes);
+    if (!m) goto done;
+    ferry_odol_lod *l = &m->lods[0];
+    CHECK(l->section_count >= 1 && l->face_count >= 2);
+    if (!l->section_count || l->face_count < 2) goto done;
+    ferry_odol_section *sec = &l->sections[0];
+    int32_t begin = sec->face_begin, end = sec->face_end;
+    CHECK_EQ_U(section_range_errors(m), 0);
+    /* Every face boundary is one; a byte past one is not. */
+    uint32_t at = 0;
+    for (uint32_t f = 0; f <= l->face_count; f++) {
+        sec->face_begin = (int32_t)at;
+        sec->face_end = (int32_t)at;
+        CHECK_MSG(section_range_errors(m) == 0, "boundary %u (byte %u) refused", f, at);
+        if (f < l->face_count) {
+            sec->face_begin = (int32_t)at + 2;
+            sec->face_end = (int32_t)(at + 2u + 2u * l->faces[f].count);
+            CHECK_MSG(section_range_errors(m) == 1, "byte %u, inside face %u, taken", at + 2, f);
+            at += 2u + 2u * l->faces[f].count;
+        }
+    }
+    sec->face_begin = begin;
+    sec->face_end = end;
+    CHECK_EQ_U(section_range_errors(m), 0);
+done:
+    ferry_odol_free(m);
+    ferry_buffer_free(&bytes);
+}
+
 int main(void)
 {
     coverage cv;
@@ -805,6 +849,7 @@ int main(void)
     check_empty_lod_size();
     check_no_strays();
     check_non_finite();
+    check_section_bounds();
     printf("odol samples: %zu files, %zu bytes; %zu arrays compared, %zu stored compressed (%zu bytes decoded)\n",
            odol_sample_builder_count, total, arrays_checked, arrays_compressed, bytes_decoded);
     TEST_END();

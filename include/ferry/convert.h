@@ -82,6 +82,9 @@ typedef struct ferry_alm_scene_report {
     uint32_t positions_truncated; /* positions with more than 4 influences */
     double max_dropped_weight;   /* largest weight left out by the 4-influence limit */
     uint32_t images;             /* PNG images embedded */
+    /* With options->lod: the collapse records it applied (of the mesh's
+     * collapse_count); 0 at full resolution. */
+    uint32_t collapses_applied;
 } ferry_alm_scene_report;
 
 typedef struct ferry_alm_scene_options {

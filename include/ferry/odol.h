@@ -445,6 +445,14 @@ FERRY_API ferry_result ferry_odol_find_files(const ferry_odol_root *roots, size_
                                              size_t name_count, ferry_odol_found *found, ferry_error *err);
 FERRY_API void ferry_odol_found_free(ferry_odol_found *found, size_t count);
 
+/* Whether `folder` of `source` ("" for its root) is the root of an unpacked
+ * addon: it holds a prefix file ($PREFIX$, $PBOPREFIX$, $PBOPREFIX$.txt or
+ * pboprefix.txt, any case), whose prefix ferry_odol_find_files mounts it
+ * at. A model file of the disk belongs to the nearest such folder at or
+ * above its own (ferry_export_input_open looks up to 8 levels up): its
+ * textures are found there, as a model in a PBO finds them in its archive. */
+FERRY_API bool ferry_odol_addon_root(const ferry_file_source *source, const char *folder);
+
 #ifdef __cplusplus
 }
 #endif

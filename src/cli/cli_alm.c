@@ -1,4 +1,5 @@
 /* ferry info/dump/validate/convert for ALM files (ALOD progressive meshes). */
+#include "export.h"
 #include "formats.h"
 
 #include <ferry/alm.h>
@@ -300,7 +301,7 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
         return cli_rewrite(in, out);
     }
-    if (in_alm && is_gltf(out)) return cli_alm_export(in, out, &o);
+    if (in_alm && is_gltf(out)) return cli_export_file(in, out, &o);
     if (cli_has_ext(out, ".alm") && (in_alo || in_gltf)) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to reading ALM files");
         return cli_alm_build(in, out, &o);

@@ -38,6 +38,42 @@ static ferry_scene *scene_from_gltf(const char *in, ferry_error *err)
     return scene;
 }
 
+/* The MODEL_*.ala files beside a model (malloc'd DIR/NAME paths, in the
+ * library's order): its folder as a file source, the names paired by
+ * ferry_ala_find_animations. */
+static size_t find_animations(const char *model_path, char ***paths)
+{
+    *paths = NULL;
+    const char *slash = strrchr(model_path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - model_path) : 1, slash ? model_path : ".");
+    const char *base = slash ? slash + 1 : model_path;
+    ferry_file_source folder;
+    ferry_error err;
+    if (!*dir || ferry_file_source_folder(dir, &folder, &err) != FERRY_OK) return 0;
+    char **names = NULL;
+    size_t count = 0;
+    if (ferry_ala_find_animations(&folder, base, &names, &count, &err) != FERRY_OK) count = 0;
+    ferry_file_source_close(&folder);
+    if (count) *paths = calloc(count, sizeof **paths);
+    size_t found = 0;
+    for (size_t i = 0; *paths && i < count; i++) {
+        size_t need = strlen(dir) + strlen(names[i]) + 2;
+        char *path = malloc(need);
+        if (!path) break;
+        snprintf(path, need, "%s/%s", dir, names[i]);
+        (*paths)[found++] = path;
+    }
+    ferry_ala_free_paths(names, count);
+    return found;
+}
+
+static void free_paths(char **paths, size_t count)
+{
+    for (size_t i = 0; i < count; i++) free(paths[i]);
+    free(paths);
+}
+
 /* An error of the arguments: no offset, no chunk path; the message is set by the caller. */
 static void argument_error(ferry_error *err)
 {
@@ -92,7 +128,7 @@ static ferry_scene *scene_from_alo(const char *in, const char *anim, ferry_error
     if (anim && strcmp(anim, "auto") == 0) {
         /* The first animation beside the model that can be read and fits;
          * the others are named and skipped. */
-        found_count = export_find_animations(in, &found);
+        found_count = find_animations(in, &found);
         anim = NULL;
         for (size_t i = 0; i < found_count && !anim; i++) {
             ferry_error why;
@@ -124,7 +160,7 @@ static ferry_scene *scene_from_alo(const char *in, const char *anim, ferry_error
     free(name);
     cli_asset_free(&asset);
     cli_asset_free(&animation);
-    export_free_paths(found, found_count);
+    free_paths(found, found_count);
     return scene;
 }
 

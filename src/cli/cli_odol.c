@@ -1,4 +1,5 @@
 /* ferry info/dump/validate/convert for ODOL (binarized P3D) files. */
+#include "export.h"
 #include "formats.h"
 
 #include <ferry/odol.h>
@@ -90,8 +91,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     const char **roots = calloc((size_t)argc, sizeof *roots);
     size_t root_count = 0;
     ferry_places *pool = NULL;
-    const ferry_file_source **sources = NULL;
-    const char **prefixes = NULL;
+    const ferry_place **places = NULL;
     bool all = false, game_view = false, allow_invalid = false, no_animations = false;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
@@ -149,8 +149,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     if (root_count && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) {
         /* Each --textures place (a folder, an archive) as a file source:
          * a root of addon folders (docs/formats/odol-gltf.md, "Textures"). */
-        if (!(pool = ferry_places_new()) || !(sources = calloc(root_count, sizeof *sources)) ||
-            !(prefixes = calloc(root_count, sizeof *prefixes))) {
+        if (!(pool = ferry_places_new()) || !(places = calloc(root_count, sizeof *places))) {
             fprintf(stderr, "ferry convert: out of memory\n");
             status = CLI_INVALID;
             goto done;
@@ -163,16 +162,15 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
                 status = CLI_INVALID;
                 goto done;
             }
-            sources[i] = root->source;
-            prefixes[i] = root->prefix;
+            places[i] = root;
         }
-        o.texture_sources = sources;
-        o.texture_source_count = root_count;
-        o.texture_prefixes = prefixes;
+        o.textures = places;
+        o.texture_count = root_count;
+        o.places = pool;
     }
     o.no_animations = no_animations;
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
-        status = cli_odol_export(in, out, &o);
+        status = cli_export_file(in, out, &o);
     } else if (cli_has_ext(out, ".p3d")) {
         status = lod_count || all || game_view || root_count || no_animations
                      ? cli_usage_error("convert", "--lod, --all, --game-view, --textures and --no-animations apply to .glb/.gltf outputs")
@@ -183,8 +181,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
 done:
     free(lods);
     free(roots);
-    free(sources);
-    free(prefixes);
+    free(places);
     ferry_places_free(pool);
     return status;
 }

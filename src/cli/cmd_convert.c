@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char convert_usage[] =
     "usage: ferry convert [OPTIONS] IN OUT\n"
@@ -61,31 +60,19 @@ static const char convert_usage[] =
 static int rewrite(const char *in, const char *out, int ala_format);
 static int alamo_rewrite(const char *in, const char *out, const cli_convert_options *o);
 
-/* The Alamo family's export and rewrite (the format table's entries). */
-int cli_alamo_export(const char *in, const char *out, const cli_convert_options *o)
+/* The Alamo family's export: IN must be an Alamo file (or of no known
+ * content, which the export names); other formats have families of their
+ * own (cmd_convert's routes). */
+static int alamo_export(const char *in, const char *out, const cli_convert_options *o)
 {
-    const export_options *options = o->alamo;
-    if (o->input) /* a batch's file: its log and result, no summary line */
-        return export_one(in, out, options, o->input, o->input->result, o->input->log);
-    export_result result;
-    int status = export_one(in, out, options, NULL, &result, stderr);
-    if (status == CLI_OK) {
-        /* A .gltf's images are PNG files beside it, a .glb's are inside it. */
-        fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s %s, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out),
-                result.animations, result.animations == 1 ? "" : "s", result.images, result.images == 1 ? "" : "s",
-                cli_has_ext(out, ".gltf") ? "written" : "embedded", result.warnings, result.warnings == 1 ? "" : "s");
-        if (result.meshes_left_out)
-            fprintf(stderr, "%s: %zu mesh%s the game does not draw at first sight left out (--all keeps them)\n", CLI_TXT(in),
-                    result.meshes_left_out, result.meshes_left_out == 1 ? "" : "es");
-        if (result.missing_texture_count) {
-            char list[1024];
-            export_missing_list(&result, list, sizeof list);
-            fprintf(stderr, "%s: %zu texture%s missing: %s\n", CLI_TXT(in), result.missing_texture_count,
-                    result.missing_texture_count == 1 ? "" : "s", CLI_TXT(list));
-        }
+    ferry_format f = o->source;
+    if (f != FERRY_FORMAT_UNKNOWN && f != FERRY_FORMAT_ALO_MODEL && f != FERRY_FORMAT_ALO_PARTICLE &&
+        f != FERRY_FORMAT_ALO_PARTICLE_UAW && f != FERRY_FORMAT_ALA) {
+        fprintf(stderr, "%s: error: its format is %s, not an Alamo model, particle system or animation\n", CLI_TXT(in),
+                ferry_format_name(f));
+        return CLI_INVALID;
     }
-    export_result_free(&result);
-    return status;
+    return cli_export_file(in, out, o);
 }
 
 /* ---- routing: (source format, output kind) -> the family that converts ---- */
@@ -209,11 +196,12 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     const char *in = NULL, *out = NULL;
     int ala_format = 0, jobs = 0;
     bool recursive = false, json = false, gltf_options = false, game_view = false;
-    export_options eo = {0};
-    eo.animations = calloc((size_t)argc, sizeof *eo.animations);
+    bool quiet = false;
+    cli_convert_options eo = {0};
+    eo.source = source;
+    const char **anim_paths = calloc((size_t)argc, sizeof *anim_paths);
     const char **tex_values = calloc((size_t)argc, sizeof *tex_values);
-    const ferry_file_source **tex_sources = calloc((size_t)argc, sizeof *tex_sources);
-    const char **tex_prefixes = calloc((size_t)argc, sizeof *tex_prefixes);
+    const ferry_place **tex_places = calloc((size_t)argc, sizeof *tex_places);
     size_t tex_count = 0;
     ferry_places *pool = NULL;
     int status = CLI_USAGE;
@@ -236,7 +224,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (strcmp(argv[i], "--quiet") == 0) {
-            eo.quiet = true;
+            quiet = true;
         } else if (strcmp(argv[i], "--no-textures") == 0) {
             eo.skip_textures = true;
             gltf_options = true;
@@ -262,7 +250,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
                 if (strcmp(v, "auto") == 0)
                     eo.auto_animations = true;
                 else
-                    eo.animations[eo.animation_count++] = v;
+                    anim_paths[eo.animation_count++] = v;
             } else if (argv[i - 1][2] == 't') {
                 if ((status = cli_check_texture_place("convert", v)) != CLI_OK) goto done;
                 status = CLI_USAGE;
@@ -316,25 +304,21 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             status = CLI_INVALID;
             goto done;
         }
-        tex_prefixes[eo.texture_source_count] = root->prefix;
-        tex_sources[eo.texture_source_count++] = root->source;
+        tex_places[eo.texture_count++] = root;
     }
-    eo.texture_sources = tex_sources;
-    eo.texture_prefixes = tex_prefixes;
+    eo.textures = tex_places;
+    eo.places = pool;
+    eo.animations = anim_paths;
     if (recursive) {
         if (ala_format) {
             status = cli_usage_error("convert", "--ala-format does not apply to -r");
             goto done;
         }
         eo.auto_animations = true;
-        /* Like cp -r: a batch writes new, reproducible files, and a flush
-         * per file would cost more than converting it. */
-        eo.no_sync = true;
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        status = export_batch(in, out, &eo, pool, jobs ? jobs : (cpus > 0 ? (int)cpus : 1), json);
+        status = export_batch(in, out, &eo, quiet, jobs, json);
         goto done;
     }
-    if (json || eo.quiet || jobs) {
+    if (json || quiet || jobs) {
         status = cli_usage_error("convert", "--json, --quiet and --jobs apply to -r only");
         goto done;
     }
@@ -343,14 +327,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
             status = cli_usage_error("convert", "--ala-format applies to .ala outputs");
             goto done;
         }
-        cli_convert_options o = {0};
-        o.source = source;
-        o.allow_invalid = eo.allow_invalid;
-        o.alamo = &eo;
-        o.texture_sources = eo.texture_sources;
-        o.texture_source_count = eo.texture_source_count;
-        o.texture_prefixes = eo.texture_prefixes;
-        status = cli_alamo_export(in, out, &o);
+        status = alamo_export(in, out, &eo);
         goto done;
     }
     if (gltf_options) {
@@ -362,10 +339,9 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     o.ala_format = ala_format;
     status = alamo_rewrite(in, out, &o);
 done:
-    free(eo.animations);
+    free(anim_paths);
     free(tex_values);
-    free(tex_sources);
-    free(tex_prefixes);
+    free(tex_places);
     ferry_places_free(pool);
     return status;
 }

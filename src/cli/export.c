@@ -1,324 +1,339 @@
-/* ferry convert MODEL.alo OUT.glb: model, animations and textures as glTF. */
-#define _DEFAULT_SOURCE
+/* ferry convert MODEL OUT.glb: the library's export (engine.h), printed:
+ * its messages, the summary lines from its report. */
 #include "export.h"
 #include "formats.h"
 
-#include <ferry/convert.h>
-#include <ferry/gltf.h>
+#include <ferry/odol.h>
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-static size_t stem_length(const char *name)
+/* The engine's messages the tool words itself: whether "error:"/"warning:"
+ * is said, and what to add (the option that changes it). */
+static const struct engine_words {
+    const char *rule;
+    bool kind; /* "FILE: KIND: TEXT", else "FILE: TEXT" */
+    const char *after;
+} engine_words[] = {
+    {FERRY_EXPORT_NOT_CONVERTED, false, " (ferry validate lists them all; --allow-invalid converts anyway)"},
+    {FERRY_EXPORT_CONVERTED_ANYWAY, false, ""},
+    {FERRY_EXPORT_ANIMATION_ALONE, true, "; give its model and --anim"},
+    {FERRY_EXPORT_ANIMATION_MISFIT, true, " (--force attaches it anyway)"},
+    {FERRY_EXPORT_ANIMATION_FORCED, true, " (--force)"},
+    {FERRY_EXPORT_ANIMATION_ATTACHED, true, ""},
+    {FERRY_EXPORT_ANIMATION_SKIPPED, true, ""},
+};
+
+static const struct engine_words *engine_words_of(const char *rule)
 {
-    const char *dot = strrchr(name, '.');
-    return dot ? (size_t)(dot - name) : strlen(name);
+    for (size_t i = 0; rule && i < sizeof engine_words / sizeof engine_words[0]; i++)
+        if (strcmp(rule, engine_words[i].rule) == 0) return &engine_words[i];
+    return NULL;
 }
 
-/* The model's folder as a file source; the library pairs the names
- * (ferry_ala_find_animations). Paths come back as DIR/NAME. */
-size_t export_find_animations(const char *model_path, char ***paths)
+bool cli_message_is_finding(const ferry_message *m) { return m->rule && !engine_words_of(m->rule); }
+
+static const char *kind_word(ferry_message_kind kind)
 {
-    *paths = NULL;
-    const char *slash = strrchr(model_path, '/');
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - model_path) : 1, slash ? model_path : ".");
-    const char *base = slash ? slash + 1 : model_path;
-    ferry_file_source folder;
-    ferry_error err;
-    if (!*dir || ferry_file_source_folder(dir, &folder, &err) != FERRY_OK) return 0;
-    char **names = NULL;
-    size_t count = 0;
-    if (ferry_ala_find_animations(&folder, base, &names, &count, &err) != FERRY_OK) count = 0;
-    ferry_file_source_close(&folder);
-    if (count) *paths = calloc(count, sizeof **paths);
-    size_t found = 0;
-    for (size_t i = 0; *paths && i < count; i++) {
-        size_t need = strlen(dir) + strlen(names[i]) + 2;
-        char *path = malloc(need);
-        if (!path) break;
-        snprintf(path, need, "%s/%s", dir, names[i]);
-        (*paths)[found++] = path;
+    return kind == FERRY_MESSAGE_ERROR ? "error" : kind == FERRY_MESSAGE_WARNING ? "warning" : "note";
+}
+
+void cli_fprint_message(FILE *f, const char *cmd, const ferry_message *m)
+{
+    if (!m->file) {
+        fprintf(f, "ferry %s: %s\n", cmd, CLI_TXT(m->text));
+        return;
     }
-    ferry_ala_free_paths(names, count);
-    return found;
+    const struct engine_words *w = engine_words_of(m->rule);
+    fprintf(f, "%s: ", CLI_TXT(m->file));
+    if (!w || w->kind) fprintf(f, "%s: ", kind_word(m->kind));
+    const char *text = m->text;
+    static const char anyway[] = "converting anyway";
+    if (w && strcmp(w->rule, FERRY_EXPORT_CONVERTED_ANYWAY) == 0 && strncmp(text, anyway, sizeof anyway - 1) == 0) {
+        fputs("converting anyway (--allow-invalid)", f);
+        text += sizeof anyway - 1;
+    }
+    fputs(CLI_TXT(text), f);
+    if (w)
+        fputs(w->after, f);
+    else if (m->rule)
+        fprintf(f, " [%s]", m->rule);
+    fputc('\n', f);
 }
 
-void export_result_free(export_result *result)
+void cli_export_report_lines(FILE *f, const char *in, const ferry_export_report *r, bool single)
 {
-    for (size_t i = 0; i < result->missing_texture_count; i++) free(result->missing_textures[i]);
-    free(result->missing_textures);
-    result->missing_textures = NULL;
-    result->missing_texture_count = 0;
+    if (r->format != FERRY_FORMAT_ODOL || !r->written) return;
+    const ferry_odol_scene_report *rep = &r->odol;
+    const char *name = CLI_TXT(in);
+    if (r->game_view && rep->visual_lod >= 0) {
+        if (single)
+            fprintf(stderr, "%s: the game's view: LOD %d (%s), the most detailed (--all exports every LOD)\n", name,
+                    (int)rep->visual_lod, r->visual_lod_name);
+        /* A game-view LOD with nothing to draw (real files have an empty
+         * 1.000 beside a Roadway holding the faces): an empty export must
+         * not pass unnoticed. */
+        if (r->visual_lod_empty && r->lods_with_faces == 1)
+            fprintf(f,
+                    "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; LOD %u (%s) has faces: "
+                    "--lod %u exports it, --all every LOD\n",
+                    name, (int)rep->visual_lod, r->visual_lod_name, (unsigned)r->lod_with_faces, r->lod_with_faces_name,
+                    (unsigned)r->lod_with_faces);
+        else if (r->visual_lod_empty && r->lods_with_faces)
+            fprintf(f,
+                    "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; %u other LODs have faces: "
+                    "--all exports every LOD\n",
+                    name, (int)rep->visual_lod, r->visual_lod_name, (unsigned)r->lods_with_faces);
+        else if (r->visual_lod_empty)
+            fprintf(f, "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw, nor has any other LOD\n",
+                    name, (int)rep->visual_lod, r->visual_lod_name);
+    } else if (r->game_view) {
+        fprintf(f, "%s: note: no visual LOD (the game draws nothing of this model): every LOD exported\n", name);
+    }
+    if (rep->procedural_ignored)
+        fprintf(f, "%s: warning: %u procedural texture%s not read as a colour, e.g. %s\n", name,
+                (unsigned)rep->procedural_ignored, rep->procedural_ignored == 1 ? "" : "s",
+                CLI_TXT(rep->procedural_problem ? rep->procedural_problem : ""));
 }
 
-void export_missing_list(const export_result *result, char *out, size_t size)
+/* ---- one file: the messages kept, then printed with the summary ---- */
+
+typedef struct kept_message {
+    ferry_message_kind kind;
+    char *file, *text, *rule;
+} kept_message;
+
+typedef struct message_list {
+    kept_message *items;
+    size_t count, capacity;
+} message_list;
+
+static char *dup_or_null(const char *s)
 {
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+static void keep(void *user, const ferry_message *m)
+{
+    message_list *l = user;
+    if (l->count == l->capacity) {
+        size_t cap = l->capacity ? 2 * l->capacity : 16;
+        kept_message *grown = realloc(l->items, cap * sizeof *grown);
+        if (!grown) return;
+        l->items = grown;
+        l->capacity = cap;
+    }
+    kept_message *k = &l->items[l->count];
+    k->kind = m->kind;
+    k->file = dup_or_null(m->file);
+    k->text = dup_or_null(m->text);
+    k->rule = dup_or_null(m->rule);
+    if (k->text) l->count++;
+}
+
+static void print_kept(const message_list *l, size_t from, size_t to, bool findings_to_stdout)
+{
+    for (size_t i = from; i < to; i++) {
+        const kept_message *k = &l->items[i];
+        ferry_message m = {k->kind, k->file, k->text, k->rule, NULL};
+        /* An ALM's conversion warnings went to stdout (as its validation's did). */
+        bool out = findings_to_stdout && k->kind == FERRY_MESSAGE_WARNING && k->rule && !engine_words_of(k->rule);
+        cli_fprint_message(out ? stdout : stderr, "convert", &m);
+    }
+}
+
+static void list_free(message_list *l)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        free(l->items[i].file);
+        free(l->items[i].text);
+        free(l->items[i].rule);
+    }
+    free(l->items);
+}
+
+static void print_missing(const char *in, const ferry_export_report *r, bool cut)
+{
+    if (!r->missing_texture_count) return;
+    fprintf(stderr, "%s: %zu texture%s missing:", CLI_TXT(in), r->missing_texture_count,
+            r->missing_texture_count == 1 ? "" : "s");
+    if (!cut) {
+        for (size_t i = 0; i < r->missing_texture_count; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", CLI_TXT(r->missing_textures[i]));
+        fputc('\n', stderr);
+        return;
+    }
+    /* "A.dds, B.tga", cut with "..." past 1023 bytes. */
+    char list[1024];
     size_t used = 0;
-    if (size) out[0] = '\0';
-    for (size_t i = 0; i < result->missing_texture_count && size; i++) {
-        int n = snprintf(out + used, size - used, "%s%s", i ? ", " : "", result->missing_textures[i]);
-        if (n < 0 || (size_t)n >= size - used) {
-            if (size >= 4) memcpy(out + size - 4, "...", 4);
-            return;
+    list[0] = 0;
+    for (size_t i = 0; i < r->missing_texture_count; i++) {
+        int n = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", r->missing_textures[i]);
+        if (n < 0 || (size_t)n >= sizeof list - used) {
+            memcpy(list + sizeof list - 4, "...", 4);
+            break;
         }
         used += (size_t)n;
     }
+    fprintf(stderr, " %s\n", CLI_TXT(list));
 }
 
-void export_free_paths(char **paths, size_t count)
+static void print_alamo_summary(const char *in, const char *out, const ferry_export_report *r)
 {
-    for (size_t i = 0; i < count; i++) free(paths[i]);
-    free(paths);
+    /* A .gltf's images are PNG files beside it, a .glb's are inside it. */
+    fprintf(stderr, "%s -> %s: %zu animation%s, %zu image%s %s, %zu warning%s\n", CLI_TXT(in), CLI_TXT(out),
+            r->animations, r->animations == 1 ? "" : "s", r->images, r->images == 1 ? "" : "s",
+            cli_has_ext(out, ".gltf") ? "written" : "embedded", r->warnings, r->warnings == 1 ? "" : "s");
+    if (r->meshes_left_out)
+        fprintf(stderr, "%s: %zu mesh%s the game does not draw at first sight left out (--all keeps them)\n", CLI_TXT(in),
+                r->meshes_left_out, r->meshes_left_out == 1 ? "" : "es");
+    print_missing(in, r, true);
 }
 
-static bool particle_texture_exists(const char *name, void *user)
+static void print_odol_summary(const char *in, const char *out, const ferry_export_report *r)
 {
-    char found[4096];
-    return ferry_alamo_texture_find(user, name, NULL, found, sizeof found);
+    const ferry_odol_scene_report *rep = &r->odol;
+    fprintf(stderr, "%s -> %s: %u LOD%s, %llu triangles, %u prox%s", CLI_TXT(in), CLI_TXT(out), (unsigned)rep->lods,
+            rep->lods == 1 ? "" : "s", (unsigned long long)rep->triangles, (unsigned)rep->proxies,
+            rep->proxies == 1 ? "y" : "ies");
+    if (rep->points) fprintf(stderr, ", %llu points", (unsigned long long)rep->points);
+    fprintf(stderr, ", %u material%s", (unsigned)rep->materials, rep->materials == 1 ? "" : "s");
+    if (rep->proxy_triangles)
+        fprintf(stderr, ", %u proxy triangle%s left out", (unsigned)rep->proxy_triangles,
+                rep->proxy_triangles == 1 ? "" : "s");
+    if (rep->normals_repaired)
+        fprintf(stderr, ", %llu zero normal%s computed from the faces", (unsigned long long)rep->normals_repaired,
+                rep->normals_repaired == 1 ? "" : "s");
+    if (rep->normals_computed_primitives)
+        fprintf(stderr, ", normals of %u primitive%s computed (none stored)", (unsigned)rep->normals_computed_primitives,
+                rep->normals_computed_primitives == 1 ? "" : "s");
+    if (r->texture_roots) {
+        fprintf(stderr, ", %u image%s %s (%u of %u texture%s found", (unsigned)rep->images, rep->images == 1 ? "" : "s",
+                cli_has_ext(out, ".gltf") ? "written" : "embedded", (unsigned)rep->textures_found,
+                (unsigned)rep->textures, rep->textures == 1 ? "" : "s");
+        if (rep->rvmats)
+            fprintf(stderr, ", %u of %u rvmat%s read", (unsigned)rep->rvmats_read, (unsigned)rep->rvmats,
+                    rep->rvmats == 1 ? "" : "s");
+        fputc(')', stderr);
+    }
+    if (rep->skins)
+        fprintf(stderr, ", %u skin%s (%u joints), %u animation%s", (unsigned)rep->skins, rep->skins == 1 ? "" : "s",
+                (unsigned)rep->joints, (unsigned)rep->animations, rep->animations == 1 ? "" : "s");
+    fputc('\n', stderr);
+    if (rep->animations_unbound)
+        fprintf(stderr,
+                "%s: note: %u animation class%s move%s no bone of the LODs exported (e.g. '%s'; --all exports every "
+                "LOD)\n",
+                CLI_TXT(in), (unsigned)rep->animations_unbound, rep->animations_unbound == 1 ? "" : "es",
+                rep->animations_unbound == 1 ? "s" : "", CLI_TXT(rep->animation_unbound ? rep->animation_unbound : ""));
 }
 
-static void print_diags(FILE *log, const char *file, const ferry_diagnostics *d, bool quiet)
+static void print_alm_summary(const char *in, const char *out, const ferry_export_report *r)
 {
-    if (quiet || !log) return;
-    for (size_t i = 0; i < d->count; i++)
-        fprintf(log, "%s: %s: %s [%s]\n", CLI_TXT(file), d->items[i].severity == FERRY_SEVERITY_ERROR ? "error" : "warning",
-                CLI_TXT(d->items[i].message), d->items[i].rule);
-}
-
-int export_one(const char *in, const char *out, const export_options *options, const export_input *input,
-               export_result *result, FILE *log)
-{
-    memset(result, 0, sizeof *result);
-    cli_asset asset;
-    ferry_error err;
-    int status = CLI_INVALID;
-    char **auto_paths = NULL;
-    size_t auto_count = 0;
-    /* Animations found in input->source: their bytes, given back to it. */
-    const ferry_file_source *anim_source = input ? input->source : NULL;
-    uint8_t **anim_bytes = NULL;
-    size_t *anim_sizes = NULL;
-    cli_asset *anims = NULL;
-    const ferry_ala_animation **anim_ptrs = NULL;
-    char **anim_names = NULL;
-    size_t anim_count = 0;
-    ferry_scene *scene = NULL;
-    char *model_name = NULL;
-    ferry_diagnostics diags = {0};
-    ferry_alamo_texture_folders textures;
-    memset(&textures, 0, sizeof textures);
-    ferry_alamo_texture_places places = {0};
-    bool loaded = input && input->data ? cli_asset_read(input->data, input->size, &asset, &err)
-                                       : cli_asset_load(in, &asset, &err);
-    if (!loaded) {
-        char line[512];
-        ferry_error_format(&err, line, sizeof line);
-        if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
-        goto done;
-    }
-    if (asset.animation) {
-        if (log) fprintf(log, "%s: error: an animation alone cannot be exported; give its model and --anim\n", CLI_TXT(in));
-        goto done;
-    }
-    {
-        /* One policy for every format: a file validation calls broken is
-         * not converted, unless --allow-invalid (formats.h). */
-        ferry_diagnostics checks = {0};
-        if (asset.model) {
-            ferry_alo_validate_options vo = {NULL, NULL};
-            ferry_alo_validate(asset.model, &vo, &checks);
-        } else if (asset.particles) {
-            ferry_particle_validate_options vo = {in, NULL, NULL};
-            ferry_particle_validate(asset.particles, &vo, &checks);
-        }
-        bool refused = cli_refuse_invalid(log, in, &checks, options->allow_invalid);
-        ferry_diagnostics_free(&checks);
-        if (refused) goto done;
-    }
-    /* Textures are found through file sources: the model's folder (in the
-     * source that holds it, or on the disk), the one above it (its
-     * Textures) and each --textures folder or archive. */
-    if (!options->skip_textures) {
-        if (anim_source) {
-            places.model_source = input->source;
-            places.model_path = input->path;
-            places.parent_source = input->parent;
-        } else {
-            if (ferry_alamo_texture_folders_open(in, NULL, 0, &textures, &err) != FERRY_OK) goto convert_failed;
-            places = textures.places;
-        }
-        places.folders = options->texture_sources;
-        places.folder_count = options->texture_source_count;
-    }
-    if (asset.particles) {
-        if (ferry_particle_to_scene(asset.particles, NULL, &scene, &err) != FERRY_OK) goto convert_failed;
-        if (!options->skip_textures) {
-            /* The textures an emitter names are looked up as validate does
-             * (the same rule, texture-missing); only those findings are kept. */
-            ferry_particle_validate_options po = {NULL, particle_texture_exists, (void *)&places};
-            ferry_diagnostics all = {0};
-            ferry_particle_validate(asset.particles, &po, &all);
-            for (size_t i = 0; i < all.count; i++) {
-                if (strcmp(all.items[i].rule, "texture-missing") != 0) continue;
-                if (log && !options->quiet)
-                    fprintf(log, "%s: warning: %s [%s]\n", in, all.items[i].message, all.items[i].rule);
-                result->warnings++;
-            }
-            ferry_diagnostics_free(&all);
-        }
-    } else {
-        if (options->auto_animations && anim_source) {
-            if (ferry_ala_find_animations(anim_source, input->path, &auto_paths, &auto_count, &err) != FERRY_OK)
-                auto_count = 0;
-        } else if (options->auto_animations) {
-            auto_count = export_find_animations(in, &auto_paths);
-        }
-        size_t total = options->animation_count + auto_count;
-        anim_bytes = calloc(total ? total : 1, sizeof *anim_bytes);
-        anim_sizes = calloc(total ? total : 1, sizeof *anim_sizes);
-        anims = calloc(total ? total : 1, sizeof *anims);
-        anim_ptrs = calloc(total ? total : 1, sizeof *anim_ptrs);
-        anim_names = calloc(total ? total : 1, sizeof *anim_names);
-        for (size_t i = 0; i < total; i++) {
-            bool asked = i < options->animation_count; /* named with --anim FILE, not found by auto */
-            const char *path = asked ? options->animations[i] : auto_paths[i - options->animation_count];
-            cli_asset *a = &anims[anim_count];
-            const char *problem = NULL;
-            char line[1024], shown[1024];
-            bool read;
-            if (!asked && anim_source) {
-                /* Found in the model's source (a folder, an archive): read from it. */
-                ferry_file_source_display(anim_source, path, shown, sizeof shown);
-                memset(a, 0, sizeof *a);
-                read = ferry_file_source_load(anim_source, path, CLI_MAX_INPUT, &anim_bytes[anim_count],
-                                              &anim_sizes[anim_count], &err) == FERRY_OK &&
-                       cli_asset_read(anim_bytes[anim_count], anim_sizes[anim_count], a, &err);
-                path = shown;
-            } else {
-                read = cli_asset_load(path, a, &err);
-            }
-            if (!read || !a->animation) {
-                if (read) { /* it read, as something else */
-                    problem = "not an animation";
-                } else {
-                    ferry_error_format(&err, line, sizeof line);
-                    problem = line;
-                }
-            } else {
-                char misfit[768];
-                size_t misfits = ferry_ala_model_misfits(a->animation, asset.model, misfit, sizeof misfit);
-                if (misfits) {
-                    const char *base = strrchr(in, '/');
-                    snprintf(line, sizeof line, "does not fit %s (%zu of %zu tracks): %s", base ? base + 1 : in,
-                             misfits, a->animation->bone_count, misfit);
-                    problem = line;
-                    /* Found by auto and mostly fitting: the game binds
-                     * tracks by index (the name only confirms it), so the
-                     * animation is attached as it would play, and the
-                     * tracks that disagree are named. One whose tracks
-                     * mostly miss belongs to another model: skipped. */
-                    if (!asked && 2 * misfits < a->animation->bone_count) {
-                        if (log)
-                            fprintf(log, "%s: warning: attached, though %zu of %zu tracks do not fit %s (tracks apply by "
-                                         "index, as in the game): %s\n",
-                                    CLI_TXT(path), misfits, a->animation->bone_count, base ? base + 1 : in, misfit);
-                        result->warnings++;
-                        problem = NULL;
-                    }
-                    if (asked && options->force) {
-                        if (log) fprintf(log, "%s: warning: %s; attached anyway (--force)\n", path, problem);
-                        result->warnings++;
-                        problem = NULL;
-                    }
-                }
-            }
-            if (problem) {
-                /* What was asked for by name and cannot be done is an error;
-                 * what auto found is skipped with a warning. */
-                if (asked) {
-                    if (log)
-                        fprintf(log, "%s: error: %s%s\n", path, problem,
-                                strncmp(problem, "does not fit", 12) == 0 ? " (--force attaches it anyway)" : "");
-                    cli_asset_free(a);
-                    ferry_file_source_release(anim_source, anim_bytes[anim_count], anim_sizes[anim_count]);
-                    anim_bytes[anim_count] = NULL;
-                    goto done;
-                }
-                if (log) fprintf(log, "%s: warning: animation skipped: %s\n", path, problem);
-                result->warnings++;
-                cli_asset_free(a);
-                ferry_file_source_release(anim_source, anim_bytes[anim_count], anim_sizes[anim_count]);
-                anim_bytes[anim_count] = NULL;
-                continue;
-            }
-            const char *base = strrchr(path, '/');
-            base = base ? base + 1 : path;
-            anim_names[anim_count] = strndup(base, stem_length(base));
-            anim_ptrs[anim_count] = a->animation;
-            anim_count++;
-        }
-        ferry_alo_scene_options so = {0};
-        model_name = cli_model_name(in);
-        so.name = model_name;
-        so.texture_places = &places;
-        so.skip_textures = options->skip_textures;
-        so.all = options->all;
-        ferry_alo_scene_report report = {0};
-        so.report = &report;
-        so.animations = anim_ptrs;
-        so.animation_names = (const char *const *)anim_names;
-        so.animation_count = anim_count;
-        so.diagnostics = &diags;
-        if (ferry_alo_to_scene(asset.model, &so, &scene, &err) != FERRY_OK) goto convert_failed;
-        result->animations = anim_count;
-        result->meshes_left_out = report.meshes_left_out;
-        if (report.missing_texture_count) {
-            result->missing_textures = calloc(report.missing_texture_count, sizeof *result->missing_textures);
-            for (size_t i = 0; result->missing_textures && i < report.missing_texture_count; i++) {
-                char *copy = strdup(report.missing_textures[i]);
-                if (copy) result->missing_textures[result->missing_texture_count++] = copy;
-            }
-        }
-    }
-    print_diags(log, in, &diags, options->quiet);
-    result->warnings += diags.warning_count;
-    result->images = scene->image_count;
-    ferry_write_options wo = {in, options->no_sync};
-    if (ferry_gltf_save(scene, out, &wo, &err) != FERRY_OK) {
-        char line[512];
-        ferry_error_format(&err, line, sizeof line);
-        if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(out), CLI_TXT(line));
-        status = err.code == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
-        goto done;
-    }
-    status = CLI_OK;
-    goto done;
-convert_failed : {
-    char line[512];
-    ferry_error_format(&err, line, sizeof line);
-    if (log) fprintf(log, "%s: error: %s\n", CLI_TXT(in), CLI_TXT(line));
-}
-done:
-    ferry_alamo_texture_folders_close(&textures);
-    ferry_diagnostics_free(&diags);
-    ferry_scene_free(scene);
-    free(model_name);
-    for (size_t i = 0; i < anim_count; i++) {
-        cli_asset_free(&anims[i]);
-        ferry_file_source_release(anim_source, anim_bytes[i], anim_sizes[i]);
-        free(anim_names[i]);
-    }
-    free(anim_bytes);
-    free(anim_sizes);
-    free(anims);
-    free(anim_ptrs);
-    free(anim_names);
-    if (anim_source)
-        ferry_ala_free_paths(auto_paths, auto_count);
+    const ferry_alm_scene_report *rep = &r->alm;
+    char lod_text[96] = "full resolution";
+    if (r->alm_lod)
+        snprintf(lod_text, sizeof lod_text, "LOD after %u of %u collapses", (unsigned)rep->collapses_applied,
+                 (unsigned)r->collapses);
+    char how[256];
+    if (rep->skinned)
+        snprintf(how, sizeof how, "skin of %u bones (at most %u influences; %u positions over 4, largest dropped weight %.4g)",
+                 (unsigned)r->bones, (unsigned)rep->max_influences, (unsigned)rep->positions_truncated,
+                 rep->max_dropped_weight);
     else
-        export_free_paths(auto_paths, auto_count);
-    cli_asset_free(&asset);
+        snprintf(how, sizeof how, "%u frames as morph targets (%s)", (unsigned)r->frames, rep->reason ? rep->reason : "");
+    fprintf(stderr, "%s -> %s: %s, %u triangles, %u vertices, %s, %u images\n", CLI_TXT(in), CLI_TXT(out), lod_text,
+            (unsigned)rep->triangle_count, (unsigned)rep->vertex_count, how, (unsigned)rep->images);
+}
+
+/* Where an ODOL export's summary goes: after what validation said, before
+ * the conversion's warnings (textures not found). */
+static size_t validation_end(const message_list *l)
+{
+    size_t end = 0;
+    for (size_t i = 0; i < l->count; i++)
+        if (l->items[i].kind == FERRY_MESSAGE_ERROR ||
+            (l->items[i].rule && strcmp(l->items[i].rule, FERRY_EXPORT_CONVERTED_ANYWAY) == 0))
+            end = i + 1;
+    return end;
+}
+
+int cli_export_file(const char *in, const char *out, const cli_convert_options *co)
+{
+    ferry_export_input input;
+    ferry_error err;
+    if (ferry_export_input_open(in, co->places, &input, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
+        return CLI_INVALID;
+    }
+    int status = CLI_INVALID;
+    size_t anim_count = co->animations ? co->animation_count : 0;
+    ferry_asset **anims = calloc(anim_count ? anim_count : 1, sizeof *anims);
+    message_list messages = {0};
+    ferry_export_report report = {0};
+    if (!anims) {
+        fprintf(stderr, "ferry convert: out of memory\n");
+        goto done;
+    }
+    /* Each --anim FILE told once; the export reads it as it attaches it. */
+    for (size_t i = 0; i < anim_count; i++) {
+        ferry_asset_options ao = {.name = co->animations[i], .bytes_only = true};
+        if (ferry_asset_open(co->animations[i], &ao, &anims[i], &err) != FERRY_OK) {
+            cli_print_error(co->animations[i], &err);
+            goto done;
+        }
+    }
+    ferry_export_options o = {0};
+    o.all = co->all;
+    o.lods = co->lod_count ? co->lods : NULL;
+    o.lod_count = co->lod_count;
+    o.no_animations = co->no_animations;
+    o.alm_lod = co->alm_lod;
+    o.animations = (const ferry_asset *const *)anims;
+    o.animation_count = anim_count;
+    o.force = co->force;
+    o.auto_animations = co->auto_animations;
+    o.textures = co->textures;
+    o.texture_count = co->texture_count;
+    o.skip_textures = co->skip_textures;
+    o.allow_invalid = co->allow_invalid;
+    o.message = keep;
+    o.user = &messages;
+    o.report = &report;
+    ferry_result r = ferry_export_file(&input, out, &o, &err);
+    status = r == FERRY_OK ? CLI_OK : r == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
+    bool ok = r == FERRY_OK;
+    switch (ok ? report.format : FERRY_FORMAT_UNKNOWN) {
+    case FERRY_FORMAT_ODOL: {
+        size_t split = validation_end(&messages);
+        print_kept(&messages, 0, split, false);
+        print_odol_summary(in, out, &report);
+        print_kept(&messages, split, messages.count, false);
+        print_missing(in, &report, false);
+        cli_export_report_lines(stderr, in, &report, true);
+        break;
+    }
+    case FERRY_FORMAT_ALM:
+        print_kept(&messages, 0, messages.count, true);
+        print_alm_summary(in, out, &report);
+        break;
+    case FERRY_FORMAT_ALO_MODEL:
+    case FERRY_FORMAT_ALO_PARTICLE:
+        print_kept(&messages, 0, messages.count, false);
+        print_alamo_summary(in, out, &report);
+        break;
+    default:
+        print_kept(&messages, 0, messages.count, report.format == FERRY_FORMAT_ALM);
+    }
+done:
+    for (size_t i = 0; anims && i < anim_count; i++) ferry_asset_free(anims[i]);
+    free(anims);
+    list_free(&messages);
+    ferry_export_report_free(&report);
+    ferry_export_input_close(&input);
     return status;
 }

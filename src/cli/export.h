@@ -5,76 +5,37 @@
 #include "cli.h"
 
 #include <ferry/archive.h>
+#include <ferry/engine.h>
 #include <ferry/scene.h>
 
-typedef struct export_options {
-    const char **animations; /* explicit --anim files */
-    size_t animation_count;
-    bool auto_animations; /* --anim auto: every MODEL_*.ala beside MODEL.alo */
-    bool force; /* --force: attach an explicit --anim FILE that does not fit the model */
-    /* --textures: folders and archives, opened as file sources (searched
-     * after the model's own places, each at its root and its
-     * Data/Art/Textures). */
-    const ferry_file_source *const *texture_sources;
-    size_t texture_source_count;
-    /* Per texture source: the engine path it is mounted at (a PBO's
-     * prefix), or NULL (a folder, a MEG); NULL: none has one. */
-    const char *const *texture_prefixes;
-    bool skip_textures;
-    bool all; /* every mesh, also those the game does not draw (default: the game's view) */
-    bool quiet; /* batch: warnings counted, not printed one by one */
-    bool no_sync; /* batch: new outputs are not flushed one by one (ferry_write_options) */
-    bool allow_invalid; /* convert files with validation errors (cli_refuse_invalid) */
-} export_options;
+struct cli_convert_options;
 
-typedef struct export_result {
-    size_t warnings;
-    size_t animations;
-    size_t images;
-    size_t meshes_left_out; /* meshes the game does not draw, left out (without --all) */
-    char **missing_textures; /* texture names not found (malloc'd), export_result_free */
-    size_t missing_texture_count;
-} export_result;
+/* What the library's export jobs say, printed (export.c): a message as
+ * "FILE: KIND: TEXT [RULE]" (the engine's own messages with the tool's
+ * words for them, the options to use: --force, --allow-invalid, ...), a
+ * job's own (file NULL) as "ferry CMD: TEXT". */
+void cli_fprint_message(FILE *f, const char *cmd, const ferry_message *m);
+/* A validation or conversion finding (its rule is a diagnostic's), not
+ * one of the engine's own messages. */
+bool cli_message_is_finding(const ferry_message *m);
 
-void export_result_free(export_result *result);
-/* "A.dds, B.tga" (at most `size` bytes, "..." when cut). */
-void export_missing_list(const export_result *result, char *out, size_t size);
+/* One model exported as OUT (.glb or .gltf) by the library
+ * (ferry_export_input_open, ferry_export_file), with what the options ask
+ * (--anim files opened here), then its summary lines. Returns CLI_OK,
+ * CLI_INVALID or CLI_USAGE (an argument the input refused: --lod N). */
+int cli_export_file(const char *in, const char *out, const struct cli_convert_options *options);
 
-/* Where a model comes from when it is not a file named on the command
- * line (a batch's file, an archive's entry). */
-typedef struct export_input {
-    const uint8_t *data; /* its bytes, already loaded */
-    size_t size;
-    /* The source holding it and its path there: its animations and the
-     * textures beside it and in ../Textures are looked up there. */
-    const ferry_file_source *source;
-    const char *path;
-    /* The folder above source's root (a model on the disk, its folder the
-     * source's root: ../Textures is there); NULL in an archive. */
-    const ferry_file_source *parent;
-    /* The engine path `source` is mounted at when it is an archive with a
-     * prefix (a PBO), else NULL: an ODOL model's own textures are found in
-     * it under that prefix. */
-    const char *prefix;
-    FILE *log;             /* messages (a batch's buffer) */
-    export_result *result; /* filled; no summary line is printed */
-} export_input;
-
-/* Converts one .alo (model or particle system) to OUT (.glb or .gltf).
- * `in` names it; with `input` (may be NULL) its bytes and places are
- * those, else it is read from the disk. Messages go to `log` (stderr, or a
- * batch's buffer). Returns CLI_OK or CLI_INVALID. */
-int export_one(const char *in, const char *out, const export_options *options, const export_input *input,
-               export_result *result, FILE *log);
-
-/* The MODEL_*.ala files beside a model (malloc'd paths, sorted). */
-size_t export_find_animations(const char *model_path, char ***paths);
-void export_free_paths(char **paths, size_t count);
+/* The lines an item's export adds to its messages: the ODOL game view's
+ * diagnosis (an empty LOD, no visual LOD) and the procedural textures not
+ * read. `single`: a file named on the command line (its summary names the
+ * LOD shown too). */
+void cli_export_report_lines(FILE *f, const char *in, const ferry_export_report *report, bool single);
 
 /* convert -r: every model under IN (a folder, or an archive ferry reads)
- * to a .glb under OUT_DIR at the mirrored path. */
-int export_batch(const char *in, const char *out_dir, const export_options *options, ferry_places *sources,
-                 int jobs, bool json);
+ * to a .glb under OUT_DIR at the mirrored path (ferry_export_tree), its
+ * logs, JSON report (--json) and summary printed. */
+int export_batch(const char *in, const char *out_dir, const struct cli_convert_options *options, bool quiet, int jobs,
+                 bool json);
 
 /* ---- glTF animations -> ALA (cli_gltf_ala.c) ---- */
 

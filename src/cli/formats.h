@@ -8,22 +8,20 @@
 
 #include "cli.h"
 
+#include <ferry/archive.h>
 #include <ferry/detect.h>
 
 /* What a conversion was asked for, parsed by the input family's option
  * parser (the row's `convert`) and passed to the row's rewrite, export or
  * build; each entry reads the fields of its family. */
-struct export_options;
 struct ferry_alm_lod_options;
 typedef struct cli_convert_options {
     ferry_format source; /* IN's detected format */
-    bool allow_invalid;  /* --allow-invalid: cli_refuse_invalid */
-    /* Alamo: export options (animations, textures, --all, --force) and
-     * the animation format of a rewrite (0: its own, 1 or 2). */
-    const struct export_options *alamo;
-    int ala_format;
+    bool allow_invalid;  /* --allow-invalid: convert files validation finds errors in */
+    int ala_format;      /* Alamo rewrite: the animation format (0: its own, 1 or 2) */
     /* ODOL export: LODs by index (--lod); without, the most detailed visual
-     * LOD (the game's view, the default) or, with `all` (--all), every LOD. */
+     * LOD (the game's view, the default) or, with `all` (--all), every LOD.
+     * ALO export: `all` keeps every mesh. */
     const uint32_t *lods;
     size_t lod_count;
     bool all;
@@ -32,16 +30,18 @@ typedef struct cli_convert_options {
      * the ALO model's animation (--anim FILE|auto, or NULL). */
     const struct ferry_alm_lod_options *alm_lod;
     const char *anim;
-    /* Every export: IN already loaded from a batch's folder or an archive
-     * (its bytes, the source holding it, the log its messages go to, the
-     * result the counts go to; no summary line printed), or NULL: IN is
-     * a file named on the command line, read from the disk. */
-    const struct export_input *input;
-    /* --textures: folders and archives as file sources, in order (ODOL
-     * texture lookup takes them as they are). */
-    const ferry_file_source *const *texture_sources;
-    size_t texture_source_count;
-    const char *const *texture_prefixes; /* per source: a PBO's prefix, or NULL; NULL: none */
+    /* ALO export: --anim FILE (each opened as it is exported), --anim auto,
+     * --force, --no-textures. */
+    const char *const *animations;
+    size_t animation_count;
+    bool auto_animations;
+    bool force;
+    bool skip_textures;
+    /* --textures: folders and archives opened from `places` (which the
+     * export shares: each folder and archive opened once per run). */
+    const ferry_place *const *textures;
+    size_t texture_count;
+    ferry_places *places;
 } cli_convert_options;
 
 /* A printer: the text of one command for a file, from the library's JSON
@@ -70,11 +70,9 @@ int cli_alamo_export(const char *in, const char *out, const cli_convert_options 
 int cli_odol_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_odol.c */
 int cli_odol_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_odol_convert(int argc, char **argv, ferry_format source);
-int cli_odol_export(const char *in, const char *out, const cli_convert_options *options); /* cli_odol_export.c */
 int cli_alm_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_alm.c */
 int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_alm_convert(int argc, char **argv, ferry_format source);
-int cli_alm_export(const char *in, const char *out, const cli_convert_options *options); /* cli_alm_export.c */
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
 /* glTF -> ALO model (cli_gltf_alo.c). */
 int cli_gltf_alo_convert(int argc, char **argv, ferry_format source);

@@ -830,6 +830,7 @@ ferry_result ferry_alm_to_scene(const ferry_alm_mesh *mesh, const ferry_alm_scen
     g.tri_count = lod ? lod->triangle_count : mesh->triangle_count;
     ferry_alm_scene_report rep;
     memset(&rep, 0, sizeof rep);
+    rep.collapses_applied = lod ? lod->collapses_applied : 0;
     bool ok = s->name && convert(&b, lod, &g, &rep);
     if (ok && options->report) *options->report = rep;
     return fy_convert_end(s, ok, out, err);

@@ -679,14 +679,15 @@ static bool check_lod(build *b, const ferry_odol_lod *lod, uint32_t l, lod_array
     }
     for (uint32_t f = 0; f < lod->face_count; f++) {
         const ferry_odol_face *face = &lod->faces[f];
-        snprintf(path, sizeof path, "lods[%u]/faces[%u]", (unsigned)l, (unsigned)f);
         if (face->count != 3 && face->count != 4) {
+            snprintf(path, sizeof path, "lods[%u]/faces[%u]", (unsigned)l, (unsigned)f);
             fy_error_set(b->err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, path, "has %u corners, expected 3 or 4",
                          (unsigned)face->count);
             return false;
         }
         for (uint8_t k = 0; k < face->count; k++)
             if (face->vertices[k] >= n) {
+                snprintf(path, sizeof path, "lods[%u]/faces[%u]", (unsigned)l, (unsigned)f);
                 fy_error_set(b->err, FERRY_ERR_MALFORMED, FERRY_NO_OFFSET, path,
                              "corner %u is vertex %u, but the LOD has %u vertices", (unsigned)k,
                              (unsigned)face->vertices[k], (unsigned)n);

@@ -19,6 +19,15 @@
 #define FY_PRINTF(a, b)
 #endif
 
+/* ---- numbers as text ---- */
+
+/* `v` as snprintf(out, cap, "%.*g", precision, v) writes it, byte for byte
+ * (ties to even, as glibc rounds), with exact integer arithmetic for the
+ * values JSON writers meet (precision 1..17, magnitudes within about
+ * 10^+-22 of the digits kept); snprintf itself otherwise. `cap` at least 32
+ * for the fast way. Returns snprintf's count. */
+int fy_real_g(double v, int precision, char *out, size_t cap);
+
 /* ---- errors ---- */
 
 void fy_error_set(ferry_error *err, ferry_result code, uint64_t offset, const char *path,

@@ -56,14 +56,10 @@ static ferry_result check_extras(const char *what, const ferry_json *extras, fer
     if (!extras) return FERRY_OK;
     if (extras->kind != FERRY_JSON_OBJECT) FAIL("%s: extras must be an object", what);
     const char *problem;
-    json_t *v = fy_json_to_jansson(extras, &problem);
-    if (!v && problem) FAIL("%s: extras cannot be written: %s", what, problem);
-    if (!v) {
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "%s: out of memory converting extras", what);
-        return FERRY_ERR_NOMEM;
-    }
-    json_decref(v);
-    return FERRY_OK;
+    if (fy_json_check(extras, &problem)) return FERRY_OK;
+    if (problem) FAIL("%s: extras cannot be written: %s", what, problem);
+    fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "%s: out of memory converting extras", what);
+    return FERRY_ERR_NOMEM;
 }
 
 static ferry_result check_floats(const char *what, const char *field, const float *v, size_t n, ferry_error *err)

@@ -29,6 +29,12 @@ typedef struct fy_gltf {
     json_t *root;
     json_t *buffer_views;  /* arrays owned by `root` once attached */
     json_t *accessors;
+    /* A .glb's compact JSON (fy_gltf_build's `compact`): extras stand in the
+     * tree for the scene's values (fy_json_raw), written straight from them
+     * by the dump instead of converted to jansson. */
+    bool compact;
+    const ferry_json **raw;
+    size_t raw_count, raw_capacity;
     bool nomem;
 } fy_gltf;
 
@@ -62,7 +68,7 @@ void fy_gltf_json_set_extras(fy_gltf *g, json_t *obj, const ferry_json *extras);
 json_t *fy_gltf_json_text(const char *text);
 /* Sets obj.name unless the name is NULL or empty. */
 void fy_gltf_json_set_name(fy_gltf *g, json_t *obj, const char *name);
-/* Serializes the document: compact for .glb, indented for .gltf. */
+/* Serializes the document: compact for .glb (built `compact`), indented for .gltf. */
 ferry_result fy_gltf_json_dump(fy_gltf *g, bool pretty, ferry_buffer *out, ferry_error *err);
 
 /* ---- gltf_buffer.c ---- */
@@ -81,9 +87,10 @@ int32_t fy_gltf_bytes_view(fy_gltf *g, const uint8_t *data, size_t size);
 /* ---- gltf_write.c ---- */
 
 /* Builds the whole document into `g` (root and bin). image_uris: as in
- * ferry_gltf_write_gltf; bin_uri NULL for .glb (the buffer has no uri). */
+ * ferry_gltf_write_gltf; bin_uri NULL for .glb (the buffer has no uri).
+ * `compact`: for fy_gltf_json_dump's compact text only (extras stand in). */
 ferry_result fy_gltf_build(fy_gltf *g, const ferry_scene *scene, const char *bin_uri,
-                           const char *const *image_uris, ferry_buffer *bin, ferry_error *err);
+                           const char *const *image_uris, ferry_buffer *bin, bool compact, ferry_error *err);
 void fy_gltf_release(fy_gltf *g);
 
 #endif

@@ -45,6 +45,29 @@ void fy_gltf_json_set_array(fy_gltf *g, json_t *obj, const char *key, json_t *ar
 void fy_gltf_json_set_extras(fy_gltf *g, json_t *obj, const ferry_json *extras)
 {
     if (!extras) return;
+    if (g->compact) {
+        if (g->raw_count == g->raw_capacity) {
+            size_t cap = g->raw_capacity ? 2 * g->raw_capacity : 64;
+            const ferry_json **grown = realloc(g->raw, cap * sizeof *grown);
+            if (!grown) {
+                g->nomem = true;
+                return;
+            }
+            g->raw = grown;
+            g->raw_capacity = cap;
+        }
+        json_t *stand_in = json_object();
+        if (!stand_in ||
+            json_object_setn_new(stand_in, FY_JSON_RAW_KEY, sizeof FY_JSON_RAW_KEY - 1,
+                                 json_integer((json_int_t)g->raw_count)) != 0) {
+            json_decref(stand_in);
+            g->nomem = true;
+            return;
+        }
+        g->raw[g->raw_count++] = extras;
+        fy_gltf_json_set(g, obj, "extras", stand_in);
+        return;
+    }
     const char *problem;
     /* The check already converted this value, so failing now means no memory. */
     fy_gltf_json_set(g, obj, "extras", fy_json_to_jansson(extras, &problem));
@@ -54,8 +77,15 @@ ferry_result fy_gltf_json_dump(fy_gltf *g, bool pretty, ferry_buffer *out, ferry
 {
     /* 9 significant digits restore every float32 exactly, and the values
      * all come from floats; 17 (jansson's default) would only add noise. */
-    size_t flags = JSON_REAL_PRECISION(9) | JSON_ENSURE_ASCII;
-    flags |= pretty ? JSON_INDENT(2) : JSON_COMPACT;
+    if (!pretty) {
+        /* The .glb's compact text: jansson's, written without its number
+         * formatting through snprintf (fy_json_dump_compact). */
+        fy_json_raw raw = {g->raw, g->raw_count};
+        if (fy_json_dump_compact(g->root, 9, &raw, out)) return FERRY_OK;
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory writing the glTF JSON");
+        return FERRY_ERR_NOMEM;
+    }
+    size_t flags = JSON_REAL_PRECISION(9) | JSON_ENSURE_ASCII | JSON_INDENT(2);
     char *text = json_dumps(g->root, flags);
     if (!text) {
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory writing the glTF JSON");

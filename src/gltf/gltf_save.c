@@ -22,44 +22,105 @@ static ferry_result nomem(ferry_error *err)
     return FERRY_ERR_NOMEM;
 }
 
+/* A .glb's parts: its JSON and its binary chunk, each without padding,
+ * and the header of 20 bytes and the chunk header before the binary one
+ * (`mid`, 8 bytes; none when there is no binary data) that go around them. */
+typedef struct glb_parts {
+    ferry_buffer json, bin;
+    uint8_t head[20], mid[8];
+    size_t json_pad, bin_pad;
+} glb_parts;
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static ferry_result glb_build(const ferry_scene *scene, glb_parts *p, ferry_error *err)
+{
+    memset(p, 0, sizeof *p);
+    fy_gltf g;
+    ferry_result r = fy_gltf_build(&g, scene, NULL, NULL, &p->bin, true, err);
+    if (r == FERRY_OK) r = fy_gltf_json_dump(&g, false, &p->json, err);
+    fy_gltf_release(&g);
+    if (r != FERRY_OK) return r;
+    /* Chunks start and end on 4-byte boundaries: JSON is padded with
+     * spaces (still valid JSON), BIN with zeros. */
+    size_t json_len = (p->json.size + 3) & ~(size_t)3;
+    size_t bin_len = (p->bin.size + 3) & ~(size_t)3;
+    size_t total = 12 + 8 + json_len + (p->bin.size ? 8 + bin_len : 0);
+    if (total > UINT32_MAX) {
+        fy_error_set(err, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, NULL,
+                     "the scene needs %zu bytes, more than a .glb can hold (4 GiB); write .gltf instead", total);
+        return FERRY_ERR_LIMIT;
+    }
+    p->json_pad = json_len - p->json.size;
+    p->bin_pad = bin_len - p->bin.size;
+    put_u32(p->head, GLB_MAGIC);
+    put_u32(p->head + 4, 2);
+    put_u32(p->head + 8, (uint32_t)total);
+    put_u32(p->head + 12, (uint32_t)json_len);
+    put_u32(p->head + 16, GLB_CHUNK_JSON);
+    put_u32(p->mid, (uint32_t)bin_len);
+    put_u32(p->mid + 4, GLB_CHUNK_BIN);
+    return FERRY_OK;
+}
+
+static void glb_release(glb_parts *p)
+{
+    ferry_buffer_free(&p->json);
+    ferry_buffer_free(&p->bin);
+}
+
 ferry_result ferry_gltf_write_glb(const ferry_scene *scene, ferry_buffer *out, ferry_error *err)
 {
     fy_error_clear(err);
     if (!out) return argument(err, "no output buffer given");
-    ferry_buffer bin = {0}, json = {0};
-    fy_gltf g;
-    ferry_result r = fy_gltf_build(&g, scene, NULL, NULL, &bin, err);
-    if (r == FERRY_OK) r = fy_gltf_json_dump(&g, false, &json, err);
-    fy_gltf_release(&g);
+    glb_parts p;
+    ferry_result r = glb_build(scene, &p, err);
     if (r == FERRY_OK) {
-        /* Chunks start and end on 4-byte boundaries: JSON is padded with
-         * spaces (still valid JSON), BIN with zeros. */
-        size_t json_len = (json.size + 3) & ~(size_t)3;
-        size_t bin_len = (bin.size + 3) & ~(size_t)3;
-        size_t total = 12 + 8 + json_len + (bin.size ? 8 + bin_len : 0);
-        if (total > UINT32_MAX) {
-            fy_error_set(err, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, NULL,
-                         "the scene needs %zu bytes, more than a .glb can hold (4 GiB); write .gltf instead", total);
-            r = FERRY_ERR_LIMIT;
-        } else if (fy_buf_reserve(out, total)) {
-            fy_buf_u32le(out, GLB_MAGIC);
-            fy_buf_u32le(out, 2);
-            fy_buf_u32le(out, (uint32_t)total);
-            fy_buf_u32le(out, (uint32_t)json_len);
-            fy_buf_u32le(out, GLB_CHUNK_JSON);
-            fy_buf_append(out, json.data, json.size);
-            for (size_t i = json.size; i < json_len; i++) fy_buf_u8(out, ' ');
-            if (bin.size) {
-                fy_buf_u32le(out, (uint32_t)bin_len);
-                fy_buf_u32le(out, GLB_CHUNK_BIN);
-                fy_buf_append(out, bin.data, bin.size);
-                fy_buf_zeros(out, bin_len - bin.size);
-            }
+        static const char spaces[4] = "   ";
+        static const uint8_t zeros[4] = {0};
+        fy_buf_append(out, p.head, sizeof p.head);
+        fy_buf_append(out, p.json.data, p.json.size);
+        fy_buf_append(out, spaces, p.json_pad);
+        if (p.bin.size) {
+            fy_buf_append(out, p.mid, sizeof p.mid);
+            fy_buf_append(out, p.bin.data, p.bin.size);
+            fy_buf_append(out, zeros, p.bin_pad);
         }
-        if (r == FERRY_OK && out->failed) r = nomem(err);
+        if (out->failed) r = nomem(err);
     }
-    ferry_buffer_free(&bin);
-    ferry_buffer_free(&json);
+    glb_release(&p);
+    return r;
+}
+
+/* The .glb written in its parts, never assembled in memory. */
+static ferry_result save_glb(const ferry_scene *scene, const char *path, const ferry_write_options *options,
+                             ferry_error *err)
+{
+    glb_parts p;
+    ferry_result r = glb_build(scene, &p, err);
+    ferry_file_writer *w = NULL;
+    if (r == FERRY_OK) r = ferry_file_writer_open(path, options, &w, err);
+    static const char spaces[4] = "   ";
+    static const uint8_t zeros[4] = {0};
+    if (r == FERRY_OK) r = ferry_file_writer_write(w, p.head, sizeof p.head, err);
+    if (r == FERRY_OK) r = ferry_file_writer_write(w, p.json.data, p.json.size, err);
+    if (r == FERRY_OK && p.json_pad) r = ferry_file_writer_write(w, spaces, p.json_pad, err);
+    if (r == FERRY_OK && p.bin.size) r = ferry_file_writer_write(w, p.mid, sizeof p.mid, err);
+    if (r == FERRY_OK && p.bin.size) r = ferry_file_writer_write(w, p.bin.data, p.bin.size, err);
+    if (r == FERRY_OK && p.bin_pad) r = ferry_file_writer_write(w, zeros, p.bin_pad, err);
+    if (r == FERRY_OK) {
+        ferry_file_writer *committing = w;
+        w = NULL;
+        r = ferry_file_writer_commit(committing, err);
+    }
+    ferry_file_writer_abort(w);
+    glb_release(&p);
     return r;
 }
 
@@ -71,7 +132,7 @@ ferry_result ferry_gltf_write_gltf(const ferry_scene *scene, const char *bin_uri
     /* Buffer views are offsets from the start of the .bin file. */
     if (bin->size) return argument(err, "the bin buffer must start empty");
     fy_gltf g;
-    ferry_result r = fy_gltf_build(&g, scene, bin_uri, image_uris, bin, err);
+    ferry_result r = fy_gltf_build(&g, scene, bin_uri, image_uris, bin, false, err);
     if (r == FERRY_OK && bin->size && !bin_uri) r = argument(err, "the scene has binary data but no bin_uri was given");
     if (r == FERRY_OK) r = fy_gltf_json_dump(&g, true, json, err);
     fy_gltf_release(&g);
@@ -221,11 +282,7 @@ ferry_result ferry_gltf_save(const ferry_scene *scene, const char *path, const f
     if (!path || !path[0]) return argument(err, "no output path given");
     size_t len = strlen(path);
     if (ends_with_nocase(path, len, ".glb")) {
-        ferry_buffer out = {0};
-        ferry_result r = ferry_gltf_write_glb(scene, &out, err);
-        if (r == FERRY_OK) r = ferry_file_write(path, out.data, out.size, options, err);
-        ferry_buffer_free(&out);
-        return r;
+        return save_glb(scene, path, options, err);
     }
     if (!ends_with_nocase(path, len, ".gltf")) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,

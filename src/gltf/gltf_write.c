@@ -383,11 +383,12 @@ static bool any_unlit(const ferry_scene *s)
 }
 
 ferry_result fy_gltf_build(fy_gltf *g, const ferry_scene *scene, const char *bin_uri,
-                           const char *const *image_uris, ferry_buffer *bin, ferry_error *err)
+                           const char *const *image_uris, ferry_buffer *bin, bool compact, ferry_error *err)
 {
     memset(g, 0, sizeof *g);
     g->scene = scene;
     g->bin = bin;
+    g->compact = compact;
     ferry_result r = fy_gltf_check_scene(scene, err);
     if (r != FERRY_OK) return r;
 
@@ -442,5 +443,8 @@ void fy_gltf_release(fy_gltf *g)
     json_decref(g->root);
     json_decref(g->buffer_views);
     json_decref(g->accessors);
+    free(g->raw);
+    g->raw = NULL;
+    g->raw_count = g->raw_capacity = 0;
     g->root = g->buffer_views = g->accessors = NULL;
 }

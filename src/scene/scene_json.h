@@ -41,5 +41,33 @@ ferry_json *fy_json_from_jansson(ferry_arena *arena, const json_t *v);
  * NULL when memory fails. */
 #define FY_JSON_MAX_DEPTH 256
 json_t *fy_json_to_jansson(const ferry_json *v, const char **problem);
+/* Whether fy_json_to_jansson would make `v`: false with *problem set as it
+ * would set it (NULL: memory failed), without making anything (the glTF
+ * writer checks a scene's extras whole before it converts them). */
+bool fy_json_check(const ferry_json *v, const char **problem);
+
+/* Scene values standing in a jansson tree, written from the scene's own
+ * plain data rather than converted to jansson first (a glTF's extras): a
+ * stand-in is an object of one member whose key is FY_JSON_RAW_KEY (a NUL
+ * starts it: no name of a document has one) and whose value is an index
+ * into `values`. */
+#define FY_JSON_RAW_KEY "\0ferry:scene-value"
+typedef struct fy_json_raw {
+    const ferry_json *const *values;
+    size_t count;
+} fy_json_raw;
+
+/* `v` as json_dumps writes it with JSON_COMPACT | JSON_ENSURE_ASCII |
+ * JSON_REAL_PRECISION(precision) (0: 17), byte for byte, appended to `out`;
+ * without its number formatting through snprintf for integers and its
+ * callback per piece (a glTF's JSON is written for every export). Stand-ins
+ * of `raw` (may be NULL) are written as fy_json_to_jansson's tree of their
+ * value would be. False when memory fails or a value cannot be written
+ * (out as it was, or failed). */
+bool fy_json_dump_compact(const json_t *v, int precision, const fy_json_raw *raw, ferry_buffer *out);
+/* A scene value written as json_dumps writes fy_json_to_jansson's tree of
+ * it (compact, ASCII, `precision`); false for a value that conversion
+ * refuses (fy_json_check first) or when memory fails. */
+bool fy_json_dump_scene_value(const ferry_json *v, int precision, ferry_buffer *out);
 
 #endif

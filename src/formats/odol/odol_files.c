@@ -109,6 +109,13 @@ static bool match_prefix_file(void *ctx, const char *name, ferry_entry_kind kind
     return false;
 }
 
+bool ferry_odol_addon_root(const ferry_file_source *source, const char *folder)
+{
+    prefix_search p = {"", false};
+    ferry_error e;
+    return source && folder && ferry_file_source_list(source, folder, match_prefix_file, &p, &e) == FERRY_OK && p.found;
+}
+
 /* The prefix a folder's prefix file names (its first line, trimmed; a
  * UTF-8 byte order mark dropped), into out. False when the folder has no
  * readable prefix file or it names nothing. */

@@ -76,7 +76,8 @@ static void compressed_body(reader *r, ferry_odol_array *a, uint64_t size, const
                    (unsigned long long)size, avail);
         return;
     }
-    uint8_t *out = ferry_arena_alloc(r->rr.arena, (size_t)size);
+    /* Filled whole by the decoder (which fails otherwise): not zeroed first. */
+    uint8_t *out = fy_arena_alloc_uninit(r->rr.arena, (size_t)size);
     if (!out) {
         r->rr.nomem = true;
         fy_fail_at(&r->rr.c, at, FERRY_ERR_LIMIT, "memory limit reached decompressing %s (%llu bytes)", what,

@@ -30,6 +30,44 @@ uint32_t fy_odol_face_at_bytes(const ferry_odol_lod *lod, uint32_t bytes)
     return at == bytes ? lod->face_count : UINT32_MAX;
 }
 
+/* Where each face starts in the face block, and where the last ends
+ * (face_count + 1 offsets, malloc'd; NULL when memory fails or the block
+ * would pass 4 GiB). */
+static uint32_t *face_starts(const ferry_odol_lod *lod)
+{
+    uint32_t *starts = malloc(((size_t)lod->face_count + 1) * sizeof *starts);
+    if (!starts) return NULL;
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < lod->face_count; i++) {
+        starts[i] = (uint32_t)at;
+        at += fy_odol_face_memory_size(lod->faces[i].count);
+        if (at > UINT32_MAX) {
+            free(starts);
+            return NULL;
+        }
+    }
+    starts[lod->face_count] = (uint32_t)at;
+    return starts;
+}
+
+/* Whether `bytes` falls on a face boundary (fy_odol_face_at_bytes !=
+ * UINT32_MAX), by a binary search of `starts` (face_starts; NULL: by
+ * walking the faces). */
+static bool face_boundary(const ferry_odol_lod *lod, const uint32_t *starts, uint32_t bytes)
+{
+    if (!starts) return fy_odol_face_at_bytes(lod, bytes) != UINT32_MAX;
+    size_t lo = 0, hi = (size_t)lod->face_count + 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (starts[mid] < bytes)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo <= lod->face_count && starts[lo] == bytes;
+}
+
+
 static uint32_t face_block_size(const ferry_odol_lod *lod)
 {
     uint64_t size = 0;
@@ -37,18 +75,33 @@ static uint32_t face_block_size(const ferry_odol_lod *lod)
     return size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
 }
 
-/* The rest size a LOD stores (its vertex data, from the size field on), and the whole LOD. */
-static bool lod_sizes(const ferry_odol_lod *lod, uint32_t version, size_t *rest, size_t *total)
+/* A LOD's sizes as the writer lays it out: the rest size it stores (its
+ * vertex data, from the size field on) and the whole LOD. */
+typedef struct lod_size {
+    size_t rest, total;
+    bool ok;
+} lod_size;
+
+/* Measured by writing it into `scratch` (emptied first, kept for the next). */
+static lod_size measure_lod(const ferry_odol_lod *lod, uint32_t version, ferry_buffer *scratch)
 {
-    ferry_buffer b = {0};
+    scratch->size = 0;
     size_t rest_start = 0;
-    fy_odol_write_lod(&b, lod, version, &rest_start);
-    bool ok = !b.failed;
-    *total = b.size;
+    fy_odol_write_lod(scratch, lod, version, &rest_start);
     /* Real v40 files count the size field's own 4 bytes too. */
-    *rest = b.size - rest_start + 4;
-    ferry_buffer_free(&b);
-    return ok;
+    lod_size s = {scratch->size - rest_start + 4, scratch->size, !scratch->failed};
+    return s;
+}
+
+/* Every LOD's sizes (malloc'd; NULL when memory fails). */
+static lod_size *measure_lods(const ferry_odol_model *m)
+{
+    lod_size *sizes = calloc(m->lod_count ? m->lod_count : 1, sizeof *sizes);
+    if (!sizes) return NULL;
+    ferry_buffer scratch = {0};
+    for (uint32_t i = 0; i < m->lod_count; i++) sizes[i] = measure_lod(&m->lods[i], m->version, &scratch);
+    ferry_buffer_free(&scratch);
+    return sizes;
 }
 
 /* Bytes before the first LOD: header, model info, animations, LOD table. */
@@ -62,9 +115,10 @@ static bool prefix_size(const ferry_odol_model *m, size_t *size)
     return ok;
 }
 
-static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, ferry_error *err);
+static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, const lod_size *sizes, ferry_error *err);
 
-ferry_result ferry_odol_update(ferry_odol_model *m, ferry_error *err)
+/* ferry_odol_update with the LODs' sizes measured already (NULL: measured here). */
+static ferry_result update_with(ferry_odol_model *m, const lod_size *sizes, ferry_error *err)
 {
     fy_error_clear(err);
     if (m->lod_count && (!m->lod_starts || !m->lod_ends || !m->lods || !m->resolutions)) {
@@ -94,12 +148,14 @@ ferry_result ferry_odol_update(ferry_odol_model *m, ferry_error *err)
         }
         fy_odol_default_order(m, order);
     }
-    ferry_result rc = update_layout(m, order, err);
+    ferry_result rc = update_layout(m, order, sizes, err);
     if (order != m->storage_order) free(order);
     return rc;
 }
 
-static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, ferry_error *err)
+ferry_result ferry_odol_update(ferry_odol_model *m, ferry_error *err) { return update_with(m, NULL, err); }
+
+static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, const lod_size *sizes, ferry_error *err)
 {
     size_t at;
     if (!prefix_size(m, &at)) {
@@ -110,11 +166,16 @@ static ferry_result update_layout(ferry_odol_model *m, const uint32_t *order, fe
         uint32_t i = order[n];
         ferry_odol_lod *lod = &m->lods[i];
         lod->face_block_size = face_block_size(lod);
-        size_t rest, total;
-        if (!lod_sizes(lod, m->version, &rest, &total)) {
+        /* The fields set here and below are of fixed size: measured
+         * before or after, the LOD takes as many bytes. */
+        ferry_buffer scratch = {0};
+        lod_size size = sizes ? sizes[i] : measure_lod(lod, m->version, &scratch);
+        ferry_buffer_free(&scratch);
+        if (!size.ok) {
             fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory measuring LOD %u", i);
             return FERRY_ERR_NOMEM;
         }
+        size_t rest = size.rest, total = size.total;
         if (at + total > UINT32_MAX) {
             fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
                          "LOD %u would end past 4 GiB, beyond what the format's offsets can say", i);
@@ -321,7 +382,7 @@ static void check_bone_refs(checker *k, const ferry_odol_model *m, uint32_t li)
                "names a sub-skeleton bone the LOD lacks (it has %u; %u vertices affected)", sub->count, bad);
 }
 
-static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
+static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li, const lod_size *size)
 {
     const ferry_odol_lod *l = &m->lods[li];
     uint32_t nv = l->positions.count;
@@ -331,10 +392,9 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
         report(k, ERR, l->faces_offset == FERRY_NO_OFFSET ? FERRY_NO_OFFSET : l->faces_offset - 6, "face-block-size",
                "the face block is stored as %u bytes, but its %u faces take %u bytes in the engine's layout (8 per triangle, 10 per quad)",
                l->face_block_size, l->face_count, block);
-    size_t rest, total;
-    if (lod_sizes(l, m->version, &rest, &total) && rest != l->rest_size)
+    if (size && size->ok && size->rest != l->rest_size)
         report(k, ERR, FERRY_NO_OFFSET, "rest-size",
-               "the vertex data is stored as %u bytes long, but it takes %zu", l->rest_size, rest);
+               "the vertex data is stored as %u bytes long, but it takes %zu", l->rest_size, size->rest);
 
     if (m->version >= 50 && l->vertex_count != nv)
         report(k, ERR, FERRY_NO_OFFSET, "vertex-count",
@@ -396,15 +456,16 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
     at(k, "lods[%u]/faces", li);
     fy_diag_scope_close(&faces, k->d, NULL, true, FERRY_NO_OFFSET, k->path);
 
-    /* Sections. */
+    /* Sections: their bounds looked up among the faces' starts (a model
+     * has thousands of faces and hundreds of sections). */
+    uint32_t *starts = l->section_count ? face_starts(l) : NULL;
     for (uint32_t s = 0; s < l->section_count; s++) {
         const ferry_odol_section *sec = &l->sections[s];
         at(k, "lods[%u]/sections[%u]", li, s);
         if (sec->face_begin < 0 || sec->face_end < sec->face_begin || (uint32_t)sec->face_end > block)
             report(k, ERR, FERRY_NO_OFFSET, "section-range",
                    "the section covers bytes %d to %d of a %u-byte face block", sec->face_begin, sec->face_end, block);
-        else if (fy_odol_face_at_bytes(l, (uint32_t)sec->face_begin) == UINT32_MAX ||
-                 fy_odol_face_at_bytes(l, (uint32_t)sec->face_end) == UINT32_MAX)
+        else if (!face_boundary(l, starts, (uint32_t)sec->face_begin) || !face_boundary(l, starts, (uint32_t)sec->face_end))
             report(k, ERR, FERRY_NO_OFFSET, "section-range",
                    "the section's bounds (%d, %d) do not fall on face boundaries (8 bytes per triangle, 10 per quad)",
                    sec->face_begin, sec->face_end);
@@ -415,6 +476,7 @@ static void check_lod(checker *k, const ferry_odol_model *m, uint32_t li)
             report(k, ERR, FERRY_NO_OFFSET, "section-material", "material index %d, but the LOD has %u materials",
                    sec->material, l->material_count);
     }
+    free(starts);
 
     /* Named selections. */
     for (uint32_t s = 0; s < l->selection_count; s++) {
@@ -507,7 +569,9 @@ size_t ferry_odol_validate(const ferry_odol_model *m, const ferry_odol_validate_
             report(&k, ERR, 12 + 4 * (uint64_t)i, "resolution", "resolution %g is not a non-negative number", (double)r);
     }
 
-    /* Offsets agree with the data. */
+    /* Offsets agree with the data. Each LOD measured once, for this and
+     * for its rest size (check_lod). */
+    lod_size *sizes = measure_lods(m);
     ferry_odol_model copy = *m;
     uint32_t *starts = m->lod_count ? calloc(m->lod_count, sizeof *starts) : NULL;
     uint32_t *ends = m->lod_count ? calloc(m->lod_count, sizeof *ends) : NULL;
@@ -518,7 +582,7 @@ size_t ferry_odol_validate(const ferry_odol_model *m, const ferry_odol_validate_
         copy.lod_ends = ends;
         copy.lods = lods;
         ferry_error err;
-        if (ferry_odol_update(&copy, &err) == FERRY_OK) {
+        if (sizes && update_with(&copy, sizes, &err) == FERRY_OK) {
             for (uint32_t i = 0; i < m->lod_count; i++) {
                 at(&k, "lod table[%u]", i);
                 if (starts[i] != m->lod_starts[i] || ends[i] != m->lod_ends[i])
@@ -598,6 +662,7 @@ size_t ferry_odol_validate(const ferry_odol_model *m, const ferry_odol_validate_
     }
 
     if (an->present) check_animations_finite(&k, an);
-    for (uint32_t i = 0; i < m->lod_count; i++) check_lod(&k, m, i);
+    for (uint32_t i = 0; i < m->lod_count; i++) check_lod(&k, m, i, sizes ? &sizes[i] : NULL);
+    free(sizes);
     return diags->error_count - errors_before;
 }

@@ -249,9 +249,19 @@ void fy_odol_write_lod(ferry_buffer *b, const ferry_odol_lod *l, uint32_t versio
     fy_buf_u32le(b, l->face_count);
     fy_buf_u32le(b, l->face_block_size);
     fy_buf_u16le(b, l->face_unused);
-    for (uint32_t i = 0; i < l->face_count; i++) {
-        fy_buf_u8(b, l->faces[i].count);
-        for (uint8_t k = 0; k < l->faces[i].count && k < 4; k++) fy_buf_u16le(b, l->faces[i].vertices[k]);
+    /* Room for every face at once (at most 9 bytes each), written in place:
+     * a model has tens of thousands. */
+    if (l->face_count && fy_buf_reserve(b, (size_t)l->face_count * 9)) {
+        uint8_t *p = b->data + b->size;
+        for (uint32_t i = 0; i < l->face_count; i++) {
+            *p++ = l->faces[i].count;
+            for (uint8_t k = 0; k < l->faces[i].count && k < 4; k++) {
+                uint16_t v = l->faces[i].vertices[k];
+                *p++ = (uint8_t)v;
+                *p++ = (uint8_t)(v >> 8);
+            }
+        }
+        b->size = (size_t)(p - b->data);
     }
     fy_buf_u32le(b, l->section_count);
     for (uint32_t i = 0; i < l->section_count; i++) {
