@@ -208,8 +208,8 @@ typedef struct ferry_pack_options {
      * "not packed: WHY"; rule "file-unreadable", "file-kind": not a regular
      * file, "name": a name the format cannot store, "name-case": two names
      * equal but for case, both refused), and each folder the walk could not
-     * enter (rules "folder-unreadable", an error, and "folder-repeated", a
-     * warning: file is the folder, text why). */
+     * enter (FERRY_WALK_FOLDER_UNREADABLE and FERRY_WALK_FOLDER_REVISITED,
+     * ferry.h). */
     ferry_message_fn message;
     void *user;
     ferry_progress_fn progress; /* once before (0 of the files packed), then after each */

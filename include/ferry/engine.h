@@ -47,12 +47,10 @@ extern "C" {
 /* WARNING: an animation found beside the model left out (it cannot be read,
  * is no animation, or most of its tracks miss the model). */
 #define FERRY_EXPORT_ANIMATION_SKIPPED "animation-skipped"
-/* A tree's own messages (file NULL): a folder reached a second time
- * (NOTE: a link loop or a second link; not walked again), one that cannot
- * be read (ERROR: a failure of the job), temporaries of killed writers
- * removed from the output tree (NOTE). */
-#define FERRY_WALK_FOLDER_REVISITED "folder-revisited"
-#define FERRY_WALK_FOLDER_UNREADABLE "folder-unreadable"
+/* A tree's own messages: the walk's (FERRY_WALK_FOLDER_REVISITED and
+ * FERRY_WALK_FOLDER_UNREADABLE in ferry.h, file the folder) and
+ * temporaries of killed writers removed from the output tree (NOTE, file
+ * NULL). */
 #define FERRY_TREE_STALE_REMOVED "stale-removed"
 
 /* ---- one input ---- */

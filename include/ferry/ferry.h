@@ -330,6 +330,14 @@ typedef struct ferry_message {
  * and its strings live only during the call. */
 typedef void (*ferry_message_fn)(void *user, const ferry_message *message);
 
+/* The messages of every job that walks a folder (pack, convert -r,
+ * validate -r), `file` the folder: one reached a second time (NOTE, text
+ * "the same folder as F, already visited (a link loop or a second link to
+ * it)"; not walked again), one that cannot be read (ERROR, text the
+ * system's words; a failure of the job). */
+#define FERRY_WALK_FOLDER_REVISITED "folder-revisited"
+#define FERRY_WALK_FOLDER_UNREADABLE "folder-unreadable"
+
 /* Called as a job goes: first with done 0 (total known: what the job will
  * do), then after each item with its name (done counted up to total). */
 typedef void (*ferry_progress_fn)(void *user, size_t done, size_t total, const char *item);

@@ -40,6 +40,11 @@ static const char *kind_word(ferry_message_kind kind)
 
 void cli_fprint_message(FILE *f, const char *cmd, const ferry_message *m)
 {
+    if (m->rule && (strcmp(m->rule, FERRY_WALK_FOLDER_REVISITED) == 0 || strcmp(m->rule, FERRY_WALK_FOLDER_UNREADABLE) == 0)) {
+        fprintf(f, "ferry %s: %s %s: %s\n", cmd, m->kind == FERRY_MESSAGE_ERROR ? "cannot read the folder" : "skipping",
+                CLI_TXT(m->file), CLI_TXT(m->text));
+        return;
+    }
     if (!m->file) {
         fprintf(f, "ferry %s: %s\n", cmd, CLI_TXT(m->text));
         return;

@@ -50,9 +50,9 @@ void cli_print_message(void *cmd, const ferry_message *m)
     const char *rule = m->rule ? m->rule : "";
     if (m->error)
         cli_print_error(m->file ? m->file : "", m->error);
-    else if (cmd && strcmp(rule, "folder-unreadable") == 0)
+    else if (cmd && strcmp(rule, FERRY_WALK_FOLDER_UNREADABLE) == 0)
         fprintf(stderr, "ferry %s: cannot read the folder %s: %s\n", (const char *)cmd, CLI_TXT(m->file), CLI_TXT(m->text));
-    else if (cmd && strcmp(rule, "folder-repeated") == 0)
+    else if (cmd && strcmp(rule, FERRY_WALK_FOLDER_REVISITED) == 0)
         fprintf(stderr, "ferry %s: skipping %s: %s\n", (const char *)cmd, CLI_TXT(m->file), CLI_TXT(m->text));
     else if (m->file)
         fprintf(stderr, "%s: %s\n", CLI_TXT(m->file), CLI_TXT(m->text));

@@ -1,32 +1,31 @@
-/* The folder walk (walk.h). */
+/* The folder walk (walk.h), over the platform layer. */
 #include "walk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-typedef struct fy_walk_dir {
-    fy_file_id id;
-    bool has_id;
-    char *path;
-} fy_walk_dir;
+#define WALK_PATH_MAX 4096
 
-static bool grow(void **items, size_t *capacity, size_t count, size_t size, size_t first)
+static void say(fy_walk *w, ferry_message_kind kind, const char *folder, const char *rule, const char *text)
 {
-    if (count < *capacity) return true;
-    size_t cap = *capacity ? *capacity * 2 : first;
-    void *p = realloc(*items, cap * size);
-    if (!p) return false;
-    *items = p;
-    *capacity = cap;
-    return true;
+    if (!w->message) return;
+    ferry_message m = {kind, folder, text, rule, NULL};
+    w->message(w->user, &m);
 }
 
 static void add_skip(fy_walk *w, const char *path, const char *reason, bool failed)
 {
     w->failed += failed; /* counted even when it cannot be listed */
-    if (!grow((void **)&w->skipped, &w->skipped_capacity, w->skipped_count, sizeof *w->skipped, 8)) {
-        w->nomem = true;
-        return;
+    if (w->skipped_count == w->skipped_capacity) {
+        size_t cap = w->skipped_capacity ? w->skipped_capacity * 2 : 8;
+        fy_walk_skip *s = realloc(w->skipped, cap * sizeof *s);
+        if (!s) {
+            w->nomem = true;
+            return;
+        }
+        w->skipped = s;
+        w->skipped_capacity = cap;
     }
     fy_walk_skip *s = &w->skipped[w->skipped_count++];
     s->path = fy_strdup(path);
@@ -34,126 +33,131 @@ static void add_skip(fy_walk *w, const char *path, const char *reason, bool fail
     s->failed = failed;
 }
 
-static void say(fy_walk *w, ferry_message_kind kind, const char *file, const char *rule, const char *text)
+static void unreadable(fy_walk *w, const char *dir, int code)
 {
-    if (!w->message) return;
-    ferry_message m = {kind, file, text, rule, NULL};
-    w->message(w->user, &m);
+    char words[256];
+    const char *reason = fy_sys_message(code, words, sizeof words);
+    say(w, FERRY_MESSAGE_ERROR, dir, FERRY_WALK_FOLDER_UNREADABLE, reason);
+    add_skip(w, dir, reason, true);
 }
 
-static bool same_id(const fy_walk_dir *d, const fy_file_info *info)
+static bool same_id(const fy_file_id *a, const fy_file_id *b)
 {
-    return d->has_id && info->has_id && d->id.volume == info->id.volume && d->id.index[0] == info->id.index[0] &&
-           d->id.index[1] == info->id.index[1];
+    return a->volume == b->volume && a->index[0] == b->index[0] && a->index[1] == b->index[1];
 }
 
-/* Enters a folder once: false (and a message) when its identity was seen
- * before on this walk, through a link loop or a second link. */
+/* Enters a folder once: false (and a message) when it was seen before on
+ * this walk, through a link loop or a second link. */
 static bool enter_dir(fy_walk *w, const fy_file_info *info, const char *path)
 {
-    for (size_t i = 0; i < w->dir_count; i++) {
-        if (!same_id(&w->dirs[i], info)) continue;
+    for (size_t i = 0; info->has_id && i < w->dir_count; i++) {
+        if (!same_id(&w->dirs[i].id, &info->id)) continue;
         const char *seen = w->dirs[i].path ? w->dirs[i].path : "?";
-        size_t need = strlen(seen) + 96;
-        char *text = malloc(need);
-        if (text) snprintf(text, need, "the same folder as %s, already visited (a link loop or a second link to it)", seen);
-        say(w, FERRY_MESSAGE_WARNING, path, "folder-repeated", text ? text : "already visited");
-        if (text) snprintf(text, need, "the same folder as %s, already visited", seen);
-        add_skip(w, path, text ? text : "already visited", false);
-        free(text);
+        char text[WALK_PATH_MAX + 200], reason[WALK_PATH_MAX + 64];
+        snprintf(text, sizeof text, "the same folder as %s, already visited (a link loop or a second link to it)", seen);
+        say(w, FERRY_MESSAGE_NOTE, path, FERRY_WALK_FOLDER_REVISITED, text);
+        snprintf(reason, sizeof reason, "the same folder as %s, already visited", seen);
+        add_skip(w, path, reason, false);
         return false;
     }
-    if (!grow((void **)&w->dirs, &w->dir_capacity, w->dir_count, sizeof *w->dirs, 32)) {
-        w->nomem = true;
-        return false;
+    if (w->dir_count == w->dir_capacity) {
+        size_t cap = w->dir_capacity ? w->dir_capacity * 2 : 32;
+        fy_walk_dir *dirs = realloc(w->dirs, cap * sizeof *dirs);
+        if (!dirs) {
+            w->nomem = true;
+            return false;
+        }
+        w->dirs = dirs;
+        w->dir_capacity = cap;
     }
     w->dirs[w->dir_count].id = info->id;
-    w->dirs[w->dir_count].has_id = info->has_id;
     w->dirs[w->dir_count].path = fy_strdup(path);
     w->dir_count++;
     return true;
 }
 
-/* a, '/' when both are non-empty, b (malloc'd). */
-static char *join(const char *a, const char *b)
+static void add_linked(fy_walk *w, const char *sub)
 {
-    size_t na = strlen(a), nb = strlen(b);
-    char *p = malloc(na + nb + 2);
-    if (!p) return NULL;
-    memcpy(p, a, na);
-    size_t at = na;
-    if (na && nb) p[at++] = '/';
-    memcpy(p + at, b, nb + 1);
-    return p;
-}
-
-static void unreadable(fy_walk *w, const char *dir, int code)
-{
-    char words[256];
-    const char *why = fy_sys_message(code, words, sizeof words);
-    say(w, FERRY_MESSAGE_ERROR, dir, "folder-unreadable", why);
-    add_skip(w, dir, why, true);
+    if (w->linked_count == w->linked_capacity) {
+        size_t cap = w->linked_capacity ? w->linked_capacity * 2 : 16;
+        char **linked = realloc(w->linked, cap * sizeof *linked);
+        if (!linked) {
+            w->nomem = true;
+            return;
+        }
+        w->linked = linked;
+        w->linked_capacity = cap;
+    }
+    w->linked[w->linked_count++] = fy_strdup(sub);
 }
 
 static void collect(fy_walk *w, const char *root, const char *rel)
 {
-    char *dir = join(root, rel);
-    fy_folder *d = NULL;
-    int code = dir ? fy_folder_open(dir, &d) : 0;
-    if (!dir) {
-        w->nomem = true;
-        return;
-    }
+    char dir[WALK_PATH_MAX];
+    if (*rel)
+        fy_path_join(dir, sizeof dir, root, rel);
+    else
+        snprintf(dir, sizeof dir, "%s", root);
+    fy_folder *d;
+    int code = fy_folder_open(dir, &d);
     if (code) {
         unreadable(w, dir, code);
-        free(dir);
         return;
     }
     const char *name;
-    fy_file_kind listed;
-    while (fy_folder_next(d, &name, &listed)) {
+    fy_file_kind kind;
+    while (fy_folder_next(d, &name, &kind)) {
         if (name[0] == '.') continue;
-        char *path = join(dir, name), *sub = join(rel, name);
-        if (!path || !sub) {
-            w->nomem = true;
-            free(path), free(sub);
+        char path[WALK_PATH_MAX], sub[WALK_PATH_MAX];
+        /* Paths too long to hold are skipped rather than cut short. */
+        int np = fy_path_join(path, sizeof path, dir, name);
+        int ns = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", name);
+        if (np < 0 || (size_t)np >= sizeof path || ns < 0 || (size_t)ns >= sizeof sub) continue;
+        /* A regular file as listed is one (the listing does not follow
+         * links): no look needed. Anything else is looked at, links
+         * followed. */
+        if (kind != FY_KIND_FOLDER && kind != FY_KIND_LINK && kind != FY_KIND_UNKNOWN) {
+            w->visit(w->ctx, path, sub, kind, 0);
             continue;
         }
-        fy_file_info info, own;
+        fy_file_info info;
         if ((code = fy_folder_entry_info(d, name, true, &info)) != 0) {
-            w->visit(w->ctx, path, sub, NULL, code);
-        } else if (info.kind != FY_KIND_FOLDER) {
-            w->visit(w->ctx, path, sub, &info, 0);
-        } else if (fy_folder_entry_info(d, name, false, &own) == 0 && own.kind == FY_KIND_LINK) {
-            /* Later: a folder's own place wins over a link to it. */
-            if (grow((void **)&w->linked, &w->linked_capacity, w->linked_count, sizeof *w->linked, 16)) {
-                w->linked[w->linked_count++] = sub;
-                sub = NULL;
-            } else {
-                w->nomem = true;
-            }
-        } else if (enter_dir(w, &info, path)) {
-            collect(w, root, sub);
+            w->visit(w->ctx, path, sub, FY_KIND_UNKNOWN, code);
+            continue;
         }
-        free(path);
-        free(sub);
+        if (info.kind != FY_KIND_FOLDER) {
+            w->visit(w->ctx, path, sub, info.kind, 0);
+            continue;
+        }
+        bool link = kind == FY_KIND_LINK;
+        if (kind == FY_KIND_UNKNOWN) {
+            fy_file_info own;
+            link = fy_folder_entry_info(d, name, false, &own) == 0 && own.kind == FY_KIND_LINK;
+        }
+        if (link)
+            add_linked(w, sub); /* later: a folder's own place wins over a link to it */
+        else if (enter_dir(w, &info, path))
+            collect(w, root, sub);
     }
-    /* The folder stopped being readable part way. */
-    if ((code = fy_folder_error(d)) != 0) unreadable(w, dir, code);
     fy_folder_close(d);
-    free(dir);
 }
 
-void fy_walk_run(fy_walk *w, const char *root, const fy_file_info *root_info)
+void fy_walk_run(fy_walk *w, const char *root)
 {
     size_t first_link = w->linked_count;
-    if (enter_dir(w, root_info, root)) collect(w, root, "");
+    fy_file_info info;
+    int code = fy_path_info(root, true, &info);
+    if (code) {
+        unreadable(w, root, code);
+        return;
+    }
+    if (enter_dir(w, &info, root)) collect(w, root, "");
     for (size_t i = first_link; i < w->linked_count; i++) {
-        char *path = join(root, w->linked[i]);
-        fy_file_info info;
-        if (path && fy_path_info(path, true, &info) == 0 && info.kind == FY_KIND_FOLDER && enter_dir(w, &info, path))
+        char path[WALK_PATH_MAX];
+        if (!w->linked[i]) continue;
+        fy_path_join(path, sizeof path, root, w->linked[i]);
+        if (fy_path_info(path, true, &info) == 0 && info.kind == FY_KIND_FOLDER && enter_dir(w, &info, path))
             collect(w, root, w->linked[i]);
-        free(path);
     }
 }
 

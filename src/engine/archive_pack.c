@@ -47,9 +47,8 @@ static bool same_file(const fy_file_info *a, const fy_file_info *b)
 }
 
 /* A file met (by the walk, or in the list): kept, or refused and named. */
-static void visit(void *ctx, const char *path, const char *rel, const fy_file_info *info, int error)
+static void visit_file(pack_job *j, const char *path, const char *rel, const fy_file_info *info, int error)
 {
-    pack_job *j = ctx;
     char words[256];
     if (!info) {
         refused(j, path, "file-unreadable", fy_sys_message(error, words, sizeof words));
@@ -82,6 +81,16 @@ static void visit(void *ctx, const char *path, const char *rel, const fy_file_in
         return;
     }
     j->count++;
+}
+
+/* An entry of the walk: looked at (its size, time and identity) when it
+ * is a regular file, so that OUT is left out and the tables sized. */
+static void visit(void *ctx, const char *path, const char *rel, fy_file_kind kind, int error)
+{
+    pack_job *j = ctx;
+    fy_file_info info = {.kind = kind};
+    if (!error && kind == FY_KIND_REGULAR) error = fy_path_info(path, true, &info);
+    visit_file(j, path, rel, error ? NULL : &info, error);
 }
 
 static int fold(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
@@ -301,7 +310,7 @@ ferry_result ferry_archive_pack(const char *out, const char *folder, const ferry
         walk.ctx = &j;
         walk.message = o.message;
         walk.user = o.user;
-        fy_walk_run(&walk, folder, &info);
+        fy_walk_run(&walk, folder);
         report->refused += walk.failed;
         j.nomem |= walk.nomem;
         fy_walk_free(&walk);
@@ -313,7 +322,7 @@ ferry_result ferry_archive_pack(const char *out, const char *folder, const ferry
                 refused(&j, f->path ? f->path : "", "file-unreadable", "no path or no name");
                 continue;
             }
-            visit(&j, f->path, f->name, code ? NULL : &info, code);
+            visit_file(&j, f->path, f->name, code ? NULL : &info, code);
         }
     }
     ferry_result r;

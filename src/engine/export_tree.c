@@ -9,7 +9,7 @@
  * item's asset, messages and report are its worker's. */
 #define _POSIX_C_SOURCE 200809L
 #include "export_internal.h"
-#include "walk.h"
+#include "../core/walk.h"
 
 #include <ferry/odol.h>
 
