@@ -270,8 +270,38 @@ FERRY_API bool ferry_file_source_find(const ferry_file_source *source, const cha
 FERRY_API ferry_result ferry_file_source_cached(const ferry_file_source *inner, ferry_file_source *source,
                                                 ferry_error *err);
 
+/* The folder holding the file at `path` as a folder source
+ * (ferry_file_source_folder of the text before the last separator: "."
+ * when there is none, the root for "/x"), for the files a file names
+ * beside it: a .gltf's buffers and images, a model's animations. *name
+ * (may be NULL) gets the file's name in that source (a pointer into
+ * `path`). Close with ferry_file_source_close. */
+FERRY_API ferry_result ferry_file_source_folder_of(const char *path, ferry_file_source *source, const char **name,
+                                                   ferry_error *err);
+
 /* "label/path" (or "path" without a label), cut to fit out. */
 FERRY_API void ferry_file_source_display(const ferry_file_source *source, const char *path, char *out, size_t out_size);
+
+/* ---- Messages: what a job has to say as it goes. ----
+ *
+ * Jobs that do several things (authoring a model with its animations and
+ * textures, drawing particle systems found on a model's proxies) report
+ * what they meet through a callback instead of printing: one call per
+ * message, in the order met, from the thread that called the job. Errors
+ * that end the job are sent too, and the job's ferry_error repeats the one
+ * that ended it (for callers without a callback). Strings are valid
+ * during the call only.
+ *  - file: the file the message is about: how the caller named the input
+ *    (a job's options `name`), or an output's path. NULL: the text names
+ *    what it is about ("IN -> OUT: ...").
+ *  - text: one line, no newline: what the ferry tool prints after
+ *    "FILE: error: " ("FILE: warning: ", "FILE: " for a note; the whole
+ *    line when `file` is NULL). A diagnostic's text ends with its rule in
+ *    brackets, as ferry validate prints it.
+ *  - rule: a diagnostic's rule ("vertex-position"); NULL: none. */
+typedef enum ferry_message_kind { FERRY_MESSAGE_ERROR, FERRY_MESSAGE_WARNING, FERRY_MESSAGE_NOTE } ferry_message_kind;
+typedef struct ferry_message { ferry_message_kind kind; const char *file; const char *text; const char *rule; } ferry_message;
+typedef void (*ferry_message_fn)(void *user, const ferry_message *m);
 
 /* ---- Diagnostics: what validation reports. ---- */
 
