@@ -131,6 +131,12 @@ void cli_fput_textn(FILE *f, const char *text, size_t n);
 #define CLI_TEXT_MAX 4200
 #define CLI_TXT(s) cli_text((s), (char[CLI_TEXT_MAX]){0}, CLI_TEXT_MAX)
 
+/* A message of the library's jobs (ferry_message_fn; user: the command's
+ * name, "convert") on stderr: "FILE: error: TEXT", "FILE: warning: TEXT",
+ * "FILE: TEXT" for a note; without a file a note is its text alone, an
+ * error or warning "ferry CMD: TEXT". */
+void cli_print_message(void *cmd, const ferry_message *m);
+
 /* Writes JSON to stdout, indented, with a final newline. */
 void cli_print_json(json_t *value);
 

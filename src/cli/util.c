@@ -319,6 +319,17 @@ char *cli_model_name(const char *path)
     return out;
 }
 
+void cli_print_message(void *cmd, const ferry_message *m)
+{
+    const char *kind = m->kind == FERRY_MESSAGE_ERROR ? "error: " : m->kind == FERRY_MESSAGE_WARNING ? "warning: " : "";
+    if (m->file)
+        fprintf(stderr, "%s: %s%s\n", CLI_TXT(m->file), kind, CLI_TXT(m->text));
+    else if (m->kind == FERRY_MESSAGE_NOTE)
+        fprintf(stderr, "%s\n", CLI_TXT(m->text));
+    else
+        fprintf(stderr, "ferry %s: %s\n", (const char *)cmd, CLI_TXT(m->text));
+}
+
 void cli_print_json(json_t *value)
 {
     json_dumpf(value, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
