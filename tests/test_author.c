@@ -356,6 +356,7 @@ static void test_alm(void)
     ferry_author_alm_scene_options so = {0};
     so.message = keep;
     so.user = &s;
+    so.scene_name = "walker";
     ferry_scene *scene = NULL;
     ferry_error err;
 

@@ -102,9 +102,10 @@ FERRY_API ferry_result ferry_author_alo(const ferry_scene *scene, const char *ou
 /* ---- ALM progressive meshes ---- */
 
 typedef struct ferry_author_alm_scene_options {
-    /* How messages name the model; NULL: ferry_asset_name. Its base name
-     * without extension names the scene. */
-    const char *name;
+    const char *name;       /* how messages name the model; NULL: ferry_asset_name */
+    /* The scene's name (ferry_alo_scene_options.name: the model file's base
+     * name without extension, as an export names it); NULL: the converter's. */
+    const char *scene_name;
     /* The one animation the ALM keeps (an ALA asset whose bones must be the
      * model's: ferry_ala_model_misfits; one that does not fit is
      * FERRY_ERR_ARGUMENT). NULL: none, or the one found: */

@@ -24,9 +24,27 @@ static ferry_result fail_argument(ferry_error *e, const char *what)
     return FERRY_ERR_ARGUMENT;
 }
 
-static ferry_result finish(ferry_result r, const ferry_error *e, ferry_error *err)
+/* What every job keeps: its error, how it names its input, where its
+ * messages go. */
+typedef struct job {
+    ferry_error e;
+    const char *in;
+    fy_messenger say;
+} job;
+
+static ferry_result job_begin(job *j, const char *name, ferry_message_fn fn, void *user, bool ready)
 {
-    if (err) *err = *e;
+    fy_error_clear(&j->e);
+    j->in = name ? name : "scene";
+    j->say = (fy_messenger){fn, user};
+    return ready ? FERRY_OK : fail_argument(&j->e, "an input or an output is missing");
+}
+
+/* The report (as far as the job got) and the error handed back. */
+static ferry_result job_end(const job *j, ferry_result r, const void *rep, void *report, size_t size, ferry_error *err)
+{
+    if (report) memcpy(report, rep, size);
+    if (err) *err = j->e;
     return r;
 }
 
@@ -123,32 +141,25 @@ static const char **bone_names(const ferry_alo_model *model)
 ferry_result ferry_author_ala(const ferry_scene *scene, const char *out_path, const ferry_author_ala_options *options,
                               ferry_author_ala_report *report, ferry_error *err)
 {
-    ferry_error e;
-    fy_error_clear(&e);
-    ferry_author_ala_report rep;
-    memset(&rep, 0, sizeof rep);
-    if (report) *report = rep;
     ferry_author_ala_options o = options ? *options : (ferry_author_ala_options){0};
-    const char *name = o.name ? o.name : "scene";
-    fy_messenger say = {o.message, o.user};
-    if (!scene || !out_path) return finish(fail_argument(&e, "no scene or no output"), &e, err);
+    ferry_author_ala_report rep = {0};
+    job j;
+    ferry_result r = job_begin(&j, o.name, o.message, o.user, scene && out_path);
     const char **names = NULL;
-    size_t name_count = 0;
-    if (o.model) {
-        const ferry_alo_model *model = ferry_asset_object(o.model);
-        if (ferry_asset_format(o.model) != FERRY_FORMAT_ALO_MODEL || !model) {
-            fail_argument(&e, "the model to bind the tracks to is not an ALO model");
-            fy_say_error(&say, name, &e);
-            return finish(FERRY_ERR_ARGUMENT, &e, err);
-        }
-        if (!(names = bone_names(model))) return finish(fail_nomem(&e), &e, err);
-        name_count = model->skeleton.bone_count;
+    const ferry_alo_model *model = o.model ? ferry_asset_object(o.model) : NULL;
+    if (r == FERRY_OK && o.model && (ferry_asset_format(o.model) != FERRY_FORMAT_ALO_MODEL || !model)) {
+        r = fail_argument(&j.e, "the model to bind the tracks to is not an ALO model");
+        fy_say_error(&j.say, j.in, &j.e);
+    } else if (r == FERRY_OK && model && !(names = bone_names(model))) {
+        r = fail_nomem(&j.e);
     }
-    ala_job j = {scene, o.animation_index, name, out_path, o.format, o.fps, names, name_count, &o.write, &say};
-    ferry_result r = author_ala(&j, &rep, &e);
+    if (r == FERRY_OK) {
+        ala_job a = {scene, o.animation_index, j.in, out_path, o.format, o.fps,
+                     names, model ? model->skeleton.bone_count : 0, &o.write, &j.say};
+        r = author_ala(&a, &rep, &j.e);
+    }
     free(names);
-    if (report) *report = rep;
-    return finish(r, &e, err);
+    return job_end(&j, r, &rep, report, sizeof rep, err);
 }
 
 /* ---- a scene -> ALO model, animations, textures ---- */
@@ -187,21 +198,20 @@ ferry_result ferry_author_alo(const ferry_scene *scene, const char *out_path, co
                               const ferry_author_alo_options *options, ferry_author_alo_report *report,
                               ferry_error *err)
 {
+    ferry_author_alo_options o = options ? *options : (ferry_author_alo_options){0};
+    ferry_author_alo_report rep = {0};
+    job j;
+    ferry_result r = job_begin(&j, o.name, o.message, o.user, scene && out_path);
+    if (r != FERRY_OK) return job_end(&j, r, &rep, report, sizeof rep, err);
+    const char *in = j.in;
+    fy_messenger say = j.say;
     ferry_error e;
     fy_error_clear(&e);
-    ferry_author_alo_report rep;
-    memset(&rep, 0, sizeof rep);
-    if (report) *report = rep;
-    ferry_author_alo_options o = options ? *options : (ferry_author_alo_options){0};
-    const char *in = o.name ? o.name : "scene";
-    fy_messenger say = {o.message, o.user};
-    if (!scene || !out_path) return finish(fail_argument(&e, "no scene or no output"), &e, err);
-
     ferry_diagnostics warnings = {0}, diags = {0};
     ferry_alo_from_scene_options fo = {&warnings, &rep.model};
     ferry_alo_model *model = NULL;
     ferry_buffer buf = {0};
-    ferry_result r = ferry_alo_from_scene(scene, &fo, &model, &e);
+    r = ferry_alo_from_scene(scene, &fo, &model, &e);
     if (r != FERRY_OK) {
         fy_say_error(&say, in, &e);
         goto done;
@@ -264,29 +274,11 @@ done:
     ferry_diagnostics_free(&warnings);
     ferry_diagnostics_free(&diags);
     ferry_alo_free(model);
-    if (report) *report = rep;
-    return finish(r, &e, err);
+    j.e = e;
+    return job_end(&j, r, &rep, report, sizeof rep, err);
 }
 
 /* ---- ALM ---- */
-
-/* The file's base name without extension ('\\' ends a folder too): the
- * scene's name. malloc'd; NULL for NULL. */
-static char *stem(const char *path)
-{
-    if (!path) return NULL;
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    char *out = malloc(len + 1);
-    if (out) {
-        memcpy(out, base, len);
-        out[len] = 0;
-    }
-    return out;
-}
 
 /* The animation `asset` (named `name`) as the model's: false (e filled)
  * when it is no animation or its bones are not the model's. */
@@ -335,18 +327,19 @@ static ferry_asset *read_found(const ferry_file_source *source, const char *path
 ferry_result ferry_author_alm_scene(const ferry_asset *model_asset, const ferry_author_alm_scene_options *options,
                                     ferry_scene **out, ferry_error *err)
 {
-    ferry_error e;
-    fy_error_clear(&e);
-    if (out) *out = NULL;
-    if (!model_asset || !out) return finish(fail_argument(&e, "no model or no place for the scene"), &e, err);
     ferry_author_alm_scene_options o = options ? *options : (ferry_author_alm_scene_options){0};
-    const char *name = o.name ? o.name : ferry_asset_name(model_asset);
-    fy_messenger say = {o.message, o.user};
+    if (out) *out = NULL;
+    job j;
+    if (job_begin(&j, o.name ? o.name : ferry_asset_name(model_asset), o.message, o.user, model_asset && out) != FERRY_OK)
+        return job_end(&j, FERRY_ERR_ARGUMENT, NULL, NULL, 0, err);
+    ferry_error e = j.e;
+    const char *name = j.in;
+    fy_messenger say = j.say;
     const ferry_alo_model *model = ferry_asset_object(model_asset);
     if (ferry_asset_format(model_asset) != FERRY_FORMAT_ALO_MODEL || !model) {
-        fail_argument(&e, "not a model: only models become ALM meshes");
-        fy_say_error(&say, name, &e);
-        return finish(FERRY_ERR_ARGUMENT, &e, err);
+        fail_argument(&j.e, "not a model: only models become ALM meshes");
+        fy_say_error(&say, name, &j.e);
+        return job_end(&j, FERRY_ERR_ARGUMENT, NULL, NULL, 0, err);
     }
     const ferry_asset *animation = NULL;
     const char *animation_name = NULL;
@@ -356,9 +349,9 @@ ferry_result ferry_author_alm_scene(const ferry_asset *model_asset, const ferry_
     size_t found_size = 0;
     char found_name[4096];
     if (o.animation) {
-        if (!fits(o.animation, ferry_asset_name(o.animation), model, &e)) {
-            fy_say_error(&say, name, &e);
-            return finish(e.code, &e, err);
+        if (!fits(o.animation, ferry_asset_name(o.animation), model, &j.e)) {
+            fy_say_error(&say, name, &j.e);
+            return job_end(&j, j.e.code, NULL, NULL, 0, err);
         }
         animation = o.animation;
         animation_name = ferry_asset_name(o.animation);
@@ -392,53 +385,51 @@ ferry_result ferry_author_alm_scene(const ferry_asset *model_asset, const ferry_
     const ferry_ala_animation *anims[1] = {animation ? ferry_asset_object(animation) : NULL};
     const char *names[1] = {animation_name};
     ferry_alo_scene_options so = {0};
-    char *scene_name = stem(name);
-    so.name = scene_name;
+    so.name = o.scene_name;
     so.skip_textures = true;
     if (animation) {
         so.animations = anims;
         so.animation_names = names;
         so.animation_count = 1;
     }
-    ferry_result r = (name && !scene_name) ? fail_nomem(&e) : ferry_alo_to_scene(model, &so, out, &e);
+    ferry_result r = ferry_alo_to_scene(model, &so, out, &e);
     if (r != FERRY_OK) {
         *out = NULL;
         fy_say_error(&say, name, &e);
     }
-    free(scene_name);
     ferry_asset_free(found);
     if (found_data) ferry_file_source_release(o.animations, found_data, found_size);
-    return finish(r, &e, err);
+    j.e = e;
+    return job_end(&j, r, NULL, NULL, 0, err);
 }
 
 ferry_result ferry_author_alm(const ferry_scene *scene, const char *out_path, const ferry_author_alm_options *options,
                               ferry_author_alm_report *report, ferry_error *err)
 {
-    ferry_error e;
-    fy_error_clear(&e);
-    ferry_author_alm_report rep;
-    memset(&rep, 0, sizeof rep);
-    if (report) *report = rep;
     ferry_author_alm_options o = options ? *options : (ferry_author_alm_options){0};
-    const char *in = o.name ? o.name : "scene";
-    fy_messenger say = {o.message, o.user};
-    if (!scene || !out_path) return finish(fail_argument(&e, "no scene or no output"), &e, err);
+    ferry_author_alm_report rep = {0};
+    job j;
+    ferry_result r = job_begin(&j, o.name, o.message, o.user, scene && out_path);
+    if (r != FERRY_OK) return job_end(&j, r, &rep, report, sizeof rep, err);
+    const char *in = j.in;
+    const fy_messenger *say = &j.say;
+    ferry_error *e = &j.e;
     ferry_alm_mesh *mesh = NULL;
     ferry_buffer buf = {0};
     uint32_t *counts = NULL;
-    ferry_result r = ferry_alm_from_scene(scene, &o.alm, &mesh, &e);
+    r = ferry_alm_from_scene(scene, &o.alm, &mesh, e);
     if (r != FERRY_OK) {
-        fy_say_error(&say, in, &e);
+        fy_say_error(say, in, e);
         goto done;
     }
     /* How far the records go: the triangles left after the last one. */
     if (!(counts = malloc(((size_t)mesh->collapse_count + 1) * sizeof *counts)))
-        r = fail_nomem(&e);
+        r = fail_nomem(e);
     else
-        r = ferry_alm_lod_triangle_counts(mesh, counts, &e);
-    if (r == FERRY_OK) r = ferry_alm_write(mesh, &buf, &e);
+        r = ferry_alm_lod_triangle_counts(mesh, counts, e);
+    if (r == FERRY_OK) r = ferry_alm_write(mesh, &buf, e);
     if (r != FERRY_OK) {
-        fy_say_error(&say, in, &e);
+        fy_say_error(say, in, e);
         goto done;
     }
     rep.positions = mesh->position_count;
@@ -447,14 +438,13 @@ ferry_result ferry_author_alm(const ferry_scene *scene, const char *out_path, co
     rep.collapses = mesh->collapse_count;
     rep.frames = mesh->frame_count;
     rep.fewest_triangles = counts[mesh->collapse_count];
-    if ((r = ferry_file_write(out_path, buf.data, buf.size, &o.write, &e)) != FERRY_OK) {
+    if ((r = ferry_file_write(out_path, buf.data, buf.size, &o.write, e)) != FERRY_OK) {
         rep.write_failed = true;
-        fy_say_error(&say, out_path, &e);
+        fy_say_error(say, out_path, e);
     }
 done:
     free(counts);
     ferry_buffer_free(&buf);
     ferry_alm_free(mesh);
-    if (report) *report = rep;
-    return finish(r, &e, err);
+    return job_end(&j, r, &rep, report, sizeof rep, err);
 }

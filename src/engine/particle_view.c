@@ -59,17 +59,6 @@ static char *copy(const char *s)
     return c;
 }
 
-static ferry_alamo_kind alamo_kind(ferry_format f)
-{
-    switch (f) {
-    case FERRY_FORMAT_ALO_MODEL: return FERRY_ALAMO_MODEL;
-    case FERRY_FORMAT_ALO_PARTICLE: return FERRY_ALAMO_PARTICLE;
-    case FERRY_FORMAT_ALO_PARTICLE_UAW: return FERRY_ALAMO_PARTICLE_UAW;
-    case FERRY_FORMAT_ALA: return FERRY_ALAMO_ANIMATION;
-    default: return FERRY_ALAMO_UNKNOWN;
-    }
-}
-
 /* A proxy's system: its file found as the game finds it (the proxy's name,
  * ".alo" added when it has none), read, and placed at its bone. False when
  * it is left out (said why). */
@@ -94,7 +83,8 @@ static bool place_proxy(ferry_particle_view *v, const ferry_alo_model *model, co
      * wrong with it; anything else is no known format. */
     ferry_format f = ferry_detect(data, size);
     ferry_asset *asset = NULL;
-    bool ok = alamo_kind(f) != FERRY_ALAMO_UNKNOWN;
+    bool ok = f == FERRY_FORMAT_ALO_PARTICLE || f == FERRY_FORMAT_ALO_MODEL || f == FERRY_FORMAT_ALA ||
+              f == FERRY_FORMAT_ALO_PARTICLE_UAW;
     if (!ok) fy_not_known(&err, data, size);
     else ok = ferry_asset_read(data, size, &(ferry_asset_options){.read = *read, .format = f}, &asset, &err) == FERRY_OK;
     if (!ok || ferry_asset_format(asset) != FERRY_FORMAT_ALO_PARTICLE) {
@@ -179,13 +169,9 @@ ferry_result ferry_particle_view_open(const ferry_asset *asset, const ferry_part
         v->of_model = true;
         r = place_model(v, object, &o.read, err);
     } else {
-        ferry_alamo_kind kind = alamo_kind(f);
-        if (kind != FERRY_ALAMO_UNKNOWN)
-            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
-                         "this is an %s, not a particle system or a model", ferry_alamo_kind_name(kind));
-        else
-            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
-                         "its format is %s, not a particle system or a model", ferry_format_name(f));
+        /* (the Alamo formats' names are their kinds': "ALA animation") */
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "this is an %s, not a particle system or a model",
+                     ferry_format_name(f));
         fy_say_error(&v->say, v->name, err);
         r = FERRY_ERR_ARGUMENT;
     }
