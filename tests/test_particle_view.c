@@ -343,6 +343,7 @@ static void test_bad_assets(void)
     CHECK(ferry_asset_open(path, &(ferry_asset_options){.bytes_only = true}, &bytes, &o.err) == FERRY_OK);
     ferry_particle_view *v = (ferry_particle_view *)1;
     CHECK(ferry_particle_view_open(bytes, NULL, &v, &o.err) == FERRY_ERR_ARGUMENT && v == NULL);
+    CHECK(strstr(o.err.message, "without its object") != NULL);
     ferry_asset_free(bytes);
     CHECK(ferry_particle_view_open(NULL, NULL, &v, &o.err) == FERRY_ERR_ARGUMENT);
     /* No places: the model's proxies are not found. */

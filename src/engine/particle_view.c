@@ -169,9 +169,12 @@ ferry_result ferry_particle_view_open(const ferry_asset *asset, const ferry_part
         v->of_model = true;
         r = place_model(v, object, &o.read, err);
     } else {
-        /* (the Alamo formats' names are their kinds': "ALA animation") */
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "this is an %s, not a particle system or a model",
-                     ferry_format_name(f));
+        if (f == FERRY_FORMAT_ALO_PARTICLE || f == FERRY_FORMAT_ALO_MODEL)
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                         "this %s was opened without its object (bytes_only): nothing to draw", ferry_format_name(f));
+        else /* (the Alamo formats' names are their kinds': "ALA animation") */
+            fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
+                         "this is an %s, not a particle system or a model", ferry_format_name(f));
         fy_say_error(&v->say, v->name, err);
         r = FERRY_ERR_ARGUMENT;
     }
