@@ -22,8 +22,10 @@ class ExportReport:
     """What exporting one model did (ferry_export_report), as the tool's
     summary lines say it.
 
-    ``input`` and ``output`` name the files; ``ok`` whether the output was
-    written (a failed item of a tree: False, ``error`` saying why);
+    ``input`` and ``output`` name the files (a failed item of a tree: where
+    it would have been written, None when its name was refused); ``ok``
+    whether the output was written (a failed item: False, ``error`` saying
+    why);
     ``format`` the input's format key; ``warnings`` the warnings said and
     those the summary stands for; ``validation_errors`` what validation
     found (refused, or converted anyway with ``allow_invalid``);
@@ -345,6 +347,9 @@ def _convert_tree(src: PathLike, dst: PathLike, places: Optional[Places], textur
     prog = Progress(progress)
     t = _native.ExportTreeOptions()
     t.export = o.struct
+    # As `ferry convert -r`: every model's animations found beside it (the
+    # tool sets this; ferry_export_tree does not imply it).
+    t.export.auto_animations = True
     t.export.write.no_sync = True  # as the tool: a batch writes new files; a flush each costs more than converting
     t.export.message = messages.callback
     t.jobs = jobs
