@@ -32,7 +32,7 @@ from ._native import LIBRARY_ENV, lib as _lib, library_path
 
 def version() -> str:
     """The version of the libferry loaded (ferry_version), e.g. "0.1.0"."""
-    return _lib.ferry_version().decode("ascii")
+    return str(_lib.ferry_version().decode("ascii"))
 
 
 #: The package's version: the library's (one build, one version).

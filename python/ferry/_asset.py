@@ -4,7 +4,6 @@ ferry_asset, include/ferry/format.h)."""
 import ctypes
 import json
 import os
-import threading
 import warnings
 import weakref
 from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint, c_uint32, c_void_p

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from . import _native
 from ._asset import Asset, PathLike, _fspath, _shown
-from ._errors import ArgumentError, Error, check
+from ._errors import ArgumentError, check
 from ._export import _struct_dict
 from ._jobs import Collector, Message, job_error, raise_kept
 from ._native import lib

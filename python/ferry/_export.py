@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _native
-from ._asset import _BY_ID, Asset, PathLike, Places, _alm_lod_options, _fspath, _shown
+from ._asset import _BY_ID, Asset, PathLike, Places, _alm_lod_options, _fspath, _made, _shown
 from ._errors import CODES, ArgumentError, Error, check
 from ._jobs import Collector, Message, Progress, ProgressCallback, job_error, message_of, raise_kept
 from ._native import lib
@@ -161,9 +161,9 @@ class _Options:
                         self.keep.append(a)
                     else:
                         handles.append(self._open_animation(a))
-                array = (c_void_p * max(len(handles), 1))(*handles)
-                self.keep.append(array)
-                o.animations = array
+                anims = (c_void_p * max(len(handles), 1))(*handles)
+                self.keep.append(anims)
+                o.animations = anims
                 o.animation_count = len(handles)
         except BaseException:
             self.close()
@@ -177,8 +177,9 @@ class _Options:
         h = c_void_p()
         err = _native.Error()
         check(lib.ferry_asset_open(_fspath(path), byref(ao), byref(h), byref(err)), err, _shown(path))
-        self._anims.append(int(h.value))
-        return int(h.value)
+        handle = _made(h)
+        self._anims.append(handle)
+        return handle
 
     def lods(self, fmt: int, lod: Union[None, int, Sequence[int]], triangles: Optional[int],
              error: Optional[float]) -> None:

@@ -69,7 +69,7 @@ class Progress:
     def __init__(self, fn: Optional[ProgressCallback]):
         self.fn = fn
         self.failures: List[BaseException] = []
-        self.callback = _native.ProgressFn(self._on) if fn is not None else _native.ProgressFn()
+        self.callback = _native.ProgressFn(self._on) if fn is not None else _native.ProgressFn(0)
 
     def _on(self, _user: Any, done: int, total: int, item: Optional[bytes]) -> None:
         if self.failures or self.fn is None:
