@@ -275,7 +275,7 @@ def convert(src: PathLike, dst: PathLike, textures: Sequence[PathLike] = (), no_
             lod: Union[None, int, Sequence[int]] = None, triangles: Optional[int] = None,
             error: Optional[float] = None, no_animations: bool = False, allow_invalid: bool = False, jobs: int = 0,
             places: Optional[Places] = None,
-            progress: Optional[ProgressCallback] = None) -> Union[ExportReport, TreeReport]:
+            progress: Optional[ProgressCallback] = None) -> Any:
     """``ferry convert SRC DST`` to glTF: one model, or every model of a
     folder or an archive, by the library's export (ferry_export_file,
     ferry_export_tree), so the files written are the tool's, byte for byte.
@@ -300,6 +300,10 @@ def convert(src: PathLike, dst: PathLike, textures: Sequence[PathLike] = (), no_
     the others. Returns a :class:`TreeReport` (``report.ok``: none failed);
     raises only when the tree cannot be walked at all.
 
+    A glTF to ``dst`` .alo or .ala: as ``ferry convert IN.glb OUT.alo``,
+    :func:`ferry.author_alo` (``allow_invalid`` passed on) or
+    :func:`ferry.author_ala` with their defaults; an :class:`AuthorReport`.
+
     ``places``: a :class:`Places` pool shared with other calls (the
     folders and archives opened once); ``progress(done, total, item)``.
     """
@@ -314,6 +318,16 @@ def convert(src: PathLike, dst: PathLike, textures: Sequence[PathLike] = (), no_
                              progress)
     if jobs:
         raise ValueError("jobs applies to a folder or an archive")
+    if str(_shown(dst)).lower().endswith((".alo", ".ala")):
+        # `ferry convert IN.glb OUT.alo|OUT.ala`: a glTF authored for the game
+        from ._asset import open as open_asset
+        from ._author import author_ala, author_alo
+        with open_asset(src, bytes_only=True) as probe:
+            gltf = probe.format.key in ("glb", "gltf")
+        if gltf and str(_shown(dst)).lower().endswith(".alo"):
+            return author_alo(src, dst, allow_invalid=allow_invalid)
+        if gltf:
+            return author_ala(src, dst)
     o = _Options(places, textures, no_textures, animations, force, all, no_animations, allow_invalid)
     inp = _native.ExportInput()
     opened = False

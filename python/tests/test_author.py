@@ -37,6 +37,10 @@ def test_author_alo_equals_the_tool(tmp_path):
             assert m.text.replace(str(mine), str(theirs)) in said, m
         with ferry.open(mine / "walker.alo") as model:
             assert model.validate().valid
+    # the same through ferry.convert, which routes IN.glb -> OUT.alo as the tool does
+    (tmp_path / "convert").mkdir()
+    assert ferry.convert(glb, tmp_path / "convert" / "walker.alo").ok
+    assert files(tmp_path / "convert") == files(tmp_path / "tool0")
     # the same from the .glb's bytes
     (tmp_path / "bytes").mkdir()
     report = ferry.author_alo(glb.read_bytes(), tmp_path / "bytes" / "walker.alo", name="walker.glb")
@@ -67,6 +71,9 @@ def test_author_ala_equals_the_tool(tmp_path):
         else:
             report = ferry.author_ala(glb, mine, **options)
         assert mine.read_bytes() == theirs.read_bytes(), args
+        if not args:
+            ferry.convert(glb, tmp_path / "convert.ala")
+            assert (tmp_path / "convert.ala").read_bytes() == theirs.read_bytes()
         assert report.ok and report.details["frames"] > 0 and report.details["tracks"] > 0
         with ferry.open(mine) as anim:
             assert anim.validate().valid and anim.info()["frames"] == report.details["frames"]
