@@ -12,7 +12,7 @@ from typing import Dict, List, Tuple
 import pytest
 
 import ferry
-from conftest import SAMPLES, S, cli
+from conftest import SAMPLES, SHARED, S, cli, skip
 
 
 def megf(out: Path, files: List[Tuple[str, bytes]]) -> Path:
@@ -67,6 +67,26 @@ def test_read_and_extract_equal_ferry_extract(made, tmp_path):
                 if e.raw_name:
                     rel = e.name.replace("\\", "/")
                     assert a.read(e) == (theirs / rel).read_bytes() == a.read(e.index) == a.read(e.name)
+
+
+def test_corpus_archives_equal_the_tool(tmp_path):
+    """Every MEG and PBO of the corpus: entries, bytes and extracted trees
+    as the tool's (skipped without ../shared/corpus)."""
+    corpus = SHARED / "corpus"
+    if not corpus.is_dir():
+        skip("no corpus at %s (the project's own tests pass without it)" % corpus)
+    found = sorted(p for p in corpus.rglob("*") if p.suffix.lower() in (".meg", ".pbo"))
+    assert found
+    for n, path in enumerate(found):
+        listed = json.loads(cli("list", "--json", path).stdout)
+        theirs, mine = tmp_path / ("cli%d" % n), tmp_path / ("py%d" % n)
+        r = cli("extract", path, theirs)
+        with ferry.Archive(path) as a:
+            assert [(e.index, e.name, e.size, e.start) for e in a] == [
+                (t["index"], t["name"], t["size"], t["start"]) for t in listed["files"]], path
+            report = a.extract(mine)
+            assert report.ok == (r.returncode == 0)
+        assert tree(mine) == tree(theirs), path
 
 
 def test_extract_patterns(made, tmp_path):
