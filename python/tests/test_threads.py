@@ -117,3 +117,22 @@ def test_threads_converting_trees_and_files_at_once(tmp_path, made):
         for fut in ones:
             f, got = fut.result()
             assert got == singles[f], f
+
+
+def test_one_archive_shared_by_threads(made, tmp_path):
+    """One archive read, opened and extracted from several threads at once."""
+    with ferry.Archive(made["pbo"]) as shared:
+        expected = [shared.read(e) for e in shared]
+
+        def use(n):
+            got = []
+            for _ in range(20):
+                got.append([shared.read(e) for e in shared] == expected)
+                with shared.open("art\\walker.alo") as model:
+                    got.append(model.info()["bones"] == 7)
+            report = shared.extract(tmp_path / ("x%d" % n))
+            got.append(report.extracted == 3)
+            return all(got)
+
+        with ThreadPoolExecutor(max_workers=THREADS) as pool:
+            assert all(pool.map(use, range(THREADS)))
