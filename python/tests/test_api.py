@@ -446,9 +446,17 @@ def test_error_fields_and_pickle():
     assert type(again) is type(err) and str(again) == str(err) and again.path == err.path
 
 
-def test_version_is_the_library_header():
-    header = (Path(__file__).resolve().parents[2] / "include/ferry/ferry.h").read_text()
-    assert '#define FERRY_VERSION_STRING "%s"' % ferry.__version__ in header
+def test_version_is_the_library_s():
+    """ferry.version() asks the library loaded (ferry_version); the header
+    and CMake state the same (CMake checks the header against its project
+    version), and so does the tool and the package's metadata."""
+    root = Path(__file__).resolve().parents[2]
+    header = (root / "include/ferry/ferry.h").read_text()
+    assert ferry.version() == ferry.__version__
+    assert '#define FERRY_VERSION_STRING "%s"' % ferry.version() in header
+    assert 'project(ferry VERSION %s ' % ferry.version() in (root / "CMakeLists.txt").read_text()
+    assert 'version = "%s"' % ferry.version() in (root / "python/pyproject.toml").read_text()
+    assert cli("--version").stdout.decode().strip() == "ferry " + ferry.version()
 
 
 # ---- places ----
