@@ -172,7 +172,11 @@ async function select(key) {
     }
     result.timing = { ...opened.timing, worker: performance.now() - t0 };
     if (serial !== selectSerial) { if (!(item.kind === 'archive')) client.call('close', { id: opened.id }); return { superseded: true }; }
-    item.format = opened.format;
+    if (item.format !== opened.format) {
+      item.format = opened.format;
+      const fmt = item.li?.querySelector('.fmt');
+      if (fmt) fmt.textContent = formatLabel(item);
+    }
     item.kind = kindOf(opened.format, item.path);
     result.kind = item.kind;
     result.format = opened.formatName;
@@ -458,9 +462,10 @@ function showArchive(item, opened) {
     for (const f of files) {
       const key = `${item.key}::${f.index}`;
       const name = f.name ?? `(entry ${f.index}: no name)`;
-      const byName = 0;
-      const entry = { key, path: name, size: f.size, format: f.format, byName, archiveKey: item.key, index: f.index };
-      entry.kind = kindOf(f.format > 0 ? f.format : FORMAT_UNKNOWN, name);
+      // Told by content where the archive's bytes are in memory, else by
+      // name until the entry is opened (an archive is never read whole).
+      const entry = { key, path: name, size: f.size, format: f.format, byName: f.by_name, archiveKey: item.key, index: f.index };
+      entry.kind = kindOf(f.format > 0 ? f.format : f.by_name > 0 ? f.by_name : FORMAT_UNKNOWN, name);
       items.set(key, entry);
       addToTree(ul, key, name, entry);
     }

@@ -80,6 +80,14 @@ const ferryDrop = {
     return n.children ? -2 : nodeSize(n);
   },
   read(path) { return readNode(nodeAt(path)); },
+  // Bytes [offset, offset + size) of a file, fewer at its end: what an
+  // archive read through the page asks for (its tables, an entry).
+  readRange(path, offset, size) {
+    const n = nodeAt(path);
+    if (!n || n.children) throw new Error(`${path}: no such file among those dropped`);
+    const end = Math.min(offset + size, nodeSize(n));
+    return offset >= end ? new Uint8Array(0) : readNode(n, offset, end);
+  },
   list(path) {
     const n = nodeAt(path);
     if (!n || !n.children) return null;
@@ -112,6 +120,14 @@ function copyIn(bytes) {
 }
 
 function formatRow(id) { return formats.formats.find(f => f.id === id) || null; }
+
+// A file the library reads as an archive (MEG, PBO): by its first bytes,
+// else by its name (ferry_archive_from_reader's rule).
+const IS_ARCHIVE = 1 << 6;
+function isArchive(n) {
+  const row = formatRow(n.format > 0 ? n.format : n.byName);
+  return !!(row && (row.caps & IS_ARCHIVE));
+}
 
 // An open asset by its id; one closed since (a view gone) is an error.
 function asset(id) {
@@ -148,6 +164,8 @@ const ops = {
       M._free(p);
       const byName = withString(path, s => M._fw_format_from_name(s));
       const namedLikeAsset = withString(path, s => M._fw_named_like_asset(s)) !== 0;
+      node.format = id;
+      node.byName = byName;
       added.push({ path, size: nodeSize(node), format: id, byName, namedLikeAsset });
     }
     return { added };
@@ -177,12 +195,19 @@ const ops = {
     } else {
       const n = nodeAt(path);
       if (!n || n.children) throw new Error(`${path}: no such file among those dropped`);
-      const bytes = readNode(n);
-      lap('read');
-      const p = copyIn(bytes);
-      lap('copy');
-      ptr = withString(path, ps => M._fw_open(session, p, bytes.length, ps, 0, ps));
-      lap('open');
+      if (isArchive(n)) {
+        // Never read whole: its tables through the page (readRange), its
+        // entries when opened.
+        ptr = withString(path, ps => M._fw_open_archive(session, ps, nodeSize(n), n.format > 0 ? n.format : n.byName));
+        lap('tables');
+      } else {
+        const bytes = readNode(n);
+        lap('read');
+        const p = copyIn(bytes);
+        lap('copy');
+        ptr = withString(path, ps => M._fw_open(session, p, bytes.length, ps, 0, ps));
+        lap('open');
+      }
       name = path;
     }
     if (!ptr) throw new Error('out of memory');
@@ -199,10 +224,7 @@ const ops = {
     if (readable && formatRow(format) && (formatRow(format).caps & 64)) {
       const count = M._fw_archive_open(ptr);
       if (count < 0) out.archiveError = M.UTF8ToString(M._fw_error(ptr));
-      else {
-        out.entries = takeJson(M._fw_info(ptr, 2));
-        for (const e of out.entries.files || []) e.format = M._fw_archive_entry_format(ptr, e.index);
-      }
+      else out.entries = takeJson(M._fw_info(ptr, 2));
       lap('entries');
     }
     out.timing = timing;

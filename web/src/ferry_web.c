@@ -11,10 +11,13 @@
  * lookups (textures as the game finds them, animations beside a model,
  * addon prefixes) run over what was dropped, exactly as over a folder.
  *
- * Phase 1 seams, to be replaced by the engine API when it is on main:
- * - archive_*: MEG and PBO entries through their own headers (meg.h, pbo.h);
- *   archive.h's ferry_archive (from a random-access reader, so that a large
- *   archive is never read whole) and ferry_places take their place;
+ * An archive dropped or served is never read whole: it is a ferry_archive
+ * read through a reader (archive.h's ferry_archive_from_reader) whose
+ * reads call into JavaScript (archive_read_js: worker.js's readRange, a
+ * File.slice or a ranged request to `ferry view`), so that only its tables
+ * are read to list it and an entry's bytes when it is opened.
+ *
+ * Seams left, to be replaced by the engine API:
  * - export_scene: the places, animations and texture roots of one export;
  *   engine.h's ferry_export_scene takes its place (with the CLI's rule of
  *   attaching a found animation that mostly fits: here only one that fits
@@ -22,14 +25,13 @@
  * - validate_model_for: the model an animation is checked against;
  *   engine.h's validate in context takes its place. */
 #define _DEFAULT_SOURCE /* getentropy */
+#include <ferry/archive.h>
 #include <ferry/ferry.h>
 #include <ferry/format.h>
 #include <ferry/gltf.h>
 #include <ferry/image.h>
-#include <ferry/meg.h>
 #include <ferry/paa.h>
 #include <ferry/particle_sim.h>
-#include <ferry/pbo.h>
 
 #include <emscripten/emscripten.h>
 #include <jansson.h>
@@ -42,8 +44,8 @@
 
 #define FW_API EMSCRIPTEN_KEEPALIVE
 
-/* The largest file the page reads into memory (an archive is read whole in
- * phase 1; see above). */
+/* The largest file the page reads into memory (an archive is not: only its
+ * tables and the entries opened). */
 #define FW_MAX_INPUT ((size_t)1 << 30)
 
 /* ---- the dropped files as a file source (JavaScript: worker.js's drop) ---- */
@@ -160,10 +162,14 @@ struct fw_asset {
     fw_asset *container;
     char *path;
     char error[512]; /* why the last call on it failed */
-    /* An archive: its entries as a file source (fw_archive_open). */
-    ferry_file_source archive_source;
+    /* An archive: read through the page (fw_open_archive) or from the
+     * bytes above (fw_archive_open); its entries' file source and the
+     * engine path they are mounted at (ferry_archive_prefix: a PBO's
+     * prefix property, else its file name), once opened. */
+    ferry_archive *archive;
+    const ferry_file_source *archive_source;
     bool archive_open;
-    const char *archive_prefix; /* PBO: its prefix property, if any */
+    const char *archive_prefix;
     /* The last export's .glb. */
     ferry_buffer glb;
 };
@@ -208,7 +214,7 @@ static void keep_error(fw_asset *h, const ferry_error *err)
 /* The source an asset lies in. */
 static const ferry_file_source *source_of(const fw_asset *h)
 {
-    return h->container ? &h->container->archive_source : &h->session->drop;
+    return h->container ? h->container->archive_source : &h->session->drop;
 }
 
 /* Opens `size` bytes (malloc'd by the caller; the asset owns them from now
@@ -253,8 +259,8 @@ FW_API void fw_close(fw_asset *h)
                 s->archive_count--;
                 break;
             }
-        ferry_file_source_close(&h->archive_source);
     }
+    ferry_archive_free(h->archive);
     ferry_buffer_free(&h->glb);
     ferry_asset_free(h->asset);
     free(h->bytes);
@@ -264,7 +270,7 @@ FW_API void fw_close(fw_asset *h)
 }
 
 FW_API int fw_format(const fw_asset *h) { return h->detected; }
-FW_API int fw_readable(const fw_asset *h) { return h->asset != NULL; }
+FW_API int fw_readable(const fw_asset *h) { return h->asset != NULL || h->archive != NULL; }
 FW_API const char *fw_error(const fw_asset *h) { return h->error; }
 
 /* ---- the format table ---- */
@@ -297,8 +303,11 @@ FW_API int fw_named_like_asset(const char *name) { return ferry_format_named_lik
 
 /* ---- info and validation ---- */
 
+static char *archive_info(const fw_asset *h, int detail);
+
 FW_API char *fw_info(fw_asset *h, int detail)
 {
+    if (h->archive && (!h->asset || detail == FERRY_INFO_ENTRIES)) return archive_info(h, detail);
     if (!h->asset) return NULL;
     ferry_info_options o;
     memset(&o, 0, sizeof o);
@@ -388,7 +397,7 @@ static bool places_open(const fw_asset *h, places *p)
     size_t n = 0;
     p->folders[n++] = &s->drop;
     for (size_t i = 0; i < s->archive_count; i++)
-        if (s->archives[i] != h->container) p->folders[n++] = &s->archives[i]->archive_source;
+        if (s->archives[i] != h->container) p->folders[n++] = s->archives[i]->archive_source;
     p->places.model_source = source_of(h);
     p->places.model_path = h->path;
     p->places.folders = p->folders;
@@ -471,6 +480,25 @@ FW_API char *fw_validate(fw_asset *h)
     json_t *j = json_object();
     json_object_set_new(j, "file", text_json(h->path, strlen(h->path)));
     json_object_set_new(j, "format", json_string(ferry_format_name(h->detected)));
+    if (!h->asset && h->archive) {
+        /* An archive read through the page: its check reads every entry, so
+         * it is read whole now (asked for, never on opening). */
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        ferry_asset_options o;
+        memset(&o, 0, sizeof o);
+        o.name = h->name;
+        ferry_error err;
+        if (ferry_file_source_load(&h->session->drop, h->path, 0, &bytes, &size, &err) != FERRY_OK ||
+            ferry_asset_read(bytes, size, &o, &h->asset, &err) != FERRY_OK) {
+            h->asset = NULL;
+            keep_error(h, &err);
+            free(bytes);
+        } else {
+            h->bytes = bytes;
+            h->size = size;
+        }
+    }
     if (!h->asset) {
         json_object_set_new(j, "errors", json_integer(1));
         json_object_set_new(j, "warnings", json_integer(0));
@@ -507,121 +535,195 @@ FW_API char *fw_validate(fw_asset *h)
     return text;
 }
 
-/* ---- archives (phase 1 seam: see the top) ---- */
+/* ---- archives: read through the page, never whole ---- */
 
-/* Opens an archive's entries as a file source and adds it to the places
- * textures are looked for in. Returns its entry count, or -1 (fw_error). */
-FW_API int fw_archive_open(fw_asset *h)
+/* Copies up to `size` bytes of the dropped or served file `path` from byte
+ * `offset` into `buffer` (worker.js's readRange); returns how many, or -1
+ * when the browser could not read them. */
+EM_JS(int, archive_read_js, (const char *path, double offset, int size, uint8_t *buffer), {
+    const drop = Module.ferryDrop;
+    let bytes;
+    try { bytes = drop.readRange(UTF8ToString(path), offset, size); } catch (e) { return -1; }
+    if (bytes.length > size) return -1;
+    HEAPU8.set(bytes, buffer);
+    return bytes.length;
+});
+
+/* A read of at most this much at once: an entry of hundreds of MB comes in
+ * pieces, each a File.slice or a ranged request. */
+#define FW_READ_PIECE ((size_t)16 << 20)
+
+static int64_t archive_read(void *user, uint64_t offset, size_t size, void *buffer)
 {
-    if (h->archive_open) return 0;
-    ferry_error err;
-    memset(&err, 0, sizeof err);
-    ferry_result r = FERRY_ERR_UNSUPPORTED;
-    snprintf(err.message, sizeof err.message, "not an archive");
-    size_t count = 0;
-    if (h->asset && h->detected == FERRY_FORMAT_MEG) {
-        const ferry_meg *meg = ferry_asset_object(h->asset);
-        r = ferry_file_source_meg(meg, &h->archive_source, &err);
-        count = meg->entry_count;
-    } else if (h->asset && h->detected == FERRY_FORMAT_PBO) {
-        const ferry_pbo *pbo = ferry_asset_object(h->asset);
-        r = ferry_file_source_pbo(pbo, &h->archive_source, &err);
-        count = pbo->entry_count;
-        h->archive_prefix = ferry_pbo_property_value(pbo, "prefix");
-    }
-    if (r != FERRY_OK) {
-        keep_error(h, &err);
-        return -1;
-    }
+    const fw_asset *h = user;
+    if (size > FW_READ_PIECE) size = FW_READ_PIECE;
+    return archive_read_js(h->path, (double)offset, (int)size, buffer);
+}
+
+/* Adds an archive to the places textures are looked for in (its entries as
+ * a file source, at the engine path they are mounted at). */
+static int archive_register(fw_asset *h)
+{
     fw_session *s = h->session;
     if (s->archive_count == s->archive_capacity) {
         size_t cap = s->archive_capacity ? 2 * s->archive_capacity : 8;
         fw_asset **grown = realloc(s->archives, cap * sizeof *grown);
         if (!grown) {
-            ferry_file_source_close(&h->archive_source);
             snprintf(h->error, sizeof h->error, "out of memory");
             return -1;
         }
         s->archives = grown;
         s->archive_capacity = cap;
     }
+    h->archive_source = ferry_archive_source(h->archive);
+    h->archive_prefix = ferry_archive_prefix(h->archive);
     s->archives[s->archive_count++] = h;
     h->archive_open = true;
-    return (int)count;
+    return (int)ferry_archive_entry_count(h->archive);
 }
 
-/* The format of entry `index`'s content, told from its first bytes where
- * they are stored as they are (every MEG entry, a PBO entry not
- * compressed); -1 when it cannot be told without decoding the entry. */
-FW_API int fw_archive_entry_format(const fw_asset *archive, size_t index)
+/* The dropped or served file at `path`, `size` bytes, opened as an archive
+ * through the page (ferry_archive_from_reader: its tables read, nothing
+ * else). `format`: what its first bytes were taken for (fw_format when it
+ * does not open). Never NULL but for lack of memory; a failure is kept
+ * (fw_error) with the located error ferry_meg_read or ferry_pbo_read gives. */
+FW_API fw_asset *fw_open_archive(fw_session *s, const char *path, double size, int format)
 {
-    if (!archive->asset) return -1;
-    const uint8_t *data = NULL;
-    size_t size = 0;
-    if (archive->detected == FERRY_FORMAT_MEG) {
-        const ferry_meg *meg = ferry_asset_object(archive->asset);
-        if (index >= meg->entry_count) return -1;
-        data = meg->entries[index].data;
-        size = meg->entries[index].size;
-    } else if (archive->detected == FERRY_FORMAT_PBO) {
-        const ferry_pbo *pbo = ferry_asset_object(archive->asset);
-        if (index >= pbo->entry_count || pbo->entries[index].method != FERRY_PBO_METHOD_NONE) return -1;
-        data = pbo->entries[index].data;
-        size = pbo->entries[index].size;
+    fw_asset *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    h->session = s;
+    h->name = dup_text(path);
+    h->path = dup_text(path);
+    h->detected = (ferry_format)format;
+    if (!h->name || !h->path) {
+        fw_close(h);
+        return NULL;
     }
-    if (!data) return -1;
-    return ferry_detect(data, size < FERRY_DETECT_HEAD ? size : FERRY_DETECT_HEAD);
+    ferry_archive_reader reader = {archive_read, h, (uint64_t)size, NULL};
+    ferry_archive_options o;
+    memset(&o, 0, sizeof o);
+    o.name = h->name;
+    ferry_error err;
+    if (ferry_archive_from_reader(&reader, &o, &h->archive, &err) != FERRY_OK) {
+        h->archive = NULL;
+        keep_error(h, &err);
+    } else {
+        h->detected = ferry_archive_format(h->archive);
+        if (archive_register(h) < 0) {
+            ferry_archive_free(h->archive);
+            h->archive = NULL;
+        }
+    }
+    return h;
+}
+
+/* Opens the archive an asset holds (read from its bytes: an archive inside
+ * an archive) and adds it to the places. Returns its entry count (that of
+ * one opened by fw_open_archive too), or -1 (fw_error). */
+FW_API int fw_archive_open(fw_asset *h)
+{
+    if (h->archive_open) return (int)ferry_archive_entry_count(h->archive);
+    ferry_error err;
+    const ferry_format_desc *row = ferry_format_describe(h->detected);
+    if (!h->asset || !row || !(row->caps & FERRY_IS_ARCHIVE)) {
+        snprintf(h->error, sizeof h->error, "not an archive");
+        return -1;
+    }
+    if (ferry_archive_from_asset(h->asset, &h->archive, &err) != FERRY_OK) {
+        h->archive = NULL;
+        keep_error(h, &err);
+        return -1;
+    }
+    int count = archive_register(h);
+    if (count < 0) {
+        ferry_archive_free(h->archive);
+        h->archive = NULL;
+    }
+    return count;
+}
+
+/* {"file", "format", "size", "entries", "prefix"} of an archive read
+ * through the page (its tables alone: `ferry info`'s object needs every
+ * byte), or `ferry list --json`'s shape for its entries (detail 2):
+ * {"files": [{"index", "name" (null: none), "size", "stored_size",
+ * "compressed", "format": told by content where the bytes are in memory
+ * (-1: not read), "by_name": ferry_format_from_name}]}. */
+static char *archive_info(const fw_asset *h, int detail)
+{
+    const ferry_archive *a = h->archive;
+    json_t *j;
+    if (detail == FERRY_INFO_ENTRIES) {
+        json_t *files = json_array();
+        const uint8_t *bytes = NULL;
+        size_t have = 0;
+        if (ferry_archive_asset(a)) bytes = ferry_asset_bytes(ferry_archive_asset(a), &have);
+        for (size_t i = 0; i < ferry_archive_entry_count(a); i++) {
+            const ferry_archive_entry *e = ferry_archive_entry_at(a, i);
+            int format = -1, by_name = FERRY_FORMAT_UNKNOWN;
+            if (e->name) {
+                char *name = malloc(e->name_length + 1);
+                if (name) {
+                    memcpy(name, e->name, e->name_length);
+                    name[e->name_length] = 0;
+                    by_name = ferry_format_from_name(name);
+                    free(name);
+                }
+            }
+            if (bytes && !e->compressed && e->start <= have && e->stored_size <= have - e->start) {
+                size_t n = e->stored_size < FERRY_DETECT_HEAD ? (size_t)e->stored_size : FERRY_DETECT_HEAD;
+                format = ferry_detect(bytes + e->start, n);
+            }
+            json_array_append_new(files, json_pack("{s:i, s:o, s:I, s:I, s:b, s:i, s:i}", "index", (int)i, "name",
+                                                   e->name ? text_json(e->name, e->name_length) : json_null(), "size",
+                                                   (json_int_t)e->size, "stored_size", (json_int_t)e->stored_size,
+                                                   "compressed", e->compressed, "format", format, "by_name", by_name));
+        }
+        j = json_pack("{s:o}", "files", files);
+    } else {
+        const char *prefix = ferry_archive_prefix(a);
+        j = json_pack("{s:o, s:s, s:I, s:I, s:o}", "file", text_json(h->name, strlen(h->name)), "format",
+                      ferry_format_name(ferry_archive_format(a)), "size", (json_int_t)ferry_archive_size(a), "entries",
+                      (json_int_t)ferry_archive_entry_count(a), "prefix",
+                      prefix ? text_json(prefix, strlen(prefix)) : json_null());
+    }
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    return text;
 }
 
 /* Entry `index` of an opened archive as an asset lying in it (its path
  * there: the stored name with '/' for '\', as the archive's file source
- * names it). NULL: it could not be read (fw_error on the archive). */
+ * names it), its bytes read now (ferry_archive_read_entry: a compressed
+ * PBO entry decoded). NULL: it could not be read (fw_error on the archive). */
 FW_API fw_asset *fw_archive_entry_open(fw_asset *archive, size_t index)
 {
     if (!archive->archive_open) {
         snprintf(archive->error, sizeof archive->error, "the archive is not open");
         return NULL;
     }
-    const char *name = NULL;
-    size_t name_length = 0;
+    const ferry_archive_entry *e = ferry_archive_entry_at(archive->archive, index);
+    if (!e) {
+        snprintf(archive->error, sizeof archive->error, "no entry %zu", index);
+        return NULL;
+    }
+    if (!e->name) {
+        snprintf(archive->error, sizeof archive->error, "entry %zu: its name index is out of range", index);
+        return NULL;
+    }
     uint8_t *bytes = NULL;
     size_t size = 0;
     ferry_error err;
-    memset(&err, 0, sizeof err);
-    if (archive->detected == FERRY_FORMAT_MEG) {
-        const ferry_meg *meg = ferry_asset_object(archive->asset);
-        if (index >= meg->entry_count) return NULL;
-        const ferry_meg_entry *e = &meg->entries[index];
-        if (!e->name || !e->data) {
-            snprintf(archive->error, sizeof archive->error, "entry %zu: %s", index,
-                     !e->name ? "its name index is out of range" : "its bytes lie outside the archive");
-            return NULL;
-        }
-        name = e->name;
-        name_length = e->name_length;
-        bytes = malloc(e->size ? e->size : 1);
-        if (!bytes) return NULL;
-        memcpy(bytes, e->data, e->size);
-        size = e->size;
-    } else if (archive->detected == FERRY_FORMAT_PBO) {
-        const ferry_pbo *pbo = ferry_asset_object(archive->asset);
-        if (index >= pbo->entry_count) return NULL;
-        name = pbo->entries[index].name;
-        name_length = pbo->entries[index].name_length;
-        if (ferry_pbo_entry_bytes(pbo, index, FW_MAX_INPUT, &bytes, &size, &err) != FERRY_OK) {
-            keep_error(archive, &err);
-            return NULL;
-        }
-    } else {
+    if (ferry_archive_read_entry(archive->archive, index, FW_MAX_INPUT, &bytes, &size, &err) != FERRY_OK) {
+        keep_error(archive, &err);
         return NULL;
     }
-    char *path = malloc(name_length + 1);
+    char *path = malloc(e->name_length + 1);
     if (!path) {
         free(bytes);
         return NULL;
     }
-    for (size_t i = 0; i < name_length; i++) path[i] = name[i] == '\\' ? '/' : name[i];
-    path[name_length] = 0;
+    for (size_t i = 0; i < e->name_length; i++) path[i] = e->name[i] == '\\' ? '/' : e->name[i];
+    path[e->name_length] = 0;
     char label[1024];
     snprintf(label, sizeof label, "%s:%s", archive->name, path);
     fw_asset *h = fw_open(archive->session, bytes, size, label, archive, path);
@@ -799,11 +901,11 @@ FW_API char *fw_export(fw_asset *h, const char *options_json)
             roots = calloc(s->archive_count + 2, sizeof *roots);
             size_t n = 0;
             if (roots && h->container && h->container->archive_prefix)
-                roots[n++] = (ferry_odol_root){&h->container->archive_source, h->container->archive_prefix};
+                roots[n++] = (ferry_odol_root){h->container->archive_source, h->container->archive_prefix};
             if (roots) roots[n++] = (ferry_odol_root){&s->drop, NULL};
             for (size_t i = 0; roots && i < s->archive_count; i++)
                 if (s->archives[i] != h->container && s->archives[i]->archive_prefix)
-                    roots[n++] = (ferry_odol_root){&s->archives[i]->archive_source, s->archives[i]->archive_prefix};
+                    roots[n++] = (ferry_odol_root){s->archives[i]->archive_source, s->archives[i]->archive_prefix};
             so.texture_roots = roots;
             so.texture_root_count = n;
         }
@@ -915,7 +1017,7 @@ FW_API void fw_image_free(fw_image *i)
 FW_API int fw_texture_levels(const fw_asset *h)
 {
     if (h->asset && h->detected == FERRY_FORMAT_PAA) return (int)((const ferry_paa *)ferry_asset_object(h->asset))->mip_count;
-    if (h->asset) return 0;
+    if (h->asset || !h->bytes) return 0;
     return (int)ferry_image_level_count(h->bytes, h->size);
 }
 
