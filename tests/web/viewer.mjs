@@ -20,10 +20,11 @@
 //   `ferry particles --json` (ids, positions) and looks like `ferry render`;
 // - the MEG's entries are `ferry list`'s, a model inside it shows with its
 //   textures found inside it; the hostile MEG is refused with the tool's
-//   message and the page goes on working;
+//   message and the page goes on working; a MEG with 4 MB more is listed
+//   and a model in it shown from byte ranges alone (never the whole file);
 // - textures with their mipmaps; the whole drop's validation, a click on an
 //   item selecting the file; files given through the file input;
-// - the page asks for nothing but its own server's files.
+// - the page asks for nothing but its own server's files, on 127.0.0.1.
 // Prints each check; exit 0 when all pass, 1 otherwise, 2 on usage errors.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -111,6 +112,12 @@ fs.mkdirSync(pboSrc);
 fs.copyFileSync(path.join(addons, 'box.p3d'), path.join(pboSrc, 'box.p3d'));
 for (const f of ['wood_co.paa', 'metal_co.paa']) fs.copyFileSync(path.join(addons, 'box', f), path.join(pboSrc, f));
 cli('pack', '--prefix', 'ferry\\box', path.join(archives, 'box.pbo'), pboSrc);
+// The game folder with 4 MB more: read in pieces, never whole.
+const padded = path.join(work, 'padded');
+fs.cpSync(game, padded, { recursive: true });
+fs.writeFileSync(path.join(padded, 'Data/filler.bin'), Buffer.alloc(4 << 20, 0x5a));
+cli('pack', path.join(archives, 'padded.meg'), padded);
+const paddedSize = fs.statSync(path.join(archives, 'padded.meg')).size;
 const megBytes = fs.readFileSync(path.join(archives, 'game.meg'));
 fs.writeFileSync(path.join(archives, 'cut.meg'), megBytes.subarray(0, 40));
 fs.writeFileSync(path.join(loose, 'ramp.tga'), tga(64, 32, 0));
@@ -160,12 +167,18 @@ const browser = await chromium.launch({
          '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
          '--ignore-gpu-blocklist'],
 });
-const consoleErrors = [], foreign = [];
+const consoleErrors = [], foreign = [], paddedReads = [];
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('console', m => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', e => consoleErrors.push(String(e)));
-  page.on('request', r => { if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url()); });
+  // Every request, the worker's too, stays on the loopback server ferry view runs.
+  page.on('request', r => {
+    const u = r.url();
+    if (u.startsWith('blob:') || u.startsWith('data:')) return;
+    if (!u.startsWith(base) || new URL(u).hostname !== '127.0.0.1') foreign.push(u);
+    if (u.endsWith('/padded.meg')) paddedReads.push(r.headers().range || 'whole');
+  });
   page.on('worker', w => w.on('console', m => { if (m.type() === 'error') consoleErrors.push(`worker: ${m.text()}`); }));
   await page.goto(base);
   await page.evaluate(() => window.ferryViewer.ready);
@@ -315,6 +328,21 @@ try {
   s = await stats();
   check('game.meg walker: as ferry info counts it, textures and animations found inside the archive',
         s.meshes === walkerInfo.meshes && s.triangles === walkerInfo.triangles && s.materialsWithMaps === 1 && s.animations === 2, { s, r: r.report });
+
+  // -- a larger MEG: listed from its tables, an entry read alone, never the whole file --
+  r = await sel('archives/padded.meg');
+  const paddedList = cliJson('list', '--json', path.join(archives, 'padded.meg'));
+  const walkerInPadded = paddedList.files.find(f => /WALKER\.ALO$/.test(f.name)).index;
+  const readsListed = paddedReads.slice();
+  r = await sel(`archives/padded.meg::${walkerInPadded}`);
+  s = await stats();
+  const rangeBytes = (list) => list.reduce((n, h) => { const m = /^bytes=(\d+)-(\d+)$/.exec(h); return m ? n + Number(m[2]) - Number(m[1]) + 1 : Infinity; }, 0);
+  check('padded.meg: listed as ferry list lists it, from a few ranges (not the 4 MB file)',
+        r && !r.error && (await page.evaluate(() => window.ferryViewer.tree().filter(t => t.key.startsWith('archives/padded.meg::')).length)) === paddedList.files.length &&
+        readsListed.length >= 1 && rangeBytes(readsListed) < paddedSize / 8, { readsListed, paddedSize });
+  check('padded.meg walker: shown with its textures and animations, read by ranges only',
+        s.triangles === walkerInfo.triangles && s.materialsWithMaps === 1 && s.animations === 2 &&
+        paddedReads.every(h => h !== 'whole') && rangeBytes(paddedReads) < paddedSize / 2, { s, paddedReads });
 
   // -- the PBO: its entries, the P3D inside with its textures found at the prefix --
   r = await sel('archives/box.pbo');

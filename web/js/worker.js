@@ -121,11 +121,12 @@ function copyIn(bytes) {
 
 function formatRow(id) { return formats.formats.find(f => f.id === id) || null; }
 
-// A file the library reads as an archive (MEG, PBO): by its first bytes,
-// else by its name (ferry_archive_from_reader's rule).
+// A file whose first bytes are an archive's (MEG, PBO), as `ferry info`
+// and `ferry list` tell one: read through the page. Anything else is read
+// whole, so that it is refused with the tool's message.
 const IS_ARCHIVE = 1 << 6;
 function isArchive(n) {
-  const row = formatRow(n.format > 0 ? n.format : n.byName);
+  const row = formatRow(n.format);
   return !!(row && (row.caps & IS_ARCHIVE));
 }
 
@@ -164,8 +165,9 @@ const ops = {
       M._free(p);
       const byName = withString(path, s => M._fw_format_from_name(s));
       const namedLikeAsset = withString(path, s => M._fw_named_like_asset(s)) !== 0;
-      node.format = id;
-      node.byName = byName;
+      const stored = nodeAt(path);   // addFile stored a copy of node
+      stored.format = id;
+      stored.byName = byName;
       added.push({ path, size: nodeSize(node), format: id, byName, namedLikeAsset });
     }
     return { added };
@@ -198,7 +200,7 @@ const ops = {
       if (isArchive(n)) {
         // Never read whole: its tables through the page (readRange), its
         // entries when opened.
-        ptr = withString(path, ps => M._fw_open_archive(session, ps, nodeSize(n), n.format > 0 ? n.format : n.byName));
+        ptr = withString(path, ps => M._fw_open_archive(session, ps, nodeSize(n), n.format));
         lap('tables');
       } else {
         const bytes = readNode(n);
