@@ -145,6 +145,9 @@ const rendered = JSON.parse(fs.readFileSync(path.join(shots, 'summary.json'), 'u
 const renderedOf = (name) => rendered.find(r => r.file.endsWith(`/${name}.glb`));
 const TIME = 1.3, SEED = 7;
 const cliParticles = cliJson('particles', '--json', '--time', String(TIME), '--seed', String(SEED), path.join(models, 'p_walker_exhaust.alo'));
+// The walker's proxy system as the model view simulates it (seed 0).
+const cliParticles0 = cliJson('particles', '--json', '--time', String(TIME), '--seed', '0', path.join(models, 'p_walker_exhaust.alo'));
+cli('render', path.join(models, 'walker.alo'), path.join(shots, 'walker_particles_cli.png'), '--time', String(TIME), '--size', '512x512');
 cli('render', path.join(models, 'p_walker_exhaust.alo'), path.join(shots, 'exhaust_cli.png'), '--time', String(TIME),
     '--seed', String(SEED), '--size', '512x512');
 
@@ -227,6 +230,14 @@ try {
   // -- the walker, with its textures and animations --
   let r = await sel('game/Data/Art/Models/walker.alo');
   check('walker: shown', r.kind === 'model' && !r.error, r.error);
+  // Its proxies: P_Walker_Exhaust names the system beside it; the two others
+  // are hidden (the game shows them only when told to: left out, said).
+  check('walker: the particle system its proxy names, found beside it', r.particles && r.particles.systems === 1 &&
+        r.particles.proxies[0] === 'P_Walker_Exhaust' && r.particles.missingTextures.length === 0 &&
+        r.particles.messages.length === walkerInfo.proxy_names.length - 1 &&
+        r.particles.messages.every(m => m.kind === 'note' && / is hidden: not drawn$/.test(m.text)), r.particles);
+  // The model alone for the comparisons with the CLI's export.
+  await page.evaluate(() => window.ferryViewer.modelParticlesShown(false));
   await setSize(512, 512);
   let s = await stats();
   const rw = renderedOf('walker');
@@ -248,6 +259,31 @@ try {
   check('walker: the animation moves the skin, which stays in place', JSON.stringify(posed) !== JSON.stringify(rest) &&
         [0, 1, 2].every(i => (posed.max[i] - posed.min[i]) < 2 * (rest.max[i] - rest.min[i]) + 1e-6), { rest, posed });
   await page.locator('#stage canvas').screenshot({ path: path.join(work, 'viewer_walker_walk.png') });
+
+  // -- the walker's particles on its proxy, at a time: the system's own
+  // particles (ferry particles, same seed) placed at the proxy's bone --
+  await page.evaluate(() => { window.ferryViewer.selectAnimation(-1); window.ferryViewer.modelParticlesShown(true); });
+  await page.evaluate(t => window.ferryViewer.particleTime(t), TIME);
+  const onModel = await page.evaluate(() => window.ferryViewer.modelParticles());
+  const localParts = cliParticles0.emitters.flatMap(e => e.particles.map(p => ({ ...p, emitter: e.index })));
+  const m = onModel.systems[0].transform;
+  const place = (p) => [0, 1, 2].map(i => m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + m[12 + i]);
+  const localById = new Map(localParts.map(p => [String(p.id), p]));
+  let placedWorst = 0, placedMissing = 0, moved = 0;
+  for (const p of onModel.particles) {
+    const q = localById.get(p.id);
+    if (!q || q.emitter !== p.emitter) { placedMissing++; continue; }
+    const w = place(q.position);
+    for (let k = 0; k < 3; k++) {
+      placedWorst = Math.max(placedWorst, Math.abs(p.position[k] - w[k]) / Math.max(1, Math.abs(w[k])));
+      moved = Math.max(moved, Math.abs(p.position[k] - q.position[k]));
+    }
+  }
+  check('walker particles: those of ferry particles at that time and seed, placed at the proxy (within 1e-4)',
+        onModel.particles.length === localParts.length && localParts.length > 0 && placedMissing === 0 && placedWorst < 1e-4 && moved > 1e-3,
+        { viewer: onModel.particles.length, cli: localParts.length, placedMissing, placedWorst, moved });
+  check('walker particles: every live particle drawn as a sprite', onModel.sprites === onModel.particles.length, onModel.sprites);
+  await page.locator('#stage canvas').screenshot({ path: path.join(work, 'viewer_walker_particles.png') });
 
   // -- the crate --
   r = await sel('game/Data/Art/Models/crate.alo');

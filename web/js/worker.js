@@ -298,14 +298,17 @@ const ops = {
 
   // ---- particle systems ----
 
+  // The particle view of a particle system or of an ALO model (the systems
+  // on its proxies, found and placed by the library): {sim, systems,
+  // emitters, messages} (fw_sim_describe).
   simNew({ id, seed, ground, noGround }) {
     const h = asset(id);
     const s = BigInt.asUintN(64, BigInt(seed || 0));
     const ptr = M._fw_sim_new(h.ptr, Number(s & 0xffffffffn), Number(s >> 32n), ground || 0, noGround ? 1 : 0);
     if (!ptr) throw new Error(M.UTF8ToString(M._fw_error(h.ptr)));
     const sim = nextId++;
-    sims.set(sim, { ptr, asset: id, seed, ground, noGround });
-    return { sim };
+    sims.set(sim, { ptr, asset: id });
+    return { sim, ...takeJson(M._fw_sim_describe(ptr)) };
   },
 
   simFree({ sim }) {
@@ -314,20 +317,33 @@ const ops = {
     return {};
   },
 
-  // The colour texture of each emitter, found as the game finds it
-  // (textures: [{name, width, height, rgba} | {name, missing: why}]), and
-  // the glow drawn for one that is not.
-  simTextures({ id, names }) {
-    const h = asset(id);
-    const textures = names.map(name => {
+  // The colour texture of each emitter (over every system placed), found and
+  // decoded by the library's particle view (textures: [{name, width,
+  // height, rgba} | {name, missing}]), the glow drawn for one not found,
+  // and what the view said (messages).
+  simTextures({ sim }) {
+    const s = sims.get(sim);
+    if (!s) throw new Error('the simulation was closed');
+    const { emitters } = takeJson(M._fw_sim_describe(s.ptr));
+    const cache = new Map();
+    const textures = emitters.map(e => {
+      const name = e.texture;
       if (!name) return { name, missing: 'no texture named' };
-      const img = withString(name, s => M._fw_find_texture(h.ptr, s));
-      if (!img) return { name, missing: M.UTF8ToString(M._fw_error(h.ptr)) };
-      return { name, ...imageResult(img, false) };
+      if (cache.has(name)) return cache.get(name);
+      const img = withString(name, p => M._fw_sim_texture(s.ptr, p));
+      let t;
+      if (!img) t = { name, missing: 'not found' };
+      else {
+        const w = M._fw_view_image_width(img), hh = M._fw_view_image_height(img), p = M._fw_view_image_rgba(img);
+        t = { name, width: w, height: hh, rgba: M.HEAPU8.slice(p, p + w * hh * 4).buffer };
+      }
+      cache.set(name, t);
+      return t;
     });
     const glow = imageResult(M._fw_glow_image(64), false);
-    const transfer = [glow.rgba, ...textures.filter(t => t.rgba).map(t => t.rgba)];
-    return { textures, glow, transfer };
+    const { messages } = takeJson(M._fw_sim_describe(s.ptr));
+    const transfer = [glow.rgba, ...new Set(textures.filter(t => t.rgba).map(t => t.rgba))];
+    return { textures, glow, messages, transfer };
   },
 
   // Advances to `time` (a simulation cannot go back: an earlier time starts
@@ -336,11 +352,7 @@ const ops = {
   simFrame({ sim, time, camera, aspect, particles }) {
     const s = sims.get(sim);
     if (!s) throw new Error('the simulation was closed');
-    if (time < M._fw_sim_time(s.ptr)) {
-      M._fw_sim_free(s.ptr);
-      const seed = BigInt.asUintN(64, BigInt(s.seed || 0));
-      s.ptr = M._fw_sim_new(asset(s.asset).ptr, Number(seed & 0xffffffffn), Number(seed >> 32n), s.ground || 0, s.noGround ? 1 : 0);
-    }
+    if (time < M._fw_sim_time(s.ptr) && !M._fw_sim_restart(s.ptr)) throw new Error('the simulation could not start again');
     M._fw_sim_advance(s.ptr, time);
     const buf = M._malloc(16 * 4);
     let framed = null;

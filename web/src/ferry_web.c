@@ -32,6 +32,7 @@
 #include <ferry/image.h>
 #include <ferry/paa.h>
 #include <ferry/particle_sim.h>
+#include <ferry/particle_view.h>
 
 #include <emscripten/emscripten.h>
 #include <jansson.h>
@@ -1047,35 +1048,6 @@ FW_API fw_image *fw_texture(fw_asset *h, int level)
     return i;
 }
 
-/* A texture a model or particle system names, found as the game finds it
- * (ferry_alamo_texture_find over the places above) and decoded; NULL when
- * not found or not decodable (fw_error says which). */
-FW_API fw_image *fw_find_texture(fw_asset *h, const char *name)
-{
-    places p;
-    if (!places_open(h, &p)) return NULL;
-    const ferry_file_source *src = NULL;
-    char path[1024];
-    fw_image *i = NULL;
-    if (!ferry_alamo_texture_find(&p.places, name, &src, path, sizeof path)) {
-        snprintf(h->error, sizeof h->error, "texture %s not found", name);
-    } else {
-        uint8_t *bytes = NULL;
-        size_t size = 0;
-        ferry_error err;
-        i = calloc(1, sizeof *i);
-        if (i && (ferry_file_source_load(src, path, FW_MAX_INPUT, &bytes, &size, &err) != FERRY_OK ||
-                  ferry_image_decode(bytes, size, NULL, &i->image, &err) != FERRY_OK)) {
-            keep_error(h, &err);
-            free(i);
-            i = NULL;
-        }
-        if (bytes) ferry_file_source_release(src, bytes, size);
-    }
-    places_close(&p);
-    return i;
-}
-
 FW_API fw_image *fw_glow_image(uint32_t side)
 {
     fw_image *i = calloc(1, sizeof *i);
@@ -1091,57 +1063,213 @@ FW_API fw_image *fw_glow_image(uint32_t side)
 
 /* Floats per sprite in fw_sim_sprites' array: 4 corners (x, y, z), their 4
  * texture coordinates (u, v; v down from the image's top), the colour
- * (r, g, b, a), the emitter and the blend class (ferry_particle_blend). */
+ * (r, g, b, a), the emitter (counted over every system placed: the
+ * systems' emitters one after another, fw_sim_emitters) and the blend class
+ * (ferry_particle_blend). */
 #define FW_SPRITE_FLOATS 26
 
+/* The systems of a particle view (particle_view.h): one particle system at
+ * the origin, or those a model's proxies name, found as the game finds them
+ * and placed at their bones, each simulated as ferry_particle_view_render
+ * simulates it (the same options, the system's place as its transform). */
 typedef struct fw_sim {
-    ferry_particle_sim *sim;
+    ferry_particle_view *view;
+    places places;
+    bool have_places;
+    ferry_particle_sim_options options;
+    ferry_particle_sim **sims;
+    size_t count;
+    size_t *emitter_base; /* each system's first emitter in the count over all */
+    json_t *messages;     /* what the view said: proxies left out, textures not found */
     float *sprites;
     size_t sprite_count, sprite_capacity;
 } fw_sim;
 
 FW_API int fw_sprite_floats(void) { return FW_SPRITE_FLOATS; }
 
-/* A simulation of a particle system asset at time 0 (seed as two 32-bit
- * halves; the ground at z = ground_z unless no_ground). NULL: fw_error. */
-FW_API fw_sim *fw_sim_new(fw_asset *h, uint32_t seed_low, uint32_t seed_high, float ground_z, int no_ground)
+static void sim_message(void *user, const ferry_message *m)
 {
-    if (!h->asset || h->detected != FERRY_FORMAT_ALO_PARTICLE) {
-        snprintf(h->error, sizeof h->error, "not a particle system");
-        return NULL;
+    fw_sim *s = user;
+    const char *kind = m->kind == FERRY_MESSAGE_ERROR ? "error" : m->kind == FERRY_MESSAGE_WARNING ? "warning" : "note";
+    json_array_append_new(s->messages, json_pack("{s:s, s:o}", "kind", kind, "text", text_json(m->text, strlen(m->text))));
+}
+
+static void sims_free(fw_sim *s)
+{
+    for (size_t k = 0; s->sims && k < s->count; k++) ferry_particle_sim_free(s->sims[k]);
+}
+
+static bool sims_create(fw_sim *s, ferry_error *err)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        const ferry_particle_placed *p = ferry_particle_view_at(s->view, k);
+        ferry_particle_sim_options o = s->options;
+        o.has_transform = p->has_transform;
+        if (p->has_transform) memcpy(o.transform, p->transform, sizeof o.transform);
+        if (ferry_particle_sim_create(p->system, &o, &s->sims[k], err) != FERRY_OK) {
+            for (size_t j = 0; j < k; j++) ferry_particle_sim_free(s->sims[j]);
+            memset(s->sims, 0, s->count * sizeof *s->sims);
+            return false;
+        }
     }
-    fw_sim *s = calloc(1, sizeof *s);
-    if (!s) return NULL;
-    ferry_particle_sim_options o;
-    memset(&o, 0, sizeof o);
-    o.seed = (uint64_t)seed_high << 32 | seed_low;
-    o.ground_z = ground_z;
-    o.no_ground = no_ground != 0;
-    ferry_error err;
-    if (ferry_particle_sim_create(ferry_asset_object(h->asset), &o, &s->sim, &err) != FERRY_OK) {
-        keep_error(h, &err);
-        free(s);
-        return NULL;
-    }
-    return s;
+    return true;
 }
 
 FW_API void fw_sim_free(fw_sim *s)
 {
     if (!s) return;
-    ferry_particle_sim_free(s->sim);
+    sims_free(s);
+    free(s->sims);
+    free(s->emitter_base);
+    ferry_particle_view_free(s->view);
+    if (s->have_places) places_close(&s->places);
+    json_decref(s->messages);
     free(s->sprites);
     free(s);
 }
 
-FW_API void fw_sim_advance(fw_sim *s, double time) { ferry_particle_sim_advance(s->sim, time); }
-FW_API double fw_sim_time(const fw_sim *s) { return ferry_particle_sim_time(s->sim); }
-FW_API size_t fw_sim_count(const fw_sim *s) { return ferry_particle_sim_count(s->sim); }
-FW_API unsigned fw_sim_warnings(const fw_sim *s) { return ferry_particle_sim_warnings(s->sim); }
+/* The particle view of an asset (a particle system, or an ALO model: the
+ * systems on its proxies, possibly none) at time 0 (seed as two 32-bit
+ * halves; the ground at z = ground_z unless no_ground). Systems and
+ * textures are found through the places textures are looked for in (the
+ * model's folder, ../Textures, the drop, the archives opened). NULL:
+ * fw_error. */
+FW_API fw_sim *fw_sim_new(fw_asset *h, uint32_t seed_low, uint32_t seed_high, float ground_z, int no_ground)
+{
+    if (!h->asset || (h->detected != FERRY_FORMAT_ALO_PARTICLE && h->detected != FERRY_FORMAT_ALO_MODEL)) {
+        snprintf(h->error, sizeof h->error, "not a particle system or an ALO model");
+        return NULL;
+    }
+    fw_sim *s = calloc(1, sizeof *s);
+    if (!s || !(s->messages = json_array())) {
+        free(s);
+        snprintf(h->error, sizeof h->error, "out of memory");
+        return NULL;
+    }
+    s->options.seed = (uint64_t)seed_high << 32 | seed_low;
+    s->options.ground_z = ground_z;
+    s->options.no_ground = no_ground != 0;
+    s->have_places = places_open(h, &s->places);
+    ferry_particle_view_options vo;
+    memset(&vo, 0, sizeof vo);
+    vo.places = s->have_places ? &s->places.places : NULL;
+    vo.name = h->name;
+    vo.message = sim_message;
+    vo.user = s;
+    ferry_error err;
+    if (ferry_particle_view_open(h->asset, &vo, &s->view, &err) != FERRY_OK) {
+        keep_error(h, &err);
+        fw_sim_free(s);
+        return NULL;
+    }
+    s->count = ferry_particle_view_count(s->view);
+    s->sims = calloc(s->count ? s->count : 1, sizeof *s->sims);
+    s->emitter_base = calloc(s->count ? s->count : 1, sizeof *s->emitter_base);
+    if (!s->sims || !s->emitter_base) {
+        snprintf(h->error, sizeof h->error, "out of memory");
+        fw_sim_free(s);
+        return NULL;
+    }
+    size_t base = 0;
+    for (size_t k = 0; k < s->count; k++) {
+        s->emitter_base[k] = base;
+        base += ferry_particle_view_at(s->view, k)->system->emitter_count;
+    }
+    if (!sims_create(s, &err)) {
+        keep_error(h, &err);
+        fw_sim_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The systems placed and their emitters, and what the view said:
+ * {"model": bool, "systems": [{"proxy", "path", "transform"}], "emitters":
+ * [{"system", "index", "name", "texture"}] (in the order of the sprites'
+ * emitter numbers), "messages": [{"kind", "text"}]}. */
+FW_API char *fw_sim_describe(const fw_sim *s)
+{
+    json_t *systems = json_array(), *emitters = json_array();
+    for (size_t k = 0; k < s->count; k++) {
+        const ferry_particle_placed *p = ferry_particle_view_at(s->view, k);
+        json_t *t = json_null();
+        if (p->has_transform) {
+            t = json_array();
+            for (int i = 0; i < 16; i++) json_array_append_new(t, json_real(p->transform[i]));
+        }
+        json_array_append_new(systems, json_pack("{s:o, s:o, s:o}", "proxy",
+                                                 p->proxy ? text_json(p->proxy, strlen(p->proxy)) : json_null(), "path",
+                                                 p->path ? text_json(p->path, strlen(p->path)) : json_null(),
+                                                 "transform", t));
+        for (size_t e = 0; e < p->system->emitter_count; e++) {
+            const ferry_particle_emitter *em = &p->system->emitters[e];
+            json_array_append_new(emitters, json_pack("{s:i, s:i, s:o, s:o}", "system", (int)k, "index", (int)e, "name",
+                                                      em->name ? text_json(em->name, strlen(em->name)) : json_null(),
+                                                      "texture", em->color_texture ? text_json(em->color_texture, strlen(em->color_texture)) : json_null()));
+        }
+    }
+    json_t *j = json_pack("{s:b, s:o, s:o, s:O}", "model", ferry_particle_view_of_model(s->view), "systems", systems,
+                          "emitters", emitters, "messages", s->messages);
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    return text;
+}
+
+/* The texture an emitter names, found and decoded by the view once
+ * (ferry_particle_view_texture: a .tga name finds a .dds too); NULL when
+ * not found (the view says so in its messages). The image is the view's. */
+FW_API const ferry_image *fw_sim_texture(fw_sim *s, const char *name)
+{
+    return ferry_particle_view_texture(name, s->view);
+}
+FW_API uint32_t fw_view_image_width(const ferry_image *i) { return i->width; }
+FW_API uint32_t fw_view_image_height(const ferry_image *i) { return i->height; }
+FW_API const uint8_t *fw_view_image_rgba(const ferry_image *i) { return i->rgba; }
+
+/* Back to time 0 (a simulation cannot go back). 0: fw_sim could not. */
+FW_API int fw_sim_restart(fw_sim *s)
+{
+    sims_free(s);
+    ferry_error err;
+    return sims_create(s, &err) ? 1 : 0;
+}
+
+FW_API void fw_sim_advance(fw_sim *s, double time)
+{
+    for (size_t k = 0; k < s->count; k++) ferry_particle_sim_advance(s->sims[k], time);
+}
+FW_API double fw_sim_time(const fw_sim *s) { return s->count ? ferry_particle_sim_time(s->sims[0]) : 0; }
+FW_API int fw_sim_systems(const fw_sim *s) { return (int)s->count; }
+FW_API size_t fw_sim_count(const fw_sim *s)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->count; k++) n += ferry_particle_sim_count(s->sims[k]);
+    return n;
+}
+FW_API unsigned fw_sim_warnings(const fw_sim *s)
+{
+    unsigned bits = 0;
+    for (size_t k = 0; k < s->count; k++) bits |= ferry_particle_sim_warnings(s->sims[k]);
+    return bits;
+}
 FW_API const char *fw_sim_warning_text(unsigned bit) { return ferry_particle_sim_warning_text(bit); }
 
-/* The bounds of the visible particles into out[0..5] (min, max); 0: none. */
-FW_API int fw_sim_bounds(const fw_sim *s, float *out) { return ferry_particle_sim_bounds(s->sim, out, out + 3); }
+/* The bounds of the visible particles of every system into out[0..5]
+ * (min, max); 0: none. */
+FW_API int fw_sim_bounds(const fw_sim *s, float *out)
+{
+    bool any = false;
+    for (size_t k = 0; k < s->count; k++) {
+        float lo[3], hi[3];
+        if (!ferry_particle_sim_bounds(s->sims[k], lo, hi)) continue;
+        for (int i = 0; i < 3; i++) {
+            if (!any || lo[i] < out[i]) out[i] = lo[i];
+            if (!any || hi[i] > out[3 + i]) out[3 + i] = hi[i];
+        }
+        any = true;
+    }
+    return any;
+}
 
 /* Frames a camera on a box for an aspect: out[0..9] = eye, target, up, fov_y. */
 FW_API void fw_camera_frame(const float *box, float aspect, float *out)
@@ -1154,9 +1282,10 @@ FW_API void fw_camera_frame(const float *box, float aspect, float *out)
     out[9] = c.fov_y;
 }
 
-/* The sprites seen from camera[0..9] (eye, target, up, fov_y), back to
- * front, FW_SPRITE_FLOATS floats each at fw_sim_sprite_data; returns their
- * count, or -1 for lack of memory. */
+/* The sprites of every system seen from camera[0..9] (eye, target, up,
+ * fov_y), back to front over all of them (ferry_particle_sprites),
+ * FW_SPRITE_FLOATS floats each at fw_sim_sprite_data; returns their count,
+ * or -1 for lack of memory. */
 FW_API int fw_sim_sprites(fw_sim *s, const float *camera)
 {
     ferry_particle_camera c;
@@ -1167,8 +1296,8 @@ FW_API int fw_sim_sprites(fw_sim *s, const float *camera)
     ferry_particle_sprite *sp = NULL;
     size_t n = 0;
     ferry_error err;
-    const ferry_particle_sim *sims[1] = {s->sim};
-    if (ferry_particle_sprites(sims, 1, &c, &sp, &n, &err) != FERRY_OK) return -1;
+    if (ferry_particle_sprites((const ferry_particle_sim *const *)s->sims, s->count, &c, &sp, &n, &err) != FERRY_OK)
+        return -1;
     if (n > s->sprite_capacity) {
         float *grown = realloc(s->sprites, n * FW_SPRITE_FLOATS * sizeof *grown);
         if (!grown) {
@@ -1183,7 +1312,7 @@ FW_API int fw_sim_sprites(fw_sim *s, const float *camera)
         memcpy(f, sp[i].corners, 12 * sizeof *f);
         memcpy(f + 12, sp[i].uv, 8 * sizeof *f);
         memcpy(f + 20, sp[i].color, 4 * sizeof *f);
-        f[24] = (float)sp[i].emitter;
+        f[24] = (float)(s->emitter_base[sp[i].system] + sp[i].emitter);
         f[25] = (float)sp[i].blend;
     }
     s->sprite_count = n;
@@ -1196,23 +1325,25 @@ FW_API const float *fw_sim_sprite_data(const fw_sim *s) { return s->sprites; }
 /* A real as JSON; null when not finite (JSON has no such number). */
 static json_t *real_json(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-/* Every live particle as JSON: [{"id", "emitter", "position": [x, y, z],
+/* Every live particle as JSON: [{"id", "system", "emitter" (in its system),
+ * "position": [x, y, z] (placed: the system's transform applied),
  * "size", "color": [r, g, b, a]}] (ids as decimal strings: 64 bits; a value
  * that is not finite is null, as `ferry particles --json` prints it). For
  * checks against `ferry particles --json`, not for drawing. */
 FW_API char *fw_sim_particles(const fw_sim *s)
 {
     json_t *a = json_array();
-    size_t n = ferry_particle_sim_count(s->sim);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t k = 0; k < s->count; k++)
+    for (size_t i = 0, n = ferry_particle_sim_count(s->sims[k]); i < n; i++) {
         ferry_particle_state st;
-        ferry_particle_sim_get(s->sim, i, &st);
+        ferry_particle_sim_get(s->sims[k], i, &st);
         char id[24];
         snprintf(id, sizeof id, "%llu", (unsigned long long)st.id);
         json_t *pos = json_array(), *color = json_array();
         for (int k = 0; k < 3; k++) json_array_append_new(pos, real_json(st.position[k]));
         for (int k = 0; k < 4; k++) json_array_append_new(color, real_json(st.color[k]));
-        json_array_append_new(a, json_pack("{s:s, s:i, s:o, s:o, s:o}", "id", id, "emitter", (int)st.emitter, "position",
+        json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:o, s:o, s:o}", "id", id, "system", (int)k, "emitter",
+                                           (int)st.emitter, "position",
                                            pos, "size", real_json(st.size), "color", color));
     }
     char *text = json_dumps(a, JSON_COMPACT);
