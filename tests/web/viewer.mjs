@@ -112,6 +112,24 @@ fs.mkdirSync(pboSrc);
 fs.copyFileSync(path.join(addons, 'box.p3d'), path.join(pboSrc, 'box.p3d'));
 for (const f of ['wood_co.paa', 'metal_co.paa']) fs.copyFileSync(path.join(addons, 'box', f), path.join(pboSrc, f));
 cli('pack', '--prefix', 'ferry\\box', path.join(archives, 'box.pbo'), pboSrc);
+// A PBO without a prefix property: mounted at its file name ("ferry"), so
+// that its box/*.paa are ferry\box\*.paa, the names box.p3d gives; its
+// textures 16 x 16 where the addon folder's are 64 x 64 (which ones were used
+// is told by their size).
+const pboSrc2 = path.join(work, 'pbo_src2');
+fs.mkdirSync(path.join(pboSrc2, 'box'), { recursive: true });
+fs.copyFileSync(path.join(addons, 'box.p3d'), path.join(pboSrc2, 'box', 'box.p3d'));
+fs.writeFileSync(path.join(work, 'small.tga'), tga(16, 16, 0));
+cli('convert', path.join(work, 'small.tga'), path.join(pboSrc2, 'box', 'wood_co.paa'));
+fs.copyFileSync(path.join(pboSrc2, 'box', 'wood_co.paa'), path.join(pboSrc2, 'box', 'metal_co.paa'));
+cli('pack', path.join(archives, 'ferry.pbo'), pboSrc2);
+// A texture the exhaust names that only a search of the archives opened
+// would find (decoy.meg, at DATA/ART/TEXTURES): validation looks where
+// `ferry validate FILE` looks, so it stays missing there.
+const decoy = path.join(work, 'decoy', 'Data/Art/Textures');
+fs.mkdirSync(decoy, { recursive: true });
+fs.writeFileSync(path.join(decoy, 'p_walker_smoke_bump.tga'), tga(16, 16, 1));
+cli('pack', path.join(archives, 'decoy.meg'), path.join(work, 'decoy'));
 // The game folder with 4 MB more: read in pieces, never whole.
 const padded = path.join(work, 'padded');
 fs.cpSync(game, padded, { recursive: true });
@@ -389,6 +407,22 @@ try {
   check('box.pbo box.p3d: as ferry info counts it, its textures found in the PBO at its prefix',
         s.triangles === lod0.triangles + 2 * lod0.quads && s.materialsWithMaps >= 1 && r.report.textures_found >= 2, { s, r: r.report });
 
+  // -- a PBO without a prefix property: a texture root at its file name --
+  const ferryList = cliJson('list', '--json', path.join(archives, 'ferry.pbo'));
+  r = await sel('archives/ferry.pbo');
+  const inFerry = ferryList.files.find(f => /box.p3d$/.test(f.name)).index;
+  r = await sel(`archives/ferry.pbo::${inFerry}`);
+  const mapSizes = await page.evaluate(() => {
+    const sizes = [];
+    window.ferryViewer.current().view.root.traverse(o => {
+      for (const m of o.material ? [].concat(o.material) : []) if (m.map && m.map.image) sizes.push(m.map.image.width);
+    });
+    return sizes;
+  });
+  check('ferry.pbo (no prefix): mounted at its name, its box.p3d textured from it (16 px, not the addon\'s 64)',
+        !ferryList.prefix && r.report.textures_found >= 2 && mapSizes.length >= 1 && mapSizes.every(w => w === 16),
+        { prefix: ferryList.prefix, report: r.report, mapSizes });
+
   // -- a hostile archive: refused with the tool's message; the page goes on --
   r = await sel('archives/cut.meg');
   const cutMessage = (cutError || '').trim().split('\n')[0].replace(/^[^:]*cut\.meg: (error: )?/, '');
@@ -411,6 +445,25 @@ try {
   check('flat.dds: decoded with its 5 mip levels', r.kind === 'texture' && r.width === 16 && r.height === 8 && r.levels === 5, r);
   await page.locator('#toolbar select').first().selectOption('4');
   await page.waitForFunction(() => document.querySelector('#stage .texture canvas').width === 1);
+
+  // -- validation in context: each file's report is `ferry validate FILE`'s --
+  const cliValidate = (rel) => {
+    let out;
+    try { out = execFileSync(ferry, ['validate', '--json', rel], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }); }
+    catch (e) { out = String(e.stdout); }
+    return JSON.parse(out)[0];
+  };
+  r = await sel('archives/decoy.meg');   // opened: a place a view and an export search
+  const items = (list) => list.map(d => `${d.severity} ${d.rule} ${d.offset} ${d.path} ${d.message}`).sort();
+  for (const rel of ['game/Data/Art/Models/walker.alo', 'game/Data/Art/Models/crate.alo', 'game/Data/Art/Models/p_walker_exhaust.alo',
+                     'game/Data/Art/Models/walker_walk_00.ala', 'addons/box.p3d', 'addons/door.p3d', 'extra/walker.alm', 'loose/wood.paa']) {
+    r = await sel(rel);
+    const mine = r.validation, theirs = cliValidate(rel);
+    const a = items(mine.items), b = items([...theirs.errors, ...theirs.warnings]);
+    check(`${rel}: validated as ferry validate ${rel} (${b.length} item(s))`, JSON.stringify(a) === JSON.stringify(b) &&
+          mine.errors === theirs.error_count && mine.warnings === theirs.warning_count && (mine.model || null) === (theirs.model || null),
+          { viewer: a, cli: b, model: [mine.model, theirs.model] });
+  }
 
   // -- the whole drop's validation; a click selects the file --
   const all = await page.evaluate(() => window.ferryViewer.validateAll());

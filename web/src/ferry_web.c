@@ -475,7 +475,10 @@ static void model_for_free(const fw_asset *h, model_for *m)
 /* {"file", "format", "errors", "warnings", "dropped", "items": [{severity,
  * offset, path, rule, message}], "entries": [...] (archives), "model" (an
  * animation: the model it was checked against)}; an asset that could not
- * be read is one error, its located read error. */
+ * be read is one error, its located read error. The diagnostics are those
+ * `ferry validate FILE` gives for the file in its folder: textures looked
+ * for beside it and in ../Textures, an animation checked against the model
+ * the CLI picks for it. */
 FW_API char *fw_validate(fw_asset *h)
 {
     json_t *j = json_object();
@@ -508,12 +511,15 @@ FW_API char *fw_validate(fw_asset *h)
     } else {
         ferry_diagnostics d = {0};
         entry_reports entries = {json_array()};
-        places p;
         model_for m = {0};
         ferry_asset_validate_options o;
         memset(&o, 0, sizeof o);
-        bool have_places = places_open(h, &p);
-        if (have_places) o.textures = &p.places;
+        /* Textures where `ferry validate FILE` looks for them: the file's
+         * folder and the Textures folders of the one above, in the source
+         * holding it (not the whole drop nor the other archives, which a
+         * view and an export search as `--textures` would). */
+        ferry_alamo_texture_places tp = {source_of(h), h->path, NULL, NULL, 0};
+        o.textures = &tp;
         if (h->detected == FERRY_FORMAT_ALA && !h->container) {
             validate_model_for(h, &m);
             o.model = m.asset;
@@ -529,7 +535,6 @@ FW_API char *fw_validate(fw_asset *h)
         json_object_set_new(j, "entries", entries.list);
         ferry_diagnostics_free(&d);
         model_for_free(h, &m);
-        if (have_places) places_close(&p);
     }
     char *text = json_dumps(j, JSON_COMPACT);
     json_decref(j);
