@@ -287,6 +287,10 @@ async function showModelParticles(opened, view) {
     view.requestFrame();
   };
   view.onParticleFrame = (f) => {
+    if (play.getAttribute('aria-pressed') !== String(view.particlesPlaying)) {
+      play.setAttribute('aria-pressed', String(view.particlesPlaying));
+      play.textContent = view.particlesPlaying ? 'Pause' : 'Play';
+    }
     if (view.particleTime > Number(time.max)) time.max = Math.ceil(view.particleTime);
     time.value = view.particleTime;
     label.textContent = `${view.particleTime.toFixed(2)} s, ${f.count} particles`;
@@ -630,7 +634,7 @@ window.ferryViewer = {
   clear: clearAll,
   select,
   validateAll,
-  tree: () => [...items.values()].map(i => ({ key: i.key, format: formatLabel(i), kind: i.kind, error: i.error || null })),
+  tree: () => [...items.values()].map(i => ({ key: i.key, path: i.path, format: formatLabel(i), kind: i.kind, error: i.error || null })),
   current: () => current,
   stats: () => (current && current.view && current.view.stats ? current.view.stats() : null),
   setSize: (w, h) => current && current.view && current.view.setFixedSize && current.view.setFixedSize(w, h),
