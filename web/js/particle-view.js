@@ -133,7 +133,7 @@ export class ParticleLayer {
     this.emitters = d.emitters;
     const tex = await this.client.call('simTextures', { sim: this.sim });
     this.messages = tex.messages;
-    this.missing = tex.textures.filter(t => t.missing && t.name).map(t => `${t.name}: ${t.missing}`);
+    this.missing = [...new Set(tex.textures.filter(t => t.missing && t.name).map(t => `${t.name}: ${t.missing}`))];
     const glow = dataTexture(tex.glow);
     const made = new Map();
     this.textures = tex.textures.map(t => {
