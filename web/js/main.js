@@ -244,7 +244,11 @@ async function showModel(item, opened) {
   out.exportedAt = tExport;
   buildModelToolbar(item, opened, view, gltf, report, state);
   out.stats = view.stats();
-  if (row(opened.format)?.key === 'alo') out.particles = await showModelParticles(opened, view);
+  if (row(opened.format)?.key === 'alo') {
+    const t = performance.now();
+    out.particles = await showModelParticles(opened, view);
+    out.particles.ms = performance.now() - t;
+  }
   return out;
 }
 

@@ -147,6 +147,11 @@ static ferry_result drop_list(void *user, const char *path, ferry_entry_fn entry
 typedef struct fw_asset fw_asset;
 
 typedef struct fw_session {
+    /* The drop as worker.js gives it (every list a call into JavaScript),
+     * and listed once per folder (ferry_file_source_cached): a model's
+     * textures and its proxies' systems list the same folders over and
+     * over. Made again when files are added (fw_session_drop_changed). */
+    ferry_file_source drop_js;
     ferry_file_source drop;
     fw_asset **archives; /* opened with fw_archive_open: further places to look in */
     size_t archive_count, archive_capacity;
@@ -185,13 +190,33 @@ FW_API fw_session *fw_session_new(void)
     json_object_seed(seed);
     fw_session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->drop = (ferry_file_source){drop_load, drop_release, drop_list, NULL, NULL, ""};
+    s->drop_js = (ferry_file_source){drop_load, drop_release, drop_list, NULL, NULL, ""};
+    ferry_error err;
+    if (ferry_file_source_cached(&s->drop_js, &s->drop, &err) != FERRY_OK) {
+        free(s);
+        return NULL;
+    }
     return s;
+}
+
+/* Files were added to the drop or it was cleared: its folders are listed
+ * afresh (the source stays where it is for those holding it). 0: out of
+ * memory (the drop is then read without the cache). */
+FW_API int fw_session_drop_changed(fw_session *s)
+{
+    ferry_file_source_close(&s->drop);
+    ferry_error err;
+    if (ferry_file_source_cached(&s->drop_js, &s->drop, &err) != FERRY_OK) {
+        s->drop = s->drop_js;
+        return 0;
+    }
+    return 1;
 }
 
 FW_API void fw_session_free(fw_session *s)
 {
     if (!s) return;
+    ferry_file_source_close(&s->drop);
     free(s->archives);
     free(s);
 }
