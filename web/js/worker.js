@@ -170,6 +170,7 @@ const ops = {
       stored.byName = byName;
       added.push({ path, size: nodeSize(node), format: id, byName, namedLikeAsset });
     }
+    M._fw_session_drop_changed(session);
     return { added };
   },
 
@@ -177,6 +178,7 @@ const ops = {
     for (const id of [...sims.keys()]) ops.simFree({ sim: id });
     for (const id of [...assets.keys()]) ops.close({ id });
     root.children.clear();
+    M._fw_session_drop_changed(session);
     return {};
   },
 
