@@ -1269,7 +1269,6 @@ FW_API void fw_sim_advance(fw_sim *s, double time)
     for (size_t k = 0; k < s->count; k++) ferry_particle_sim_advance(s->sims[k], time);
 }
 FW_API double fw_sim_time(const fw_sim *s) { return s->count ? ferry_particle_sim_time(s->sims[0]) : 0; }
-FW_API int fw_sim_systems(const fw_sim *s) { return (int)s->count; }
 FW_API size_t fw_sim_count(const fw_sim *s)
 {
     size_t n = 0;
