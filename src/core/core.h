@@ -179,6 +179,10 @@ void fy_fail_at(fy_cursor *c, size_t offset, ferry_result code, const char *fmt,
 
 /* A malloc'd copy of a string (NULL: out of memory, or `s` NULL). */
 char *fy_strdup(const char *s);
+/* A file's name without folders and extension (malloc'd, NULL without
+ * memory): the name of a scene made from the file. `backslash`: '\\'
+ * ends a folder too (an Alamo model's name, as the ferry tool named them). */
+char *fy_path_stem(const char *path, bool backslash);
 
 bool fy_buf_reserve(ferry_buffer *b, size_t extra);
 void fy_buf_append(ferry_buffer *b, const void *data, size_t n);

@@ -19,11 +19,7 @@
 static void vsay(const fy_export *x, ferry_message_kind kind, const char *file, const char *rule,
                  const ferry_error *error, const char *fmt, va_list ap)
 {
-    if (!x->o->message) return;
-    char text[8192];
-    vsnprintf(text, sizeof text, fmt, ap);
-    ferry_message m = {kind, file ? file : x->name, text, rule, error};
-    x->o->message(x->o->user, &m);
+    fy_vmessage(x->o->message, x->o->user, kind, file ? file : x->name, rule, error, fmt, ap);
 }
 
 void fy_export_say(const fy_export *x, ferry_message_kind kind, const char *file, const char *rule, const char *fmt, ...)
@@ -69,15 +65,7 @@ ferry_result fy_export_refuse(fy_export *x, ferry_result code, const char *rule,
 void fy_export_finding(const fy_export *x, const ferry_diagnostic *d, bool located)
 {
     char where[256] = "";
-    if (located) {
-        size_t n = 0;
-        if (d->offset != FERRY_NO_OFFSET)
-            n += (size_t)snprintf(where, sizeof where, "offset 0x%llx (%llu), ", (unsigned long long)d->offset,
-                                  (unsigned long long)d->offset);
-        /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
-        if (d->path[0] && n < sizeof where)
-            snprintf(where + n, sizeof where - n, "%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", d->path);
-    }
+    if (located) fy_diagnostic_where(d, where, sizeof where);
     fy_export_say(x, d->severity == FERRY_SEVERITY_ERROR ? FERRY_MESSAGE_ERROR : FERRY_MESSAGE_WARNING, NULL, d->rule,
                   "%s%s", where, d->message);
 }
@@ -113,25 +101,7 @@ void ferry_export_report_free(ferry_export_report *report)
     memset(report, 0, sizeof *report);
 }
 
-/* The input's file name without folders and extension: the scene's name.
- * `backslash`: '\\' ends a folder too (an Alamo model's, as the ferry tool
- * named them). malloc'd. */
-static char *stem_of(const char *name, bool backslash)
-{
-    const char *base = name;
-    for (const char *p = name; *p; p++)
-        if (*p == '/' || (backslash && *p == '\\')) base = p + 1;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    char *out = malloc(len + 1);
-    if (out) {
-        memcpy(out, base, len);
-        out[len] = 0;
-    }
-    return out;
-}
-
-char *fy_export_scene_name(const fy_export *x, bool backslash) { return stem_of(x->name, backslash); }
+char *fy_export_scene_name(const fy_export *x, bool backslash) { return fy_path_stem(x->name, backslash); }
 
 /* ---- ODOL ---- */
 
