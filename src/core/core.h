@@ -179,6 +179,27 @@ void fy_fail_at(fy_cursor *c, size_t offset, ferry_result code, const char *fmt,
 
 /* A malloc'd copy of a string (NULL: out of memory, or `s` NULL). */
 char *fy_strdup(const char *s);
+
+/* A name byte of an archive as its game compares names: '/' as '\\',
+ * ASCII letters in one case (`upper`: MEG's; lower: PBO's). */
+static inline int fy_archive_name_char(char c, bool upper)
+{
+    if (upper && c >= 'a' && c <= 'z') return c - 32;
+    if (!upper && c >= 'A' && c <= 'Z') return c + 32;
+    return c == '/' ? '\\' : (unsigned char)c;
+}
+/* Names a and b (lengths na, nb) as the game orders them: byte by byte
+ * through fy_archive_name_char, then the shorter first; negative, 0 or
+ * positive. */
+static inline int fy_archive_name_cmp(const char *a, size_t na, const char *b, size_t nb, bool upper)
+{
+    size_t n = na < nb ? na : nb;
+    for (size_t i = 0; i < n; i++) {
+        int x = fy_archive_name_char(a[i], upper), y = fy_archive_name_char(b[i], upper);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return na < nb ? -1 : na > nb;
+}
 /* A file's name without folders and extension (malloc'd, NULL without
  * memory): the name of a scene made from the file. `backslash`: '\\'
  * ends a folder too (an Alamo model's name, as the ferry tool named them). */

@@ -70,6 +70,17 @@ void fy_export_finding(const fy_export *x, const ferry_diagnostic *d, bool locat
                   "%s%s", where, d->message);
 }
 
+ferry_result fy_export_to_scene(fy_export *x, ferry_asset_scene_options *so, ferry_diagnostics *diags, ferry_scene **out)
+{
+    so->diagnostics = diags;
+    ferry_error e;
+    fy_error_clear(&e);
+    ferry_result r = x->row->to_scene(x->in->asset, x->object, so, out, &e);
+    if (r != FERRY_OK) return fy_export_fail(x, NULL, &e);
+    for (size_t i = 0; i < diags->count; i++) fy_export_finding(x, &diags->items[i], true);
+    return FERRY_OK;
+}
+
 /* ---- the report's strings ---- */
 
 const char *fy_export_keep(fy_export *x, const char *text)
@@ -157,14 +168,9 @@ static ferry_result export_odol(fy_export *x, ferry_scene **out)
     so.no_animations = o->no_animations;
     so.texture_roots = count ? roots : NULL;
     so.texture_root_count = count;
-    so.diagnostics = &diags;
     so.odol_report = &rep;
-    ferry_error e;
-    fy_error_clear(&e);
-    ferry_result r = x->row->to_scene(x->in->asset, x->object, &so, out, &e);
-    if (r != FERRY_OK) {
-        r = fy_export_fail(x, NULL, &e);
-    } else {
+    ferry_result r = fy_export_to_scene(x, &so, &diags, out);
+    if (r == FERRY_OK) {
         ferry_export_report *report = x->report;
         report->texture_roots = count;
         report->odol = rep;
@@ -177,7 +183,6 @@ static ferry_result export_odol(fy_export *x, ferry_scene **out)
         report->odol.missing_texture_count = report->missing_texture_count;
         report->images = rep.images;
         /* Textures not found, a warning each (the list is the report's). */
-        for (size_t i = 0; i < diags.count; i++) fy_export_finding(x, &diags.items[i], true);
         report->warnings += diags.count;
         if (!so.all && !so.lods) diagnose_game_view(x, &rep);
         if (rep.procedural_ignored) report->warnings++;
@@ -201,16 +206,10 @@ static ferry_result export_alm(fy_export *x, ferry_scene **out)
     ferry_asset_scene_options so = {0};
     so.name = name;
     so.alm_lod = x->o->alm_lod;
-    so.diagnostics = &diags;
     so.alm_report = &rep;
-    ferry_error e;
-    fy_error_clear(&e);
-    ferry_result r = x->row->to_scene(x->in->asset, x->object, &so, out, &e);
-    if (r != FERRY_OK) {
-        r = fy_export_fail(x, NULL, &e);
-    } else {
+    ferry_result r = fy_export_to_scene(x, &so, &diags, out);
+    if (r == FERRY_OK) {
         ferry_export_report *report = x->report;
-        for (size_t i = 0; i < diags.count; i++) fy_export_finding(x, &diags.items[i], true);
         report->warnings += diags.warning_count;
         report->alm = rep;
         report->alm_lod = x->o->alm_lod != NULL;
