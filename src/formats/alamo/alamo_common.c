@@ -217,6 +217,19 @@ static uint8_t *begin_minis(fy_alamo_reader *r, const ferry_chunk *chunk, ferry_
     return fy_alamo_alloc_array(r, chunk, *count ? *count : 1, 1);
 }
 
+/* A mini-chunk no field takes, kept raw in layout's unknown list (made
+ * for `count` on the first). */
+static bool keep_raw(fy_alamo_reader *r, const ferry_chunk *chunk, ferry_mini_layout *layout, ferry_raw_mini **unknown,
+                     size_t count, const ferry_mini_chunk *m)
+{
+    if (!*unknown && !(*unknown = fy_alamo_alloc_array(r, chunk, count, sizeof **unknown))) return false;
+    ferry_raw_mini *raw = &(*unknown)[layout->unknown_count++];
+    raw->type = m->type;
+    raw->body.size = m->size;
+    raw->body.data = fy_alamo_copy(r, chunk, m->data, m->size);
+    return raw->body.data != NULL;
+}
+
 bool fy_alamo_read_minis(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_mini_field *fields,
                          size_t field_count, void *base, uint32_t *present, ferry_mini_layout *layout,
                          const char *what)
@@ -252,15 +265,7 @@ bool fy_alamo_read_minis(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_
             if (present && m->type < 32) *present |= 1u << m->type;
             continue;
         }
-        if (!unknown) {
-            unknown = fy_alamo_alloc_array(r, chunk, count, sizeof *unknown);
-            if (!unknown) return false;
-        }
-        ferry_raw_mini *raw = &unknown[layout->unknown_count++];
-        raw->type = m->type;
-        raw->body.size = m->size;
-        raw->body.data = fy_alamo_copy(r, chunk, m->data, m->size);
-        if (!raw->body.data) return false;
+        if (!keep_raw(r, chunk, layout, &unknown, count, m)) return false;
     }
     for (size_t k = 0; k < field_count; k++) {
         if (fields[k].required && !(seen & (1ull << k))) {
@@ -531,15 +536,7 @@ bool fy_alamo_read_minis_wide(fy_alamo_reader *r, const ferry_chunk *chunk, cons
             }
             /* A known type of another size: kept as is, its field absent. */
         }
-        if (!unknown) {
-            unknown = fy_alamo_alloc_array(r, chunk, count, sizeof *unknown);
-            if (!unknown) return false;
-        }
-        ferry_raw_mini *raw = &unknown[layout->unknown_count++];
-        raw->type = m->type;
-        raw->body.size = m->size;
-        raw->body.data = fy_alamo_copy(r, chunk, m->data, m->size);
-        if (!raw->body.data) return false;
+        if (!keep_raw(r, chunk, layout, &unknown, count, m)) return false;
     }
     layout->order = order;
     layout->order_count = count;
