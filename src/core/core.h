@@ -53,6 +53,10 @@ bool fy_file_source_cached_find(const ferry_file_source *source, const char *fol
 
 void fy_diag_add(ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
                  const char *path, const char *rule, const char *fmt, ...) FY_PRINTF(6, 7);
+/* A validator's findings, added to the `diags` in scope; an error also
+ * counted in the `errors` in scope (the number ferry_X_validate returns). */
+#define FY_DIAG_ERR(off, p, rule, ...) (fy_diag_add(diags, FERRY_SEVERITY_ERROR, off, p, rule, __VA_ARGS__), errors++)
+#define FY_DIAG_WARN(off, p, rule, ...) fy_diag_add(diags, FERRY_SEVERITY_WARNING, off, p, rule, __VA_ARGS__)
 
 /* ---- cursor ----
  * Reads from [pos, end) of base. A failed read marks the cursor failed,
