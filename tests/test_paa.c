@@ -331,8 +331,23 @@ static void encode_tests(void)
     }
 }
 
+/* The names that say a texture holds data, not colour (ferry_paa_data_map_name). */
+static void check_data_map_names(void)
+{
+    CHECK(ferry_paa_data_map_name("x_nohq.paa"));
+    CHECK(ferry_paa_data_map_name("Data/tank_SMDI.paa"));
+    CHECK(ferry_paa_data_map_name("a/b/rock_ns.png"));
+    CHECK(ferry_paa_data_map_name("x_sm"));
+    CHECK(!ferry_paa_data_map_name("x_co.paa"));
+    CHECK(!ferry_paa_data_map_name("_nohq.paa")); /* the suffix alone is no name */
+    CHECK(!ferry_paa_data_map_name("x_nohq/diffuse.paa"));
+    CHECK(!ferry_paa_data_map_name("x_nohq.paa.bak_co"));
+    CHECK(!ferry_paa_data_map_name(NULL));
+}
+
 int main(void)
 {
+    check_data_map_names();
     bytes o;
     /* ARGB8888, 2 x 1, stored B G R A: one flag byte of 8 literals, then the
      * signed sum 0x10+0x20+0x30+0x40-128-112-96-1 = -177. */

@@ -103,8 +103,9 @@ FERRY_API ferry_result ferry_author_alo(const ferry_scene *scene, const char *ou
 
 typedef struct ferry_author_alm_scene_options {
     const char *name;       /* how messages name the model; NULL: ferry_asset_name */
-    /* The scene's name (ferry_alo_scene_options.name: the model file's base
-     * name without extension, as an export names it); NULL: the converter's. */
+    /* The scene's name (ferry_alo_scene_options.name); NULL: the model's
+     * file name (`name`, else the asset's) without folders ('/' or '\\')
+     * and extension, as an export names it; without either, the converter's. */
     const char *scene_name;
     /* The one animation the ALM keeps (an ALA asset whose bones must be the
      * model's: ferry_ala_model_misfits; one that does not fit is

@@ -289,6 +289,103 @@ FERRY_API void ferry_export_tree_report_free(ferry_export_tree_report *report);
 FERRY_API ferry_result ferry_export_tree(const char *in, const char *out_dir, const ferry_export_tree_options *options,
                                          ferry_export_tree_report *report, ferry_error *err);
 
+/* ---- validation in context (ferry validate) ----
+ *
+ * A file validated as the game would meet it: a model's and a particle
+ * system's textures looked up where the game looks (beside it, in
+ * ../Textures, then in the places given), an animation checked against its
+ * model (given, or paired by name: ferry_ala_model_for among the models
+ * given, then beside it), an archive's entries checked as files. */
+
+/* One thing checked: a file, an archive's entry, or a folder of a tree that
+ * could not be read. */
+typedef struct ferry_validate_item {
+    const char *file;     /* how it is named: the path given, ROOT/REL, ARCHIVE:ENTRY */
+    ferry_format format;  /* its content's (UNKNOWN: not told) */
+    bool entry;           /* an archive's entry (delivered after its archive) */
+    bool folder;          /* a folder that could not be read (ferry_validate_tree); `error` says why */
+    const ferry_error *error;             /* it could not be read: why (diagnostics then NULL) */
+    const ferry_diagnostics *diagnostics; /* its problems (NULL with error) */
+    /* An ALA animation: the model it was checked against (its path, or
+     * options->model_name); NULL: checked alone. */
+    const char *model;
+    size_t error_count; /* error ? 1 : diagnostics->error_count */
+} ferry_validate_item;
+
+typedef void (*ferry_validate_item_fn)(void *user, const ferry_validate_item *item);
+
+typedef struct ferry_validate_options {
+    /* Textures are looked up beside each model or particle system, in
+     * ../Textures, then in each of these places (each at its root and in
+     * its Data/Art/Textures; a NULL place holds nothing); one not found is a
+     * warning. `skip_textures`: not looked up. */
+    const ferry_place *const *textures;
+    size_t texture_count;
+    bool skip_textures;
+    /* Every animation checked against this asset of an ALO model, named
+     * `model_name` in the items; NULL: each paired by name with a model
+     * among `models` (paths), then beside it on the disk (read once each,
+     * the last 8 kept). An animation without a model is checked alone. */
+    const ferry_asset *model;
+    const char *model_name;
+    const char *const *models;
+    size_t model_count;
+    /* ferry_validate_tree: folders walked (each entry of the list that is
+     * a folder); without it a folder is an input that cannot be read. */
+    bool recursive;
+    /* Where folders and archives are opened (a model's folder and the one
+     * above): shared with the caller's texture places so that each is
+     * opened once. NULL: a pool of the job's own. */
+    ferry_places *places;
+    /* Each item, in order, as soon as it is checked (may be NULL): a
+     * file's own, then its entries'. */
+    ferry_validate_item_fn item;
+    void *item_user;
+    /* The walk's messages (FERRY_WALK_FOLDER_REVISITED and
+     * FERRY_WALK_FOLDER_UNREADABLE, file the folder), as they happen. */
+    ferry_message_fn message;
+    void *user;
+    /* First (0, total, NULL) once the files are known, then after each
+     * file (may be NULL). */
+    ferry_progress_fn progress;
+    void *progress_user;
+} ferry_validate_options;
+
+typedef struct ferry_validate_report {
+    size_t checked;  /* files validated or failed to read (not entries, not folders) */
+    size_t invalid;  /* of them, those with errors (entries' included) or not read */
+    size_t errors;   /* errors over all */
+    size_t skipped;  /* files of a walked folder of no format ferry validates */
+    ferry_folder_skip *folders; /* folders not walked, in the order met */
+    size_t folder_count;
+    size_t failed_folders; /* of them, those that could not be read (each also an item) */
+    void *owned; /* internal */
+} ferry_validate_report;
+
+FERRY_API void ferry_validate_report_free(ferry_validate_report *report); /* zeroes it */
+
+/* Validates the file at `path` with its context (above): opened once
+ * (ferry_asset_open, need FERRY_CAN_VALIDATE), checked by its format's
+ * rules (ferry_asset_validate), its items delivered through options->item.
+ * A file that cannot be read is one item with its error. Returns FERRY_OK
+ * when it was checked or could not be read (the report says which); an
+ * error code only when out of memory or without a path or report. */
+FERRY_API ferry_result ferry_validate_input(const char *path, const ferry_validate_options *options,
+                                            ferry_validate_report *report, ferry_error *err);
+
+/* The same for every path of `paths`, in order; with options->recursive a
+ * folder is walked (subfolders too, names starting with '.' left out, each
+ * folder once) and its files checked sorted by path: those whose content
+ * is a format ferry validates (text configs only when named .cpp, .hpp or
+ * .bisurf: scripts read as config text too), and those named like an
+ * asset (ferry_format_named_like_asset) whatever their content; the others
+ * are counted as skipped. A folder that cannot be read is an item (folder,
+ * with its error) at its place in that order. Models read for animations
+ * and places opened are shared by all the paths. Returns as
+ * ferry_validate_input does. */
+FERRY_API ferry_result ferry_validate_tree(const char *const *paths, size_t count, const ferry_validate_options *options,
+                                           ferry_validate_report *report, ferry_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -360,6 +360,28 @@ typedef void (*ferry_message_fn)(void *user, const ferry_message *message);
 #define FERRY_WALK_FOLDER_REVISITED "folder-revisited"
 #define FERRY_WALK_FOLDER_UNREADABLE "folder-unreadable"
 
+/* A file of a folder tree walked by ferry_folder_walk (anything but a
+ * folder): `path` is ROOT/REL, `rel` its path below the root ('/' between
+ * folders); `regular` whether it is a regular file (links followed);
+ * `error` 0, or the system's code when it could not be looked at (a
+ * dangling link). Nothing is opened by the walk. */
+typedef void (*ferry_walk_fn)(void *user, const char *path, const char *rel, bool regular, int error);
+
+typedef struct ferry_walk_options {
+    ferry_walk_fn file; /* each file (may be NULL) */
+    void *file_user;
+    ferry_message_fn message; /* FERRY_WALK_FOLDER_REVISITED, _UNREADABLE (may be NULL) */
+    void *user;
+} ferry_walk_options;
+
+/* Walks the folder `root` as every job does (pack, convert -r, validate
+ * -r): subfolders too, names starting with '.' left out, each folder
+ * entered once (a link loop or a second link is said and skipped, a
+ * folder's own place before a link to it). FERRY_OK when every folder was
+ * read; FERRY_ERR_IO naming the first that could not be (the others are
+ * walked all the same); FERRY_ERR_NOMEM. */
+FERRY_API ferry_result ferry_folder_walk(const char *root, const ferry_walk_options *options, ferry_error *err);
+
 /* Called as a job goes: first with done 0 (total known: what the job will
  * do), then after each item with its name (done counted up to total). */
 typedef void (*ferry_progress_fn)(void *user, size_t done, size_t total, const char *item);

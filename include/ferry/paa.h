@@ -120,6 +120,13 @@ typedef struct ferry_paa_encode_options {
 FERRY_API ferry_result ferry_paa_encode(const ferry_image *image, const ferry_paa_encode_options *options,
                                         ferry_paa **out, ferry_error *err);
 
+/* Whether a texture's file name says it holds data rather than colour, by
+ * Bohemia's suffixes for normal and specular maps: the name's last part
+ * before the extension ends in _nohq, _no, _nshq, _ns, _smdi, _sm or _sms,
+ * ignoring ASCII case ("x_nohq.paa"); such a texture is encoded with
+ * `linear`. Folders ('/') are ignored; NULL is false. */
+FERRY_API bool ferry_paa_data_map_name(const char *name);
+
 /* "DXT1" ... "ARGB8888", "AI88"; NULL for an unknown type. */
 FERRY_API const char *ferry_paa_type_name(uint16_t type);
 

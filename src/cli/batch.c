@@ -112,14 +112,7 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
     b.logs_out = open_memstream(&b.logs, &b.logs_size);
     ferry_export_tree_options o = {0};
     ferry_export_options *e = &o.export;
-    e->all = co->all;
-    e->animations = NULL;
-    e->auto_animations = co->auto_animations;
-    e->force = co->force;
-    e->textures = co->textures;
-    e->texture_count = co->texture_count;
-    e->skip_textures = co->skip_textures;
-    e->allow_invalid = co->allow_invalid;
+    cli_export_choices(co, e);
     /* Like cp -r: a batch writes new, reproducible files, and a flush per
      * file would cost more than converting it. */
     e->write.no_sync = true;

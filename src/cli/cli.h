@@ -99,14 +99,6 @@ int cli_output_error(const char *out, const ferry_error *err);
  * located error. Returns CLI_OK or what cli_output_error returns. */
 int cli_write_output(const char *in, const char *out, const ferry_buffer *buf);
 
-/* The file name without folders and extension (malloc'd; NULL when out of
- * memory): the name of a scene made from the file. */
-char *cli_file_stem(const char *path);
-/* The same with '\\' also ending a folder: an Alamo model's scene name
- * (ferry_alo_scene_options.name), as the library made it from the model's
- * path before its options took a name. */
-char *cli_model_name(const char *path);
-
 /* Strings from files and paths in the JSON the tool builds itself (the
  * README's "Names in output" rule, ferry_text_utf8): a string that is not
  * UTF-8 is read as Latin-1 and its key ("file", or "mesh_names/1" for an

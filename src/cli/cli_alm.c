@@ -43,6 +43,15 @@ static bool text_more(uint64_t i, uint64_t count, const char *what)
     return false;
 }
 
+/* The array object[key], after the line "TITLE: N" giving its size (*n). */
+static const json_t *section(const json_t *object, const char *key, const char *title, size_t *n)
+{
+    const json_t *a = json_object_get(object, key);
+    *n = json_array_size(a);
+    printf("%s: %zu\n", title, *n);
+    return a;
+}
+
 /* The bytes after the last frame: the full dump's "trailing" (hex). */
 static size_t trailing_bytes(const json_t *full) { return cli_jlen(full, "trailing") / 2; }
 
@@ -124,17 +133,13 @@ static void dump_text(const char *file, const json_t *j, long long frame_count)
         print_matrix("      ", json_object_get(b, "transform"));
     }
     if (json_object_get(j, "P")) printf("P: %zux%zu given\n", 4 * bone_count, 4 * bone_count);
-    a = json_object_get(j, "positions");
-    n = json_array_size(a);
-    printf("positions: %zu\n", n);
+    a = section(j, "positions", "positions", &n);
     for (size_t i = 0; i < n && text_more(i, n, "positions"); i++) {
         printf("  [%zu] ", i);
         print_vector(json_array_get(a, i));
         printf("\n");
     }
-    a = json_object_get(j, "vertices");
-    n = json_array_size(a);
-    printf("vertices: %zu\n", n);
+    a = section(j, "vertices", "vertices", &n);
     for (size_t i = 0; i < n && text_more(i, n, "vertices"); i++) {
         const json_t *v = json_array_get(a, i), *st = json_object_get(v, "tex_coords");
         printf("  [%zu] position %lld, st (%g, %g)", i, cli_jint(v, "position"), num_at(st, 0), num_at(st, 1));
@@ -147,25 +152,19 @@ static void dump_text(const char *file, const json_t *j, long long frame_count)
         }
         printf("\n");
     }
-    a = json_object_get(j, "textures");
-    n = json_array_size(a);
-    printf("textures: %zu\n", n);
+    a = section(j, "textures", "textures", &n);
     for (size_t i = 0; i < n && text_more(i, n, "textures"); i++) {
         const json_t *t = json_array_get(a, i);
         printf("  [%zu] %lldx%lld, %lld channels, %s\n", i, cli_jint(t, "width"), cli_jint(t, "height"),
                cli_jint(t, "channels"), cli_jint(t, "signed") ? "signed (vectors)" : "unsigned (colours)");
     }
     if (version >= 8) {
-        a = json_object_get(j, "tangent_maps");
-        n = json_array_size(a);
-        printf("tangent maps: %zu\n", n);
+        a = section(j, "tangent_maps", "tangent maps", &n);
         for (size_t i = 0; i < n && text_more(i, n, "tangent maps"); i++)
             printf("  [%zu] %lldx%lld\n", i, cli_jint(json_array_get(a, i), "width"),
                    cli_jint(json_array_get(a, i), "height"));
     }
-    a = json_object_get(j, "materials");
-    n = json_array_size(a);
-    printf("materials: %zu\n", n);
+    a = section(j, "materials", "materials", &n);
     for (size_t i = 0; i < n && text_more(i, n, "materials"); i++) {
         const json_t *mat = json_array_get(a, i);
         printf("  [%zu] texture %lld", i, cli_jint(mat, "texture_id"));
@@ -180,18 +179,14 @@ static void dump_text(const char *file, const json_t *j, long long frame_count)
             printf("\n");
         }
     }
-    a = json_object_get(j, "triangles");
-    n = json_array_size(a);
-    printf("triangles: %zu\n", n);
+    a = section(j, "triangles", "triangles", &n);
     for (size_t i = 0; i < n && text_more(i, n, "triangles"); i++) {
         const json_t *t = json_array_get(a, i);
         printf("  [%zu] %lld %lld %lld, material %lld\n", i, (long long)json_integer_value(json_array_get(t, 0)),
                (long long)json_integer_value(json_array_get(t, 1)), (long long)json_integer_value(json_array_get(t, 2)),
                (long long)json_integer_value(json_array_get(t, 3)));
     }
-    a = json_object_get(j, "collapses");
-    n = json_array_size(a);
-    printf("collapses: %zu\n", n);
+    a = section(j, "collapses", "collapses", &n);
     for (size_t i = 0; i < n && text_more(i, n, "collapses"); i++) {
         const json_t *c = json_array_get(a, i);
         if (strcmp(cli_jstr(c, "kind"), "influence") == 0) {

@@ -26,9 +26,7 @@ static ferry_scene *model_scene(const char *in, const char *anim)
         return NULL;
     }
     ferry_author_alm_scene_options so = {0};
-    char *scene_name = cli_model_name(in);
     so.name = in;
-    so.scene_name = scene_name;
     so.message = cli_print_message;
     so.user = "convert";
     ferry_file_source folder;
@@ -46,7 +44,6 @@ static ferry_scene *model_scene(const char *in, const char *anim)
     }
     if (ferry_author_alm_scene(model.handle, &so, &scene, &err) != FERRY_OK) scene = NULL; /* said */
 done:
-    free(scene_name);
     if (folder_open) ferry_file_source_close(&folder);
     cli_asset_free(&animation);
     cli_asset_free(&model);

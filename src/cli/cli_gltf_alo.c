@@ -49,7 +49,7 @@ const char *cli_assimp_hint(const char *path)
  * no .mtl, no external textures): through Assimp only when the content is
  * no format ferry reads (a glTF named .obj is a glTF), as cmd_convert.c
  * routes; the head tells the content as the whole file does. */
-static ferry_scene *read_scene(const char *in, ferry_error *err)
+static ferry_scene *load_scene(const char *in, ferry_error *err)
 {
     const char *hint = cli_assimp_hint(in);
     uint8_t head[FERRY_DETECT_HEAD];
@@ -69,6 +69,15 @@ static ferry_scene *read_scene(const char *in, ferry_error *err)
         return scene;
     }
     if (ferry_gltf_load(in, NULL, &scene, err) != FERRY_OK) scene = NULL;
+    return scene;
+}
+
+/* The same, NULL with the error printed. */
+static ferry_scene *read_scene(const char *in)
+{
+    ferry_error err;
+    ferry_scene *scene = load_scene(in, &err);
+    if (!scene) cli_print_error(in, &err);
     return scene;
 }
 
@@ -100,13 +109,9 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
         }
     }
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT files");
-
+    ferry_scene *scene = read_scene(in);
+    if (!scene) return CLI_INVALID;
     ferry_error err;
-    ferry_scene *scene = read_scene(in, &err);
-    if (!scene) {
-        cli_print_error(in, &err);
-        return CLI_INVALID;
-    }
     ferry_author_alo_options ao = {0};
     ao.name = in;
     ao.ala_format = (uint8_t)ala_format;
@@ -177,12 +182,9 @@ int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source)
         if (!cli_take_file(argv[i], &in, &out)) return CLI_USAGE;
     }
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT files");
+    ferry_scene *scene = read_scene(in);
+    if (!scene) return CLI_INVALID;
     ferry_error err;
-    ferry_scene *scene = read_scene(in, &err);
-    if (!scene) {
-        cli_print_error(in, &err);
-        return CLI_INVALID;
-    }
     /* The reader names textures without loading them (self-contained
      * files only); glTF images need their bytes, so the names are left out. */
     if (scene->image_count) {

@@ -8,7 +8,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <ctype.h>
 #include <string.h>
 
 int cli_paa_info(const char *file, const ferry_asset *asset, const json_t *j)
@@ -87,25 +86,6 @@ static int to_png(const char *in, const char *out, size_t mip)
     }
     ferry_asset_free(asset);
     return status;
-}
-
-/* The name's last suffix before the extension is one of Bohemia's for
- * normal and specular maps (data, not colour): "x_nohq.paa". */
-static bool data_map_name(const char *path)
-{
-    static const char *const suffixes[] = {"_nohq", "_no", "_nshq", "_ns", "_smdi", "_sm", "_sms"};
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot ? (size_t)(dot - base) : strlen(base);
-    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-        size_t n = strlen(suffixes[i]);
-        if (len <= n) continue;
-        size_t k = 0;
-        while (k < n && tolower((unsigned char)base[len - n + k]) == suffixes[i][k]) k++;
-        if (k == n) return true;
-    }
-    return false;
 }
 
 /* PNG, TGA or DDS -> PAA/PAC (ferry_paa_encode). */
@@ -203,7 +183,7 @@ int cli_paa_convert(int argc, char **argv, ferry_format source)
         if (!paa_out)
             return cli_usage_error("convert", "'%s' is not a PAA/PAC texture; images convert to .paa or .pac", in);
         if (mip >= 0) return cli_usage_error("convert", "--mip applies to reading PAA textures");
-        enc.linear = linear || (!srgb && data_map_name(out));
+        enc.linear = linear || (!srgb && ferry_paa_data_map_name(out));
         return from_image(in, out, &enc);
     }
     if (encode_option)

@@ -19,7 +19,6 @@
  * only, never blocking on a FIFO); the library itself serves nothing. */
 #define _DEFAULT_SOURCE
 #include "cli.h"
-#include "walk.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -300,17 +299,17 @@ static void add_file(index_walk *w, const char *rel, uint64_t size)
     ferry_buffer_free(&url);
 }
 
-static void visit(void *ctx, const char *path, const char *rel, const struct stat *st, int error)
+static void visit(void *ctx, const char *path, const char *rel, bool regular, int error)
 {
-    (void)path;
     index_walk *w = ctx;
-    if (error || !st || !S_ISREG(st->st_mode)) return;
+    struct stat st;
+    if (error || !regular || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
     /* Listed only when it would be served: inside its folder once links
      * are resolved, every segment a plain name. */
     char *real = contained_file(w->server->roots[w->root].real, rel);
     if (!real) return;
     free(real);
-    add_file(w, rel, (uint64_t)st->st_size);
+    add_file(w, rel, (uint64_t)st.st_size);
 }
 
 static enum MHD_Result send_index(struct MHD_Connection *c, const view_server *s)
@@ -322,9 +321,9 @@ static enum MHD_Result send_index(struct MHD_Connection *c, const view_server *s
         struct stat st;
         if (stat(r->real, &st) != 0) continue;
         if (r->folder && S_ISDIR(st.st_mode)) {
-            cli_walk walk = {.cmd = "view", .visit = visit, .ctx = &w};
-            cli_walk_run(&walk, r->real, &st);
-            cli_walk_free(&walk);
+            ferry_walk_options walk = {visit, &w, cli_print_entry_message, "view"};
+            ferry_error ignored; /* each folder that cannot be read is said as the walk meets it */
+            (void)ferry_folder_walk(r->real, &walk, &ignored);
         } else if (!r->folder && S_ISREG(st.st_mode)) {
             add_file(&w, r->name, (uint64_t)st.st_size);
         }

@@ -267,6 +267,17 @@ static size_t validation_end(const message_list *l)
     return end;
 }
 
+void cli_export_choices(const cli_convert_options *co, ferry_export_options *o)
+{
+    o->all = co->all;
+    o->force = co->force;
+    o->auto_animations = co->auto_animations;
+    o->textures = co->textures;
+    o->texture_count = co->texture_count;
+    o->skip_textures = co->skip_textures;
+    o->allow_invalid = co->allow_invalid;
+}
+
 int cli_export_file(const char *in, const char *out, const cli_convert_options *co)
 {
     ferry_export_input input;
@@ -293,19 +304,13 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
         }
     }
     ferry_export_options o = {0};
-    o.all = co->all;
     o.lods = co->lod_count ? co->lods : NULL;
     o.lod_count = co->lod_count;
     o.no_animations = co->no_animations;
     o.alm_lod = co->alm_lod;
     o.animations = (const ferry_asset *const *)anims;
     o.animation_count = anim_count;
-    o.force = co->force;
-    o.auto_animations = co->auto_animations;
-    o.textures = co->textures;
-    o.texture_count = co->texture_count;
-    o.skip_textures = co->skip_textures;
-    o.allow_invalid = co->allow_invalid;
+    cli_export_choices(co, &o);
     o.message = keep;
     o.user = &messages;
     o.report = &report;

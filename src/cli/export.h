@@ -24,6 +24,10 @@ bool cli_message_is_finding(const ferry_message *m);
  * (--anim files opened here), then its summary lines. Returns CLI_OK,
  * CLI_INVALID or CLI_USAGE (an argument the input refused: --lod N). */
 int cli_export_file(const char *in, const char *out, const struct cli_convert_options *options);
+/* The choices of `convert` that one export and a tree's share, copied into
+ * the library's options (all, force, --anim auto, the texture places,
+ * --no-textures, --allow-invalid). */
+void cli_export_choices(const struct cli_convert_options *co, ferry_export_options *o);
 
 /* The lines an item's export adds to its messages: the ODOL game view's
  * diagnosis (an empty LOD, no visual LOD) and the procedural textures not

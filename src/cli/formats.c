@@ -6,6 +6,25 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Each format's printers (cli_X.c; cmd_info.c and cmd_dump.c for the Alamo
+ * family): declared here, where the table is their only caller. */
+int cli_alamo_info(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_alamo_dump(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_odol_info(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_odol_dump(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_alm_info(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_meg_info(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_meg_dump(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_meg_list(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_pbo_info(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_pbo_dump(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_pbo_list(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_paa_info(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_paa_dump(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_config_info(const char *file, const ferry_asset *asset, const json_t *j);
+int cli_config_dump(const char *file, const ferry_asset *asset, const json_t *j);
+
 static const cli_printer printers[] = {
     {{FERRY_FORMAT_ALO_MODEL, FERRY_FORMAT_ALO_PARTICLE, FERRY_FORMAT_ALO_PARTICLE_UAW, FERRY_FORMAT_ALA},
      cli_alamo_info, cli_alamo_dump, CLI_JSON_TEXT, NULL},

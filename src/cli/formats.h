@@ -63,15 +63,9 @@ int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail deta
 
 /* Each family's printers (named by the table in formats.c) and `ferry
  * convert` option parsers (named by cmd_convert.c's routes). */
-int cli_alamo_info(const char *file, const ferry_asset *asset, const json_t *j);  /* cmd_info.c */
-int cli_alamo_dump(const char *file, const ferry_asset *asset, const json_t *j);  /* cmd_dump.c: any chunk tree */
 int cli_alamo_convert(int argc, char **argv, ferry_format source); /* cmd_convert.c */
 int cli_alamo_export(const char *in, const char *out, const cli_convert_options *options);
-int cli_odol_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_odol.c */
-int cli_odol_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_odol_convert(int argc, char **argv, ferry_format source);
-int cli_alm_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_alm.c */
-int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_alm_convert(int argc, char **argv, ferry_format source);
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
 /* glTF -> ALO model (cli_gltf_alo.c). */
@@ -80,20 +74,10 @@ extern const char cli_gltf_alo_convert_help[];
 /* FBX, OBJ, Collada through Assimp (cli_gltf_alo.c): the hint by extension, or NULL. */
 const char *cli_assimp_hint(const char *path);
 int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source);
-int cli_meg_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_meg.c */
-int cli_meg_dump(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_meg_list(const char *file, const ferry_asset *asset, const json_t *j);
 extern const char cli_meg_convert_help[];
-int cli_pbo_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_pbo.c */
-int cli_pbo_dump(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_pbo_list(const char *file, const ferry_asset *asset, const json_t *j);
 extern const char cli_pbo_convert_help[];
-int cli_paa_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_paa.c */
-int cli_paa_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_paa_convert(int argc, char **argv, ferry_format source);
 extern const char cli_paa_convert_help[];
-int cli_config_info(const char *file, const ferry_asset *asset, const json_t *j); /* cli_config.c */
-int cli_config_dump(const char *file, const ferry_asset *asset, const json_t *j);
 int cli_config_convert(int argc, char **argv, ferry_format source);
 extern const char cli_config_convert_help[];
 /* Lines added to `ferry convert --help` by the ODOL and ALM families. */

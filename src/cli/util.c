@@ -314,35 +314,6 @@ int cli_write_output(const char *in, const char *out, const ferry_buffer *buf)
     return CLI_OK;
 }
 
-char *cli_file_stem(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    char *out = malloc(len + 1);
-    if (out) {
-        memcpy(out, base, len);
-        out[len] = 0;
-    }
-    return out;
-}
-
-char *cli_model_name(const char *path)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    char *out = malloc(len + 1);
-    if (out) {
-        memcpy(out, base, len);
-        out[len] = 0;
-    }
-    return out;
-}
-
 void cli_print_message(void *cmd, const ferry_message *m)
 {
     const char *kind = m->kind == FERRY_MESSAGE_ERROR ? "error: " : m->kind == FERRY_MESSAGE_WARNING ? "warning: " : "";

@@ -792,17 +792,8 @@ ferry_result ferry_ala_from_scene(const ferry_scene *scene, const ferry_ala_from
                                   ferry_ala_animation **out, ferry_error *err)
 {
     ferry_error local;
-    if (!err) err = &local;
-    fy_error_clear(err);
-    if (!out) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no output given");
-        return err->code;
-    }
-    *out = NULL;
-    if (!scene) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no scene given");
-        return err->code;
-    }
+    if (out) *out = NULL;
+    if (!fy_convert_args(&err, &local, out != NULL, scene, "scene")) return err->code;
     ferry_ala_from_scene_options defaults;
     const ferry_ala_from_scene_options *o = FY_OPTIONS_OR_DEFAULTS(options, defaults);
     size_t animation_index = o->animation_index;

@@ -1190,17 +1190,8 @@ ferry_result ferry_alo_from_scene(const ferry_scene *scene, const ferry_alo_from
                                   ferry_alo_model **out, ferry_error *err)
 {
     ferry_error local_err;
-    if (!err) err = &local_err;
-    fy_error_clear(err);
-    if (!out) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no output given");
-        return err->code;
-    }
-    *out = NULL;
-    if (!scene) {
-        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no scene given");
-        return err->code;
-    }
+    if (out) *out = NULL;
+    if (!fy_convert_args(&err, &local_err, out != NULL, scene, "scene")) return err->code;
     ferry_alo_from_scene_options no_options;
     options = FY_OPTIONS_OR_DEFAULTS(options, no_options);
     if (options->report) memset(options->report, 0, sizeof *options->report);

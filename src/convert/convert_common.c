@@ -44,17 +44,22 @@ void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t 
 
 /* ---- entry and exit ---- */
 
-bool fy_convert_begin(ferry_error **err, ferry_error *local_err, ferry_scene **out, const void *input,
-                      const char *input_name)
+bool fy_convert_args(ferry_error **err, ferry_error *local_err, bool has_out, const void *input, const char *input_name)
 {
     if (!*err) *err = local_err;
     fy_error_clear(*err);
-    if (out) *out = NULL;
-    if (!out || !input) {
-        fy_error_set(*err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", out ? input_name : "output");
+    if (!has_out || !input) {
+        fy_error_set(*err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "", "no %s given", has_out ? input_name : "output");
         return false;
     }
     return true;
+}
+
+bool fy_convert_begin(ferry_error **err, ferry_error *local_err, ferry_scene **out, const void *input,
+                      const char *input_name)
+{
+    if (out) *out = NULL;
+    return fy_convert_args(err, local_err, out != NULL, input, input_name);
 }
 
 ferry_scene *fy_scene_new(ferry_error *err)

@@ -34,9 +34,12 @@ void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t 
 
 /* ---- the entry and exit of every ferry_X_to_scene ---- */
 
-/* A NULL err becomes local_err; err is cleared, *out set to NULL; a missing
- * output or input is an ARGUMENT error ("no output given", "no <input_name>
- * given"). False when the converter must return (*err)->code. */
+/* The entry checks of every conversion: `*err` made usable (local_err when
+ * NULL) and cleared; FERRY_ERR_ARGUMENT, "no output given" or "no
+ * INPUT_NAME given", when there is no output or no input. */
+bool fy_convert_args(ferry_error **err, ferry_error *local_err, bool has_out, const void *input, const char *input_name);
+/* The same for a to_scene converter, *out set to NULL first. False when
+ * the converter must return (*err)->code. */
 bool fy_convert_begin(ferry_error **err, ferry_error *local_err, ferry_scene **out, const void *input,
                       const char *input_name);
 /* Options zero-initialised (the defaults) where the caller gave none. */

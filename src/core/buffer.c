@@ -12,6 +12,21 @@ char *fy_strdup(const char *s)
     return c;
 }
 
+char *fy_path_stem(const char *path, bool backslash)
+{
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || (backslash && *p == '\\')) base = p + 1;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *out = malloc(len + 1);
+    if (out) {
+        memcpy(out, base, len);
+        out[len] = 0;
+    }
+    return out;
+}
+
 bool fy_buf_reserve(ferry_buffer *b, size_t extra)
 {
     if (b->failed) return false;

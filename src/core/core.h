@@ -53,6 +53,10 @@ bool fy_file_source_cached_find(const ferry_file_source *source, const char *fol
 
 void fy_diag_add(ferry_diagnostics *diags, ferry_severity severity, uint64_t offset,
                  const char *path, const char *rule, const char *fmt, ...) FY_PRINTF(6, 7);
+/* A validator's findings, added to the `diags` in scope; an error also
+ * counted in the `errors` in scope (the number ferry_X_validate returns). */
+#define FY_DIAG_ERR(off, p, rule, ...) (fy_diag_add(diags, FERRY_SEVERITY_ERROR, off, p, rule, __VA_ARGS__), errors++)
+#define FY_DIAG_WARN(off, p, rule, ...) fy_diag_add(diags, FERRY_SEVERITY_WARNING, off, p, rule, __VA_ARGS__)
 
 /* ---- cursor ----
  * Reads from [pos, end) of base. A failed read marks the cursor failed,
@@ -179,6 +183,31 @@ void fy_fail_at(fy_cursor *c, size_t offset, ferry_result code, const char *fmt,
 
 /* A malloc'd copy of a string (NULL: out of memory, or `s` NULL). */
 char *fy_strdup(const char *s);
+
+/* A name byte of an archive as its game compares names: '/' as '\\',
+ * ASCII letters in one case (`upper`: MEG's; lower: PBO's). */
+static inline int fy_archive_name_char(char c, bool upper)
+{
+    if (upper && c >= 'a' && c <= 'z') return c - 32;
+    if (!upper && c >= 'A' && c <= 'Z') return c + 32;
+    return c == '/' ? '\\' : (unsigned char)c;
+}
+/* Names a and b (lengths na, nb) as the game orders them: byte by byte
+ * through fy_archive_name_char, then the shorter first; negative, 0 or
+ * positive. */
+static inline int fy_archive_name_cmp(const char *a, size_t na, const char *b, size_t nb, bool upper)
+{
+    size_t n = na < nb ? na : nb;
+    for (size_t i = 0; i < n; i++) {
+        int x = fy_archive_name_char(a[i], upper), y = fy_archive_name_char(b[i], upper);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return na < nb ? -1 : na > nb;
+}
+/* A file's name without folders and extension (malloc'd, NULL without
+ * memory): the name of a scene made from the file. `backslash`: '\\'
+ * ends a folder too (an Alamo model's name, as the ferry tool named them). */
+char *fy_path_stem(const char *path, bool backslash);
 
 bool fy_buf_reserve(ferry_buffer *b, size_t extra);
 void fy_buf_append(ferry_buffer *b, const void *data, size_t n);

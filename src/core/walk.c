@@ -177,3 +177,47 @@ void fy_walk_free(fy_walk *w)
     w->skipped = NULL;
     w->dir_count = w->linked_count = w->skipped_count = 0;
 }
+
+/* ---- the public walk (ferry.h) ---- */
+
+typedef struct public_walk {
+    const ferry_walk_options *o;
+} public_walk;
+
+static void public_visit(void *ctx, const char *path, const char *rel, fy_file_kind kind, int error)
+{
+    const public_walk *p = ctx;
+    if (p->o->file) p->o->file(p->o->file_user, path, rel, kind == FY_KIND_REGULAR, error);
+}
+
+ferry_result ferry_folder_walk(const char *root, const ferry_walk_options *options, ferry_error *err)
+{
+    fy_error_clear(err);
+    if (!root) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no folder");
+        return FERRY_ERR_ARGUMENT;
+    }
+    const ferry_walk_options none = {0};
+    public_walk p = {options ? options : &none};
+    fy_walk w = {0};
+    w.visit = public_visit;
+    w.ctx = &p;
+    w.message = p.o->message;
+    w.user = p.o->user;
+    fy_walk_run(&w, root);
+    ferry_result r = FERRY_OK;
+    if (w.nomem) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
+        r = FERRY_ERR_NOMEM;
+    } else if (w.failed) {
+        for (size_t i = 0; i < w.skipped_count; i++)
+            if (w.skipped[i].failed) {
+                fy_error_set(err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "cannot read the folder %s: %s",
+                             w.skipped[i].path ? w.skipped[i].path : "?", w.skipped[i].reason ? w.skipped[i].reason : "?");
+                break;
+            }
+        r = FERRY_ERR_IO;
+    }
+    fy_walk_free(&w);
+    return r;
+}

@@ -335,21 +335,6 @@ ferry_result ferry_archive_open_entry(const ferry_archive *a, size_t index, cons
     return r;
 }
 
-/* ---- messages ---- */
-
-void fy_message(ferry_message_fn fn, void *user, ferry_message_kind kind, const char *file, const char *rule,
-                const ferry_error *error, const char *fmt, ...)
-{
-    if (!fn) return;
-    char text[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    ferry_message m = {kind, file, text, rule, error};
-    fn(user, &m);
-}
-
 /* ---- names as paths ---- */
 
 ferry_result ferry_archive_entry_path(const char *name, size_t n, char *out, size_t capacity, ferry_error *err)

@@ -9,6 +9,7 @@
 #include "../core/core.h"
 #include "../core/platform.h"
 #include "engine_internal.h"
+#include "message.h"
 
 struct ferry_archive {
     const fy_format_row *row;
@@ -68,10 +69,5 @@ ferry_result fy_archive_reader_list(void *user, const char *path, ferry_entry_fn
 
 /* A shell pattern against a name (archive_extract.c; ferry_extract_options). */
 bool fy_glob_match(const char *pattern, const char *name);
-
-/* Calls options' message callback (when there is one) with a message of
- * `kind` about `file`, the text formatted. */
-void fy_message(ferry_message_fn fn, void *user, ferry_message_kind kind, const char *file, const char *rule,
-                const ferry_error *error, const char *fmt, ...) FY_PRINTF(7, 8);
 
 #endif

@@ -21,16 +21,7 @@ static bool has_ext(const char *name, size_t n, const char *ext)
     return n > e && strncasecmp(name + n - e, ext, e) == 0;
 }
 
-/* Named like a format ferry validates (ferry_format_named_like_asset). */
-static bool named_like_asset(const char *name, size_t n)
-{
-    static const char *const ext[] = {".alo", ".ala", ".p3d", ".alm", ".meg", ".pbo", ".paa", ".pac", ".rvmat"};
-    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
-        if (has_ext(name, n, ext[i])) return true;
-    return false;
-}
-
-bool ferry_format_named_like_asset(const char *name) { return name && named_like_asset(name, strlen(name)); }
+bool ferry_format_named_like_asset(const char *name) { return name && fy_format_named_like_asset(name, strlen(name)); }
 
 /* ---- the glTF rows (a glTF is read to a scene) ---- */
 
@@ -413,7 +404,7 @@ static size_t validate_entry(const ferry_asset *archive, size_t index, const fy_
     if (f == FERRY_FORMAT_CONFIG_TEXT && !has_ext(e->name, e->name_length, ".rvmat")) f = FERRY_FORMAT_UNKNOWN;
     const fy_format_row *row = fy_format_row_of(f);
     bool check = row && row->validate;
-    if (!check && !named_like_asset(e->name, e->name_length)) return 0;
+    if (!check && !fy_format_named_like_asset(e->name, e->name_length)) return 0;
     const char *parent = archive->name ? archive->name : "";
     size_t pl = strlen(parent);
     char *label = malloc(pl + 1 + e->name_length + 1);

@@ -385,7 +385,9 @@ ferry_result ferry_author_alm_scene(const ferry_asset *model_asset, const ferry_
     const ferry_ala_animation *anims[1] = {animation ? ferry_asset_object(animation) : NULL};
     const char *names[1] = {animation_name};
     ferry_alo_scene_options so = {0};
-    so.name = o.scene_name;
+    const char *named = o.name ? o.name : ferry_asset_name(model_asset);
+    char *stem = !o.scene_name && named ? fy_path_stem(named, true) : NULL;
+    so.name = o.scene_name ? o.scene_name : stem;
     so.skip_textures = true;
     if (animation) {
         so.animations = anims;
@@ -393,6 +395,7 @@ ferry_result ferry_author_alm_scene(const ferry_asset *model_asset, const ferry_
         so.animation_count = 1;
     }
     ferry_result r = ferry_alo_to_scene(model, &so, out, &e);
+    free(stem);
     if (r != FERRY_OK) {
         *out = NULL;
         fy_say_error(&say, name, &e);

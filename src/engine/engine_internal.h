@@ -84,6 +84,10 @@ typedef struct fy_format_row {
 
 /* The row of a format (NULL: none, FERRY_FORMAT_UNKNOWN). */
 const fy_format_row *fy_format_row_of(ferry_format id);
+/* `name` (n bytes) ends in an extension of a format ferry validates, from
+ * the table (those other files carry too, .bin, .cpp, .hpp, left out):
+ * ferry_format_named_like_asset. */
+bool fy_format_named_like_asset(const char *name, size_t n);
 
 struct ferry_asset {
     const fy_format_row *row; /* NULL: no known format (bytes_only) */

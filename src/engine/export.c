@@ -19,11 +19,7 @@
 static void vsay(const fy_export *x, ferry_message_kind kind, const char *file, const char *rule,
                  const ferry_error *error, const char *fmt, va_list ap)
 {
-    if (!x->o->message) return;
-    char text[8192];
-    vsnprintf(text, sizeof text, fmt, ap);
-    ferry_message m = {kind, file ? file : x->name, text, rule, error};
-    x->o->message(x->o->user, &m);
+    fy_vmessage(x->o->message, x->o->user, kind, file ? file : x->name, rule, error, fmt, ap);
 }
 
 void fy_export_say(const fy_export *x, ferry_message_kind kind, const char *file, const char *rule, const char *fmt, ...)
@@ -69,17 +65,20 @@ ferry_result fy_export_refuse(fy_export *x, ferry_result code, const char *rule,
 void fy_export_finding(const fy_export *x, const ferry_diagnostic *d, bool located)
 {
     char where[256] = "";
-    if (located) {
-        size_t n = 0;
-        if (d->offset != FERRY_NO_OFFSET)
-            n += (size_t)snprintf(where, sizeof where, "offset 0x%llx (%llu), ", (unsigned long long)d->offset,
-                                  (unsigned long long)d->offset);
-        /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
-        if (d->path[0] && n < sizeof where)
-            snprintf(where + n, sizeof where - n, "%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", d->path);
-    }
+    if (located) fy_diagnostic_where(d, where, sizeof where);
     fy_export_say(x, d->severity == FERRY_SEVERITY_ERROR ? FERRY_MESSAGE_ERROR : FERRY_MESSAGE_WARNING, NULL, d->rule,
                   "%s%s", where, d->message);
+}
+
+ferry_result fy_export_to_scene(fy_export *x, ferry_asset_scene_options *so, ferry_diagnostics *diags, ferry_scene **out)
+{
+    so->diagnostics = diags;
+    ferry_error e;
+    fy_error_clear(&e);
+    ferry_result r = x->row->to_scene(x->in->asset, x->object, so, out, &e);
+    if (r != FERRY_OK) return fy_export_fail(x, NULL, &e);
+    for (size_t i = 0; i < diags->count; i++) fy_export_finding(x, &diags->items[i], true);
+    return FERRY_OK;
 }
 
 /* ---- the report's strings ---- */
@@ -113,25 +112,7 @@ void ferry_export_report_free(ferry_export_report *report)
     memset(report, 0, sizeof *report);
 }
 
-/* The input's file name without folders and extension: the scene's name.
- * `backslash`: '\\' ends a folder too (an Alamo model's, as the ferry tool
- * named them). malloc'd. */
-static char *stem_of(const char *name, bool backslash)
-{
-    const char *base = name;
-    for (const char *p = name; *p; p++)
-        if (*p == '/' || (backslash && *p == '\\')) base = p + 1;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    char *out = malloc(len + 1);
-    if (out) {
-        memcpy(out, base, len);
-        out[len] = 0;
-    }
-    return out;
-}
-
-char *fy_export_scene_name(const fy_export *x, bool backslash) { return stem_of(x->name, backslash); }
+char *fy_export_scene_name(const fy_export *x, bool backslash) { return fy_path_stem(x->name, backslash); }
 
 /* ---- ODOL ---- */
 
@@ -187,14 +168,9 @@ static ferry_result export_odol(fy_export *x, ferry_scene **out)
     so.no_animations = o->no_animations;
     so.texture_roots = count ? roots : NULL;
     so.texture_root_count = count;
-    so.diagnostics = &diags;
     so.odol_report = &rep;
-    ferry_error e;
-    fy_error_clear(&e);
-    ferry_result r = x->row->to_scene(x->in->asset, x->object, &so, out, &e);
-    if (r != FERRY_OK) {
-        r = fy_export_fail(x, NULL, &e);
-    } else {
+    ferry_result r = fy_export_to_scene(x, &so, &diags, out);
+    if (r == FERRY_OK) {
         ferry_export_report *report = x->report;
         report->texture_roots = count;
         report->odol = rep;
@@ -207,7 +183,6 @@ static ferry_result export_odol(fy_export *x, ferry_scene **out)
         report->odol.missing_texture_count = report->missing_texture_count;
         report->images = rep.images;
         /* Textures not found, a warning each (the list is the report's). */
-        for (size_t i = 0; i < diags.count; i++) fy_export_finding(x, &diags.items[i], true);
         report->warnings += diags.count;
         if (!so.all && !so.lods) diagnose_game_view(x, &rep);
         if (rep.procedural_ignored) report->warnings++;
@@ -231,16 +206,10 @@ static ferry_result export_alm(fy_export *x, ferry_scene **out)
     ferry_asset_scene_options so = {0};
     so.name = name;
     so.alm_lod = x->o->alm_lod;
-    so.diagnostics = &diags;
     so.alm_report = &rep;
-    ferry_error e;
-    fy_error_clear(&e);
-    ferry_result r = x->row->to_scene(x->in->asset, x->object, &so, out, &e);
-    if (r != FERRY_OK) {
-        r = fy_export_fail(x, NULL, &e);
-    } else {
+    ferry_result r = fy_export_to_scene(x, &so, &diags, out);
+    if (r == FERRY_OK) {
         ferry_export_report *report = x->report;
-        for (size_t i = 0; i < diags.count; i++) fy_export_finding(x, &diags.items[i], true);
         report->warnings += diags.warning_count;
         report->alm = rep;
         report->alm_lod = x->o->alm_lod != NULL;

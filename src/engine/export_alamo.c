@@ -78,21 +78,6 @@ static const char *animation_problem(anim *a, char *line, size_t cap, ferry_resu
     return line;
 }
 
-/* The name's file name without its extension. */
-static char *stem_of(const char *name)
-{
-    const char *slash = strrchr(name, '/');
-    const char *base = slash ? slash + 1 : name;
-    const char *dot = strrchr(base, '.');
-    size_t len = dot ? (size_t)(dot - base) : strlen(base);
-    char *out = malloc(len + 1);
-    if (out) {
-        memcpy(out, base, len);
-        out[len] = 0;
-    }
-    return out;
-}
-
 ferry_result fy_export_alo(fy_export *x, ferry_scene **out)
 {
     const ferry_export_options *o = x->o;
@@ -200,7 +185,7 @@ ferry_result fy_export_alo(fy_export *x, ferry_scene **out)
             anim_free(in->source, a);
             continue;
         }
-        if (!(a->stem = stem_of(a->name))) {
+        if (!(a->stem = fy_path_stem(a->name, false))) {
             r = fy_export_refuse(x, FERRY_ERR_NOMEM, NULL, "out of memory");
             anim_free(in->source, a);
             break;
@@ -220,18 +205,13 @@ ferry_result fy_export_alo(fy_export *x, ferry_scene **out)
         so.animation_names = count ? stems : NULL;
         so.animation_count = count;
         so.textures = x->textures;
-        so.diagnostics = &diags;
         so.alo_report = &rep;
-        fy_error_clear(&e);
-        r = x->row->to_scene(in->asset, x->object, &so, out, &e);
-        if (r != FERRY_OK) {
-            r = fy_export_fail(x, NULL, &e);
-        } else {
+        r = fy_export_to_scene(x, &so, &diags, out);
+        if (r == FERRY_OK) {
             ferry_export_report *report = x->report;
             report->animations = count;
             report->meshes_left_out = rep.meshes_left_out;
             fy_export_keep_missing(x, rep.missing_textures, rep.missing_texture_count);
-            for (size_t i = 0; i < diags.count; i++) fy_export_finding(x, &diags.items[i], true);
             report->warnings += diags.warning_count;
         }
         ferry_diagnostics_free(&diags);

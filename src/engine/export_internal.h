@@ -32,6 +32,9 @@ ferry_result fy_export_fail(fy_export *x, const char *file, const ferry_error *e
 ferry_result fy_export_refuse(fy_export *x, ferry_result code, const char *rule, const char *fmt, ...) FY_PRINTF(4, 5);
 /* A finding about the input, said with its place (`located`) or without. */
 void fy_export_finding(const fy_export *x, const ferry_diagnostic *d, bool located);
+/* The input's scene by its row's to_scene with `so` (its diagnostics:
+ * `diags`): a failure said and kept (fy_export_fail), each finding said. */
+ferry_result fy_export_to_scene(fy_export *x, ferry_asset_scene_options *so, ferry_diagnostics *diags, ferry_scene **out);
 /* `text` kept as long as the report (NULL when memory runs out). */
 const char *fy_export_keep(fy_export *x, const char *text);
 /* The input's name without folders and extension, the scene's name

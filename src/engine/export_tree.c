@@ -57,14 +57,10 @@ static void say(const tree *t, ferry_message_kind kind, const char *file, const 
 static void say(const tree *t, ferry_message_kind kind, const char *file, const char *rule, const ferry_error *error,
                 const char *fmt, ...)
 {
-    if (!t->o->export.message) return;
-    char text[2 * TREE_PATH_MAX + 256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    fy_vmessage(t->o->export.message, t->o->export.user, kind, file, rule, error, fmt, ap);
     va_end(ap);
-    ferry_message m = {kind, file, text, rule, error};
-    t->o->export.message(t->o->export.user, &m);
 }
 
 static char *format_alloc(const char *fmt, ...) FY_PRINTF(1, 2);

@@ -111,6 +111,24 @@ const ferry_format_desc *ferry_format_describe(ferry_format id)
     return row ? &row->desc : NULL;
 }
 
+/* Extensions other files carry too (compiled binaries, C++ sources): a
+ * name alone says nothing about the content. */
+static const char *const shared_extensions[] = {".bin", ".cpp", ".hpp"};
+
+bool fy_format_named_like_asset(const char *name, size_t n)
+{
+    for (size_t i = 0; i < ROW_COUNT; i++) {
+        if (!(rows[i].desc.caps & FERRY_CAN_VALIDATE)) continue;
+        for (const char *const *e = rows[i].desc.extensions; *e; e++) {
+            size_t k = strlen(*e), s = 0;
+            while (s < sizeof shared_extensions / sizeof *shared_extensions && strcmp(*e, shared_extensions[s]) != 0) s++;
+            if (s == sizeof shared_extensions / sizeof *shared_extensions && n > k && strncasecmp(name + n - k, *e, k) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
 ferry_format ferry_format_from_name(const char *file_name)
 {
     if (!file_name) return FERRY_FORMAT_UNKNOWN;

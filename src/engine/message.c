@@ -5,16 +5,32 @@
 #include <stdio.h>
 #include <string.h>
 
-void fy_say(const fy_messenger *m, ferry_message_kind kind, const char *file, const char *rule, const char *fmt, ...)
+void fy_vmessage(ferry_message_fn fn, void *user, ferry_message_kind kind, const char *file, const char *rule,
+                 const ferry_error *error, const char *fmt, va_list ap)
 {
-    if (!m || !m->fn) return;
-    char text[1024];
+    if (!fn) return;
+    char text[8192];
+    vsnprintf(text, sizeof text, fmt, ap);
+    ferry_message m = {kind, file, text, rule, error};
+    fn(user, &m);
+}
+
+void fy_message(ferry_message_fn fn, void *user, ferry_message_kind kind, const char *file, const char *rule,
+                const ferry_error *error, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    fy_vmessage(fn, user, kind, file, rule, error, fmt, ap);
     va_end(ap);
-    ferry_message msg = {kind, file, text, rule, NULL};
-    m->fn(m->user, &msg);
+}
+
+void fy_say(const fy_messenger *m, ferry_message_kind kind, const char *file, const char *rule, const char *fmt, ...)
+{
+    if (!m) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fy_vmessage(m->fn, m->user, kind, file, rule, NULL, fmt, ap);
+    va_end(ap);
 }
 
 void fy_say_error(const fy_messenger *m, const char *file, const ferry_error *err)
@@ -26,17 +42,23 @@ void fy_say_error(const fy_messenger *m, const char *file, const ferry_error *er
     m->fn(m->user, &msg);
 }
 
+void fy_diagnostic_where(const ferry_diagnostic *d, char *where, size_t capacity)
+{
+    size_t n = 0;
+    where[0] = 0;
+    if (d->offset != FERRY_NO_OFFSET)
+        n += (size_t)snprintf(where, capacity, "offset 0x%llx (%llu), ", (unsigned long long)d->offset,
+                              (unsigned long long)d->offset);
+    /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
+    if (d->path[0] && n < capacity)
+        snprintf(where + n, capacity - n, "%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", d->path);
+}
+
 void fy_say_diagnostic(const fy_messenger *m, const char *file, const ferry_diagnostic *d)
 {
     if (!m || !m->fn) return;
-    char where[200] = "";
-    size_t n = 0;
-    if (d->offset != FERRY_NO_OFFSET)
-        n += (size_t)snprintf(where, sizeof where, "offset 0x%llx (%llu), ", (unsigned long long)d->offset,
-                              (unsigned long long)d->offset);
-    /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
-    if (d->path[0] && n < sizeof where)
-        snprintf(where + n, sizeof where - n, "%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", d->path);
+    char where[200];
+    fy_diagnostic_where(d, where, sizeof where);
     fy_say(m, d->severity == FERRY_SEVERITY_ERROR ? FERRY_MESSAGE_ERROR : FERRY_MESSAGE_WARNING, file, d->rule,
            "%s%s [%s]", where, d->message, d->rule);
 }

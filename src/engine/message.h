@@ -7,6 +7,18 @@
 
 #include <ferry/ferry.h>
 
+#include <stdarg.h>
+
+/* Calls a job's message callback (when there is one) with a message of
+ * `kind` about `file`, the text formatted (up to 8 KiB: paths inside it). */
+void fy_message(ferry_message_fn fn, void *user, ferry_message_kind kind, const char *file, const char *rule,
+                const ferry_error *error, const char *fmt, ...) FY_PRINTF(7, 8);
+void fy_vmessage(ferry_message_fn fn, void *user, ferry_message_kind kind, const char *file, const char *rule,
+                 const ferry_error *error, const char *fmt, va_list ap);
+/* Where a diagnostic is, as ferry validate prints it before its message:
+ * "[offset 0x.. (..), ][chunk 0x..|at PLACE: ]" (may be ""). */
+void fy_diagnostic_where(const ferry_diagnostic *d, char *where, size_t capacity);
+
 /* Where a job's messages go (fn NULL: nowhere). */
 typedef struct fy_messenger {
     ferry_message_fn fn;

@@ -202,19 +202,40 @@ static void decode_value(uint8_t kind, const uint8_t *src, void *dst)
     }
 }
 
+/* The start of reading a chunk of mini-chunks: the layout cleared, the
+ * chunk's kind checked, its mini-chunks counted within the budget, and
+ * the array their order is recorded in; NULL when the read must stop. */
+static uint8_t *begin_minis(fy_alamo_reader *r, const ferry_chunk *chunk, ferry_mini_layout *layout, size_t *count)
+{
+    memset(layout, 0, sizeof *layout);
+    if (r->failed || !fy_alamo_expect_kind(r, chunk, false)) return NULL;
+    if (ferry_alamo_mini_chunks_parse(chunk, NULL, 0, count, r->err) != FERRY_OK) {
+        r->failed = true;
+        return NULL;
+    }
+    if (!fy_alamo_budget_minis(r, chunk, *count)) return NULL;
+    return fy_alamo_alloc_array(r, chunk, *count ? *count : 1, 1);
+}
+
+/* A mini-chunk no field takes, kept raw in layout's unknown list (made
+ * for `count` on the first). */
+static bool keep_raw(fy_alamo_reader *r, const ferry_chunk *chunk, ferry_mini_layout *layout, ferry_raw_mini **unknown,
+                     size_t count, const ferry_mini_chunk *m)
+{
+    if (!*unknown && !(*unknown = fy_alamo_alloc_array(r, chunk, count, sizeof **unknown))) return false;
+    ferry_raw_mini *raw = &(*unknown)[layout->unknown_count++];
+    raw->type = m->type;
+    raw->body.size = m->size;
+    raw->body.data = fy_alamo_copy(r, chunk, m->data, m->size);
+    return raw->body.data != NULL;
+}
+
 bool fy_alamo_read_minis(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_mini_field *fields,
                          size_t field_count, void *base, uint32_t *present, ferry_mini_layout *layout,
                          const char *what)
 {
-    memset(layout, 0, sizeof *layout);
-    if (r->failed || !fy_alamo_expect_kind(r, chunk, false)) return false;
     size_t count;
-    if (ferry_alamo_mini_chunks_parse(chunk, NULL, 0, &count, r->err) != FERRY_OK) {
-        r->failed = true;
-        return false;
-    }
-    if (!fy_alamo_budget_minis(r, chunk, count)) return false;
-    uint8_t *order = fy_alamo_alloc_array(r, chunk, count ? count : 1, 1);
+    uint8_t *order = begin_minis(r, chunk, layout, &count);
     if (!order) return false;
     size_t mini_pos = 0;
     uint64_t seen = 0;
@@ -244,15 +265,7 @@ bool fy_alamo_read_minis(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_
             if (present && m->type < 32) *present |= 1u << m->type;
             continue;
         }
-        if (!unknown) {
-            unknown = fy_alamo_alloc_array(r, chunk, count, sizeof *unknown);
-            if (!unknown) return false;
-        }
-        ferry_raw_mini *raw = &unknown[layout->unknown_count++];
-        raw->type = m->type;
-        raw->body.size = m->size;
-        raw->body.data = fy_alamo_copy(r, chunk, m->data, m->size);
-        if (!raw->body.data) return false;
+        if (!keep_raw(r, chunk, layout, &unknown, count, m)) return false;
     }
     for (size_t k = 0; k < field_count; k++) {
         if (fields[k].required && !(seen & (1ull << k))) {
@@ -490,15 +503,8 @@ static void write_raw_mini(fy_alamo_writer *w, const ferry_raw_mini *raw)
 bool fy_alamo_read_minis_wide(fy_alamo_reader *r, const ferry_chunk *chunk, const fy_mini_field *fields,
                               size_t field_count, void *base, uint64_t present[4], ferry_mini_layout *layout)
 {
-    memset(layout, 0, sizeof *layout);
-    if (r->failed || !fy_alamo_expect_kind(r, chunk, false)) return false;
     size_t count;
-    if (ferry_alamo_mini_chunks_parse(chunk, NULL, 0, &count, r->err) != FERRY_OK) {
-        r->failed = true;
-        return false;
-    }
-    if (!fy_alamo_budget_minis(r, chunk, count)) return false;
-    uint8_t *order = fy_alamo_alloc_array(r, chunk, count ? count : 1, 1);
+    uint8_t *order = begin_minis(r, chunk, layout, &count);
     if (!order) return false;
     size_t mini_pos = 0;
     /* A field is settled by the first mini-chunk of its type, used or not:
@@ -530,15 +536,7 @@ bool fy_alamo_read_minis_wide(fy_alamo_reader *r, const ferry_chunk *chunk, cons
             }
             /* A known type of another size: kept as is, its field absent. */
         }
-        if (!unknown) {
-            unknown = fy_alamo_alloc_array(r, chunk, count, sizeof *unknown);
-            if (!unknown) return false;
-        }
-        ferry_raw_mini *raw = &unknown[layout->unknown_count++];
-        raw->type = m->type;
-        raw->body.size = m->size;
-        raw->body.data = fy_alamo_copy(r, chunk, m->data, m->size);
-        if (!raw->body.data) return false;
+        if (!keep_raw(r, chunk, layout, &unknown, count, m)) return false;
     }
     layout->order = order;
     layout->order_count = count;

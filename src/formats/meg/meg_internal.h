@@ -2,26 +2,16 @@
 #ifndef FERRY_MEG_INTERNAL_H
 #define FERRY_MEG_INTERNAL_H
 
+#include "../../core/core.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
-/* A name byte as the game compares names: ASCII upper case, '/' as '\'. */
-static inline int fy_meg_name_char(char c)
-{
-    if (c >= 'a' && c <= 'z') return c - 32;
-    return c == '/' ? '\\' : (unsigned char)c;
-}
-
-/* Names a and b as the game orders them (fy_meg_name_char byte by byte,
- * then the shorter first). */
+/* Names as the game compares them: ASCII upper case, '/' as '\\'. */
+static inline int fy_meg_name_char(char c) { return fy_archive_name_char(c, true); }
 static inline int fy_meg_name_cmp(const char *a, size_t na, const char *b, size_t nb)
 {
-    size_t n = na < nb ? na : nb;
-    for (size_t i = 0; i < n; i++) {
-        int x = fy_meg_name_char(a[i]), y = fy_meg_name_char(b[i]);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return na < nb ? -1 : na > nb;
+    return fy_archive_name_cmp(a, na, b, nb, true);
 }
 
 /* Sorts the numbers v[0..n) by cmp (negative, 0, positive), keeping equal

@@ -45,66 +45,64 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
     (void)options;
     size_t errors = 0;
     char path[96];
-#define ERR(off, p, rule, ...) (fy_diag_add(diags, FERRY_SEVERITY_ERROR, off, p, rule, __VA_ARGS__), errors++)
-#define WARN(off, p, rule, ...) fy_diag_add(diags, FERRY_SEVERITY_WARNING, off, p, rule, __VA_ARGS__)
     if (!m) return 0;
     if (m->format >= 2 && m->data_start != m->tables_end)
-        ERR(8, "header/data_start", "meg-data-start", "data start %u, but the tables end at %zu",
-            (unsigned)m->data_start, m->tables_end);
+        FY_DIAG_ERR(8, "header/data_start", "meg-data-start", "data start %u, but the tables end at %zu",
+                    (unsigned)m->data_start, m->tables_end);
     if (m->name_count != m->entry_count)
-        WARN(m->format >= 2 ? 12 : 0, "header", "meg-counts", "%u names for %u files (the game's archives have one each)",
-             (unsigned)m->name_count, (unsigned)m->entry_count);
+        FY_DIAG_WARN(m->format >= 2 ? 12 : 0, "header", "meg-counts", "%u names for %u files (the game's archives have one each)",
+                     (unsigned)m->name_count, (unsigned)m->entry_count);
     for (uint32_t i = 0; i < m->name_count; i++) {
         const ferry_meg_name *n = &m->names[i];
         snprintf(path, sizeof path, "names[%u]", (unsigned)i);
         if (!n->length) {
-            ERR(n->offset, path, "meg-name-empty", "empty name");
+            FY_DIAG_ERR(n->offset, path, "meg-name-empty", "empty name");
             continue;
         }
-        if (memchr(n->text, 0, n->length)) ERR(n->offset, path, "meg-name-nul", "name holds a NUL byte");
+        if (memchr(n->text, 0, n->length)) FY_DIAG_ERR(n->offset, path, "meg-name-nul", "name holds a NUL byte");
         bool lower = false, slash = false;
         for (size_t k = 0; k < n->length; k++) {
             if (n->text[k] >= 'a' && n->text[k] <= 'z') lower = true;
             if (n->text[k] == '/') slash = true;
         }
-        if (lower) WARN(n->offset, path, "meg-name-case", "name '%s' has lower-case letters (the game's are upper case)", n->text);
-        if (slash) WARN(n->offset, path, "meg-name-slash", "name '%s' has '/' (the game's use '\\')", n->text);
+        if (lower) FY_DIAG_WARN(n->offset, path, "meg-name-case", "name '%s' has lower-case letters (the game's are upper case)", n->text);
+        if (slash) FY_DIAG_WARN(n->offset, path, "meg-name-slash", "name '%s' has '/' (the game's use '\\')", n->text);
         if ((n->length >= 2 && n->text[1] == ':') || n->text[0] == '\\' || n->text[0] == '/')
-            WARN(n->offset, path, "meg-name-absolute", "name '%s' is an absolute path", n->text);
+            FY_DIAG_WARN(n->offset, path, "meg-name-absolute", "name '%s' is an absolute path", n->text);
     }
     span *spans = m->entry_count ? malloc((size_t)m->entry_count * sizeof *spans) : NULL;
     for (uint32_t i = 0; i < m->entry_count; i++) {
         const ferry_meg_entry *e = &m->entries[i];
         if (e->index != i) {
             snprintf(path, sizeof path, "files[%u]/index", (unsigned)i);
-            ERR(e->offset, path, "meg-index", "record index %u at position %u", (unsigned)e->index, (unsigned)i);
+            FY_DIAG_ERR(e->offset, path, "meg-index", "record index %u at position %u", (unsigned)e->index, (unsigned)i);
         }
         if (e->name_index >= m->name_count) {
             snprintf(path, sizeof path, "files[%u]/name", (unsigned)i);
-            ERR(e->offset, path, "meg-name-index", "name index %u, but there are %u names", (unsigned)e->name_index,
-                (unsigned)m->name_count);
+            FY_DIAG_ERR(e->offset, path, "meg-name-index", "name index %u, but there are %u names", (unsigned)e->name_index,
+                        (unsigned)m->name_count);
         } else {
             uint32_t crc = ferry_meg_crc32(e->name, e->name_length);
             if (crc != e->crc) {
                 snprintf(path, sizeof path, "files[%u]/crc", (unsigned)i);
-                ERR(e->offset, path, "meg-crc", "stored CRC-32 0x%08X, but the name '%s' gives 0x%08X", (unsigned)e->crc,
-                    e->name, (unsigned)crc);
+                FY_DIAG_ERR(e->offset, path, "meg-crc", "stored CRC-32 0x%08X, but the name '%s' gives 0x%08X", (unsigned)e->crc,
+                            e->name, (unsigned)crc);
             }
         }
         if (i > 0 && e->crc < m->entries[i - 1].crc) {
             snprintf(path, sizeof path, "files[%u]/crc", (unsigned)i);
-            ERR(e->offset, path, "meg-order",
-                "records not sorted by CRC-32 (0x%08X after 0x%08X): the game looks names up by binary search",
-                (unsigned)e->crc, (unsigned)m->entries[i - 1].crc);
+            FY_DIAG_ERR(e->offset, path, "meg-order",
+                        "records not sorted by CRC-32 (0x%08X after 0x%08X): the game looks names up by binary search",
+                        (unsigned)e->crc, (unsigned)m->entries[i - 1].crc);
         }
         if ((uint64_t)e->start + e->size > m->archive_size) {
             snprintf(path, sizeof path, "files[%u]/size", (unsigned)i);
-            ERR(e->offset, path, "meg-bounds", "entry [%u, %llu) ends past the archive's %zu bytes", (unsigned)e->start,
-                (unsigned long long)e->start + e->size, m->archive_size);
+            FY_DIAG_ERR(e->offset, path, "meg-bounds", "entry [%u, %llu) ends past the archive's %zu bytes", (unsigned)e->start,
+                        (unsigned long long)e->start + e->size, m->archive_size);
         } else if (e->size && e->start < m->tables_end) {
             snprintf(path, sizeof path, "files[%u]/start", (unsigned)i);
-            ERR(e->offset, path, "meg-bounds", "entry starts at %u, inside the tables (which end at %zu)",
-                (unsigned)e->start, m->tables_end);
+            FY_DIAG_ERR(e->offset, path, "meg-bounds", "entry starts at %u, inside the tables (which end at %zu)",
+                        (unsigned)e->start, m->tables_end);
         }
         if (spans) spans[i] = (span){e->start, e->size, i};
     }
@@ -118,9 +116,9 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
         for (size_t k = 1; k < n; k++)
             if (name_cmp(m, order[k - 1], order[k]) == 0) {
                 snprintf(path, sizeof path, "files[%u]/name", (unsigned)order[k]);
-                WARN(m->entries[order[k]].offset, path, "meg-name-duplicate",
-                     "name '%s' is also files[%u]'s (case and slashes ignored): the game finds only one",
-                     m->entries[order[k]].name, (unsigned)order[k - 1]);
+                FY_DIAG_WARN(m->entries[order[k]].offset, path, "meg-name-duplicate",
+                             "name '%s' is also files[%u]'s (case and slashes ignored): the game finds only one",
+                             m->entries[order[k]].name, (unsigned)order[k - 1]);
             }
         free(order);
     }
@@ -132,7 +130,7 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
             const span *s = &spans[k];
             if (s->size && k > 0 && s->start < end) {
                 snprintf(path, sizeof path, "files[%u]/start", (unsigned)s->file);
-                WARN(m->entries[s->file].offset, path, "meg-overlap", "entry overlaps files[%u]", (unsigned)last);
+                FY_DIAG_WARN(m->entries[s->file].offset, path, "meg-overlap", "entry overlaps files[%u]", (unsigned)last);
             }
             if (s->size && (uint64_t)s->start + s->size > end) {
                 end = (uint64_t)s->start + s->size;
@@ -141,9 +139,7 @@ size_t ferry_meg_validate(const ferry_meg *m, const ferry_meg_validate_options *
         }
         free(spans);
     } else if (m->entry_count) {
-        ERR(FERRY_NO_OFFSET, "files", "out-of-memory", "cannot check overlaps: out of memory");
+        FY_DIAG_ERR(FERRY_NO_OFFSET, "files", "out-of-memory", "cannot check overlaps: out of memory");
     }
     return errors;
-#undef ERR
-#undef WARN
 }

@@ -17,6 +17,26 @@
 #define PAA_MAX_TAGS 4096u
 #define PAA_MAX_MIPS 32u
 
+bool ferry_paa_data_map_name(const char *name)
+{
+    static const char *const suffixes[] = {"_nohq", "_no", "_nshq", "_ns", "_smdi", "_sm", "_sms"};
+    if (!name) return false;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot ? (size_t)(dot - base) : strlen(base);
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        size_t n = strlen(suffixes[i]), k = 0;
+        if (len <= n) continue;
+        for (; k < n; k++) {
+            char c = base[len - n + k];
+            if ((c >= 'A' && c <= 'Z' ? (char)(c + 32) : c) != suffixes[i][k]) break;
+        }
+        if (k == n) return true;
+    }
+    return false;
+}
+
 const char *ferry_paa_type_name(uint16_t type)
 {
     switch (type) {

@@ -5,25 +5,15 @@
 
 #include <ferry/pbo.h>
 
+#include "../../core/core.h"
+
 #include <stdbool.h>
 
-/* A name byte as the engine compares names: ASCII lower case, '/' as '\'. */
-static inline int fy_pbo_name_char(char c)
-{
-    if (c >= 'A' && c <= 'Z') return c + 32;
-    return c == '/' ? '\\' : (unsigned char)c;
-}
-
-/* Names a and b (lengths na, nb) compared as the engine does, then by
- * length: negative, 0 or positive. */
+/* Names as the engine compares them: ASCII lower case, '/' as '\\'. */
+static inline int fy_pbo_name_char(char c) { return fy_archive_name_char(c, false); }
 static inline int fy_pbo_name_cmp(const char *a, size_t na, const char *b, size_t nb)
 {
-    size_t n = na < nb ? na : nb;
-    for (size_t i = 0; i < n; i++) {
-        int x = fy_pbo_name_char(a[i]), y = fy_pbo_name_char(b[i]);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return na < nb ? -1 : na > nb;
+    return fy_archive_name_cmp(a, na, b, nb, false);
 }
 
 /* Property keys a and b equal ignoring ASCII case, as the engine compares them. */

@@ -45,43 +45,41 @@ size_t ferry_pbo_validate(const ferry_pbo *m, const ferry_pbo_validate_options *
     (void)options;
     size_t errors = 0;
     char path[64];
-#define ERR(off, p, rule, ...) (fy_diag_add(diags, FERRY_SEVERITY_ERROR, off, p, rule, __VA_ARGS__), errors++)
-#define WARN(off, p, rule, ...) fy_diag_add(diags, FERRY_SEVERITY_WARNING, off, p, rule, __VA_ARGS__)
     if (!m) return 0;
     /* The product entry and its properties. */
     if (m->has_product_entry) {
         const ferry_pbo_entry *p = &m->product;
         if (p->original_size || p->reserved || p->timestamp || p->size)
-            WARN(p->offset, "product", "pbo-product-fields",
-                 "product entry has non-zero fields (original size %u, reserved %u, timestamp %u, data size %u): "
-                 "packers write zeros",
-                 (unsigned)p->original_size, (unsigned)p->reserved, (unsigned)p->timestamp, (unsigned)p->size);
+            FY_DIAG_WARN(p->offset, "product", "pbo-product-fields",
+                         "product entry has non-zero fields (original size %u, reserved %u, timestamp %u, data size %u): "
+                         "packers write zeros",
+                         (unsigned)p->original_size, (unsigned)p->reserved, (unsigned)p->timestamp, (unsigned)p->size);
         for (size_t i = 0; i < m->property_count; i++) {
             const ferry_pbo_property *q = &m->properties[i];
             snprintf(path, sizeof path, "properties[%zu]", i);
             if (!printable(q->key, q->key_length) || !printable(q->value, q->value_length))
-                WARN(q->offset, path, "pbo-property-text", "property '%s' has control characters", q->key);
+                FY_DIAG_WARN(q->offset, path, "pbo-property-text", "property '%s' has control characters", q->key);
             for (size_t k = 0; k < i; k++)
                 if (fy_pbo_key_eq(m->properties[k].key, m->properties[k].key_length, q->key, q->key_length)) {
-                    WARN(q->offset, path, "pbo-property-duplicate",
-                         "property '%s' is also properties[%zu] (case ignored, as the engine compares keys): it finds the first", q->key, k);
+                    FY_DIAG_WARN(q->offset, path, "pbo-property-duplicate",
+                                 "property '%s' is also properties[%zu] (case ignored, as the engine compares keys): it finds the first", q->key, k);
                     break;
                 }
         }
         const char *prefix = ferry_pbo_property_value(m, "prefix");
         if (!prefix) {
-            WARN(p->offset, "product", "pbo-prefix-missing",
-                 "product entry without a 'prefix' property: the engine mounts the entries under the archive's file name");
+            FY_DIAG_WARN(p->offset, "product", "pbo-prefix-missing",
+                         "product entry without a 'prefix' property: the engine mounts the entries under the archive's file name");
         } else {
             size_t n = strlen(prefix);
             if (!n)
-                WARN(p->offset, "product", "pbo-prefix", "the prefix is empty");
+                FY_DIAG_WARN(p->offset, "product", "pbo-prefix", "the prefix is empty");
             else if (prefix[0] == '\\' || prefix[0] == '/' || prefix[n - 1] == '\\' || prefix[n - 1] == '/' ||
                      strchr(prefix, '/'))
-                WARN(p->offset, "product", "pbo-prefix",
-                     "prefix '%s' starts or ends with a separator or holds '/' (the engine's use '\\' between "
-                     "folders only)",
-                     prefix);
+                FY_DIAG_WARN(p->offset, "product", "pbo-prefix",
+                             "prefix '%s' starts or ends with a separator or holds '/' (the engine's use '\\' between "
+                             "folders only)",
+                             prefix);
         }
     }
     /* The entries. */
@@ -90,37 +88,37 @@ size_t ferry_pbo_validate(const ferry_pbo *m, const ferry_pbo_validate_options *
         snprintf(path, sizeof path, "entries[%zu]", i);
         const char *why = fy_pbo_unsafe_name(e->name, e->name_length);
         if (why)
-            WARN(e->offset, path, "pbo-name-unsafe", "name '%s': %s (ferry extract refuses it)", e->name, why);
+            FY_DIAG_WARN(e->offset, path, "pbo-name-unsafe", "name '%s': %s (ferry extract refuses it)", e->name, why);
         else if (memchr(e->name, '/', e->name_length))
-            WARN(e->offset, path, "pbo-name-slash", "name '%s' has '/' (the engine's names use '\\')", e->name);
+            FY_DIAG_WARN(e->offset, path, "pbo-name-slash", "name '%s' has '/' (the engine's names use '\\')", e->name);
         if (!printable(e->name, e->name_length))
-            WARN(e->offset, path, "pbo-name-text", "name '%s' has control characters", e->name);
+            FY_DIAG_WARN(e->offset, path, "pbo-name-text", "name '%s' has control characters", e->name);
         if (e->method == FERRY_PBO_METHOD_VERSION) {
-            ERR(e->offset, path, "pbo-method",
-                "packing method 'Vers' (the product entry's) on a file: only the first, unnamed record may have it");
+            FY_DIAG_ERR(e->offset, path, "pbo-method",
+                        "packing method 'Vers' (the product entry's) on a file: only the first, unnamed record may have it");
         } else if (e->method != FERRY_PBO_METHOD_NONE && e->method != FERRY_PBO_METHOD_COMPRESSED) {
-            ERR(e->offset, path, "pbo-method", "packing method 0x%08X: known are 0 (stored) and 0x43707273 ('Cprs')",
-                (unsigned)e->method);
+            FY_DIAG_ERR(e->offset, path, "pbo-method", "packing method 0x%08X: known are 0 (stored) and 0x43707273 ('Cprs')",
+                        (unsigned)e->method);
         }
         if (!e->data) {
-            ERR(e->offset, path, "pbo-bounds", "its %u bytes at %llu end at %llu, past the archive's %zu bytes",
-                (unsigned)e->size, (unsigned long long)e->start, (unsigned long long)e->start + e->size,
-                m->archive_size);
+            FY_DIAG_ERR(e->offset, path, "pbo-bounds", "its %u bytes at %llu end at %llu, past the archive's %zu bytes",
+                        (unsigned)e->size, (unsigned long long)e->start, (unsigned long long)e->start + e->size,
+                        m->archive_size);
             continue;
         }
         if (e->method == FERRY_PBO_METHOD_NONE && e->original_size && e->original_size != e->size)
-            WARN(e->offset, path, "pbo-original-size",
-                 "stored entry with original size %u and data size %u (packers write 0 or the data size)",
-                 (unsigned)e->original_size, (unsigned)e->size);
+            FY_DIAG_WARN(e->offset, path, "pbo-original-size",
+                         "stored entry with original size %u and data size %u (packers write 0 or the data size)",
+                         (unsigned)e->original_size, (unsigned)e->size);
         if (e->method == FERRY_PBO_METHOD_COMPRESSED) {
             uint8_t *bytes = NULL;
             size_t n = 0;
             ferry_error err;
             if (ferry_pbo_entry_bytes(m, i, 0, &bytes, &n, &err) != FERRY_OK) {
                 if (err.code == FERRY_ERR_NOMEM)
-                    ERR(FERRY_NO_OFFSET, path, "out-of-memory", "cannot decode '%s': out of memory", e->name);
+                    FY_DIAG_ERR(FERRY_NO_OFFSET, path, "out-of-memory", "cannot decode '%s': out of memory", e->name);
                 else
-                    ERR(err.offset, path, "pbo-compressed", "%s", err.message);
+                    FY_DIAG_ERR(err.offset, path, "pbo-compressed", "%s", err.message);
             }
             free(bytes);
         }
@@ -134,22 +132,22 @@ size_t ferry_pbo_validate(const ferry_pbo *m, const ferry_pbo_validate_options *
             if (entry_cmp(m, order[k - 1], order[k]) == 0) {
                 size_t a = order[k - 1] < order[k] ? order[k - 1] : order[k], b = order[k - 1] ^ order[k] ^ a;
                 snprintf(path, sizeof path, "entries[%zu]", b);
-                WARN(m->entries[b].offset, path, "pbo-name-duplicate",
-                     "name '%s' is also entries[%zu]'s (case and slashes ignored): the engine finds only one",
-                     m->entries[b].name, a);
+                FY_DIAG_WARN(m->entries[b].offset, path, "pbo-name-duplicate",
+                             "name '%s' is also entries[%zu]'s (case and slashes ignored): the engine finds only one",
+                             m->entries[b].name, a);
             }
         free(order);
     } else if (m->entry_count) {
-        ERR(FERRY_NO_OFFSET, "entries", "out-of-memory", "cannot check duplicate names: out of memory");
+        FY_DIAG_ERR(FERRY_NO_OFFSET, "entries", "out-of-memory", "cannot check duplicate names: out of memory");
     }
     /* The end of the table, and the trailer. */
     const ferry_pbo_entry *t = &m->terminator;
     if (t->method || t->original_size || t->reserved || t->timestamp || t->size)
-        WARN(t->offset, "terminator", "pbo-terminator-fields",
-             "the record ending the table has non-zero fields (method 0x%08X, original size %u, reserved %u, "
-             "timestamp %u, data size %u)",
-             (unsigned)t->method, (unsigned)t->original_size, (unsigned)t->reserved, (unsigned)t->timestamp,
-             (unsigned)t->size);
+        FY_DIAG_WARN(t->offset, "terminator", "pbo-terminator-fields",
+                     "the record ending the table has non-zero fields (method 0x%08X, original size %u, reserved %u, "
+                     "timestamp %u, data size %u)",
+                     (unsigned)t->method, (unsigned)t->original_size, (unsigned)t->reserved, (unsigned)t->timestamp,
+                     (unsigned)t->size);
     if (m->data_end <= m->archive_size) {
         uint64_t left = m->archive_size - m->data_end;
         if (m->has_checksum) {
@@ -157,23 +155,21 @@ size_t ferry_pbo_validate(const ferry_pbo *m, const ferry_pbo_validate_options *
                 char want[41], got[41];
                 hex(want, m->computed);
                 hex(got, m->checksum);
-                ERR(m->data_end + 1, "checksum", "pbo-checksum",
-                    "stored SHA-1 %s, but the %llu bytes before the trailer give %s", got,
-                    (unsigned long long)m->data_end, want);
+                FY_DIAG_ERR(m->data_end + 1, "checksum", "pbo-checksum",
+                            "stored SHA-1 %s, but the %llu bytes before the trailer give %s", got,
+                            (unsigned long long)m->data_end, want);
             }
             if (left > 1 + FERRY_PBO_SHA1_SIZE)
-                WARN(m->data_end + 1 + FERRY_PBO_SHA1_SIZE, "checksum", "pbo-trailer",
-                     "%llu bytes follow the SHA-1 (kept by a rewrite)",
-                     (unsigned long long)(left - 1 - FERRY_PBO_SHA1_SIZE));
+                FY_DIAG_WARN(m->data_end + 1 + FERRY_PBO_SHA1_SIZE, "checksum", "pbo-trailer",
+                             "%llu bytes follow the SHA-1 (kept by a rewrite)",
+                             (unsigned long long)(left - 1 - FERRY_PBO_SHA1_SIZE));
         } else if (left == 0) {
-            WARN(m->data_end, "checksum", "pbo-checksum-missing",
-                 "no SHA-1 trailer after the data (Operation Flashpoint's archives have none)");
+            FY_DIAG_WARN(m->data_end, "checksum", "pbo-checksum-missing",
+                         "no SHA-1 trailer after the data (Operation Flashpoint's archives have none)");
         } else {
-            ERR(m->data_end, "checksum", "pbo-trailer",
-                "%llu bytes after the data are not a 0 byte and a 20-byte SHA-1", (unsigned long long)left);
+            FY_DIAG_ERR(m->data_end, "checksum", "pbo-trailer",
+                        "%llu bytes after the data are not a 0 byte and a 20-byte SHA-1", (unsigned long long)left);
         }
     }
     return errors;
-#undef ERR
-#undef WARN
 }
