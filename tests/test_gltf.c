@@ -671,6 +671,39 @@ static void expect_error(const ferry_scene *s, const char *needle, int line)
 }
 #define EXPECT_ERROR(s, needle) expect_error(s, needle, __LINE__)
 
+/* Non-finite values are looked for in blocks of 64 floats: one is found,
+ * and named at its index, wherever it lies (first block, a block's first
+ * or last float, the tail after the last whole block), and the largest
+ * finite float is not taken for one. */
+static void test_nonfinite_anywhere(void)
+{
+    enum { N = 300 }; /* 900 floats: 14 whole blocks and a tail of 4 */
+    static float pos[N * 3];
+    static uint32_t idx[N];
+    ferry_scene s;
+    ferry_scene_node node;
+    ferry_scene_mesh mesh;
+    ferry_scene_primitive prim;
+    static const size_t at[] = {0, 5, 63, 64, 127, 128, 700, 895, 896, 899};
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        for (size_t i = 0; i < N * 3; i++) pos[i] = (i % 2 ? 1 : -1) * 3.4028235e38f; /* FLT_MAX */
+        for (size_t i = 0; i < N; i++) idx[i] = (uint32_t)i;
+        triangle_scene(&s, &node, &mesh, &prim);
+        prim.vertex_count = N;
+        prim.positions = pos;
+        prim.indices = idx;
+        prim.index_count = N;
+        ferry_buffer out = {0};
+        ferry_error err;
+        CHECK_MSG(ferry_gltf_write_glb(&s, &out, &err) == FERRY_OK, "all finite: %s", err.message);
+        ferry_buffer_free(&out);
+        pos[at[k]] = k % 2 ? -INFINITY : NAN;
+        char needle[64];
+        snprintf(needle, sizeof needle, "position value %zu is %s", at[k], k % 2 ? "infinite" : "NaN");
+        expect_error(&s, needle, __LINE__);
+    }
+}
+
 static void test_errors(void)
 {
     ferry_buffer png = {0};
@@ -1027,6 +1060,7 @@ int main(void)
     test_full();
     test_big_indices();
     test_errors();
+    test_nonfinite_anywhere();
     test_all_or_nothing();
     run_validator();
     for (size_t i = 0; i < written_count; i++) free(written[i]);

@@ -24,9 +24,8 @@ typedef struct walk {
     bool failed;
 } walk;
 
-static bool need(walk *w, size_t n, const char *what)
+static bool short_of(walk *w, size_t n, const char *what)
 {
-    if (w->size - w->ip >= n) return true;
     if (!w->failed)
         fy_error_set(w->err, FERRY_ERR_TRUNCATED, w->ip, NULL,
                      "LZO data ends inside %s (needs %zu bytes, %zu left) after %llu decoded bytes", what, n,
@@ -35,7 +34,14 @@ static bool need(walk *w, size_t n, const char *what)
     return false;
 }
 
-static unsigned next(walk *w, const char *what) { return need(w, 1, what) ? w->in[w->ip++] : 0; }
+/* The test inline, the message apart: measuring took as long as liblzo2's
+ * decoding while these were calls (docs/benchmarks.md). */
+static inline bool need(walk *w, size_t n, const char *what)
+{
+    return w->size - w->ip >= n || short_of(w, n, what);
+}
+
+static inline unsigned next(walk *w, const char *what) { return need(w, 1, what) ? w->in[w->ip++] : 0; }
 
 /* A length field of zero is followed by zero bytes worth 255 each and one
  * non-zero byte that ends it. */

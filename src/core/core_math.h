@@ -5,6 +5,7 @@
 #ifndef FERRY_CORE_MATH_H
 #define FERRY_CORE_MATH_H
 
+#include <math.h>
 #include <stdbool.h>
 
 void fy_mat4_identity(float m[16]);
@@ -47,12 +48,26 @@ void fy_quat_from_mat4(const float m[16], float q[4]);
 
 /* Row-major doubles: out = a * b (out must not alias a or b). */
 void fy_mat4d_mul(const double a[16], const double b[16], double out[16]);
-/* Lengths, summed in double. */
-double fy_vec3_length(const float v[3]);
-double fy_vec3d_length(const double v[3]);
+/* Lengths, summed in double. The vector ones are defined here, inline:
+ * the converters call them per vertex (tangents, normals), where a call
+ * each cost measurably more than the arithmetic (docs/benchmarks.md). */
+static inline double fy_vec3_length(const float v[3])
+{
+    return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
+}
+static inline double fy_vec3d_length(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 double fy_quat_length(const float q[4]);
-/* 3-vectors. out may alias a or b. */
-void fy_vec3_cross(const float a[3], const float b[3], float out[3]);
-void fy_vec3d_cross(const double a[3], const double b[3], double out[3]);
+/* 3-vectors. out may alias a or b (the result is formed before it is
+ * stored). */
+static inline void fy_vec3_cross(const float a[3], const float b[3], float out[3])
+{
+    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x, out[1] = y, out[2] = z;
+}
+static inline void fy_vec3d_cross(const double a[3], const double b[3], double out[3])
+{
+    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x, out[1] = y, out[2] = z;
+}
 
 #endif

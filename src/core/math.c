@@ -267,22 +267,6 @@ void fy_mat4d_mul(const double a[16], const double b[16], double out[16])
             out[4 * r + c] = a[4 * r] * b[c] + a[4 * r + 1] * b[4 + c] + a[4 * r + 2] * b[8 + c] + a[4 * r + 3] * b[12 + c];
 }
 
-void fy_vec3_cross(const float a[3], const float b[3], float out[3])
-{
-    float r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-    memcpy(out, r, sizeof r);
-}
-
-void fy_vec3d_cross(const double a[3], const double b[3], double out[3])
-{
-    double r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-    memcpy(out, r, sizeof r);
-}
-
-double fy_vec3_length(const float v[3]) { return sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]); }
-
-double fy_vec3d_length(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
-
 double fy_quat_dot(const float a[4], const float b[4])
 {
     return (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
