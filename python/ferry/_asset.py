@@ -9,11 +9,14 @@ import warnings
 import weakref
 from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint, c_uint32, c_void_p
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._errors import ArgumentError, Error, UnsupportedError, check, from_native
 from ._native import lib
+
+if TYPE_CHECKING:  # _jobs imports this module
+    from ._jobs import ExportReport
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 Source = Union[PathLike, bytes, bytearray, memoryview]
@@ -279,14 +282,47 @@ class Places:
     def __init__(self) -> None:
         self._sources: Dict[bytes, Tuple[_native.FileSource, _native.FileSource]] = {}
         self._lock = threading.Lock()
-        self._finalizer = weakref.finalize(self, Places._close_all, self._sources)
+        # The library's pool (ferry_places) for folders and archives alike,
+        # made when a conversion first asks for a place.
+        self._pool: List[Optional[int]] = [None]
+        self._finalizer = weakref.finalize(self, Places._close_all, self._sources, self._pool)
 
     @staticmethod
-    def _close_all(sources: Dict[bytes, Tuple[_native.FileSource, _native.FileSource]]) -> None:
+    def _close_all(sources: Dict[bytes, Tuple[_native.FileSource, _native.FileSource]],
+                   pool: List[Optional[int]]) -> None:
         for inner, cached in sources.values():
             lib.ferry_file_source_close(byref(cached))
             lib.ferry_file_source_close(byref(inner))
         sources.clear()
+        if pool[0]:
+            lib.ferry_places_free(pool[0])
+            pool[0] = None
+
+    def _pool_handle(self) -> int:
+        """The library's ferry_places, made on first use (under the lock)."""
+        if not self._finalizer.alive:
+            raise ValueError("the places are closed")
+        if self._pool[0] is None:
+            made = lib.ferry_places_new()
+            if not made:
+                raise MemoryError("ferry_places_new")
+            self._pool[0] = int(made)
+        handle: int = self._pool[0]
+        return handle
+
+    def open(self, path: PathLike) -> Any:
+        """A folder or an archive (MEG, PBO) to look files up in, opened once
+        per path for as long as this object lives (ferry_places_open): the
+        texture places :meth:`Asset.to_gltf` takes. Raises
+        :class:`ferry.Error` when the path is neither, or the archive does not
+        read. Returns the library's place (a ctypes pointer, owned here)."""
+        with self._lock:
+            pool = self._pool_handle()
+            err = _native.Error()
+            place = lib.ferry_places_open(pool, _fspath(path), byref(err))
+            if not place:
+                check(err.code or 3, err, _shown(path))
+            return place
 
     def close(self) -> None:
         """Closes every folder; the object may not be used afterwards."""
@@ -382,6 +418,11 @@ class Asset:
         self._handle: Optional[int] = handle
         self._keep = keep  # the bytes ferry_asset_read did not copy
         self._path = path
+        # Set by Archive.open: the archive an entry's asset came from (kept
+        # alive with it) and the entry's stored name, where its animations and
+        # textures are looked up.
+        self._archive: Any = None
+        self._entry_name: Optional[bytes] = None
         self.name = name
         """How the asset is named in its info ("file"), reports and errors: the
         path it was opened from, or the ``name`` given; None for bytes without one."""
@@ -565,11 +606,14 @@ class Asset:
 
     def to_gltf(self, dest: PathLike, all: bool = False, lod: Union[None, int, Sequence[int]] = None,
                 triangles: Optional[int] = None, error: Optional[float] = None,
-                no_animations: bool = False) -> None:
+                no_animations: bool = False, textures: Optional[bool] = None,
+                texture_dirs: Sequence[PathLike] = (), animations: Sequence["Asset"] = (),
+                auto_animations: bool = False, force: bool = False, allow_invalid: bool = False,
+                places: Optional[Places] = None) -> "ExportReport":
         """Writes the asset as glTF 2.0 (``.glb``, or ``.gltf`` with a
-        ``.bin`` and PNG images beside it), as the library's scene of it
-        (ferry_asset_to_scene, then ferry_gltf_save): ALO models and
-        particle systems, ODOL models, ALM meshes, glTF.
+        ``.bin`` and PNG images beside it), atomically: the library's export
+        (ferry_export_file), the one ``ferry convert IN OUT.glb`` runs, with
+        its options. ALO models and particle systems, ODOL models, ALM meshes.
 
         ``all``: every mesh (ALO) or every LOD (ODOL) instead of what the
         game shows first. ``lod``: ODOL LOD indices (an int or a list); ALM:
@@ -577,55 +621,61 @@ class Asset:
         leave at most that many; ``error``: all whose error is at most it).
         ``no_animations``: an ODOL skeleton's animation classes left out.
 
-        Phase 1 of the package: textures are not embedded and animations are
-        not attached, as ``ferry convert IN OUT.glb --no-textures`` without
-        ``--anim``; the files are not validated first. The CLI's whole export
-        (textures found as the game does, animations attached automatically,
-        ODOL texture roots, refusing invalid files) comes with the library's
-        export functions (include/ferry/engine.h), which this method will call.
+        ``textures``: look textures up as the game does and embed them
+        (beside the file, ``../Textures``, then each of ``texture_dirs``,
+        folders or MEG/PBO archives; ODOL: texture roots, the addon holding
+        the file); by default on for an asset opened from a path or from an
+        :class:`Archive` (``ferry convert``'s default), off for bytes
+        (``--no-textures``). ``animations``: ALA assets to attach (``--anim
+        FILE``: one that does not fit the model fails the export unless
+        ``force``); ``auto_animations``: also every ``MODEL_*.ala`` beside the
+        model (``--anim auto``). ``allow_invalid``: export a file validation
+        finds errors in (by default it is refused, as the tool refuses it).
+        ``places``: a :class:`Places` the folders and archives are taken from.
+
+        Returns an :class:`ExportReport` (what was attached, embedded, left
+        out, and every message the export said). Raises :class:`ferry.Error`
+        when nothing was written; its ``messages`` holds what the export said
+        (the validation errors of a refused file among them).
         """
-        # The seam for phase 2: this becomes one call of ferry_export_file
-        # with the options above plus textures, animations and allow_invalid.
+        from ._jobs import export_file
         h = self._h()
-        so = _native.AssetSceneOptions()
-        name = self._scene_name()
-        so.name = name
-        so.all = all
-        so.no_animations = no_animations
-        keep: List[Any] = []
+        if textures is None:
+            textures = self._path is not None or self._archive is not None or bool(texture_dirs)
+        lods: Optional[List[int]] = None
+        alm_lod = None
         if self.format.key == "alm":
             if lod is not None and not isinstance(lod, int):
                 raise ValueError("an ALM mesh takes one lod (collapse records), not a list")
             if lod is not None or triangles is not None or error is not None:  # else the full mesh, no LOD
-                lo = _alm_lod_options(lod, triangles, error)
-                keep.append(lo)
-                so.alm_lod = ctypes.pointer(lo)
+                alm_lod = _alm_lod_options(lod, triangles, error)
         elif lod is not None:
             lods = [lod] if isinstance(lod, int) else list(lod)
-            array = (c_uint32 * len(lods))(*lods)
-            keep.append(array)
-            so.lods = array
-            so.lod_count = len(lods)
         if (triangles is not None or error is not None) and self.format.key != "alm":
             raise ValueError("triangles and error choose an ALM mesh's level of detail")
+        if self.format.key in ("glb", "gltf"):
+            # A glTF is written again from its scene: no game model to export
+            # (ferry_export_file takes models; ferry convert has no glTF -> glTF).
+            return self._gltf_again(dest)
+        for a in animations:
+            if not isinstance(a, Asset):
+                raise TypeError("animations are assets (ferry.open of each .ala)")
+        return export_file(self, h, dest, all=all, lods=lods, alm_lod=alm_lod, no_animations=no_animations,
+                           textures=textures, texture_dirs=texture_dirs, animations=[a._h() for a in animations],
+                           auto_animations=auto_animations, force=force, allow_invalid=allow_invalid, places=places)
+
+    def _gltf_again(self, dest: PathLike) -> "ExportReport":
+        from ._jobs import ExportReport
         scene = c_void_p()
         err = _native.Error()
-        self._check(lib.ferry_asset_to_scene(h, byref(so), byref(scene), byref(err)), err)
+        self._check(lib.ferry_asset_to_scene(self._h(), None, byref(scene), byref(err)), err)
         try:
             err = _native.Error()
             wo = _native.WriteOptions(self._path, False)
             check(lib.ferry_gltf_save(scene, _fspath(dest), byref(wo), byref(err)), err, _shown(dest))
         finally:
             lib.ferry_scene_free(scene)
-
-    def _scene_name(self) -> Optional[bytes]:
-        """The scene's name, as the ferry tool names it: the file's base name
-        without its extension (None without a name: the format's default)."""
-        if not self.name:
-            return None
-        base = os.path.basename(self.name)
-        stem = base.rsplit(".", 1)[0] if "." in base else base
-        return os.fsencode(stem)
+        return ExportReport(self.format.key, True, 0, 0, 0, 0, 0, [], [])
 
     # -- animations --
 

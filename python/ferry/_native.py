@@ -300,3 +300,93 @@ def text(raw: Optional[bytes]) -> str:
     out = Buffer()
     lib.ferry_text_utf8(raw, len(raw), ctypes.byref(out))
     return take_buffer(out).decode("utf-8")
+
+
+# ---- jobs' messages (ferry.h), archives and places (archive.h), export (engine.h) ----
+
+class Message(Structure):
+    _fields_ = [("kind", c_int), ("file", c_char_p), ("text", c_char_p), ("rule", c_char_p),
+                ("error", POINTER(Error))]
+
+
+MessageFn = CFUNCTYPE(None, c_void_p, POINTER(Message))
+MESSAGE_KINDS = {0: "error", 1: "warning", 2: "note"}
+
+
+class ArchiveEntry(Structure):
+    _fields_ = [("name", POINTER(c_char)), ("name_length", c_size_t), ("size", c_uint64), ("stored_size", c_uint64),
+                ("start", c_uint64), ("offset", c_uint64), ("compressed", c_bool)]
+
+
+class ArchiveOptions(Structure):
+    _fields_ = [("read", ReadOptions), ("name", c_char_p)]
+
+
+class Place(Structure):
+    _fields_ = [("path", c_char_p), ("source", POINTER(FileSource)), ("archive", c_void_p), ("prefix", c_char_p)]
+
+
+class OdolSceneReport(Structure):
+    _fields_ = [("lods", c_uint32), ("triangles", c_uint64), ("points", c_uint64), ("proxies", c_uint32),
+                ("materials", c_uint32), ("normals_repaired", c_uint64), ("normals_computed_primitives", c_uint32),
+                ("proxy_triangles", c_uint32), ("colors", c_uint32), ("procedural_ignored", c_uint32),
+                ("procedural_problem", c_char_p), ("visual_lod", ctypes.c_int32), ("textures", c_uint32),
+                ("textures_found", c_uint32), ("images", c_uint32), ("rvmats", c_uint32), ("rvmats_read", c_uint32),
+                ("missing_textures", POINTER(c_char_p)), ("missing_texture_count", c_size_t), ("skins", c_uint32),
+                ("joints", c_uint32), ("animations", c_uint32), ("animations_unbound", c_uint32),
+                ("animation_unbound", c_char_p)]
+
+
+class AlmSceneReport(Structure):
+    _fields_ = [("skinned", c_bool), ("reason", c_char_p), ("vertex_count", c_uint32), ("triangle_count", c_uint32),
+                ("max_influences", c_uint32), ("positions_truncated", c_uint32), ("max_dropped_weight", c_double),
+                ("images", c_uint32), ("collapses_applied", c_uint32)]
+
+
+class ExportReport(Structure):
+    _fields_ = [("format", c_int), ("written", c_bool), ("warnings", c_size_t), ("validation_errors", c_size_t),
+                ("animations", c_size_t), ("images", c_size_t), ("meshes_left_out", c_size_t),
+                ("missing_textures", POINTER(c_char_p)), ("missing_texture_count", c_size_t),
+                ("odol", OdolSceneReport), ("texture_roots", c_size_t), ("game_view", c_bool),
+                ("visual_lod_name", c_char * 64), ("visual_lod_empty", c_bool), ("lods_with_faces", c_uint32),
+                ("lod_with_faces", c_uint32), ("lod_with_faces_name", c_char * 64), ("alm", AlmSceneReport),
+                ("alm_lod", c_bool), ("bones", c_uint32), ("frames", c_uint32), ("collapses", c_uint32),
+                ("owned", c_void_p)]
+
+
+class ExportInput(Structure):
+    _fields_ = [("asset", c_void_p), ("name", c_char_p), ("source", POINTER(FileSource)), ("path", c_char_p),
+                ("parent", POINTER(FileSource)), ("prefix", c_char_p), ("addon", POINTER(FileSource)),
+                ("file", c_char_p), ("owned", c_void_p)]
+
+
+class ExportOptions(Structure):
+    _fields_ = [("all", c_bool), ("lods", POINTER(c_uint32)), ("lod_count", c_size_t), ("no_animations", c_bool),
+                ("alm_lod", POINTER(AlmLodOptions)), ("animations", POINTER(c_void_p)),
+                ("animation_count", c_size_t), ("force", c_bool), ("auto_animations", c_bool),
+                ("textures", POINTER(POINTER(Place))), ("texture_count", c_size_t), ("skip_textures", c_bool),
+                ("allow_invalid", c_bool), ("write", WriteOptions), ("message", MessageFn), ("user", c_void_p),
+                ("report", POINTER(ExportReport))]
+
+
+_declare("ferry_archive_open", c_int, c_char_p, POINTER(ArchiveOptions), POINTER(c_void_p), POINTER(Error))
+_declare("ferry_archive_free", None, c_void_p)
+_declare("ferry_archive_format", c_int, c_void_p)
+_declare("ferry_archive_name", c_char_p, c_void_p)
+_declare("ferry_archive_prefix", c_char_p, c_void_p)
+_declare("ferry_archive_source", POINTER(FileSource), c_void_p)
+_declare("ferry_archive_entry_count", c_size_t, c_void_p)
+_declare("ferry_archive_entry_at", POINTER(ArchiveEntry), c_void_p, c_size_t)
+_declare("ferry_archive_entry_path", c_int, POINTER(c_char), c_size_t, c_char_p, c_size_t, POINTER(Error))
+_declare("ferry_archive_open_entry", c_int, c_void_p, c_size_t, POINTER(AssetOptions), POINTER(c_void_p),
+         POINTER(Error))
+
+_declare("ferry_places_new", c_void_p)
+_declare("ferry_places_free", None, c_void_p)
+_declare("ferry_places_open", POINTER(Place), c_void_p, c_char_p, POINTER(Error))
+_declare("ferry_places_folder", POINTER(Place), c_void_p, c_char_p, POINTER(Error))
+
+_declare("ferry_export_input_open", c_int, c_char_p, c_void_p, POINTER(ExportInput), POINTER(Error))
+_declare("ferry_export_input_close", None, POINTER(ExportInput))
+_declare("ferry_export_file", c_int, POINTER(ExportInput), c_char_p, POINTER(ExportOptions), POINTER(Error))
+_declare("ferry_export_report_free", None, POINTER(ExportReport))

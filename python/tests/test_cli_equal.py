@@ -9,9 +9,9 @@ deterministic sample of the corpus (../shared/corpus; skipped without it):
 - failures:  a file the tool cannot read: ferry.Error with the tool's
              read_error (code, offset, path, message)
 - write:     asset.write() == the bytes of `ferry convert FILE OUT.<same>`
-- glTF:      asset.to_gltf(OUT.glb) == `ferry convert FILE OUT.glb --no-textures`
-             (the export options that agree in phase 1; files the tool refuses
-             as invalid are left out: the package does not validate first yet)
+- glTF:      asset.to_gltf(OUT.glb) == `ferry convert FILE OUT.glb` (both the
+             library's export: textures looked up as the game does; a file the
+             tool refuses as invalid is refused with its validation errors)
 - sample, particles: == `ferry sample --json`, `ferry particles --json`
 - render, to_png: the PNG bytes of `ferry render`, `ferry convert X.paa Y.png`
 """
@@ -158,17 +158,26 @@ def check_file(path: Path, tmp: Path, done: Optional[Dict[str, int]] = None) -> 
         # glTF, where the tool converts
         if "to_scene" in caps and asset.format.key not in ("glb", "gltf"):
             theirs = tmp / "tool.glb"
-            # ALO models and particle systems: no textures looked up; ODOL and
-            # ALM take no such option (ALM's images are its own).
-            r = cli("convert", name, theirs, *(["--no-textures"] if asset.format.key in ("alo", "particle") else []))
+            r = cli("convert", name, theirs)
+            mine = tmp / "mine.glb"
             if r.returncode == 0:
-                mine = tmp / "mine.glb"
                 asset.to_gltf(mine)
                 assert mine.read_bytes() == theirs.read_bytes()
                 compared("glTF")
             else:
                 assert b"--allow-invalid" in r.stderr or b"error" in r.stderr
-                compared("glTF refused by the tool")
+                with pytest.raises(ferry.Error) as refused:
+                    asset.to_gltf(mine)
+                assert any(m.kind == "error" for m in getattr(refused.value, "messages", []))
+                compared("glTF refused by the tool and the package")
+            if r.returncode == 0 and asset.format.key == "alo":
+                # the other options the tool and the package share
+                r = cli("convert", "--no-textures", "--anim", "auto", "--all", name, theirs)
+                if r.returncode == 0:
+                    report = asset.to_gltf(mine, textures=False, auto_animations=True, all=True)
+                    assert mine.read_bytes() == theirs.read_bytes()
+                    assert report.written
+                    compared("glTF --no-textures --anim auto --all")
 
         if asset.format.key == "ala":
             for args, kw in ((["--frame", "2.5"], {"frame": 2.5}), (["--time", "0.7", "--loop"],
