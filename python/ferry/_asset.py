@@ -302,12 +302,12 @@ class Places:
         """The library's ferry_places, made on first use (under the lock)."""
         if not self._finalizer.alive:
             raise ValueError("the places are closed")
-        if self._pool[0] is None:
+        handle = self._pool[0]
+        if handle is None:
             made = lib.ferry_places_new()
             if not made:
                 raise MemoryError("ferry_places_new")
-            self._pool[0] = int(made)
-        handle: int = self._pool[0]
+            handle = self._pool[0] = int(made)
         return handle
 
     def open(self, path: PathLike) -> Any:
