@@ -43,8 +43,9 @@ class ExportReport:
     ``validation_errors`` found (an export with ``allow_invalid``),
     ``animations`` attached, ``images`` embedded, ``meshes_left_out`` (ALO
     meshes the game does not draw at first sight, without ``all``),
-    ``missing_textures`` (names not found, each once) and ``messages``
-    (everything the export said, in order)."""
+    ``missing_textures`` (names not found, each once), ``shown_lod`` (ODOL
+    in the game's view: the index of the LOD the game shows up close; None
+    otherwise) and ``messages`` (everything the export said, in order)."""
 
     format: Optional[str]
     written: bool
@@ -55,6 +56,7 @@ class ExportReport:
     meshes_left_out: int
     missing_textures: List[str]
     messages: List[Message] = field(default_factory=list)
+    shown_lod: Optional[int] = None
 
 
 def _collector(messages: List[Message]) -> Any:
@@ -138,7 +140,8 @@ def export_file(asset: Asset, handle: int, dest: PathLike, all: bool, lods: Opti
                             int(report.validation_errors), int(report.animations), int(report.images),
                             int(report.meshes_left_out),
                             [_native.text(report.missing_textures[i]) for i in range(report.missing_texture_count)],
-                            messages)
+                            messages,
+                            int(report.odol.visual_lod) if report.game_view and report.odol.visual_lod >= 0 else None)
     finally:
         lib.ferry_export_report_free(byref(report))
         if opened:
