@@ -270,6 +270,15 @@ FERRY_API bool ferry_file_source_find(const ferry_file_source *source, const cha
 FERRY_API ferry_result ferry_file_source_cached(const ferry_file_source *inner, ferry_file_source *source,
                                                 ferry_error *err);
 
+/* The folder holding the file at `path` as a folder source
+ * (ferry_file_source_folder of the text before the last separator: "."
+ * when there is none, the root for "/x"), for the files a file names
+ * beside it: a .gltf's buffers and images, a model's animations. *name
+ * (may be NULL) gets the file's name in that source (a pointer into
+ * `path`). Close with ferry_file_source_close. */
+FERRY_API ferry_result ferry_file_source_folder_of(const char *path, ferry_file_source *source, const char **name,
+                                                   ferry_error *err);
+
 /* "label/path" (or "path" without a label), cut to fit out. */
 FERRY_API void ferry_file_source_display(const ferry_file_source *source, const char *path, char *out, size_t out_size);
 
@@ -300,8 +309,13 @@ FERRY_API void ferry_diagnostics_free(ferry_diagnostics *diags);
 /* ---- Messages and progress: what a job says as it goes. ----
  *
  * The library never prints. A job that works through many files (extract,
- * pack) says what happened to each as it happens through a callback the
- * caller gives, and sums up in a report struct the caller prints. */
+ * pack, convert -r) or does several things (authoring a model with its
+ * animations and textures, drawing the particle systems on a model's
+ * proxies) says what it meets through a callback the caller gives: one
+ * call per message, in the order met, from the thread that called the job;
+ * and sums up in a report struct the caller prints. Errors that end a job
+ * are sent too, and the job's ferry_error repeats the one that ended it
+ * (for callers without a callback). */
 
 typedef enum ferry_message_kind {
     FERRY_MESSAGE_ERROR = 0, /* something was not done (a file not written, an entry refused) */
@@ -315,7 +329,9 @@ typedef struct ferry_message {
      * it is about the job itself. */
     const char *file;
     /* One sentence, without the file's name and without a final newline
-     * ("entries[3] 'a.txt' not extracted: its name is an absolute path"). */
+     * ("entries[3] 'a.txt' not extracted: its name is an absolute path");
+     * a diagnostic's text ends with its rule in brackets, as ferry validate
+     * prints it. */
     const char *text;
     /* A short stable identifier of what happened ("entry-name",
      * "folder-unreadable"), the header of the job lists them; may be NULL. */

@@ -55,6 +55,14 @@ typedef struct ferry_gltf_read_options {
 FERRY_API ferry_result ferry_gltf_read(const uint8_t *data, size_t size, const ferry_gltf_read_options *options,
                                        ferry_scene **out, ferry_error *err);
 
+/* The same for a file of the disk: its bytes (ferry_file_load: at most
+ * options->file_limit, 0: 2 GiB), and, unless options->files gives
+ * another, its folder (ferry_file_source_folder_of) as the source of the
+ * buffers and images a .gltf names. Errors are the load's (naming the
+ * file), the folder's, or the reader's. NULL options: the defaults. */
+FERRY_API ferry_result ferry_gltf_load(const char *path, const ferry_gltf_read_options *options, ferry_scene **out,
+                                       ferry_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -62,11 +62,13 @@ bool cli_asset_read(const uint8_t *data, size_t size, cli_asset *asset, ferry_er
 void cli_asset_free(cli_asset *asset);
 bool cli_has_ext(const char *path, const char *ext);
 
-/* A library message (ferry_message_fn; user: the command's name, for the
- * messages of a folder walk, or NULL) on stderr: "FILE: text", a located
- * error as cli_print_error prints it, a folder walk's as "ferry CMD:
- * skipping FOLDER: ..." and "ferry CMD: cannot read the folder FOLDER: ...". */
-void cli_print_message(void *cmd, const ferry_message *message);
+/* A message of extract or pack about an entry or a file (ferry_message_fn;
+ * user: the command's name, for the messages of a folder walk, or NULL) on
+ * stderr: "FILE: text" (the text says what was not done: "... not
+ * extracted: WHY"), a located error as cli_print_error prints it, a folder
+ * walk's as "ferry CMD: skipping FOLDER: ..." and "ferry CMD: cannot read
+ * the folder FOLDER: ...". */
+void cli_print_entry_message(void *cmd, const ferry_message *message);
 
 /* CLI_OK when `path` is a folder or an archive (ferry_places_kind);
  * otherwise prints why as a usage error of `cmd` (--textures) and returns
@@ -142,6 +144,12 @@ const char *cli_text(const char *text, char *buf, size_t capacity);
 void cli_fput_textn(FILE *f, const char *text, size_t n);
 #define CLI_TEXT_MAX 4200
 #define CLI_TXT(s) cli_text((s), (char[CLI_TEXT_MAX]){0}, CLI_TEXT_MAX)
+
+/* A message of the library's jobs (ferry_message_fn; user: the command's
+ * name, "convert") on stderr: "FILE: error: TEXT", "FILE: warning: TEXT",
+ * "FILE: TEXT" for a note; without a file a note is its text alone, an
+ * error or warning "ferry CMD: TEXT". */
+void cli_print_message(void *cmd, const ferry_message *m);
 
 /* Writes JSON to stdout, indented, with a final newline. */
 void cli_print_json(json_t *value);

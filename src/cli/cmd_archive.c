@@ -151,7 +151,7 @@ int cmd_extract(int argc, char **argv)
     if (archive) {
         cli_progress bar = {0};
         /* As convert -r: new files, not flushed one by one. */
-        ferry_extract_options o = {pattern, patterns, {.protect_input = apath, .no_sync = true}, cli_print_message,
+        ferry_extract_options o = {pattern, patterns, {.protect_input = apath, .no_sync = true}, cli_print_entry_message,
                                    NULL, progress, &bar};
         ferry_extract_report report;
         ferry_result r = ferry_archive_extract(archive, outdir, &o, &report, &err);

@@ -51,7 +51,7 @@ typedef struct unread {
 static void message(void *user, const ferry_message *m)
 {
     unread *u = user;
-    cli_print_message("pack", m);
+    cli_print_entry_message("pack", m);
     if (!m->rule || strcmp(m->rule, FERRY_WALK_FOLDER_UNREADABLE) != 0) return;
     char **lines = realloc(u->lines, (u->count + 1) * sizeof *lines);
     if (!lines) return;

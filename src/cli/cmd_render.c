@@ -4,7 +4,7 @@
 #include "cli.h"
 
 #include <ferry/image.h>
-#include <ferry/particle_sim.h>
+#include <ferry/particle_view.h>
 
 #include <gif_lib.h>
 #include <math.h>
@@ -44,74 +44,7 @@ static const char render_usage[] =
 #define MAX_FRAMES 2000
 #define MAX_SIDE 4096
 
-typedef struct tex_entry {
-    char *name;
-    ferry_image image;
-    bool found;
-} tex_entry;
-
-typedef struct tex_cache {
-    ferry_alamo_texture_folders folders;
-    bool open;
-    /* Each entry allocated on its own: the renderer keeps the images it
-     * was given while it asks for more, so an entry never moves (a grown
-     * array of entries moved them: freed memory was drawn from). */
-    tex_entry **items;
-    size_t count;
-    const char *file;
-} tex_cache;
-
-static const ferry_image *texture_lookup(const char *name, void *user)
-{
-    tex_cache *c = user;
-    for (size_t i = 0; i < c->count; i++)
-        if (strcmp(c->items[i]->name, name) == 0) return c->items[i]->found ? &c->items[i]->image : NULL;
-    tex_entry **items = realloc(c->items, (c->count + 1) * sizeof *items);
-    if (!items) return NULL;
-    c->items = items;
-    tex_entry *t = calloc(1, sizeof *t);
-    if (!t) return NULL;
-    if (!(t->name = strdup(name))) {
-        free(t);
-        return NULL;
-    }
-    items[c->count++] = t;
-    const ferry_file_source *src = NULL;
-    char path[4096];
-    ferry_error err;
-    if (c->open && ferry_alamo_texture_find(&c->folders.places, name, &src, path, sizeof path)) {
-        uint8_t *data = NULL;
-        size_t size = 0;
-        if (ferry_file_source_load(src, path, (size_t)256 << 20, &data, &size, &err) == FERRY_OK) {
-            if (ferry_image_decode(data, size, NULL, &t->image, &err) == FERRY_OK)
-                t->found = true;
-            else
-                fprintf(stderr, "%s: warning: texture %s: %s\n", CLI_TXT(c->file), CLI_TXT(path), err.message);
-            ferry_file_source_release(src, data, size);
-        }
-    }
-    if (!t->found)
-        fprintf(stderr, "%s: warning: texture '%s' not found: drawn as a soft glow\n", CLI_TXT(c->file),
-                CLI_TXT(name));
-    return t->found ? &t->image : NULL;
-}
-
-static void tex_cache_free(tex_cache *c)
-{
-    for (size_t i = 0; i < c->count; i++) {
-        free(c->items[i]->name);
-        ferry_image_free(&c->items[i]->image);
-        free(c->items[i]);
-    }
-    free(c->items);
-    if (c->open) ferry_alamo_texture_folders_close(&c->folders);
-}
-
 /* ---- GIF into memory ---- */
-
-typedef struct mem_out {
-    ferry_buffer *buf;
-} mem_out;
 
 static int gif_write(GifFileType *gif, const GifByteType *data, int len)
 {
@@ -167,6 +100,51 @@ static bool gif_frame(GifFileType *gif, const ferry_image *img, int delay_cs)
     return ok;
 }
 
+/* The picture being made: one PNG, or an animated GIF built frame by frame. */
+typedef struct frames_out {
+    bool gif_wanted;
+    GifFileType *gif;
+    int gif_error;
+    bool gif_failed;
+    ferry_buffer buf;
+    const char *out;
+    uint32_t width, height;
+    double fps;
+} frames_out;
+
+/* A GIF into memory, looping forever (the NETSCAPE2.0 application extension). */
+static bool gif_begin(frames_out *o)
+{
+    o->gif = EGifOpen(&o->buf, gif_write, &o->gif_error);
+    if (!o->gif) return false;
+    EGifSetGifVersion(o->gif, true);
+    static const GifByteType loop[3] = {1, 0, 0};
+    return EGifPutScreenDesc(o->gif, (int)o->width, (int)o->height, 8, 0, NULL) == GIF_OK &&
+           EGifPutExtensionLeader(o->gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
+           EGifPutExtensionBlock(o->gif, 11, "NETSCAPE2.0") == GIF_OK && EGifPutExtensionBlock(o->gif, 3, loop) == GIF_OK &&
+           EGifPutExtensionTrailer(o->gif) == GIF_OK;
+}
+
+/* Each frame the view draws (ferry_particle_frame_fn): encoded as it comes. */
+static bool put_frame(void *user, size_t f, const ferry_image *img, ferry_error *err)
+{
+    frames_out *o = user;
+    if (o->gif_wanted) {
+        /* Delays in hundredths: each frame ends where its time rounds to,
+         * so the animation keeps its duration at any fps. */
+        int delay = (int)(floor((double)(f + 1) * 100 / o->fps + 0.5) - floor((double)f * 100 / o->fps + 0.5));
+        if ((f == 0 && !gif_begin(o)) || !gif_frame(o->gif, img, delay)) {
+            o->gif_failed = true;
+            err->code = FERRY_ERR_IO;
+            return false;
+        }
+    } else if (ferry_image_encode_png(img, &o->buf, err) != FERRY_OK) {
+        cli_print_error(o->out, err);
+        return false;
+    }
+    return true;
+}
+
 static bool parse_size(const char *text, uint32_t *w, uint32_t *h)
 {
     char *end;
@@ -178,93 +156,6 @@ static bool parse_size(const char *text, uint32_t *w, uint32_t *h)
     *w = (uint32_t)a;
     *h = (uint32_t)b;
     return true;
-}
-
-static ferry_particle_sim *new_sim(const ferry_particle_system *s, const float *transform, uint64_t seed, float ground,
-                                  bool no_ground, const char *path)
-{
-    ferry_particle_sim_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.seed = seed;
-    opt.ground_z = ground;
-    opt.no_ground = no_ground;
-    if (transform) {
-        opt.has_transform = true;
-        memcpy(opt.transform, transform, sizeof opt.transform);
-    }
-    ferry_particle_sim *sim = NULL;
-    ferry_error err;
-    if (ferry_particle_sim_create(s, &opt, &sim, &err) != FERRY_OK) cli_print_error(path, &err);
-    return sim;
-}
-
-static void grow(float lo[3], float hi[3], bool *any, const float a[3], const float b[3])
-{
-    for (int k = 0; k < 3; k++) {
-        if (!*any || a[k] < lo[k]) lo[k] = a[k];
-        if (!*any || b[k] > hi[k]) hi[k] = b[k];
-    }
-    *any = true;
-}
-
-/* The systems drawn: the file's own, or those on a model's proxies. */
-typedef struct placed {
-    cli_asset asset;      /* a proxy's particle file (unused for the file itself) */
-    const ferry_particle_system *system;
-    float transform[16];
-    bool has_transform;
-    ferry_particle_sim *sim;
-} placed;
-
-/* Finds each proxy's particle system beside the model (its name, with .alo
- * added when it has no extension), placed at its bone. Hidden proxies are
- * left out, as the game shows them only when told to. */
-static size_t model_systems(const char *in, const ferry_alo_model *model, tex_cache *cache, placed *out, size_t cap)
-{
-    size_t n = 0;
-    float *world = malloc((model->skeleton.bone_count ? model->skeleton.bone_count : 1) * 16 * sizeof *world);
-    if (!world) return 0;
-    ferry_alo_bone_world_matrices(model, world);
-    for (size_t i = 0; i < model->connections.proxy_count && n < cap; i++) {
-        const ferry_alo_proxy *px = &model->connections.proxies[i];
-        if (!px->name || !px->name[0]) continue;
-        if (px->is_hidden) {
-            fprintf(stderr, "%s: proxy '%s' is hidden: not drawn\n", CLI_TXT(in), CLI_TXT(px->name));
-            continue;
-        }
-        char name[1024];
-        const char *dot = strrchr(px->name, '.');
-        snprintf(name, sizeof name, "%s%s", px->name, dot ? "" : ".alo");
-        const ferry_file_source *src = NULL;
-        char path[4096];
-        uint8_t *data = NULL;
-        size_t size = 0;
-        ferry_error err;
-        if (!cache->open || !ferry_alamo_texture_find(&cache->folders.places, name, &src, path, sizeof path) ||
-            ferry_file_source_load(src, path, CLI_MAX_INPUT, &data, &size, &err) != FERRY_OK) {
-            fprintf(stderr, "%s: warning: proxy '%s': no particle file %s beside the model\n", CLI_TXT(in),
-                    CLI_TXT(px->name), CLI_TXT(name));
-            continue;
-        }
-        placed *p = &out[n];
-        memset(p, 0, sizeof *p);
-        bool ok = cli_asset_read(data, size, &p->asset, &err);
-        ferry_file_source_release(src, data, size);
-        if (!ok || !p->asset.particles) {
-            fprintf(stderr, "%s: warning: proxy '%s': %s is not a particle system%s%s\n", CLI_TXT(in),
-                    CLI_TXT(px->name), CLI_TXT(path), ok ? "" : ": ", ok ? "" : err.message);
-            if (ok) cli_asset_free(&p->asset);
-            continue;
-        }
-        p->system = p->asset.particles;
-        if (px->bone < model->skeleton.bone_count) {
-            memcpy(p->transform, &world[(size_t)px->bone * 16], sizeof p->transform);
-            p->has_transform = true;
-        }
-        n++;
-    }
-    free(world);
-    return n;
 }
 
 int cmd_render(int argc, char **argv)
@@ -375,156 +266,64 @@ int cmd_render(int argc, char **argv)
         cli_print_error(in, &err);
         goto out;
     }
-    tex_cache cache;
-    memset(&cache, 0, sizeof cache);
-    cache.file = in;
-    ferry_image img = {0};
-    ferry_buffer buf = {0};
-    GifFileType *gf = NULL;
-    placed *systems = NULL;
-    size_t system_count = 0;
-    ferry_particle_sim **sims = NULL;
-    if (!asset.particles && !asset.model) {
-        fprintf(stderr, "%s: error: this is an %s, not a particle system or a model\n", CLI_TXT(in),
-                ferry_alamo_kind_name(asset.kind));
-        goto done;
+    /* The particle files on a model's proxies and every texture are found
+     * as the game finds them: beside IN, in ../Textures, in each --textures. */
+    ferry_alamo_texture_folders folders;
+    bool folders_open = ferry_alamo_texture_folders_open(in, dirs, dir_count, &folders, &err) == FERRY_OK;
+    ferry_particle_view_options vo = {0};
+    vo.places = folders_open ? &folders.places : NULL;
+    vo.name = in;
+    vo.message = cli_print_message;
+    vo.user = "render";
+    ferry_particle_view *view = NULL;
+    frames_out fo = {.gif_wanted = gif, .out = out, .width = width, .height = height, .fps = fps};
+    if (ferry_particle_view_open(asset.handle, &vo, &view, &err) != FERRY_OK) goto done;
+    ferry_particle_view_render_options ro = {0};
+    ro.sim.seed = seed;
+    ro.sim.ground_z = ground;
+    ro.sim.no_ground = no_ground;
+    ro.time = time;
+    ro.fps = gif ? fps : 0;
+    ro.frames = frames;
+    ro.render.width = width;
+    ro.render.height = height;
+    ro.frame = put_frame;
+    ro.user = &fo;
+    ferry_particle_view_render_report rep;
+    if (ferry_particle_view_render(view, &ro, &rep, &err) != FERRY_OK) {
+        if (fo.gif_failed) goto gif_fail;
+        goto done; /* said by the view, or by put_frame */
     }
-    cache.open = ferry_alamo_texture_folders_open(in, dirs, dir_count, &cache.folders, &err) == FERRY_OK;
-    size_t cap = asset.model ? asset.model->connections.proxy_count : 1;
-    systems = calloc(cap ? cap : 1, sizeof *systems);
-    sims = calloc(cap ? cap : 1, sizeof *sims);
-    if (!systems || !sims) goto done;
-    if (asset.particles) {
-        systems[0].system = asset.particles;
-        system_count = 1;
-    } else {
-        system_count = model_systems(in, asset.model, &cache, systems, cap);
-        if (!system_count) {
-            fprintf(stderr, "%s: error: no particle system on the model's proxies to draw (the model's meshes are "
-                            "not drawn)\n",
-                    CLI_TXT(in));
-            goto done;
-        }
-    }
-
-    /* Pass 1: where the particles are over every frame, for the camera. */
-    float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    bool any = false;
-    size_t live_frames = 0;
-    for (size_t k = 0; k < system_count; k++) {
-        placed *p = &systems[k];
-        if (!(sims[k] = new_sim(p->system, p->has_transform ? p->transform : NULL, seed, ground, no_ground, in)))
-            goto done;
-    }
-    for (size_t f = 0; f < frames; f++) {
-        bool live = false;
-        for (size_t k = 0; k < system_count; k++) {
-            ferry_particle_sim_advance(sims[k], time + (double)f / (fps > 0 ? fps : 1));
-            float a[3], b[3];
-            if (ferry_particle_sim_bounds(sims[k], a, b)) {
-                grow(lo, hi, &any, a, b);
-                live = true;
-            }
-        }
-        live_frames += live;
-    }
-    for (size_t k = 0; k < system_count; k++) {
-        cli_sim_warnings(CLI_TXT(in), sims[k]);
-        ferry_particle_sim_free(sims[k]);
-        sims[k] = NULL;
-    }
-    if (!live_frames)
-        fprintf(stderr, "%s: warning: no live particles at %s: the image is background only\n", CLI_TXT(in),
-                gif ? "any frame" : "this time");
-
-    ferry_particle_render_options ro;
-    memset(&ro, 0, sizeof ro);
-    ro.width = width;
-    ro.height = height;
-    /* A grey checkerboard: smoke of any grey shows on one of its cells. */
-    ro.background[0] = ro.background[1] = ro.background[2] = 0.32f;
-    ro.background2[0] = ro.background2[1] = ro.background2[2] = 0.48f;
-    ro.checker = width / 16 > 4 ? width / 16 : 4;
-    ro.texture = texture_lookup;
-    ro.user = &cache;
-    ferry_particle_camera_frame(lo, hi, (float)width / (float)height, &ro.camera);
-
-    for (size_t k = 0; k < system_count; k++) {
-        placed *p = &systems[k];
-        if (!(sims[k] = new_sim(p->system, p->has_transform ? p->transform : NULL, seed, ground, no_ground, in)))
-            goto done;
-    }
-    int gif_err = 0;
-    if (gif) {
-        gf = EGifOpen(&buf, gif_write, &gif_err);
-        if (!gf) goto gif_fail;
-        EGifSetGifVersion(gf, true);
-        if (EGifPutScreenDesc(gf, (int)width, (int)height, 8, 0, NULL) != GIF_OK) goto gif_fail;
-        /* Loop forever (the NETSCAPE2.0 application extension). */
-        static const GifByteType loop[3] = {1, 0, 0};
-        if (EGifPutExtensionLeader(gf, APPLICATION_EXT_FUNC_CODE) != GIF_OK ||
-            EGifPutExtensionBlock(gf, 11, "NETSCAPE2.0") != GIF_OK || EGifPutExtensionBlock(gf, 3, loop) != GIF_OK ||
-            EGifPutExtensionTrailer(gf) != GIF_OK)
-            goto gif_fail;
-    }
-    size_t live_last = 0;
-    for (size_t f = 0; f < frames; f++) {
-        double t = time + (double)f / (fps > 0 ? fps : 1);
-        live_last = 0;
-        for (size_t k = 0; k < system_count; k++) {
-            ferry_particle_sim_advance(sims[k], t);
-            live_last += ferry_particle_sim_count(sims[k]);
-        }
-        if (ferry_particle_render_many((const ferry_particle_sim *const *)sims, system_count, &ro, &img, &err) !=
-            FERRY_OK) {
-            cli_print_error(in, &err);
-            goto done;
-        }
-        if (gif) {
-            /* Delays in hundredths: each frame ends where its time rounds to,
-             * so the animation keeps its duration at any fps. */
-            int delay = (int)(floor((double)(f + 1) * 100 / fps + 0.5) - floor((double)f * 100 / fps + 0.5));
-            if (!gif_frame(gf, &img, delay)) goto gif_fail;
-        } else if (ferry_image_encode_png(&img, &buf, &err) != FERRY_OK) {
-            cli_print_error(out, &err);
-            goto done;
-        }
-        ferry_image_free(&img);
-    }
-    if (gf) {
+    if (fo.gif) {
         int e = 0;
-        if (EGifCloseFile(gf, &e) != GIF_OK) {
-            gf = NULL;
-            gif_err = e;
+        if (EGifCloseFile(fo.gif, &e) != GIF_OK) {
+            fo.gif = NULL;
+            fo.gif_error = e;
             goto gif_fail;
         }
-        gf = NULL;
+        fo.gif = NULL;
     }
-    if (buf.failed) {
+    if (fo.buf.failed) {
         fprintf(stderr, "%s: error: out of memory\n", CLI_TXT(out));
         goto done;
     }
-    status = cli_write_output(in, out, &buf);
+    status = cli_write_output(in, out, &fo.buf);
     if (status == CLI_OK)
         fprintf(stderr, "%s: %s: %zu frame%s %ux%u, %zu live particles at the %s%s\n", CLI_TXT(in), CLI_TXT(out),
-                frames, frames == 1 ? "" : "s", width, height, live_last, gif ? "last frame" : "time drawn",
-                asset.model ? " (particle systems on proxies only: the model's meshes are not drawn)" : "");
+                frames, frames == 1 ? "" : "s", width, height, rep.live_last, gif ? "last frame" : "time drawn",
+                ferry_particle_view_of_model(view) ? " (particle systems on proxies only: the model's meshes are not drawn)"
+                                                   : "");
     goto done;
 gif_fail:
     fprintf(stderr, "%s: error: GIF encoding failed: %s\n", CLI_TXT(out),
-            GifErrorString(gf ? gf->Error : gif_err) ? GifErrorString(gf ? gf->Error : gif_err) : "unknown");
+            GifErrorString(fo.gif ? fo.gif->Error : fo.gif_error) ? GifErrorString(fo.gif ? fo.gif->Error : fo.gif_error)
+                                                                   : "unknown");
     status = CLI_INVALID;
 done:
-    if (gf) EGifCloseFile(gf, NULL);
-    ferry_image_free(&img);
-    ferry_buffer_free(&buf);
-    for (size_t k = 0; k < system_count; k++) {
-        if (sims) ferry_particle_sim_free(sims[k]);
-        if (asset.model) cli_asset_free(&systems[k].asset);
-    }
-    free(sims);
-    free(systems);
-    tex_cache_free(&cache);
+    if (fo.gif) EGifCloseFile(fo.gif, NULL);
+    ferry_buffer_free(&fo.buf);
+    ferry_particle_view_free(view);
+    if (folders_open) ferry_alamo_texture_folders_close(&folders);
     cli_asset_free(&asset);
 out:
     free(dirs);

@@ -42,21 +42,5 @@ int export_batch(const char *in, const char *out_dir, const struct cli_convert_o
 /* ferry convert IN.glb|IN.gltf OUT.ala [--animation N|NAME] [--ala-format 1|2] [--model M.alo] [--fps N]. */
 int cli_gltf_ala_convert(int argc, char **argv, ferry_format source);
 extern const char cli_gltf_ala_convert_help[];
-/* Writes the scene's animation `index` (read from IN, named in messages)
- * as OUT, an ALA file: ferry_ala_from_scene in `ala_format` (0: 2) at
- * `fps` frames per second (0: ferry's extras, else 30), its
- * warnings and a summary line on stderr, validated before writing.
- * bone_names (the model's bones in order, NULL: the scene's bones) bind the
- * tracks. Adds the warnings to *warnings (may be NULL). Returns CLI_OK or
- * CLI_INVALID (or what writing OUT returns). */
-int cli_gltf_write_animation(const char *in, const ferry_scene *scene, size_t index, const char *out, int ala_format,
-                             double fps, const char *const *bone_names, size_t bone_count, size_t *warnings);
-/* Every animation of the scene beside the model written as MODEL_OUT
- * (an .alo path): each as ferry_ala_file_name names it (MODEL_<NAME>.ala,
- * or <NAME>.ala when the name starts with the model's). Goes on after a
- * failure; returns CLI_OK when all were written, else the last failure.
- * *written (may be NULL) counts the files written. */
-int cli_gltf_write_animations(const char *in, const ferry_scene *scene, const char *model_out, int ala_format,
-                              double fps, const char *const *bone_names, size_t bone_count, size_t *written);
 
 #endif

@@ -45,7 +45,7 @@ void cli_fprint_error(FILE *f, const char *file, const ferry_error *err)
 
 void cli_print_error(const char *file, const ferry_error *err) { cli_fprint_error(stderr, file, err); }
 
-void cli_print_message(void *cmd, const ferry_message *m)
+void cli_print_entry_message(void *cmd, const ferry_message *m)
 {
     const char *rule = m->rule ? m->rule : "";
     if (m->error)
@@ -341,6 +341,17 @@ char *cli_model_name(const char *path)
         out[len] = 0;
     }
     return out;
+}
+
+void cli_print_message(void *cmd, const ferry_message *m)
+{
+    const char *kind = m->kind == FERRY_MESSAGE_ERROR ? "error: " : m->kind == FERRY_MESSAGE_WARNING ? "warning: " : "";
+    if (m->file)
+        fprintf(stderr, "%s: %s%s\n", CLI_TXT(m->file), kind, CLI_TXT(m->text));
+    else if (m->kind == FERRY_MESSAGE_NOTE)
+        fprintf(stderr, "%s\n", CLI_TXT(m->text));
+    else
+        fprintf(stderr, "ferry %s: %s\n", (const char *)cmd, CLI_TXT(m->text));
 }
 
 void cli_print_json(json_t *value)

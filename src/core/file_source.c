@@ -230,3 +230,22 @@ ferry_result ferry_file_source_folder(const char *root, ferry_file_source *sourc
     source->label = f->root;
     return FERRY_OK;
 }
+
+ferry_result ferry_file_source_folder_of(const char *path, ferry_file_source *source, const char **name,
+                                         ferry_error *err)
+{
+    fy_error_clear(err);
+    if (name) *name = NULL;
+    if (!path || !source) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no path or no source");
+        return FERRY_ERR_ARGUMENT;
+    }
+    char folder[SOURCE_PATH_MAX];
+    if (!fy_path_folder(path, folder, sizeof folder)) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "folder path too long");
+        return FERRY_ERR_ARGUMENT;
+    }
+    ferry_result r = ferry_file_source_folder(folder, source, err);
+    if (r == FERRY_OK && name) *name = path + fy_path_name_offset(path);
+    return r;
+}

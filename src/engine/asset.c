@@ -200,11 +200,8 @@ ferry_result ferry_asset_open(const char *path, const ferry_asset_options *optio
     const ferry_file_source *files = options ? options->files : NULL;
     if (!files && (f == FERRY_FORMAT_GLTF || f == FERRY_FORMAT_GLB)) {
         /* A .gltf's buffers and images: the file's folder. */
-        const char *slash = strrchr(path, '/');
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
         ferry_error ignored;
-        if (ferry_file_source_folder(*dir ? dir : "/", &folder, &ignored) == FERRY_OK) {
+        if (ferry_file_source_folder_of(path, &folder, NULL, &ignored) == FERRY_OK) {
             folder_open = true;
             files = &folder;
         }
