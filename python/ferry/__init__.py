@@ -20,7 +20,7 @@ See docs/python.md.
 from ._asset import (AlmLod, Asset, Diagnostic, EntryReport, Format, Places, Report, SimulationWarning, TextureWarning, formats, open)
 from ._errors import (ArgumentError, Error, FileError, LimitError, MalformedError, OutOfMemoryError, TruncatedError,
                       UnsupportedError)
-from ._jobs import Archive, ArchiveEntry, ExportReport, Message
+from ._jobs import Archive, ArchiveEntry, AuthorReport, ExportReport, Message, author_alo
 from ._native import LIBRARY_ENV, library_path
 
 __version__ = "0.1.0"
@@ -29,5 +29,5 @@ __all__ = [
     "open", "formats", "Asset", "Format", "Diagnostic", "Report", "EntryReport", "AlmLod", "Places",
     "Error", "TruncatedError", "MalformedError", "UnsupportedError", "LimitError", "OutOfMemoryError",
     "FileError", "ArgumentError", "SimulationWarning", "TextureWarning", "library_path", "LIBRARY_ENV",
-    "Archive", "ArchiveEntry", "ExportReport", "Message",
+    "Archive", "ArchiveEntry", "ExportReport", "Message", "AuthorReport", "author_alo",
 ]

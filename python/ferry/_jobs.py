@@ -299,3 +299,86 @@ class Archive:
             size = ctypes.c_size_t()
             data = lib.ferry_asset_bytes(asset._h(), byref(size))
             return ctypes.string_at(data, size.value) if size.value else b""
+
+
+# ---- authoring ----
+
+@dataclass(frozen=True)
+class AuthorReport:
+    """What :func:`author_alo` made (ferry_author_alo_report): the model's
+    ``bones``, ``meshes``, ``submeshes``, ``triangles``, ``vertices``,
+    ``lights``, ``proxies`` and ``materials`` (``materials_from_extras``:
+    shader and parameters from the glTF's extras, ``materials_mapped``:
+    mapped from the glTF material), ``ferry_export`` (the glTF was ferry's
+    own export), ``validation_errors`` and ``validation_warnings`` ferry
+    validate found in the model, ``animations_written`` (.ala files beside
+    it), ``textures_written`` and ``textures_failed`` (.dds files), and
+    ``messages`` (everything the job said, in order)."""
+
+    ferry_export: bool
+    bones: int
+    meshes: int
+    submeshes: int
+    triangles: int
+    vertices: int
+    lights: int
+    proxies: int
+    materials: int
+    materials_from_extras: int
+    materials_mapped: int
+    validation_errors: int
+    validation_warnings: int
+    animations_written: int
+    textures_written: int
+    textures_failed: int
+    messages: List[Message] = field(default_factory=list)
+
+
+def author_alo(gltf: PathLike, dest: PathLike, textures_folder: Optional[PathLike] = None, ala_format: int = 2,
+               allow_invalid: bool = False, name: Optional[str] = None) -> AuthorReport:
+    """An Alamo model authored from a glTF file (``.glb``, or ``.gltf``
+    with its files beside it; ferry_gltf_load, then ferry_author_alo): the
+    job ``ferry convert MODEL.glb OUT.alo [--textures-out DIR]`` runs.
+
+    The model is checked by ferry validate's rules before it is written: an
+    error stops it (nothing written; raises :class:`ferry.Error`, whose
+    ``messages`` hold the findings) unless ``allow_invalid``. Each glTF
+    animation is written beside the model as the ALA the game finds
+    (``MODEL_NAME.ala``, ALA format ``ala_format``, 1 or 2); with
+    ``textures_folder``, the images the mapped materials name are written
+    there as ``.dds``. ``name``: how messages name the input (default: its
+    path). Returns an :class:`AuthorReport`; its ``messages`` hold the
+    warnings (what the conversion changed or lost, what validation found).
+    """
+    if ala_format not in (1, 2):
+        raise ValueError("ala_format is 1 or 2, not %r" % (ala_format,))
+    shown = name if name is not None else _shown(gltf)
+    scene = c_void_p()
+    err = _native.Error()
+    check(lib.ferry_gltf_load(_fspath(gltf), None, byref(scene), byref(err)), err, shown)
+    messages: List[Message] = []
+    callback = _collector(messages)
+    report = _native.AuthorAloReport()
+    try:
+        o = _native.AuthorAloOptions()
+        label = os.fsencode(shown)
+        o.name = label
+        o.ala_format = ala_format
+        o.allow_invalid = allow_invalid
+        o.write.protect_input = _fspath(gltf)
+        o.message = callback
+        err = _native.Error()
+        folder = _fspath(textures_folder) if textures_folder is not None else None
+        r = lib.ferry_author_alo(scene, _fspath(dest), folder, byref(o), byref(report), byref(err))
+        if r != _native.OK:
+            e = from_native(err, shown) if err.code else Error("code %d" % r, None, "", "authoring failed", shown)
+            setattr(e, "messages", messages)
+            raise e
+    finally:
+        lib.ferry_scene_free(scene)
+    m = report.model
+    return AuthorReport(bool(m.ferry_export), int(m.bones), int(m.meshes), int(m.submeshes), int(m.triangles),
+                        int(m.vertices), int(m.lights), int(m.proxies), int(m.materials),
+                        int(m.materials_from_extras), int(m.materials_mapped), int(report.validation_errors),
+                        int(report.validation_warnings), int(report.animations_written),
+                        int(report.textures_written), int(report.textures_failed), messages)

@@ -390,3 +390,32 @@ _declare("ferry_export_input_open", c_int, c_char_p, c_void_p, POINTER(ExportInp
 _declare("ferry_export_input_close", None, POINTER(ExportInput))
 _declare("ferry_export_file", c_int, POINTER(ExportInput), c_char_p, POINTER(ExportOptions), POINTER(Error))
 _declare("ferry_export_report_free", None, POINTER(ExportReport))
+
+
+# ---- authoring (author.h) ----
+
+class AloFromSceneReport(Structure):
+    _fields_ = [("ferry_export", c_bool), ("bones", c_size_t), ("meshes", c_size_t), ("submeshes", c_size_t),
+                ("triangles", c_size_t), ("vertices", c_size_t), ("lights", c_size_t), ("proxies", c_size_t),
+                ("materials", c_size_t), ("materials_from_extras", c_size_t), ("materials_mapped", c_size_t),
+                ("primitives_split", c_size_t), ("vertices_reweighted", c_size_t),
+                ("dropped_weight_total", c_double), ("dropped_weight_max", c_double),
+                ("collision_trees", c_size_t), ("collision_disabled", c_size_t), ("own_bones", c_size_t),
+                ("animations_not_converted", c_size_t), ("warnings", c_size_t), ("textures", c_void_p),
+                ("texture_count", c_size_t)]
+
+
+class AuthorAloOptions(Structure):
+    _fields_ = [("name", c_char_p), ("ala_format", c_uint8), ("allow_invalid", c_bool), ("write", WriteOptions),
+                ("message", MessageFn), ("user", c_void_p)]
+
+
+class AuthorAloReport(Structure):
+    _fields_ = [("model", AloFromSceneReport), ("validation_errors", c_size_t), ("validation_warnings", c_size_t),
+                ("write_failed", c_bool), ("animations_written", c_size_t), ("animation_result", c_int),
+                ("animation_write_failed", c_bool), ("textures_written", c_size_t), ("textures_failed", c_size_t)]
+
+
+_declare("ferry_gltf_load", c_int, c_char_p, c_void_p, POINTER(c_void_p), POINTER(Error))
+_declare("ferry_author_alo", c_int, c_void_p, c_char_p, c_char_p, POINTER(AuthorAloOptions),
+         POINTER(AuthorAloReport), POINTER(Error))

@@ -365,6 +365,38 @@ def test_to_gltf_refuses_invalid(tmp_path):
         assert report.written and report.validation_errors >= 1
 
 
+# ---- authoring ----
+
+def test_author_alo(tmp_path):
+    """A glTF -> ALO with its animations, the tool's bytes; a refusal names
+    what validation found."""
+    with ferry.open(WALKER) as a:
+        a.to_gltf(tmp_path / "w.glb", all=True, auto_animations=True, textures=False)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "tool").mkdir()
+    report = ferry.author_alo(tmp_path / "w.glb", tmp_path / "mine" / "walker.alo", ala_format=1)
+    r = cli("convert", "--ala-format", "1", tmp_path / "w.glb", tmp_path / "tool" / "walker.alo")
+    assert r.returncode == 0, r.stderr
+    names = sorted(p.name for p in (tmp_path / "tool").iterdir())
+    assert names == ["walker.alo", "walker_idle_00.ala", "walker_walk_00.ala"]
+    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == names
+    for n in names:
+        assert (tmp_path / "mine" / n).read_bytes() == (tmp_path / "tool" / n).read_bytes(), n
+    with ferry.open(WALKER) as original:
+        info = original.info()
+    assert report.ferry_export and report.bones == info["bones"] and report.triangles == info["triangles"]
+    assert report.animations_written == 2 and report.validation_errors == 0
+    assert all(m.kind == "note" for m in report.messages)
+    with ferry.open(tmp_path / "mine" / "walker_idle_00.ala") as anim:
+        assert anim.info()["ala_format"] == 1
+    with pytest.raises(ValueError):
+        ferry.author_alo(tmp_path / "w.glb", tmp_path / "x.alo", ala_format=3)
+    with pytest.raises(ferry.Error):
+        ferry.author_alo(tmp_path / "missing.glb", tmp_path / "x.alo")
+    with pytest.raises(ferry.Error):  # a glTF is not written over
+        ferry.author_alo(tmp_path / "w.glb", tmp_path / "w.glb")
+
+
 # ---- archives ----
 
 def _packed(tmp_path, fmt):
