@@ -2,8 +2,10 @@
 Blender's glTF importer and exporter called with the settings ferry's files
 need, and the reports of the library's messages in Blender."""
 
+import json
 import os
 import shutil
+import struct
 import tempfile
 
 import bpy
@@ -71,14 +73,16 @@ def gltf_import(path):
     """Blender's own glTF importer on a file ferry wrote. Bones keep the
     glTF's node frames (bone_heuristic BLENDER): the exporter writes them
     back unchanged, so an import exported again gives the same bones and
-    the same poses (the other heuristics turn each bone for looks)."""
+    the same poses (the other heuristics turn each bone for looks). The rest
+    pose is the nodes' own transforms (guess_original_bind_pose off: a skin
+    the add-on adds has no inverse bind matrices to guess from)."""
     numpy_compat()
     before = set(bpy.data.objects)
     actions_before = set(bpy.data.actions)
     images_before = set(bpy.data.images)
     materials_before = set(bpy.data.materials)
     result = bpy.ops.import_scene.gltf(filepath=path, import_shading="NORMALS", bone_heuristic="BLENDER",
-                                       guess_original_bind_pose=True)
+                                       guess_original_bind_pose=False)
     if "FINISHED" not in result:
         raise RuntimeError("Blender's glTF importer did not finish (%s)" % ", ".join(sorted(result)))
     return (
@@ -89,32 +93,94 @@ def gltf_import(path):
     )
 
 
+class _RestPose:
+    """The armatures in their rest pose while the exporter writes the
+    nodes: it places an object parented to a bone by the bone's pose at the
+    current frame, so a posed armature would move every proxy, light and
+    dazzle off its bone. Each armature's active action is unassigned (the
+    exporter still writes every armature action: one armature, every action)
+    and its pose bones' own transforms cleared, then both restored."""
+
+    def __init__(self, objects):
+        self.armatures = [o for o in objects if o.type == "ARMATURE"]
+        self.saved = []
+
+    def __enter__(self):
+        for arm in self.armatures:
+            action = arm.animation_data.action if arm.animation_data else None
+            basis = {b.name: b.matrix_basis.copy() for b in arm.pose.bones}
+            self.saved.append((arm, action, basis))
+            if action is not None:
+                arm.animation_data.action = None
+            for b in arm.pose.bones:
+                b.matrix_basis.identity()
+        bpy.context.view_layer.update()
+        return self
+
+    def __exit__(self, *exc):
+        for arm, action, basis in self.saved:
+            if action is not None:
+                arm.animation_data.action = action
+            for b in arm.pose.bones:
+                if b.name in basis:
+                    b.matrix_basis = basis[b.name]
+        bpy.context.view_layer.update()
+
+
 def gltf_export(path, objects, context):
-    """Blender's own glTF exporter writing `objects` (and their actions) as
-    a .glb, with custom properties as extras (the Alamo shader and its
-    parameters on materials)."""
+    """Blender's own glTF exporter writing `objects` (and the armature's
+    actions) as a .glb, with custom properties as extras (the Alamo shader
+    and its parameters on materials, the animations' frame rates)."""
     for o in context.view_layer.objects:
         o.select_set(o in objects)
+    # export_force_sampling off: the actions' keys are written as they are
+    # (an imported animation has a key at every game frame; the library
+    # samples what it is given at whole frames), and the exporter does not
+    # invent an animation for each selected object that has none (it bakes
+    # one per object when sampling a selection).
     kwargs = dict(filepath=path, export_format="GLB", use_selection=True, export_extras=True,
                   export_yup=True, export_apply=False, export_animations=True, export_skins=True,
-                  export_lights=True, export_texcoords=True, export_normals=True, export_materials="EXPORT")
-    # Each action exported as its own animation (3.x: NLA strips or the
-    # active action; export_nla_strips False gives one per action since 3.2
-    # with "export_animation_mode" absent). Options that do not exist in a
-    # release are left out rather than failing.
+                  export_lights=True, export_texcoords=True, export_normals=True, export_materials="EXPORT",
+                  export_force_sampling=False, export_def_bones=False, export_nla_strips=True,
+                  export_anim_single_armature=True)
     props = bpy.ops.export_scene.gltf.get_rna_type().properties.keys()
-    if "export_nla_strips" in props:
-        kwargs["export_nla_strips"] = False
-    if "export_animation_mode" in props:
-        kwargs["export_animation_mode"] = "ACTIONS"
-    if "export_force_sampling" in props:
-        kwargs["export_force_sampling"] = True
-    if "export_def_bones" in props:
-        kwargs["export_def_bones"] = False
-    kwargs = {k: v for k, v in kwargs.items() if k in props}
-    result = bpy.ops.export_scene.gltf(**kwargs)
+    kwargs = {k: v for k, v in kwargs.items() if k in props}  # options a release lacks are left out
+    with _RestPose(objects):
+        result = bpy.ops.export_scene.gltf(**kwargs)
     if "FINISHED" not in result:
         raise RuntimeError("Blender's glTF exporter did not finish (%s)" % ", ".join(sorted(result)))
+
+
+def bones_as_joints(path):
+    """Rewrites the .glb ferry wrote so that every bone node (extras
+    "alamo": "bone", or an ALM's "alm_bone") is a joint of a skin.
+    Blender's importer makes bones only of skins' joints, and every other
+    node an object: a model without a skinned mesh would come in as empties,
+    each animation split into one action per empty, which export cannot
+    write back as one animation. Only the glTF container is touched (its
+    JSON chunk; the binary chunk is copied as it is)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, version, _ = struct.unpack_from("<III", data, 0)
+    length, kind = struct.unpack_from("<II", data, 12)
+    if magic != 0x46546C67 or kind != 0x4E4F534A:
+        return False
+    doc = json.loads(data[20:20 + length].decode("utf-8"))
+    rest = data[20 + length:]
+    bones = [i for i, n in enumerate(doc.get("nodes", []))
+             if (n.get("extras") or {}).get("alamo") == "bone" or "alm_bone" in (n.get("extras") or {})]
+    joined = {j for skin in doc.get("skins", []) for j in skin.get("joints", [])}
+    missing = [i for i in bones if i not in joined]
+    if not missing:
+        return False
+    doc.setdefault("skins", []).append({"name": "ferry bones", "joints": bones})
+    text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 4)
+    out = struct.pack("<III", magic, version, 12 + 8 + len(text) + len(rest))
+    out += struct.pack("<II", len(text), 0x4E4F534A) + text + rest
+    with open(path, "wb") as f:
+        f.write(out)
+    return True
 
 
 def model_name(path):

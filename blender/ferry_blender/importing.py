@@ -4,6 +4,7 @@ archive. Each model goes through ferry's glTF export into a temporary .glb
 and Blender's own glTF importer."""
 
 import json
+import math
 import os
 import struct
 
@@ -39,6 +40,7 @@ def _animation_extras(glb):
 
 
 def _rename_actions(actions, owners, extras):
+    owners = sorted(owners, key=len, reverse=True)  # the longest suffix first
     """Blender's importer names an action ANIMATION_OBJECT; the game's name
     is the animation's. The animation's extras (frame rate, frame count,
     ALA format, visibility) are kept on the action so that export writes
@@ -125,7 +127,11 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             context.scene.render.fps = int(round(fps))
             context.scene.render.fps_base = int(round(fps)) / float(fps)
         try:
+            bridge.bones_as_joints(glb)
             objects, actions, images, materials = bridge.gltf_import(glb)
+            # Names as the importer gave them, before the roots are renamed:
+            # it names an action ANIMATION_OBJECT.
+            owners = [o.name for o in objects] + [o.data.name for o in objects if o.type == "MESH"]
         except Exception as e:  # the importer's own failure, said as it is
             operator.report({"ERROR"}, "%s: Blender's glTF importer failed on ferry's glTF: %s" % (asset.name, e))
             return {"CANCELLED"}
@@ -133,7 +139,6 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             if image.packed_file is None and image.filepath and image.filepath.startswith(folder):
                 image.pack()  # nothing may point into the temporary folder
     roots = [o for o in objects if o.get("alamo") == "axis_root" or o.parent is None and o.get("format")]
-    owners = [o.name for o in objects if o.type == "ARMATURE"]
     _rename_actions(actions, owners, extras)
     for root in roots:
         root.name = name
@@ -150,9 +155,11 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
         else:
             not_drawn = [o for o in objects if o.get("not_drawn")]
     _hide_collection(context, not_drawn, "%s (not drawn)" % name)
-    frame_end = max((int(a.frame_range[1]) for a in actions), default=0)
-    if frame_end > context.scene.frame_end:
-        context.scene.frame_end = frame_end
+    if actions:
+        # Blender's glTF importer and exporter both put an animation's first
+        # frame at Blender frame 0.
+        context.scene.frame_start = 0
+        context.scene.frame_end = max(int(math.ceil(a.frame_range[1])) for a in actions)
     operator.report({"INFO"}, "%s: %d objects, %d actions, %d images, %d materials%s" % (
         asset.name, len(objects), len(actions), len(images), len(materials),
         ", %d in the hidden collection" % len(not_drawn) if not_drawn else ""))
@@ -357,8 +364,9 @@ class IMPORT_SCENE_OT_ferry_ala(bpy.types.Operator, ImportHelper):
                 context.scene.render.fps_base = int(round(fps)) / float(fps)
             active = context.view_layer.objects.active
             selected = [o for o in context.view_layer.objects if o.select_get()]
+            bridge.bones_as_joints(glb)
             objects, actions, images, materials = bridge.gltf_import(glb)
-        owners = [o.name for o in objects if o.type == "ARMATURE"]
+        owners = [o.name for o in objects]
         _rename_actions(actions, owners, extras)
         meshes = [o.data for o in objects if o.type == "MESH"]
         others = [o.data for o in objects if o.type in ("ARMATURE", "LIGHT", "CAMERA")]
