@@ -149,6 +149,65 @@ def gltf_export(path, objects, context):
         result = bpy.ops.export_scene.gltf(**kwargs)
     if "FINISHED" not in result:
         raise RuntimeError("Blender's glTF exporter did not finish (%s)" % ", ".join(sorted(result)))
+    restore_names(path)
+
+
+NAME_PROPERTY = "ferry_name"
+
+
+def read_glb(path):
+    """A .glb's JSON document and the rest of the file after its JSON chunk
+    (the binary chunk), or None for a file that is not a .glb."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, version, _ = struct.unpack_from("<III", data, 0)
+    length, kind = struct.unpack_from("<II", data, 12)
+    if magic != 0x46546C67 or kind != 0x4E4F534A:
+        return None
+    return json.loads(data[20:20 + length].decode("utf-8")), data[20 + length:], version
+
+
+def write_glb(path, doc, rest, version=2):
+    text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 4)
+    out = struct.pack("<III", 0x46546C67, version, 12 + 8 + len(text) + len(rest))
+    out += struct.pack("<II", len(text), 0x4E4F534A) + text + rest
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def keep_names(path, objects):
+    """Blender names must be unique (objects among objects, bones within
+    their armature); a model's need not be (RV_MC90_D has two bones called
+    P_FIRE_MED00 and two proxies of each name). Where Blender renamed a
+    node of the .glb ("NAME.001"), the game's name is kept as the custom
+    property ferry_name, and export gives it back (restore_names)."""
+    read = read_glb(path)
+    if read is None:
+        return
+    names = {n.get("name") for n in read[0].get("nodes", []) if n.get("name")}
+    things = list(objects) + [b for o in objects if o.type == "ARMATURE" for b in o.data.bones]
+    for thing in things:
+        base, dot, number = thing.name.rpartition(".")
+        if dot and number.isdigit() and len(number) == 3 and thing.name not in names and base in names:
+            thing[NAME_PROPERTY] = base
+
+
+def restore_names(path):
+    """The names Blender changed given back in the .glb Blender's exporter
+    wrote (nodes whose extras hold ferry_name)."""
+    read = read_glb(path)
+    if read is None:
+        return
+    doc, rest, version = read
+    changed = False
+    for node in doc.get("nodes", []):
+        extras = node.get("extras")
+        if isinstance(extras, dict) and NAME_PROPERTY in extras:
+            node["name"] = str(extras.pop(NAME_PROPERTY))
+            changed = True
+    if changed:
+        write_glb(path, doc, rest, version)
 
 
 def bones_as_joints(path):
@@ -159,14 +218,10 @@ def bones_as_joints(path):
     each animation split into one action per empty, which export cannot
     write back as one animation. Only the glTF container is touched (its
     JSON chunk; the binary chunk is copied as it is)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    magic, version, _ = struct.unpack_from("<III", data, 0)
-    length, kind = struct.unpack_from("<II", data, 12)
-    if magic != 0x46546C67 or kind != 0x4E4F534A:
+    read = read_glb(path)
+    if read is None:
         return False
-    doc = json.loads(data[20:20 + length].decode("utf-8"))
-    rest = data[20 + length:]
+    doc, rest, version = read
     bones = [i for i, n in enumerate(doc.get("nodes", []))
              if (n.get("extras") or {}).get("alamo") == "bone" or "alm_bone" in (n.get("extras") or {})]
     joined = {j for skin in doc.get("skins", []) for j in skin.get("joints", [])}
@@ -174,12 +229,7 @@ def bones_as_joints(path):
     if not missing:
         return False
     doc.setdefault("skins", []).append({"name": "ferry bones", "joints": bones})
-    text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
-    text += b" " * (-len(text) % 4)
-    out = struct.pack("<III", magic, version, 12 + 8 + len(text) + len(rest))
-    out += struct.pack("<II", len(text), 0x4E4F534A) + text + rest
-    with open(path, "wb") as f:
-        f.write(out)
+    write_glb(path, doc, rest, version)
     return True
 
 

@@ -59,6 +59,30 @@ def _rename_actions(actions, owners, extras):
             except (TypeError, ValueError, OverflowError):
                 action[key] = json.dumps(value)
         action.use_fake_user = True  # kept in the file even when no object uses it
+        _hold_to_end(action, extras.get(base, {}))
+
+
+def _hold_to_end(action, extras):
+    """An animation lasts its frame count even where its last keys come
+    earlier (an animation of constant tracks has keys at its first frame
+    only, ATTE_Turret_Attack_00's 532 frames): each curve gets a key at the
+    last frame holding its value, so that playback and export see the whole
+    length."""
+    frames, fps = extras.get("frame_count"), extras.get("fps")
+    if not frames or not fps:
+        return
+    scene = bpy.context.scene
+    end = (int(frames) - 1) * (scene.render.fps / scene.render.fps_base) / float(fps)
+    for fc in action.fcurves:
+        points = fc.keyframe_points
+        if len(points) and points[-1].co[0] < end - 1e-4:
+            last = points[-1]
+            value = last.co[1]
+            interpolation = last.interpolation
+            key = points.insert(end, value, options={"FAST"})
+            key.interpolation = interpolation
+            last.interpolation = "CONSTANT" if interpolation == "CONSTANT" else last.interpolation
+        fc.update()
 
 
 def _hide_collection(context, objects, name):
@@ -132,6 +156,7 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             # Names as the importer gave them, before the roots are renamed:
             # it names an action ANIMATION_OBJECT.
             owners = [o.name for o in objects] + [o.data.name for o in objects if o.type == "MESH"]
+            bridge.keep_names(glb, objects)
         except Exception as e:  # the importer's own failure, said as it is
             operator.report({"ERROR"}, "%s: Blender's glTF importer failed on ferry's glTF: %s" % (asset.name, e))
             return {"CANCELLED"}

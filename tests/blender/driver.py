@@ -87,7 +87,11 @@ def glb_json(path):
 def glb_material_images(doc):
     """Images the materials use (Blender's importer makes only those)."""
     used = set()
-    for m in doc.get("materials", []):
+    mats = {p["material"] for n in doc.get("nodes", []) if "mesh" in n
+            for p in doc["meshes"][n["mesh"]]["primitives"] if "material" in p}
+    for k, m in enumerate(doc.get("materials", [])):
+        if k not in mats:
+            continue
         refs = [m.get("normalTexture"), m.get("emissiveTexture"), m.get("occlusionTexture")]
         pbr = m.get("pbrMetallicRoughness") or {}
         refs += [pbr.get("baseColorTexture"), pbr.get("metallicRoughnessTexture")]
@@ -262,7 +266,7 @@ def close_pose(a, b, tol_t, tol_q=1e-4, tol_s=1e-3):
             and max(abs(x - y) for x, y in zip(sa, sb)) <= tol_s)
 
 
-def compare_poses(what, blender_poses, animation, model, tol_t=1e-4):
+def compare_poses(what, blender_poses, animation, model, tol_t=1e-5):
     """Blender's evaluated poses of one action against ferry's sample of the
     animation file at every frame (animated bones only)."""
     with ferry.open(animation) as anim, ferry.open(model) as alo:
@@ -273,9 +277,12 @@ def compare_poses(what, blender_poses, animation, model, tol_t=1e-4):
         for i in range(min(info["frames"], blender_poses["frames"])):
             s = anim.sample(frame=i, model=alo, exact=True)
             for b in s["bones"]:
-                got = blender_poses["poses"][i].get(b["name"])
+                # by the model's bone index: names may repeat in a model
+                # (Blender renames the second), indices do not
+                got = blender_poses["poses"][i].get(str(b["index"]))
                 want = [b["translation"], b["rotation"], b["scale"]]
-                if got is None or not close_pose(got, want, tol_t):
+                scale = max(1, max(abs(x) for x in want[0]))
+                if got is None or not close_pose(got, want, tol_t * scale):
                     worst = worst or (i, b["name"], got, want)
         check("%s: every bone at every frame as ferry samples it" % what, worst is None, worst)
 
@@ -391,8 +398,23 @@ if check("MEG entry: imported", job.get("result") == ["FINISHED"], job.get("erro
 
 # ---- exports ----
 
+def bone_keys(doc):
+    """Each bone index of the tool's glTF of a model -> (name, k): its name
+    and how many bones of that name come before it (names may repeat in a
+    model; the order of bones may differ between a model and its export)."""
+    seen, keys = {}, {}
+    bones = sorted((n["extras"]["bone_index"], n["name"]) for n in doc.get("nodes", [])
+                   if (n.get("extras") or {}).get("alamo") == "bone")
+    for index, name in bones:
+        keys[index] = (name, seen.get(name, 0))
+        seen[name] = seen.get(name, 0) + 1
+    return keys
+
+
 def bone_nodes(doc):
-    return {n["name"]: n for n in doc.get("nodes", []) if (n.get("extras") or {}).get("alamo") == "bone"}
+    keys = bone_keys(doc)
+    return {keys[n["extras"]["bone_index"]]: n for n in doc.get("nodes", [])
+            if (n.get("extras") or {}).get("alamo") == "bone"}
 
 
 def materials(doc):
@@ -456,16 +478,24 @@ for name, exp in expected.items():
             check("%s: %s frames and fps" % (name, anim_name), (io_["frames"], io_["fps"]) == (ie["frames"], ie["fps"]),
                   ((io_["frames"], io_["fps"]), (ie["frames"], ie["fps"])))
             worst = None
+            rest_b = bone_nodes(db)
+            ka, kb = bone_keys(da), bone_keys(db)
             for i in range(min(io_["frames"], ie["frames"])):
-                so = {b["name"]: b for b in o.sample(frame=i, model=m, exact=True)["bones"]}
-                se = {b["name"]: b for b in e.sample(frame=i, model=m2, exact=True)["bones"]}
+                so = {ka.get(b["index"]): b for b in o.sample(frame=i, model=m, exact=True)["bones"]}
+                se = {kb.get(b["index"]): b for b in e.sample(frame=i, model=m2, exact=True)["bones"]}
                 for bn, bo in so.items():
                     be = se.get(bn)
-                    # both sides are 16-bit quantized over each bone's range: a
-                    # thousandth of the range (at least 1e-4) is the tolerance
-                    tol = 1e-4
+                    if be is None and bn in rest_b:
+                        # No track for the bone in the export: ferry's glTF of
+                        # the original carries none for a track that never
+                        # leaves the rest pose, so the bone stays at its rest
+                        # transform, which must then be the original's pose.
+                        node = rest_b[bn]
+                        be = {"translation": node.get("translation", [0, 0, 0]),
+                              "rotation": node.get("rotation", [0, 0, 0, 1]), "scale": node.get("scale", [1, 1, 1])}
                     if be is None or not close_pose([be["translation"], be["rotation"], be["scale"]],
-                                                     [bo["translation"], bo["rotation"], bo["scale"]], 1e-3, 1e-5,
+                                                     [bo["translation"], bo["rotation"], bo["scale"]],
+                                                     1e-3 * max(1, max(abs(x) for x in bo["translation"])), 1e-5,
                                                      1e-3):
                         worst = worst or (i, bn, be and [be["translation"], be["rotation"]],
                                           [bo["translation"], bo["rotation"]])

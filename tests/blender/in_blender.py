@@ -93,7 +93,9 @@ def poses(arm):
             for pb in arm.pose.bones:
                 m = pb.matrix if pb.parent is None else pb.parent.matrix.inverted() @ pb.matrix
                 t, q, s = m.decompose()
-                bones[pb.name] = [list(t), [q.x, q.y, q.z, q.w], list(s)]
+                # by the model's bone index (the bone's custom property from
+                # ferry's extras): names may repeat in a model
+                bones[str(pb.bone.get("bone_index", pb.name))] = [list(t), [q.x, q.y, q.z, q.w], list(s)]
             per_frame.append(bones)
         out[action.name] = {"frames": frames, "fps": fps, "poses": per_frame}
     arm.animation_data.action = saved
