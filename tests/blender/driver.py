@@ -157,6 +157,9 @@ if corpus.is_dir():
         ", ".join(p.name for p in chosen), len(rest), len(chosen) + len(rest),
         ", ".join(p.name for p in rest[:40]) + (" ..." if len(rest) > 40 else "")))
     alos += chosen
+    xwing = corpus / "alamo" / "ueaw" / "Models" / "VSF_XWING.ALO"
+    if xwing.is_file() and xwing not in alos:  # textured, skinned, animated: the render's model
+        alos.append(xwing)
     chosen, rest = corpus_sample([corpus / "odol"], ".p3d", 3)
     print("corpus P3D models imported: %s; %d left out" % (", ".join(p.name for p in chosen), len(rest)))
     p3ds += chosen
@@ -182,7 +185,7 @@ for i, p in enumerate(alos):
     out_dir.mkdir(exist_ok=True)
     job = {"name": name, "op": "ferry_alo", "params": {"filepath": str(p), "view": "ALL"},
            "poses": True, "export": str(out_dir / p.name)}
-    if i < 2 or p.name.upper() == "VSF_XWING.ALO":
+    if p.name.lower() in ("walker.alo", "vsf_xwing.alo"):
         job["render"] = str(renders / (name + "_addon.png"))
         game_glb = TMP_P / (name + "_game.glb")
         tool("convert", "--anim", "auto", p, game_glb)
