@@ -176,16 +176,13 @@ def write_glb(path, doc, rest, version=2):
         f.write(out)
 
 
-def keep_names(path, objects):
+def keep_names(doc, objects):
     """Blender names must be unique (objects among objects, bones within
     their armature); a model's need not be (RV_MC90_D has two bones called
     P_FIRE_MED00 and two proxies of each name). Where Blender renamed a
     node of the .glb ("NAME.001"), the game's name is kept as the custom
     property ferry_name, and export gives it back (restore_names)."""
-    read = read_glb(path)
-    if read is None:
-        return
-    names = {n.get("name") for n in read[0].get("nodes", []) if n.get("name")}
+    names = {n.get("name") for n in doc.get("nodes", []) if n.get("name")}
     things = list(objects) + [b for o in objects if o.type == "ARMATURE" for b in o.data.bones]
     for thing in things:
         base, dot, number = thing.name.rpartition(".")
@@ -210,27 +207,29 @@ def restore_names(path):
         write_glb(path, doc, rest, version)
 
 
-def bones_as_joints(path):
+def prepare_import(path):
     """Rewrites the .glb ferry wrote so that every bone node (extras
     "alamo": "bone", or an ALM's "alm_bone") is a joint of a skin.
     Blender's importer makes bones only of skins' joints, and every other
     node an object: a model without a skinned mesh would come in as empties,
     each animation split into one action per empty, which export cannot
     write back as one animation. Only the glTF container is touched (its
-    JSON chunk; the binary chunk is copied as it is)."""
+    JSON chunk; the binary chunk is copied as it is). Returns the document
+    (its animations' extras and its names are read from it afterwards)."""
     read = read_glb(path)
     if read is None:
-        return False
+        return {}
     doc, rest, version = read
     bones = [i for i, n in enumerate(doc.get("nodes", []))
              if (n.get("extras") or {}).get("alamo") == "bone" or "alm_bone" in (n.get("extras") or {})]
     joined = {j for skin in doc.get("skins", []) for j in skin.get("joints", [])}
     missing = [i for i in bones if i not in joined]
-    if not missing:
-        return False
-    doc.setdefault("skins", []).append({"name": "ferry bones", "joints": bones})
-    write_glb(path, doc, rest, version)
-    return True
+    if missing:
+        skins = doc.setdefault("skins", [])
+        skins.append({"name": "ferry bones", "joints": bones})
+        write_glb(path, doc, rest, version)
+        skins.pop()
+    return doc
 
 
 def model_name(path):

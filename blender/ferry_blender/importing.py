@@ -6,7 +6,6 @@ and Blender's own glTF importer."""
 import json
 import math
 import os
-import struct
 
 import bpy
 from bpy.props import BoolProperty, EnumProperty, IntProperty, StringProperty
@@ -26,17 +25,8 @@ MODEL_EXTENSIONS = (".alo", ".p3d", ".alm")
 
 # ---- after Blender's importer ----
 
-def _glb_document(path):
-    """The JSON chunk of a .glb (the glTF container: a 12-byte header, then
-    a chunk of JSON); only the animations' extras are read from it."""
-    with open(path, "rb") as f:
-        head = f.read(20)
-        length = struct.unpack("<I", head[12:16])[0]
-        return json.loads(f.read(length).decode("utf-8"))
-
-
-def _animation_extras(glb):
-    return {a.get("name", ""): a.get("extras") or {} for a in _glb_document(glb).get("animations", [])}
+def _animation_extras(doc):
+    return {a.get("name", ""): a.get("extras") or {} for a in doc.get("animations", [])}
 
 
 def _rename_actions(actions, owners, extras):
@@ -143,7 +133,8 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             operator.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         bridge.report_messages(operator, [m for m in report.messages if m.kind != "error"])
-        extras = _animation_extras(glb)
+        doc = bridge.prepare_import(glb)
+        extras = _animation_extras(doc)
         fps = next((x.get("fps") for x in extras.values() if x.get("fps")), None)
         if fps:
             # One game frame, one Blender frame: the importer turns seconds
@@ -151,12 +142,11 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             context.scene.render.fps = int(round(fps))
             context.scene.render.fps_base = int(round(fps)) / float(fps)
         try:
-            bridge.bones_as_joints(glb)
             objects, actions, images, materials = bridge.gltf_import(glb)
             # Names as the importer gave them, before the roots are renamed:
             # it names an action ANIMATION_OBJECT.
             owners = [o.name for o in objects] + [o.data.name for o in objects if o.type == "MESH"]
-            bridge.keep_names(glb, objects)
+            bridge.keep_names(doc, objects)
         except Exception as e:  # the importer's own failure, said as it is
             operator.report({"ERROR"}, "%s: Blender's glTF importer failed on ferry's glTF: %s" % (asset.name, e))
             return {"CANCELLED"}
@@ -382,14 +372,13 @@ class IMPORT_SCENE_OT_ferry_ala(bpy.types.Operator, ImportHelper):
                 return {"CANCELLED"}
             bridge.report_messages(self, [m for m in report.messages if m.kind == "warning"
                                           and m.rule != "texture-missing"])
-            extras = _animation_extras(glb)
+            extras = _animation_extras(bridge.prepare_import(glb))
             fps = next((x.get("fps") for x in extras.values() if x.get("fps")), None)
             if fps:
                 context.scene.render.fps = int(round(fps))
                 context.scene.render.fps_base = int(round(fps)) / float(fps)
             active = context.view_layer.objects.active
             selected = [o for o in context.view_layer.objects if o.select_get()]
-            bridge.bones_as_joints(glb)
             objects, actions, images, materials = bridge.gltf_import(glb)
         owners = [o.name for o in objects]
         _rename_actions(actions, owners, extras)
