@@ -235,7 +235,8 @@ check("ferry pack models.meg", r.returncode == 0, r.stderr)
 entry = "DATA\\ART\\MODELS\\WALKER.ALO"
 jobs.append({"name": "meg_entry", "op": "ferry_archive",
              "params": {"filepath": str(TMP_P / "models.meg"), "entry": entry, "view": "ALL"}, "poses": True})
-jobs.append({"name": "built", "build": "model", "export": str(TMP_P / "built" / "rig.alo")})
+jobs.append({"name": "built", "build": "model", "export": str(TMP_P / "built" / "rig.alo"),
+             "export_params": {"dds_textures": True, "ala_format": "1"}})
 (TMP_P / "built").mkdir(exist_ok=True)
 
 (TMP_P / "jobs.json").write_text(json.dumps(jobs))
@@ -434,8 +435,9 @@ for name, exp in expected.items():
     out = TMP_P / ("export_" + name) / exp["path"].name
     r = tool("validate", "--json", *sorted(out.parent.iterdir()))
     report = json.loads(r.stdout) if r.stdout.strip() else []
-    errors = [(e["file"], d["message"]) for e in report for d in e.get("diagnostics", e.get("problems", []))
-              if d.get("severity") == "error"]
+    errors = [(e["file"], d["message"]) for e in report for d in e.get("errors", [])]
+    check("%s: ferry validate read every exported file" % name,
+          len(report) == len(list(out.parent.iterdir())) and all("valid" in e for e in report), r.stdout[-600:])
     check("%s: ferry validate finds no errors in the export" % name, r.returncode == 0 and not errors,
           errors or r.stderr)
     a, b = exp["info"], tool_json("info", "--json", out)[0]
@@ -507,9 +509,9 @@ for name, exp in expected.items():
 job = by_name.get("built", {})
 if check("a model made from nothing exports", job.get("export_result") == ["FINISHED"], job.get("error")):
     built = sorted((TMP_P / "built").iterdir())
-    check("a model made from nothing: the ALO and its ALA",
-          [f.name for f in built] == ["Rig_wave.ala", "rig.alo"], [f.name for f in built])
-    r = tool("validate", *built)
+    check("a model made from nothing: the ALO, its ALA and its texture as DDS",
+          [f.name for f in built] == ["Rig_wave.ala", "rig.alo", "rig_skin.dds"], [f.name for f in built])
+    r = tool("validate", *[f for f in built if f.suffix in (".alo", ".ala")])
     check("a model made from nothing: ferry validate finds no errors", r.returncode == 0, r.stdout + r.stderr)
     ala = [f for f in built if f.suffix == ".ala"]
     if ala:
@@ -519,11 +521,22 @@ if check("a model made from nothing exports", job.get("export_result") == ["FINI
             q1 = [b for b in anim.sample(frame=10)["bones"] if b["name"] == "Arm"]
         check("a model made from nothing: 21 frames at 30 fps", (info["frames"], info["fps"]) == (21, 30.0),
               (info["frames"], info["fps"]))
+        check("a model made from nothing: ALA format 1 as asked", info["ala_format"] == 1, info["ala_format"])
         if check("a model made from nothing: the arm bone is animated", q0 and q1):
             # keyed at 0 and 0.8 radians about the bone's x axis
             dot = abs(sum(a * b for a, b in zip(q0[0]["rotation"], q1[0]["rotation"])))
             check("a model made from nothing: the arm turns 0.8 radians", abs(2 * math.acos(min(1, dot)) - 0.8) < 1e-3,
                   2 * math.acos(min(1, dot)))
+    r = tool("validate", "--json", TMP_P / "built" / "rig.alo")
+    report = json.loads(r.stdout)[0] if r.stdout.strip() else {}
+    rules = [d.get("rule") for d in report.get("errors", []) + report.get("warnings", [])]
+    check("a model made from nothing: validated", report.get("valid") is True, r.stdout[-600:])
+    check("a model made from nothing: its texture found beside it (DDS)", "texture-missing" not in rules,
+          r.stdout[-600:])
+    info = tool_json("info", "--json", TMP_P / "built" / "rig.alo")[0]
+    check("a model made from nothing: mapped to a skinned shader with its texture",
+          info["textures"] == ["rig_skin.dds"] and all(s.startswith("RSkin") for s in info["shaders"]),
+          (info["shaders"], info["textures"]))
 
 
 # ---- renders ----

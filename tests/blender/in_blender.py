@@ -166,7 +166,15 @@ def build_model():
         (g_arm if v.co.z > 0 else g_root).add([v.index], 1.0, "REPLACE")
     mat = bpy.data.materials.new("Skin")
     mat.use_nodes = True
-    mat.node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value = (0.8, 0.3, 0.1, 1)
+    bsdf = mat.node_tree.nodes["Principled BSDF"]
+    bsdf.inputs["Base Color"].default_value = (0.8, 0.3, 0.1, 1)
+    # a texture, packed: the exporter embeds it, the DDS option writes it
+    image = bpy.data.images.new("rig_skin", 64, 64, alpha=False)
+    image.generated_type = "COLOR_GRID"
+    image.pack()
+    tex = mat.node_tree.nodes.new("ShaderNodeTexImage")
+    tex.image = image
+    mat.node_tree.links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
     body.data.materials.append(mat)
     action = bpy.data.actions.new("Rig_wave")
     arm.animation_data_create()
