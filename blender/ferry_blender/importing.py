@@ -411,23 +411,27 @@ class IMPORT_SCENE_OT_ferry_ala(bpy.types.Operator, ImportHelper):
         return {"FINISHED"}
 
 
+# The list the pick popup shows, for the archive last listed: Blender needs
+# the item strings to outlive the callback, so they are kept here.
+_ENTRIES = {"path": None, "items": []}
+
+
 def _entry_items(self, context):
-    """The models of the archive named by the operator's filepath, for the
-    list to pick from (kept on the class: Blender needs the strings to live)."""
-    cls = type(self)
+    """The models and animations of the archive named by the operator's
+    filepath (ferry.Archive lists them), for the list to pick from."""
     key = self.filepath
-    if cls._items_for != key:
+    if _ENTRIES["path"] != key:
         items = []
         try:
             with ferry.Archive(key) as archive:
                 for e in archive:
-                    if e.name.lower().endswith(MODEL_EXTENSIONS + (".ala",)):
+                    if e.name.lower().endswith(MODEL_EXTENSIONS):
                         items.append((e.name, e.name, "%d bytes" % e.size))
         except (ferry.Error, OSError):
             items = []
-        cls._items = items or [("", "(no models in this archive)", "")]
-        cls._items_for = key
-    return cls._items
+        _ENTRIES["items"] = items or [("", "(no models in this archive)", "")]
+        _ENTRIES["path"] = key
+    return _ENTRIES["items"]
 
 
 class IMPORT_SCENE_OT_ferry_archive(bpy.types.Operator, ImportHelper, _PlacesMixin):
@@ -436,23 +440,18 @@ class IMPORT_SCENE_OT_ferry_archive(bpy.types.Operator, ImportHelper, _PlacesMix
     bl_idname = "import_scene.ferry_archive"
     bl_label = "Import from MEG/PBO archive"
     bl_options = {"REGISTER", "UNDO"}
-    bl_property = "pick"
-
-    _items = []
-    _items_for = None
 
     filename_ext = ".meg"
     filter_glob: StringProperty(default="*.meg;*.MEG;*.pbo;*.PBO", options={"HIDDEN"})  # type: ignore[valid-type]
     entry: StringProperty(name="Entry", default="",  # type: ignore[valid-type]
                           description="The model's name inside the archive (empty: pick it from a list)")
-    pick: EnumProperty(name="Model", items=_entry_items)  # type: ignore[valid-type]
     view: EnumProperty(name="View", items=_VIEW_ITEMS, default="GAME")  # type: ignore[valid-type]
     animations: BoolProperty(name="Animations", default=True)  # type: ignore[valid-type]
 
     def execute(self, context):
         entry = self.entry
         if not entry:
-            if context.window is None:
+            if bpy.app.background or context.window is None:  # no popup to pick from
                 self.report({"ERROR"}, "name the entry to import (entry=...)")
                 return {"CANCELLED"}
             # The archive is chosen: now the model in it, from a list.
@@ -470,9 +469,6 @@ class IMPORT_SCENE_OT_ferry_archive_pick(bpy.types.Operator, _PlacesMixin):
     bl_label = "Pick a model"
     bl_options = {"REGISTER", "UNDO", "INTERNAL"}
     bl_property = "pick"
-
-    _items = []
-    _items_for = None
 
     filepath: StringProperty(options={"HIDDEN"})  # type: ignore[valid-type]
     pick: EnumProperty(name="Model", items=_entry_items)  # type: ignore[valid-type]

@@ -221,6 +221,33 @@ for i, p in enumerate(alms):
             jobs.append({"name": name + tag, "op": "ferry_alm", "params": dict(filepath=str(p), **params)})
             jobs.append({"name": name + tag + "_cli", "op": "gltf", "params": {"filepath": str(cli_glb)}})
 
+# a P3D's LODs chosen, an ALM at a triangle budget (against the tool's
+# --lod 0 and --triangles 1 through Blender's own importer)
+door = SRC_P / "samples" / "odol" / "door.p3d"
+for name, src, args, op, params in (
+        ("choice_p3d_lod0", door, ["--lod", "0"], "ferry_p3d", {"view": "LODS", "lods": "0"}),
+        ("choice_alm_tri", SRC_P / "fuzz" / "corpus" / "alm" / "influence_v10.alm", ["--triangles", "3"], "ferry_alm",
+         {"detail": "TRIANGLES", "triangles": 3})):
+    if src is None:
+        continue
+    r = tool("convert", src, TMP_P / (name + ".glb"), *args)
+    if check("%s: ferry convert %s" % (name, " ".join(args)), r.returncode == 0, r.stderr):
+        jobs.append({"name": name, "op": op, "params": dict(filepath=str(src), **params)})
+        jobs.append({"name": name + "_cli", "op": "gltf", "params": {"filepath": str(TMP_P / (name + ".glb"))}})
+
+# a P3D from inside a PBO; an archive import without an entry, headless
+pbo_dir = TMP_P / "pbo"
+pbo_dir.mkdir(exist_ok=True)
+(pbo_dir / "door.p3d").write_bytes(door.read_bytes())
+r = tool("pack", "--prefix", "ferry\\test", TMP_P / "models.pbo", pbo_dir)
+check("ferry pack models.pbo", r.returncode == 0, r.stderr)
+jobs.append({"name": "pbo_entry", "op": "ferry_archive", "params": {"filepath": str(TMP_P / "models.pbo"),
+                                                                   "entry": "door.p3d"}})
+jobs.append({"name": "pbo_direct", "op": "ferry_p3d", "params": {"filepath": str(door)}})
+jobs.append({"name": "pbo_pick", "op": "ferry_archive_pick", "params": {"filepath": str(TMP_P / "models.pbo"),
+                                                                      "pick": "door.p3d"}})
+jobs.append({"name": "archive_no_entry", "op": "ferry_archive", "params": {"filepath": str(TMP_P / "models.pbo")}})
+
 # an animation onto the armature; a model from inside a MEG
 walker = SRC_P / "samples" / "alamo" / "walker.alo"
 walk = SRC_P / "samples" / "alamo" / "walker_walk_00.ala"
@@ -398,6 +425,25 @@ if check("MEG entry: imported", job.get("result") == ["FINISHED"], job.get("erro
                  sorted(job.get("poses", {}))):
             compare_poses("MEG entry: action %s" % anim_name, job["poses"][anim_name.upper()],
                           SRC_P / "samples" / "alamo" / (anim_name + ".ala"), walker)
+
+
+for name in ("choice_p3d_lod0", "choice_alm_tri"):
+    job, plain = by_name.get(name, {}), by_name.get(name + "_cli", {})
+    if check("%s: imported" % name, job.get("result") == ["FINISHED"], job.get("error")):
+        check("%s: triangles as Blender's import of the tool's glTF" % name,
+              job["triangles"] == plain.get("triangles") and job["triangles"] > 0,
+              (job["triangles"], plain.get("triangles")))
+job, direct = by_name.get("pbo_entry", {}), by_name.get("pbo_direct", {})
+if check("PBO entry: imported", job.get("result") == ["FINISHED"], job.get("error")):
+    for key in ("triangles", "mesh_objects", "materials", "actions"):
+        check("PBO entry: %s as the file's" % key, job[key] == direct.get(key), (job[key], direct.get(key)))
+job = by_name.get("pbo_pick", {})
+if check("PBO entry picked from the list: imported", job.get("result") == ["FINISHED"], job.get("error")):
+    check("PBO entry picked from the list: triangles as the file's", job["triangles"] == direct.get("triangles"),
+          (job["triangles"], direct.get("triangles")))
+job = by_name.get("archive_no_entry", {})
+check("an archive without an entry, headless: refused with a message",
+      "result" not in job and "name the entry" in job.get("error", ""), job.get("error", "")[-300:])
 
 
 # ---- exports ----
