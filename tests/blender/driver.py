@@ -121,13 +121,15 @@ def glb_triangles(doc):
 
 # ---- the files ----
 
-def corpus_sample(pattern_dirs, suffix, count):
-    """Every file of the folders with the suffix, sorted by path, then every
-    k-th so that `count` remain: deterministic, spread over the folders."""
+def corpus_sample(pattern_dirs, suffix, count, keep=lambda files: files):
+    """Every file of the folders with the suffix (those `keep` keeps), sorted
+    by path, then every k-th so that `count` remain: deterministic, spread
+    over the folders."""
     files = []
     for d in pattern_dirs:
         if d.is_dir():
             files += [p for p in d.rglob("*") if p.suffix.lower() == suffix and p.is_file()]
+    files = keep(files)
     files.sort(key=lambda p: str(p).lower())
     if len(files) <= count:
         return files, []
@@ -137,11 +139,16 @@ def corpus_sample(pattern_dirs, suffix, count):
 
 
 def alo_models(paths):
+    """The ALO models among the files (particle systems and unreadable files
+    left out), told by content as the library tells them."""
     out = []
     for p in paths:
-        info = tool_json("info", "--json", p)
-        if info and info[0].get("format") == "ALO model":
-            out.append(p)
+        try:
+            with ferry.open(p, bytes_only=True) as a:
+                if a.format.key == "alo":
+                    out.append(p)
+        except ferry.Error:
+            pass
     return out
 
 
@@ -151,8 +158,7 @@ p3ds = sorted((SRC_P / "samples" / "odol").glob("*.p3d"))
 alms = sorted((SRC_P / "fuzz" / "corpus" / "alm").glob("*.alm"))[:2]
 corpus = Path(SHARED) / "corpus"
 if corpus.is_dir():
-    chosen, rest = corpus_sample([corpus / "alamo"], ".alo", 6)
-    chosen = alo_models(chosen)
+    chosen, rest = corpus_sample([corpus / "alamo"], ".alo", 6, alo_models)
     print("corpus ALO models imported: %s; %d left out (every k-th of %d kept): %s" % (
         ", ".join(p.name for p in chosen), len(rest), len(chosen) + len(rest),
         ", ".join(p.name for p in rest[:40]) + (" ..." if len(rest) > 40 else "")))

@@ -225,6 +225,10 @@ def run_job(job):
             arms = [o for o in objects if o.type == "ARMATURE"]
             r["poses"] = poses(arms[0]) if arms else {}
         if job.get("render"):
+            # both imports at the animation's first moment: Blender frame 0
+            # (the add-on sets the scene's rate to the animation's, Blender's
+            # own import leaves it, so another frame is another moment)
+            bpy.context.scene.frame_set(0)
             if frame_camera(objects):
                 render(job["render"])
                 r["rendered"] = job["render"]
