@@ -183,6 +183,15 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
 
 # ---- the operators ----
 
+def _open(operator, path):
+    """The file as a ferry asset, or None with the reason reported."""
+    try:
+        return ferry.open(path)
+    except ferry.Error as e:
+        operator.report({"ERROR"}, str(e))
+        return None
+
+
 class _PlacesMixin:
     use_textures: BoolProperty(  # type: ignore[valid-type]
         name="Textures", default=True,
@@ -218,10 +227,8 @@ class IMPORT_SCENE_OT_ferry_alo(bpy.types.Operator, ImportHelper, _PlacesMixin):
         description="Every MODEL_*.ala beside the model, each an action on the armature")
 
     def execute(self, context):
-        try:
-            asset = ferry.open(self.filepath)
-        except ferry.Error as e:
-            self.report({"ERROR"}, str(e))
+        asset = _open(self, self.filepath)
+        if asset is None:
             return {"CANCELLED"}
         with asset:
             return import_model(self, context, asset, bridge.model_name(self.filepath),
@@ -257,20 +264,14 @@ class IMPORT_SCENE_OT_ferry_p3d(bpy.types.Operator, ImportHelper, _PlacesMixin):
             except ValueError:
                 self.report({"ERROR"}, "LOD indices: numbers separated by commas, not %r" % self.lods)
                 return {"CANCELLED"}
-        try:
-            asset = ferry.open(self.filepath)
-        except ferry.Error as e:
-            self.report({"ERROR"}, str(e))
+        asset = _open(self, self.filepath)
+        if asset is None:
             return {"CANCELLED"}
         with asset:
-            return import_odol(self, context, asset, bridge.model_name(self.filepath), lod,
-                               {MODEL_PATH: os.path.abspath(self.filepath)})
-
-
-def import_odol(operator, context, asset, name, lod, source):
-    return import_model(operator, context, asset, name, view_all=operator.view == "ALL", lod=lod,
-                        textures=operator.use_textures, places_text=operator.places(context),
-                        animations=False, no_animations=not operator.animations, source=source)
+            return import_model(self, context, asset, bridge.model_name(self.filepath), view_all=self.view == "ALL",
+                                lod=lod, textures=self.use_textures, places_text=self.places(context),
+                                animations=False, no_animations=not self.animations,
+                                source={MODEL_PATH: os.path.abspath(self.filepath)})
 
 
 class IMPORT_SCENE_OT_ferry_alm(bpy.types.Operator, ImportHelper):
@@ -291,21 +292,14 @@ class IMPORT_SCENE_OT_ferry_alm(bpy.types.Operator, ImportHelper):
     triangles: IntProperty(name="Triangles", default=1000, min=1)  # type: ignore[valid-type]
 
     def execute(self, context):
-        try:
-            asset = ferry.open(self.filepath)
-        except ferry.Error as e:
-            self.report({"ERROR"}, str(e))
+        asset = _open(self, self.filepath)
+        if asset is None:
             return {"CANCELLED"}
         with asset:
-            return import_alm(self, context, asset, bridge.model_name(self.filepath),
-                              {MODEL_PATH: os.path.abspath(self.filepath)})
-
-
-def import_alm(operator, context, asset, name, source):
-    lod = operator.collapses if operator.detail == "COLLAPSES" else None
-    triangles = operator.triangles if operator.detail == "TRIANGLES" else None
-    return import_model(operator, context, asset, name, lod=lod, triangles=triangles, textures=True,
-                        animations=False, source=source)
+            return import_model(self, context, asset, bridge.model_name(self.filepath),
+                                lod=self.collapses if self.detail == "COLLAPSES" else None,
+                                triangles=self.triangles if self.detail == "TRIANGLES" else None,
+                                animations=False, source={MODEL_PATH: os.path.abspath(self.filepath)})
 
 
 def _open_model_of(armature, given):

@@ -291,6 +291,11 @@ results = json.loads((TMP_P / "results.json").read_text())
 check("the add-on enables", results["enabled"])
 check("the add-on enables without warnings", not results["enable_warnings"], results["enable_warnings"])
 check("the add-on enables without printing", not results["enable_output"].strip(), results["enable_output"])
+check("the File > Import menu has the add-on's entries",
+      results["menus"]["TOPBAR_MT_file_import"] == ["ferry_blender.importing"], results["menus"])
+check("the File > Export menu has the add-on's entry",
+      results["menus"]["TOPBAR_MT_file_export"] == ["ferry_blender.exporting"], results["menus"])
+check("every operator of the menus is registered", len(results["operators"]) == 6, results["operators"])
 by_name = {j["name"]: j for j in results["jobs"]}
 
 

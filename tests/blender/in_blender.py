@@ -39,6 +39,17 @@ def enable():
     return module is not None, [str(w.message) for w in caught], out.getvalue()
 
 
+def registered(op):
+    """Whether an operator is registered (bpy.ops makes a wrapper for any
+    name; its RNA type exists only for a registered one)."""
+    module, name = op.split(".")
+    try:
+        getattr(getattr(bpy.ops, module), name).get_rna_type()
+        return True
+    except KeyError:
+        return False
+
+
 def counts(objects):
     meshes = [o for o in objects if o.type == "MESH"]
     arms = [o for o in objects if o.type == "ARMATURE"]
@@ -241,7 +252,15 @@ def run_job(job):
 def main():
     bpy.ops.preferences.addon_install(filepath=ZIP)
     ok, caught, printed = enable()
-    results = {"enabled": ok, "enable_warnings": caught, "enable_output": printed, "jobs": []}
+    results = {"enabled": ok, "enable_warnings": caught, "enable_output": printed, "jobs": [],
+               # the File menus' entries: the functions the add-on appended, and the operators they name
+               "menus": {m: [f.__module__ for f in getattr(bpy.types, m)._dyn_ui_initialize()
+                             if f.__module__.startswith("ferry_blender")]
+                         for m in ("TOPBAR_MT_file_import", "TOPBAR_MT_file_export")},
+               "operators": sorted(op for op in ("import_scene.ferry_alo", "import_scene.ferry_ala",
+                                                 "import_scene.ferry_p3d", "import_scene.ferry_alm",
+                                                 "import_scene.ferry_archive", "export_scene.ferry_alo")
+                                   if registered(op))}
     for job in json.load(open(JOBS)):
         try:
             results["jobs"].append(run_job(job))
