@@ -4,8 +4,12 @@
 # interpreter: ferry.open, then validate() or info(), per file) and with the
 # tool (one process given every file: ferry validate --json, ferry info
 # --json, output to /dev/null). Medians of ROUNDS alternating rounds after a
-# warm-up of each (page cache warm for both). Phase 1 of the package: convert
-# comes with the library's export functions (phase 2).
+# warm-up of each (page cache warm for both).
+#
+# Converting: the whole corpus folder to glTF, `ferry convert -r --jobs 1`
+# against ferry.convert(folder, out, jobs=1) (one library call each), and
+# against a Python loop calling ferry.convert(file, out, animations="auto")
+# per model (the overhead of a call per file); each into a fresh folder.
 #
 # Two file sets: the corpus's models, textures, materials and archives
 # (everything but animations), where both do exactly the same work; and the
@@ -35,7 +39,7 @@ echo "load:   $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 echo
 
 FERRY_LIBRARY=$build/libferry.so PYTHONPATH=$here/../python "$python" - "$build/ferry" "$corpus" "$rounds" <<'PY'
-import os, resource, statistics, subprocess, sys, time, warnings
+import os, resource, shutil, statistics, subprocess, sys, tempfile, time, warnings
 import ferry
 
 tool, corpus, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -67,6 +71,39 @@ def py_info(paths):
                 a.info()
         except ferry.Error:
             pass
+
+
+models = [f for f in files if f.lower().endswith((".alo", ".p3d", ".alm"))]
+scratch = tempfile.mkdtemp(prefix="ferry_bench_")
+
+
+def fresh(name):
+    out = os.path.join(scratch, name)
+    shutil.rmtree(out, ignore_errors=True)
+    return out
+
+
+def cli_convert_tree(_paths):
+    subprocess.run([tool, "convert", "-r", "--jobs", "1", "--quiet", corpus, fresh("cli")],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def py_convert_tree(_paths):
+    ferry.convert(corpus, fresh("py"), jobs=1)
+
+
+def py_convert_files(paths):
+    # what a script converting file by file does: one call per model, the
+    # folders pooled (ferry.Places) as one run of the tool pools them
+    out = fresh("py_files")
+    with ferry.Places() as places:
+        for p in paths:
+            dest = os.path.join(out, os.path.splitext(os.path.relpath(p, corpus))[0] + ".glb")
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            try:
+                ferry.convert(p, dest, animations="auto", places=places)
+            except ferry.Error:
+                pass
 
 
 def cli(command, paths):
@@ -102,4 +139,24 @@ for label, paths in sets.items():
         pw, pc = (statistics.median(r[i] for r in py_runs) for i in (0, 1))
         print("| %s (%d) | %s | %.3f (%.3f) | %.3f (%.3f) | %.2f (%.2f) |" % (label, len(paths), job, tw, tc, pw, pc,
                                                                           pw / tw, pc / tc))
+for label, py in (("convert -r: ferry.convert(folder)", py_convert_tree),
+                  ("convert -r: ferry.convert per file", py_convert_files)):
+    timed(cli_convert_tree, models), timed(py, models)
+    tool_runs, py_runs = [], []
+    for _ in range(rounds):
+        tool_runs.append(timed(cli_convert_tree, models))
+        py_runs.append(timed(py, models))
+    tw, tc = (statistics.median(r[i] for r in tool_runs) for i in (0, 1))
+    pw, pc = (statistics.median(r[i] for r in py_runs) for i in (0, 1))
+    print("| models (%d) | %s | %.3f (%.3f) | %.3f (%.3f) | %.2f (%.2f) |" % (len(models), label, tw, tc, pw, pc,
+                                                                        pw / tw, pc / tc))
+# the trees written are the same files (the per-file loop writes the same
+# names; a model the tree refuses, the loop skips)
+def listing(d):
+    return sorted(os.path.relpath(os.path.join(r, f), d) for r, _, fs in os.walk(d) for f in fs)
+assert listing(os.path.join(scratch, "cli")) == listing(os.path.join(scratch, "py")), "tree outputs differ"
+for f in listing(os.path.join(scratch, "cli")):
+    a, b = (open(os.path.join(scratch, w, f), "rb").read() for w in ("cli", "py"))
+    assert a == b, f
+shutil.rmtree(scratch)
 PY

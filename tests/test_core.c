@@ -64,6 +64,7 @@ static void test_error_format(void)
     ferry_error_format(&err, line, sizeof line);
     CHECK(strcmp(line, "offset 0x1a2 (418), chunk 0x400/0x401: expected a NUL") == 0);
     CHECK(strcmp(ferry_result_name(FERRY_ERR_TRUNCATED), "truncated") == 0);
+    CHECK(strcmp(ferry_version(), FERRY_VERSION_STRING) == 0);
 }
 
 static void test_arena(void)

@@ -4,19 +4,17 @@
  * at their bones; the texture cache the renderer draws from (an image
  * never moves once given); the frames drawn; bad inputs. On a temporary
  * folder holding the bundled samples. */
-#define _DEFAULT_SOURCE
 #include <ferry/particle_view.h>
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "support.h"
 #include "test.h"
 
 #define SAMPLES FERRY_SOURCE_DIR "/samples/alamo"
 
-static char dir[64];
+static char dir[100]; /* a temporary folder: short, so that paths under it fit */
 
 static void put(const char *name, const void *data, size_t size)
 {
@@ -356,8 +354,7 @@ static void test_bad_assets(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/ferry-view-XXXXXX");
-    if (!mkdtemp(dir)) return 1;
+    if (!test_make_temp_dir("ferry-view", dir, sizeof dir)) return 1;
     copy_sample("walker.alo");
     copy_sample("p_walker_exhaust.alo");
     copy_sample("walker_walk_00.ala");
@@ -367,8 +364,6 @@ int main(void)
     test_textures();
     test_render();
     test_bad_assets();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    CHECK(system(cmd) == 0);
+    CHECK(test_remove_tree(dir));
     TEST_END();
 }

@@ -101,11 +101,14 @@ class EXPORT_SCENE_OT_ferry_alo(bpy.types.Operator, ExportHelper):
                 self.report({"ERROR"}, str(e))
                 return {"CANCELLED"}
         bridge.report_messages(self, [m for m in report.messages if m.kind != "note"])
+        d = report.details
         self.report({"INFO"}, "%s: %d bones, %d meshes, %d triangles, %d materials (%d with their Alamo shader), "
                     "%d animations, %d textures%s" % (
-                        self.filepath, report.bones, report.meshes, report.triangles, report.materials,
-                        report.materials_from_extras, report.animations_written, report.textures_written,
-                        ", %d warnings" % report.validation_warnings if report.validation_warnings else ""))
+                        self.filepath, d["bones"], d["meshes"], d["triangles"], d["materials"],
+                        d["materials_from_extras"], d["animations_written"], d["textures_written"],
+                        ", %d warnings" % d["validation_warnings"] if d["validation_warnings"] else ""))
+        if not report.ok:  # the model is written; an animation or a texture was not (the messages say which)
+            self.report({"WARNING"}, "%s: not every animation or texture was written" % self.filepath)
         return {"FINISHED"}
 
 

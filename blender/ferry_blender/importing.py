@@ -122,12 +122,13 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
     with bridge.TemporaryFolder() as folder, ferry.Places() as places:
         glb = os.path.join(folder, (name or "model") + ".glb")
         try:
-            report = asset.to_gltf(glb, all=view_all, lod=lod, triangles=triangles, textures=textures,
-                                   texture_dirs=dirs if textures else (), auto_animations=animations,
+            report = asset.to_gltf(glb, all=view_all, lod=lod, triangles=triangles, textures=dirs if textures else (),
+                                   no_textures=not textures, animations="auto" if animations else None,
                                    no_animations=no_animations, places=places)
             if view_all and asset.format.key == "odol" and lod is None:
                 # Which LOD the game shows: the library's choice in its own view.
-                shown = asset.to_gltf(os.path.join(folder, "view.glb"), textures=False).shown_lod
+                view = asset.to_gltf(os.path.join(folder, "view.glb"), no_textures=True, places=places)
+                shown = view.odol["visual_lod"] if view.odol and view.odol.get("visual_lod", -1) >= 0 else None
         except ferry.Error as e:
             bridge.report_messages(operator, getattr(e, "messages", []))
             operator.report({"ERROR"}, str(e))
@@ -310,7 +311,7 @@ def _open_model_of(armature, given):
     archive_path = armature.get(MODEL_ARCHIVE)
     if archive_path:
         archive = ferry.Archive(archive_path)
-        return archive.open(armature.get(MODEL_ENTRY, "")), archive
+        return archive.open(_entry_named(archive, armature.get(MODEL_ENTRY, ""))), archive
     path = armature.get(MODEL_PATH)
     if not path:
         raise LookupError("%s was not imported by ferry: give the model file (Model) the animation is for"
@@ -345,7 +346,7 @@ class IMPORT_SCENE_OT_ferry_ala(bpy.types.Operator, ImportHelper):
         try:
             model, keep = _open_model_of(armature, self.model)
             anim = ferry.open(self.filepath)
-        except (ferry.Error, LookupError, KeyError) as e:
+        except (ferry.Error, LookupError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         with model, anim:
@@ -359,7 +360,7 @@ class IMPORT_SCENE_OT_ferry_ala(bpy.types.Operator, ImportHelper):
         with bridge.TemporaryFolder() as folder:
             glb = os.path.join(folder, "animation.glb")
             try:
-                report = model.to_gltf(glb, animations=[anim], force=self.force, textures=False)
+                report = model.to_gltf(glb, animations=[anim], force=self.force, no_textures=True)
             except ferry.Error as e:
                 bridge.report_messages(self, getattr(e, "messages", []))
                 self.report({"ERROR"}, str(e))
@@ -480,11 +481,22 @@ class IMPORT_SCENE_OT_ferry_archive_pick(bpy.types.Operator, _PlacesMixin):
         return import_entry(self, context, self.filepath, self.pick)
 
 
+def _entry_named(archive, name):
+    """The archive's entry of that name, ignoring case and slash direction
+    (MEG names are stored upper case with '\\'; a modder types them as a
+    path)."""
+    want = name.replace("\\", "/").lower()
+    for e in archive:
+        if e.name.replace("\\", "/").lower() == want:
+            return e
+    raise LookupError("%s: no entry named '%s'" % (archive.name, name))
+
+
 def import_entry(operator, context, archive_path, entry):
     try:
         archive = ferry.Archive(archive_path)
-        asset = archive.open(entry)
-    except (ferry.Error, KeyError, IndexError) as e:
+        asset = archive.open(_entry_named(archive, entry))
+    except (ferry.Error, LookupError) as e:
         operator.report({"ERROR"}, str(e))
         return {"CANCELLED"}
     source = {MODEL_ARCHIVE: os.path.abspath(archive_path), MODEL_ENTRY: entry}

@@ -24,6 +24,12 @@ extern "C" {
 #define FERRY_VERSION_PATCH 0
 #define FERRY_VERSION_STRING "0.1.0"
 
+/* The version of the library loaded ("0.1.0"): the FERRY_VERSION_STRING it
+ * was built with, which CMake checks against its project version. A program
+ * loading libferry at run time (the Python package, through ctypes) asks
+ * this rather than trusting the header it was written against. */
+FERRY_API const char *ferry_version(void);
+
 typedef enum ferry_result {
     FERRY_OK = 0,
     FERRY_ERR_TRUNCATED,   /* the data ends before something it announces */

@@ -13,21 +13,35 @@ library the ``ferry`` tool is made of, so the results are the tool's.
         for problem in model.validate():
             print(problem)
         model.to_gltf("walker.glb")
+    with ferry.Archive("data.meg") as meg:
+        meg.extract("unpacked")
+    ferry.convert("mod/", "mod_gltf/")
 
 See docs/python.md.
 """
 
+from ._archive import Archive, Entry, ExtractReport, PackReport, pack
 from ._asset import (AlmLod, Asset, Diagnostic, EntryReport, Format, Places, Report, SimulationWarning, TextureWarning, formats, open)
+from ._author import AuthorReport, author_ala, author_alo
 from ._errors import (ArgumentError, Error, FileError, LimitError, MalformedError, OutOfMemoryError, TruncatedError,
                       UnsupportedError)
-from ._jobs import Archive, ArchiveEntry, AuthorReport, ExportReport, Message, author_alo
-from ._native import LIBRARY_ENV, library_path
+from ._export import ExportReport, FolderSkip, TreeReport, convert
+from ._jobs import Message
+from ._native import LIBRARY_ENV, lib as _lib, library_path
 
-__version__ = "0.1.0"
+
+def version() -> str:
+    """The version of the libferry loaded (ferry_version), e.g. "0.1.0"."""
+    return str(_lib.ferry_version().decode("ascii"))
+
+
+#: The package's version: the library's (one build, one version).
+__version__ = version()
 
 __all__ = [
     "open", "formats", "Asset", "Format", "Diagnostic", "Report", "EntryReport", "AlmLod", "Places",
     "Error", "TruncatedError", "MalformedError", "UnsupportedError", "LimitError", "OutOfMemoryError",
     "FileError", "ArgumentError", "SimulationWarning", "TextureWarning", "library_path", "LIBRARY_ENV",
-    "Archive", "ArchiveEntry", "ExportReport", "Message", "AuthorReport", "author_alo",
+    "Archive", "Entry", "ExtractReport", "PackReport", "pack", "convert", "ExportReport", "TreeReport", "FolderSkip",
+    "author_alo", "author_ala", "AuthorReport", "Message", "version",
 ]

@@ -4,19 +4,15 @@ ferry_asset, include/ferry/format.h)."""
 import ctypes
 import json
 import os
-import threading
 import warnings
 import weakref
 from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint, c_uint32, c_void_p
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._errors import ArgumentError, Error, UnsupportedError, check, from_native
 from ._native import lib
-
-if TYPE_CHECKING:  # _jobs imports this module
-    from ._jobs import ExportReport
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 Source = Union[PathLike, bytes, bytearray, memoryview]
@@ -266,66 +262,29 @@ class _TextureFolders:
 
 
 class Places:
-    """Folders opened once, and each listed once, for as long as this object
-    lives: the places a batch looks for textures in (as one run of the ferry
-    tool does), so that validating or drawing many files beside each other
-    lists their folders once instead of once per file. Pass it as
-    ``places=`` to :meth:`Asset.validate` and :meth:`Asset.render`.
+    """Folders and archives opened once, and each folder listed once, for as
+    long as this object lives (the library's ferry_places pool): the places a
+    batch looks for textures in, as one run of the ferry tool does, so that
+    validating, drawing or converting many files beside each other lists
+    their folders once instead of once per file. Pass it as ``places=`` to
+    :meth:`Asset.validate`, :meth:`Asset.render`, :meth:`Asset.to_gltf` and
+    :func:`ferry.convert`.
 
-    Each folder is the library's folder source wrapped in its caching source
-    (ferry_file_source_folder, ferry_file_source_cached): a folder changed
-    after it was listed is not seen, so make a new Places for a new batch.
-    May be used from several threads at once. Close it (or use ``with``) when
-    the batch is done.
+    A folder changed after it was listed is not seen, so make a new Places
+    for a new batch. May be used from several threads at once. Close it (or
+    use ``with``) when the batch is done, once no call uses it.
     """
 
     def __init__(self) -> None:
-        self._sources: Dict[bytes, Tuple[_native.FileSource, _native.FileSource]] = {}
-        self._lock = threading.Lock()
-        # The library's pool (ferry_places) for folders and archives alike,
-        # made when a conversion first asks for a place.
-        self._pool: List[Optional[int]] = [None]
-        self._finalizer = weakref.finalize(self, Places._close_all, self._sources, self._pool)
-
-    @staticmethod
-    def _close_all(sources: Dict[bytes, Tuple[_native.FileSource, _native.FileSource]],
-                   pool: List[Optional[int]]) -> None:
-        for inner, cached in sources.values():
-            lib.ferry_file_source_close(byref(cached))
-            lib.ferry_file_source_close(byref(inner))
-        sources.clear()
-        if pool[0]:
-            lib.ferry_places_free(pool[0])
-            pool[0] = None
-
-    def _pool_handle(self) -> int:
-        """The library's ferry_places, made on first use (under the lock)."""
-        if not self._finalizer.alive:
-            raise ValueError("the places are closed")
-        handle = self._pool[0]
-        if handle is None:
-            made = lib.ferry_places_new()
-            if not made:
-                raise MemoryError("ferry_places_new")
-            handle = self._pool[0] = int(made)
-        return handle
-
-    def open(self, path: PathLike) -> Any:
-        """A folder or an archive (MEG, PBO) to look files up in, opened once
-        per path for as long as this object lives (ferry_places_open): the
-        texture places :meth:`Asset.to_gltf` takes. Raises
-        :class:`ferry.Error` when the path is neither, or the archive does not
-        read. Returns the library's place (a ctypes pointer, owned here)."""
-        with self._lock:
-            pool = self._pool_handle()
-            err = _native.Error()
-            place = lib.ferry_places_open(pool, _fspath(path), byref(err))
-            if not place:
-                check(err.code or 3, err, _shown(path))
-            return place
+        handle = lib.ferry_places_new()
+        if not handle:
+            raise MemoryError("ferry: out of memory (ferry_places_new)")
+        self._handle: Optional[int] = int(handle)
+        self._finalizer = weakref.finalize(self, lib.ferry_places_free, self._handle)
 
     def close(self) -> None:
-        """Closes every folder; the object may not be used afterwards."""
+        """Closes every folder and archive; the object may not be used afterwards."""
+        self._handle = None
         self._finalizer()
 
     def __enter__(self) -> "Places":
@@ -334,23 +293,26 @@ class Places:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def _folder(self, path: bytes) -> Optional[_native.FileSource]:
-        """The folder at `path`, opened the first time it is asked for;
+    def _h(self) -> int:
+        h = self._handle
+        if h is None:
+            raise ValueError("the places are closed")
+        return h
+
+    def _folder(self, path: bytes) -> Any:
+        """The folder at `path` as a cached file source (ferry_places_folder);
         None when it cannot be opened (nothing is found there)."""
-        with self._lock:
-            if not self._finalizer.alive:
-                raise ValueError("the places are closed")
-            if path not in self._sources:
-                inner, cached = _native.FileSource(), _native.FileSource()
-                err = _native.Error()
-                if lib.ferry_file_source_folder(path, byref(inner), byref(err)) != _native.OK:
-                    return None
-                err = _native.Error()
-                if lib.ferry_file_source_cached(byref(inner), byref(cached), byref(err)) != _native.OK:
-                    lib.ferry_file_source_close(byref(inner))
-                    return None
-                self._sources[path] = (inner, cached)
-            return self._sources[path][1]
+        place = lib.ferry_places_folder(self._h(), path, None)
+        return place.contents.source if place else None
+
+    def _place(self, path: PathLike) -> Any:
+        """A folder or an archive at `path` (ferry_places_open), raising the
+        library's error when it is neither or does not read."""
+        err = _native.Error()
+        place = lib.ferry_places_open(self._h(), _fspath(path), byref(err))
+        if not place:
+            check(err.code or 7, err, _shown(path))  # 7: FERRY_ERR_ARGUMENT, were the code left unset
+        return place
 
     def _texture_places(self, model_path: Optional[bytes], dirs: Sequence[PathLike]) -> "_PooledPlaces":
         return _PooledPlaces(self, model_path, [_fspath(d) for d in dirs])
@@ -367,17 +329,15 @@ class _PooledPlaces:
             folder, name = os.path.split(model_path)
             folder = folder or b"."
             self._name = name
-            model = pool._folder(folder)
-            parent = pool._folder(folder + b"/..")
-            self.struct.model_source = ctypes.pointer(model) if model is not None else None
+            self.struct.model_source = pool._folder(folder)
             self.struct.model_path = name
-            self.struct.parent_source = ctypes.pointer(parent) if parent is not None else None
+            self.struct.parent_source = pool._folder(folder + b"/..")
         sources = [pool._folder(d) for d in dirs]
         # a folder that cannot be opened is a NULL entry: nothing is found there
         self._list = (POINTER(_native.FileSource) * max(len(sources), 1))()
         for i, x in enumerate(sources):
-            if x is not None:
-                self._list[i] = ctypes.pointer(x)
+            if x:
+                self._list[i] = x
         self.struct.folders = self._list
         self.struct.folder_count = len(sources)
 
@@ -418,11 +378,7 @@ class Asset:
         self._handle: Optional[int] = handle
         self._keep = keep  # the bytes ferry_asset_read did not copy
         self._path = path
-        # Set by Archive.open: the archive an entry's asset came from (kept
-        # alive with it) and the entry's stored name, where its animations and
-        # textures are looked up.
-        self._archive: Any = None
-        self._entry_name: Optional[bytes] = None
+        self._entry: Any = None  # (archive, entry) for an archive's entry: its place when exported
         self.name = name
         """How the asset is named in its info ("file"), reports and errors: the
         path it was opened from, or the ``name`` given; None for bytes without one."""
@@ -604,78 +560,37 @@ class Asset:
         wo = _native.WriteOptions(self._path, False)
         check(lib.ferry_asset_save(self._h(), _fspath(path), byref(wo), byref(err)), err, _shown(path))
 
-    def to_gltf(self, dest: PathLike, all: bool = False, lod: Union[None, int, Sequence[int]] = None,
-                triangles: Optional[int] = None, error: Optional[float] = None,
-                no_animations: bool = False, textures: Optional[bool] = None,
-                texture_dirs: Sequence[PathLike] = (), animations: Sequence["Asset"] = (),
-                auto_animations: bool = False, force: bool = False, allow_invalid: bool = False,
-                places: Optional[Places] = None) -> "ExportReport":
+    def to_gltf(self, dest: PathLike, textures: Sequence[PathLike] = (), no_textures: bool = False,
+                animations: Any = None, force: bool = False, all: bool = False,
+                lod: Union[None, int, Sequence[int]] = None, triangles: Optional[int] = None,
+                error: Optional[float] = None, no_animations: bool = False, allow_invalid: bool = False,
+                places: Optional[Places] = None) -> Any:
         """Writes the asset as glTF 2.0 (``.glb``, or ``.gltf`` with a
-        ``.bin`` and PNG images beside it), atomically: the library's export
-        (ferry_export_file), the one ``ferry convert IN OUT.glb`` runs, with
-        its options. ALO models and particle systems, ODOL models, ALM meshes.
+        ``.bin`` and PNG images beside it) by the library's export
+        (ferry_export_file), as ``ferry convert FILE OUT.glb`` does with the
+        same options: the same bytes. ALO models and particle systems, ODOL
+        models, ALM meshes.
 
-        ``all``: every mesh (ALO) or every LOD (ODOL) instead of what the
-        game shows first. ``lod``: ODOL LOD indices (an int or a list); ALM:
-        that many collapse records applied (or ``triangles``: the fewest that
-        leave at most that many; ``error``: all whose error is at most it).
-        ``no_animations``: an ODOL skeleton's animation classes left out.
+        The asset is validated first and refused on errors unless
+        ``allow_invalid``. Textures are found as the game finds them (an
+        asset opened from a path: beside it and in ../Textures; an archive's
+        entry: in its archive), then in each of ``textures`` (folders or
+        archives); ``no_textures``: none. ``animations``: ALA files (paths or
+        assets) to attach, or ``"auto"``: every MODEL_*.ala beside the model;
+        ``force`` attaches one whose tracks do not fit. ``all``: every mesh
+        (ALO) or LOD (ODOL) instead of what the game shows first. ``lod``:
+        ODOL LOD indices (an int or a list); ALM: that many collapse records
+        (or ``triangles``: the fewest that leave at most that many;
+        ``error``: all whose error is at most it). ``no_animations``: an ODOL
+        skeleton's animation classes left out. ``places``: a :class:`Places`
+        pool for a batch.
 
-        ``textures``: look textures up as the game does and embed them
-        (beside the file, ``../Textures``, then each of ``texture_dirs``,
-        folders or MEG/PBO archives; ODOL: texture roots, the addon holding
-        the file); by default on for an asset opened from a path or from an
-        :class:`Archive` (``ferry convert``'s default), off for bytes
-        (``--no-textures``). ``animations``: ALA assets to attach (``--anim
-        FILE``: one that does not fit the model fails the export unless
-        ``force``); ``auto_animations``: also every ``MODEL_*.ala`` beside the
-        model (``--anim auto``). ``allow_invalid``: export a file validation
-        finds errors in (by default it is refused, as the tool refuses it).
-        ``places``: a :class:`Places` the folders and archives are taken from.
-
-        Returns an :class:`ExportReport` (what was attached, embedded, left
-        out, and every message the export said). Raises :class:`ferry.Error`
-        when nothing was written; its ``messages`` holds what the export said
-        (the validation errors of a refused file among them).
+        Returns a :class:`ferry.ExportReport`; raises :class:`ferry.Error`
+        (its ``messages``: the validation errors of a refused asset).
         """
-        from ._jobs import export_file
-        h = self._h()
-        if textures is None:
-            textures = self._path is not None or self._archive is not None or bool(texture_dirs)
-        lods: Optional[List[int]] = None
-        alm_lod = None
-        if self.format.key == "alm":
-            if lod is not None and not isinstance(lod, int):
-                raise ValueError("an ALM mesh takes one lod (collapse records), not a list")
-            if lod is not None or triangles is not None or error is not None:  # else the full mesh, no LOD
-                alm_lod = _alm_lod_options(lod, triangles, error)
-        elif lod is not None:
-            lods = [lod] if isinstance(lod, int) else list(lod)
-        if (triangles is not None or error is not None) and self.format.key != "alm":
-            raise ValueError("triangles and error choose an ALM mesh's level of detail")
-        if self.format.key in ("glb", "gltf"):
-            # A glTF is written again from its scene: no game model to export
-            # (ferry_export_file takes models; ferry convert has no glTF -> glTF).
-            return self._gltf_again(dest)
-        for a in animations:
-            if not isinstance(a, Asset):
-                raise TypeError("animations are assets (ferry.open of each .ala)")
-        return export_file(self, h, dest, all=all, lods=lods, alm_lod=alm_lod, no_animations=no_animations,
-                           textures=textures, texture_dirs=texture_dirs, animations=[a._h() for a in animations],
-                           auto_animations=auto_animations, force=force, allow_invalid=allow_invalid, places=places)
-
-    def _gltf_again(self, dest: PathLike) -> "ExportReport":
-        from ._jobs import ExportReport
-        scene = c_void_p()
-        err = _native.Error()
-        self._check(lib.ferry_asset_to_scene(self._h(), None, byref(scene), byref(err)), err)
-        try:
-            err = _native.Error()
-            wo = _native.WriteOptions(self._path, False)
-            check(lib.ferry_gltf_save(scene, _fspath(dest), byref(wo), byref(err)), err, _shown(dest))
-        finally:
-            lib.ferry_scene_free(scene)
-        return ExportReport(self.format.key, True, 0, 0, 0, 0, 0, [], [])
+        from ._export import export_asset
+        return export_asset(self, dest, places, textures, no_textures, animations, force, all, lod, triangles, error,
+                            no_animations, allow_invalid)
 
     # -- animations --
 

@@ -1,7 +1,7 @@
 """ferry.Error: a failure of the library, located as the library located it."""
 
 import ctypes
-from typing import Any, Dict, Optional, Tuple, Type
+from typing import Any, Dict, List, Optional, Tuple, Type
 
 from . import _native
 from ._native import lib
@@ -25,6 +25,9 @@ class Error(Exception):
             :func:`ferry.open`), or None.
         format: the format the content was taken for (its key, e.g. "alo"),
             when the failure was a reader refusing it; else None.
+        messages: what a job said before it failed (:class:`ferry.Message`:
+            the validation errors a convert refused a model for, the
+            problems an authored model had); empty for other calls.
     """
 
     code: str
@@ -33,6 +36,7 @@ class Error(Exception):
     message: str
     file: Optional[str]
     format: Optional[str]
+    messages: List[Any]
 
     def __init__(self, code: str, offset: Optional[int], path: str, message: str, file: Optional[str] = None,
                  format: Optional[str] = None, line: Optional[str] = None):
@@ -43,6 +47,7 @@ class Error(Exception):
         self.file = file
         self.format = format
         self._line = line if line is not None else message
+        self.messages = []
         super().__init__(self.__str__())
 
     def __str__(self) -> str:

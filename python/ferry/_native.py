@@ -164,15 +164,6 @@ class AlmLodOptions(Structure):
     _fields_ = [("collapses", c_int64), ("max_triangles", c_uint32), ("max_error", c_double)]
 
 
-class AssetSceneOptions(Structure):
-    _fields_ = [("name", c_char_p), ("all", c_bool), ("animations", POINTER(c_void_p)),
-                ("animation_names", POINTER(c_char_p)), ("animation_count", c_size_t),
-                ("textures", POINTER(TexturePlaces)), ("lods", POINTER(c_uint32)), ("lod_count", c_size_t),
-                ("no_animations", c_bool), ("texture_roots", c_void_p), ("texture_root_count", c_size_t),
-                ("alm_lod", POINTER(AlmLodOptions)), ("diagnostics", POINTER(Diagnostics)),
-                ("alo_report", c_void_p), ("odol_report", c_void_p), ("alm_report", c_void_p)]
-
-
 # ---- ALM levels of detail (alm.h) ----
 
 class AlmTriangle(Structure):
@@ -205,6 +196,176 @@ class ParticleRenderOptions(Structure):
                 ("checker", c_uint32), ("background2", c_float * 3), ("texture", TextureFn), ("user", c_void_p)]
 
 
+# ---- jobs' messages and progress (ferry.h) ----
+
+class Message(Structure):
+    _fields_ = [("kind", c_int), ("file", c_char_p), ("text", c_char_p), ("rule", c_char_p), ("error", POINTER(Error))]
+
+
+MessageFn = CFUNCTYPE(None, c_void_p, POINTER(Message))
+ProgressFn = CFUNCTYPE(None, c_void_p, c_size_t, c_size_t, c_char_p)
+
+
+# ---- archives and places (archive.h) ----
+
+class ArchiveEntry(Structure):
+    _fields_ = [("name", POINTER(c_char)), ("name_length", c_size_t), ("size", c_uint64), ("stored_size", c_uint64),
+                ("start", c_uint64), ("offset", c_uint64), ("compressed", c_bool)]
+
+
+class ArchiveOptions(Structure):
+    _fields_ = [("read", ReadOptions), ("name", c_char_p)]
+
+
+class ExtractOptions(Structure):
+    _fields_ = [("patterns", POINTER(c_char_p)), ("pattern_count", c_size_t), ("write", WriteOptions),
+                ("message", MessageFn), ("user", c_void_p), ("progress", ProgressFn), ("progress_user", c_void_p)]
+
+
+class ExtractReport(Structure):
+    _fields_ = [("selected", c_size_t), ("extracted", c_size_t), ("refused", c_size_t)]
+
+
+class PboProperty(Structure):
+    _fields_ = [("key", c_char_p), ("value", c_char_p), ("key_length", c_size_t), ("value_length", c_size_t),
+                ("offset", c_uint64)]
+
+
+class PackFile(Structure):
+    _fields_ = [("path", c_char_p), ("name", c_char_p)]
+
+
+class PackOptions(Structure):
+    _fields_ = [("format", c_int), ("meg_format", c_uint32), ("prefix", c_char_p),
+                ("properties", POINTER(PboProperty)), ("property_count", c_size_t), ("files", POINTER(PackFile)),
+                ("file_count", c_size_t), ("write", WriteOptions), ("message", MessageFn), ("user", c_void_p),
+                ("progress", ProgressFn), ("progress_user", c_void_p)]
+
+
+class PackReport(Structure):
+    _fields_ = [("format", c_int), ("meg_format", c_uint32), ("packed", c_size_t), ("bytes", c_uint64),
+                ("refused", c_size_t), ("failed_at", c_int)]
+
+
+class Place(Structure):
+    _fields_ = [("path", c_char_p), ("source", POINTER(FileSource)), ("archive", c_void_p), ("prefix", c_char_p)]
+
+
+# ---- the export jobs (engine.h) ----
+
+class OdolSceneReport(Structure):
+    _fields_ = [("lods", c_uint32), ("triangles", c_uint64), ("points", c_uint64), ("proxies", c_uint32),
+                ("materials", c_uint32), ("normals_repaired", c_uint64), ("normals_computed_primitives", c_uint32),
+                ("proxy_triangles", c_uint32), ("colors", c_uint32), ("procedural_ignored", c_uint32),
+                ("procedural_problem", c_char_p), ("visual_lod", ctypes.c_int32), ("textures", c_uint32),
+                ("textures_found", c_uint32), ("images", c_uint32), ("rvmats", c_uint32), ("rvmats_read", c_uint32),
+                ("missing_textures", POINTER(c_char_p)), ("missing_texture_count", c_size_t), ("skins", c_uint32),
+                ("joints", c_uint32), ("animations", c_uint32), ("animations_unbound", c_uint32),
+                ("animation_unbound", c_char_p)]
+
+
+class AlmSceneReport(Structure):
+    _fields_ = [("skinned", c_bool), ("reason", c_char_p), ("vertex_count", c_uint32), ("triangle_count", c_uint32),
+                ("max_influences", c_uint32), ("positions_truncated", c_uint32), ("max_dropped_weight", c_double),
+                ("images", c_uint32), ("collapses_applied", c_uint32)]
+
+
+class ExportInput(Structure):
+    _fields_ = [("asset", c_void_p), ("name", c_char_p), ("source", POINTER(FileSource)), ("path", c_char_p),
+                ("parent", POINTER(FileSource)), ("prefix", c_char_p), ("addon", POINTER(FileSource)),
+                ("file", c_char_p), ("owned", c_void_p)]
+
+
+class ExportReport(Structure):
+    _fields_ = [("format", c_int), ("written", c_bool), ("warnings", c_size_t), ("validation_errors", c_size_t),
+                ("animations", c_size_t), ("images", c_size_t), ("meshes_left_out", c_size_t),
+                ("missing_textures", POINTER(c_char_p)), ("missing_texture_count", c_size_t),
+                ("odol", OdolSceneReport), ("texture_roots", c_size_t), ("game_view", c_bool),
+                ("visual_lod_name", c_char * 64), ("visual_lod_empty", c_bool), ("lods_with_faces", c_uint32),
+                ("lod_with_faces", c_uint32), ("lod_with_faces_name", c_char * 64), ("alm", AlmSceneReport),
+                ("alm_lod", c_bool), ("bones", c_uint32), ("frames", c_uint32), ("collapses", c_uint32),
+                ("owned", c_void_p)]
+
+
+class ExportOptions(Structure):
+    _fields_ = [("all", c_bool), ("lods", POINTER(c_uint32)), ("lod_count", c_size_t), ("no_animations", c_bool),
+                ("alm_lod", POINTER(AlmLodOptions)), ("animations", POINTER(c_void_p)),
+                ("animation_count", c_size_t), ("force", c_bool), ("auto_animations", c_bool),
+                ("textures", POINTER(POINTER(Place))), ("texture_count", c_size_t), ("skip_textures", c_bool),
+                ("allow_invalid", c_bool), ("write", WriteOptions), ("message", MessageFn), ("user", c_void_p),
+                ("report", POINTER(ExportReport))]
+
+
+class ExportItem(Structure):
+    _fields_ = [("index", c_size_t), ("input", c_char_p), ("rel", c_char_p), ("output", c_char_p), ("ok", c_bool),
+                ("result", c_int), ("messages", POINTER(Message)), ("message_count", c_size_t),
+                ("report", POINTER(ExportReport))]
+
+
+ExportItemFn = CFUNCTYPE(None, c_void_p, POINTER(ExportItem))
+
+
+class FolderSkip(Structure):
+    _fields_ = [("path", c_char_p), ("reason", c_char_p), ("failed", c_bool)]
+
+
+class ExportTreeOptions(Structure):
+    _fields_ = [("export", ExportOptions), ("jobs", c_uint), ("item", ExportItemFn), ("item_user", c_void_p),
+                ("progress", ProgressFn), ("progress_user", c_void_p), ("places", c_void_p)]
+
+
+class ExportTreeReport(Structure):
+    _fields_ = [("items", POINTER(ExportItem)), ("item_count", c_size_t), ("converted", c_size_t),
+                ("failed", c_size_t), ("warnings", c_size_t), ("animations", c_size_t), ("images", c_size_t),
+                ("stale_removed", c_size_t), ("skipped", POINTER(FolderSkip)), ("skipped_count", c_size_t),
+                ("failed_folders", c_size_t), ("owned", c_void_p)]
+
+
+# ---- authoring (author.h, gltf.h) ----
+
+class GltfReadOptions(Structure):
+    _fields_ = [("read", ReadOptions), ("files", POINTER(FileSource)), ("file_limit", c_size_t),
+                ("skip_images", c_bool)]
+
+
+class AloFromSceneReport(Structure):
+    _fields_ = [("ferry_export", c_bool), ("bones", c_size_t), ("meshes", c_size_t), ("submeshes", c_size_t),
+                ("triangles", c_size_t), ("vertices", c_size_t), ("lights", c_size_t), ("proxies", c_size_t),
+                ("materials", c_size_t), ("materials_from_extras", c_size_t), ("materials_mapped", c_size_t),
+                ("primitives_split", c_size_t), ("vertices_reweighted", c_size_t),
+                ("dropped_weight_total", c_double), ("dropped_weight_max", c_double),
+                ("collision_trees", c_size_t), ("collision_disabled", c_size_t), ("own_bones", c_size_t),
+                ("animations_not_converted", c_size_t), ("warnings", c_size_t), ("textures", c_void_p),
+                ("texture_count", c_size_t)]
+
+
+class AlaFromSceneReport(Structure):
+    _fields_ = [("fps", c_double), ("fps_assumed", c_bool), ("frames", c_uint32), ("tracks", c_size_t),
+                ("channels_used", c_size_t), ("channels_ignored", c_size_t), ("values_repaired", c_size_t),
+                ("step_frames", c_size_t)]
+
+
+class AuthorAloOptions(Structure):
+    _fields_ = [("name", c_char_p), ("ala_format", c_uint8), ("allow_invalid", c_bool), ("write", WriteOptions),
+                ("message", MessageFn), ("user", c_void_p)]
+
+
+class AuthorAloReport(Structure):
+    _fields_ = [("model", AloFromSceneReport), ("validation_errors", c_size_t), ("validation_warnings", c_size_t),
+                ("write_failed", c_bool), ("animations_written", c_size_t), ("animation_result", c_int),
+                ("animation_write_failed", c_bool), ("textures_written", c_size_t), ("textures_failed", c_size_t)]
+
+
+class AuthorAlaOptions(Structure):
+    _fields_ = [("name", c_char_p), ("animation_index", c_size_t), ("format", c_uint8), ("fps", c_double),
+                ("model", c_void_p), ("write", WriteOptions), ("message", MessageFn), ("user", c_void_p)]
+
+
+class AuthorAlaReport(Structure):
+    _fields_ = [("animation", AlaFromSceneReport), ("format", c_uint8), ("warnings", c_size_t),
+                ("validation_errors", c_size_t), ("write_failed", c_bool)]
+
+
 # ---- the functions ----
 
 def _declare(name: str, restype: Any, *argtypes: Any) -> None:
@@ -230,6 +391,47 @@ _declare("ferry_image_free", None, POINTER(Image))
 _declare("ferry_image_encode_png", c_int, POINTER(Image), POINTER(Buffer), POINTER(Error))
 _declare("ferry_text_utf8", c_bool, c_char_p, c_size_t, POINTER(Buffer))
 
+_declare("ferry_version", c_char_p)
+
+_VP = c_void_p
+_declare("ferry_archive_open", c_int, c_char_p, POINTER(ArchiveOptions), POINTER(_VP), POINTER(Error))
+_declare("ferry_archive_free", None, _VP)
+_declare("ferry_archive_format", c_int, _VP)
+_declare("ferry_archive_name", c_char_p, _VP)
+_declare("ferry_archive_size", c_uint64, _VP)
+_declare("ferry_archive_prefix", c_char_p, _VP)
+_declare("ferry_archive_source", POINTER(FileSource), _VP)
+_declare("ferry_archive_entry_count", c_size_t, _VP)
+_declare("ferry_archive_entry_at", POINTER(ArchiveEntry), _VP, c_size_t)
+_declare("ferry_archive_read_entry", c_int, _VP, c_size_t, c_size_t, POINTER(_u8p), POINTER(c_size_t), POINTER(Error))
+_declare("ferry_archive_open_entry", c_int, _VP, c_size_t, POINTER(AssetOptions), POINTER(_VP), POINTER(Error))
+_declare("ferry_archive_entry_path", c_int, POINTER(c_char), c_size_t, c_char_p, c_size_t, POINTER(Error))
+_declare("ferry_archive_extract", c_int, _VP, c_char_p, POINTER(ExtractOptions), POINTER(ExtractReport),
+         POINTER(Error))
+_declare("ferry_archive_pack", c_int, c_char_p, c_char_p, POINTER(PackOptions), POINTER(PackReport), POINTER(Error))
+_declare("ferry_file_free", None, _u8p)
+
+_declare("ferry_places_new", _VP)
+_declare("ferry_places_free", None, _VP)
+_declare("ferry_places_open", POINTER(Place), _VP, c_char_p, POINTER(Error))
+_declare("ferry_places_folder", POINTER(Place), _VP, c_char_p, POINTER(Error))
+_declare("ferry_places_kind", c_int, c_char_p, POINTER(c_int), POINTER(Error))
+
+_declare("ferry_export_input_open", c_int, c_char_p, _VP, POINTER(ExportInput), POINTER(Error))
+_declare("ferry_export_input_close", None, POINTER(ExportInput))
+_declare("ferry_export_report_free", None, POINTER(ExportReport))
+_declare("ferry_export_file", c_int, POINTER(ExportInput), c_char_p, POINTER(ExportOptions), POINTER(Error))
+_declare("ferry_export_tree", c_int, c_char_p, c_char_p, POINTER(ExportTreeOptions), POINTER(ExportTreeReport),
+         POINTER(Error))
+_declare("ferry_export_tree_report_free", None, POINTER(ExportTreeReport))
+
+_declare("ferry_gltf_load", c_int, c_char_p, POINTER(GltfReadOptions), POINTER(_VP), POINTER(Error))
+_declare("ferry_gltf_read", c_int, c_void_p, c_size_t, POINTER(GltfReadOptions), POINTER(_VP), POINTER(Error))
+_declare("ferry_author_alo", c_int, _VP, c_char_p, c_char_p, POINTER(AuthorAloOptions), POINTER(AuthorAloReport),
+         POINTER(Error))
+_declare("ferry_author_ala", c_int, _VP, c_char_p, POINTER(AuthorAlaOptions), POINTER(AuthorAlaReport),
+         POINTER(Error))
+
 _declare("ferry_format_count", c_size_t)
 _declare("ferry_format_at", POINTER(FormatDesc), c_size_t)
 _declare("ferry_format_describe", POINTER(FormatDesc), c_int)
@@ -248,9 +450,7 @@ _declare("ferry_asset_validate", c_size_t, c_void_p, POINTER(AssetValidateOption
 _declare("ferry_asset_info", c_int, c_void_p, POINTER(InfoOptions), POINTER(Buffer), POINTER(Error))
 _declare("ferry_asset_sample", c_int, c_void_p, POINTER(AssetSampleOptions), POINTER(Buffer), POINTER(Error))
 _declare("ferry_asset_particles", c_int, c_void_p, POINTER(AssetParticlesOptions), POINTER(Buffer), POINTER(Error))
-_declare("ferry_asset_to_scene", c_int, c_void_p, POINTER(AssetSceneOptions), POINTER(c_void_p), POINTER(Error))
 _declare("ferry_scene_free", None, c_void_p)
-_declare("ferry_gltf_save", c_int, c_void_p, c_char_p, POINTER(WriteOptions), POINTER(Error))
 
 _declare("ferry_alamo_texture_folders_open", c_int, c_char_p, POINTER(c_char_p), c_size_t, POINTER(TextureFolders),
          POINTER(Error))
@@ -300,122 +500,3 @@ def text(raw: Optional[bytes]) -> str:
     out = Buffer()
     lib.ferry_text_utf8(raw, len(raw), ctypes.byref(out))
     return take_buffer(out).decode("utf-8")
-
-
-# ---- jobs' messages (ferry.h), archives and places (archive.h), export (engine.h) ----
-
-class Message(Structure):
-    _fields_ = [("kind", c_int), ("file", c_char_p), ("text", c_char_p), ("rule", c_char_p),
-                ("error", POINTER(Error))]
-
-
-MessageFn = CFUNCTYPE(None, c_void_p, POINTER(Message))
-MESSAGE_KINDS = {0: "error", 1: "warning", 2: "note"}
-
-
-class ArchiveEntry(Structure):
-    _fields_ = [("name", POINTER(c_char)), ("name_length", c_size_t), ("size", c_uint64), ("stored_size", c_uint64),
-                ("start", c_uint64), ("offset", c_uint64), ("compressed", c_bool)]
-
-
-class ArchiveOptions(Structure):
-    _fields_ = [("read", ReadOptions), ("name", c_char_p)]
-
-
-class Place(Structure):
-    _fields_ = [("path", c_char_p), ("source", POINTER(FileSource)), ("archive", c_void_p), ("prefix", c_char_p)]
-
-
-class OdolSceneReport(Structure):
-    _fields_ = [("lods", c_uint32), ("triangles", c_uint64), ("points", c_uint64), ("proxies", c_uint32),
-                ("materials", c_uint32), ("normals_repaired", c_uint64), ("normals_computed_primitives", c_uint32),
-                ("proxy_triangles", c_uint32), ("colors", c_uint32), ("procedural_ignored", c_uint32),
-                ("procedural_problem", c_char_p), ("visual_lod", ctypes.c_int32), ("textures", c_uint32),
-                ("textures_found", c_uint32), ("images", c_uint32), ("rvmats", c_uint32), ("rvmats_read", c_uint32),
-                ("missing_textures", POINTER(c_char_p)), ("missing_texture_count", c_size_t), ("skins", c_uint32),
-                ("joints", c_uint32), ("animations", c_uint32), ("animations_unbound", c_uint32),
-                ("animation_unbound", c_char_p)]
-
-
-class AlmSceneReport(Structure):
-    _fields_ = [("skinned", c_bool), ("reason", c_char_p), ("vertex_count", c_uint32), ("triangle_count", c_uint32),
-                ("max_influences", c_uint32), ("positions_truncated", c_uint32), ("max_dropped_weight", c_double),
-                ("images", c_uint32), ("collapses_applied", c_uint32)]
-
-
-class ExportReport(Structure):
-    _fields_ = [("format", c_int), ("written", c_bool), ("warnings", c_size_t), ("validation_errors", c_size_t),
-                ("animations", c_size_t), ("images", c_size_t), ("meshes_left_out", c_size_t),
-                ("missing_textures", POINTER(c_char_p)), ("missing_texture_count", c_size_t),
-                ("odol", OdolSceneReport), ("texture_roots", c_size_t), ("game_view", c_bool),
-                ("visual_lod_name", c_char * 64), ("visual_lod_empty", c_bool), ("lods_with_faces", c_uint32),
-                ("lod_with_faces", c_uint32), ("lod_with_faces_name", c_char * 64), ("alm", AlmSceneReport),
-                ("alm_lod", c_bool), ("bones", c_uint32), ("frames", c_uint32), ("collapses", c_uint32),
-                ("owned", c_void_p)]
-
-
-class ExportInput(Structure):
-    _fields_ = [("asset", c_void_p), ("name", c_char_p), ("source", POINTER(FileSource)), ("path", c_char_p),
-                ("parent", POINTER(FileSource)), ("prefix", c_char_p), ("addon", POINTER(FileSource)),
-                ("file", c_char_p), ("owned", c_void_p)]
-
-
-class ExportOptions(Structure):
-    _fields_ = [("all", c_bool), ("lods", POINTER(c_uint32)), ("lod_count", c_size_t), ("no_animations", c_bool),
-                ("alm_lod", POINTER(AlmLodOptions)), ("animations", POINTER(c_void_p)),
-                ("animation_count", c_size_t), ("force", c_bool), ("auto_animations", c_bool),
-                ("textures", POINTER(POINTER(Place))), ("texture_count", c_size_t), ("skip_textures", c_bool),
-                ("allow_invalid", c_bool), ("write", WriteOptions), ("message", MessageFn), ("user", c_void_p),
-                ("report", POINTER(ExportReport))]
-
-
-_declare("ferry_archive_open", c_int, c_char_p, POINTER(ArchiveOptions), POINTER(c_void_p), POINTER(Error))
-_declare("ferry_archive_free", None, c_void_p)
-_declare("ferry_archive_format", c_int, c_void_p)
-_declare("ferry_archive_name", c_char_p, c_void_p)
-_declare("ferry_archive_prefix", c_char_p, c_void_p)
-_declare("ferry_archive_source", POINTER(FileSource), c_void_p)
-_declare("ferry_archive_entry_count", c_size_t, c_void_p)
-_declare("ferry_archive_entry_at", POINTER(ArchiveEntry), c_void_p, c_size_t)
-_declare("ferry_archive_entry_path", c_int, POINTER(c_char), c_size_t, c_char_p, c_size_t, POINTER(Error))
-_declare("ferry_archive_open_entry", c_int, c_void_p, c_size_t, POINTER(AssetOptions), POINTER(c_void_p),
-         POINTER(Error))
-
-_declare("ferry_places_new", c_void_p)
-_declare("ferry_places_free", None, c_void_p)
-_declare("ferry_places_open", POINTER(Place), c_void_p, c_char_p, POINTER(Error))
-_declare("ferry_places_folder", POINTER(Place), c_void_p, c_char_p, POINTER(Error))
-
-_declare("ferry_export_input_open", c_int, c_char_p, c_void_p, POINTER(ExportInput), POINTER(Error))
-_declare("ferry_export_input_close", None, POINTER(ExportInput))
-_declare("ferry_export_file", c_int, POINTER(ExportInput), c_char_p, POINTER(ExportOptions), POINTER(Error))
-_declare("ferry_export_report_free", None, POINTER(ExportReport))
-
-
-# ---- authoring (author.h) ----
-
-class AloFromSceneReport(Structure):
-    _fields_ = [("ferry_export", c_bool), ("bones", c_size_t), ("meshes", c_size_t), ("submeshes", c_size_t),
-                ("triangles", c_size_t), ("vertices", c_size_t), ("lights", c_size_t), ("proxies", c_size_t),
-                ("materials", c_size_t), ("materials_from_extras", c_size_t), ("materials_mapped", c_size_t),
-                ("primitives_split", c_size_t), ("vertices_reweighted", c_size_t),
-                ("dropped_weight_total", c_double), ("dropped_weight_max", c_double),
-                ("collision_trees", c_size_t), ("collision_disabled", c_size_t), ("own_bones", c_size_t),
-                ("animations_not_converted", c_size_t), ("warnings", c_size_t), ("textures", c_void_p),
-                ("texture_count", c_size_t)]
-
-
-class AuthorAloOptions(Structure):
-    _fields_ = [("name", c_char_p), ("ala_format", c_uint8), ("allow_invalid", c_bool), ("write", WriteOptions),
-                ("message", MessageFn), ("user", c_void_p)]
-
-
-class AuthorAloReport(Structure):
-    _fields_ = [("model", AloFromSceneReport), ("validation_errors", c_size_t), ("validation_warnings", c_size_t),
-                ("write_failed", c_bool), ("animations_written", c_size_t), ("animation_result", c_int),
-                ("animation_write_failed", c_bool), ("textures_written", c_size_t), ("textures_failed", c_size_t)]
-
-
-_declare("ferry_gltf_load", c_int, c_char_p, c_void_p, POINTER(c_void_p), POINTER(Error))
-_declare("ferry_author_alo", c_int, c_void_p, c_char_p, c_char_p, POINTER(AuthorAloOptions),
-         POINTER(AuthorAloReport), POINTER(Error))

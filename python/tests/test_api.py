@@ -299,166 +299,6 @@ def test_to_gltf(tmp_path):
             a.to_gltf(tmp_path / "missing" / "x.glb")
 
 
-def _glb_json(path):
-    data = Path(path).read_bytes()
-    size = struct.unpack("<I", data[12:16])[0]
-    return json.loads(data[20:20 + size])
-
-
-def test_to_gltf_options(tmp_path):
-    """The export's options, each checked in the glTF written, and the report
-    against the tool's own words."""
-    with ferry.open(WALKER) as a:
-        report = a.to_gltf(tmp_path / "w.glb", auto_animations=True)
-        assert report.written and report.format == "alo"
-        assert report.animations == 2 == len(_glb_json(tmp_path / "w.glb")["animations"])
-        assert report.missing_textures == ["walker.tga"]  # the samples have no textures
-        assert [m.rule for m in report.messages] == ["texture-missing"]
-        assert "walker.tga" in str(report.messages[0]) and str(report.messages[0]).startswith(str(WALKER))
-        with ferry.open(IDLE) as idle:
-            report = a.to_gltf(tmp_path / "idle.glb", animations=[idle], textures=False)
-        assert report.animations == 1 and report.missing_textures == [] and report.messages == []
-        assert [x["name"] for x in _glb_json(tmp_path / "idle.glb")["animations"]] == ["walker_idle_00"]
-        report = a.to_gltf(tmp_path / "none.glb")
-        assert report.animations == 0 and "animations" not in _glb_json(tmp_path / "none.glb")
-    # the same bytes as the tool with the same options
-    r = cli("convert", "--anim", "auto", "--all", WALKER, tmp_path / "tool.glb")
-    assert r.returncode == 0, r.stderr
-    with ferry.open(WALKER) as a:
-        a.to_gltf(tmp_path / "mine.glb", auto_animations=True, all=True)
-    assert (tmp_path / "mine.glb").read_bytes() == (tmp_path / "tool.glb").read_bytes()
-    # a texture folder given: the place is opened (a folder that is neither is an error)
-    with ferry.open(WALKER) as a:
-        with pytest.raises(ferry.Error):
-            a.to_gltf(tmp_path / "x.glb", texture_dirs=[tmp_path / "no-such-folder"])
-        with pytest.raises(TypeError):
-            a.to_gltf(tmp_path / "x.glb", animations=[str(IDLE)])
-
-
-def test_to_gltf_refuses_invalid(tmp_path):
-    data = bytearray(WALKER.read_bytes())
-    broken = tmp_path / "broken.alo"
-    # a NaN in the first bone's matrix: read, but an error validation names
-    r = cli("dump", "--json", WALKER)
-    assert r.returncode == 0
-    dump = json.loads(r.stdout)
-
-    def find(node, t):
-        if node.get("type") == t:  # "0x206": bone data v2 (parent, visible, billboard, 3x4 matrix)
-            return node
-        for c in node.get("children", []):
-            x = find(c, t)
-            if x:
-                return x
-        return None
-    bone = next(x for x in (find(c, "0x206") for c in dump["chunks"]) if x)
-    at = bone["offset"] + 8 + 12  # past the header, the parent index, the visible and billboard fields
-    data[at:at + 4] = struct.pack("<f", float("nan"))
-    broken.write_bytes(bytes(data))
-    with ferry.open(broken) as b:
-        assert not b.validate().valid
-        with pytest.raises(ferry.Error) as refused:
-            b.to_gltf(tmp_path / "b.glb")
-        assert any(m.rule == "not-converted" for m in refused.value.messages)
-        assert not (tmp_path / "b.glb").exists()
-        report = b.to_gltf(tmp_path / "b.glb", allow_invalid=True)
-        assert report.written and report.validation_errors >= 1
-
-
-# ---- authoring ----
-
-def test_author_alo(tmp_path):
-    """A glTF -> ALO with its animations, the tool's bytes; a refusal names
-    what validation found."""
-    with ferry.open(WALKER) as a:
-        a.to_gltf(tmp_path / "w.glb", all=True, auto_animations=True, textures=False)
-    (tmp_path / "mine").mkdir()
-    (tmp_path / "tool").mkdir()
-    report = ferry.author_alo(tmp_path / "w.glb", tmp_path / "mine" / "walker.alo", ala_format=1)
-    r = cli("convert", "--ala-format", "1", tmp_path / "w.glb", tmp_path / "tool" / "walker.alo")
-    assert r.returncode == 0, r.stderr
-    names = sorted(p.name for p in (tmp_path / "tool").iterdir())
-    assert names == ["walker.alo", "walker_idle_00.ala", "walker_walk_00.ala"]
-    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == names
-    for n in names:
-        assert (tmp_path / "mine" / n).read_bytes() == (tmp_path / "tool" / n).read_bytes(), n
-    with ferry.open(WALKER) as original:
-        info = original.info()
-    assert report.ferry_export and report.bones == info["bones"] and report.triangles == info["triangles"]
-    assert report.animations_written == 2 and report.validation_errors == 0
-    assert all(m.kind == "note" for m in report.messages)
-    with ferry.open(tmp_path / "mine" / "walker_idle_00.ala") as anim:
-        assert anim.info()["ala_format"] == 1
-    with pytest.raises(ValueError):
-        ferry.author_alo(tmp_path / "w.glb", tmp_path / "x.alo", ala_format=3)
-    with pytest.raises(ferry.Error):
-        ferry.author_alo(tmp_path / "missing.glb", tmp_path / "x.alo")
-    with pytest.raises(ferry.Error):  # a glTF is not written over
-        ferry.author_alo(tmp_path / "w.glb", tmp_path / "w.glb")
-
-
-# ---- archives ----
-
-def _packed(tmp_path, fmt):
-    folder = tmp_path / "in"
-    (folder / "Data" / "Art" / "Models").mkdir(parents=True)
-    for p in (WALKER, IDLE, WALK):
-        (folder / "Data" / "Art" / "Models" / p.name).write_bytes(p.read_bytes())
-    out = tmp_path / ("pack." + fmt)
-    r = cli("pack", out, folder)
-    assert r.returncode == 0, r.stderr
-    return out
-
-
-@pytest.mark.parametrize("fmt", ["meg", "pbo"])
-def test_archive(tmp_path, fmt):
-    path = _packed(tmp_path, fmt)
-    listed = json.loads(cli("list", "--json", path).stdout)
-    with ferry.Archive(path) as arc:
-        assert arc.format.key == fmt and len(arc) == len(listed["files"]) == 3
-        assert [e.name for e in arc] == [f["name"] for f in listed["files"]]
-        assert [e.size for e in arc] == [f["size"] for f in listed["files"]]
-        assert (arc.prefix is None) == (fmt == "meg")
-        name = next(e.name for e in arc if e.name.lower().endswith("walker.alo"))
-        assert arc.read(name) == WALKER.read_bytes()
-        assert arc.read(name.replace("\\", "/").lower()) == WALKER.read_bytes()
-        with pytest.raises(KeyError):
-            arc.open("nothing.alo")
-        with pytest.raises(IndexError):
-            arc.open(99)
-        model = arc.open(name)
-    # the model outlives the archive's with block: it keeps the archive alive
-    assert model.format.key == "alo" and model.name == "%s:%s" % (path, name)
-    assert model.info()["bones"] == ferry.open(WALKER).info()["bones"]
-    report = model.to_gltf(tmp_path / "entry.glb", auto_animations=True, textures=False)
-    assert report.animations == 2  # found beside it inside the archive
-    # as `ferry convert -r ARCHIVE OUT` writes it (animations found the same way)
-    r = cli("convert", "-r", "--no-textures", path, tmp_path / "tree")
-    assert r.returncode == 0, r.stderr
-    tool = next((tmp_path / "tree").rglob("*.glb"))
-    assert _glb_json(tool)["animations"] == _glb_json(tmp_path / "entry.glb")["animations"]
-    model.close()
-    with pytest.raises(ferry.Error):
-        ferry.Archive(WALKER)
-
-
-def test_places_open(tmp_path):
-    with ferry.Places() as places:
-        folder = places.open(tmp_path)
-        assert folder and folder.contents.archive is None
-        again = places.open(tmp_path)
-        assert ctypes_address(again) == ctypes_address(folder)  # opened once per path
-        arc = places.open(_packed(tmp_path, "pbo"))
-        assert arc.contents.archive and arc.contents.prefix
-        with pytest.raises(ferry.Error):
-            places.open(WALKER)
-
-
-def ctypes_address(p):
-    import ctypes
-    return ctypes.addressof(p.contents)
-
-
 # ---- animations ----
 
 def test_sample():
@@ -606,9 +446,17 @@ def test_error_fields_and_pickle():
     assert type(again) is type(err) and str(again) == str(err) and again.path == err.path
 
 
-def test_version_is_the_library_header():
-    header = (Path(__file__).resolve().parents[2] / "include/ferry/ferry.h").read_text()
-    assert '#define FERRY_VERSION_STRING "%s"' % ferry.__version__ in header
+def test_version_is_the_library_s():
+    """ferry.version() asks the library loaded (ferry_version); the header
+    and CMake state the same (CMake checks the header against its project
+    version), and so does the tool and the package's metadata."""
+    root = Path(__file__).resolve().parents[2]
+    header = (root / "include/ferry/ferry.h").read_text()
+    assert ferry.version() == ferry.__version__
+    assert '#define FERRY_VERSION_STRING "%s"' % ferry.version() in header
+    assert 'project(ferry VERSION %s ' % ferry.version() in (root / "CMakeLists.txt").read_text()
+    assert 'version = "%s"' % ferry.version() in (root / "python/pyproject.toml").read_text()
+    assert cli("--version").stdout.decode().strip() == "ferry " + ferry.version()
 
 
 # ---- places ----

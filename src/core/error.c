@@ -1,8 +1,10 @@
-/* Located errors and validation diagnostics. */
+/* Located errors and validation diagnostics; the library's version. */
 #include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+const char *ferry_version(void) { return FERRY_VERSION_STRING; }
 
 const char *ferry_result_name(ferry_result code)
 {

@@ -331,7 +331,7 @@ def compare_poses(what, blender_poses, animation, model, tol_t=1e-5):
 
 def animations_beside(model):
     with ferry.open(model) as m:
-        report = m.to_gltf(TMP_P / "probe.glb", textures=False, auto_animations=True, all=True)
+        report = m.to_gltf(TMP_P / "probe.glb", no_textures=True, animations="auto", all=True)
     doc = glb_json(TMP_P / "probe.glb")
     names = [a["name"] for a in doc.get("animations", [])]
     files = {}
