@@ -10,9 +10,11 @@ import tempfile
 
 import bpy
 
-try:  # the package bundled in the add-on's zip (make blender-addon)
+if os.path.isdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ferry")):
+    # the package bundled in the add-on's zip (make blender-addon), with
+    # libferry.so beside its modules, where it looks first
     from . import ferry  # type: ignore[attr-defined]
-except ImportError:  # a development checkout run from the source tree: the package installed
+else:  # the add-on's folder of a source checkout: the package installed in Blender's Python
     import ferry  # noqa: F401
 
 

@@ -291,6 +291,10 @@ results = json.loads((TMP_P / "results.json").read_text())
 check("the add-on enables", results["enabled"])
 check("the add-on enables without warnings", not results["enable_warnings"], results["enable_warnings"])
 check("the add-on enables without printing", not results["enable_output"].strip(), results["enable_output"])
+scripts = str(TMP_P / "scripts")
+check("the add-on uses its bundled package", str(results["package"]).startswith(scripts), results["package"])
+check("the add-on's package loads the bundled libferry.so", str(results["library"]).startswith(scripts),
+      results["library"])
 check("the File > Import menu has the add-on's entries",
       results["menus"]["TOPBAR_MT_file_import"] == ["ferry_blender.importing"], results["menus"])
 check("the File > Export menu has the add-on's entry",

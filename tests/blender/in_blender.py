@@ -252,7 +252,10 @@ def run_job(job):
 def main():
     bpy.ops.preferences.addon_install(filepath=ZIP)
     ok, caught, printed = enable()
+    bridge = sys.modules.get("ferry_blender.bridge")
     results = {"enabled": ok, "enable_warnings": caught, "enable_output": printed, "jobs": [],
+               "library": bridge.ferry.library_path if bridge else None,
+               "package": bridge.ferry.__file__ if bridge else None,
                # the File menus' entries: the functions the add-on appended, and the operators they name
                "menus": {m: [f.__module__ for f in getattr(bpy.types, m)._dyn_ui_initialize()
                              if f.__module__.startswith("ferry_blender")]
