@@ -529,6 +529,11 @@ for name, exp in expected.items():
             elif max(abs(p - q) for p, q in zip(x, y)) > 1e-4 * max(1, max(abs(p) for p in x)):
                 worst = (k, field, x, y)
     check("%s: exported bones' rest transforms as the original's" % name, worst is None, worst)
+    def drawn(doc):  # each mesh and why the game does not draw it (hidden, collision, lower LOD, ...)
+        return sorted((n["name"], tuple(n["extras"].get("not_drawn") or [])) for n in doc.get("nodes", [])
+                      if (n.get("extras") or {}).get("alamo") == "mesh")
+    check("%s: exported meshes' names and flags (hidden, collision, LOD) as the original's" % name,
+          drawn(da) == drawn(db), [m for m in drawn(da) if m not in drawn(db)][:3])
     check("%s: exported shaders and parameters as the original's" % name, materials(da) == materials(db),
           [m for m in materials(da) if m not in materials(db)][:2])
     # each animation back, its poses
