@@ -268,6 +268,10 @@ check("ferry pack models.meg", r.returncode == 0, r.stderr)
 entry = "DATA\\ART\\MODELS\\WALKER.ALO"
 jobs.append({"name": "meg_entry", "op": "ferry_archive",
              "params": {"filepath": str(TMP_P / "models.meg"), "entry": entry, "view": "ALL"}, "poses": True})
+jobs.append({"name": "meg_ala", "op": "ferry_archive",
+             "params": {"filepath": str(TMP_P / "models.meg"), "entry": entry.lower().replace("\\", "/"),
+                        "animations": False},
+             "ala": {"path": str(walk)}, "poses": True})
 jobs.append({"name": "built", "build": "model", "export": str(TMP_P / "built" / "rig.alo"),
              "export_params": {"dds_textures": True, "ala_format": "1"}})
 (TMP_P / "built").mkdir(exist_ok=True)
@@ -426,6 +430,11 @@ if check("ala onto the armature: imported", job.get("ala_result") == ["FINISHED"
           job["ala_actions"])
     if "walker_walk_00" in job.get("poses", {}):
         compare_poses("ala onto the armature", job["poses"]["walker_walk_00"], walk, walker)
+job = by_name.get("meg_ala", {})
+if check("ala onto the armature of a MEG's model (its entry named as a path): imported",
+         job.get("ala_result") == ["FINISHED"], job.get("error")):
+    if check("ala onto the MEG's model: the action", "walker_walk_00" in job.get("poses", {}), job.get("ala_actions")):
+        compare_poses("ala onto the MEG's model", job["poses"]["walker_walk_00"], walk, walker)
 job = by_name.get("meg_entry", {})
 direct = next((by_name[n] for n in by_name if n.startswith("alo") and n.endswith("_walker")), None)
 if check("MEG entry: imported", job.get("result") == ["FINISHED"], job.get("error")) and direct:
