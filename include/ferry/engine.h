@@ -270,8 +270,9 @@ FERRY_API void ferry_export_tree_report_free(ferry_export_tree_report *report);
  * ferry reads: each entry so named) exported as a .glb under out_dir at
  * the same relative path, in parallel. Each item is read and told once
  * (an archive's entry from the archive's bytes, not copied) and exported
- * as ferry_export_file does, finding its animations (always, as
- * auto_animations) and textures in its source; one that fails never stops
+ * as ferry_export_file does, finding its animations when
+ * options->export.auto_animations is set (ferry convert -r sets it) and
+ * its textures in its source; one that fails never stops
  * the others. Before the walk, temporaries that killed writers left in
  * out_dir's tree are removed (ferry_file_remove_stale_temporaries, links
  * not followed). Refused without being read: an entry whose stored name

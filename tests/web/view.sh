@@ -89,6 +89,11 @@ for p in "../secret.txt" "files/../../secret.txt" "files/0/../../secret.txt" "fi
          "files/1/box.p3d/x" "nothing"; do
   served 404 "/$p is not served" "$url$p"
 done
+# The page reads archives by ranges: a range of anything not given is refused as the whole is.
+for p in "../secret.txt" "files/0/out_link.txt" "files/1/beside.txt" "files/0/%2e%2e/%2e%2e/secret.txt"; do
+  served 404 "a range of /$p is not served" -r 0-9 "$url$p"
+done
+served 403 "a range with a foreign Host is refused" -r 0-9 -H "Host: example.com:$port" "${url}files/0/sub/data.bin"
 served 403 "a foreign Host is refused" -H "Host: example.com:$port" "$url"
 served 405 "a POST is refused" -X POST "${url}files/0/crate.alo"
 served 405 "a PUT is refused" -X PUT --data x "${url}files/0/new.txt"

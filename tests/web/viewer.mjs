@@ -20,10 +20,11 @@
 //   `ferry particles --json` (ids, positions) and looks like `ferry render`;
 // - the MEG's entries are `ferry list`'s, a model inside it shows with its
 //   textures found inside it; the hostile MEG is refused with the tool's
-//   message and the page goes on working;
+//   message and the page goes on working; a MEG with 4 MB more is listed
+//   and a model in it shown from byte ranges alone (never the whole file);
 // - textures with their mipmaps; the whole drop's validation, a click on an
 //   item selecting the file; files given through the file input;
-// - the page asks for nothing but its own server's files.
+// - the page asks for nothing but its own server's files, on 127.0.0.1.
 // Prints each check; exit 0 when all pass, 1 otherwise, 2 on usage errors.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -111,6 +112,30 @@ fs.mkdirSync(pboSrc);
 fs.copyFileSync(path.join(addons, 'box.p3d'), path.join(pboSrc, 'box.p3d'));
 for (const f of ['wood_co.paa', 'metal_co.paa']) fs.copyFileSync(path.join(addons, 'box', f), path.join(pboSrc, f));
 cli('pack', '--prefix', 'ferry\\box', path.join(archives, 'box.pbo'), pboSrc);
+// A PBO without a prefix property: mounted at its file name ("ferry"), so
+// that its box/*.paa are ferry\box\*.paa, the names box.p3d gives; its
+// textures 16 x 16 where the addon folder's are 64 x 64 (which ones were used
+// is told by their size).
+const pboSrc2 = path.join(work, 'pbo_src2');
+fs.mkdirSync(path.join(pboSrc2, 'box'), { recursive: true });
+fs.copyFileSync(path.join(addons, 'box.p3d'), path.join(pboSrc2, 'box', 'box.p3d'));
+fs.writeFileSync(path.join(work, 'small.tga'), tga(16, 16, 0));
+cli('convert', path.join(work, 'small.tga'), path.join(pboSrc2, 'box', 'wood_co.paa'));
+fs.copyFileSync(path.join(pboSrc2, 'box', 'wood_co.paa'), path.join(pboSrc2, 'box', 'metal_co.paa'));
+cli('pack', path.join(archives, 'ferry.pbo'), pboSrc2);
+// A texture the exhaust names that only a search of the archives opened
+// would find (decoy.meg, at DATA/ART/TEXTURES): validation looks where
+// `ferry validate FILE` looks, so it stays missing there.
+const decoy = path.join(work, 'decoy', 'Data/Art/Textures');
+fs.mkdirSync(decoy, { recursive: true });
+fs.writeFileSync(path.join(decoy, 'p_walker_smoke_bump.tga'), tga(16, 16, 1));
+cli('pack', path.join(archives, 'decoy.meg'), path.join(work, 'decoy'));
+// The game folder with 4 MB more: read in pieces, never whole.
+const padded = path.join(work, 'padded');
+fs.cpSync(game, padded, { recursive: true });
+fs.writeFileSync(path.join(padded, 'Data/filler.bin'), Buffer.alloc(4 << 20, 0x5a));
+cli('pack', path.join(archives, 'padded.meg'), padded);
+const paddedSize = fs.statSync(path.join(archives, 'padded.meg')).size;
 const megBytes = fs.readFileSync(path.join(archives, 'game.meg'));
 fs.writeFileSync(path.join(archives, 'cut.meg'), megBytes.subarray(0, 40));
 fs.writeFileSync(path.join(loose, 'ramp.tga'), tga(64, 32, 0));
@@ -138,6 +163,9 @@ const rendered = JSON.parse(fs.readFileSync(path.join(shots, 'summary.json'), 'u
 const renderedOf = (name) => rendered.find(r => r.file.endsWith(`/${name}.glb`));
 const TIME = 1.3, SEED = 7;
 const cliParticles = cliJson('particles', '--json', '--time', String(TIME), '--seed', String(SEED), path.join(models, 'p_walker_exhaust.alo'));
+// The walker's proxy system as the model view simulates it (seed 0).
+const cliParticles0 = cliJson('particles', '--json', '--time', String(TIME), '--seed', '0', path.join(models, 'p_walker_exhaust.alo'));
+cli('render', path.join(models, 'walker.alo'), path.join(shots, 'walker_particles_cli.png'), '--time', String(TIME), '--size', '512x512');
 cli('render', path.join(models, 'p_walker_exhaust.alo'), path.join(shots, 'exhaust_cli.png'), '--time', String(TIME),
     '--seed', String(SEED), '--size', '512x512');
 
@@ -160,12 +188,18 @@ const browser = await chromium.launch({
          '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
          '--ignore-gpu-blocklist'],
 });
-const consoleErrors = [], foreign = [];
+const consoleErrors = [], foreign = [], paddedReads = [];
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('console', m => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', e => consoleErrors.push(String(e)));
-  page.on('request', r => { if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url()); });
+  // Every request, the worker's too, stays on the loopback server ferry view runs.
+  page.on('request', r => {
+    const u = r.url();
+    if (u.startsWith('blob:') || u.startsWith('data:')) return;
+    if (!u.startsWith(base) || new URL(u).hostname !== '127.0.0.1') foreign.push(u);
+    if (u.endsWith('/padded.meg')) paddedReads.push(r.headers().range || 'whole');
+  });
   page.on('worker', w => w.on('console', m => { if (m.type() === 'error') consoleErrors.push(`worker: ${m.text()}`); }));
   await page.goto(base);
   await page.evaluate(() => window.ferryViewer.ready);
@@ -214,6 +248,14 @@ try {
   // -- the walker, with its textures and animations --
   let r = await sel('game/Data/Art/Models/walker.alo');
   check('walker: shown', r.kind === 'model' && !r.error, r.error);
+  // Its proxies: P_Walker_Exhaust names the system beside it; the two others
+  // are hidden (the game shows them only when told to: left out, said).
+  check('walker: the particle system its proxy names, found beside it', r.particles && r.particles.systems === 1 &&
+        r.particles.proxies[0] === 'P_Walker_Exhaust' && r.particles.missingTextures.length === 0 &&
+        r.particles.messages.length === walkerInfo.proxy_names.length - 1 &&
+        r.particles.messages.every(m => m.kind === 'note' && / is hidden: not drawn$/.test(m.text)), r.particles);
+  // The model alone for the comparisons with the CLI's export.
+  await page.evaluate(() => window.ferryViewer.modelParticlesShown(false));
   await setSize(512, 512);
   let s = await stats();
   const rw = renderedOf('walker');
@@ -235,6 +277,31 @@ try {
   check('walker: the animation moves the skin, which stays in place', JSON.stringify(posed) !== JSON.stringify(rest) &&
         [0, 1, 2].every(i => (posed.max[i] - posed.min[i]) < 2 * (rest.max[i] - rest.min[i]) + 1e-6), { rest, posed });
   await page.locator('#stage canvas').screenshot({ path: path.join(work, 'viewer_walker_walk.png') });
+
+  // -- the walker's particles on its proxy, at a time: the system's own
+  // particles (ferry particles, same seed) placed at the proxy's bone --
+  await page.evaluate(() => { window.ferryViewer.selectAnimation(-1); window.ferryViewer.modelParticlesShown(true); });
+  await page.evaluate(t => window.ferryViewer.particleTime(t), TIME);
+  const onModel = await page.evaluate(() => window.ferryViewer.modelParticles());
+  const localParts = cliParticles0.emitters.flatMap(e => e.particles.map(p => ({ ...p, emitter: e.index })));
+  const m = onModel.systems[0].transform;
+  const place = (p) => [0, 1, 2].map(i => m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + m[12 + i]);
+  const localById = new Map(localParts.map(p => [String(p.id), p]));
+  let placedWorst = 0, placedMissing = 0, moved = 0;
+  for (const p of onModel.particles) {
+    const q = localById.get(p.id);
+    if (!q || q.emitter !== p.emitter) { placedMissing++; continue; }
+    const w = place(q.position);
+    for (let k = 0; k < 3; k++) {
+      placedWorst = Math.max(placedWorst, Math.abs(p.position[k] - w[k]) / Math.max(1, Math.abs(w[k])));
+      moved = Math.max(moved, Math.abs(p.position[k] - q.position[k]));
+    }
+  }
+  check('walker particles: those of ferry particles at that time and seed, placed at the proxy (within 1e-4)',
+        onModel.particles.length === localParts.length && localParts.length > 0 && placedMissing === 0 && placedWorst < 1e-4 && moved > 1e-3,
+        { viewer: onModel.particles.length, cli: localParts.length, placedMissing, placedWorst, moved });
+  check('walker particles: every live particle drawn as a sprite', onModel.sprites === onModel.particles.length, onModel.sprites);
+  await page.locator('#stage canvas').screenshot({ path: path.join(work, 'viewer_walker_particles.png') });
 
   // -- the crate --
   r = await sel('game/Data/Art/Models/crate.alo');
@@ -316,6 +383,21 @@ try {
   check('game.meg walker: as ferry info counts it, textures and animations found inside the archive',
         s.meshes === walkerInfo.meshes && s.triangles === walkerInfo.triangles && s.materialsWithMaps === 1 && s.animations === 2, { s, r: r.report });
 
+  // -- a larger MEG: listed from its tables, an entry read alone, never the whole file --
+  r = await sel('archives/padded.meg');
+  const paddedList = cliJson('list', '--json', path.join(archives, 'padded.meg'));
+  const walkerInPadded = paddedList.files.find(f => /WALKER\.ALO$/.test(f.name)).index;
+  const readsListed = paddedReads.slice();
+  r = await sel(`archives/padded.meg::${walkerInPadded}`);
+  s = await stats();
+  const rangeBytes = (list) => list.reduce((n, h) => { const m = /^bytes=(\d+)-(\d+)$/.exec(h); return m ? n + Number(m[2]) - Number(m[1]) + 1 : Infinity; }, 0);
+  check('padded.meg: listed as ferry list lists it, from a few ranges (not the 4 MB file)',
+        r && !r.error && (await page.evaluate(() => window.ferryViewer.tree().filter(t => t.key.startsWith('archives/padded.meg::')).length)) === paddedList.files.length &&
+        readsListed.length >= 1 && rangeBytes(readsListed) < paddedSize / 8, { readsListed, paddedSize });
+  check('padded.meg walker: shown with its textures and animations, read by ranges only',
+        s.triangles === walkerInfo.triangles && s.materialsWithMaps === 1 && s.animations === 2 &&
+        paddedReads.every(h => h !== 'whole') && rangeBytes(paddedReads) < paddedSize / 2, { s, paddedReads });
+
   // -- the PBO: its entries, the P3D inside with its textures found at the prefix --
   r = await sel('archives/box.pbo');
   check('box.pbo: the entries of ferry list', r.entries === pboList.files.length && pboList.prefix === 'ferry\\box', { viewer: r.entries, cli: pboList });
@@ -324,6 +406,22 @@ try {
   s = await stats();
   check('box.pbo box.p3d: as ferry info counts it, its textures found in the PBO at its prefix',
         s.triangles === lod0.triangles + 2 * lod0.quads && s.materialsWithMaps >= 1 && r.report.textures_found >= 2, { s, r: r.report });
+
+  // -- a PBO without a prefix property: a texture root at its file name --
+  const ferryList = cliJson('list', '--json', path.join(archives, 'ferry.pbo'));
+  r = await sel('archives/ferry.pbo');
+  const inFerry = ferryList.files.find(f => /box.p3d$/.test(f.name)).index;
+  r = await sel(`archives/ferry.pbo::${inFerry}`);
+  const mapSizes = await page.evaluate(() => {
+    const sizes = [];
+    window.ferryViewer.current().view.root.traverse(o => {
+      for (const m of o.material ? [].concat(o.material) : []) if (m.map && m.map.image) sizes.push(m.map.image.width);
+    });
+    return sizes;
+  });
+  check('ferry.pbo (no prefix): mounted at its name, its box.p3d textured from it (16 px, not the addon\'s 64)',
+        !ferryList.prefix && r.report.textures_found >= 2 && mapSizes.length >= 1 && mapSizes.every(w => w === 16),
+        { prefix: ferryList.prefix, report: r.report, mapSizes });
 
   // -- a hostile archive: refused with the tool's message; the page goes on --
   r = await sel('archives/cut.meg');
@@ -347,6 +445,25 @@ try {
   check('flat.dds: decoded with its 5 mip levels', r.kind === 'texture' && r.width === 16 && r.height === 8 && r.levels === 5, r);
   await page.locator('#toolbar select').first().selectOption('4');
   await page.waitForFunction(() => document.querySelector('#stage .texture canvas').width === 1);
+
+  // -- validation in context: each file's report is `ferry validate FILE`'s --
+  const cliValidate = (rel) => {
+    let out;
+    try { out = execFileSync(ferry, ['validate', '--json', rel], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }); }
+    catch (e) { out = String(e.stdout); }
+    return JSON.parse(out)[0];
+  };
+  r = await sel('archives/decoy.meg');   // opened: a place a view and an export search
+  const items = (list) => list.map(d => `${d.severity} ${d.rule} ${d.offset} ${d.path} ${d.message}`).sort();
+  for (const rel of ['game/Data/Art/Models/walker.alo', 'game/Data/Art/Models/crate.alo', 'game/Data/Art/Models/p_walker_exhaust.alo',
+                     'game/Data/Art/Models/walker_walk_00.ala', 'addons/box.p3d', 'addons/door.p3d', 'extra/walker.alm', 'loose/wood.paa']) {
+    r = await sel(rel);
+    const mine = r.validation, theirs = cliValidate(rel);
+    const a = items(mine.items), b = items([...theirs.errors, ...theirs.warnings]);
+    check(`${rel}: validated as ferry validate ${rel} (${b.length} item(s))`, JSON.stringify(a) === JSON.stringify(b) &&
+          mine.errors === theirs.error_count && mine.warnings === theirs.warning_count && (mine.model || null) === (theirs.model || null),
+          { viewer: a, cli: b, model: [mine.model, theirs.model] });
+  }
 
   // -- the whole drop's validation; a click selects the file --
   const all = await page.evaluate(() => window.ferryViewer.validateAll());

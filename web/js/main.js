@@ -4,7 +4,7 @@
 // file only lays out what it answers.
 import { FerryClient } from './client.js';
 import { ModelView } from './model-view.js';
-import { ParticleView } from './particle-view.js';
+import { ParticleLayer, ParticleView } from './particle-view.js';
 import { TextureView } from './texture-view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -172,7 +172,11 @@ async function select(key) {
     }
     result.timing = { ...opened.timing, worker: performance.now() - t0 };
     if (serial !== selectSerial) { if (!(item.kind === 'archive')) client.call('close', { id: opened.id }); return { superseded: true }; }
-    item.format = opened.format;
+    if (item.format !== opened.format) {
+      item.format = opened.format;
+      const fmt = item.li?.querySelector('.fmt');
+      if (fmt) fmt.textContent = formatLabel(item);
+    }
     item.kind = kindOf(opened.format, item.path);
     result.kind = item.kind;
     result.format = opened.formatName;
@@ -240,7 +244,70 @@ async function showModel(item, opened) {
   out.exportedAt = tExport;
   buildModelToolbar(item, opened, view, gltf, report, state);
   out.stats = view.stats();
+  if (row(opened.format)?.key === 'alo') {
+    const t = performance.now();
+    out.particles = await showModelParticles(opened, view);
+    out.particles.ms = performance.now() - t;
+  }
   return out;
+}
+
+// The particle systems an ALO model's proxies name, found and placed by the
+// library (ferry_particle_view_open, as `ferry render MODEL.alo` places
+// them), drawn on the model and animated; a toolbar group to show, play,
+// scrub and seed them.
+async function showModelParticles(opened, view) {
+  const layer = new ParticleLayer(client, { depthTest: true });
+  let d;
+  try {
+    d = await layer.open(opened.id, { seed: 0 });
+  } catch (e) {
+    layer.dispose();
+    return { error: String(e.message || e) };
+  }
+  const notes = layer.messages.filter(m => m.kind !== 'note').map(m => m.text);
+  if (!d.systems.length) {
+    layer.dispose();
+    if (notes.length) $('toolbar').append(el('span', { class: 'group note', title: notes.join('\n') }, `particles: ${notes[0]}`));
+    return { systems: 0, messages: layer.messages };
+  }
+  if (current?.view !== view) { layer.dispose(); return { superseded: true }; }
+  view.setParticles(layer, 0, true);
+  const show = el('input', { type: 'checkbox', checked: true, onchange: (e) => view.setParticlesVisible(e.target.checked) });
+  const play = el('button', { type: 'button', 'aria-pressed': 'true' }, 'Pause');
+  const time = el('input', { type: 'range', min: 0, max: 10, step: 0.01, value: 0 });
+  const label = el('span', { class: 'note' }, '0.00 s');
+  const seed = el('input', { type: 'number', min: 0, step: 1, value: 0, title: 'random seed (as ferry render --seed)' });
+  play.onclick = () => {
+    const on = play.getAttribute('aria-pressed') !== 'true';
+    play.setAttribute('aria-pressed', String(on));
+    play.textContent = on ? 'Pause' : 'Play';
+    view.setParticlesPlaying(on);
+  };
+  time.oninput = () => { play.setAttribute('aria-pressed', 'false'); play.textContent = 'Play'; view.setParticleTime(Number(time.value)); };
+  seed.onchange = async () => {
+    layer.seed = Math.max(0, Math.floor(Number(seed.value) || 0));
+    await layer.restart();
+    view.requestFrame();
+  };
+  view.onParticleFrame = (f) => {
+    if (play.getAttribute('aria-pressed') !== String(view.particlesPlaying)) {
+      play.setAttribute('aria-pressed', String(view.particlesPlaying));
+      play.textContent = view.particlesPlaying ? 'Pause' : 'Play';
+    }
+    if (view.particleTime > Number(time.max)) time.max = Math.ceil(view.particleTime);
+    time.value = view.particleTime;
+    label.textContent = `${view.particleTime.toFixed(2)} s, ${f.count} particles`;
+  };
+  const names = d.systems.map(x => `${x.proxy}: ${x.path}`).join('\n');
+  current.particleBar = [];
+  const keep = (e) => { current.particleBar.push(e); return e; };
+  $('toolbar').append(keep(el('span', { class: 'group', title: names },
+    el('label', {}, show, ` particles (${d.systems.length} system${d.systems.length > 1 ? 's' : ''})`), play, time, label,
+    el('label', {}, ' seed ', seed))));
+  const all = [...notes, ...layer.missing.map(m => `texture ${m} (drawn as a glow)`)];
+  if (all.length) $('toolbar').append(keep(el('span', { class: 'group note', title: all.join('\n') }, `particles: ${all.length} note(s)`)));
+  return { systems: d.systems.length, proxies: d.systems.map(x => x.proxy), missingTextures: layer.missing, messages: layer.messages };
 }
 
 function modelNotes(report) {
@@ -379,6 +446,8 @@ function buildModelToolbar(item, opened, view, gltf, report, state) {
   }
   const notes = modelNotes(report);
   if (notes.length) bar.append(el('span', { class: 'group note', title: notes.join('\n') }, notes[0] + (notes.length > 1 ? ` (+${notes.length - 1})` : '')));
+  // The particle systems' group stays (the model exported again keeps them).
+  if (current.particleBar) bar.append(...current.particleBar);
   state.gltf = gltf;
   current.modelState = state;
   current.reexport = reexport;
@@ -389,7 +458,7 @@ function buildModelToolbar(item, opened, view, gltf, report, state) {
 async function showParticles(item, opened) {
   const view = new ParticleView($('stage'), client);
   current.view = view;
-  await view.show(opened.id, opened.info, { seed: 0, time: 1 });
+  await view.show(opened.id, { seed: 0, time: 1 });
   const bar = $('toolbar');
   const play = el('button', { type: 'button', 'aria-pressed': 'false' }, 'Play');
   const time = el('input', { type: 'range', min: 0, max: 10, step: 0.01, value: view.time });
@@ -458,9 +527,10 @@ function showArchive(item, opened) {
     for (const f of files) {
       const key = `${item.key}::${f.index}`;
       const name = f.name ?? `(entry ${f.index}: no name)`;
-      const byName = 0;
-      const entry = { key, path: name, size: f.size, format: f.format, byName, archiveKey: item.key, index: f.index };
-      entry.kind = kindOf(f.format > 0 ? f.format : FORMAT_UNKNOWN, name);
+      // Told by content where the archive's bytes are in memory, else by
+      // name until the entry is opened (an archive is never read whole).
+      const entry = { key, path: name, size: f.size, format: f.format, byName: f.by_name, archiveKey: item.key, index: f.index };
+      entry.kind = kindOf(f.format > 0 ? f.format : f.by_name > 0 ? f.by_name : FORMAT_UNKNOWN, name);
       items.set(key, entry);
       addToTree(ul, key, name, entry);
     }
@@ -568,7 +638,7 @@ window.ferryViewer = {
   clear: clearAll,
   select,
   validateAll,
-  tree: () => [...items.values()].map(i => ({ key: i.key, format: formatLabel(i), kind: i.kind, error: i.error || null })),
+  tree: () => [...items.values()].map(i => ({ key: i.key, path: i.path, format: formatLabel(i), kind: i.kind, error: i.error || null })),
   current: () => current,
   stats: () => (current && current.view && current.view.stats ? current.view.stats() : null),
   setSize: (w, h) => current && current.view && current.view.setFixedSize && current.view.setFixedSize(w, h),
@@ -577,10 +647,19 @@ window.ferryViewer = {
   toggles: () => [...$('toolbar').querySelectorAll('details input[type=checkbox]')].map(c => ({ label: c.parentElement.textContent.trim(), checked: c.checked })),
   selectAnimation: (i) => current.view.selectAnimation(i),
   seek: (t) => current.view.seek(t),
-  particleTime: (t) => current.view.setTime(t),
+  particleTime: (t) => (current.view.setParticleTime ? current.view.setParticleTime(t) : current.view.setTime(t)),
   particleSeed: (s) => current.view.setSeed(s),
   reframe: () => current.view.reframe(),
   particles: () => current.view.particles(),
+  modelParticlesShown: (on) => current.view.setParticlesVisible(on),
+  // A model's particle systems: their sprites and particles at the time shown.
+  modelParticles: async () => {
+    const v = current.view;
+    if (!v.particles) return null;
+    const f = await v.particles.frame(v.particleTime, v.alamoCamera(), v.camera.aspect, true);
+    v.requestFrame();
+    return { time: f.time, count: f.count, sprites: f.sprites.length / f.floats, particles: f.particles, systems: v.particles.systems };
+  },
   particleFrame: () => { const f = current.view.lastFrame; return { count: f.count, sprites: f.sprites.length / f.floats, time: f.time, groups: current.view.groups }; },
   canvas: () => $('stage').querySelector('canvas'),
 };

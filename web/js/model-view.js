@@ -56,6 +56,7 @@ export class ModelView {
     this.mixer = new THREE.AnimationMixer(this.root);
     this.actions = gltf.animations.map(clip => this.mixer.clipAction(clip));
     this.root.updateMatrixWorld(true);
+    if (this.particleRoot) this.scene.add(this.particleRoot);
     this.frame();
     this.requestFrame();
     await new Promise(r => requestAnimationFrame(() => r()));
@@ -118,7 +119,86 @@ export class ModelView {
     }
     if (this.skeletonHelper) this.skeletonHelper.updateMatrixWorld(true);
     this.renderer.render(this.scene, this.camera);
-    if (this.playing) this.requestFrame();
+    if (this.particles && this.particles.visible) {
+      if (this.particlesPlaying) this.particleTime += dt;
+      this.drawParticles();
+    }
+    if (this.playing || (this.particles && this.particlesPlaying && this.particles.visible)) this.requestFrame();
+  }
+
+  // ---- particle systems on the model's proxies ----
+
+  // A ParticleLayer of the model (the library placed its systems at the
+  // proxies' bones, in Alamo's z-up space): drawn under the same Z-up to
+  // Y-up rotation as the model's root node (docs/formats/gltf-export.md),
+  // seen from this camera, hidden by the model where it is in front.
+  setParticles(layer, time = 0, playing = true) {
+    if (this.particleRoot && this.scene) this.scene.remove(this.particleRoot);
+    this.particles = layer;
+    this.particleRoot = null;
+    if (!layer) return;
+    layer.visible = true;
+    this.particleRoot = new THREE.Group();
+    this.particleRoot.name = 'particles (Z-up to Y-up)';
+    this.particleRoot.rotation.x = -Math.PI / 2;
+    this.particleRoot.add(layer.mesh);
+    if (this.scene) this.scene.add(this.particleRoot);
+    this.particleTime = time;
+    this.particlesPlaying = playing;
+    this.requestFrame();
+  }
+
+  // This camera in Alamo's space: three's (x, y, z) is Alamo's (x, -z, y).
+  alamoCamera() {
+    const c = this.camera, t = this.controls.target, u = c.up;
+    const a = (v) => [v.x, -v.z, v.y];
+    return [...a(c.position), ...a(t), ...a(u), THREE.MathUtils.degToRad(c.fov)];
+  }
+
+  // Simulates to particleTime and rebuilds the sprites for this camera,
+  // then draws again (one frame behind at most while the worker answers).
+  async drawParticles() {
+    if (this.particleBusy) { this.particleDirty = true; return this.particlePending; }
+    this.particleBusy = true;
+    this.particlePending = (async () => {
+      try {
+        do {
+          this.particleDirty = false;
+          const layer = this.particles;
+          if (!layer || !layer.sim || !this.scene) break;
+          const f = await layer.frame(this.particleTime, this.alamoCamera(), this.camera.aspect);
+          if (layer !== this.particles || !this.scene) break;
+          this.particleFrame = f;
+          this.renderer.render(this.scene, this.camera);
+          if (this.onParticleFrame) this.onParticleFrame(f);
+        } while (this.particleDirty);
+      } catch (e) {
+        if (this.particles) throw e;
+      } finally {
+        this.particleBusy = false;
+      }
+    })();
+    return this.particlePending;
+  }
+
+  setParticlesVisible(on) {
+    if (!this.particles) return;
+    this.particles.visible = on;
+    this.particles.mesh.visible = on;
+    this.requestFrame();
+  }
+
+  setParticlesPlaying(on) {
+    this.particlesPlaying = on;
+    this.lastTick = performance.now();
+    this.requestFrame();
+  }
+
+  async setParticleTime(t) {
+    this.particleTime = Math.max(0, t);
+    this.particlesPlaying = false;
+    await this.drawParticles();
+    return this.particleFrame;
   }
 
   // ---- animations ----
@@ -269,6 +349,8 @@ export class ModelView {
   }
 
   dispose() {
+    if (this.particles) this.particles.dispose();
+    this.particles = null;
     this.clear();
     this.resizeObserver.disconnect();
     this.controls.dispose();

@@ -1,9 +1,13 @@
 // Particle systems: libferry simulates them in the worker and gives the
 // sprites as ferry_particle_render draws them (ferry_particle_sprites: quads
 // in world space, back to front, with their texture element, colour and
-// blend class); this draws those quads with WebGL in that order, each
-// blended as docs/formats/alo-particle.md ("Drawing") says, over the grey
-// checkerboard `ferry render` uses. Alamo is z-up: so is the camera.
+// blend class); a ParticleLayer draws those quads with WebGL in that order,
+// each blended as docs/formats/alo-particle.md ("Drawing") says. The
+// systems are the library's particle view (particle_view.h): one system, or
+// those a model's proxies name, placed at their bones as the game places
+// them. ParticleView shows them alone over the grey checkerboard `ferry
+// render` uses (Alamo is z-up: so is its camera); a ModelView adds the
+// layer to a model's scene. Alamo is z-up: so is the camera.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
@@ -19,7 +23,7 @@ varying vec2 vUv;
 void main() {
   vColor = color;
   vUv = uv;
-  gl_Position = projectionMatrix * viewMatrix * vec4(position, 1.0);
+  gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
 }`;
 
 // Raw values, no colour-space conversion: as the software renderer, which
@@ -45,11 +49,11 @@ void main() {
   }
 }`;
 
-function blendMaterial(texture, blend) {
+function blendMaterial(texture, blend, depthTest) {
   const m = new THREE.ShaderMaterial({
     uniforms: { map: { value: texture }, mode: { value: blend } },
     vertexShader, fragmentShader,
-    depthTest: false, depthWrite: false, transparent: true, side: THREE.DoubleSide,
+    depthTest, depthWrite: false, transparent: true, side: THREE.DoubleSide,
   });
   m.blending = THREE.CustomBlending;
   m.blendEquation = THREE.AddEquation;
@@ -95,6 +99,122 @@ function dataTexture(img) {
   return t;
 }
 
+// The sprites of a particle view as one three.js mesh, in Alamo's space
+// (z up): a model's view puts it under the model's Z-up-to-Y-up rotation.
+export class ParticleLayer {
+  constructor(client, { depthTest = false } = {}) {
+    this.client = client;
+    this.depthTest = depthTest;
+    this.geometry = new THREE.BufferGeometry();
+    this.mesh = new THREE.Mesh(this.geometry, []);
+    this.mesh.frustumCulled = false;
+    this.mesh.renderOrder = 5;
+    this.capacity = 0;
+    this.materials = [];
+    this.textures = [];
+    this.glows = [];
+    this.emitters = [];
+    this.missing = [];
+    this.messages = [];
+    this.sim = null;
+  }
+
+  // The particle view of an asset (a particle system, or a model: the
+  // systems on its proxies). Resolves to the view's description; no
+  // system at all is `systems: []`.
+  async open(assetId, { seed = 0, ground = 0, noGround = false } = {}) {
+    this.assetId = assetId;
+    this.seed = seed;
+    this.ground = ground;
+    this.noGround = noGround;
+    const d = await this.client.call('simNew', { id: assetId, seed, ground, noGround });
+    this.sim = d.sim;
+    this.systems = d.systems;
+    this.emitters = d.emitters;
+    const tex = await this.client.call('simTextures', { sim: this.sim });
+    this.messages = tex.messages;
+    this.missing = [...new Set(tex.textures.filter(t => t.missing && t.name).map(t => `${t.name}: ${t.missing}`))];
+    const glow = dataTexture(tex.glow);
+    const made = new Map();
+    this.textures = tex.textures.map(t => {
+      if (!t.rgba) return glow;
+      if (!made.has(t.rgba)) made.set(t.rgba, dataTexture(t));
+      return made.get(t.rgba);
+    });
+    // A missing texture's glow covers the whole sprite, not an element.
+    this.glows = tex.textures.map(t => !t.rgba);
+    for (const m of this.materials) m && m.dispose();
+    this.materials = [];
+    return d;
+  }
+
+  async restart() {
+    const old = this.sim;
+    this.sim = null;
+    if (old) await this.client.call('simFree', { sim: old });
+    this.sim = (await this.client.call('simNew', { id: this.assetId, seed: this.seed, ground: this.ground,
+                                                   noGround: this.noGround })).sim;
+  }
+
+  // Simulated to `time`, the sprites seen from camera [eye, target, up,
+  // fov_y] in Alamo's space (null: framed on the live particles), built.
+  async frame(time, camera, aspect, particles = false) {
+    const f = await this.client.call('simFrame', { sim: this.sim, time, camera, aspect, particles });
+    this.build(f);
+    this.lastFrame = f;
+    return f;
+  }
+
+  // The sprites as one geometry, drawn in their order: a run of sprites of
+  // one emitter is one group drawn with that emitter's material (three.js
+  // draws the groups of one object in order).
+  build(frame) {
+    const F = frame.floats, n = frame.sprites.length / F, s = frame.sprites;
+    if (n > this.capacity || !this.geometry.attributes.position) {
+      this.capacity = Math.max(n, this.capacity * 2, 256);
+      this.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(this.capacity * 12), 3));
+      this.geometry.setAttribute('uv', new THREE.BufferAttribute(new Float32Array(this.capacity * 8), 2));
+      this.geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(this.capacity * 16), 4));
+      const index = new Uint32Array(this.capacity * 6);
+      for (let i = 0; i < this.capacity; i++) index.set([4 * i, 4 * i + 1, 4 * i + 2, 4 * i, 4 * i + 2, 4 * i + 3], 6 * i);
+      this.geometry.setIndex(new THREE.BufferAttribute(index, 1));
+    }
+    const pos = this.geometry.attributes.position.array, uv = this.geometry.attributes.uv.array,
+          col = this.geometry.attributes.color.array;
+    this.geometry.clearGroups();
+    let runStart = 0, runEmitter = -1;
+    for (let i = 0; i < n; i++) {
+      const o = i * F;
+      pos.set(s.subarray(o, o + 12), i * 12);
+      const emitter = s[o + 24], blend = s[o + 25];
+      uv.set(this.glows[emitter] ? WHOLE_SPRITE : s.subarray(o + 12, o + 20), i * 8);
+      for (let k = 0; k < 4; k++) col.set(s.subarray(o + 20, o + 24), i * 16 + k * 4);
+      if (!this.materials[emitter]) this.materials[emitter] = blendMaterial(this.textures[emitter] || this.textures[0], blend, this.depthTest);
+      if (emitter !== runEmitter) {
+        if (runEmitter >= 0) this.geometry.addGroup(runStart * 6, (i - runStart) * 6, runEmitter);
+        runStart = i;
+        runEmitter = emitter;
+      }
+    }
+    if (runEmitter >= 0) this.geometry.addGroup(runStart * 6, (n - runStart) * 6, runEmitter);
+    for (let e = 0; e < this.emitters.length; e++)
+      if (!this.materials[e]) this.materials[e] = blendMaterial(this.textures[e], BLEND.ALPHA, this.depthTest);
+    this.mesh.material = this.materials;
+    for (const k of ['position', 'uv', 'color']) if (this.geometry.attributes[k]) this.geometry.attributes[k].needsUpdate = true;
+    this.geometry.setDrawRange(0, n * 6);
+    this.groups = this.geometry.groups.length;
+  }
+
+
+  dispose() {
+    if (this.sim) this.client.call('simFree', { sim: this.sim });
+    this.sim = null;
+    for (const m of this.materials) m && m.dispose();
+    for (const t of new Set(this.textures)) t.dispose();
+    this.geometry.dispose();
+  }
+}
+
 export class ParticleView {
   constructor(stage, client) {
     this.stage = stage;
@@ -112,11 +232,8 @@ export class ParticleView {
     bg.frustumCulled = false;
     bg.renderOrder = -1;
     this.scene.add(bg);
-    this.geometry = new THREE.BufferGeometry();
-    this.mesh = new THREE.Mesh(this.geometry, []);
-    this.mesh.frustumCulled = false;
-    this.scene.add(this.mesh);
-    this.capacity = 0;
+    this.layer = new ParticleLayer(client);
+    this.scene.add(this.layer.mesh);
     this.time = 0;
     this.playing = false;
     this.busy = false;
@@ -144,36 +261,25 @@ export class ParticleView {
     this.resize();
   }
 
-  // A particle system asset (its info: the emitters). Resolves once drawn.
-  async show(assetId, info, { seed = 0, time = 0, ground = 0, noGround = false } = {}) {
-    this.assetId = assetId;
-    this.emitters = info.emitters || [];
-    const tex = await this.client.call('simTextures', { id: assetId, names: this.emitters.map(e => e.color_texture || '') });
-    this.missing = tex.textures.filter(t => t.missing && t.name).map(t => `${t.name}: ${t.missing}`);
-    const glow = dataTexture(tex.glow);
-    this.textures = tex.textures.map(t => (t.rgba ? dataTexture(t) : glow));
-    // A missing texture's glow covers the whole sprite, not an element.
-    this.glows = tex.textures.map(t => !t.rgba);
-    this.materials = [];
+  // A particle system, or a model's particle systems alone (as `ferry
+  // render MODEL.alo` draws them). Resolves once drawn.
+  async show(assetId, { seed = 0, time = 0, ground = 0, noGround = false } = {}) {
+    const d = await this.layer.open(assetId, { seed, ground, noGround });
+    this.missing = this.layer.missing;
+    this.messages = this.layer.messages;
+    this.systems = d.systems;
     this.seed = seed;
-    this.ground = ground;
-    this.noGround = noGround;
-    await this.restart();
     this.time = time;
     this.userCamera = false;
     await this.update();
   }
 
-  async restart() {
-    // No frame is asked of the old simulation once its end is on its way.
-    const old = this.sim;
-    this.sim = null;
-    if (old) await this.client.call('simFree', { sim: old });
-    this.sim = (await this.client.call('simNew', { id: this.assetId, seed: this.seed, ground: this.ground,
-                                                   noGround: this.noGround })).sim;
-  }
+  get sim() { return this.layer.sim; }
+  get groups() { return this.layer.groups; }
 
-  async setSeed(seed) { this.seed = seed; await this.restart(); await this.update(); }
+  async restart() { await this.layer.restart(); }
+
+  async setSeed(seed) { this.seed = seed; this.layer.seed = seed; await this.restart(); await this.update(); }
 
   // Frames the camera as `ferry render` does: on the live particles now.
   async reframe() { this.userCamera = false; await this.update(); }
@@ -195,12 +301,9 @@ export class ParticleView {
         do {
           this.dirty = false;
           if (this.disposed || !this.sim) break;
-          const frame = await this.client.call('simFrame', {
-            sim: this.sim, time: this.time, camera: this.userCamera ? this.cameraArray() : null,
-            aspect: this.camera.aspect });
+          const frame = await this.layer.frame(this.time, this.userCamera ? this.cameraArray() : null, this.camera.aspect);
           if (frame.framed) this.applyCamera(frame.framed);
           this.lastFrame = frame;
-          this.build(frame);
           this.renderer.render(this.scene, this.camera);
           if (this.onFrame) this.onFrame(frame);
         } while (this.dirty);
@@ -225,46 +328,6 @@ export class ParticleView {
     this.controls.target.set(c[3], c[4], c[5]);
     this.camera.lookAt(this.controls.target);
     this.controls.update();
-  }
-
-  // The sprites as one geometry, drawn in their order: a run of sprites of
-  // one emitter is one group drawn with that emitter's material (three.js
-  // draws the groups of one object in order).
-  build(frame) {
-    const F = frame.floats, n = frame.sprites.length / F, s = frame.sprites;
-    if (n > this.capacity) {
-      this.capacity = Math.max(n, this.capacity * 2, 256);
-      this.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(this.capacity * 12), 3));
-      this.geometry.setAttribute('uv', new THREE.BufferAttribute(new Float32Array(this.capacity * 8), 2));
-      this.geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(this.capacity * 16), 4));
-      const index = new Uint32Array(this.capacity * 6);
-      for (let i = 0; i < this.capacity; i++) index.set([4 * i, 4 * i + 1, 4 * i + 2, 4 * i, 4 * i + 2, 4 * i + 3], 6 * i);
-      this.geometry.setIndex(new THREE.BufferAttribute(index, 1));
-    }
-    const pos = this.geometry.attributes.position.array, uv = this.geometry.attributes.uv.array,
-          col = this.geometry.attributes.color.array;
-    this.geometry.clearGroups();
-    let runStart = 0, runEmitter = -1;
-    for (let i = 0; i < n; i++) {
-      const o = i * F;
-      pos.set(s.subarray(o, o + 12), i * 12);
-      const emitter = s[o + 24], blend = s[o + 25];
-      uv.set(this.glows[emitter] ? WHOLE_SPRITE : s.subarray(o + 12, o + 20), i * 8);
-      for (let k = 0; k < 4; k++) col.set(s.subarray(o + 20, o + 24), i * 16 + k * 4);
-      if (!this.materials[emitter]) this.materials[emitter] = blendMaterial(this.textures[emitter] || this.textures[0], blend);
-      if (emitter !== runEmitter) {
-        if (runEmitter >= 0) this.geometry.addGroup(runStart * 6, (i - runStart) * 6, runEmitter);
-        runStart = i;
-        runEmitter = emitter;
-      }
-    }
-    if (runEmitter >= 0) this.geometry.addGroup(runStart * 6, (n - runStart) * 6, runEmitter);
-    for (let e = 0; e < this.emitters.length; e++)
-      if (!this.materials[e]) this.materials[e] = blendMaterial(this.textures[e], BLEND.ALPHA);
-    this.mesh.material = this.materials;
-    for (const k of ['position', 'uv', 'color']) if (this.geometry.attributes[k]) this.geometry.attributes[k].needsUpdate = true;
-    this.geometry.setDrawRange(0, n * 6);
-    this.groups = this.geometry.groups.length;
   }
 
   requestFrame() {
@@ -304,12 +367,9 @@ export class ParticleView {
   dispose() {
     this.disposed = true;
     this.playing = false;
-    if (this.sim) this.client.call('simFree', { sim: this.sim });
+    this.layer.dispose();
     this.resizeObserver.disconnect();
     this.controls.dispose();
-    for (const m of this.materials || []) m && m.dispose();
-    for (const t of new Set(this.textures || [])) t.dispose();
-    this.geometry.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
   }

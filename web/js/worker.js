@@ -80,6 +80,14 @@ const ferryDrop = {
     return n.children ? -2 : nodeSize(n);
   },
   read(path) { return readNode(nodeAt(path)); },
+  // Bytes [offset, offset + size) of a file, fewer at its end: what an
+  // archive read through the page asks for (its tables, an entry).
+  readRange(path, offset, size) {
+    const n = nodeAt(path);
+    if (!n || n.children) throw new Error(`${path}: no such file among those dropped`);
+    const end = Math.min(offset + size, nodeSize(n));
+    return offset >= end ? new Uint8Array(0) : readNode(n, offset, end);
+  },
   list(path) {
     const n = nodeAt(path);
     if (!n || !n.children) return null;
@@ -112,6 +120,15 @@ function copyIn(bytes) {
 }
 
 function formatRow(id) { return formats.formats.find(f => f.id === id) || null; }
+
+// A file whose first bytes are an archive's (MEG, PBO), as `ferry info`
+// and `ferry list` tell one: read through the page. Anything else is read
+// whole, so that it is refused with the tool's message.
+const IS_ARCHIVE = 1 << 6;
+function isArchive(n) {
+  const row = formatRow(n.format);
+  return !!(row && (row.caps & IS_ARCHIVE));
+}
 
 // An open asset by its id; one closed since (a view gone) is an error.
 function asset(id) {
@@ -148,8 +165,12 @@ const ops = {
       M._free(p);
       const byName = withString(path, s => M._fw_format_from_name(s));
       const namedLikeAsset = withString(path, s => M._fw_named_like_asset(s)) !== 0;
+      const stored = nodeAt(path);   // addFile stored a copy of node
+      stored.format = id;
+      stored.byName = byName;
       added.push({ path, size: nodeSize(node), format: id, byName, namedLikeAsset });
     }
+    M._fw_session_drop_changed(session);
     return { added };
   },
 
@@ -157,6 +178,7 @@ const ops = {
     for (const id of [...sims.keys()]) ops.simFree({ sim: id });
     for (const id of [...assets.keys()]) ops.close({ id });
     root.children.clear();
+    M._fw_session_drop_changed(session);
     return {};
   },
 
@@ -177,12 +199,19 @@ const ops = {
     } else {
       const n = nodeAt(path);
       if (!n || n.children) throw new Error(`${path}: no such file among those dropped`);
-      const bytes = readNode(n);
-      lap('read');
-      const p = copyIn(bytes);
-      lap('copy');
-      ptr = withString(path, ps => M._fw_open(session, p, bytes.length, ps, 0, ps));
-      lap('open');
+      if (isArchive(n)) {
+        // Never read whole: its tables through the page (readRange), its
+        // entries when opened.
+        ptr = withString(path, ps => M._fw_open_archive(session, ps, nodeSize(n), n.format));
+        lap('tables');
+      } else {
+        const bytes = readNode(n);
+        lap('read');
+        const p = copyIn(bytes);
+        lap('copy');
+        ptr = withString(path, ps => M._fw_open(session, p, bytes.length, ps, 0, ps));
+        lap('open');
+      }
       name = path;
     }
     if (!ptr) throw new Error('out of memory');
@@ -199,10 +228,7 @@ const ops = {
     if (readable && formatRow(format) && (formatRow(format).caps & 64)) {
       const count = M._fw_archive_open(ptr);
       if (count < 0) out.archiveError = M.UTF8ToString(M._fw_error(ptr));
-      else {
-        out.entries = takeJson(M._fw_info(ptr, 2));
-        for (const e of out.entries.files || []) e.format = M._fw_archive_entry_format(ptr, e.index);
-      }
+      else out.entries = takeJson(M._fw_info(ptr, 2));
       lap('entries');
     }
     out.timing = timing;
@@ -274,14 +300,17 @@ const ops = {
 
   // ---- particle systems ----
 
+  // The particle view of a particle system or of an ALO model (the systems
+  // on its proxies, found and placed by the library): {sim, systems,
+  // emitters, messages} (fw_sim_describe).
   simNew({ id, seed, ground, noGround }) {
     const h = asset(id);
     const s = BigInt.asUintN(64, BigInt(seed || 0));
     const ptr = M._fw_sim_new(h.ptr, Number(s & 0xffffffffn), Number(s >> 32n), ground || 0, noGround ? 1 : 0);
     if (!ptr) throw new Error(M.UTF8ToString(M._fw_error(h.ptr)));
     const sim = nextId++;
-    sims.set(sim, { ptr, asset: id, seed, ground, noGround });
-    return { sim };
+    sims.set(sim, { ptr, asset: id });
+    return { sim, ...takeJson(M._fw_sim_describe(ptr)) };
   },
 
   simFree({ sim }) {
@@ -290,20 +319,33 @@ const ops = {
     return {};
   },
 
-  // The colour texture of each emitter, found as the game finds it
-  // (textures: [{name, width, height, rgba} | {name, missing: why}]), and
-  // the glow drawn for one that is not.
-  simTextures({ id, names }) {
-    const h = asset(id);
-    const textures = names.map(name => {
+  // The colour texture of each emitter (over every system placed), found and
+  // decoded by the library's particle view (textures: [{name, width,
+  // height, rgba} | {name, missing}]), the glow drawn for one not found,
+  // and what the view said (messages).
+  simTextures({ sim }) {
+    const s = sims.get(sim);
+    if (!s) throw new Error('the simulation was closed');
+    const { emitters } = takeJson(M._fw_sim_describe(s.ptr));
+    const cache = new Map();
+    const textures = emitters.map(e => {
+      const name = e.texture;
       if (!name) return { name, missing: 'no texture named' };
-      const img = withString(name, s => M._fw_find_texture(h.ptr, s));
-      if (!img) return { name, missing: M.UTF8ToString(M._fw_error(h.ptr)) };
-      return { name, ...imageResult(img, false) };
+      if (cache.has(name)) return cache.get(name);
+      const img = withString(name, p => M._fw_sim_texture(s.ptr, p));
+      let t;
+      if (!img) t = { name, missing: 'not found' };
+      else {
+        const w = M._fw_view_image_width(img), hh = M._fw_view_image_height(img), p = M._fw_view_image_rgba(img);
+        t = { name, width: w, height: hh, rgba: M.HEAPU8.slice(p, p + w * hh * 4).buffer };
+      }
+      cache.set(name, t);
+      return t;
     });
     const glow = imageResult(M._fw_glow_image(64), false);
-    const transfer = [glow.rgba, ...textures.filter(t => t.rgba).map(t => t.rgba)];
-    return { textures, glow, transfer };
+    const { messages } = takeJson(M._fw_sim_describe(s.ptr));
+    const transfer = [glow.rgba, ...new Set(textures.filter(t => t.rgba).map(t => t.rgba))];
+    return { textures, glow, messages, transfer };
   },
 
   // Advances to `time` (a simulation cannot go back: an earlier time starts
@@ -312,11 +354,7 @@ const ops = {
   simFrame({ sim, time, camera, aspect, particles }) {
     const s = sims.get(sim);
     if (!s) throw new Error('the simulation was closed');
-    if (time < M._fw_sim_time(s.ptr)) {
-      M._fw_sim_free(s.ptr);
-      const seed = BigInt.asUintN(64, BigInt(s.seed || 0));
-      s.ptr = M._fw_sim_new(asset(s.asset).ptr, Number(seed & 0xffffffffn), Number(seed >> 32n), s.ground || 0, s.noGround ? 1 : 0);
-    }
+    if (time < M._fw_sim_time(s.ptr) && !M._fw_sim_restart(s.ptr)) throw new Error('the simulation could not start again');
     M._fw_sim_advance(s.ptr, time);
     const buf = M._malloc(16 * 4);
     let framed = null;

@@ -11,10 +11,13 @@
  * lookups (textures as the game finds them, animations beside a model,
  * addon prefixes) run over what was dropped, exactly as over a folder.
  *
- * Phase 1 seams, to be replaced by the engine API when it is on main:
- * - archive_*: MEG and PBO entries through their own headers (meg.h, pbo.h);
- *   archive.h's ferry_archive (from a random-access reader, so that a large
- *   archive is never read whole) and ferry_places take their place;
+ * An archive dropped or served is never read whole: it is a ferry_archive
+ * read through a reader (archive.h's ferry_archive_from_reader) whose
+ * reads call into JavaScript (archive_read_js: worker.js's readRange, a
+ * File.slice or a ranged request to `ferry view`), so that only its tables
+ * are read to list it and an entry's bytes when it is opened.
+ *
+ * Seams left, to be replaced by the engine API:
  * - export_scene: the places, animations and texture roots of one export;
  *   engine.h's ferry_export_scene takes its place (with the CLI's rule of
  *   attaching a found animation that mostly fits: here only one that fits
@@ -22,14 +25,14 @@
  * - validate_model_for: the model an animation is checked against;
  *   engine.h's validate in context takes its place. */
 #define _DEFAULT_SOURCE /* getentropy */
+#include <ferry/archive.h>
 #include <ferry/ferry.h>
 #include <ferry/format.h>
 #include <ferry/gltf.h>
 #include <ferry/image.h>
-#include <ferry/meg.h>
 #include <ferry/paa.h>
 #include <ferry/particle_sim.h>
-#include <ferry/pbo.h>
+#include <ferry/particle_view.h>
 
 #include <emscripten/emscripten.h>
 #include <jansson.h>
@@ -42,8 +45,8 @@
 
 #define FW_API EMSCRIPTEN_KEEPALIVE
 
-/* The largest file the page reads into memory (an archive is read whole in
- * phase 1; see above). */
+/* The largest file the page reads into memory (an archive is not: only its
+ * tables and the entries opened). */
 #define FW_MAX_INPUT ((size_t)1 << 30)
 
 /* ---- the dropped files as a file source (JavaScript: worker.js's drop) ---- */
@@ -144,6 +147,11 @@ static ferry_result drop_list(void *user, const char *path, ferry_entry_fn entry
 typedef struct fw_asset fw_asset;
 
 typedef struct fw_session {
+    /* The drop as worker.js gives it (every list a call into JavaScript),
+     * and listed once per folder (ferry_file_source_cached): a model's
+     * textures and its proxies' systems list the same folders over and
+     * over. Made again when files are added (fw_session_drop_changed). */
+    ferry_file_source drop_js;
     ferry_file_source drop;
     fw_asset **archives; /* opened with fw_archive_open: further places to look in */
     size_t archive_count, archive_capacity;
@@ -160,10 +168,14 @@ struct fw_asset {
     fw_asset *container;
     char *path;
     char error[512]; /* why the last call on it failed */
-    /* An archive: its entries as a file source (fw_archive_open). */
-    ferry_file_source archive_source;
+    /* An archive: read through the page (fw_open_archive) or from the
+     * bytes above (fw_archive_open); its entries' file source and the
+     * engine path they are mounted at (ferry_archive_prefix: a PBO's
+     * prefix property, else its file name), once opened. */
+    ferry_archive *archive;
+    const ferry_file_source *archive_source;
     bool archive_open;
-    const char *archive_prefix; /* PBO: its prefix property, if any */
+    const char *archive_prefix;
     /* The last export's .glb. */
     ferry_buffer glb;
 };
@@ -178,13 +190,33 @@ FW_API fw_session *fw_session_new(void)
     json_object_seed(seed);
     fw_session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->drop = (ferry_file_source){drop_load, drop_release, drop_list, NULL, NULL, ""};
+    s->drop_js = (ferry_file_source){drop_load, drop_release, drop_list, NULL, NULL, ""};
+    ferry_error err;
+    if (ferry_file_source_cached(&s->drop_js, &s->drop, &err) != FERRY_OK) {
+        free(s);
+        return NULL;
+    }
     return s;
+}
+
+/* Files were added to the drop or it was cleared: its folders are listed
+ * afresh (the source stays where it is for those holding it). 0: out of
+ * memory (the drop is then read without the cache). */
+FW_API int fw_session_drop_changed(fw_session *s)
+{
+    ferry_file_source_close(&s->drop);
+    ferry_error err;
+    if (ferry_file_source_cached(&s->drop_js, &s->drop, &err) != FERRY_OK) {
+        s->drop = s->drop_js;
+        return 0;
+    }
+    return 1;
 }
 
 FW_API void fw_session_free(fw_session *s)
 {
     if (!s) return;
+    ferry_file_source_close(&s->drop);
     free(s->archives);
     free(s);
 }
@@ -208,7 +240,7 @@ static void keep_error(fw_asset *h, const ferry_error *err)
 /* The source an asset lies in. */
 static const ferry_file_source *source_of(const fw_asset *h)
 {
-    return h->container ? &h->container->archive_source : &h->session->drop;
+    return h->container ? h->container->archive_source : &h->session->drop;
 }
 
 /* Opens `size` bytes (malloc'd by the caller; the asset owns them from now
@@ -253,8 +285,8 @@ FW_API void fw_close(fw_asset *h)
                 s->archive_count--;
                 break;
             }
-        ferry_file_source_close(&h->archive_source);
     }
+    ferry_archive_free(h->archive);
     ferry_buffer_free(&h->glb);
     ferry_asset_free(h->asset);
     free(h->bytes);
@@ -264,7 +296,7 @@ FW_API void fw_close(fw_asset *h)
 }
 
 FW_API int fw_format(const fw_asset *h) { return h->detected; }
-FW_API int fw_readable(const fw_asset *h) { return h->asset != NULL; }
+FW_API int fw_readable(const fw_asset *h) { return h->asset != NULL || h->archive != NULL; }
 FW_API const char *fw_error(const fw_asset *h) { return h->error; }
 
 /* ---- the format table ---- */
@@ -297,8 +329,11 @@ FW_API int fw_named_like_asset(const char *name) { return ferry_format_named_lik
 
 /* ---- info and validation ---- */
 
+static char *archive_info(const fw_asset *h, int detail);
+
 FW_API char *fw_info(fw_asset *h, int detail)
 {
+    if (h->archive && (!h->asset || detail == FERRY_INFO_ENTRIES)) return archive_info(h, detail);
     if (!h->asset) return NULL;
     ferry_info_options o;
     memset(&o, 0, sizeof o);
@@ -388,7 +423,7 @@ static bool places_open(const fw_asset *h, places *p)
     size_t n = 0;
     p->folders[n++] = &s->drop;
     for (size_t i = 0; i < s->archive_count; i++)
-        if (s->archives[i] != h->container) p->folders[n++] = &s->archives[i]->archive_source;
+        if (s->archives[i] != h->container) p->folders[n++] = s->archives[i]->archive_source;
     p->places.model_source = source_of(h);
     p->places.model_path = h->path;
     p->places.folders = p->folders;
@@ -465,12 +500,34 @@ static void model_for_free(const fw_asset *h, model_for *m)
 /* {"file", "format", "errors", "warnings", "dropped", "items": [{severity,
  * offset, path, rule, message}], "entries": [...] (archives), "model" (an
  * animation: the model it was checked against)}; an asset that could not
- * be read is one error, its located read error. */
+ * be read is one error, its located read error. The diagnostics are those
+ * `ferry validate FILE` gives for the file in its folder: textures looked
+ * for beside it and in ../Textures, an animation checked against the model
+ * the CLI picks for it. */
 FW_API char *fw_validate(fw_asset *h)
 {
     json_t *j = json_object();
     json_object_set_new(j, "file", text_json(h->path, strlen(h->path)));
     json_object_set_new(j, "format", json_string(ferry_format_name(h->detected)));
+    if (!h->asset && h->archive) {
+        /* An archive read through the page: its check reads every entry, so
+         * it is read whole now (asked for, never on opening). */
+        uint8_t *bytes = NULL;
+        size_t size = 0;
+        ferry_asset_options o;
+        memset(&o, 0, sizeof o);
+        o.name = h->name;
+        ferry_error err;
+        if (ferry_file_source_load(&h->session->drop, h->path, 0, &bytes, &size, &err) != FERRY_OK ||
+            ferry_asset_read(bytes, size, &o, &h->asset, &err) != FERRY_OK) {
+            h->asset = NULL;
+            keep_error(h, &err);
+            free(bytes);
+        } else {
+            h->bytes = bytes;
+            h->size = size;
+        }
+    }
     if (!h->asset) {
         json_object_set_new(j, "errors", json_integer(1));
         json_object_set_new(j, "warnings", json_integer(0));
@@ -479,12 +536,15 @@ FW_API char *fw_validate(fw_asset *h)
     } else {
         ferry_diagnostics d = {0};
         entry_reports entries = {json_array()};
-        places p;
         model_for m = {0};
         ferry_asset_validate_options o;
         memset(&o, 0, sizeof o);
-        bool have_places = places_open(h, &p);
-        if (have_places) o.textures = &p.places;
+        /* Textures where `ferry validate FILE` looks for them: the file's
+         * folder and the Textures folders of the one above, in the source
+         * holding it (not the whole drop nor the other archives, which a
+         * view and an export search as `--textures` would). */
+        ferry_alamo_texture_places tp = {source_of(h), h->path, NULL, NULL, 0};
+        o.textures = &tp;
         if (h->detected == FERRY_FORMAT_ALA && !h->container) {
             validate_model_for(h, &m);
             o.model = m.asset;
@@ -500,128 +560,201 @@ FW_API char *fw_validate(fw_asset *h)
         json_object_set_new(j, "entries", entries.list);
         ferry_diagnostics_free(&d);
         model_for_free(h, &m);
-        if (have_places) places_close(&p);
     }
     char *text = json_dumps(j, JSON_COMPACT);
     json_decref(j);
     return text;
 }
 
-/* ---- archives (phase 1 seam: see the top) ---- */
+/* ---- archives: read through the page, never whole ---- */
 
-/* Opens an archive's entries as a file source and adds it to the places
- * textures are looked for in. Returns its entry count, or -1 (fw_error). */
-FW_API int fw_archive_open(fw_asset *h)
+/* Copies up to `size` bytes of the dropped or served file `path` from byte
+ * `offset` into `buffer` (worker.js's readRange); returns how many, or -1
+ * when the browser could not read them. */
+EM_JS(int, archive_read_js, (const char *path, double offset, int size, uint8_t *buffer), {
+    const drop = Module.ferryDrop;
+    let bytes;
+    try { bytes = drop.readRange(UTF8ToString(path), offset, size); } catch (e) { return -1; }
+    if (bytes.length > size) return -1;
+    HEAPU8.set(bytes, buffer);
+    return bytes.length;
+});
+
+/* A read of at most this much at once: an entry of hundreds of MB comes in
+ * pieces, each a File.slice or a ranged request. */
+#define FW_READ_PIECE ((size_t)16 << 20)
+
+static int64_t archive_read(void *user, uint64_t offset, size_t size, void *buffer)
 {
-    if (h->archive_open) return 0;
-    ferry_error err;
-    memset(&err, 0, sizeof err);
-    ferry_result r = FERRY_ERR_UNSUPPORTED;
-    snprintf(err.message, sizeof err.message, "not an archive");
-    size_t count = 0;
-    if (h->asset && h->detected == FERRY_FORMAT_MEG) {
-        const ferry_meg *meg = ferry_asset_object(h->asset);
-        r = ferry_file_source_meg(meg, &h->archive_source, &err);
-        count = meg->entry_count;
-    } else if (h->asset && h->detected == FERRY_FORMAT_PBO) {
-        const ferry_pbo *pbo = ferry_asset_object(h->asset);
-        r = ferry_file_source_pbo(pbo, &h->archive_source, &err);
-        count = pbo->entry_count;
-        h->archive_prefix = ferry_pbo_property_value(pbo, "prefix");
-    }
-    if (r != FERRY_OK) {
-        keep_error(h, &err);
-        return -1;
-    }
+    const fw_asset *h = user;
+    if (size > FW_READ_PIECE) size = FW_READ_PIECE;
+    return archive_read_js(h->path, (double)offset, (int)size, buffer);
+}
+
+/* Adds an archive to the places textures are looked for in (its entries as
+ * a file source, at the engine path they are mounted at). */
+static int archive_register(fw_asset *h)
+{
     fw_session *s = h->session;
     if (s->archive_count == s->archive_capacity) {
         size_t cap = s->archive_capacity ? 2 * s->archive_capacity : 8;
         fw_asset **grown = realloc(s->archives, cap * sizeof *grown);
         if (!grown) {
-            ferry_file_source_close(&h->archive_source);
             snprintf(h->error, sizeof h->error, "out of memory");
             return -1;
         }
         s->archives = grown;
         s->archive_capacity = cap;
     }
+    h->archive_source = ferry_archive_source(h->archive);
+    h->archive_prefix = ferry_archive_prefix(h->archive);
     s->archives[s->archive_count++] = h;
     h->archive_open = true;
-    return (int)count;
+    return (int)ferry_archive_entry_count(h->archive);
 }
 
-/* The format of entry `index`'s content, told from its first bytes where
- * they are stored as they are (every MEG entry, a PBO entry not
- * compressed); -1 when it cannot be told without decoding the entry. */
-FW_API int fw_archive_entry_format(const fw_asset *archive, size_t index)
+/* The dropped or served file at `path`, `size` bytes, opened as an archive
+ * through the page (ferry_archive_from_reader: its tables read, nothing
+ * else). `format`: what its first bytes were taken for (fw_format when it
+ * does not open). Never NULL but for lack of memory; a failure is kept
+ * (fw_error) with the located error ferry_meg_read or ferry_pbo_read gives. */
+FW_API fw_asset *fw_open_archive(fw_session *s, const char *path, double size, int format)
 {
-    if (!archive->asset) return -1;
-    const uint8_t *data = NULL;
-    size_t size = 0;
-    if (archive->detected == FERRY_FORMAT_MEG) {
-        const ferry_meg *meg = ferry_asset_object(archive->asset);
-        if (index >= meg->entry_count) return -1;
-        data = meg->entries[index].data;
-        size = meg->entries[index].size;
-    } else if (archive->detected == FERRY_FORMAT_PBO) {
-        const ferry_pbo *pbo = ferry_asset_object(archive->asset);
-        if (index >= pbo->entry_count || pbo->entries[index].method != FERRY_PBO_METHOD_NONE) return -1;
-        data = pbo->entries[index].data;
-        size = pbo->entries[index].size;
+    fw_asset *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    h->session = s;
+    h->name = dup_text(path);
+    h->path = dup_text(path);
+    h->detected = (ferry_format)format;
+    if (!h->name || !h->path) {
+        fw_close(h);
+        return NULL;
     }
-    if (!data) return -1;
-    return ferry_detect(data, size < FERRY_DETECT_HEAD ? size : FERRY_DETECT_HEAD);
+    ferry_archive_reader reader = {archive_read, h, (uint64_t)size, NULL};
+    ferry_archive_options o;
+    memset(&o, 0, sizeof o);
+    o.name = h->name;
+    ferry_error err;
+    if (ferry_archive_from_reader(&reader, &o, &h->archive, &err) != FERRY_OK) {
+        h->archive = NULL;
+        keep_error(h, &err);
+    } else {
+        h->detected = ferry_archive_format(h->archive);
+        if (archive_register(h) < 0) {
+            ferry_archive_free(h->archive);
+            h->archive = NULL;
+        }
+    }
+    return h;
+}
+
+/* Opens the archive an asset holds (read from its bytes: an archive inside
+ * an archive) and adds it to the places. Returns its entry count (that of
+ * one opened by fw_open_archive too), or -1 (fw_error). */
+FW_API int fw_archive_open(fw_asset *h)
+{
+    if (h->archive_open) return (int)ferry_archive_entry_count(h->archive);
+    ferry_error err;
+    const ferry_format_desc *row = ferry_format_describe(h->detected);
+    if (!h->asset || !row || !(row->caps & FERRY_IS_ARCHIVE)) {
+        snprintf(h->error, sizeof h->error, "not an archive");
+        return -1;
+    }
+    if (ferry_archive_from_asset(h->asset, &h->archive, &err) != FERRY_OK) {
+        h->archive = NULL;
+        keep_error(h, &err);
+        return -1;
+    }
+    int count = archive_register(h);
+    if (count < 0) {
+        ferry_archive_free(h->archive);
+        h->archive = NULL;
+    }
+    return count;
+}
+
+/* {"file", "format", "size", "entries", "prefix"} of an archive read
+ * through the page (its tables alone: `ferry info`'s object needs every
+ * byte), or `ferry list --json`'s shape for its entries (detail 2):
+ * {"files": [{"index", "name" (null: none), "size", "stored_size",
+ * "compressed", "format": told by content where the bytes are in memory
+ * (-1: not read), "by_name": ferry_format_from_name}]}. */
+static char *archive_info(const fw_asset *h, int detail)
+{
+    const ferry_archive *a = h->archive;
+    json_t *j;
+    if (detail == FERRY_INFO_ENTRIES) {
+        json_t *files = json_array();
+        const uint8_t *bytes = NULL;
+        size_t have = 0;
+        if (ferry_archive_asset(a)) bytes = ferry_asset_bytes(ferry_archive_asset(a), &have);
+        for (size_t i = 0; i < ferry_archive_entry_count(a); i++) {
+            const ferry_archive_entry *e = ferry_archive_entry_at(a, i);
+            int format = -1, by_name = FERRY_FORMAT_UNKNOWN;
+            if (e->name) {
+                char *name = malloc(e->name_length + 1);
+                if (name) {
+                    memcpy(name, e->name, e->name_length);
+                    name[e->name_length] = 0;
+                    by_name = ferry_format_from_name(name);
+                    free(name);
+                }
+            }
+            if (bytes && !e->compressed && e->start <= have && e->stored_size <= have - e->start) {
+                size_t n = e->stored_size < FERRY_DETECT_HEAD ? (size_t)e->stored_size : FERRY_DETECT_HEAD;
+                format = ferry_detect(bytes + e->start, n);
+            }
+            json_array_append_new(files, json_pack("{s:i, s:o, s:I, s:I, s:b, s:i, s:i}", "index", (int)i, "name",
+                                                   e->name ? text_json(e->name, e->name_length) : json_null(), "size",
+                                                   (json_int_t)e->size, "stored_size", (json_int_t)e->stored_size,
+                                                   "compressed", e->compressed, "format", format, "by_name", by_name));
+        }
+        j = json_pack("{s:o}", "files", files);
+    } else {
+        const char *prefix = ferry_archive_prefix(a);
+        j = json_pack("{s:o, s:s, s:I, s:I, s:o}", "file", text_json(h->name, strlen(h->name)), "format",
+                      ferry_format_name(ferry_archive_format(a)), "size", (json_int_t)ferry_archive_size(a), "entries",
+                      (json_int_t)ferry_archive_entry_count(a), "prefix",
+                      prefix ? text_json(prefix, strlen(prefix)) : json_null());
+    }
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    return text;
 }
 
 /* Entry `index` of an opened archive as an asset lying in it (its path
  * there: the stored name with '/' for '\', as the archive's file source
- * names it). NULL: it could not be read (fw_error on the archive). */
+ * names it), its bytes read now (ferry_archive_read_entry: a compressed
+ * PBO entry decoded). NULL: it could not be read (fw_error on the archive). */
 FW_API fw_asset *fw_archive_entry_open(fw_asset *archive, size_t index)
 {
     if (!archive->archive_open) {
         snprintf(archive->error, sizeof archive->error, "the archive is not open");
         return NULL;
     }
-    const char *name = NULL;
-    size_t name_length = 0;
+    const ferry_archive_entry *e = ferry_archive_entry_at(archive->archive, index);
+    if (!e) {
+        snprintf(archive->error, sizeof archive->error, "no entry %zu", index);
+        return NULL;
+    }
+    if (!e->name) {
+        snprintf(archive->error, sizeof archive->error, "entry %zu: its name index is out of range", index);
+        return NULL;
+    }
     uint8_t *bytes = NULL;
     size_t size = 0;
     ferry_error err;
-    memset(&err, 0, sizeof err);
-    if (archive->detected == FERRY_FORMAT_MEG) {
-        const ferry_meg *meg = ferry_asset_object(archive->asset);
-        if (index >= meg->entry_count) return NULL;
-        const ferry_meg_entry *e = &meg->entries[index];
-        if (!e->name || !e->data) {
-            snprintf(archive->error, sizeof archive->error, "entry %zu: %s", index,
-                     !e->name ? "its name index is out of range" : "its bytes lie outside the archive");
-            return NULL;
-        }
-        name = e->name;
-        name_length = e->name_length;
-        bytes = malloc(e->size ? e->size : 1);
-        if (!bytes) return NULL;
-        memcpy(bytes, e->data, e->size);
-        size = e->size;
-    } else if (archive->detected == FERRY_FORMAT_PBO) {
-        const ferry_pbo *pbo = ferry_asset_object(archive->asset);
-        if (index >= pbo->entry_count) return NULL;
-        name = pbo->entries[index].name;
-        name_length = pbo->entries[index].name_length;
-        if (ferry_pbo_entry_bytes(pbo, index, FW_MAX_INPUT, &bytes, &size, &err) != FERRY_OK) {
-            keep_error(archive, &err);
-            return NULL;
-        }
-    } else {
+    if (ferry_archive_read_entry(archive->archive, index, FW_MAX_INPUT, &bytes, &size, &err) != FERRY_OK) {
+        keep_error(archive, &err);
         return NULL;
     }
-    char *path = malloc(name_length + 1);
+    char *path = malloc(e->name_length + 1);
     if (!path) {
         free(bytes);
         return NULL;
     }
-    for (size_t i = 0; i < name_length; i++) path[i] = name[i] == '\\' ? '/' : name[i];
-    path[name_length] = 0;
+    for (size_t i = 0; i < e->name_length; i++) path[i] = e->name[i] == '\\' ? '/' : e->name[i];
+    path[e->name_length] = 0;
     char label[1024];
     snprintf(label, sizeof label, "%s:%s", archive->name, path);
     fw_asset *h = fw_open(archive->session, bytes, size, label, archive, path);
@@ -799,11 +932,11 @@ FW_API char *fw_export(fw_asset *h, const char *options_json)
             roots = calloc(s->archive_count + 2, sizeof *roots);
             size_t n = 0;
             if (roots && h->container && h->container->archive_prefix)
-                roots[n++] = (ferry_odol_root){&h->container->archive_source, h->container->archive_prefix};
+                roots[n++] = (ferry_odol_root){h->container->archive_source, h->container->archive_prefix};
             if (roots) roots[n++] = (ferry_odol_root){&s->drop, NULL};
             for (size_t i = 0; roots && i < s->archive_count; i++)
                 if (s->archives[i] != h->container && s->archives[i]->archive_prefix)
-                    roots[n++] = (ferry_odol_root){&s->archives[i]->archive_source, s->archives[i]->archive_prefix};
+                    roots[n++] = (ferry_odol_root){s->archives[i]->archive_source, s->archives[i]->archive_prefix};
             so.texture_roots = roots;
             so.texture_root_count = n;
         }
@@ -915,7 +1048,7 @@ FW_API void fw_image_free(fw_image *i)
 FW_API int fw_texture_levels(const fw_asset *h)
 {
     if (h->asset && h->detected == FERRY_FORMAT_PAA) return (int)((const ferry_paa *)ferry_asset_object(h->asset))->mip_count;
-    if (h->asset) return 0;
+    if (h->asset || !h->bytes) return 0;
     return (int)ferry_image_level_count(h->bytes, h->size);
 }
 
@@ -945,35 +1078,6 @@ FW_API fw_image *fw_texture(fw_asset *h, int level)
     return i;
 }
 
-/* A texture a model or particle system names, found as the game finds it
- * (ferry_alamo_texture_find over the places above) and decoded; NULL when
- * not found or not decodable (fw_error says which). */
-FW_API fw_image *fw_find_texture(fw_asset *h, const char *name)
-{
-    places p;
-    if (!places_open(h, &p)) return NULL;
-    const ferry_file_source *src = NULL;
-    char path[1024];
-    fw_image *i = NULL;
-    if (!ferry_alamo_texture_find(&p.places, name, &src, path, sizeof path)) {
-        snprintf(h->error, sizeof h->error, "texture %s not found", name);
-    } else {
-        uint8_t *bytes = NULL;
-        size_t size = 0;
-        ferry_error err;
-        i = calloc(1, sizeof *i);
-        if (i && (ferry_file_source_load(src, path, FW_MAX_INPUT, &bytes, &size, &err) != FERRY_OK ||
-                  ferry_image_decode(bytes, size, NULL, &i->image, &err) != FERRY_OK)) {
-            keep_error(h, &err);
-            free(i);
-            i = NULL;
-        }
-        if (bytes) ferry_file_source_release(src, bytes, size);
-    }
-    places_close(&p);
-    return i;
-}
-
 FW_API fw_image *fw_glow_image(uint32_t side)
 {
     fw_image *i = calloc(1, sizeof *i);
@@ -989,57 +1093,212 @@ FW_API fw_image *fw_glow_image(uint32_t side)
 
 /* Floats per sprite in fw_sim_sprites' array: 4 corners (x, y, z), their 4
  * texture coordinates (u, v; v down from the image's top), the colour
- * (r, g, b, a), the emitter and the blend class (ferry_particle_blend). */
+ * (r, g, b, a), the emitter (counted over every system placed: the
+ * systems' emitters one after another, fw_sim_emitters) and the blend class
+ * (ferry_particle_blend). */
 #define FW_SPRITE_FLOATS 26
 
+/* The systems of a particle view (particle_view.h): one particle system at
+ * the origin, or those a model's proxies name, found as the game finds them
+ * and placed at their bones, each simulated as ferry_particle_view_render
+ * simulates it (the same options, the system's place as its transform). */
 typedef struct fw_sim {
-    ferry_particle_sim *sim;
+    ferry_particle_view *view;
+    places places;
+    bool have_places;
+    ferry_particle_sim_options options;
+    ferry_particle_sim **sims;
+    size_t count;
+    size_t *emitter_base; /* each system's first emitter in the count over all */
+    json_t *messages;     /* what the view said: proxies left out, textures not found */
     float *sprites;
     size_t sprite_count, sprite_capacity;
 } fw_sim;
 
 FW_API int fw_sprite_floats(void) { return FW_SPRITE_FLOATS; }
 
-/* A simulation of a particle system asset at time 0 (seed as two 32-bit
- * halves; the ground at z = ground_z unless no_ground). NULL: fw_error. */
-FW_API fw_sim *fw_sim_new(fw_asset *h, uint32_t seed_low, uint32_t seed_high, float ground_z, int no_ground)
+static void sim_message(void *user, const ferry_message *m)
 {
-    if (!h->asset || h->detected != FERRY_FORMAT_ALO_PARTICLE) {
-        snprintf(h->error, sizeof h->error, "not a particle system");
-        return NULL;
+    fw_sim *s = user;
+    const char *kind = m->kind == FERRY_MESSAGE_ERROR ? "error" : m->kind == FERRY_MESSAGE_WARNING ? "warning" : "note";
+    json_array_append_new(s->messages, json_pack("{s:s, s:o}", "kind", kind, "text", text_json(m->text, strlen(m->text))));
+}
+
+static void sims_free(fw_sim *s)
+{
+    for (size_t k = 0; s->sims && k < s->count; k++) ferry_particle_sim_free(s->sims[k]);
+}
+
+static bool sims_create(fw_sim *s, ferry_error *err)
+{
+    for (size_t k = 0; k < s->count; k++) {
+        const ferry_particle_placed *p = ferry_particle_view_at(s->view, k);
+        ferry_particle_sim_options o = s->options;
+        o.has_transform = p->has_transform;
+        if (p->has_transform) memcpy(o.transform, p->transform, sizeof o.transform);
+        if (ferry_particle_sim_create(p->system, &o, &s->sims[k], err) != FERRY_OK) {
+            for (size_t j = 0; j < k; j++) ferry_particle_sim_free(s->sims[j]);
+            memset(s->sims, 0, s->count * sizeof *s->sims);
+            return false;
+        }
     }
-    fw_sim *s = calloc(1, sizeof *s);
-    if (!s) return NULL;
-    ferry_particle_sim_options o;
-    memset(&o, 0, sizeof o);
-    o.seed = (uint64_t)seed_high << 32 | seed_low;
-    o.ground_z = ground_z;
-    o.no_ground = no_ground != 0;
-    ferry_error err;
-    if (ferry_particle_sim_create(ferry_asset_object(h->asset), &o, &s->sim, &err) != FERRY_OK) {
-        keep_error(h, &err);
-        free(s);
-        return NULL;
-    }
-    return s;
+    return true;
 }
 
 FW_API void fw_sim_free(fw_sim *s)
 {
     if (!s) return;
-    ferry_particle_sim_free(s->sim);
+    sims_free(s);
+    free(s->sims);
+    free(s->emitter_base);
+    ferry_particle_view_free(s->view);
+    if (s->have_places) places_close(&s->places);
+    json_decref(s->messages);
     free(s->sprites);
     free(s);
 }
 
-FW_API void fw_sim_advance(fw_sim *s, double time) { ferry_particle_sim_advance(s->sim, time); }
-FW_API double fw_sim_time(const fw_sim *s) { return ferry_particle_sim_time(s->sim); }
-FW_API size_t fw_sim_count(const fw_sim *s) { return ferry_particle_sim_count(s->sim); }
-FW_API unsigned fw_sim_warnings(const fw_sim *s) { return ferry_particle_sim_warnings(s->sim); }
+/* The particle view of an asset (a particle system, or an ALO model: the
+ * systems on its proxies, possibly none) at time 0 (seed as two 32-bit
+ * halves; the ground at z = ground_z unless no_ground). Systems and
+ * textures are found through the places textures are looked for in (the
+ * model's folder, ../Textures, the drop, the archives opened). NULL:
+ * fw_error. */
+FW_API fw_sim *fw_sim_new(fw_asset *h, uint32_t seed_low, uint32_t seed_high, float ground_z, int no_ground)
+{
+    if (!h->asset || (h->detected != FERRY_FORMAT_ALO_PARTICLE && h->detected != FERRY_FORMAT_ALO_MODEL)) {
+        snprintf(h->error, sizeof h->error, "not a particle system or an ALO model");
+        return NULL;
+    }
+    fw_sim *s = calloc(1, sizeof *s);
+    if (!s || !(s->messages = json_array())) {
+        free(s);
+        snprintf(h->error, sizeof h->error, "out of memory");
+        return NULL;
+    }
+    s->options.seed = (uint64_t)seed_high << 32 | seed_low;
+    s->options.ground_z = ground_z;
+    s->options.no_ground = no_ground != 0;
+    s->have_places = places_open(h, &s->places);
+    ferry_particle_view_options vo;
+    memset(&vo, 0, sizeof vo);
+    vo.places = s->have_places ? &s->places.places : NULL;
+    vo.name = h->name;
+    vo.message = sim_message;
+    vo.user = s;
+    ferry_error err;
+    if (ferry_particle_view_open(h->asset, &vo, &s->view, &err) != FERRY_OK) {
+        keep_error(h, &err);
+        fw_sim_free(s);
+        return NULL;
+    }
+    s->count = ferry_particle_view_count(s->view);
+    s->sims = calloc(s->count ? s->count : 1, sizeof *s->sims);
+    s->emitter_base = calloc(s->count ? s->count : 1, sizeof *s->emitter_base);
+    if (!s->sims || !s->emitter_base) {
+        snprintf(h->error, sizeof h->error, "out of memory");
+        fw_sim_free(s);
+        return NULL;
+    }
+    size_t base = 0;
+    for (size_t k = 0; k < s->count; k++) {
+        s->emitter_base[k] = base;
+        base += ferry_particle_view_at(s->view, k)->system->emitter_count;
+    }
+    if (!sims_create(s, &err)) {
+        keep_error(h, &err);
+        fw_sim_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The systems placed and their emitters, and what the view said:
+ * {"model": bool, "systems": [{"proxy", "path", "transform"}], "emitters":
+ * [{"system", "index", "name", "texture"}] (in the order of the sprites'
+ * emitter numbers), "messages": [{"kind", "text"}]}. */
+FW_API char *fw_sim_describe(const fw_sim *s)
+{
+    json_t *systems = json_array(), *emitters = json_array();
+    for (size_t k = 0; k < s->count; k++) {
+        const ferry_particle_placed *p = ferry_particle_view_at(s->view, k);
+        json_t *t = json_null();
+        if (p->has_transform) {
+            t = json_array();
+            for (int i = 0; i < 16; i++) json_array_append_new(t, json_real(p->transform[i]));
+        }
+        json_array_append_new(systems, json_pack("{s:o, s:o, s:o}", "proxy",
+                                                 p->proxy ? text_json(p->proxy, strlen(p->proxy)) : json_null(), "path",
+                                                 p->path ? text_json(p->path, strlen(p->path)) : json_null(),
+                                                 "transform", t));
+        for (size_t e = 0; e < p->system->emitter_count; e++) {
+            const ferry_particle_emitter *em = &p->system->emitters[e];
+            json_array_append_new(emitters, json_pack("{s:i, s:i, s:o, s:o}", "system", (int)k, "index", (int)e, "name",
+                                                      em->name ? text_json(em->name, strlen(em->name)) : json_null(),
+                                                      "texture", em->color_texture ? text_json(em->color_texture, strlen(em->color_texture)) : json_null()));
+        }
+    }
+    json_t *j = json_pack("{s:b, s:o, s:o, s:O}", "model", ferry_particle_view_of_model(s->view), "systems", systems,
+                          "emitters", emitters, "messages", s->messages);
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    return text;
+}
+
+/* The texture an emitter names, found and decoded by the view once
+ * (ferry_particle_view_texture: a .tga name finds a .dds too); NULL when
+ * not found (the view says so in its messages). The image is the view's. */
+FW_API const ferry_image *fw_sim_texture(fw_sim *s, const char *name)
+{
+    return ferry_particle_view_texture(name, s->view);
+}
+FW_API uint32_t fw_view_image_width(const ferry_image *i) { return i->width; }
+FW_API uint32_t fw_view_image_height(const ferry_image *i) { return i->height; }
+FW_API const uint8_t *fw_view_image_rgba(const ferry_image *i) { return i->rgba; }
+
+/* Back to time 0 (a simulation cannot go back). 0: fw_sim could not. */
+FW_API int fw_sim_restart(fw_sim *s)
+{
+    sims_free(s);
+    ferry_error err;
+    return sims_create(s, &err) ? 1 : 0;
+}
+
+FW_API void fw_sim_advance(fw_sim *s, double time)
+{
+    for (size_t k = 0; k < s->count; k++) ferry_particle_sim_advance(s->sims[k], time);
+}
+FW_API double fw_sim_time(const fw_sim *s) { return s->count ? ferry_particle_sim_time(s->sims[0]) : 0; }
+FW_API size_t fw_sim_count(const fw_sim *s)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->count; k++) n += ferry_particle_sim_count(s->sims[k]);
+    return n;
+}
+FW_API unsigned fw_sim_warnings(const fw_sim *s)
+{
+    unsigned bits = 0;
+    for (size_t k = 0; k < s->count; k++) bits |= ferry_particle_sim_warnings(s->sims[k]);
+    return bits;
+}
 FW_API const char *fw_sim_warning_text(unsigned bit) { return ferry_particle_sim_warning_text(bit); }
 
-/* The bounds of the visible particles into out[0..5] (min, max); 0: none. */
-FW_API int fw_sim_bounds(const fw_sim *s, float *out) { return ferry_particle_sim_bounds(s->sim, out, out + 3); }
+/* The bounds of the visible particles of every system into out[0..5]
+ * (min, max); 0: none. */
+FW_API int fw_sim_bounds(const fw_sim *s, float *out)
+{
+    bool any = false;
+    for (size_t k = 0; k < s->count; k++) {
+        float lo[3], hi[3];
+        if (!ferry_particle_sim_bounds(s->sims[k], lo, hi)) continue;
+        for (int i = 0; i < 3; i++) {
+            if (!any || lo[i] < out[i]) out[i] = lo[i];
+            if (!any || hi[i] > out[3 + i]) out[3 + i] = hi[i];
+        }
+        any = true;
+    }
+    return any;
+}
 
 /* Frames a camera on a box for an aspect: out[0..9] = eye, target, up, fov_y. */
 FW_API void fw_camera_frame(const float *box, float aspect, float *out)
@@ -1052,9 +1311,10 @@ FW_API void fw_camera_frame(const float *box, float aspect, float *out)
     out[9] = c.fov_y;
 }
 
-/* The sprites seen from camera[0..9] (eye, target, up, fov_y), back to
- * front, FW_SPRITE_FLOATS floats each at fw_sim_sprite_data; returns their
- * count, or -1 for lack of memory. */
+/* The sprites of every system seen from camera[0..9] (eye, target, up,
+ * fov_y), back to front over all of them (ferry_particle_sprites),
+ * FW_SPRITE_FLOATS floats each at fw_sim_sprite_data; returns their count,
+ * or -1 for lack of memory. */
 FW_API int fw_sim_sprites(fw_sim *s, const float *camera)
 {
     ferry_particle_camera c;
@@ -1065,8 +1325,8 @@ FW_API int fw_sim_sprites(fw_sim *s, const float *camera)
     ferry_particle_sprite *sp = NULL;
     size_t n = 0;
     ferry_error err;
-    const ferry_particle_sim *sims[1] = {s->sim};
-    if (ferry_particle_sprites(sims, 1, &c, &sp, &n, &err) != FERRY_OK) return -1;
+    if (ferry_particle_sprites((const ferry_particle_sim *const *)s->sims, s->count, &c, &sp, &n, &err) != FERRY_OK)
+        return -1;
     if (n > s->sprite_capacity) {
         float *grown = realloc(s->sprites, n * FW_SPRITE_FLOATS * sizeof *grown);
         if (!grown) {
@@ -1081,7 +1341,7 @@ FW_API int fw_sim_sprites(fw_sim *s, const float *camera)
         memcpy(f, sp[i].corners, 12 * sizeof *f);
         memcpy(f + 12, sp[i].uv, 8 * sizeof *f);
         memcpy(f + 20, sp[i].color, 4 * sizeof *f);
-        f[24] = (float)sp[i].emitter;
+        f[24] = (float)(s->emitter_base[sp[i].system] + sp[i].emitter);
         f[25] = (float)sp[i].blend;
     }
     s->sprite_count = n;
@@ -1094,23 +1354,25 @@ FW_API const float *fw_sim_sprite_data(const fw_sim *s) { return s->sprites; }
 /* A real as JSON; null when not finite (JSON has no such number). */
 static json_t *real_json(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-/* Every live particle as JSON: [{"id", "emitter", "position": [x, y, z],
+/* Every live particle as JSON: [{"id", "system", "emitter" (in its system),
+ * "position": [x, y, z] (placed: the system's transform applied),
  * "size", "color": [r, g, b, a]}] (ids as decimal strings: 64 bits; a value
  * that is not finite is null, as `ferry particles --json` prints it). For
  * checks against `ferry particles --json`, not for drawing. */
 FW_API char *fw_sim_particles(const fw_sim *s)
 {
     json_t *a = json_array();
-    size_t n = ferry_particle_sim_count(s->sim);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t k = 0; k < s->count; k++)
+    for (size_t i = 0, n = ferry_particle_sim_count(s->sims[k]); i < n; i++) {
         ferry_particle_state st;
-        ferry_particle_sim_get(s->sim, i, &st);
+        ferry_particle_sim_get(s->sims[k], i, &st);
         char id[24];
         snprintf(id, sizeof id, "%llu", (unsigned long long)st.id);
         json_t *pos = json_array(), *color = json_array();
         for (int k = 0; k < 3; k++) json_array_append_new(pos, real_json(st.position[k]));
         for (int k = 0; k < 4; k++) json_array_append_new(color, real_json(st.color[k]));
-        json_array_append_new(a, json_pack("{s:s, s:i, s:o, s:o, s:o}", "id", id, "emitter", (int)st.emitter, "position",
+        json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:o, s:o, s:o}", "id", id, "system", (int)k, "emitter",
+                                           (int)st.emitter, "position",
                                            pos, "size", real_json(st.size), "color", color));
     }
     char *text = json_dumps(a, JSON_COMPACT);
