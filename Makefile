@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: all test demo clean samples asan fuzz bench install python-wheel web windows windows-test
+.PHONY: all test demo clean samples asan fuzz bench install python-wheel blender-addon web windows windows-test
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -27,6 +27,12 @@ PYTHON ?= python3
 python-wheel: all
 	rm -rf $(BUILD)/python
 	FERRY_LIBRARY=$(abspath $(BUILD))/libferry.so $(PYTHON) -m pip wheel --no-build-isolation --no-deps --no-index -w $(BUILD)/python ./python
+
+# The Blender add-on as one zip to install from Blender's preferences
+# (docs/blender.md): the add-on, the Python package and this build's
+# libferry.so, into $(BUILD)/ferry-blender-addon.zip.
+blender-addon: all
+	$(PYTHON) blender/make_addon.py $(BUILD)/libferry.so $(BUILD)/ferry-blender-addon.zip
 
 demo: all
 	bash tools/demo.sh $(BUILD)/ferry

@@ -26,83 +26,6 @@ command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 [ -f "$plugin/__init__.py" ] || skip "the ALAMO plugin is not at $plugin (set FERRY_ALAMO_PLUGIN to its io_alamo_tools folder)"
 [ "$(basename "$plugin")" = io_alamo_tools ] || skip "$plugin: the plugin imports itself as io_alamo_tools; name that folder"
 
-cat >"$tmp/import.py" <<'PY'
-import json
-import struct
-import sys
-
-sys.dont_write_bytecode = True  # nothing is written into the plugin's folder
-import bpy
-
-args = sys.argv[sys.argv.index("--") + 1:]
-sys.path.insert(0, args[0])
-import io_alamo_tools
-
-io_alamo_tools.register()
-
-
-class StandardStruct:
-    """struct with standard sizes, little-endian: what the plugin means by
-    "l", "I", "H" or "f" when it reads the format (no prefix means native
-    sizes and alignment, and a native "l" is 8 bytes on Linux)."""
-
-    error = struct.error
-
-    @staticmethod
-    def _standard(fmt):
-        return fmt if fmt[:1] in ("<", ">", "!", "=") else "<" + fmt.lstrip("@")
-
-    def unpack(self, fmt, data):
-        return struct.unpack(self._standard(fmt), data)
-
-    def unpack_from(self, fmt, data, offset=0):
-        return struct.unpack_from(self._standard(fmt), data, offset)
-
-    def pack(self, fmt, *values):
-        return struct.pack(self._standard(fmt), *values)
-
-    def calcsize(self, fmt):
-        return struct.calcsize(self._standard(fmt))
-
-    def Struct(self, fmt):
-        return struct.Struct(self._standard(fmt))
-
-
-patched = []
-for name, module in list(sys.modules.items()):
-    if name.split(".")[0] == "io_alamo_tools" and getattr(module, "struct", None) is struct:
-        module.struct = StandardStruct()
-        patched.append(name)
-if "io_alamo_tools.import_alo" not in patched:
-    sys.exit("the plugin's import_alo module was not found to give standard struct sizes")
-
-out = []
-for f in args[1:]:
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    try:
-        result = sorted(bpy.ops.import_mesh.alo(filepath=f, importAnimations=False))
-    except Exception as e:  # reported, and the file's result differs from any that finished
-        result = ["%s: %s" % (type(e).__name__, e)]
-    bpy.context.view_layer.update()  # world matrices after the bone constraints
-    objs = list(bpy.context.scene.objects)
-    meshes = [o for o in objs if o.type == "MESH"]
-    arm = [o for o in objs if o.type == "ARMATURE"]
-    pts = [o.matrix_world @ v.co for o in meshes for v in o.data.vertices]
-    out.append({
-        "result": result,
-        "meshes": sorted(o.name for o in meshes),
-        "bones": sorted((b.name, bool(b.get("Visible", True))) for o in arm for b in o.data.bones),
-        "proxies": sorted((b.name, str(b.get("ProxyName", "")), bool(b.get("proxyIsHidden", False))) for o in arm for b in o.data.bones if b.get("EnableProxy", False)),
-        "triangles": sum(len(p.vertices) - 2 for o in meshes for p in o.data.polygons),
-        "vertices": sum(len(o.data.vertices) for o in meshes),
-        "hidden": sorted(o.name for o in meshes if o.hide_viewport or o.hide_get()),
-        "shaders": sorted(str(m.shaderList.shaderList) for o in meshes for m in o.data.materials if m and hasattr(m, "shaderList")),
-        "parents": sorted((o.name, o.parent_bone if o.parent_type == "BONE" else (o.parent.name if o.parent else "")) for o in meshes),
-        "constraints": sorted((o.name, c.subtarget) for o in meshes for c in o.constraints if c.type == "CHILD_OF"),
-        "bounds": [[round(min(p[k] for p in pts), 3) for k in range(3)], [round(max(p[k] for p in pts), 3) for k in range(3)]] if pts else None,
-    })
-print("RESULT " + json.dumps(out))
-PY
 
 files=()
 for alo in "$models"/*.ALO; do
@@ -112,7 +35,7 @@ for alo in "$models"/*.ALO; do
   files+=("$alo" "$tmp/$name.alo")
 done
 check "the ueaw models are there" test "${#files[@]}" -ge 8
-expect 0 "blender runs the plugin" -- blender -b --factory-startup --python "$tmp/import.py" -- "$(dirname "$plugin")" "${files[@]}"
+expect 0 "blender runs the plugin" -- blender -b --factory-startup --python "$SRC/tests/alamo_plugin_import.py" -- "$(dirname "$plugin")" "${files[@]}"
 sed -n 's/^RESULT //p' "$tmp/out" >"$tmp/result.json"
 if ! jq -e . "$tmp/result.json" >/dev/null 2>&1; then
   tail -n 20 "$tmp/err" >&2
