@@ -63,7 +63,8 @@ FERRY_API bool ferry_alamo_texture_find(const ferry_alamo_texture_places *places
 
 /* The places of a model on the disk, as folder sources: the model's folder
  * (the model's path without a folder lies in "."), the folder above it
- * ("DIR/..") and each of `dirs` (NULL or "" entries skipped). Close with
+ * ("DIR/..") and each of `dirs` (NULL or "" entries skipped); the paths
+ * are not kept (the model's file name is copied). Close with
  * ferry_alamo_texture_folders_close. A convenience for a caller holding
  * paths: it opens folders (ferry_file_source_folder) so that the caller
  * can pass `places` where texture places are taken (ferry_alamo_texture_find,
@@ -75,6 +76,7 @@ typedef struct ferry_alamo_texture_folders {
     ferry_file_source *folders;
     const ferry_file_source **folder_list;
     size_t folder_count;
+    char *model_name; /* the model's file name, copied: places.model_path points here */
 } ferry_alamo_texture_folders;
 
 FERRY_API ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char *const *dirs,

@@ -139,7 +139,7 @@ class TexturePlaces(Structure):
 class TextureFolders(Structure):
     _fields_ = [("places", TexturePlaces), ("model", FileSource), ("parent", FileSource),
                 ("folders", POINTER(FileSource)), ("folder_list", POINTER(POINTER(FileSource))),
-                ("folder_count", c_size_t)]
+                ("folder_count", c_size_t), ("model_name", c_void_p)]
 
 
 class AssetValidateOptions(Structure):

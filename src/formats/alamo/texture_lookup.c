@@ -185,6 +185,7 @@ void ferry_alamo_texture_folders_close(ferry_alamo_texture_folders *f)
     for (size_t i = 0; i < f->folder_count; i++) ferry_file_source_close(&f->folders[i]);
     free(f->folders);
     free(f->folder_list);
+    free(f->model_name);
     memset(f, 0, sizeof *f);
 }
 
@@ -206,7 +207,11 @@ ferry_result ferry_alamo_texture_folders_open(const char *model_path, const char
         r = ferry_file_source_folder(dir, &f->model, err);
         if (r == FERRY_OK) r = ferry_file_source_folder(up, &f->parent, err);
         f->places.model_source = &f->model;
-        f->places.model_path = model_path + name_at;
+        /* A copy: the caller's path need not outlive the places (a view
+         * keeps them while it draws). */
+        f->model_name = fy_strdup(model_path + name_at);
+        if (!f->model_name && r == FERRY_OK) r = FERRY_ERR_NOMEM;
+        f->places.model_path = f->model_name;
         f->places.parent_source = &f->parent;
     }
     if (!dirs) dir_count = 0;
