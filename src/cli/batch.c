@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include "export.h"
 #include "formats.h"
+#include "port.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,12 @@ static void on_item(void *user, const ferry_export_item *item)
     batch_print *b = user;
     char *log = NULL;
     size_t log_size = 0;
-    FILE *f = open_memstream(&log, &log_size);
+    FILE *f = cli_memstream_open(&log, &log_size);
     if (f) {
         for (size_t i = 0; i < item->message_count; i++)
             if (!quieted(b, item, &item->messages[i])) cli_fprint_message(f, "convert", &item->messages[i]);
         if (item->ok) cli_export_report_lines(f, item->input, item->report, false);
-        fclose(f);
+        cli_memstream_close(f, &log, &log_size);
     }
     if (log && b->logs_out) fputs(log, b->logs_out);
     if (b->files) {
@@ -109,7 +110,7 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
     batch_print b = {0};
     b.quiet = quiet;
     b.files = json ? json_array() : NULL;
-    b.logs_out = open_memstream(&b.logs, &b.logs_size);
+    b.logs_out = cli_memstream_open(&b.logs, &b.logs_size);
     ferry_export_tree_options o = {0};
     ferry_export_options *e = &o.export;
     e->all = co->all;
@@ -153,7 +154,7 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
         goto done;
     }
     if (b.logs_out) {
-        fclose(b.logs_out);
+        cli_memstream_close(b.logs_out, &b.logs, &b.logs_size);
         b.logs_out = NULL;
         if (b.logs && *b.logs && !quiet) fputs(b.logs, stderr);
     }
@@ -196,7 +197,7 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
     print_missing(&t);
     status = r != FERRY_OK || t.failed || t.failed_folders ? CLI_INVALID : CLI_OK;
 done:
-    if (b.logs_out) fclose(b.logs_out);
+    if (b.logs_out) cli_memstream_close(b.logs_out, &b.logs, &b.logs_size);
     free(b.logs);
     json_decref(b.files);
     for (size_t i = 0; anims && i < anim_count; i++) ferry_asset_free(anims[i]);

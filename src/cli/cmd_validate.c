@@ -4,11 +4,9 @@
 #include "formats.h"
 #include "walk.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char validate_usage[] =
     "usage: ferry validate [--json] [--textures DIR]... [--no-textures] [--model MODEL.alo] FILE...\n"
@@ -151,8 +149,10 @@ static size_t validate_file(const char *file, const validate_options *options, j
     ferry_error err;
     ferry_asset_options o = {.name = file, .need = FERRY_CAN_VALIDATE, .detected = &read_as};
     if (ferry_asset_open(file, &o, &asset, &err) != FERRY_OK) {
-        struct stat st;
-        if (stat(file, &st) == 0 && S_ISDIR(st.st_mode) && strlen(err.message) + 60 < sizeof err.message)
+        ferry_path_info st;
+        ferry_error ignored;
+        if (ferry_path_stat(file, true, &st, &ignored) == FERRY_OK && st.kind == FERRY_PATH_FOLDER &&
+            strlen(err.message) + 60 < sizeof err.message)
             strcat(err.message, " (ferry validate -r checks every file in a folder)");
         if (report)
             cli_json_append_failure(report, file, cli_format_name(read_as), &err);
@@ -190,7 +190,7 @@ struct model_picker {
     char dir[4096]; /* the last folder listed, and its .alo files */
     bool dir_listed;
     char **dir_models;
-    size_t dir_model_count;
+    size_t dir_model_count, dir_model_capacity;
     struct {
         char *path;
         cli_asset asset;
@@ -199,34 +199,37 @@ struct model_picker {
     size_t next; /* the cache slot reused next */
 };
 
+/* Each .alo of the folder into the picker's list (ferry_folder_list). */
+static bool add_model(void *ctx, const char *name, ferry_entry_kind kind)
+{
+    model_picker *p = ctx;
+    if (kind != FERRY_ENTRY_FILE || !cli_has_ext(name, ".alo")) return true;
+    if (p->dir_model_count == p->dir_model_capacity) {
+        size_t cap = p->dir_model_capacity ? p->dir_model_capacity * 2 : 64;
+        char **grown = realloc(p->dir_models, cap * sizeof *grown);
+        if (!grown) return false;
+        p->dir_models = grown;
+        p->dir_model_capacity = cap;
+    }
+    size_t need = strlen(p->dir) + strlen(name) + 2;
+    char *path = malloc(need);
+    if (!path) return false;
+    snprintf(path, need, "%s/%s", p->dir, name);
+    p->dir_models[p->dir_model_count++] = path;
+    return true;
+}
+
 static void list_models(model_picker *p, const char *dir)
 {
     if (p->dir_listed && strcmp(p->dir, dir) == 0) return;
     for (size_t i = 0; i < p->dir_model_count; i++) free(p->dir_models[i]);
     free(p->dir_models);
     p->dir_models = NULL;
-    p->dir_model_count = 0;
+    p->dir_model_count = p->dir_model_capacity = 0;
     snprintf(p->dir, sizeof p->dir, "%s", dir);
     p->dir_listed = true;
-    DIR *d = opendir(dir);
-    if (!d) return;
-    size_t cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!cli_has_ext(e->d_name, ".alo")) continue;
-        if (p->dir_model_count == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **grown = realloc(p->dir_models, cap * sizeof *grown);
-            if (!grown) break;
-            p->dir_models = grown;
-        }
-        size_t need = strlen(dir) + strlen(e->d_name) + 2;
-        char *path = malloc(need);
-        if (!path) break;
-        snprintf(path, need, "%s/%s", dir, e->d_name);
-        p->dir_models[p->dir_model_count++] = path;
-    }
-    closedir(d);
+    ferry_error ignored;
+    if (ferry_folder_list(dir, add_model, p, &ignored) != FERRY_OK && !p->dir_model_count) return;
     /* A fixed order, so that a tie (ship.alo, ship.ALO) is decided the same way every time. */
     for (size_t i = 1; i < p->dir_model_count; i++)
         for (size_t j = i; j > 0 && strcmp(p->dir_models[j - 1], p->dir_models[j]) > 0; j--) {
@@ -323,13 +326,13 @@ static void add_target(target_list *l, const char *path, const char *folder_erro
     l->count++;
 }
 
-static void visit(void *ctx, const char *path, const char *rel, const struct stat *st, int error)
+static void visit(void *ctx, const char *path, const char *rel, const ferry_path_info *st, bool error)
 {
     (void)rel;
     (void)error;
     target_list *l = ctx;
     bool check = ferry_format_named_like_asset(path);
-    if (!check && st && S_ISREG(st->st_mode)) {
+    if (!check && st && st->kind == FERRY_PATH_FILE) {
         /* Told by content; a regular file that cannot be read is checked,
          * so that its failure is reported. */
         uint8_t head[FERRY_DETECT_HEAD];
@@ -364,7 +367,7 @@ static int cmp_target(const void *a, const void *b)
 
 /* Adds the files of folder `root` to `l`, sorted by path, with each folder
  * that could not be read. */
-static void walk_folder(cli_walk *w, target_list *l, const char *root, const struct stat *st)
+static void walk_folder(cli_walk *w, target_list *l, const char *root, const ferry_path_info *st)
 {
     size_t first = l->count, first_skip = w->skipped_count;
     cli_walk_run(w, root, st);
@@ -427,10 +430,12 @@ int cmd_validate(int argc, char **argv)
     walk.visit = visit;
     walk.ctx = &targets;
     for (size_t i = 0; i < file_count; i++) {
-        struct stat st;
-        if (recursive && stat(files[i], &st) == 0 && S_ISDIR(st.st_mode))
+        ferry_path_info st;
+        ferry_error ignored;
+        bool looked = recursive && ferry_path_stat(files[i], true, &st, &ignored) == FERRY_OK;
+        if (looked && st.kind == FERRY_PATH_FOLDER)
             walk_folder(&walk, &targets, files[i], &st);
-        else if (recursive && stat(files[i], &st) != 0 && errno == ENOENT)
+        else if (looked && st.kind == FERRY_PATH_MISSING)
             status = cli_usage_error("validate", "%s does not exist", files[i]);
         else
             add_target(&targets, files[i], NULL);

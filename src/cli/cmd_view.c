@@ -300,17 +300,17 @@ static void add_file(index_walk *w, const char *rel, uint64_t size)
     ferry_buffer_free(&url);
 }
 
-static void visit(void *ctx, const char *path, const char *rel, const struct stat *st, int error)
+static void visit(void *ctx, const char *path, const char *rel, const ferry_path_info *st, bool error)
 {
     (void)path;
     index_walk *w = ctx;
-    if (error || !st || !S_ISREG(st->st_mode)) return;
+    if (error || !st || st->kind != FERRY_PATH_FILE) return;
     /* Listed only when it would be served: inside its folder once links
      * are resolved, every segment a plain name. */
     char *real = contained_file(w->server->roots[w->root].real, rel);
     if (!real) return;
     free(real);
-    add_file(w, rel, (uint64_t)st->st_size);
+    add_file(w, rel, st->size);
 }
 
 static enum MHD_Result send_index(struct MHD_Connection *c, const view_server *s)
@@ -319,14 +319,15 @@ static enum MHD_Result send_index(struct MHD_Connection *c, const view_server *s
     for (size_t i = 0; i < s->root_count; i++) {
         index_walk w = {s, i, files};
         const view_root *r = &s->roots[i];
-        struct stat st;
-        if (stat(r->real, &st) != 0) continue;
-        if (r->folder && S_ISDIR(st.st_mode)) {
+        ferry_path_info st;
+        ferry_error ignored;
+        if (ferry_path_stat(r->real, true, &st, &ignored) != FERRY_OK) continue;
+        if (r->folder && st.kind == FERRY_PATH_FOLDER) {
             cli_walk walk = {.cmd = "view", .visit = visit, .ctx = &w};
             cli_walk_run(&walk, r->real, &st);
             cli_walk_free(&walk);
-        } else if (!r->folder && S_ISREG(st.st_mode)) {
-            add_file(&w, r->name, (uint64_t)st.st_size);
+        } else if (!r->folder && st.kind == FERRY_PATH_FILE) {
+            add_file(&w, r->name, st.size);
         }
     }
     json_t *j = json_pack("{s:o}", "files", files);

@@ -2,8 +2,6 @@
 #define _DEFAULT_SOURCE
 #include "walk.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,12 +24,17 @@ static void add_skip(cli_walk *w, const char *path, const char *reason, bool fai
     w->failed += failed;
 }
 
-/* Enters a folder once: false (and a message) when its device and inode
- * were seen before on this walk, through a link loop or a second link. */
-static bool enter_dir(cli_walk *w, const struct stat *st, const char *path)
+static bool same_folder(const ferry_path_info *a, const ferry_path_info *b)
+{
+    return a->has_id && b->has_id && a->id[0] == b->id[0] && a->id[1] == b->id[1] && a->id[2] == b->id[2];
+}
+
+/* Enters a folder once: false (and a message) when its identity was seen
+ * before on this walk, through a link loop or a second link. */
+static bool enter_dir(cli_walk *w, const ferry_path_info *st, const char *path)
 {
     for (size_t i = 0; i < w->dir_count; i++) {
-        if (w->dirs[i].dev == st->st_dev && w->dirs[i].ino == st->st_ino) {
+        if (same_folder(&w->dirs[i].info, st)) {
             const char *seen = w->dirs[i].path ? w->dirs[i].path : "?";
             fprintf(stderr, "ferry %s: skipping %s: the same folder as %s, already visited "
                             "(a link loop or a second link to it)\n",
@@ -51,49 +54,77 @@ static bool enter_dir(cli_walk *w, const struct stat *st, const char *path)
         w->dirs = dirs;
         w->dir_capacity = cap;
     }
-    w->dirs[w->dir_count].dev = st->st_dev;
-    w->dirs[w->dir_count].ino = st->st_ino;
+    w->dirs[w->dir_count].info = *st;
     w->dirs[w->dir_count].path = strdup(path);
     w->dir_count++;
     return true;
+}
+
+/* A folder's names, gathered before any is looked at: the listing stays
+ * open no longer than it takes to read it. */
+typedef struct name_list {
+    char **names;
+    size_t count, capacity;
+    bool oom;
+} name_list;
+
+static bool add_name(void *ctx, const char *name, ferry_entry_kind kind)
+{
+    (void)kind;
+    name_list *l = ctx;
+    if (name[0] == '.') return true;
+    if (l->count == l->capacity) {
+        size_t cap = l->capacity ? l->capacity * 2 : 32;
+        char **grown = realloc(l->names, cap * sizeof *grown);
+        if (!grown) {
+            l->oom = true;
+            return false;
+        }
+        l->names = grown;
+        l->capacity = cap;
+    }
+    if (!(l->names[l->count] = strdup(name))) {
+        l->oom = true;
+        return false;
+    }
+    l->count++;
+    return true;
+}
+
+static void unreadable(cli_walk *w, const char *dir, const ferry_error *err)
+{
+    /* The system's words alone: the message is "cannot read the folder DIR: WORDS". */
+    const char *words = err->message;
+    size_t n = strlen(dir);
+    if (strncmp(words, "cannot read the folder ", 23) == 0 && strncmp(words + 23, dir, n) == 0 &&
+        strncmp(words + 23 + n, ": ", 2) == 0)
+        words += 25 + n;
+    fprintf(stderr, "ferry %s: cannot read the folder %s: %s\n", w->cmd, CLI_TXT(dir), CLI_TXT(words));
+    add_skip(w, dir, words, true);
 }
 
 static void collect(cli_walk *w, const char *root, const char *rel)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel);
-    DIR *d = opendir(dir);
-    if (!d) {
-        int e = errno;
-        fprintf(stderr, "ferry %s: cannot read the folder %s: %s\n", w->cmd, CLI_TXT(dir), strerror(e));
-        add_skip(w, dir, strerror(e), true);
-        return;
-    }
-    for (;;) {
-        errno = 0;
-        struct dirent *e = readdir(d);
-        if (!e) {
-            if (errno) { /* the folder stopped being readable part way */
-                int err = errno;
-                fprintf(stderr, "ferry %s: cannot read the folder %s: %s\n", w->cmd, CLI_TXT(dir), strerror(err));
-                add_skip(w, dir, strerror(err), true);
-            }
-            break;
-        }
-        if (e->d_name[0] == '.') continue;
+    name_list names = {0};
+    ferry_error err;
+    if (ferry_folder_list(dir, add_name, &names, &err) != FERRY_OK) unreadable(w, dir, &err);
+    for (size_t i = 0; i < names.count; i++) {
+        const char *name = names.names[i];
         char path[4096], sub[4096];
         /* Paths too long to hold are skipped rather than cut short. */
-        int np = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        int ns = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+        int np = snprintf(path, sizeof path, "%s/%s", dir, name);
+        int ns = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", name);
         if (np < 0 || (size_t)np >= sizeof path || ns < 0 || (size_t)ns >= sizeof sub) continue;
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            w->visit(w->ctx, path, sub, NULL, errno);
+        ferry_path_info st;
+        if (ferry_path_stat(path, true, &st, &err) != FERRY_OK || st.kind == FERRY_PATH_MISSING) {
+            w->visit(w->ctx, path, sub, NULL, true);
             continue;
         }
-        if (S_ISDIR(st.st_mode)) {
-            struct stat lst;
-            if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (st.kind == FERRY_PATH_FOLDER) {
+            ferry_path_info lst;
+            if (ferry_path_stat(path, false, &lst, &err) == FERRY_OK && lst.kind == FERRY_PATH_LINK) {
                 /* Later: a folder's own place wins over a link to it. */
                 if (w->linked_count == w->linked_capacity) {
                     size_t cap = w->linked_capacity ? w->linked_capacity * 2 : 16;
@@ -108,21 +139,26 @@ static void collect(cli_walk *w, const char *root, const char *rel)
             }
             continue;
         }
-        w->visit(w->ctx, path, sub, &st, 0);
+        w->visit(w->ctx, path, sub, &st, false);
     }
-    closedir(d);
+    for (size_t i = 0; i < names.count; i++) free(names.names[i]);
+    free(names.names);
+    if (names.oom) fprintf(stderr, "ferry %s: out of memory listing %s\n", w->cmd, CLI_TXT(dir));
 }
 
-void cli_walk_run(cli_walk *w, const char *root, const struct stat *root_st)
+void cli_walk_run(cli_walk *w, const char *root, const ferry_path_info *root_info)
 {
     size_t first_link = w->linked_count;
-    if (enter_dir(w, root_st, root)) collect(w, root, "");
+    if (enter_dir(w, root_info, root)) collect(w, root, "");
     for (size_t i = first_link; i < w->linked_count; i++) {
         char path[4096];
-        struct stat lst;
+        ferry_path_info lst;
+        ferry_error err;
         if (!w->linked[i]) continue;
         snprintf(path, sizeof path, "%s/%s", root, w->linked[i]);
-        if (stat(path, &lst) == 0 && S_ISDIR(lst.st_mode) && enter_dir(w, &lst, path)) collect(w, root, w->linked[i]);
+        if (ferry_path_stat(path, true, &lst, &err) == FERRY_OK && lst.kind == FERRY_PATH_FOLDER &&
+            enter_dir(w, &lst, path))
+            collect(w, root, w->linked[i]);
     }
 }
 

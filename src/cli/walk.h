@@ -1,5 +1,5 @@
 /* Walking a folder tree for `convert -r` and `validate -r`: every folder
- * entered once (by device and inode: link loops and second links are
+ * entered once (by its identity, device and inode: link loops and second links are
  * skipped), a folder's own place before a link to it, names starting with
  * '.' left out. Folders that cannot be walked are recorded with their
  * reason; a folder that cannot be read is a failure of the command. */
@@ -8,14 +8,12 @@
 
 #include "cli.h"
 
-#include <sys/stat.h>
-#include <sys/types.h>
-
 /* One entry that is not a folder: `path` is ROOT/REL, `rel` the path below
- * the root. `st` is its stat (links followed), or NULL when stat failed
- * with `error` (a dangling link, a folder that cannot be searched). The
- * visitor decides what the entry is: nothing is opened by the walk. */
-typedef void (*cli_walk_visit)(void *ctx, const char *path, const char *rel, const struct stat *st, int error);
+ * the root. `info` is what is there (ferry_path_stat, links followed), or
+ * NULL when that could not be told (error true: a dangling link, a folder
+ * that cannot be searched). The visitor decides what the entry is: nothing
+ * is opened by the walk. */
+typedef void (*cli_walk_visit)(void *ctx, const char *path, const char *rel, const ferry_path_info *info, bool error);
 
 typedef struct cli_walk_skip {
     char *path;   /* ROOT/REL of the folder */
@@ -24,8 +22,7 @@ typedef struct cli_walk_skip {
 } cli_walk_skip;
 
 typedef struct cli_walk_dir {
-    dev_t dev;
-    ino_t ino;
+    ferry_path_info info; /* its identity */
     char *path;
 } cli_walk_dir;
 
@@ -42,10 +39,12 @@ typedef struct cli_walk {
     size_t failed; /* folders that could not be read */
 } cli_walk;
 
-/* Walks ROOT (a folder; `root_st` its stat), calling w->visit for every
- * entry that is not a folder; messages about skipped folders go to stderr.
- * Several roots may be walked with one `w`: a folder is entered once. */
-void cli_walk_run(cli_walk *w, const char *root, const struct stat *root_st);
+/* Walks ROOT (a folder; `root_info` what ferry_path_stat says of it),
+ * calling w->visit for every entry that is not a folder; messages about
+ * skipped folders go to stderr. Several roots may be walked with one `w`:
+ * a folder is entered once. Through the library's platform layer
+ * (ferry_path_stat, ferry_folder_list): UTF-8 paths on every system. */
+void cli_walk_run(cli_walk *w, const char *root, const ferry_path_info *root_info);
 void cli_walk_free(cli_walk *w);
 
 /* [{"path": ..., "reason": ..., "failed": bool}, ...] (paths by the latin1 rule). */
