@@ -8,8 +8,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "support.h"
 #include "test.h"
@@ -75,7 +73,7 @@ static void test_load(void)
     /* A source given instead of the folder: the files are looked for there. */
     char empty[128];
     snprintf(empty, sizeof empty, "%s/empty", dir);
-    CHECK(mkdir(empty, 0755) == 0);
+    CHECK(test_make_dir(empty));
     ferry_file_source src;
     CHECK(ferry_file_source_folder(empty, &src, &err) == FERRY_OK);
     o.files = &src;
@@ -146,15 +144,12 @@ static void test_folder_of(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/ferry-gltf-load-XXXXXX");
-    if (!mkdtemp(dir)) {
+    if (!test_make_temp_dir("ferry-gltf-load", dir, sizeof dir)) {
         fprintf(stderr, "no temporary folder\n");
         return 1;
     }
     test_load();
     test_folder_of();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    CHECK(system(cmd) == 0);
+    CHECK(test_remove_tree(dir));
     TEST_END();
 }

@@ -9,7 +9,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "support.h"
 #include "test.h"
@@ -356,8 +355,7 @@ static void test_bad_assets(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/ferry-view-XXXXXX");
-    if (!mkdtemp(dir)) return 1;
+    if (!test_make_temp_dir("ferry-view", dir, sizeof dir)) return 1;
     copy_sample("walker.alo");
     copy_sample("p_walker_exhaust.alo");
     copy_sample("walker_walk_00.ala");
@@ -367,8 +365,6 @@ int main(void)
     test_textures();
     test_render();
     test_bad_assets();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    CHECK(system(cmd) == 0);
+    CHECK(test_remove_tree(dir));
     TEST_END();
 }
