@@ -4,6 +4,7 @@
  * goes, a report at the end. */
 #define _POSIX_C_SOURCE 200809L
 #include "export_internal.h"
+#include "../core/platform.h"
 
 #include <ferry/alm.h>
 #include <ferry/gltf.h>
@@ -114,13 +115,15 @@ void ferry_export_report_free(ferry_export_report *report)
 }
 
 /* The input's file name without folders and extension: the scene's name.
- * `backslash`: '\\' ends a folder too (an Alamo model's, as the ferry tool
- * named them). malloc'd. */
+ * Folders end where the system's paths say (fy_path_name_offset: '/', and
+ * on Windows '\\' too, so that in\\odol\\box.p3d is named box there);
+ * `backslash`: '\\' ends a folder on every system (an Alamo model's, as
+ * the ferry tool named them). malloc'd. */
 static char *stem_of(const char *name, bool backslash)
 {
-    const char *base = name;
-    for (const char *p = name; *p; p++)
-        if (*p == '/' || (backslash && *p == '\\')) base = p + 1;
+    const char *base = name + fy_path_name_offset(name);
+    for (const char *p = base; backslash && *p; p++)
+        if (*p == '\\') base = p + 1;
     const char *dot = strrchr(base, '.');
     size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
     char *out = malloc(len + 1);
