@@ -79,7 +79,15 @@ static void on_message(void *user, const ferry_message *m)
     cli_fprint_message(stderr, "convert", m);
 }
 
-static int cmp_name(const void *a, const void *b) { return strcasecmp(*(char *const *)a, *(char *const *)b); }
+/* Ignoring case, then by bytes: a total order, so that the spelling kept
+ * for names equal but for case does not depend on the system's qsort
+ * (msvcrt's and glibc's order equal items differently). */
+static int cmp_name(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    int c = strcasecmp(x, y);
+    return c ? c : strcmp(x, y);
+}
 
 /* The textures missing over the batch, each name once (ignoring case, as
  * the lookup does), so that a modder sees which files to find. */

@@ -97,6 +97,7 @@ one_side() {
 
   if [ -n "$CORPUS" ]; then
     ln -s "$CORPUS" corpus
+    mkdir -p out/corpus-extract out/corpus-png
     local files=() archives=() textures=() k=0
     while IFS= read -r f; do files+=("$f"); done < <(find corpus/ -type f ! -name '*.md' | LC_ALL=C sort)
     batch "$side" corpus-info info --json -- "${files[@]}"
