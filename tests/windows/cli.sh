@@ -17,6 +17,9 @@
 # longer fails is reported, so that the list does not go stale.
 # Exit 1 when a test failed for an unlisted reason.
 set -u
+# One brace group: bash reads it whole before running it, so editing this
+# file while it runs cannot change what the running copy does.
+{
 SRC=$(cd "$1" && pwd) WIN=$(cd "$2" && pwd)
 shift 2
 here=$SRC/tests/windows
@@ -32,20 +35,30 @@ cat >"$work/ferry" <<WRAP
 exec wine "$WIN/ferry.exe" "\$@"
 WRAP
 chmod +x "$work/ferry"
+# Programs some tests find beside FERRY (the fixtures' writers), the
+# Windows build's, under wine too.
+for prog in tests/test_alm_scene tests/test_alm make_odol_samples; do
+  [ -f "$WIN/$prog.exe" ] || continue
+  mkdir -p "$work/$(dirname "$prog")"
+  printf '#!/usr/bin/env bash\nexec wine "%s" "$@"\n' "$WIN/$prog.exe" >"$work/$prog"
+  chmod +x "$work/$prog"
+done
 # One wine server for every run: each ferry.exe then starts in a fraction
 # of a second instead of starting a server of its own.
-wineserver -p 120 2>/dev/null || true
+# It stays 10 minutes after its last program (the prefix may be shared
+# with other runs, so it is not stopped here).
+wineserver -p 600 2>/dev/null || true
 
 # Tests that cannot run against ferry.exe, and why.
 declare -A not_run=(
   [install]="builds and installs the Linux library and links programs against it (tests/windows/library.sh does that for Windows)"
   [assimp]="FBX, OBJ and Collada input needs Assimp, which the Windows build does not have"
   [assimp_blender]="FBX, OBJ and Collada input needs Assimp, which the Windows build does not have"
-  [gltf_validator]="runs the Khronos validator on node over ferry's output; the outputs are compared with the Linux build's instead (outputs.sh)"
-  [render_blender]="drives Blender, a Linux program here, on ferry's output; the outputs are compared with the Linux build's instead"
-  [render_threejs]="drives Chromium, a Linux program here, on ferry's output; the outputs are compared with the Linux build's instead"
-  [gltf_alo_blender]="drives Blender, a Linux program here, on ferry's output; the outputs are compared with the Linux build's instead"
-  [gltf_alo_alamo_plugin]="drives Blender's ALAMO plugin, a Linux program here, on ferry's output"
+  [gltf_validator]="the Khronos validator (node) over ferry's output: it checks the files ferry writes, and ferry.exe writes the Linux build's bytes (cli_outputs.sh), which the Linux run validates"
+  [render_blender]="Blender over ferry's output (minutes): it checks the files ferry writes, and ferry.exe writes the Linux build's bytes (cli_outputs.sh), which the Linux run checks"
+  [render_threejs]="Chromium over ferry's output: it checks the files ferry writes, and ferry.exe writes the Linux build's bytes (cli_outputs.sh), which the Linux run checks"
+  [gltf_alo_blender]="Blender over ferry's output (minutes): it checks the files ferry writes, and ferry.exe writes the Linux build's bytes (cli_outputs.sh), which the Linux run checks"
+  [gltf_alo_alamo_plugin]="Blender's ALAMO plugin over ferry's output (minutes): it checks the files ferry writes, and ferry.exe writes the Linux build's bytes (cli_outputs.sh), which the Linux run checks"
 )
 
 if [ $# -eq 0 ] && [ -n "${CLI_TESTS:-}" ]; then
@@ -124,3 +137,4 @@ echo "windows cli: ${#not_run[@]} test(s) cannot run against ferry.exe:"
 for t in $(printf '%s\n' "${!not_run[@]}" | sort); do echo "  $t: ${not_run[$t]}"; done
 echo "windows cli: $tests_ok of ${#todo[@]} test scripts passed under wine, $passed checks passed, $differences known difference(s) (cli_differences.txt), $failed unexpected failure(s), $((SECONDS - start)) s"
 exit "$status"
+}

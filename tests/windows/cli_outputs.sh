@@ -17,6 +17,7 @@
 # PAA/PAC to PNG. Fills OUT/linux and OUT/windows; exit 0 when both hold
 # the same files with the same bytes.
 set -u
+{
 SRC=$(cd "$1" && pwd) LFERRY=$(realpath "$2") WEXE=$(realpath "$3") OUT=$4 CORPUS=${5:-}
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 export WINEDEBUG=-all
@@ -24,7 +25,7 @@ export WINEDEBUG=-all
 # run SIDE NAME ARGS...: ferry ARGS in OUT/SIDE, stdout to NAME.out,
 # stderr to NAME.err, the exit status appended to status.txt.
 run() {
-  local side=$1 name=$2 code=0
+  local side=$1 name=$2 code=0 t0=$SECONDS
   shift 2
   if [ "$side" = linux ]; then
     (cd "$OUT/$side" && "$LFERRY" "$@") >"$OUT/$side/log/$name.out" 2>"$OUT/$side/log/$name.err" || code=$?
@@ -32,6 +33,7 @@ run() {
     (cd "$OUT/$side" && wine "$WEXE" "$@") >"$OUT/$side/log/$name.out" 2>"$OUT/$side/log/$name.err" || code=$?
   fi
   echo "$name $code" >>"$OUT/$side/log/status.txt"
+  echo "$((SECONDS - t0)) $name" >>"$OUT/times-$side.txt"
 }
 
 # batch SIDE NAME CMD... -- FILE...: one command over many files, in runs
@@ -122,10 +124,12 @@ one_side() {
 }
 
 start=$SECONDS
+rm -f "$OUT"/times-*.txt
 one_side linux
 linux_s=$((SECONDS - start))
 one_side windows
-echo "cli outputs: Linux $linux_s s, Windows (wine) $((SECONDS - start - linux_s)) s"
+echo "cli outputs: Linux $linux_s s, Windows (wine) $((SECONDS - start - linux_s)) s; the slowest under wine:" \
+  "$(sort -rn "$OUT/times-windows.txt" | head -n 5 | awk '{ printf "%s%s %d s", NR > 1 ? ", " : "", $2, $1 }')"
 # Windows' stderr: CR LF never appears (binary mode); compared as is.
 status=0
 (cd "$OUT/linux" && find . -type f | LC_ALL=C sort) >"$OUT/list-linux"
@@ -148,3 +152,4 @@ done <"$OUT/list-linux"
 commands=$(wc -l <"$OUT/linux/log/status.txt")
 echo "cli outputs: $commands commands on each side, $n files identical ($bytes bytes), $differ differ"
 exit $status
+}
