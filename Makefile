@@ -63,8 +63,10 @@ windows:
 dist-windows: windows
 	bash tools/dist_windows.sh $(WINDOWS_BUILD)
 
-# The Windows build's ctest under wine, then its outputs against this
-# (Linux) build's (tests/windows/run.sh).
+# The Windows build's ctest under wine, then its outputs and the CLI's
+# against this (Linux) build's, the CLI's shell tests against ferry.exe
+# (CLI_TESTS="basics meg ..." for some of them) and, after make
+# dist-windows, the zip in a fresh wine prefix (tests/windows/run.sh).
 windows-test: windows all
 	JOBS=$(JOBS) bash tests/windows/run.sh $(WINDOWS_BUILD) $(BUILD)
 
