@@ -113,7 +113,7 @@ if [ -x "$NATIVE/ferry" ] && [ -f "$WIN/ferry.exe" ]; then
   [ -n "$corpus" ] || echo "outputs: the CLI on the corpus left out: $(cd "$SRC/.." && pwd)/shared/corpus is absent"
   if bash "$SRC/tests/windows/cli_outputs.sh" "$SRC" "$NATIVE/ferry" "$WIN/ferry.exe" "$work/cli" $corpus >"$work/cli.log" 2>&1; then
     cat "$work/cli.log"
-    n=$(sed -n 's/^cli outputs: .* commands on each side, \([0-9]*\) files identical (\([0-9]*\) bytes).*/\1 \2/p' "$work/cli.log")
+    n=$(sed -n 's/^cli outputs: \([0-9]*\) files identical (\([0-9]*\) bytes).*/\1 \2/p' "$work/cli.log")
     files=$((files + ${n% *})) bytes=$((bytes + ${n#* }))
   else
     cat "$work/cli.log" >&2

@@ -19,7 +19,9 @@
 #    tests/windows/outputs.sh, the outputs against the Linux build's (the
 #    C tests' and the CLI's).
 # 5. The CLI's shell tests against ferry.exe under wine (tests/windows/cli.sh;
-#    CLI_TESTS names which, default every one that can run).
+#    CLI_TESTS names which, default every one that can run), then
+#    tests/windows/cli_paths.sh (names in any language, long paths, a
+#    read-only folder, a hostile archive).
 # 6. With the zip built (make dist-windows) and NATIVE_BUILD:
 #    tests/windows/dist.sh, the zip unpacked into a fresh wine prefix.
 #
@@ -75,6 +77,11 @@ if [ -f "$BUILD/ferry.exe" ]; then
   start=$SECONDS
   JOBS=$jobs bash "$here/cli.sh" "$SRC" "$BUILD" || status=1
   echo "windows tests: the CLI tests under wine took $((SECONDS - start)) s"
+fi
+
+# 5b. ferry.exe on the paths Windows makes hard, and a hostile archive.
+if [ -f "$BUILD/ferry.exe" ] && [ -n "$NATIVE" ]; then
+  bash "$here/cli_paths.sh" "$SRC" "$BUILD" "$NATIVE" || status=1
 fi
 
 # 6. The zip (make dist-windows), unpacked into a fresh wine prefix.
