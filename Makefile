@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: all test demo clean samples asan fuzz bench install python-wheel blender-addon web windows windows-test
+.PHONY: all test demo clean samples asan fuzz bench install python-wheel blender-addon web windows windows-test dist-windows
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -54,17 +54,25 @@ bench: all
 # Windows, cross-built with MinGW-w64 (docs/cross-building.md): the
 # dependency prefix (tools/cross/deps.sh, built once per machine, outside the
 # tree), then libferry.dll with its import library, libferry.a and the C
-# tests in build-windows/. The CLI and the Assimp reader are not built yet.
+# tests and ferry.exe in build-windows/ (without the Assimp reader and
+# `ferry view`, whose libraries are not cross-built yet).
 WINDOWS_BUILD ?= build-windows
 WINDOWS_CMAKE_FLAGS ?=
 windows:
 	bash tools/cross/deps.sh mingw64 >/dev/null
 	cmake -S . -B $(WINDOWS_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw64.cmake \
-		-DFERRY_ASSIMP=OFF -DFERRY_CLI=OFF -DFERRY_BENCH=OFF $(WINDOWS_CMAKE_FLAGS)
+		-DFERRY_ASSIMP=OFF -DFERRY_VIEW=OFF -DFERRY_BENCH=OFF $(WINDOWS_CMAKE_FLAGS)
 	cmake --build $(WINDOWS_BUILD) -j $(JOBS)
 
-# The Windows build's ctest under wine, then its outputs against this
-# (Linux) build's (tests/windows/run.sh).
+# The Windows build as a zip a modder unpacks and runs:
+# build-windows/ferry-windows-x86_64.zip (tools/dist_windows.sh).
+dist-windows: windows
+	bash tools/dist_windows.sh $(WINDOWS_BUILD)
+
+# The Windows build's ctest under wine, then its outputs and the CLI's
+# against this (Linux) build's, the CLI's shell tests against ferry.exe
+# (CLI_TESTS="basics meg ..." for some of them) and, after make
+# dist-windows, the zip in a fresh wine prefix (tests/windows/run.sh).
 windows-test: windows all
 	JOBS=$(JOBS) bash tests/windows/run.sh $(WINDOWS_BUILD) $(BUILD)
 

@@ -223,7 +223,9 @@ static void test_alo(void)
     memset(&s, 0, sizeof s);
     CHECK(ferry_author_alo(scene, at("panel2.alo"), at("nope"), &o, &rep, &err) == FERRY_OK);
     CHECK(rep.textures_written == 0 && rep.textures_failed == 1);
-    CHECK_MSG(s.count == 1 && s.kind[0] == FERRY_MESSAGE_ERROR && strstr(s.file[0], "nope") && strstr(s.file[0], "panel_paint.dds") /* "\\" between on Windows */, "%zu messages, the first about %s", (size_t)s.count, s.count ? s.file[0] : "-");
+    /* nope/panel_paint.dds; on Windows the library joins with '\\'. */
+    CHECK(s.count == 1 && s.kind[0] == FERRY_MESSAGE_ERROR &&
+          (strstr(s.file[0], "nope/panel_paint.dds") || strstr(s.file[0], "nope\\panel_paint.dds")));
     /* An image that does not decode: a warning, not written. */
     static const uint8_t garbage[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     scene->images[0].data = garbage;

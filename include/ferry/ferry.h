@@ -288,6 +288,44 @@ FERRY_API ferry_result ferry_file_source_folder_of(const char *path, ferry_file_
 /* "label/path" (or "path" without a label), cut to fit out. */
 FERRY_API void ferry_file_source_display(const ferry_file_source *source, const char *path, char *out, size_t out_size);
 
+/* ---- Paths: what is at a path, what a folder holds. ----
+ *
+ * For front ends that walk folders themselves (the CLI's validate -r):
+ * the library's platform layer, so that they take the same paths as every
+ * other function (UTF-8; on Windows '/' or '\\', drives, UNC and paths
+ * over 260 characters, docs/platform.md). */
+
+typedef enum ferry_path_kind {
+    FERRY_PATH_MISSING = 0, /* nothing at the path (or a folder on it is missing) */
+    FERRY_PATH_FILE,        /* a regular file */
+    FERRY_PATH_FOLDER,
+    FERRY_PATH_LINK,        /* a symbolic link (or Windows junction), when links are not followed */
+    FERRY_PATH_OTHER        /* a FIFO, a device, a socket */
+} ferry_path_kind;
+
+typedef struct ferry_path_info {
+    ferry_path_kind kind;
+    uint64_t size;
+    int64_t modified; /* seconds since 1970-01-01 UTC */
+    /* The file's identity: two paths name one file when has_id is true for
+     * both and the three numbers are equal (device and inode; on Windows
+     * the volume serial number and the 128-bit file id). */
+    uint64_t id[3];
+    bool has_id;
+} ferry_path_info;
+
+/* What is at `path`, links followed or not. A missing path is FERRY_OK
+ * with kind FERRY_PATH_MISSING; another failure (a folder on the way that
+ * cannot be searched) is FERRY_ERR_IO: "cannot look at PATH: WORDS". */
+FERRY_API ferry_result ferry_path_stat(const char *path, bool follow_links, ferry_path_info *info, ferry_error *err);
+
+/* Calls `entry` for each entry of the folder at `path` ("." and ".." left
+ * out), in the system's order: FERRY_ENTRY_FOLDER for a folder (links
+ * followed), FERRY_ENTRY_FILE for anything else. A folder that cannot be
+ * read, or stops being readable part way, is FERRY_ERR_IO with the message
+ * "cannot read the folder PATH: WORDS" (WORDS: the system's). */
+FERRY_API ferry_result ferry_folder_list(const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err);
+
 /* ---- Diagnostics: what validation reports. ---- */
 
 typedef enum ferry_severity { FERRY_SEVERITY_ERROR = 0, FERRY_SEVERITY_WARNING = 1 } ferry_severity;

@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include "export.h"
 #include "formats.h"
+#include "port.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,12 @@ static void on_item(void *user, const ferry_export_item *item)
     batch_print *b = user;
     char *log = NULL;
     size_t log_size = 0;
-    FILE *f = open_memstream(&log, &log_size);
+    FILE *f = cli_memstream_open(&log, &log_size);
     if (f) {
         for (size_t i = 0; i < item->message_count; i++)
             if (!quieted(b, item, &item->messages[i])) cli_fprint_message(f, "convert", &item->messages[i]);
         if (item->ok) cli_export_report_lines(f, item->input, item->report, false);
-        fclose(f);
+        cli_memstream_close(f, &log, &log_size);
     }
     if (log && b->logs_out) fputs(log, b->logs_out);
     if (b->files) {
@@ -78,7 +79,15 @@ static void on_message(void *user, const ferry_message *m)
     cli_fprint_message(stderr, "convert", m);
 }
 
-static int cmp_name(const void *a, const void *b) { return strcasecmp(*(char *const *)a, *(char *const *)b); }
+/* Ignoring case, then by bytes: a total order, so that the spelling kept
+ * for names equal but for case does not depend on the system's qsort
+ * (msvcrt's and glibc's order equal items differently). */
+static int cmp_name(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    int c = strcasecmp(x, y);
+    return c ? c : strcmp(x, y);
+}
 
 /* The textures missing over the batch, each name once (ignoring case, as
  * the lookup does), so that a modder sees which files to find. */
@@ -109,7 +118,7 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
     batch_print b = {0};
     b.quiet = quiet;
     b.files = json ? json_array() : NULL;
-    b.logs_out = open_memstream(&b.logs, &b.logs_size);
+    b.logs_out = cli_memstream_open(&b.logs, &b.logs_size);
     ferry_export_tree_options o = {0};
     ferry_export_options *e = &o.export;
     cli_export_choices(co, e);
@@ -146,7 +155,7 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
         goto done;
     }
     if (b.logs_out) {
-        fclose(b.logs_out);
+        cli_memstream_close(b.logs_out, &b.logs, &b.logs_size);
         b.logs_out = NULL;
         if (b.logs && *b.logs && !quiet) fputs(b.logs, stderr);
     }
@@ -189,7 +198,7 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
     print_missing(&t);
     status = r != FERRY_OK || t.failed || t.failed_folders ? CLI_INVALID : CLI_OK;
 done:
-    if (b.logs_out) fclose(b.logs_out);
+    if (b.logs_out) cli_memstream_close(b.logs_out, &b.logs, &b.logs_size);
     free(b.logs);
     json_decref(b.files);
     for (size_t i = 0; anims && i < anim_count; i++) ferry_asset_free(anims[i]);

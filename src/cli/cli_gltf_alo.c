@@ -5,7 +5,9 @@
 #include "formats.h"
 
 #include <ferry/author.h>
+#if FERRY_CLI_ASSIMP
 #include "ferry_assimp.h"
+#endif
 #include <ferry/gltf.h>
 
 #include <stdio.h>
@@ -60,6 +62,7 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
         ferry_detect(head, got) == FERRY_FORMAT_UNKNOWN) {
         uint8_t *data = NULL;
         size_t size = 0;
+#if FERRY_CLI_ASSIMP
         if (ferry_file_load(in, CLI_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
         ferry_assimp_read_options ao;
         memset(&ao, 0, sizeof ao);
@@ -67,6 +70,17 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
         if (ferry_assimp_read(data, size, &ao, &scene, err) != FERRY_OK) scene = NULL;
         ferry_file_free(data);
         return scene;
+#else
+        (void)data;
+        (void)size;
+        memset(err, 0, sizeof *err);
+        err->code = FERRY_ERR_UNSUPPORTED;
+        err->offset = FERRY_NO_OFFSET;
+        snprintf(err->message, sizeof err->message,
+                 "FBX, OBJ and Collada input needs Assimp, which this build of ferry does not have "
+                 "(the Windows build: convert to glTF elsewhere first)");
+        return NULL;
+#endif
     }
     if (ferry_gltf_load(in, NULL, &scene, err) != FERRY_OK) scene = NULL;
     return scene;

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char render_usage[] =
     "usage: ferry render FILE.alo|MODEL.alo OUT.png [--time T] [--seed S] [--size WxH] [--textures DIR]...\n"
@@ -209,8 +208,9 @@ int cmd_render(int argc, char **argv)
                 cli_usage_error("render", "--textures needs a folder");
                 goto out;
             }
-            struct stat st;
-            if (stat(argv[i + 1], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            ferry_path_info st;
+            ferry_error ignored;
+            if (ferry_path_stat(argv[i + 1], true, &st, &ignored) != FERRY_OK || st.kind != FERRY_PATH_FOLDER) {
                 cli_usage_error("render", "--textures %s: not a folder (render searches folders, not archives)",
                                 CLI_TXT(argv[i + 1]));
                 goto out;

@@ -5,10 +5,8 @@
 
 #include <ferry/engine.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char validate_usage[] =
     "usage: ferry validate [--json] [--textures DIR]... [--no-textures] [--model MODEL.alo] FILE...\n"
@@ -66,8 +64,9 @@ static void print_item(void *user, const ferry_validate_item *item)
         if (p->report) cli_json_append_failure(p->report, item->file, NULL, item->error);
     } else if (item->error) {
         ferry_error err = *item->error;
-        struct stat st;
-        if (!item->entry && stat(item->file, &st) == 0 && S_ISDIR(st.st_mode) &&
+        ferry_path_info st;
+        ferry_error ignored;
+        if (!item->entry && ferry_path_stat(item->file, true, &st, &ignored) == FERRY_OK && st.kind == FERRY_PATH_FOLDER &&
             strlen(err.message) + 60 < sizeof err.message)
             strcat(err.message, " (ferry validate -r checks every file in a folder)");
         if (p->report)
@@ -134,8 +133,9 @@ int cmd_validate(int argc, char **argv)
     }
     /* Checked before anything is read: with -r, a path that does not exist is a usage error. */
     for (size_t i = 0; recursive && i < file_count; i++) {
-        struct stat st;
-        if (stat(files[i], &st) != 0 && errno == ENOENT)
+        ferry_path_info st;
+        ferry_error ignored;
+        if (ferry_path_stat(files[i], true, &st, &ignored) == FERRY_OK && st.kind == FERRY_PATH_MISSING)
             status = cli_usage_error("validate", "%s does not exist", files[i]);
     }
     if (status != CLI_OK) goto done;

@@ -1,5 +1,6 @@
 /* ferry: read, validate, write and convert classic game engine 3D assets. */
 #include "cli.h"
+#include "port.h"
 
 #include <malloc.h>
 #include <stdlib.h>
@@ -48,11 +49,39 @@ static const char usage[] =
     "\n"
     "Run 'ferry help COMMAND' or 'ferry COMMAND --help' for a command's options.\n"
     "'--' ends the options: every argument after it is a file, even one starting with '-'.\n"
-    "Exit status: 0 success, 1 invalid input, 2 usage error.\n";
+    "Exit status: 0 success, 1 invalid input, 2 usage error.\n"
+#if !FERRY_CLI_ASSIMP || !FERRY_CLI_VIEW
+    "\nLeft out of this build (docs/cross-building.md):\n"
+#endif
+#if !FERRY_CLI_ASSIMP
+    "  FBX, OBJ and Collada input (needs Assimp): convert them to glTF elsewhere first\n"
+#endif
+#if !FERRY_CLI_VIEW
+    "  ferry view (needs libmicrohttpd): the web viewer page works without it\n"
+#endif
+    ;
 
 typedef int (*command_fn)(int, char **);
 
+#if FERRY_CLI_VIEW
 int cmd_view(int argc, char **argv); /* cmd_view.c */
+#else
+/* Built without libmicrohttpd (the Windows build): the command is named,
+ * so that it says why it is missing instead of "unknown command". */
+static int cmd_view(int argc, char **argv)
+{
+    static const char missing[] =
+        "ferry view: not in this build of ferry: its HTTP server needs libmicrohttpd, which the Windows build\n"
+        "does not have yet; open the web viewer page (docs/web.md) and drop the files on it instead.\n";
+    for (int i = 1; i < argc; i++)
+        if (cli_is_help(argv[i])) {
+            fputs(missing, stdout);
+            return CLI_OK;
+        }
+    fputs(missing, stderr);
+    return CLI_USAGE;
+}
+#endif
 
 static command_fn find_command(const char *name)
 {
@@ -137,8 +166,11 @@ int main(int argc, char **argv)
      * kernel after every file: a batch reuses the same buffers file after
      * file, and fresh pages (zeroed by the kernel, one fault each) were a
      * third of a batch's time. A setting of this program, not the library. */
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+    if (!cli_port_start(&argc, &argv)) return CLI_INVALID;
     if (argc < 2) {
         fputs(usage, stderr);
         return CLI_USAGE;

@@ -1,14 +1,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "formats.h"
+#include "port.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -333,7 +332,7 @@ void cli_print_json(json_t *value)
 
 void cli_progress_begin(cli_progress *p, size_t total)
 {
-    p->active = total >= 8 && isatty(STDERR_FILENO);
+    p->active = total >= 8 && cli_stderr_is_terminal();
     p->total = total;
     p->done = 0;
 }

@@ -1,6 +1,8 @@
 /* Growable output buffer for writers. */
 #include "core.h"
 
+#include "platform.h"
+
 #include <stdlib.h>
 
 char *fy_strdup(const char *s)
@@ -14,9 +16,12 @@ char *fy_strdup(const char *s)
 
 char *fy_path_stem(const char *path, bool backslash)
 {
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || (backslash && *p == '\\')) base = p + 1;
+    /* Folders end where the system's paths say ('/', and on Windows '\\'
+     * too: in\\odol\\box.p3d is named box there); `backslash`: '\\' ends
+     * a folder on every system. */
+    const char *base = path + fy_path_name_offset(path);
+    for (const char *p = base; backslash && *p; p++)
+        if (*p == '\\') base = p + 1;
     const char *dot = strrchr(base, '.');
     size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
     char *out = malloc(len + 1);

@@ -132,6 +132,10 @@ int fy_path_resolve(const char *path, char **resolved);
 
 /* ---- path syntax (no system call) ---- */
 
+/* The system names files in Unicode only (Windows: UTF-16), so a name
+ * that is not UTF-8 cannot be created; POSIX names are any bytes. */
+bool fy_path_names_are_unicode(void);
+
 /* Where the last component starts: after the last '/' (Windows: '/' or
  * '\\', or the ':' of "C:name"); 0 when there is no separator. */
 size_t fy_path_name_offset(const char *path);

@@ -182,6 +182,8 @@ int fy_path_resolve(const char *path, char **resolved)
 
 /* ---- path syntax ---- */
 
+bool fy_path_names_are_unicode(void) { return false; }
+
 size_t fy_path_name_offset(const char *path)
 {
     const char *slash = strrchr(path, '/');

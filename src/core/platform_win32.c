@@ -492,6 +492,8 @@ static bool is_separator(char c) { return c == '/' || c == '\\'; }
 
 static bool has_drive(const char *p) { return ((p[0] | 32) >= 'a' && (p[0] | 32) <= 'z') && p[1] == ':'; }
 
+bool fy_path_names_are_unicode(void) { return true; }
+
 size_t fy_path_name_offset(const char *path)
 {
     size_t at = 0;

@@ -4,6 +4,8 @@
  * refused, names equal but for case are refused, each file is written
  * atomically. Folders and files through the platform layer. */
 #include "archive_internal.h"
+#include "info_json.h"
+#include "../core/platform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,6 +320,21 @@ ferry_result ferry_archive_extract(const ferry_archive *a, const char *out_dir, 
             refuse(&j, i, "entry-name", why.message);
             free(path);
             continue;
+        }
+        if (fy_path_names_are_unicode() && !fy_utf8_valid(path)) {
+            /* Windows names files in UTF-16: a name that is not UTF-8 (the
+             * games' tools wrote Latin-1, TEST\xE9.TXT) is read as Latin-1
+             * there, as the JSON reports read it; POSIX keeps the bytes. */
+            size_t n = strlen(path), cap = 2 * n + 1;
+            char *utf8 = malloc(cap);
+            if (!utf8) {
+                r = FERRY_ERR_NOMEM;
+                free(path);
+                break;
+            }
+            fy_latin1_to_utf8(path, n, utf8, cap);
+            free(path);
+            path = utf8;
         }
         bool wanted = o.pattern_count == 0;
         for (size_t k = 0; k < o.pattern_count && !wanted; k++) wanted = fy_glob_match(patterns[k], path);

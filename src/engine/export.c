@@ -4,6 +4,7 @@
  * goes, a report at the end. */
 #define _POSIX_C_SOURCE 200809L
 #include "export_internal.h"
+#include "../core/platform.h"
 
 #include <ferry/alm.h>
 #include <ferry/gltf.h>

@@ -47,9 +47,7 @@ static bool utf8_validn(const char *text, size_t length)
 
 bool fy_utf8_valid(const char *text) { return utf8_validn(text, strlen(text)); }
 
-/* Every byte one character U+0000..U+00FF, as UTF-8 into out (room for
- * 2 n + 1 bytes, or stopping where capacity ends); returns the length. */
-static size_t latin1_to_utf8(const char *text, size_t n, char *out, size_t capacity)
+size_t fy_latin1_to_utf8(const char *text, size_t n, char *out, size_t capacity)
 {
     size_t o = 0;
     for (size_t i = 0; i < n && o + 3 <= capacity; i++) {
@@ -69,7 +67,7 @@ static json_t *latin1_json(const char *text, size_t n, bool *latin1)
 {
     char *utf8 = malloc(n * 2 + 3);
     if (!utf8) return json_null();
-    size_t o = latin1_to_utf8(text, n, utf8, n * 2 + 3);
+    size_t o = fy_latin1_to_utf8(text, n, utf8, n * 2 + 3);
     json_t *j = json_stringn(utf8, o);
     free(utf8);
     if (latin1) *latin1 = true;
@@ -84,7 +82,7 @@ bool ferry_text_utf8(const char *text, size_t length, ferry_buffer *out)
         return false;
     }
     if (fy_buf_reserve(out, length * 2 + 3))
-        out->size += latin1_to_utf8(text, length, (char *)out->data + out->size, length * 2 + 3);
+        out->size += fy_latin1_to_utf8(text, length, (char *)out->data + out->size, length * 2 + 3);
     return true;
 }
 
@@ -108,7 +106,7 @@ const char *fy_json_key(const char *text, char *buf, size_t capacity)
 {
     if (!text) text = "";
     if (fy_utf8_valid(text) || capacity < 3) return text;
-    latin1_to_utf8(text, strlen(text), buf, capacity);
+    fy_latin1_to_utf8(text, strlen(text), buf, capacity);
     return buf;
 }
 

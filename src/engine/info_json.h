@@ -25,6 +25,9 @@ typedef struct fy_info {
  * its key ("file", or "mesh_names/1" for an array's item) listed in the
  * object's "latin1" array, so that the bytes come back exactly. */
 bool fy_utf8_valid(const char *text);
+/* Every byte one character U+0000..U+00FF, as UTF-8 into out (room for
+ * 2 n + 1 bytes, or stopping where capacity ends); returns the length. */
+size_t fy_latin1_to_utf8(const char *text, size_t n, char *out, size_t capacity);
 json_t *fy_json_text(const char *text, bool *latin1);
 json_t *fy_json_textn(const char *text, size_t n, bool *latin1); /* n bytes, NUL allowed */
 void fy_json_set_text(json_t *object, const char *key, const char *text);

@@ -9,7 +9,10 @@
 #     .glb, .gltf, .bin and .png) write with FERRY_TEST_OUTPUTS set: run
 #     natively and under wine, every file compared. validator.txt, the Khronos
 #     validator's report, is the one file only the Linux run writes (the
-#     validator runs on node).
+#     validator runs on node);
+#   - the CLI's: tests/windows/cli_outputs.sh, build/ferry against
+#     ferry.exe (stdout, stderr, exit statuses and every file written), on
+#     the samples and the corpus.
 #
 #   bash tests/windows/outputs.sh SRC NATIVE_BUILD WINDOWS_BUILD [WINDOWS_OUTPUTS]
 #
@@ -100,6 +103,25 @@ done
 
 run_test test_convert
 run_test test_gltf
+
+# The CLI's outputs: the same commands run by the Linux build's ferry and
+# by ferry.exe under wine (tests/windows/cli_outputs.sh), on the samples
+# and, where ../shared is, on the corpus.
+if [ -x "$NATIVE/ferry" ] && [ -f "$WIN/ferry.exe" ]; then
+  corpus=$(cd "$SRC/.." && pwd)/shared/corpus
+  [ -d "$corpus" ] || corpus=
+  [ -n "$corpus" ] || echo "outputs: the CLI on the corpus left out: $(cd "$SRC/.." && pwd)/shared/corpus is absent"
+  if bash "$SRC/tests/windows/cli_outputs.sh" "$SRC" "$NATIVE/ferry" "$WIN/ferry.exe" "$work/cli" $corpus >"$work/cli.log" 2>&1; then
+    cat "$work/cli.log"
+    n=$(sed -n 's/^cli outputs: \([0-9]*\) files identical (\([0-9]*\) bytes).*/\1 \2/p' "$work/cli.log")
+    files=$((files + ${n% *})) bytes=$((bytes + ${n#* }))
+  else
+    cat "$work/cli.log" >&2
+    fail "the CLI's outputs differ (tests/windows/cli_outputs.sh)"
+  fi
+else
+  echo "outputs: the CLI's outputs not compared: $NATIVE/ferry or $WIN/ferry.exe is not built"
+fi
 
 if [ "$status" -eq 0 ]; then
   echo "outputs: the Windows build writes the Linux build's bytes: $files files, $bytes bytes"

@@ -16,7 +16,14 @@
 #    (TEST_NOT_ON_WINDOWS in tests/test.h): each part with its test and
 #    reason, and how many; and the checks the C tests passed, summed.
 # 4. With NATIVE_BUILD (a Linux build of this tree with FERRY_TESTS on):
-#    tests/windows/outputs.sh, the outputs against the Linux build's.
+#    tests/windows/outputs.sh, the outputs against the Linux build's (the
+#    C tests' and the CLI's).
+# 5. The CLI's shell tests against ferry.exe under wine (tests/windows/cli.sh;
+#    CLI_TESTS names which, default every one that can run), then
+#    tests/windows/cli_paths.sh (names in any language, long paths, a
+#    read-only folder, a hostile archive).
+# 6. With the zip built (make dist-windows) and NATIVE_BUILD:
+#    tests/windows/dist.sh, the zip unpacked into a fresh wine prefix.
 #
 # Exit status: 1 when ctest or the comparison failed, else 0.
 set -u
@@ -60,6 +67,25 @@ if [ -f "$log" ]; then
 fi
 
 if [ -n "$NATIVE" ]; then
+  start=$SECONDS
   bash "$here/outputs.sh" "$SRC" "$NATIVE" "$BUILD" "$outputs" || status=1
+  echo "windows tests: the outputs compared in $((SECONDS - start)) s"
+fi
+
+# 5. The CLI's shell tests against ferry.exe (CLI_TESTS: which; default all).
+if [ -f "$BUILD/ferry.exe" ]; then
+  start=$SECONDS
+  JOBS=$jobs bash "$here/cli.sh" "$SRC" "$BUILD" || status=1
+  echo "windows tests: the CLI tests under wine took $((SECONDS - start)) s"
+fi
+
+# 5b. ferry.exe on the paths Windows makes hard, and a hostile archive.
+if [ -f "$BUILD/ferry.exe" ] && [ -n "$NATIVE" ]; then
+  bash "$here/cli_paths.sh" "$SRC" "$BUILD" "$NATIVE" || status=1
+fi
+
+# 6. The zip (make dist-windows), unpacked into a fresh wine prefix.
+if [ -f "$BUILD/ferry-windows-x86_64.zip" ] && [ -n "$NATIVE" ]; then
+  bash "$here/dist.sh" "$SRC" "$BUILD" "$NATIVE" || status=1
 fi
 exit "$status"

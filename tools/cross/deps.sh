@@ -356,6 +356,18 @@ for pkg in "${sources[@]}"; do
   $done_pkg || { echo "deps: no version of source package $pkg could be fetched" >&2; exit 1; }
 done
 
+# ---- the packages' copyright files ----
+# debian/copyright of each source package built, into PREFIX/share/licenses
+# (make dist-windows puts them in the zip beside the libraries they cover).
+mkdir -p "$prefix/share/licenses"
+for pkg in "${sources[@]}"; do
+  stamp=$(find "$stamps" -name "${pkg}_*" ! -name 'check_*' | head -n 1)
+  ver=${stamp##*/${pkg}_}
+  ver=${ver%_*}
+  copyright=$(find "$srcroot/${pkg}_$ver" -mindepth 3 -maxdepth 3 -path '*/debian/copyright' 2>/dev/null | head -n 1)
+  [ -n "$copyright" ] && cp "$copyright" "$prefix/share/licenses/$pkg.copyright"
+done
+
 # ---- check: every library linked into one program, run on the target ----
 # tools/cross/deps_check.c under wine (its own WINEPREFIX in the cache, so
 # ~/.wine is left alone; the first run creates it, ~15 s) or node. Once per
