@@ -86,7 +86,11 @@ def cli(*args: str, check: bool = True, cwd: str = None) -> subprocess.Completed
     """Runs the ferry tool; its stdout as bytes."""
     if not CLI:
         skip("the ferry tool is not built (make), nor named by FERRY_CLI")
-    r = subprocess.run([CLI] + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+    # The tool carries its own sanitizer runtime in a sanitized build: the
+    # runtime preloaded for this interpreter (tests/python.sh) would clash.
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    r = subprocess.run([CLI] + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+                       env=env)
     if check and r.returncode not in (0, 1):
         raise AssertionError("ferry %s: exit %d: %s" % (" ".join(map(str, args)), r.returncode,
                                                       r.stderr.decode(errors="replace")))
