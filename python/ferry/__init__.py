@@ -27,6 +27,7 @@ from ._errors import (ArgumentError, Error, FileError, LimitError, MalformedErro
                       UnsupportedError)
 from ._export import ExportReport, FolderSkip, TreeReport, convert
 from ._jobs import Message
+from ._validate import ValidatedFile, ValidateReport, validate_tree
 from ._native import LIBRARY_ENV, lib as _lib, library_path
 
 
@@ -43,5 +44,5 @@ __all__ = [
     "Error", "TruncatedError", "MalformedError", "UnsupportedError", "LimitError", "OutOfMemoryError",
     "FileError", "ArgumentError", "SimulationWarning", "TextureWarning", "library_path", "LIBRARY_ENV",
     "Archive", "Entry", "ExtractReport", "PackReport", "pack", "convert", "ExportReport", "TreeReport", "FolderSkip",
-    "author_alo", "author_ala", "AuthorReport", "Message", "version",
+    "author_alo", "author_ala", "AuthorReport", "Message", "version", "validate_tree", "ValidateReport", "ValidatedFile",
 ]

@@ -500,3 +500,33 @@ def text(raw: Optional[bytes]) -> str:
     out = Buffer()
     lib.ferry_text_utf8(raw, len(raw), ctypes.byref(out))
     return take_buffer(out).decode("utf-8")
+
+
+# ---- validation in context (engine.h: ferry_validate_input, ferry_validate_tree) ----
+
+class ValidateItem(Structure):
+    _fields_ = [("file", c_char_p), ("format", c_int), ("entry", c_bool), ("folder", c_bool),
+                ("error", POINTER(Error)), ("diagnostics", POINTER(Diagnostics)), ("model", c_char_p),
+                ("error_count", c_size_t)]
+
+
+ValidateItemFn = CFUNCTYPE(None, c_void_p, POINTER(ValidateItem))
+
+
+class ValidateOptions(Structure):
+    _fields_ = [("textures", POINTER(POINTER(Place))), ("texture_count", c_size_t), ("skip_textures", c_bool),
+                ("model", c_void_p), ("model_name", c_char_p), ("models", POINTER(c_char_p)),
+                ("model_count", c_size_t), ("recursive", c_bool), ("places", c_void_p),
+                ("item", ValidateItemFn), ("item_user", c_void_p), ("message", MessageFn), ("user", c_void_p),
+                ("progress", ProgressFn), ("progress_user", c_void_p)]
+
+
+class ValidateReport(Structure):
+    _fields_ = [("checked", c_size_t), ("invalid", c_size_t), ("errors", c_size_t), ("skipped", c_size_t),
+                ("folders", POINTER(FolderSkip)), ("folder_count", c_size_t), ("failed_folders", c_size_t),
+                ("owned", c_void_p)]
+
+
+_declare("ferry_validate_tree", c_int, POINTER(c_char_p), c_size_t, POINTER(ValidateOptions),
+         POINTER(ValidateReport), POINTER(Error))
+_declare("ferry_validate_report_free", None, POINTER(ValidateReport))
