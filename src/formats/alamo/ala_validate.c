@@ -4,6 +4,7 @@
  * by hand, and never trusts a count without its array. */
 #include "ala_tables.h"
 #include "../../core/diag_cap.h"
+#include "../../core/platform.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -405,11 +406,11 @@ size_t ferry_ala_model_misfits(const ferry_ala_animation *anim, const ferry_alo_
     return misfits;
 }
 
-/* Length of a file name's stem: the name after the last '/', up to its last '.'. */
+/* Length of a file name's stem: the name after the last folder separator
+ * ('/', and on Windows '\\' too: fy_path_name_offset), up to its last '.'. */
 static const char *base_of(const char *path, size_t *stem_len)
 {
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
+    const char *base = path + fy_path_name_offset(path);
     const char *dot = strrchr(base, '.');
     *stem_len = dot ? (size_t)(dot - base) : strlen(base);
     return base;
