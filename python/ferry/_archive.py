@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _native
-from ._asset import _BY_ID, _BY_KEY, Asset, Format, PathLike, _fspath, _made, _shown
+from ._asset import _BY_ID, _BY_KEY, Asset, Format, PathLike, _fspath, _made, _open_options, _shown
 from ._errors import ArgumentError, check
 from ._jobs import Collector, Message, Progress, ProgressCallback, job_error, raise_kept, strings
 from ._native import lib
@@ -224,17 +224,7 @@ class Archive:
         by content (or ``format``), named by its label "ARCHIVE:NAME". The
         asset is closed with the archive at the latest."""
         e = self.entry(which)
-        o = _native.AssetOptions()
-        o.read.memory_limit = memory_limit
-        o.max_size = max_size
-        o.bytes_only = bytes_only
-        if format is not None:
-            row = _BY_KEY.get(format)
-            if row is None:
-                raise ValueError("no format %r; the keys are %s" % (format, ", ".join(sorted(_BY_KEY))))
-            o.format = row.id
-        detected = ctypes.c_int(0)
-        o.detected = ctypes.pointer(detected)
+        o, detected = _open_options(format, bytes_only, memory_limit, max_size)
         handle = c_void_p()
         err = _native.Error()
         label = "%s:%s" % (self.name, e.name)

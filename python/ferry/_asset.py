@@ -314,6 +314,16 @@ class Places:
             check(err.code or 7, err, _shown(path))  # 7: FERRY_ERR_ARGUMENT, were the code left unset
         return place
 
+    def _place_array(self, paths: Union[PathLike, Sequence[PathLike]]) -> Tuple[Any, int]:
+        """The places at `paths` (one path or several) as the `textures`
+        array of a job's options, and their count ((None, 0) for none)."""
+        if isinstance(paths, (str, bytes, os.PathLike)):
+            paths = [paths]
+        found = [self._place(p) for p in paths]
+        if not found:
+            return None, 0
+        return (POINTER(_native.Place) * len(found))(*found), len(found)
+
     def _texture_places(self, model_path: Optional[bytes], dirs: Sequence[PathLike]) -> "_PooledPlaces":
         return _PooledPlaces(self, model_path, [_fspath(d) for d in dirs])
 
@@ -890,6 +900,24 @@ def _render(asset: Asset, time: float, seed: int, width: int, height: int, groun
 
 # ---- opening ----
 
+def _open_options(format: Optional[str], bytes_only: bool, memory_limit: int,
+                  max_size: int) -> Tuple[_native.AssetOptions, ctypes.c_int]:
+    """ferry_asset_options for open() and Archive.open(), with the int the
+    library fills with the format it detected."""
+    options = _native.AssetOptions()
+    options.read.memory_limit = memory_limit
+    options.max_size = max_size
+    options.bytes_only = bytes_only
+    if format is not None:
+        row = _BY_KEY.get(format)
+        if row is None:
+            raise ValueError("no format %r; the keys are %s" % (format, ", ".join(sorted(_BY_KEY))))
+        options.format = row.id
+    detected = ctypes.c_int(0)
+    options.detected = ctypes.pointer(detected)
+    return options, detected
+
+
 def open(source: Source, name: Optional[str] = None, format: Optional[str] = None, bytes_only: bool = False,
          memory_limit: int = 0, max_size: int = 0) -> Asset:
     """Reads a file of any format ferry knows, told by its content.
@@ -911,17 +939,7 @@ def open(source: Source, name: Optional[str] = None, format: Optional[str] = Non
     Raises :class:`ferry.Error` (located: offset, path, message) when the
     content is of no known format or its reader refuses it.
     """
-    options = _native.AssetOptions()
-    options.read.memory_limit = memory_limit
-    options.max_size = max_size
-    options.bytes_only = bytes_only
-    if format is not None:
-        row = _BY_KEY.get(format)
-        if row is None:
-            raise ValueError("no format %r; the keys are %s" % (format, ", ".join(sorted(_BY_KEY))))
-        options.format = row.id
-    detected = ctypes.c_int(0)
-    options.detected = ctypes.pointer(detected)
+    options, detected = _open_options(format, bytes_only, memory_limit, max_size)
     handle = c_void_p()
     err = _native.Error()
     if isinstance(source, (bytes, bytearray, memoryview)):

@@ -4,7 +4,7 @@ archive), with the ferry tool's options and reports."""
 
 import ctypes
 import os
-from ctypes import POINTER, byref, c_uint32, c_void_p
+from ctypes import byref, c_uint32, c_void_p
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -141,14 +141,11 @@ class _Options:
             o.force = force
             o.skip_textures = no_textures
             o.allow_invalid = allow_invalid
-            if isinstance(textures, (str, bytes, os.PathLike)):
-                textures = [textures]
-            if textures and not no_textures:
-                found = [self.pool._place(t) for t in textures]
-                array = (POINTER(_native.Place) * len(found))(*found)
-                self.keep.append(array)
-                o.textures = array
-                o.texture_count = len(found)
+            if not no_textures:
+                array, o.texture_count = self.pool._place_array(textures)
+                if array is not None:
+                    self.keep.append(array)
+                    o.textures = array
             if isinstance(animations, str) and animations == "auto":
                 o.auto_animations = True
             elif animations is not None:

@@ -3,7 +3,7 @@
 library (textures looked up beside each model, animations checked against
 the model they pair with, archives' entries checked as files)."""
 import os
-from ctypes import POINTER, byref, c_char_p
+from ctypes import byref, c_char_p
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence, Union
 
@@ -105,14 +105,11 @@ def validate_tree(paths: Union[PathLike, Sequence[PathLike]], recursive: bool = 
         o = _native.ValidateOptions()
         o.recursive = recursive
         o.skip_textures = no_textures
-        if isinstance(textures, (str, bytes, os.PathLike)):
-            textures = [textures]
-        if textures and not no_textures:
-            found = [pool._place(t) for t in textures]
-            array = (POINTER(_native.Place) * len(found))(*found)
-            keep.append(array)
-            o.textures = array
-            o.texture_count = len(found)
+        if not no_textures:
+            array, o.texture_count = pool._place_array(textures)
+            if array is not None:
+                keep.append(array)
+                o.textures = array
         if models:
             names = (c_char_p * len(models))(*[_fspath(m) for m in models])
             keep.append(names)
