@@ -214,6 +214,16 @@ static void test_rvmat(void)
     CHECK(strcmp(m.stages[0].uv_source, "tex") == 0 && m.stages[0].tex_gen == -1);
     ferry_config_free(cfg);
 
+    /* A texGen no int holds (the fuzzer's 1e300) or below 0 is none. */
+    cfg = parse("class Stage1 { texture = \"a.paa\"; texGen = 1e300; };\n"
+                     "class Stage2 { texture = \"b.paa\"; texGen = -3; };\n",
+                     FERRY_OK, NULL);
+    if (!cfg) return;
+    CHECK(ferry_rvmat_read(cfg, &m, &err) == FERRY_OK);
+    CHECK_EQ_U(m.stage_count, 2);
+    CHECK(m.stages[0].tex_gen == -1 && m.stages[1].tex_gen == -1);
+    ferry_config_free(cfg);
+
     /* _nohq wins wherever it is; a shader without normal maps names none by position */
     cfg = parse("PixelShaderID = \"Normal\"; class Stage1 { texture = \"x.paa\"; };"
                 "class Stage4 { texture = \"p\\q_NOHQ.PAA\"; };",

@@ -175,7 +175,7 @@ typedef struct ferry_rvmat_stage {
     int number;              /* N of "StageN", -1 for another name */
     const char *texture;     /* NULL when the stage has none; "#(...)..." is procedural */
     const char *uv_source;   /* "tex", "tex1", "none", ...; NULL when absent */
-    int tex_gen;             /* texGen as a number, -1 when absent */
+    int tex_gen;             /* texGen as a number from 0 to 999, -1 when absent or out of that range */
     bool procedural;         /* texture starts with '#' */
     uint8_t role;            /* a ferry_rvmat_role */
 } ferry_rvmat_stage;

@@ -465,7 +465,9 @@ ferry_result ferry_rvmat_read(const ferry_config *cfg, ferry_rvmat *out, ferry_e
         t = ferry_config_find(cfg, se->cls, "uvSource", false);
         if (t && t->kind == FERRY_CONFIG_VALUE) st->uv_source = ferry_config_value_string(&t->value);
         t = ferry_config_find(cfg, se->cls, "texGen", false);
-        if (t && t->kind == FERRY_CONFIG_VALUE && ferry_config_value_number(&t->value, &d)) st->tex_gen = (int)d;
+        if (t && t->kind == FERRY_CONFIG_VALUE && ferry_config_value_number(&t->value, &d) && d >= 0 &&
+            d < 1000) /* a TexGen class's number; anything else (1e300, NaN) is none, not an int overflow */
+            st->tex_gen = (int)d;
         st->procedural = st->texture && st->texture[0] == '#';
         st->role = texture_role(st->texture);
         if (fy_cfg_name_eq(st->name, "StageTI")) st->role = FERRY_RVMAT_THERMAL;
