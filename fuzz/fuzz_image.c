@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!img.rgba || img.width == 0 || img.height == 0 || img.width > 1024 || img.height > 1024)
         fail("decoded image breaks the limits or has no pixels");
     ferry_buffer png = {0};
-    if (ferry_image_encode_png(&img, &png, &err) != FERRY_OK) fail("a decoded image does not encode as PNG");
+    if (ferry_image_encode_png(&img, NULL, &png, &err) != FERRY_OK) fail("a decoded image does not encode as PNG");
     if (png.size < 8 || png.data[1] != 'P') fail("PNG output lacks the signature");
     ferry_buffer_free(&png);
     bool pow2 = !(img.width & (img.width - 1)) && !(img.height & (img.height - 1));

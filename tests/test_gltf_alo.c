@@ -66,7 +66,7 @@ static ferry_scene *read_box(void)
     ferry_image img = {2, 2, (uint8_t[16]){255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255}};
     ferry_buffer png = {0};
     ferry_error err;
-    CHECK(ferry_image_encode_png(&img, &png, &err) == FERRY_OK);
+    CHECK(ferry_image_encode_png(&img, NULL, &png, &err) == FERRY_OK);
     size_t png_at = 288 + 288 + 192 + 72;
     size_t total = png_at + png.size;
     uint8_t *bin = calloc(1, total);

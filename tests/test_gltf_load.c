@@ -62,7 +62,7 @@ static void test_load(void)
     uint8_t rgba[4] = {1, 2, 3, 255};
     ferry_image img = {1, 1, rgba};
     ferry_buffer png = {0};
-    CHECK(ferry_image_encode_png(&img, &png, &err) == FERRY_OK);
+    CHECK(ferry_image_encode_png(&img, NULL, &png, &err) == FERRY_OK);
     put("look.png", png.data, png.size);
     CHECK(ferry_gltf_load(path, NULL, &scene, &err) == FERRY_OK);
     CHECK(scene && scene->image_count == 1 && scene->images[0].size == png.size);

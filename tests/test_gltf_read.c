@@ -47,7 +47,7 @@ static void build_scene(ferry_scene *s)
     uint8_t rgba[4] = {10, 20, 30, 255};
     ferry_image img = {1, 1, rgba};
     ferry_error err;
-    if (!png.size) ferry_image_encode_png(&img, &png, &err);
+    if (!png.size) ferry_image_encode_png(&img, NULL, &png, &err);
     image = (ferry_scene_image){"tex", "image/png", png.data, png.size, NULL};
     ferry_scene_material_init(&material);
     material.name = "mat";

@@ -160,11 +160,12 @@ static void expect_error(const char *name, const bytes *b, const ferry_image_opt
 
 /* PNG out, libpng's simplified reader back in: the same pixels. Returns the
  * PNG colour type (2 RGB, 6 RGBA) or -1. */
-static int png_round_trip(const char *name, const ferry_image *img)
+static int png_round_trip_effort(const char *name, const ferry_image *img, ferry_png_effort effort)
 {
     ferry_buffer png = {0};
     ferry_error err;
-    ferry_result r = ferry_image_encode_png(img, &png, &err);
+    ferry_png_options options = {effort};
+    ferry_result r = ferry_image_encode_png(img, &options, &png, &err);
     CHECK_MSG(r == FERRY_OK, "%s: encode: %s", name, err.message);
     if (r != FERRY_OK) return -1;
     int colour_type = png.size > 25 ? png.data[25] : -1; /* IHDR's colour type byte */
@@ -186,6 +187,15 @@ static int png_round_trip(const char *name, const ferry_image *img)
     }
     ferry_buffer_free(&png);
     return colour_type;
+}
+
+/* Both efforts: the same pixels and the same colour type. */
+static int png_round_trip(const char *name, const ferry_image *img)
+{
+    int small = png_round_trip_effort(name, img, FERRY_PNG_SMALL);
+    int fast = png_round_trip_effort(name, img, FERRY_PNG_FAST);
+    CHECK_MSG(small == fast, "%s: colour type %d, fast %d", name, small, fast);
+    return small;
 }
 
 static void decode_and_round_trip(const char *name, const bytes *b)
@@ -542,14 +552,25 @@ static void test_detection_and_png(void)
     /* Appends after what the buffer holds. */
     ferry_buffer buf = {0};
     ferry_error err;
-    CHECK(ferry_image_encode_png(&img, &buf, &err) == FERRY_OK);
+    CHECK(ferry_image_encode_png(&img, NULL, &buf, &err) == FERRY_OK);
     size_t first = buf.size;
-    CHECK(ferry_image_encode_png(&img, &buf, &err) == FERRY_OK);
+    CHECK(ferry_image_encode_png(&img, NULL, &buf, &err) == FERRY_OK);
     CHECK(buf.size == 2 * first && memcmp(buf.data, buf.data + first, first) == 0);
+
+    /* The fast effort writes other bytes (level 1, no filter) for the same
+     * pixels (png_round_trip decodes both); NULL options are the small one. */
+    ferry_png_options fast = {FERRY_PNG_FAST}, small = {FERRY_PNG_SMALL};
+    ferry_buffer fast_png = {0}, small_png = {0};
+    CHECK(ferry_image_encode_png(&img, &fast, &fast_png, &err) == FERRY_OK);
+    CHECK(ferry_image_encode_png(&img, &small, &small_png, &err) == FERRY_OK);
+    CHECK(small_png.size == first && memcmp(small_png.data, buf.data, first) == 0);
+    CHECK(fast_png.size != small_png.size || memcmp(fast_png.data, small_png.data, first) != 0);
+    ferry_buffer_free(&fast_png);
+    ferry_buffer_free(&small_png);
     ferry_buffer_free(&buf);
 
     ferry_image empty = {0, 0, NULL};
-    CHECK(ferry_image_encode_png(&empty, &buf, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_image_encode_png(&empty, NULL, &buf, &err) == FERRY_ERR_ARGUMENT);
     CHECK(buf.size == 0);
     free(img.rgba);
 }

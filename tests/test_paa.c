@@ -318,7 +318,7 @@ static void encode_tests(void)
         for (uint32_t i = 0; i < 6; i++) set_px(&img, i % 3, i / 3, 10 * i, 20 + i, 255 - i, 100 + i);
         ferry_buffer png = {0};
         ferry_error err;
-        CHECK(ferry_image_encode_png(&img, &png, &err) == FERRY_OK);
+        CHECK(ferry_image_encode_png(&img, NULL, &png, &err) == FERRY_OK);
         ferry_image back;
         CHECK_MSG(ferry_image_decode(png.data, png.size, NULL, &back, &err) == FERRY_OK, "%s", err.message);
         CHECK(back.width == 3 && back.height == 2 && back.rgba && memcmp(back.rgba, img.rgba, 24) == 0);

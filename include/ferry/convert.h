@@ -6,6 +6,7 @@
 #include <ferry/ala.h>
 #include <ferry/alm.h>
 #include <ferry/alo.h>
+#include <ferry/image.h>
 #include <ferry/odol.h>
 #include <ferry/particle.h>
 #include <ferry/scene.h>
@@ -42,6 +43,7 @@ typedef struct ferry_alo_scene_options {
     /* Warnings (a texture not found or not decodable, ...), may be NULL. */
     ferry_diagnostics *diagnostics;
     struct ferry_alo_scene_report *report; /* filled on success, may be NULL */
+    ferry_png_effort png_effort; /* how the embedded textures are encoded */
 } ferry_alo_scene_options;
 
 /* What ferry_alo_to_scene made and left out, filled on success. */
@@ -103,6 +105,7 @@ typedef struct ferry_alm_scene_options {
     double skin_tolerance;
     ferry_alm_scene_report *report; /* may be NULL */
     ferry_diagnostics *diagnostics; /* warnings (textures not embedded, ...), may be NULL */
+    ferry_png_effort png_effort;    /* how the embedded textures are encoded */
 } ferry_alm_scene_options;
 
 /* An ALM mesh (at full resolution, or options->lod) as a scene: a node per bone, one primitive per material, a
@@ -260,6 +263,7 @@ typedef struct ferry_odol_scene_options {
      * animation sweeping its range; `no_animations` leaves the animations
      * out (the skin stays). */
     bool no_animations;
+    ferry_png_effort png_effort; /* how the embedded textures are encoded */
 } ferry_odol_scene_options;
 
 /* An ODOL model as a scene: a root node, under it a node per LOD converted

@@ -37,8 +37,24 @@ FERRY_API void ferry_image_free(ferry_image *image);
  * says why). */
 FERRY_API uint32_t ferry_image_level_count(const uint8_t *data, size_t size);
 
-/* Appends a PNG of the image to `out`. */
-FERRY_API ferry_result ferry_image_encode_png(const ferry_image *image, ferry_buffer *out, ferry_error *err);
+/* How hard PNG encoding works at making the file small. */
+typedef enum ferry_png_effort {
+    /* libpng's defaults (zlib level 6, a filter chosen per row): what every
+     * file ferry writes uses unless told otherwise. */
+    FERRY_PNG_SMALL = 0,
+    /* zlib level 1 and no row filter: several times faster to write, larger
+     * files; for files read once and thrown away, such as the .glb an
+     * import writes for Blender. The pixels are the same. */
+    FERRY_PNG_FAST,
+} ferry_png_effort;
+
+typedef struct ferry_png_options {
+    ferry_png_effort effort;
+} ferry_png_options;
+
+/* Appends a PNG of the image to `out` (options NULL: the defaults). */
+FERRY_API ferry_result ferry_image_encode_png(const ferry_image *image, const ferry_png_options *options,
+                                              ferry_buffer *out, ferry_error *err);
 
 #ifdef __cplusplus
 }

@@ -574,7 +574,7 @@ class Asset:
                 animations: Any = None, force: bool = False, all: bool = False,
                 lod: Union[None, int, Sequence[int]] = None, triangles: Optional[int] = None,
                 error: Optional[float] = None, no_animations: bool = False, allow_invalid: bool = False,
-                places: Optional[Places] = None) -> Any:
+                places: Optional[Places] = None, fast_images: bool = False) -> Any:
         """Writes the asset as glTF 2.0 (``.glb``, or ``.gltf`` with a
         ``.bin`` and PNG images beside it) by the library's export
         (ferry_export_file), as ``ferry convert FILE OUT.glb`` does with the
@@ -593,14 +593,17 @@ class Asset:
         (or ``triangles``: the fewest that leave at most that many;
         ``error``: all whose error is at most it). ``no_animations``: an ODOL
         skeleton's animation classes left out. ``places``: a :class:`Places`
-        pool for a batch.
+        pool for a batch. ``fast_images``: the embedded textures are written
+        as PNG several times faster, in larger files, for a ``.glb`` read
+        once and deleted (an import); the pixels are the same, the bytes
+        are no longer the tool's.
 
         Returns a :class:`ferry.ExportReport`; raises :class:`ferry.Error`
         (its ``messages``: the validation errors of a refused asset).
         """
         from ._export import export_asset
         return export_asset(self, dest, places, textures, no_textures, animations, force, all, lod, triangles, error,
-                            no_animations, allow_invalid)
+                            no_animations, allow_invalid, fast_images)
 
     # -- animations --
 
@@ -704,7 +707,7 @@ class Asset:
         try:
             out = _native.Buffer()
             err = _native.Error()
-            r = lib.ferry_image_encode_png(byref(image), byref(out), byref(err))
+            r = lib.ferry_image_encode_png(byref(image), None, byref(out), byref(err))
             if r != _native.OK:
                 lib.ferry_buffer_free(byref(out))
                 self._check(r, err)
@@ -887,7 +890,7 @@ def _render(asset: Asset, time: float, seed: int, width: int, height: int, groun
             warnings.warn(TextureWarning(line), stacklevel=3)
         out = _native.Buffer()
         err = _native.Error()
-        r = lib.ferry_image_encode_png(byref(image), byref(out), byref(err))
+        r = lib.ferry_image_encode_png(byref(image), None, byref(out), byref(err))
         if r != _native.OK:
             lib.ferry_buffer_free(byref(out))
             asset._check(r, err)

@@ -230,13 +230,15 @@ def _export(inp: _native.ExportInput, dest: PathLike, o: _Options, input_name: s
 
 def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], textures: Sequence[PathLike],
                  no_textures: bool, animations: Animations, force: bool, all: bool, lod: Any, triangles: Any,
-                 error: Any, no_animations: bool, allow_invalid: bool) -> ExportReport:
+                 error: Any, no_animations: bool, allow_invalid: bool, fast_images: bool = False) -> ExportReport:
     """Asset.to_gltf: an asset opened from a path is the input the tool
     makes of that file (ferry_export_input_open: its folder, the one above,
     its addon); an archive's entry has the archive as its place; bytes have
     none."""
     asset._h()  # a closed asset raises ValueError
     o = _Options(places, textures, no_textures, animations, force, all, no_animations, allow_invalid)
+    # FERRY_PNG_FAST (image.h) or the default, FERRY_PNG_SMALL
+    o.struct.png_effort = 1 if fast_images else 0
     inp = _native.ExportInput()
     opened = False
     try:

@@ -292,7 +292,7 @@ class ExportOptions(Structure):
                 ("alm_lod", POINTER(AlmLodOptions)), ("animations", POINTER(c_void_p)),
                 ("animation_count", c_size_t), ("force", c_bool), ("auto_animations", c_bool),
                 ("textures", POINTER(POINTER(Place))), ("texture_count", c_size_t), ("skip_textures", c_bool),
-                ("allow_invalid", c_bool), ("write", WriteOptions), ("message", MessageFn), ("user", c_void_p),
+                ("png_effort", c_int), ("allow_invalid", c_bool), ("write", WriteOptions), ("message", MessageFn), ("user", c_void_p),
                 ("report", POINTER(ExportReport))]
 
 
@@ -388,7 +388,7 @@ _declare("ferry_file_source_cached", c_int, POINTER(FileSource), POINTER(FileSou
 _declare("ferry_file_source_close", None, POINTER(FileSource))
 _declare("ferry_image_decode", c_int, _u8p, c_size_t, c_void_p, POINTER(Image), POINTER(Error))
 _declare("ferry_image_free", None, POINTER(Image))
-_declare("ferry_image_encode_png", c_int, POINTER(Image), POINTER(Buffer), POINTER(Error))
+_declare("ferry_image_encode_png", c_int, POINTER(Image), c_void_p, POINTER(Buffer), POINTER(Error))
 _declare("ferry_text_utf8", c_bool, c_char_p, c_size_t, POINTER(Buffer))
 
 _declare("ferry_version", c_char_p)

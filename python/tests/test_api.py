@@ -387,6 +387,83 @@ def test_render(tmp_path):
             m.render()
 
 
+def _glb_pngs(path: Path):
+    """The PNG images a .glb embeds, in order."""
+    data = path.read_bytes()
+    length = struct.unpack_from("<I", data, 12)[0]
+    doc = json.loads(data[20:20 + length])
+    binary = data[20 + length + 8:]
+    views = doc["bufferViews"]
+    return [binary[views[i["bufferView"]].get("byteOffset", 0):][:views[i["bufferView"]]["byteLength"]]
+            for i in doc.get("images", [])]
+
+
+def _png_pixels(png: bytes):
+    """(width, height, rows) of an 8-bit RGB or RGBA PNG, decoded here with
+    zlib (the PNG specification's five row filters), apart from libpng."""
+    import zlib
+    width, height, depth, colour = struct.unpack_from(">IIBB", png, 16)
+    assert depth == 8 and colour in (2, 6)
+    channels = 3 if colour == 2 else 4
+    pos, idat = 8, b""
+    while pos < len(png):
+        size, kind = struct.unpack_from(">I4s", png, pos)
+        if kind == b"IDAT":
+            idat += png[pos + 8:pos + 8 + size]
+        pos += 12 + size
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = row[x - channels] if x >= channels else 0
+            b = prev[x]
+            c = prev[x - channels] if x >= channels else 0
+            if kind == 1:
+                row[x] = (row[x] + a) & 255
+            elif kind == 2:
+                row[x] = (row[x] + b) & 255
+            elif kind == 3:
+                row[x] = (row[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                row[x] = (row[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            else:
+                assert kind == 0, kind
+        rows.append(bytes(row))
+        prev = row
+    return width, height, rows
+
+
+def test_to_gltf_fast_images(tmp_path):
+    # the walker beside a texture of the name it asks for: a 24-bit TGA
+    # made here, a gradient with a pattern deflate can find
+    (tmp_path / "walker.alo").write_bytes(WALKER.read_bytes())
+    w, h = 96, 64
+    pixels = bytes(v for y in range(h) for x in range(w) for v in ((x * 8) & 255, (y * 4) & 255, (x ^ y) & 255))
+    (tmp_path / "walker.tga").write_bytes(struct.pack("<BBBHHBHHHHBB", 0, 0, 2, 0, 0, 0, 0, 0, w, h, 24, 0)
+                                          + pixels)
+    with ferry.open(tmp_path / "walker.alo") as a:
+        small = a.to_gltf(tmp_path / "small.glb")
+        fast = a.to_gltf(tmp_path / "fast.glb", fast_images=True)
+    assert small.images == fast.images == 1
+    (small_png,), (fast_png,) = _glb_pngs(tmp_path / "small.glb"), _glb_pngs(tmp_path / "fast.glb")
+    # the default is the tool's bytes; fast writes others of the same pixels
+    cli("convert", str(tmp_path / "walker.alo"), str(tmp_path / "tool.glb"))
+    assert (tmp_path / "tool.glb").read_bytes() == (tmp_path / "small.glb").read_bytes()
+    assert small_png != fast_png
+    assert _png_pixels(small_png) == _png_pixels(fast_png)
+    # and they are the texture's (a TGA holds blue, green, red, its rows
+    # bottom to top)
+    width, height, rows = _png_pixels(fast_png)
+    assert (width, height) == (w, h)
+    assert rows == [bytes(v for x in range(w) for v in ((x ^ t) & 255, (t * 4) & 255, (x * 8) & 255))
+                    for t in range(h - 1, -1, -1)]
+
+
 # ---- textures ----
 
 def test_to_png(tmp_path):

@@ -74,7 +74,7 @@ static int to_png(const char *in, const char *out, size_t mip)
         cli_print_error(in, &err);
     } else {
         ferry_buffer buf = {0};
-        if (ferry_image_encode_png(&img, &buf, &err) != FERRY_OK)
+        if (ferry_image_encode_png(&img, NULL, &buf, &err) != FERRY_OK)
             cli_print_error(in, &err);
         else
             status = cli_write_output(in, out, &buf);

@@ -137,7 +137,7 @@ static bool put_frame(void *user, size_t f, const ferry_image *img, ferry_error 
             err->code = FERRY_ERR_IO;
             return false;
         }
-    } else if (ferry_image_encode_png(img, &o->buf, err) != FERRY_OK) {
+    } else if (ferry_image_encode_png(img, NULL, &o->buf, err) != FERRY_OK) {
         cli_print_error(o->out, err);
         return false;
     }

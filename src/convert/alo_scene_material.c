@@ -141,7 +141,7 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     else if (variant == FY_TEXTURE_OPAQUE) drop_alpha(&img);
     else if (variant == FY_TEXTURE_MASK) alpha_to_grey(&img);
     ferry_buffer png = {0};
-    r = ferry_image_encode_png(&img, &png, &e);
+    r = ferry_image_encode_png(&img, &(ferry_png_options){b->opts->png_effort}, &png, &e);
     ferry_image_free(&img);
     if (r != FERRY_OK || png.failed) {
         ferry_buffer_free(&png);

@@ -74,6 +74,7 @@ void fy_export_finding(const fy_export *x, const ferry_diagnostic *d, bool locat
 ferry_result fy_export_to_scene(fy_export *x, ferry_asset_scene_options *so, ferry_diagnostics *diags, ferry_scene **out)
 {
     so->diagnostics = diags;
+    so->png_effort = x->o->png_effort;
     ferry_error e;
     fy_error_clear(&e);
     ferry_result r = x->row->to_scene(x->in->asset, x->object, so, out, &e);

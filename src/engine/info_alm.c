@@ -23,6 +23,7 @@ FY_TO_SCENE(alm)
         o.name = options->name;
         o.report = options->alm_report;
         o.diagnostics = options->diagnostics;
+        o.png_effort = options->png_effort;
     }
     o.lod = lod;
     ferry_result r = ferry_alm_to_scene(object, &o, out, err);

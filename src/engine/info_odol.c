@@ -26,6 +26,7 @@ FY_TO_SCENE(odol)
         o.diagnostics = options->diagnostics;
         o.report = options->odol_report;
         o.no_animations = options->no_animations;
+        o.png_effort = options->png_effort;
     }
     return ferry_odol_to_scene(object, &o, out, err);
 }

@@ -39,9 +39,16 @@ static void on_flush(png_structp png) { (void)png; }
 
 /* Kept apart from the caller so that no local of a function that calls
  * setjmp changes after it (those would need `volatile`). */
-static bool write_png(png_structp png, png_infop info, const ferry_image *image, bool rgb)
+static bool write_png(png_structp png, png_infop info, const ferry_image *image, bool rgb, ferry_png_effort effort)
 {
     if (setjmp(png_jmpbuf(png))) return false;
+    if (effort == FERRY_PNG_FAST) {
+        /* Deflate at its default level is about 80 % of exporting a
+         * textured model; level 1 without filters writes several times
+         * faster, for files up to a tenth larger on the games' textures. */
+        png_set_compression_level(png, 1);
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    }
     png_set_IHDR(png, info, image->width, image->height, 8, rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
@@ -53,7 +60,8 @@ static bool write_png(png_structp png, png_infop info, const ferry_image *image,
     return true;
 }
 
-ferry_result ferry_image_encode_png(const ferry_image *image, ferry_buffer *out, ferry_error *err)
+ferry_result ferry_image_encode_png(const ferry_image *image, const ferry_png_options *options, ferry_buffer *out,
+                                    ferry_error *err)
 {
     fy_error_clear(err);
     if (!image || !out || !image->rgba || image->width == 0 || image->height == 0) {
@@ -93,7 +101,7 @@ ferry_result ferry_image_encode_png(const ferry_image *image, ferry_buffer *out,
         return FERRY_ERR_NOMEM;
     }
     png_set_write_fn(png, &ctx, on_write, on_flush);
-    bool ok = write_png(png, info, image, opaque);
+    bool ok = write_png(png, info, image, opaque, options ? options->effort : FERRY_PNG_SMALL);
     png_destroy_write_struct(&png, &info);
     if (ok) return FERRY_OK;
 
