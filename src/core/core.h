@@ -114,58 +114,36 @@ static inline uint64_t fy_load_u64be(const uint8_t *p)
 {
     return ((uint64_t)fy_load_u32be(p) << 32) | (uint64_t)fy_load_u32be(p + 4);
 }
-static inline float fy_bits_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint32_t fy_f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static inline double fy_bits_f64(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-static inline uint64_t fy_f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
+/* A float's bits as an integer and back (memcpy: the defined way to pun). */
+#define FY_BIT_CAST(name, to, from)                                                                                    \
+    static inline to name(from value)                                                                                  \
+    {                                                                                                                  \
+        to out;                                                                                                        \
+        memcpy(&out, &value, sizeof out);                                                                              \
+        return out;                                                                                                    \
+    }
+FY_BIT_CAST(fy_bits_f32, float, uint32_t)
+FY_BIT_CAST(fy_f32_bits, uint32_t, float)
+FY_BIT_CAST(fy_bits_f64, double, uint64_t)
+FY_BIT_CAST(fy_f64_bits, uint64_t, double)
+#undef FY_BIT_CAST
 
-static inline uint16_t fy_u16le(fy_cursor *c, const char *what)
-{
-    const uint8_t *p = fy_bytes(c, 2, what);
-    return p ? fy_load_u16le(p) : 0;
-}
-static inline uint32_t fy_u32le(fy_cursor *c, const char *what)
-{
-    const uint8_t *p = fy_bytes(c, 4, what);
-    return p ? fy_load_u32le(p) : 0;
-}
-static inline float fy_f32le(fy_cursor *c, const char *what) { return fy_bits_f32(fy_u32le(c, what)); }
-static inline uint16_t fy_u16be(fy_cursor *c, const char *what)
-{
-    const uint8_t *p = fy_bytes(c, 2, what);
-    return p ? fy_load_u16be(p) : 0;
-}
-static inline uint32_t fy_u32be(fy_cursor *c, const char *what)
-{
-    const uint8_t *p = fy_bytes(c, 4, what);
-    return p ? fy_load_u32be(p) : 0;
-}
-static inline float fy_f32be(fy_cursor *c, const char *what) { return fy_bits_f32(fy_u32be(c, what)); }
-static inline double fy_f64be(fy_cursor *c, const char *what)
-{
-    const uint8_t *p = fy_bytes(c, 8, what);
-    return p ? fy_bits_f64(fy_load_u64be(p)) : 0.0;
-}
+/* The cursor's number readers: each takes its bytes (0 once the cursor
+ * has failed) and decodes them with the loader of its byte order. */
+#define FY_CURSOR_NUMBER(name, type, size, decode)                                                                     \
+    static inline type name(fy_cursor *c, const char *what)                                                           \
+    {                                                                                                                  \
+        const uint8_t *p = fy_bytes(c, size, what);                                                                    \
+        return p ? decode : (type)0;                                                                                   \
+    }
+FY_CURSOR_NUMBER(fy_u16le, uint16_t, 2, fy_load_u16le(p))
+FY_CURSOR_NUMBER(fy_u32le, uint32_t, 4, fy_load_u32le(p))
+FY_CURSOR_NUMBER(fy_f32le, float, 4, fy_bits_f32(fy_load_u32le(p)))
+FY_CURSOR_NUMBER(fy_u16be, uint16_t, 2, fy_load_u16be(p))
+FY_CURSOR_NUMBER(fy_u32be, uint32_t, 4, fy_load_u32be(p))
+FY_CURSOR_NUMBER(fy_f32be, float, 4, fy_bits_f32(fy_load_u32be(p)))
+FY_CURSOR_NUMBER(fy_f64be, double, 8, fy_bits_f64(fy_load_u64be(p)))
+#undef FY_CURSOR_NUMBER
 
 /* Reads `count` elements of `elem_size` bytes after checking that they fit
  * in what remains: the check that guards every count-driven allocation. */

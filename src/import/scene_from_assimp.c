@@ -82,22 +82,16 @@ static struct aiFile *mem_open(struct aiFileIO *io, const char *name, const char
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
     if (strcmp(base, fs->name) != 0) return NULL; /* .mtl, textures, anything else: not served */
-    struct aiFile *f = calloc(1, sizeof *f);
-    mem_file *m = calloc(1, sizeof *m);
+    struct aiFile *f = malloc(sizeof *f);
+    mem_file *m = malloc(sizeof *m);
     if (!f || !m) {
         free(f);
         free(m);
         return NULL;
     }
-    m->data = fs->data;
-    m->size = fs->size;
-    f->ReadProc = mem_read;
-    f->WriteProc = mem_write;
-    f->TellProc = mem_tell;
-    f->FileSizeProc = mem_size;
-    f->SeekProc = mem_seek;
-    f->FlushProc = mem_flush;
-    f->UserData = (aiUserData)m;
+    *m = (mem_file){.data = fs->data, .size = fs->size};
+    *f = (struct aiFile){.ReadProc = mem_read, .WriteProc = mem_write, .TellProc = mem_tell, .FileSizeProc = mem_size,
+                         .SeekProc = mem_seek, .FlushProc = mem_flush, .UserData = (aiUserData)m};
     return f;
 }
 

@@ -242,11 +242,8 @@ size_t ferry_ala_validate(const ferry_ala_animation *anim, const ferry_ala_valid
 {
     (void)options; /* none yet */
     if (!anim) return 0;
-    vctx v;
-    memset(&v, 0, sizeof v);
+    vctx v = {.anim = anim, .diags = diags};
     fy_diag_scope_open(&v.tally, CAP_PER_RULE);
-    v.anim = anim;
-    v.diags = diags;
     check_header(&v);
     const ferry_ala_animation *a = anim;
     if (a->bone_count && !a->bones) {
@@ -311,11 +308,8 @@ size_t ferry_ala_check_model(const ferry_ala_animation *anim, const ferry_alo_mo
                              ferry_diagnostics *diags)
 {
     if (!anim || !model) return 0;
-    vctx v;
-    memset(&v, 0, sizeof v);
+    vctx v = {.anim = anim, .diags = diags};
     fy_diag_scope_open(&v.tally, CAP_PER_RULE);
-    v.anim = anim;
-    v.diags = diags;
     const ferry_alo_bone *mb = model->skeleton.bones;
     size_t mcount = mb ? model->skeleton.bone_count : 0;
     for (size_t i = 0; anim->bones && i < anim->bone_count; i++) {

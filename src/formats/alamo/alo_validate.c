@@ -579,13 +579,15 @@ static void check_mesh(vctx *v, scope *s, size_t index)
     check_bounds(v, s, m, who);
 }
 
-static void check_meshes(vctx *v)
+/* One of the model's lists (meshes, lights), each item checked in the
+ * list's scope. */
+static void check_model_list(vctx *v, const char *list, const void *items, size_t count, const char *path,
+                             void (*check)(vctx *, scope *, size_t))
 {
-    const ferry_alo_model *model = v->model;
     scope s;
-    scope_init(&s, CAP_LIST, "meshes");
-    if (usable(v, &s, model->meshes, model->mesh_count, FERRY_NO_OFFSET, "0x400", "model", "meshes"))
-        for (size_t i = 0; i < model->mesh_count; i++) check_mesh(v, &s, i);
+    scope_init(&s, CAP_LIST, list);
+    if (usable(v, &s, items, count, FERRY_NO_OFFSET, path, "model", list))
+        for (size_t i = 0; i < count; i++) check(v, &s, i);
     scope_close(v, &s);
 }
 
@@ -618,15 +620,6 @@ static void check_light(vctx *v, scope *s, size_t index)
                (unsigned long long)FERRY_ALO_LIGHT_DATA_SIZE + l->extra.size, (unsigned)FERRY_ALO_LIGHT_DATA_SIZE);
 }
 
-static void check_lights(vctx *v)
-{
-    const ferry_alo_model *model = v->model;
-    scope s;
-    scope_init(&s, CAP_LIST, "lights");
-    if (usable(v, &s, model->lights, model->light_count, FERRY_NO_OFFSET, "0x1300", "model", "lights"))
-        for (size_t i = 0; i < model->light_count; i++) check_light(v, &s, i);
-    scope_close(v, &s);
-}
 
 /* ---- objects and connections ---- */
 
@@ -773,8 +766,8 @@ size_t ferry_alo_validate(const ferry_alo_model *model, const ferry_alo_validate
     if (!model) return 0;
     vctx v = {model, options, diags, 0};
     check_skeleton(&v);
-    check_meshes(&v);
-    check_lights(&v);
+    check_model_list(&v, "meshes", model->meshes, model->mesh_count, "0x400", check_mesh);
+    check_model_list(&v, "lights", model->lights, model->light_count, "0x1300", check_light);
     check_objects(&v);
     check_connections(&v);
     return v.errors;

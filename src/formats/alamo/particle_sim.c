@@ -279,17 +279,17 @@ static uint32_t inst_new(ferry_particle_sim *sim, uint32_t emitter, uint32_t dep
         sim->warnings |= FERRY_PARTICLE_SIM_WARN_MAX_EMITTERS;
         return NONE;
     }
-    inst *in = &sim->insts[s];
-    memset(in, 0, sizeof *in);
     const em_info *e = &sim->em[emitter];
-    in->active = true;
-    in->emitter = emitter;
-    in->depth = depth;
-    in->key = key;
-    in->created = created;
-    in->end = INFINITY;
-    in->freeze_at = e->freeze > 0 ? created + e->freeze - e->skip : INFINITY;
-    in->ot = created;
+    sim->insts[s] = (inst){
+        .active = true,
+        .emitter = emitter,
+        .depth = depth,
+        .key = key,
+        .created = created,
+        .end = INFINITY,
+        .freeze_at = e->freeze > 0 ? created + e->freeze - e->skip : INFINITY,
+        .ot = created,
+    };
     return s;
 }
 

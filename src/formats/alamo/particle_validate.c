@@ -423,12 +423,8 @@ size_t ferry_particle_validate(const ferry_particle_system *system, const ferry_
                                ferry_diagnostics *diags)
 {
     if (!system) return 0;
-    vctx v;
-    memset(&v, 0, sizeof v);
+    vctx v = {.system = system, .options = options, .diags = diags};
     fy_diag_scope_open(&v.tally, CAP_PER_RULE);
-    v.system = system;
-    v.options = options;
-    v.diags = diags;
     check_system_name(&v);
     if (system->emitter_count && !system->emitters) {
         report(&v, FERRY_SEVERITY_ERROR, system->emitters_offset, "0x900/0x800", "data-missing",

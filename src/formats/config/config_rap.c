@@ -214,12 +214,7 @@ static bool read_body(rap_reader *r, ferry_config_class *cls, size_t offset, int
 
 ferry_result fy_cfg_read_rap(ferry_config *cfg, const uint8_t *data, size_t size, ferry_error *err)
 {
-    rap_reader r;
-    memset(&r, 0, sizeof r);
-    r.cfg = cfg;
-    r.data = data;
-    r.size = size;
-    r.budget = size;
+    rap_reader r = {.cfg = cfg, .data = data, .size = size, .budget = size};
     r.c = fy_cursor_make(data, 0, size, err, r.path);
     snprintf(r.path, sizeof r.path, "header");
     cfg->binarized = true;

@@ -596,12 +596,7 @@ static bool body(text_parser *p, ferry_config_class *cls, int depth)
 
 ferry_result fy_cfg_read_text(ferry_config *cfg, const uint8_t *data, size_t size, ferry_error *err)
 {
-    text_parser p;
-    memset(&p, 0, sizeof p);
-    p.cfg = cfg;
-    p.err = err;
-    p.size = size;
-    p.cls = &cfg->root;
+    text_parser p = {.cfg = cfg, .err = err, .size = size, .cls = &cfg->root};
     cfg->root.parent = "";
     cfg->root.name = "";
     cfg->class_count = 1;

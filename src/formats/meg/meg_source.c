@@ -164,10 +164,6 @@ ferry_result ferry_file_source_meg(const ferry_meg *meg, ferry_file_source *sour
         return FERRY_ERR_NOMEM;
     }
     s->meg = meg;
-    source->load = meg_load;
-    source->release = meg_release;
-    source->list = meg_list;
-    source->close = meg_close;
-    source->user = s;
+    *source = (ferry_file_source){.load = meg_load, .release = meg_release, .list = meg_list, .close = meg_close, .user = s};
     return FERRY_OK;
 }
