@@ -37,8 +37,6 @@ bool cli_parse_seconds(const char *text, double *out); /* finite, 0 or more */
 /* --ground Z / --no-ground at argv[*i]: true when it was one (then *status
  * is CLI_USAGE if its value was bad, and *i moved past the value). */
 bool cli_parse_ground(const char *cmd, int argc, char **argv, int *i, float *z, bool *none, int *status);
-struct ferry_particle_sim;
-void cli_sim_warnings(const char *file, const struct ferry_particle_sim *sim);
 
 /* Any Alamo file, read by what its content says it is: the asset
  * (ferry_asset) and its typed object, by kind. */
@@ -55,10 +53,6 @@ typedef struct cli_asset {
  * unsupported or the reader's located error) and returns false. The file's
  * format is told by its content: anything but an Alamo file is refused. */
 bool cli_asset_load(const char *path, cli_asset *asset, ferry_error *err);
-/* Reads an Alamo file already in memory. `data` stays the caller's: the
- * typed object keeps nothing of it (Alamo readers copy what they keep),
- * the handle's bytes point into it. */
-bool cli_asset_read(const uint8_t *data, size_t size, cli_asset *asset, ferry_error *err);
 void cli_asset_free(cli_asset *asset);
 bool cli_has_ext(const char *path, const char *ext);
 
@@ -84,8 +78,6 @@ bool cli_take_file(const char *arg, const char **in, const char **out);
 
 /* "FILE: offset 0x.. (..), chunk ..: message" on stderr (or `f`). */
 void cli_print_error(const char *file, const ferry_error *err);
-void cli_fprint_error(FILE *f, const char *file, const ferry_error *err);
-json_t *cli_error_json(const ferry_error *err);
 /* Appends {file, format (or null), read_error, valid: false} to `report`:
  * the one shape of a file that could not be read, in every format. */
 void cli_json_append_failure(json_t *report, const char *file, const char *format, const ferry_error *err);
@@ -155,5 +147,7 @@ typedef struct cli_progress {
 void cli_progress_begin(cli_progress *p, size_t total);
 void cli_progress_step(cli_progress *p, const char *item);
 void cli_progress_end(cli_progress *p);
+/* A job's progress (ferry_progress_fn; user: the cli_progress) on that bar. */
+void cli_progress_report(void *progress, size_t done, size_t total, const char *item);
 
 #endif

@@ -71,7 +71,7 @@ int cli_config_dump(const char *file, const ferry_asset *asset, const json_t *j)
     (void)j;
     size_t size;
     const uint8_t *data = ferry_asset_bytes(asset, &size);
-    ferry_asset *config = cli_read_as(file, data, size, ferry_asset_format(asset), stderr);
+    ferry_asset *config = cli_read_as(file, data, size, ferry_asset_format(asset));
     if (!config) return CLI_INVALID;
     ferry_buffer text = {0};
     ferry_error err;
@@ -108,7 +108,7 @@ static const char *const rap_exts[] = {".rvmat", ".bin", ".bisurf", ".sqm", ".fs
 static int to_layout(const char *in, const char *out, unsigned layout, ferry_format source)
 {
     ferry_format as = layout == FERRY_LAYOUT_TEXT ? source : FERRY_FORMAT_UNKNOWN;
-    ferry_asset *asset = cli_read_as(in, NULL, 0, as, stderr);
+    ferry_asset *asset = cli_read_as(in, NULL, 0, as);
     if (!asset) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_error err;

@@ -109,7 +109,7 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         status = which ? CLI_INVALID : CLI_USAGE;
         goto done;
     }
-    if (model_path && !(model_asset = cli_read_as(model_path, NULL, 0, FERRY_FORMAT_ALO_MODEL, stderr))) goto done;
+    if (model_path && !(model_asset = cli_read_as(model_path, NULL, 0, FERRY_FORMAT_ALO_MODEL))) goto done;
     ferry_author_ala_options ao = {0};
     ao.name = in;
     ao.animation_index = index;

@@ -90,10 +90,9 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     size_t lod_count = 0;
     const char **roots = calloc((size_t)argc, sizeof *roots);
     size_t root_count = 0;
-    ferry_places *pool = NULL;
-    const ferry_place **places = NULL;
     bool all = false, game_view = false, allow_invalid = false, no_animations = false;
     int status = CLI_USAGE;
+    cli_convert_options o = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--all") == 0) {
             all = true;
@@ -140,7 +139,6 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
         goto done;
     }
     /* The game's view is the default: what players see first. */
-    cli_convert_options o = {0};
     o.source = source;
     o.allow_invalid = allow_invalid;
     o.lods = lod_count ? lods : NULL;
@@ -149,24 +147,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     if (root_count && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) {
         /* Each --textures place (a folder, an archive) as a file source:
          * a root of addon folders (docs/formats/odol-gltf.md, "Textures"). */
-        if (!(pool = ferry_places_new()) || !(places = calloc(root_count, sizeof *places))) {
-            fprintf(stderr, "ferry convert: out of memory\n");
-            status = CLI_INVALID;
-            goto done;
-        }
-        for (size_t i = 0; i < root_count; i++) {
-            ferry_error err;
-            const ferry_place *root = ferry_places_open(pool, roots[i], &err);
-            if (!root) {
-                cli_print_error(roots[i], &err);
-                status = CLI_INVALID;
-                goto done;
-            }
-            places[i] = root;
-        }
-        o.textures = places;
-        o.texture_count = root_count;
-        o.places = pool;
+        if ((status = cli_open_places(roots, root_count, &o)) != CLI_OK) goto done;
     }
     o.no_animations = no_animations;
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
@@ -181,8 +162,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
 done:
     free(lods);
     free(roots);
-    free(places);
-    ferry_places_free(pool);
+    cli_close_places(&o);
     return status;
 }
 

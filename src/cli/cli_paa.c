@@ -60,7 +60,7 @@ int cli_paa_dump(const char *file, const ferry_asset *asset, const json_t *j)
 
 static int to_png(const char *in, const char *out, size_t mip)
 {
-    ferry_asset *asset = cli_read_as(in, NULL, 0, FERRY_FORMAT_PAA, stderr);
+    ferry_asset *asset = cli_read_as(in, NULL, 0, FERRY_FORMAT_PAA);
     if (!asset) return CLI_INVALID;
     const ferry_paa *p = ferry_asset_object(asset);
     int status = CLI_INVALID;

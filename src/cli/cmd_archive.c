@@ -107,14 +107,6 @@ int cmd_list(int argc, char **argv)
     return status;
 }
 
-static void progress(void *user, size_t done, size_t total, const char *item)
-{
-    if (item)
-        cli_progress_step(user, item);
-    else if (!done)
-        cli_progress_begin(user, total);
-}
-
 int cmd_extract(int argc, char **argv)
 {
     const char *apath = NULL, *outdir = NULL;
@@ -152,7 +144,7 @@ int cmd_extract(int argc, char **argv)
         cli_progress bar = {0};
         /* As convert -r: new files, not flushed one by one. */
         ferry_extract_options o = {pattern, patterns, {.protect_input = apath, .no_sync = true}, cli_print_entry_message,
-                                   NULL, progress, &bar};
+                                   NULL, cli_progress_report, &bar};
         ferry_extract_report report;
         ferry_result r = ferry_archive_extract(archive, outdir, &o, &report, &err);
         cli_progress_end(&bar);

@@ -201,9 +201,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     eo.source = source;
     const char **anim_paths = calloc((size_t)argc, sizeof *anim_paths);
     const char **tex_values = calloc((size_t)argc, sizeof *tex_values);
-    const ferry_place **tex_places = calloc((size_t)argc, sizeof *tex_places);
     size_t tex_count = 0;
-    ferry_places *pool = NULL;
     int status = CLI_USAGE;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
@@ -291,23 +289,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     }
     /* --textures: each a folder or an archive, opened once as a file source
      * (cached: every folder listed once, for the whole batch). */
-    if (!(pool = ferry_places_new())) {
-        fprintf(stderr, "ferry convert: out of memory\n");
-        status = CLI_INVALID;
-        goto done;
-    }
-    for (size_t i = 0; i < tex_count && !eo.skip_textures; i++) {
-        ferry_error err;
-        const ferry_place *root = ferry_places_open(pool, tex_values[i], &err);
-        if (!root) {
-            cli_print_error(tex_values[i], &err);
-            status = CLI_INVALID;
-            goto done;
-        }
-        tex_places[eo.texture_count++] = root;
-    }
-    eo.textures = tex_places;
-    eo.places = pool;
+    if ((status = cli_open_places(tex_values, eo.skip_textures ? 0 : tex_count, &eo)) != CLI_OK) goto done;
     eo.animations = anim_paths;
     if (recursive) {
         if (ala_format) {
@@ -341,8 +323,7 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
 done:
     free(anim_paths);
     free(tex_values);
-    free(tex_places);
-    ferry_places_free(pool);
+    cli_close_places(&eo);
     return status;
 }
 

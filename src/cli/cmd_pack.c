@@ -61,14 +61,6 @@ static void message(void *user, const ferry_message *m)
     if ((u->lines[u->count] = malloc(n))) snprintf(u->lines[u->count++], n, "  %s: %s", folder, reason);
 }
 
-static void progress(void *user, size_t done, size_t total, const char *item)
-{
-    if (item)
-        cli_progress_step(user, item);
-    else if (!done)
-        cli_progress_begin(user, total);
-}
-
 int cmd_pack(int argc, char **argv)
 {
     const char *out = NULL, *dir = NULL, *prefix = NULL;
@@ -114,7 +106,7 @@ int cmd_pack(int argc, char **argv)
     o.write.no_sync = true;
     o.message = message;
     o.user = &u;
-    o.progress = progress;
+    o.progress = cli_progress_report;
     o.progress_user = &bar;
     ferry_pack_report report;
     ferry_error err;

@@ -63,13 +63,6 @@ bool cli_parse_seconds(const char *text, double *out)
     return true;
 }
 
-void cli_sim_warnings(const char *file, const ferry_particle_sim *sim)
-{
-    unsigned w = ferry_particle_sim_warnings(sim);
-    for (unsigned b = 0; b < FERRY_PARTICLE_SIM_WARN_COUNT; b++)
-        if (w & (1u << b)) fprintf(stderr, "%s: warning: %s\n", file, ferry_particle_sim_warning_text(1u << b));
-}
-
 int cmd_particles(int argc, char **argv)
 {
     const char *path = NULL;

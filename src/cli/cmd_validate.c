@@ -78,16 +78,6 @@ static void print_item(void *user, const ferry_validate_item *item)
     }
 }
 
-static void step(void *user, size_t done, size_t total, const char *item)
-{
-    validate_printer *p = user;
-    if (!item)
-        cli_progress_begin(&p->progress, p->report ? 0 : total);
-    else
-        cli_progress_step(&p->progress, item);
-    (void)done;
-}
-
 int cmd_validate(int argc, char **argv)
 {
     bool json = false, check_textures = true, recursive = false;
@@ -172,7 +162,7 @@ int cmd_validate(int argc, char **argv)
         .model = fixed_model.model ? fixed_model.handle : NULL, .model_name = model_path,
         .models = models, .model_count = model_count, .recursive = recursive, .places = places,
         .item = print_item, .item_user = &printer, .message = cli_print_entry_message, .user = "validate",
-        .progress = step, .progress_user = &printer};
+        .progress = json ? NULL : cli_progress_report, .progress_user = &printer.progress};
     ferry_validate_report rep;
     ferry_error err;
     ferry_result r = places && textures && models ? ferry_validate_tree((const char *const *)files, file_count, &o, &rep, &err)

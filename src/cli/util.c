@@ -35,14 +35,12 @@ bool cli_take_file(const char *arg, const char **in, const char **out)
     return true;
 }
 
-void cli_fprint_error(FILE *f, const char *file, const ferry_error *err)
+void cli_print_error(const char *file, const ferry_error *err)
 {
     char line[512];
     ferry_error_format(err, line, sizeof line);
-    fprintf(f, "%s: error: %s\n", CLI_TXT(file), CLI_TXT(line));
+    fprintf(stderr, "%s: error: %s\n", CLI_TXT(file), CLI_TXT(line));
 }
-
-void cli_print_error(const char *file, const ferry_error *err) { cli_fprint_error(stderr, file, err); }
 
 void cli_print_entry_message(void *cmd, const ferry_message *m)
 {
@@ -74,7 +72,7 @@ const char *cli_format_name(ferry_format format)
     return d ? d->name : NULL;
 }
 
-json_t *cli_error_json(const ferry_error *err)
+static json_t *error_json(const ferry_error *err)
 {
     json_t *j = json_object();
     json_object_set_new(j, "code", json_string(ferry_result_name(err->code)));
@@ -92,7 +90,7 @@ void cli_json_append_failure(json_t *report, const char *file, const char *forma
     json_t *j = json_object();
     cli_json_set_text(j, "file", file);
     json_object_set_new(j, "format", format ? json_string(format) : json_null());
-    json_object_set_new(j, "read_error", cli_error_json(err));
+    json_object_set_new(j, "read_error", error_json(err));
     json_object_set_new(j, "valid", json_false());
     json_array_append_new(report, j);
 }
@@ -348,6 +346,14 @@ void cli_progress_step(cli_progress *p, const char *item)
     fprintf(stderr, "\r[%-*.*s] %zu/%zu %-32.32s", width, filled, "##############################", p->done,
             p->total, base);
     fflush(stderr);
+}
+
+void cli_progress_report(void *progress, size_t done, size_t total, const char *item)
+{
+    if (item)
+        cli_progress_step(progress, item);
+    else if (!done)
+        cli_progress_begin(progress, total);
 }
 
 void cli_progress_end(cli_progress *p)
