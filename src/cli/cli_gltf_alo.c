@@ -98,30 +98,18 @@ static ferry_scene *read_scene(const char *in)
 int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
 {
     (void)source;
-    const char *in = NULL, *out = NULL;
+    const char *files[2] = {NULL, NULL}, *textures_out = NULL;
     int ala_format = 0;
     bool allow_invalid = false;
-    const char *textures_out = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(cli_gltf_alo_convert_help, stdout);
-            return CLI_OK;
-        }
-        if (strcmp(argv[i], "--allow-invalid") == 0) {
-            allow_invalid = true;
-        } else if (strcmp(argv[i], "--ala-format") == 0) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "1") != 0 && strcmp(argv[i + 1], "2") != 0))
-                return cli_usage_error("convert", "--ala-format takes 1 or 2");
-            ala_format = atoi(argv[++i]);
-        } else if (strcmp(argv[i], "--textures-out") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("convert", "--textures-out needs a folder");
-            textures_out = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("convert", "option '%s' does not apply to glTF -> ALO (ferry convert --help)", argv[i]);
-        } else if (!cli_take_file(argv[i], &in, &out)) {
-            return CLI_USAGE;
-        }
-    }
+    const cli_option options[] = {CLI_FLAG("--allow-invalid", &allow_invalid),
+                                  CLI_VALUE("--ala-format", &ala_format, cli_take_ala_format, "--ala-format takes 1 or 2"),
+                                  CLI_VALUE("--textures-out", &textures_out, cli_take_text, "--textures-out needs a folder"), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"convert", options, cli_gltf_alo_convert_help,
+                                       "option '%s' does not apply to glTF -> ALO (ferry convert --help)", files, 2,
+                                       CLI_THIRD_FILE}, argc, argv, &count);
+    if (status != CLI_OK) return CLI_STATUS(status);
+    const char *in = files[0], *out = files[1];
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT files");
     ferry_scene *scene = read_scene(in);
     if (!scene) return CLI_INVALID;
@@ -185,16 +173,13 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
 int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source)
 {
     (void)source;
-    const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(cli_gltf_alo_convert_help, stdout);
-            return CLI_OK;
-        }
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("convert", "option '%s' does not apply to FBX/OBJ/Collada -> glTF", argv[i]);
-        if (!cli_take_file(argv[i], &in, &out)) return CLI_USAGE;
-    }
+    const char *files[2] = {NULL, NULL};
+    size_t count;
+    int status = cli_parse(&(cli_args){"convert", NULL, cli_gltf_alo_convert_help,
+                                       "option '%s' does not apply to FBX/OBJ/Collada -> glTF", files, 2, CLI_THIRD_FILE},
+                           argc, argv, &count);
+    if (status != CLI_OK) return CLI_STATUS(status);
+    const char *in = files[0], *out = files[1];
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT files");
     ferry_scene *scene = read_scene(in);
     if (!scene) return CLI_INVALID;
@@ -211,7 +196,6 @@ int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source)
         scene->image_count = 0;
     }
     ferry_write_options wo = {in, false};
-    int status = CLI_OK;
     if (ferry_gltf_save(scene, out, &wo, &err) != FERRY_OK) {
         cli_print_error(out, &err);
         status = CLI_INVALID;

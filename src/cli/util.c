@@ -22,17 +22,103 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 bool cli_is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
-bool cli_take_file(const char *arg, const char **in, const char **out)
+int cli_parse(const cli_args *a, int argc, char **argv, size_t *count)
 {
-    if (!*in) {
-        *in = arg;
-    } else if (!*out) {
-        *out = arg;
-    } else {
-        cli_usage_error("convert", "expected IN and OUT, got a third file '%s'", arg);
-        return false;
+    *count = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (a->usage && cli_is_help(arg)) {
+            fputs(a->usage, stdout);
+            return CLI_HELP;
+        }
+        const cli_option *o = a->options;
+        while (o && o->name && strcmp(o->name, arg) != 0) o++;
+        if (o && o->name) {
+            int taken = CLI_OK;
+            if (!o->take)
+                *(bool *)o->to = true;
+            else if (!o->missing)
+                taken = o->take(a->cmd, arg, NULL, o->to);
+            else if (i + 1 >= argc)
+                return cli_usage_error(a->cmd, o->missing, arg);
+            else
+                taken = o->take(a->cmd, arg, argv[++i], o->to);
+            if (taken == CLI_REFUSED)
+                return o->bad ? cli_usage_error(a->cmd, o->bad, argv[i]) : cli_usage_error(a->cmd, o->missing, arg);
+            if (taken != CLI_OK) return taken;
+        } else if (arg[0] == '-' && arg[1]) {
+            return cli_usage_error(a->cmd, a->unknown ? a->unknown : "unknown option '%s'", arg);
+        } else if (!a->files) {
+            argv[1 + (*count)++] = argv[i];
+        } else if (*count < a->max) {
+            a->files[(*count)++] = arg;
+        } else {
+            return cli_usage_error(a->cmd, a->too_many, arg);
+        }
     }
-    return true;
+    return CLI_OK;
+}
+
+int cli_take_text(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    *(const char **)to = value;
+    return CLI_OK;
+}
+
+int cli_take_item(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    cli_list *list = to;
+    list->items[list->count++] = value;
+    return CLI_OK;
+}
+
+int cli_take_seconds(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    cli_number *n = to;
+    char *end;
+    double v = strtod(value, &end);
+    if (end == value || *end || !isfinite(v) || v < 0) return CLI_REFUSED;
+    n->value = v;
+    n->text = value;
+    return CLI_OK;
+}
+
+int cli_take_seed(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    if (!value[0] || value[0] == '-') return CLI_REFUSED;
+    char *end;
+    unsigned long long v = strtoull(value, &end, 0);
+    if (*end) return CLI_REFUSED;
+    *(uint64_t *)to = v;
+    return CLI_OK;
+}
+
+int cli_take_height(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    char *end;
+    double v = strtod(value, &end);
+    if (end == value || *end || !isfinite(v) || fabs(v) > 1e30) return CLI_REFUSED;
+    *(float *)to = (float)v;
+    return CLI_OK;
+}
+
+int cli_take_ala_format(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0) return CLI_REFUSED;
+    *(int *)to = value[0] - '0';
+    return CLI_OK;
+}
+
+int cli_take_texture_place(const char *cmd, const char *name, const char *value, void *to)
+{
+    int status = cli_check_texture_place(cmd, value);
+    return status == CLI_OK ? cli_take_item(cmd, name, value, to) : status;
 }
 
 void cli_print_error(const char *file, const ferry_error *err)
