@@ -46,21 +46,6 @@ static void not_known(const uint8_t *data, size_t size, ferry_error *err)
     ferry_asset_free(none);
 }
 
-bool cli_asset_read(const uint8_t *data, size_t size, cli_asset *a, ferry_error *err)
-{
-    memset(a, 0, sizeof *a);
-    ferry_format f = ferry_detect(data, size);
-    a->kind = alamo_kind(f);
-    if (a->kind == FERRY_ALAMO_UNKNOWN) {
-        not_known(data, size, err);
-        return false;
-    }
-    ferry_asset *handle;
-    if (ferry_asset_read(data, size, &(ferry_asset_options){.format = f}, &handle, err) != FERRY_OK) return false;
-    take(a, handle);
-    return true;
-}
-
 bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
 {
     memset(a, 0, sizeof *a);

@@ -64,15 +64,6 @@ static void on_item(void *user, const ferry_export_item *item)
     free(log);
 }
 
-static void on_progress(void *user, size_t done, size_t total, const char *item)
-{
-    batch_print *b = user;
-    if (done == 0)
-        cli_progress_begin(&b->progress, total);
-    else
-        cli_progress_step(&b->progress, item);
-}
-
 static void on_message(void *user, const ferry_message *m)
 {
     (void)user;
@@ -129,23 +120,16 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
     o.jobs = jobs > 0 ? (unsigned)jobs : 0;
     o.item = on_item;
     o.item_user = &b;
-    o.progress = on_progress;
-    o.progress_user = &b;
+    o.progress = cli_progress_report;
+    o.progress_user = &b.progress;
     o.places = co->places;
     /* --anim FILE with -r: attached to every model, as asked. */
-    size_t anim_count = co->animations ? co->animation_count : 0;
-    ferry_asset **anims = calloc(anim_count ? anim_count : 1, sizeof *anims);
+    size_t anim_count;
+    ferry_asset **anims = cli_open_animations(co, &anim_count);
     ferry_export_tree_report t = {0};
     ferry_error err;
     int status = CLI_INVALID;
     if (!anims) goto done;
-    for (size_t i = 0; i < anim_count; i++) {
-        ferry_asset_options ao = {.name = co->animations[i], .bytes_only = true};
-        if (ferry_asset_open(co->animations[i], &ao, &anims[i], &err) != FERRY_OK) {
-            cli_print_error(co->animations[i], &err);
-            goto done;
-        }
-    }
     e->animations = (const ferry_asset *const *)anims;
     e->animation_count = anim_count;
     ferry_result r = ferry_export_tree(in, out_dir, &o, &t, &err);
@@ -201,8 +185,7 @@ done:
     if (b.logs_out) cli_memstream_close(b.logs_out, &b.logs, &b.logs_size);
     free(b.logs);
     json_decref(b.files);
-    for (size_t i = 0; anims && i < anim_count; i++) ferry_asset_free(anims[i]);
-    free(anims);
+    cli_close_animations(anims, anim_count);
     ferry_export_tree_report_free(&t);
     return status;
 }

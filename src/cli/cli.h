@@ -31,14 +31,6 @@ int cmd_list(int argc, char **argv);    /* cmd_archive.c */
 int cmd_extract(int argc, char **argv);
 int cmd_pack(int argc, char **argv); /* cmd_pack.c */
 
-/* cmd_particles.c: shared with cmd_render.c. */
-bool cli_parse_seed(const char *text, uint64_t *out);
-bool cli_parse_seconds(const char *text, double *out); /* finite, 0 or more */
-/* --ground Z / --no-ground at argv[*i]: true when it was one (then *status
- * is CLI_USAGE if its value was bad, and *i moved past the value). */
-bool cli_parse_ground(const char *cmd, int argc, char **argv, int *i, float *z, bool *none, int *status);
-struct ferry_particle_sim;
-void cli_sim_warnings(const char *file, const struct ferry_particle_sim *sim);
 
 /* Any Alamo file, read by what its content says it is: the asset
  * (ferry_asset) and its typed object, by kind. */
@@ -55,10 +47,6 @@ typedef struct cli_asset {
  * unsupported or the reader's located error) and returns false. The file's
  * format is told by its content: anything but an Alamo file is refused. */
 bool cli_asset_load(const char *path, cli_asset *asset, ferry_error *err);
-/* Reads an Alamo file already in memory. `data` stays the caller's: the
- * typed object keeps nothing of it (Alamo readers copy what they keep),
- * the handle's bytes point into it. */
-bool cli_asset_read(const uint8_t *data, size_t size, cli_asset *asset, ferry_error *err);
 void cli_asset_free(cli_asset *asset);
 bool cli_has_ext(const char *path, const char *ext);
 
@@ -78,14 +66,68 @@ int cli_check_texture_place(const char *cmd, const char *path);
 /* Prints "ferry CMD: message" and a hint to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool cli_is_help(const char *arg);
-/* A file argument of `ferry convert`: IN, then OUT. A third is a usage
- * error: printed, and false returned (the command returns CLI_USAGE). */
-bool cli_take_file(const char *arg, const char **in, const char **out);
+
+/* ---- the options of a command (cli_parse) ---- */
+
+/* What an option's reader says of its value: taken, refused (cli_parse
+ * prints the option's `bad`, or `missing`), or CLI_USAGE when the reader
+ * printed why itself. cli_parse returns CLI_HELP when it printed the usage. */
+enum { CLI_REFUSED = -2, CLI_HELP = -1 };
+typedef int (*cli_take_fn)(const char *cmd, const char *name, const char *value, void *to);
+
+typedef struct cli_option {
+    const char *name; /* "--json" */
+    void *to;         /* a flag's bool, or what `take` fills */
+    /* The value's reader; NULL: a flag (sets *(bool *)to). With `missing`
+     * NULL it is a flag that acts: called with value NULL. */
+    cli_take_fn take;
+    const char *missing; /* the usage error when no value follows ("%s": the option) */
+    const char *bad;     /* the usage error of a refused value ("%s": it); NULL: `missing` */
+} cli_option;
+#define CLI_FLAG(name, to) {name, to, NULL, NULL, NULL}
+#define CLI_VALUE(name, to, take, missing) {name, to, take, missing, NULL}
+
+/* Readers: the text itself (const char **), the text appended to a
+ * cli_list, a finite number 0 or more (cli_number), an unsigned integer
+ * (uint64_t), a finite height (float), 1 or 2 (int), a --textures folder
+ * or archive appended to a cli_list (cli_check_texture_place). */
+typedef struct cli_number {
+    double value;
+    const char *text; /* as given; NULL: not given */
+} cli_number;
+typedef struct cli_list {
+    const char **items; /* room for every argument */
+    size_t count;
+} cli_list;
+int cli_take_text(const char *cmd, const char *name, const char *value, void *to);
+int cli_take_item(const char *cmd, const char *name, const char *value, void *to);
+int cli_take_seconds(const char *cmd, const char *name, const char *value, void *to);
+int cli_take_seed(const char *cmd, const char *name, const char *value, void *to);
+int cli_take_height(const char *cmd, const char *name, const char *value, void *to);
+int cli_take_ala_format(const char *cmd, const char *name, const char *value, void *to);
+int cli_take_texture_place(const char *cmd, const char *name, const char *value, void *to);
+
+typedef struct cli_args {
+    const char *cmd;            /* "info": how usage errors name it */
+    const cli_option *options;  /* up to one with name NULL */
+    const char *usage;          /* printed for --help or -h; NULL: no help here */
+    const char *unknown;        /* the usage error of any other option ("%s": it); NULL: "unknown option '%s'" */
+    const char **files;         /* the other arguments, in order: room for `max`; NULL: */
+    size_t max;                 /* as many as come, in argv[1], argv[2]... (the options' places) */
+    const char *too_many;       /* the usage error of one more ("%s": it) */
+} cli_args;
+
+/* Reads argv[1..] as `a` says, in order, stopping at the first usage
+ * error (printed: CLI_USAGE) or help (CLI_HELP); CLI_OK with the options
+ * set and the files in a->files, their count returned in *count. */
+int cli_parse(const cli_args *a, int argc, char **argv, size_t *count);
+/* The too_many of `ferry convert`'s IN and OUT. */
+#define CLI_THIRD_FILE "expected IN and OUT, got a third file '%s'"
+/* What a command returns for cli_parse's status (CLI_HELP: success). */
+#define CLI_STATUS(status) ((status) == CLI_HELP ? CLI_OK : (status))
 
 /* "FILE: offset 0x.. (..), chunk ..: message" on stderr (or `f`). */
 void cli_print_error(const char *file, const ferry_error *err);
-void cli_fprint_error(FILE *f, const char *file, const ferry_error *err);
-json_t *cli_error_json(const ferry_error *err);
 /* Appends {file, format (or null), read_error, valid: false} to `report`:
  * the one shape of a file that could not be read, in every format. */
 void cli_json_append_failure(json_t *report, const char *file, const char *format, const ferry_error *err);
@@ -155,5 +197,7 @@ typedef struct cli_progress {
 void cli_progress_begin(cli_progress *p, size_t total);
 void cli_progress_step(cli_progress *p, const char *item);
 void cli_progress_end(cli_progress *p);
+/* A job's progress (ferry_progress_fn; user: the cli_progress) on that bar. */
+void cli_progress_report(void *progress, size_t done, size_t total, const char *item);
 
 #endif

@@ -236,48 +236,57 @@ int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j)
 
 static bool is_gltf(const char *path) { return cli_has_ext(path, ".glb") || cli_has_ext(path, ".gltf"); }
 
+/* --lod, --triangles, --error: the level of detail, counted (one may be given). */
+typedef struct lod_choice {
+    ferry_alm_lod_options lod;
+    int chosen;
+} lod_choice;
+
+static int take_lod(const char *cmd, const char *a, const char *v, void *to)
+{
+    lod_choice *c = to;
+    char *end;
+    if (a[2] == 'e') {
+        double e = strtod(v, &end);
+        if (*end || end == v || !(e >= 0) || isinf(e))
+            return cli_usage_error(cmd, "--error takes a number of 0 or more, not '%s'", v);
+        c->lod.max_error = e;
+    } else {
+        long long n = strtoll(v, &end, 10);
+        bool triangles = a[2] == 't';
+        if (*end || end == v || n < (triangles ? 1 : 0) || n > UINT32_MAX)
+            return cli_usage_error(cmd, "%s takes a whole number of %s, not '%s'", a, triangles ? "1 or more" : "0 or more", v);
+        if (triangles)
+            c->lod.max_triangles = (uint32_t)n;
+        else
+            c->lod.collapses = n;
+    }
+    c->chosen++;
+    return CLI_OK;
+}
+
+static int take_anim(const char *cmd, const char *name, const char *value, void *to)
+{
+    if (*(const char **)to) return cli_usage_error(cmd, "an ALM file holds one animation: give --anim once");
+    return cli_take_text(cmd, name, value, to);
+}
+
 int cli_alm_convert(int argc, char **argv, ferry_format source)
 {
-    const char *in = NULL, *out = NULL;
-    ferry_alm_lod_options lod = {-1, 0, -1.0};
-    int chosen = 0;
-    const char *anim = NULL;
+    const char *files[2] = {NULL, NULL}, *anim = NULL;
+    lod_choice choice = {{-1, 0, -1.0}, 0};
     bool allow_invalid = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--allow-invalid") == 0) {
-            allow_invalid = true;
-        } else if (strcmp(a, "--anim") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("convert", "--anim needs an .ala file or 'auto'");
-            if (anim) return cli_usage_error("convert", "an ALM file holds one animation: give --anim once");
-            anim = argv[++i];
-        } else if (strcmp(a, "--lod") == 0 || strcmp(a, "--triangles") == 0 || strcmp(a, "--error") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("convert", "%s needs a value", a);
-            const char *v = argv[++i];
-            char *end;
-            if (a[2] == 'e') {
-                double e = strtod(v, &end);
-                if (*end || end == v || !(e >= 0) || isinf(e))
-                    return cli_usage_error("convert", "--error takes a number of 0 or more, not '%s'", v);
-                lod.max_error = e;
-            } else {
-                long long n = strtoll(v, &end, 10);
-                bool triangles = a[2] == 't';
-                if (*end || end == v || n < (triangles ? 1 : 0) || n > UINT32_MAX)
-                    return cli_usage_error("convert", "%s takes a whole number of %s, not '%s'", a,
-                                           triangles ? "1 or more" : "0 or more", v);
-                if (triangles)
-                    lod.max_triangles = (uint32_t)n;
-                else
-                    lod.collapses = n;
-            }
-            chosen++;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("convert", "option '%s' does not apply to ALM conversions", a);
-        } else if (!cli_take_file(a, &in, &out)) {
-            return CLI_USAGE;
-        }
-    }
+    const cli_option options[] = {CLI_FLAG("--allow-invalid", &allow_invalid),
+                                  CLI_VALUE("--anim", &anim, take_anim, "--anim needs an .ala file or 'auto'"),
+                                  CLI_VALUE("--lod", &choice, take_lod, "%s needs a value"),
+                                  CLI_VALUE("--triangles", &choice, take_lod, "%s needs a value"),
+                                  CLI_VALUE("--error", &choice, take_lod, "%s needs a value"), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"convert", options, NULL, "option '%s' does not apply to ALM conversions", files, 2,
+                                       CLI_THIRD_FILE}, argc, argv, &count);
+    if (status != CLI_OK) return status;
+    const char *in = files[0], *out = files[1];
+    int chosen = choice.chosen;
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     if (chosen > 1) return cli_usage_error("convert", "choose one of --lod, --triangles and --error");
     /* The input by content (cmd_convert.c's route), the output by its name. */
@@ -288,7 +297,7 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
     cli_convert_options o = {0};
     o.source = source;
     o.allow_invalid = allow_invalid;
-    o.alm_lod = chosen ? &lod : NULL;
+    o.alm_lod = chosen ? &choice.lod : NULL;
     o.anim = anim;
     if (anim && !(in_alo && cli_has_ext(out, ".alm")))
         return cli_usage_error("convert", "--anim applies to building an .alm from an .alo model");

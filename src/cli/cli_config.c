@@ -71,7 +71,7 @@ int cli_config_dump(const char *file, const ferry_asset *asset, const json_t *j)
     (void)j;
     size_t size;
     const uint8_t *data = ferry_asset_bytes(asset, &size);
-    ferry_asset *config = cli_read_as(file, data, size, ferry_asset_format(asset), stderr);
+    ferry_asset *config = cli_read_as(file, data, size, ferry_asset_format(asset));
     if (!config) return CLI_INVALID;
     ferry_buffer text = {0};
     ferry_error err;
@@ -108,7 +108,7 @@ static const char *const rap_exts[] = {".rvmat", ".bin", ".bisurf", ".sqm", ".fs
 static int to_layout(const char *in, const char *out, unsigned layout, ferry_format source)
 {
     ferry_format as = layout == FERRY_LAYOUT_TEXT ? source : FERRY_FORMAT_UNKNOWN;
-    ferry_asset *asset = cli_read_as(in, NULL, 0, as, stderr);
+    ferry_asset *asset = cli_read_as(in, NULL, 0, as);
     if (!asset) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_error err;
@@ -129,12 +129,12 @@ static int to_layout(const char *in, const char *out, unsigned layout, ferry_for
 
 int cli_config_convert(int argc, char **argv, ferry_format source)
 {
-    const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (a[0] == '-' && a[1]) return cli_usage_error("convert", "option '%s' does not apply to config conversions", a);
-        if (!cli_take_file(a, &in, &out)) return CLI_USAGE;
-    }
+    const char *files[2] = {NULL, NULL}, *in, *out;
+    size_t count;
+    int status = cli_parse(&(cli_args){"convert", NULL, NULL, "option '%s' does not apply to config conversions", files, 2,
+                                       CLI_THIRD_FILE}, argc, argv, &count);
+    if (status != CLI_OK) return status;
+    in = files[0], out = files[1];
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     if (has_any_ext(out, text_exts, COUNT(text_exts))) return to_layout(in, out, FERRY_LAYOUT_TEXT, source);
     if (!has_any_ext(out, rap_exts, COUNT(rap_exts)))

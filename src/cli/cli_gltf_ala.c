@@ -55,36 +55,33 @@ static void list_animations(const ferry_scene *scene)
         fprintf(stderr, "  %zu: %s\n", i, scene->animations[i].name ? CLI_TXT(scene->animations[i].name) : "(no name)");
 }
 
+static int take_fps(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    char *end;
+    double fps = strtod(value, &end);
+    if (*end || end == value || !(fps > 0 && fps <= 1000)) return CLI_REFUSED;
+    *(double *)to = fps;
+    return CLI_OK;
+}
+
 int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
 {
     (void)source;
-    const char *in = NULL, *out = NULL, *which = NULL, *model_path = NULL;
+    const char *files[2] = {NULL, NULL}, *which = NULL, *model_path = NULL;
     int ala_format = 0;
     double fps = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            fputs(cli_gltf_ala_convert_help, stdout);
-            return CLI_OK;
-        } else if (strcmp(a, "--animation") == 0 || strcmp(a, "--ala-format") == 0 || strcmp(a, "--model") == 0 ||
-                   strcmp(a, "--fps") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("convert", "%s needs a value", a);
-            const char *v = argv[++i];
-            if (strcmp(a, "--fps") == 0) {
-                char *end;
-                fps = strtod(v, &end);
-                if (*end || end == v || !(fps > 0 && fps <= 1000))
-                    return cli_usage_error("convert", "--fps takes a number above 0 and at most 1000, not '%s'", v);
-            } else if (strcmp(a, "--animation") == 0) which = v;
-            else if (strcmp(a, "--model") == 0) model_path = v;
-            else if (strcmp(v, "1") == 0 || strcmp(v, "2") == 0) ala_format = v[0] - '0';
-            else return cli_usage_error("convert", "--ala-format takes 1 or 2");
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("convert", "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)", a);
-        } else if (!cli_take_file(a, &in, &out)) {
-            return CLI_USAGE;
-        }
-    }
+    const cli_option options[] = {
+        CLI_VALUE("--animation", &which, cli_take_text, "%s needs a value"),
+        {"--ala-format", &ala_format, cli_take_ala_format, "%s needs a value", "--ala-format takes 1 or 2"},
+        CLI_VALUE("--model", &model_path, cli_take_text, "%s needs a value"),
+        {"--fps", &fps, take_fps, "%s needs a value", "--fps takes a number above 0 and at most 1000, not '%s'"}, {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"convert", options, cli_gltf_ala_convert_help,
+                                       "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)",
+                                       files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    if (status != CLI_OK) return CLI_STATUS(status);
+    const char *in = files[0], *out = files[1];
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     ferry_error err;
     ferry_scene *scene = NULL;
@@ -94,7 +91,7 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         cli_print_error(in, &err);
         return CLI_INVALID;
     }
-    int status = CLI_INVALID;
+    status = CLI_INVALID;
     size_t index = 0;
     ferry_asset *model_asset = NULL;
     if (scene->animation_count == 0) {
@@ -109,7 +106,7 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         status = which ? CLI_INVALID : CLI_USAGE;
         goto done;
     }
-    if (model_path && !(model_asset = cli_read_as(model_path, NULL, 0, FERRY_FORMAT_ALO_MODEL, stderr))) goto done;
+    if (model_path && !(model_asset = cli_read_as(model_path, NULL, 0, FERRY_FORMAT_ALO_MODEL))) goto done;
     ferry_author_ala_options ao = {0};
     ao.name = in;
     ao.animation_index = index;

@@ -86,45 +86,43 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
     return scene;
 }
 
-/* The same, NULL with the error printed. */
-static ferry_scene *read_scene(const char *in)
+/* IN and OUT of a conversion from a scene file, its options read as
+ * `options` says, and IN read; NULL with *status set (CLI_OK after --help). */
+static ferry_scene *scene_args(int argc, char **argv, const cli_option *options, const char *unknown, const char **files,
+                               int *status)
 {
+    size_t count;
+    *status = cli_parse(&(cli_args){"convert", options, cli_gltf_alo_convert_help, unknown, files, 2, CLI_THIRD_FILE}, argc,
+                        argv, &count);
+    if (*status != CLI_OK) {
+        *status = CLI_STATUS(*status);
+        return NULL;
+    }
+    if (!files[0] || !files[1]) {
+        *status = cli_usage_error("convert", "expected IN and OUT files");
+        return NULL;
+    }
     ferry_error err;
-    ferry_scene *scene = load_scene(in, &err);
-    if (!scene) cli_print_error(in, &err);
+    ferry_scene *scene = load_scene(files[0], &err);
+    if (!scene) cli_print_error(files[0], &err);
+    *status = scene ? CLI_OK : CLI_INVALID;
     return scene;
 }
 
 int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
 {
     (void)source;
-    const char *in = NULL, *out = NULL;
+    const char *files[2] = {NULL, NULL}, *textures_out = NULL;
     int ala_format = 0;
     bool allow_invalid = false;
-    const char *textures_out = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(cli_gltf_alo_convert_help, stdout);
-            return CLI_OK;
-        }
-        if (strcmp(argv[i], "--allow-invalid") == 0) {
-            allow_invalid = true;
-        } else if (strcmp(argv[i], "--ala-format") == 0) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "1") != 0 && strcmp(argv[i + 1], "2") != 0))
-                return cli_usage_error("convert", "--ala-format takes 1 or 2");
-            ala_format = atoi(argv[++i]);
-        } else if (strcmp(argv[i], "--textures-out") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("convert", "--textures-out needs a folder");
-            textures_out = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("convert", "option '%s' does not apply to glTF -> ALO (ferry convert --help)", argv[i]);
-        } else if (!cli_take_file(argv[i], &in, &out)) {
-            return CLI_USAGE;
-        }
-    }
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT files");
-    ferry_scene *scene = read_scene(in);
-    if (!scene) return CLI_INVALID;
+    const cli_option options[] = {CLI_FLAG("--allow-invalid", &allow_invalid),
+                                  CLI_VALUE("--ala-format", &ala_format, cli_take_ala_format, "--ala-format takes 1 or 2"),
+                                  CLI_VALUE("--textures-out", &textures_out, cli_take_text, "--textures-out needs a folder"), {0}};
+    int status;
+    ferry_scene *scene =
+        scene_args(argc, argv, options, "option '%s' does not apply to glTF -> ALO (ferry convert --help)", files, &status);
+    if (!scene) return status;
+    const char *in = files[0], *out = files[1];
     ferry_error err;
     ferry_author_alo_options ao = {0};
     ao.name = in;
@@ -185,19 +183,11 @@ int cli_gltf_alo_convert(int argc, char **argv, ferry_format source)
 int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source)
 {
     (void)source;
-    const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(cli_gltf_alo_convert_help, stdout);
-            return CLI_OK;
-        }
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("convert", "option '%s' does not apply to FBX/OBJ/Collada -> glTF", argv[i]);
-        if (!cli_take_file(argv[i], &in, &out)) return CLI_USAGE;
-    }
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT files");
-    ferry_scene *scene = read_scene(in);
-    if (!scene) return CLI_INVALID;
+    const char *files[2] = {NULL, NULL};
+    int status;
+    ferry_scene *scene = scene_args(argc, argv, NULL, "option '%s' does not apply to FBX/OBJ/Collada -> glTF", files, &status);
+    if (!scene) return status;
+    const char *in = files[0], *out = files[1];
     ferry_error err;
     /* The reader names textures without loading them (self-contained
      * files only); glTF images need their bytes, so the names are left out. */
@@ -211,7 +201,6 @@ int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source)
         scene->image_count = 0;
     }
     ferry_write_options wo = {in, false};
-    int status = CLI_OK;
     if (ferry_gltf_save(scene, out, &wo, &err) != FERRY_OK) {
         cli_print_error(out, &err);
         status = CLI_INVALID;

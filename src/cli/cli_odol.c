@@ -83,50 +83,43 @@ int cli_odol_dump(const char *file, const ferry_asset *asset, const json_t *j)
     return CLI_OK;
 }
 
+/* --lod N: a LOD index, appended to the list. */
+typedef struct lod_list {
+    uint32_t *items;
+    size_t count;
+} lod_list;
+
+static int take_lod(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    lod_list *l = to;
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (*end || v < 0 || v > 65535) return CLI_REFUSED;
+    l->items[l->count++] = (uint32_t)v;
+    return CLI_OK;
+}
+
 int cli_odol_convert(int argc, char **argv, ferry_format source)
 {
-    const char *in = NULL, *out = NULL;
-    uint32_t *lods = calloc((size_t)argc, sizeof *lods);
-    size_t lod_count = 0;
-    const char **roots = calloc((size_t)argc, sizeof *roots);
-    size_t root_count = 0;
-    ferry_places *pool = NULL;
-    const ferry_place **places = NULL;
+    const char *files[2] = {NULL, NULL};
+    lod_list lod_list = {calloc((size_t)argc, sizeof(uint32_t)), 0};
+    cli_list root_list = {calloc((size_t)argc, sizeof(const char *)), 0};
     bool all = false, game_view = false, allow_invalid = false, no_animations = false;
-    int status = CLI_USAGE;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--all") == 0) {
-            all = true;
-        } else if (strcmp(argv[i], "--game-view") == 0) {
-            game_view = true;
-        } else if (strcmp(argv[i], "--lod") == 0) {
-            char *end;
-            long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
-            if (i + 1 >= argc || *end || v < 0 || v > 65535) {
-                status = cli_usage_error("convert", "--lod takes a LOD index (see ferry info)");
-                goto done;
-            }
-            lods[lod_count++] = (uint32_t)v;
-            i++;
-        } else if (strcmp(argv[i], "--textures") == 0) {
-            if (i + 1 >= argc) {
-                status = cli_usage_error("convert", "--textures needs a folder or an archive");
-                goto done;
-            }
-            if ((status = cli_check_texture_place("convert", argv[i + 1])) != CLI_OK) goto done;
-            status = CLI_USAGE;
-            roots[root_count++] = argv[++i];
-        } else if (strcmp(argv[i], "--allow-invalid") == 0) {
-            allow_invalid = true;
-        } else if (strcmp(argv[i], "--no-animations") == 0) {
-            no_animations = true;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            status = cli_usage_error("convert", "option '%s' does not apply to P3D files", argv[i]);
-            goto done;
-        } else if (!cli_take_file(argv[i], &in, &out)) {
-            goto done;
-        }
-    }
+    cli_convert_options o = {0};
+    const cli_option options[] = {
+        CLI_FLAG("--all", &all), CLI_FLAG("--game-view", &game_view),
+        CLI_VALUE("--lod", &lod_list, take_lod, "--lod takes a LOD index (see ferry info)"),
+        CLI_VALUE("--textures", &root_list, cli_take_texture_place, "--textures needs a folder or an archive"),
+        CLI_FLAG("--allow-invalid", &allow_invalid), CLI_FLAG("--no-animations", &no_animations), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"convert", options, NULL, "option '%s' does not apply to P3D files", files, 2,
+                                       CLI_THIRD_FILE}, argc, argv, &count);
+    const char *in = files[0], *out = files[1], **roots = root_list.items;
+    uint32_t *lods = lod_list.items;
+    size_t lod_count = lod_list.count, root_count = root_list.count;
+    if (status != CLI_OK) goto done;
+    status = CLI_USAGE;
     if (!in || !out) {
         status = cli_usage_error("convert", "expected IN.p3d and OUT");
         goto done;
@@ -140,7 +133,6 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
         goto done;
     }
     /* The game's view is the default: what players see first. */
-    cli_convert_options o = {0};
     o.source = source;
     o.allow_invalid = allow_invalid;
     o.lods = lod_count ? lods : NULL;
@@ -149,24 +141,7 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     if (root_count && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) {
         /* Each --textures place (a folder, an archive) as a file source:
          * a root of addon folders (docs/formats/odol-gltf.md, "Textures"). */
-        if (!(pool = ferry_places_new()) || !(places = calloc(root_count, sizeof *places))) {
-            fprintf(stderr, "ferry convert: out of memory\n");
-            status = CLI_INVALID;
-            goto done;
-        }
-        for (size_t i = 0; i < root_count; i++) {
-            ferry_error err;
-            const ferry_place *root = ferry_places_open(pool, roots[i], &err);
-            if (!root) {
-                cli_print_error(roots[i], &err);
-                status = CLI_INVALID;
-                goto done;
-            }
-            places[i] = root;
-        }
-        o.textures = places;
-        o.texture_count = root_count;
-        o.places = pool;
+        if ((status = cli_open_places(roots, root_count, &o)) != CLI_OK) goto done;
     }
     o.no_animations = no_animations;
     if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
@@ -180,9 +155,8 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     }
 done:
     free(lods);
-    free(roots);
-    free(places);
-    ferry_places_free(pool);
+    free((void *)roots);
+    cli_close_places(&o);
     return status;
 }
 

@@ -60,7 +60,7 @@ int cli_paa_dump(const char *file, const ferry_asset *asset, const json_t *j)
 
 static int to_png(const char *in, const char *out, size_t mip)
 {
-    ferry_asset *asset = cli_read_as(in, NULL, 0, FERRY_FORMAT_PAA, stderr);
+    ferry_asset *asset = cli_read_as(in, NULL, 0, FERRY_FORMAT_PAA);
     if (!asset) return CLI_INVALID;
     const ferry_paa *p = ferry_asset_object(asset);
     int status = CLI_INVALID;
@@ -145,37 +145,42 @@ static int from_image(const char *in, const char *out, const ferry_paa_encode_op
     return status;
 }
 
+/* --dxt1, --dxt5: the type, one of them. */
+static int take_type(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)value;
+    uint16_t *type = to, t = name[5] == '1' ? FERRY_PAA_DXT1 : FERRY_PAA_DXT5;
+    if (*type && *type != t) return cli_usage_error(cmd, "choose one of --dxt1 and --dxt5");
+    *type = t;
+    return CLI_OK;
+}
+
+static int take_mip(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    char *end;
+    long long mip = strtoll(value, &end, 10);
+    if (*end || end == value || mip < 0 || mip > 64) return CLI_REFUSED;
+    *(long long *)to = mip;
+    return CLI_OK;
+}
+
 int cli_paa_convert(int argc, char **argv, ferry_format source)
 {
-    const char *in = NULL, *out = NULL;
+    const char *files[2] = {NULL, NULL};
     long long mip = -1;
     ferry_paa_encode_options enc = {0};
-    bool linear = false, srgb = false, encode_option = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--dxt1") == 0 || strcmp(a, "--dxt5") == 0) {
-            uint16_t t = a[5] == '1' ? FERRY_PAA_DXT1 : FERRY_PAA_DXT5;
-            if (enc.type && enc.type != t) return cli_usage_error("convert", "choose one of --dxt1 and --dxt5");
-            enc.type = t;
-            encode_option = true;
-        } else if (strcmp(a, "--linear") == 0) {
-            linear = encode_option = true;
-        } else if (strcmp(a, "--srgb") == 0) {
-            srgb = encode_option = true;
-        } else if (strcmp(a, "--no-lzo") == 0) {
-            enc.no_lzo = encode_option = true;
-        } else if (strcmp(a, "--mip") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("convert", "--mip needs a mipmap number");
-            char *end;
-            mip = strtoll(argv[++i], &end, 10);
-            if (*end || end == argv[i] || mip < 0 || mip > 64)
-                return cli_usage_error("convert", "--mip takes a mipmap number from 0, not '%s'", argv[i]);
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("convert", "option '%s' does not apply to PAA conversions", a);
-        } else if (!cli_take_file(a, &in, &out)) {
-            return CLI_USAGE;
-        }
-    }
+    bool linear = false, srgb = false;
+    const cli_option options[] = {{"--dxt1", &enc.type, take_type, NULL, NULL}, {"--dxt5", &enc.type, take_type, NULL, NULL},
+                                  CLI_FLAG("--linear", &linear), CLI_FLAG("--srgb", &srgb), CLI_FLAG("--no-lzo", &enc.no_lzo),
+                                  {"--mip", &mip, take_mip, "--mip needs a mipmap number",
+                                   "--mip takes a mipmap number from 0, not '%s'"}, {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"convert", options, NULL, "option '%s' does not apply to PAA conversions", files, 2,
+                                       CLI_THIRD_FILE}, argc, argv, &count);
+    if (status != CLI_OK) return status;
+    const char *in = files[0], *out = files[1];
+    bool encode_option = enc.type || linear || srgb || enc.no_lzo;
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     bool paa_out = cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac");
     if (linear && srgb) return cli_usage_error("convert", "choose one of --linear and --srgb");

@@ -75,24 +75,13 @@ int cmd_list(int argc, char **argv)
 {
     bool json = false;
     const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(list_usage, stdout);
-            return CLI_OK;
-        }
-        if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("list", "unknown option '%s'", argv[i]);
-        else if (path)
-            return cli_usage_error("list", "one archive at a time");
-        else
-            path = argv[i];
-    }
+    const cli_option options[] = {CLI_FLAG("--json", &json), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"list", options, list_usage, NULL, &path, 1, "one archive at a time"}, argc, argv, &count);
+    if (status != CLI_OK) return CLI_STATUS(status);
     if (!path) return cli_usage_error("list", "no archive given");
     ferry_asset *a = open_archive("list", path);
     if (!a) return CLI_INVALID;
-    int status = CLI_OK;
     if (json) {
         json_t *j = cli_asset_json(path, a, FERRY_INFO_ENTRIES, CLI_JSON_OUTPUT);
         if (j)
@@ -107,52 +96,30 @@ int cmd_list(int argc, char **argv)
     return status;
 }
 
-static void progress(void *user, size_t done, size_t total, const char *item)
-{
-    if (item)
-        cli_progress_step(user, item);
-    else if (!done)
-        cli_progress_begin(user, total);
-}
-
 int cmd_extract(int argc, char **argv)
 {
-    const char *apath = NULL, *outdir = NULL;
-    size_t patterns = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(extract_usage, stdout);
             return CLI_OK;
         }
     }
-    const char **pattern = calloc((size_t)argc, sizeof *pattern);
-    if (!pattern) return CLI_INVALID;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1]) {
-            free(pattern);
-            return cli_usage_error("extract", "unknown option '%s'", argv[i]);
-        }
-        if (!apath)
-            apath = argv[i];
-        else if (!outdir)
-            outdir = argv[i];
-        else
-            pattern[patterns++] = argv[i];
-    }
-    if (!apath || !outdir) {
-        free(pattern);
-        return cli_usage_error("extract", "expected ARCHIVE and OUTDIR");
-    }
+    size_t count;
+    int status = cli_parse(&(cli_args){"extract", NULL, NULL, NULL, NULL, 0, NULL}, argc, argv, &count);
+    if (status != CLI_OK) return status;
+    if (count < 2) return cli_usage_error("extract", "expected ARCHIVE and OUTDIR");
+    const char *apath = argv[1], *outdir = argv[2], *const *pattern = (const char *const *)argv + 3;
+    size_t patterns = count - 2;
     ferry_asset *file = open_archive("extract", apath);
     ferry_archive *archive = NULL;
     ferry_error err;
-    int status = CLI_INVALID;
+    status = CLI_INVALID;
     if (file && ferry_archive_from_asset(file, &archive, &err) != FERRY_OK) cli_print_error(apath, &err);
     if (archive) {
         cli_progress bar = {0};
         /* As convert -r: new files, not flushed one by one. */
         ferry_extract_options o = {pattern, patterns, {.protect_input = apath, .no_sync = true}, cli_print_entry_message,
-                                   NULL, progress, &bar};
+                                   NULL, cli_progress_report, &bar};
         ferry_extract_report report;
         ferry_result r = ferry_archive_extract(archive, outdir, &o, &report, &err);
         cli_progress_end(&bar);
@@ -171,6 +138,5 @@ int cmd_extract(int argc, char **argv)
     }
     ferry_archive_free(archive);
     ferry_asset_free(file);
-    free(pattern);
     return status;
 }

@@ -125,12 +125,13 @@ static const struct convert_route {
 static int table_convert(int argc, char **argv, ferry_format source)
 {
     const ferry_format_desc *d = ferry_format_describe(source);
-    const char *in = NULL, *out = NULL, *noun = d->caps & FERRY_IS_ARCHIVE ? "archive" : "file";
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("convert", "option '%s' does not apply to %s %ss", argv[i], d->name, noun);
-        if (!cli_take_file(argv[i], &in, &out)) return CLI_USAGE;
-    }
+    const char *files[2] = {NULL, NULL}, *noun = d->caps & FERRY_IS_ARCHIVE ? "archive" : "file";
+    char unknown[128];
+    snprintf(unknown, sizeof unknown, "option '%%s' does not apply to %s %ss", d->name, noun);
+    size_t count;
+    int status = cli_parse(&(cli_args){"convert", NULL, NULL, unknown, files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    if (status != CLI_OK) return status;
+    const char *in = files[0], *out = files[1];
     if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     bool named = false;
     for (const char *const *e = d->extensions; *e && !named; e++) named = cli_has_ext(out, *e);
@@ -191,96 +192,84 @@ int cmd_convert(int argc, char **argv)
 }
 
 /* The Alamo family's conversions (and -r, and --help for every family). */
+/* --anim FILE (appended) or --anim auto. */
+typedef struct anim_args {
+    cli_list files;
+    bool automatic;
+} anim_args;
+
+static int take_anim(const char *cmd, const char *name, const char *value, void *to)
+{
+    anim_args *a = to;
+    if (strcmp(value, "auto") != 0) return cli_take_item(cmd, name, value, &a->files);
+    a->automatic = true;
+    return CLI_OK;
+}
+
+static int take_jobs(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (*end || n < 1 || n > 256) return CLI_REFUSED;
+    *(int *)to = (int)n;
+    return CLI_OK;
+}
+
+/* Another family's option (its value not looked at). */
+static int take_foreign(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name, (void)value, (void)to;
+    return CLI_REFUSED;
+}
+
+#define FOREIGN "option '%s' does not apply to Alamo conversions (it is for .p3d, .alm or .paa inputs: ferry convert --help)"
+
+/* The Alamo family's conversions (and -r, and --help for every family). */
 int cli_alamo_convert(int argc, char **argv, ferry_format source)
 {
-    const char *in = NULL, *out = NULL;
+    const char *files[2] = {NULL, NULL};
     int ala_format = 0, jobs = 0;
-    bool recursive = false, json = false, gltf_options = false, game_view = false;
-    bool quiet = false;
+    bool recursive = false, json = false, game_view = false, quiet = false;
     cli_convert_options eo = {0};
     eo.source = source;
-    const char **anim_paths = calloc((size_t)argc, sizeof *anim_paths);
-    const char **tex_values = calloc((size_t)argc, sizeof *tex_values);
-    const ferry_place **tex_places = calloc((size_t)argc, sizeof *tex_places);
-    size_t tex_count = 0;
-    ferry_places *pool = NULL;
-    int status = CLI_USAGE;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(convert_usage, stdout);
-            fputs(cli_gltf_alo_convert_help, stdout);
-            fputs(cli_alm_convert_help, stdout);
-            fputs(cli_gltf_ala_convert_help, stdout);
-            fputs(cli_odol_convert_help, stdout);
-            fputs(cli_paa_convert_help, stdout);
-            fputs(cli_meg_convert_help, stdout);
-            fputs(cli_pbo_convert_help, stdout);
-            fputs(cli_config_convert_help, stdout);
-            status = CLI_OK;
-            goto done;
-        }
-        if (strcmp(argv[i], "-r") == 0) {
-            recursive = true;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            quiet = true;
-        } else if (strcmp(argv[i], "--no-textures") == 0) {
-            eo.skip_textures = true;
-            gltf_options = true;
-        } else if (strcmp(argv[i], "--allow-invalid") == 0) {
-            eo.allow_invalid = true;
-        } else if (strcmp(argv[i], "--force") == 0) {
-            eo.force = true;
-            gltf_options = true;
-        } else if (strcmp(argv[i], "--game-view") == 0) {
-            game_view = true; /* the default now; kept so that older command lines work */
-            gltf_options = true;
-        } else if (strcmp(argv[i], "--all") == 0) {
-            eo.all = true;
-            gltf_options = true;
-        } else if (strcmp(argv[i], "--anim") == 0 || strcmp(argv[i], "--textures") == 0 || strcmp(argv[i], "--jobs") == 0) {
-            if (i + 1 >= argc) {
-                status = cli_usage_error("convert", "%s needs a value", argv[i]);
-                goto done;
-            }
-            const char *v = argv[++i];
-            gltf_options = true;
-            if (argv[i - 1][2] == 'a') {
-                if (strcmp(v, "auto") == 0)
-                    eo.auto_animations = true;
-                else
-                    anim_paths[eo.animation_count++] = v;
-            } else if (argv[i - 1][2] == 't') {
-                if ((status = cli_check_texture_place("convert", v)) != CLI_OK) goto done;
-                status = CLI_USAGE;
-                tex_values[tex_count++] = v;
-            } else {
-                char *end;
-                long n = strtol(v, &end, 10);
-                if (*end || n < 1 || n > 256) {
-                    status = cli_usage_error("convert", "--jobs takes a number from 1 to 256");
-                    goto done;
-                }
-                jobs = (int)n;
-            }
-        } else if (strcmp(argv[i], "--ala-format") == 0) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "1") != 0 && strcmp(argv[i + 1], "2") != 0)) {
-                status = cli_usage_error("convert", "--ala-format takes 1 or 2");
-                goto done;
-            }
-            ala_format = atoi(argv[++i]);
-        } else if (takes_value(argv[i])) { /* another family's: --lod, --triangles, --error, --mip */
-            status = cli_usage_error("convert", "option '%s' does not apply to Alamo conversions (it is for .p3d, "
-                                                ".alm or .paa inputs: ferry convert --help)", argv[i]);
-            goto done;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            status = cli_usage_error("convert", "unknown option '%s'", argv[i]);
-            goto done;
-        } else if (!cli_take_file(argv[i], &in, &out)) {
-            goto done;
-        }
+    anim_args anims = {{calloc((size_t)argc, sizeof(const char *)), 0}, false};
+    cli_list textures = {calloc((size_t)argc, sizeof(const char *)), 0};
+    const cli_option options[] = {
+        CLI_FLAG("-r", &recursive), CLI_FLAG("--json", &json), CLI_FLAG("--quiet", &quiet), CLI_FLAG("--no-textures", &eo.skip_textures),
+        CLI_FLAG("--allow-invalid", &eo.allow_invalid), CLI_FLAG("--force", &eo.force),
+        CLI_FLAG("--game-view", &game_view), /* the default now; kept so that older command lines work */
+        CLI_FLAG("--all", &eo.all), CLI_VALUE("--anim", &anims, take_anim, "%s needs a value"),
+        CLI_VALUE("--textures", &textures, cli_take_texture_place, "%s needs a value"),
+        {"--jobs", &jobs, take_jobs, "%s needs a value", "--jobs takes a number from 1 to 256"},
+        CLI_VALUE("--ala-format", &ala_format, cli_take_ala_format, "--ala-format takes 1 or 2"),
+        CLI_VALUE("--animation", NULL, take_foreign, FOREIGN), CLI_VALUE("--model", NULL, take_foreign, FOREIGN),
+        CLI_VALUE("--fps", NULL, take_foreign, FOREIGN), CLI_VALUE("--lod", NULL, take_foreign, FOREIGN),
+        CLI_VALUE("--triangles", NULL, take_foreign, FOREIGN), CLI_VALUE("--error", NULL, take_foreign, FOREIGN),
+        CLI_VALUE("--mip", NULL, take_foreign, FOREIGN), CLI_VALUE("--textures-out", NULL, take_foreign, FOREIGN), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"convert", options, "", NULL, files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    const char *in = files[0], *out = files[1];
+    bool gltf_options = eo.skip_textures || eo.force || game_view || eo.all || anims.files.count || anims.automatic ||
+                        textures.count || jobs;
+    eo.auto_animations = anims.automatic;
+    eo.animation_count = anims.files.count;
+    if (status == CLI_HELP) {
+        fputs(convert_usage, stdout);
+        fputs(cli_gltf_alo_convert_help, stdout);
+        fputs(cli_alm_convert_help, stdout);
+        fputs(cli_gltf_ala_convert_help, stdout);
+        fputs(cli_odol_convert_help, stdout);
+        fputs(cli_paa_convert_help, stdout);
+        fputs(cli_meg_convert_help, stdout);
+        fputs(cli_pbo_convert_help, stdout);
+        fputs(cli_config_convert_help, stdout);
     }
+    if (status != CLI_OK) {
+        status = CLI_STATUS(status);
+        goto done;
+    }
+    status = CLI_USAGE;
     if (!in || !out) {
         status = cli_usage_error("convert", recursive ? "expected DIR and OUTDIR" : "expected IN and OUT files");
         goto done;
@@ -291,24 +280,8 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     }
     /* --textures: each a folder or an archive, opened once as a file source
      * (cached: every folder listed once, for the whole batch). */
-    if (!(pool = ferry_places_new())) {
-        fprintf(stderr, "ferry convert: out of memory\n");
-        status = CLI_INVALID;
-        goto done;
-    }
-    for (size_t i = 0; i < tex_count && !eo.skip_textures; i++) {
-        ferry_error err;
-        const ferry_place *root = ferry_places_open(pool, tex_values[i], &err);
-        if (!root) {
-            cli_print_error(tex_values[i], &err);
-            status = CLI_INVALID;
-            goto done;
-        }
-        tex_places[eo.texture_count++] = root;
-    }
-    eo.textures = tex_places;
-    eo.places = pool;
-    eo.animations = anim_paths;
+    if ((status = cli_open_places(textures.items, eo.skip_textures ? 0 : textures.count, &eo)) != CLI_OK) goto done;
+    eo.animations = anims.files.items;
     if (recursive) {
         if (ala_format) {
             status = cli_usage_error("convert", "--ala-format does not apply to -r");
@@ -339,10 +312,9 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     o.ala_format = ala_format;
     status = alamo_rewrite(in, out, &o);
 done:
-    free(anim_paths);
-    free(tex_values);
-    free(tex_places);
-    ferry_places_free(pool);
+    free((void *)anims.files.items);
+    free((void *)textures.items);
+    cli_close_places(&eo);
     return status;
 }
 

@@ -86,20 +86,10 @@ int cmd_dump(int argc, char **argv)
 {
     bool json = false;
     const char *file = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(dump_usage, stdout);
-            return CLI_OK;
-        }
-        if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("dump", "unknown option '%s'", argv[i]);
-        else if (file)
-            return cli_usage_error("dump", "one file at a time");
-        else
-            file = argv[i];
-    }
+    const cli_option options[] = {CLI_FLAG("--json", &json), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"dump", options, dump_usage, NULL, &file, 1, "one file at a time"}, argc, argv, &count);
+    if (status != CLI_OK) return CLI_STATUS(status);
     if (!file) return cli_usage_error("dump", "no file given");
     /* Mapped, as info and validate map it: an archive is never held whole
      * (a dump reads its tables, and for a PBO the pages its SHA-1 covers),
@@ -112,7 +102,7 @@ int cmd_dump(int argc, char **argv)
         cli_print_error(file, &err);
         return CLI_INVALID;
     }
-    int status = CLI_INVALID;
+    status = CLI_INVALID;
     if (json) {
         json_t *j = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_OUTPUT);
         if (j) {

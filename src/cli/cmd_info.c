@@ -94,25 +94,14 @@ int cli_alamo_info(const char *file, const ferry_asset *asset, const json_t *j)
 int cmd_info(int argc, char **argv)
 {
     bool json = false;
-    int files = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(info_usage, stdout);
-            return CLI_OK;
-        }
-        if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("info", "unknown option '%s'", argv[i]);
-        else
-            files++;
-    }
-    if (!files) return cli_usage_error("info", "no file given");
-    int status = CLI_OK;
+    const cli_option options[] = {CLI_FLAG("--json", &json), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"info", options, info_usage, NULL, NULL, 0, NULL}, argc, argv, &count);
+    if (status == CLI_OK && !count) status = cli_usage_error("info", "no file given");
+    if (status != CLI_OK) return CLI_STATUS(status);
     json_t *all = json ? json_array() : NULL;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1]) continue;
-        const char *file = argv[i];
+    for (size_t i = 0; i < count; i++) {
+        const char *file = argv[1 + i];
         /* Every input gets an entry: the failed ones with their located
          * error, in one shape for every format. */
         ferry_format read_as = FERRY_FORMAT_UNKNOWN;

@@ -61,44 +61,31 @@ static void message(void *user, const ferry_message *m)
     if ((u->lines[u->count] = malloc(n))) snprintf(u->lines[u->count++], n, "  %s: %s", folder, reason);
 }
 
-static void progress(void *user, size_t done, size_t total, const char *item)
+static int take_meg_format(const char *cmd, const char *name, const char *value, void *to)
 {
-    if (item)
-        cli_progress_step(user, item);
-    else if (!done)
-        cli_progress_begin(user, total);
+    (void)cmd, (void)name;
+    if (strcmp(value, "1") && strcmp(value, "2") && strcmp(value, "3")) return CLI_REFUSED;
+    *(uint32_t *)to = (uint32_t)(value[0] - '0');
+    return CLI_OK;
 }
 
 int cmd_pack(int argc, char **argv)
 {
-    const char *out = NULL, *dir = NULL, *prefix = NULL;
+    const char *files[2] = {NULL, NULL}, *prefix = NULL;
     uint32_t format = 0;
     for (int i = 1; i < argc; i++)
         if (cli_is_help(argv[i])) {
             fputs(pack_usage, stdout);
             return CLI_OK;
         }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--meg-format") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("pack", "--meg-format needs 1, 2 or 3");
-            const char *v = argv[++i];
-            if (strcmp(v, "1") && strcmp(v, "2") && strcmp(v, "3"))
-                return cli_usage_error("pack", "--meg-format %s: MEG formats are 1, 2 and 3", v);
-            format = (uint32_t)(v[0] - '0');
-        } else if (strcmp(a, "--prefix") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("pack", "--prefix needs a value");
-            prefix = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("pack", "unknown option '%s'", a);
-        } else if (!out) {
-            out = a;
-        } else if (!dir) {
-            dir = a;
-        } else {
-            return cli_usage_error("pack", "expected OUT and DIR, then nothing more ('%s')", a);
-        }
-    }
+    const cli_option options[] = {{"--meg-format", &format, take_meg_format, "--meg-format needs 1, 2 or 3",
+                                   "--meg-format %s: MEG formats are 1, 2 and 3"},
+                                  CLI_VALUE("--prefix", &prefix, cli_take_text, "--prefix needs a value"), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"pack", options, NULL, NULL, files, 2, "expected OUT and DIR, then nothing more ('%s')"},
+                           argc, argv, &count);
+    if (status != CLI_OK) return status;
+    const char *out = files[0], *dir = files[1];
     if (!out || !dir) return cli_usage_error("pack", "expected OUT (.meg or .pbo) and DIR");
     bool meg = cli_has_ext(out, ".meg"), pbo = cli_has_ext(out, ".pbo");
     if (!meg && !pbo) return cli_usage_error("pack", "%s: OUT must end in .meg or .pbo (the archive's format)", out);
@@ -114,13 +101,13 @@ int cmd_pack(int argc, char **argv)
     o.write.no_sync = true;
     o.message = message;
     o.user = &u;
-    o.progress = progress;
+    o.progress = cli_progress_report;
     o.progress_user = &bar;
     ferry_pack_report report;
     ferry_error err;
     ferry_result r = ferry_archive_pack(out, dir, &o, &report, &err);
     cli_progress_end(&bar);
-    int status = CLI_INVALID;
+    status = CLI_INVALID;
     if (r == FERRY_OK) {
         fprintf(stderr, "%s: %zu file%s packed (%llu bytes, ", CLI_TXT(out), report.packed, report.packed == 1 ? "" : "s",
                 (unsigned long long)report.bytes);

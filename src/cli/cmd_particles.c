@@ -26,87 +26,23 @@ static const char particles_usage[] =
     "  --no-ground no ground: ground interaction never happens\n"
     "  --json      machine-readable output on stdout\n";
 
-bool cli_parse_seed(const char *text, uint64_t *out)
-{
-    if (!text[0] || text[0] == '-') return false;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (*end) return false;
-    *out = v;
-    return true;
-}
-
-bool cli_parse_ground(const char *cmd, int argc, char **argv, int *i, float *z, bool *none, int *status)
-{
-    if (strcmp(argv[*i], "--no-ground") == 0) {
-        *none = true;
-        return true;
-    }
-    if (strcmp(argv[*i], "--ground") != 0) return false;
-    char *end;
-    double v = *i + 1 < argc ? strtod(argv[*i + 1], &end) : 0;
-    if (*i + 1 >= argc || end == argv[*i + 1] || *end || !isfinite(v) || fabs(v) > 1e30) {
-        *status = cli_usage_error(cmd, "--ground needs a finite height");
-        return true;
-    }
-    *z = (float)v;
-    (*i)++;
-    return true;
-}
-
-bool cli_parse_seconds(const char *text, double *out)
-{
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < 0) return false;
-    *out = v;
-    return true;
-}
-
-void cli_sim_warnings(const char *file, const ferry_particle_sim *sim)
-{
-    unsigned w = ferry_particle_sim_warnings(sim);
-    for (unsigned b = 0; b < FERRY_PARTICLE_SIM_WARN_COUNT; b++)
-        if (w & (1u << b)) fprintf(stderr, "%s: warning: %s\n", file, ferry_particle_sim_warning_text(1u << b));
-}
-
 int cmd_particles(int argc, char **argv)
 {
     const char *path = NULL;
-    bool json = false, have_time = false;
-    double time = 0;
+    bool json = false, no_ground = false;
+    cli_number time = {0};
     uint64_t seed = 0;
     float ground = 0;
-    bool no_ground = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(particles_usage, stdout);
-            return CLI_OK;
-        }
-        int bad = CLI_OK;
-        if (cli_parse_ground("particles", argc, argv, &i, &ground, &no_ground, &bad)) {
-            if (bad != CLI_OK) return bad;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--time") == 0) {
-            if (i + 1 >= argc || !cli_parse_seconds(argv[i + 1], &time))
-                return cli_usage_error("particles", "--time needs a finite number of seconds, 0 or more");
-            have_time = true;
-            i++;
-        } else if (strcmp(argv[i], "--seed") == 0) {
-            if (i + 1 >= argc || !cli_parse_seed(argv[i + 1], &seed))
-                return cli_usage_error("particles", "--seed needs an unsigned integer");
-            i++;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("particles", "unknown option '%s'", argv[i]);
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            return cli_usage_error("particles", "one file at a time");
-        }
-    }
+    const cli_option options[] = {
+        CLI_FLAG("--no-ground", &no_ground), CLI_VALUE("--ground", &ground, cli_take_height, "--ground needs a finite height"),
+        CLI_FLAG("--json", &json), CLI_VALUE("--time", &time, cli_take_seconds, "--time needs a finite number of seconds, 0 or more"),
+        CLI_VALUE("--seed", &seed, cli_take_seed, "--seed needs an unsigned integer"), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"particles", options, particles_usage, NULL, &path, 1, "one file at a time"}, argc,
+                           argv, &count);
+    if (status != CLI_OK) return CLI_STATUS(status);
     if (!path) return cli_usage_error("particles", "no particle file given");
-    if (!have_time) return cli_usage_error("particles", "--time T is required");
+    if (!time.text) return cli_usage_error("particles", "--time T is required");
 
     cli_asset a;
     ferry_error err;
@@ -114,7 +50,7 @@ int cmd_particles(int argc, char **argv)
         cli_print_error(path, &err);
         return CLI_INVALID;
     }
-    int status = CLI_INVALID;
+    status = CLI_INVALID;
     json_t *root = NULL;
     if (!a.particles) {
         fprintf(stderr, "%s: error: this is an %s, not a particle system\n", CLI_TXT(path), ferry_alamo_kind_name(a.kind));
@@ -123,7 +59,7 @@ int cmd_particles(int argc, char **argv)
     /* The live particles from the library, as data: printed as they are
      * (--json), or summed up per emitter from their exact values. */
     unsigned warnings = 0;
-    ferry_asset_particles_options po = {.time = time, .seed = seed, .ground_z = ground, .no_ground = no_ground,
+    ferry_asset_particles_options po = {.time = time.value, .seed = seed, .ground_z = ground, .no_ground = no_ground,
                                         .warnings = &warnings};
     po.exact = po.nonfinite_strings = !json;
     ferry_buffer text = {0};
@@ -145,7 +81,7 @@ int cmd_particles(int argc, char **argv)
     size_t n = 0;
     for (size_t e = 0; e < json_array_size(emitters); e++)
         n += json_array_size(json_object_get(json_array_get(emitters, e), "particles"));
-    printf("%s: %zu live particles at %.6g s (seed %llu)\n", CLI_TXT(path), n, time, (unsigned long long)seed);
+    printf("%s: %zu live particles at %.6g s (seed %llu)\n", CLI_TXT(path), n, time.value, (unsigned long long)seed);
     for (size_t e = 0; e < json_array_size(emitters); e++) {
         const json_t *je = json_array_get(emitters, e), *parts = json_object_get(je, "particles");
         const char *name = cli_jstr(je, "name");

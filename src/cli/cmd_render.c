@@ -42,6 +42,8 @@ static const char render_usage[] =
 
 #define MAX_FRAMES 2000
 #define MAX_SIDE 4096
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
 
 /* ---- GIF into memory ---- */
 
@@ -144,90 +146,63 @@ static bool put_frame(void *user, size_t f, const ferry_image *img, ferry_error 
     return true;
 }
 
-static bool parse_size(const char *text, uint32_t *w, uint32_t *h)
+static int take_size(const char *cmd, const char *name, const char *text, void *to)
 {
+    (void)cmd, (void)name;
+    uint32_t *size = to;
     char *end;
     unsigned long a = strtoul(text, &end, 10);
-    if (end == text || (*end != 'x' && *end != 'X')) return false;
+    if (end == text || (*end != 'x' && *end != 'X')) return CLI_REFUSED;
     const char *rest = end + 1;
     unsigned long b = strtoul(rest, &end, 10);
-    if (end == rest || *end || a < 1 || b < 1 || a > MAX_SIDE || b > MAX_SIDE) return false;
-    *w = (uint32_t)a;
-    *h = (uint32_t)b;
-    return true;
+    if (end == rest || *end || a < 1 || b < 1 || a > MAX_SIDE || b > MAX_SIDE) return CLI_REFUSED;
+    size[0] = (uint32_t)a;
+    size[1] = (uint32_t)b;
+    return CLI_OK;
+}
+
+/* Folders only: render's textures are not looked up in archives. */
+static int take_folder(const char *cmd, const char *name, const char *value, void *to)
+{
+    ferry_path_info st;
+    ferry_error ignored;
+    if (ferry_path_stat(value, true, &st, &ignored) != FERRY_OK || st.kind != FERRY_PATH_FOLDER)
+        return cli_usage_error(cmd, "--textures %s: not a folder (render searches folders, not archives)", CLI_TXT(value));
+    return cli_take_item(cmd, name, value, to);
 }
 
 int cmd_render(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
-    double time = 0, duration = 0, fps = 0;
-    bool have_duration = false, have_fps = false;
+    const char *files[2] = {NULL, NULL}, *in, *out;
+    cli_number at_time = {0}, at_duration = {0}, at_fps = {0};
     uint64_t seed = 0;
-    uint32_t width = 512, height = 512;
+    uint32_t size[2] = {512, 512};
     float ground = 0;
     bool no_ground = false;
     const char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
-    size_t dir_count = 0;
+    cli_list textures = {dirs, 0};
     if (!dirs) return CLI_INVALID;
-    int status = CLI_USAGE;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            fputs(render_usage, stdout);
-            free(dirs);
-            return CLI_OK;
-        }
-        bool has_value = i + 1 < argc;
-        int bad = CLI_OK;
-        if (cli_parse_ground("render", argc, argv, &i, &ground, &no_ground, &bad)) {
-            if (bad != CLI_OK) goto out;
-        } else if (strcmp(a, "--time") == 0 || strcmp(a, "--duration") == 0 || strcmp(a, "--fps") == 0) {
-            double v;
-            if (!has_value || !cli_parse_seconds(argv[i + 1], &v)) {
-                cli_usage_error("render", "%s needs a finite number, 0 or more", a);
-                goto out;
-            }
-            i++;
-            if (a[2] == 't') time = v;
-            else if (a[2] == 'd') duration = v, have_duration = true;
-            else fps = v, have_fps = true;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!has_value || !cli_parse_seed(argv[i + 1], &seed)) {
-                cli_usage_error("render", "--seed needs an unsigned integer");
-                goto out;
-            }
-            i++;
-        } else if (strcmp(a, "--size") == 0) {
-            if (!has_value || !parse_size(argv[i + 1], &width, &height)) {
-                cli_usage_error("render", "--size needs WxH, 1 to %d pixels a side (e.g. 640x480)", MAX_SIDE);
-                goto out;
-            }
-            i++;
-        } else if (strcmp(a, "--textures") == 0) {
-            if (!has_value) {
-                cli_usage_error("render", "--textures needs a folder");
-                goto out;
-            }
-            ferry_path_info st;
-            ferry_error ignored;
-            if (ferry_path_stat(argv[i + 1], true, &st, &ignored) != FERRY_OK || st.kind != FERRY_PATH_FOLDER) {
-                cli_usage_error("render", "--textures %s: not a folder (render searches folders, not archives)",
-                                CLI_TXT(argv[i + 1]));
-                goto out;
-            }
-            dirs[dir_count++] = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            cli_usage_error("render", "unknown option '%s'", a);
-            goto out;
-        } else if (!in) {
-            in = a;
-        } else if (!out) {
-            out = a;
-        } else {
-            cli_usage_error("render", "one particle file and one output at a time");
-            goto out;
-        }
+    const cli_option options[] = {
+        CLI_FLAG("--no-ground", &no_ground), CLI_VALUE("--ground", &ground, cli_take_height, "--ground needs a finite height"),
+        CLI_VALUE("--time", &at_time, cli_take_seconds, "%s needs a finite number, 0 or more"),
+        CLI_VALUE("--duration", &at_duration, cli_take_seconds, "%s needs a finite number, 0 or more"),
+        CLI_VALUE("--fps", &at_fps, cli_take_seconds, "%s needs a finite number, 0 or more"),
+        CLI_VALUE("--seed", &seed, cli_take_seed, "--seed needs an unsigned integer"),
+        CLI_VALUE("--size", size, take_size, "--size needs WxH, 1 to " CLI_STR(MAX_SIDE) " pixels a side (e.g. 640x480)"),
+        CLI_VALUE("--textures", &textures, take_folder, "--textures needs a folder"), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"render", options, render_usage, NULL, files, 2,
+                                       "one particle file and one output at a time"}, argc, argv, &count);
+    in = files[0], out = files[1];
+    uint32_t width = size[0], height = size[1];
+    size_t dir_count = textures.count;
+    double time = at_time.value, duration = at_duration.value, fps = at_fps.value;
+    bool have_duration = at_duration.text, have_fps = at_fps.text;
+    if (status != CLI_OK) {
+        status = CLI_STATUS(status);
+        goto out;
     }
+    status = CLI_USAGE;
     if (!in || !out) {
         cli_usage_error("render", "give a particle file and an output (.png or .gif)");
         goto out;

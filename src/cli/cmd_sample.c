@@ -20,62 +20,28 @@ static const char sample_usage[] =
     "  --model FILE     the ALO model the animation is for\n"
     "  --json           machine-readable output on stdout\n";
 
-static bool parse_number(const char *text, double *out)
-{
-    char *end;
-    *out = strtod(text, &end);
-    return end != text && *end == '\0';
-}
-
 int cmd_sample(int argc, char **argv)
 {
     const char *anim_path = NULL, *model_path = NULL;
-    bool json = false, have_frame = false, have_time = false, loop = false;
-    double frame = 0, seconds = 0;
-    const char *argv_time = "";
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(sample_usage, stdout);
-            return CLI_OK;
-        }
-        if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--loop") == 0) {
-            loop = true;
-        } else if (strcmp(argv[i], "--frame") == 0 || strcmp(argv[i], "--time") == 0) {
-            bool is_frame = argv[i][2] == 'f';
-            double v;
-            /* nan and inf parse as numbers, but name no frame. */
-            if (i + 1 >= argc || !parse_number(argv[i + 1], &v) || !isfinite(v) || v < 0)
-                return cli_usage_error("sample", "%s needs a finite number of %s, 0 or more", argv[i],
-                                       is_frame ? "frames" : "seconds");
-            i++;
-            if (is_frame) {
-                have_frame = true;
-                frame = v;
-            } else {
-                have_time = true;
-                seconds = v;
-                argv_time = argv[i];
-            }
-        } else if (strcmp(argv[i], "--model") == 0) {
-            if (i + 1 >= argc) return cli_usage_error("sample", "--model needs a file");
-            model_path = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("sample", "unknown option '%s'", argv[i]);
-        } else if (!anim_path) {
-            anim_path = argv[i];
-        } else {
-            return cli_usage_error("sample", "one animation at a time (use --model for the model)");
-        }
-    }
+    bool json = false, loop = false;
+    cli_number at_frame = {0}, at_time = {0}; /* nan and inf parse as numbers, but name no frame */
+    const cli_option options[] = {
+        CLI_FLAG("--json", &json), CLI_FLAG("--loop", &loop),
+        CLI_VALUE("--frame", &at_frame, cli_take_seconds, "--frame needs a finite number of frames, 0 or more"),
+        CLI_VALUE("--time", &at_time, cli_take_seconds, "--time needs a finite number of seconds, 0 or more"),
+        CLI_VALUE("--model", &model_path, cli_take_text, "--model needs a file"), {0}};
+    size_t count;
+    int status = cli_parse(&(cli_args){"sample", options, sample_usage, NULL, &anim_path, 1,
+                                       "one animation at a time (use --model for the model)"}, argc, argv, &count);
+    if (status != CLI_OK) return CLI_STATUS(status);
     if (!anim_path) return cli_usage_error("sample", "no animation given");
-    if (have_frame == have_time) return cli_usage_error("sample", "give exactly one of --frame and --time");
+    if (!at_frame.text == !at_time.text) return cli_usage_error("sample", "give exactly one of --frame and --time");
+    double frame = at_frame.value;
 
     cli_asset anim, model;
     memset(&model, 0, sizeof model);
     ferry_error err;
-    int status = CLI_INVALID;
+    status = CLI_INVALID;
     if (!cli_asset_load(anim_path, &anim, &err)) {
         cli_print_error(anim_path, &err);
         goto done;
@@ -100,9 +66,9 @@ int cmd_sample(int argc, char **argv)
                     model_path, misfit);
     }
     const ferry_ala_animation *a = anim.animation;
-    if (have_time) frame = ferry_ala_frame_at(a, seconds);
+    if (at_time.text) frame = ferry_ala_frame_at(a, at_time.value);
     if (!isfinite(frame)) { /* a finite time so large that its frame is not */
-        status = cli_usage_error("sample", "--time %s is too large: its frame is not a finite number", CLI_TXT(argv_time));
+        status = cli_usage_error("sample", "--time %s is too large: its frame is not a finite number", CLI_TXT(at_time.text));
         goto done;
     }
     /* The poses from the library, as data: printed as they are (--json),

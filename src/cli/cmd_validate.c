@@ -78,54 +78,24 @@ static void print_item(void *user, const ferry_validate_item *item)
     }
 }
 
-static void step(void *user, size_t done, size_t total, const char *item)
-{
-    validate_printer *p = user;
-    if (!item)
-        cli_progress_begin(&p->progress, p->report ? 0 : total);
-    else
-        cli_progress_step(&p->progress, item);
-    (void)done;
-}
-
 int cmd_validate(int argc, char **argv)
 {
-    bool json = false, check_textures = true, recursive = false;
+    bool json = false, no_textures = false, recursive = false;
     const char *model_path = NULL;
     const char **dirs = calloc((size_t)argc, sizeof *dirs);
-    const char **files = calloc((size_t)argc, sizeof *files);
-    size_t dir_count = 0, file_count = 0;
-    int status = CLI_OK;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(validate_usage, stdout);
-            goto done;
-        }
-        if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "--recursive") == 0) {
-            recursive = true;
-        } else if (strcmp(argv[i], "--model") == 0) {
-            if (i + 1 >= argc) {
-                status = cli_usage_error("validate", "--model needs a file");
-                goto done;
-            }
-            model_path = argv[++i];
-        } else if (strcmp(argv[i], "--no-textures") == 0) {
-            check_textures = false;
-        } else if (strcmp(argv[i], "--textures") == 0) {
-            if (i + 1 >= argc) {
-                status = cli_usage_error("validate", "--textures needs a folder");
-                goto done;
-            }
-            if ((status = cli_check_texture_place("validate", argv[i + 1])) != CLI_OK) goto done;
-            dirs[dir_count++] = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            status = cli_usage_error("validate", "unknown option '%s'", argv[i]);
-            goto done;
-        } else {
-            files[file_count++] = argv[i];
-        }
+    cli_list texture_args = {dirs, 0};
+    const cli_option options[] = {
+        CLI_FLAG("--json", &json), CLI_FLAG("-r", &recursive), CLI_FLAG("--recursive", &recursive),
+        CLI_VALUE("--model", &model_path, cli_take_text, "--model needs a file"), CLI_FLAG("--no-textures", &no_textures),
+        CLI_VALUE("--textures", &texture_args, cli_take_texture_place, "--textures needs a folder"), {0}};
+    size_t file_count;
+    int status = cli_parse(&(cli_args){"validate", options, validate_usage, NULL, NULL, 0, NULL}, argc, argv, &file_count);
+    const char **files = (const char **)argv + 1;
+    size_t dir_count = texture_args.count;
+    bool check_textures = !no_textures;
+    if (status != CLI_OK) {
+        status = CLI_STATUS(status);
+        goto done;
     }
     if (!file_count) {
         status = cli_usage_error("validate", "no file given");
@@ -172,7 +142,7 @@ int cmd_validate(int argc, char **argv)
         .model = fixed_model.model ? fixed_model.handle : NULL, .model_name = model_path,
         .models = models, .model_count = model_count, .recursive = recursive, .places = places,
         .item = print_item, .item_user = &printer, .message = cli_print_entry_message, .user = "validate",
-        .progress = step, .progress_user = &printer};
+        .progress = json ? NULL : cli_progress_report, .progress_user = &printer.progress};
     ferry_validate_report rep;
     ferry_error err;
     ferry_result r = places && textures && models ? ferry_validate_tree((const char *const *)files, file_count, &o, &rep, &err)
@@ -208,6 +178,5 @@ int cmd_validate(int argc, char **argv)
     cli_asset_free(&fixed_model);
 done:
     free(dirs);
-    free(files);
     return status;
 }

@@ -278,6 +278,55 @@ void cli_export_choices(const cli_convert_options *co, ferry_export_options *o)
     o->allow_invalid = co->allow_invalid;
 }
 
+int cli_open_places(const char *const *paths, size_t count, cli_convert_options *o)
+{
+    const ferry_place **places = calloc(count ? count : 1, sizeof *places);
+    if (!places || !(o->places = ferry_places_new())) {
+        free(places);
+        fprintf(stderr, "ferry convert: out of memory\n");
+        return CLI_INVALID;
+    }
+    o->textures = places;
+    for (size_t i = 0; i < count; i++) {
+        ferry_error err;
+        if (!(places[i] = ferry_places_open(o->places, paths[i], &err))) {
+            cli_print_error(paths[i], &err);
+            return CLI_INVALID;
+        }
+        o->texture_count++;
+    }
+    return CLI_OK;
+}
+
+void cli_close_places(cli_convert_options *o)
+{
+    free((void *)o->textures);
+    ferry_places_free(o->places);
+}
+
+ferry_asset **cli_open_animations(const cli_convert_options *co, size_t *count)
+{
+    *count = co->animations ? co->animation_count : 0;
+    ferry_asset **anims = calloc(*count ? *count : 1, sizeof *anims);
+    if (!anims) fprintf(stderr, "ferry convert: out of memory\n");
+    for (size_t i = 0; anims && i < *count; i++) {
+        ferry_asset_options ao = {.name = co->animations[i], .bytes_only = true};
+        ferry_error err;
+        if (ferry_asset_open(co->animations[i], &ao, &anims[i], &err) != FERRY_OK) {
+            cli_print_error(co->animations[i], &err);
+            cli_close_animations(anims, i);
+            return NULL;
+        }
+    }
+    return anims;
+}
+
+void cli_close_animations(ferry_asset **anims, size_t count)
+{
+    for (size_t i = 0; anims && i < count; i++) ferry_asset_free(anims[i]);
+    free(anims);
+}
+
 int cli_export_file(const char *in, const char *out, const cli_convert_options *co)
 {
     ferry_export_input input;
@@ -287,22 +336,11 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
         return CLI_INVALID;
     }
     int status = CLI_INVALID;
-    size_t anim_count = co->animations ? co->animation_count : 0;
-    ferry_asset **anims = calloc(anim_count ? anim_count : 1, sizeof *anims);
+    size_t anim_count;
+    ferry_asset **anims = cli_open_animations(co, &anim_count);
     message_list messages = {0};
     ferry_export_report report = {0};
-    if (!anims) {
-        fprintf(stderr, "ferry convert: out of memory\n");
-        goto done;
-    }
-    /* Each --anim FILE told once; the export reads it as it attaches it. */
-    for (size_t i = 0; i < anim_count; i++) {
-        ferry_asset_options ao = {.name = co->animations[i], .bytes_only = true};
-        if (ferry_asset_open(co->animations[i], &ao, &anims[i], &err) != FERRY_OK) {
-            cli_print_error(co->animations[i], &err);
-            goto done;
-        }
-    }
+    if (!anims) goto done;
     ferry_export_options o = {0};
     o.lods = co->lod_count ? co->lods : NULL;
     o.lod_count = co->lod_count;
@@ -340,8 +378,7 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
         print_kept(&messages, 0, messages.count, report.format == FERRY_FORMAT_ALM);
     }
 done:
-    for (size_t i = 0; anims && i < anim_count; i++) ferry_asset_free(anims[i]);
-    free(anims);
+    cli_close_animations(anims, anim_count);
     list_free(&messages);
     ferry_export_report_free(&report);
     ferry_export_input_close(&input);

@@ -24,6 +24,16 @@ bool cli_message_is_finding(const ferry_message *m);
  * (--anim files opened here), then its summary lines. Returns CLI_OK,
  * CLI_INVALID or CLI_USAGE (an argument the input refused: --lod N). */
 int cli_export_file(const char *in, const char *out, const struct cli_convert_options *options);
+/* --textures: each path opened as a place of a new pool (o->places; each
+ * folder and archive opened once for the run) into o->textures; CLI_INVALID
+ * with the error printed. cli_close_places frees both, whatever it returned. */
+int cli_open_places(const char *const *paths, size_t count, struct cli_convert_options *o);
+void cli_close_places(struct cli_convert_options *o);
+/* The --anim FILEs, each told once (the export reads each as it attaches
+ * it): `*count` assets, or NULL with the error printed. */
+ferry_asset **cli_open_animations(const struct cli_convert_options *co, size_t *count);
+void cli_close_animations(ferry_asset **anims, size_t count);
+
 /* The choices of `convert` that one export and a tree's share, copied into
  * the library's options (all, force, --anim auto, the texture places,
  * --no-textures, --allow-invalid). */

@@ -87,14 +87,14 @@ ferry_format cli_format_guess(const char *path)
     return f != FERRY_FORMAT_UNKNOWN ? f : ferry_format_from_name(path);
 }
 
-ferry_asset *cli_read_as(const char *file, const uint8_t *data, size_t size, ferry_format format, FILE *log)
+ferry_asset *cli_read_as(const char *file, const uint8_t *data, size_t size, ferry_format format)
 {
     ferry_asset *a = NULL;
     ferry_error err;
     ferry_asset_options o = {.format = format};
     ferry_result r = data ? ferry_asset_read(data, size, &o, &a, &err) : ferry_asset_open(file, &o, &a, &err);
     if (r != FERRY_OK) {
-        cli_fprint_error(log, file, &err);
+        cli_print_error(file, &err);
         return NULL;
     }
     return a;
@@ -104,7 +104,7 @@ int cli_rewrite(const char *in, const char *out)
 {
     /* Mapped, not loaded: a rewrite of a large archive copies its bytes
      * from the file's pages, never holding the input whole. */
-    ferry_asset *a = cli_read_as(in, NULL, 0, FERRY_FORMAT_UNKNOWN, stderr);
+    ferry_asset *a = cli_read_as(in, NULL, 0, FERRY_FORMAT_UNKNOWN);
     if (!a) return CLI_INVALID;
     ferry_error err;
     const ferry_write_options wo = {.protect_input = in};
@@ -114,25 +114,7 @@ int cli_rewrite(const char *in, const char *out)
     return status;
 }
 
-bool cli_refuse_invalid(FILE *log, const char *in, const ferry_diagnostics *diags, bool allow_invalid)
-{
-    if (!diags->error_count) return false;
-    if (log)
-        for (size_t i = 0; i < diags->count; i++)
-            if (diags->items[i].severity == FERRY_SEVERITY_ERROR) cli_fprint_diag(log, in, &diags->items[i]);
-    if (log && allow_invalid)
-        fprintf(log, "%s: converting anyway (--allow-invalid): %zu validation error%s; values the output cannot hold (NaN, infinities) still stop the conversion\n", CLI_TXT(in),
-                diags->error_count, diags->error_count == 1 ? "" : "s");
-    else if (log)
-        fprintf(log, "%s: not converted: %zu validation error%s (ferry validate lists them all; --allow-invalid "
-                     "converts anyway)\n",
-                CLI_TXT(in), diags->error_count, diags->error_count == 1 ? "" : "s");
-    return !allow_invalid;
-}
-
-void cli_print_diag(const char *file, const ferry_diagnostic *d) { cli_fprint_diag(stdout, file, d); }
-
-void cli_fprint_diag(FILE *f, const char *file, const ferry_diagnostic *d)
+static void print_diag(FILE *f, const char *file, const ferry_diagnostic *d)
 {
     fprintf(f, "%s: %s: ", CLI_TXT(file), d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");
     if (d->offset != FERRY_NO_OFFSET)
@@ -142,7 +124,7 @@ void cli_fprint_diag(FILE *f, const char *file, const ferry_diagnostic *d)
     fprintf(f, "%s [%s]\n", CLI_TXT(d->message), d->rule);
 }
 
-json_t *cli_diag_json(const ferry_diagnostic *d)
+static json_t *diag_json(const ferry_diagnostic *d)
 {
     json_t *j = json_object();
     json_object_set_new(j, "severity", json_string(d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning"));
@@ -161,7 +143,7 @@ void cli_report_diags(const char *file, const char *format, const ferry_diagnost
         cli_json_set_text(fj, "file", file);
         if (has_model) cli_json_set_text(fj, "model", model);
         for (size_t i = 0; i < diags->count; i++)
-            json_array_append_new(diags->items[i].severity == FERRY_SEVERITY_ERROR ? e : w, cli_diag_json(&diags->items[i]));
+            json_array_append_new(diags->items[i].severity == FERRY_SEVERITY_ERROR ? e : w, diag_json(&diags->items[i]));
         cli_json_set_text(fj, "format", format);
         json_object_set_new(fj, "errors", e);
         json_object_set_new(fj, "warnings", w);
@@ -173,7 +155,7 @@ void cli_report_diags(const char *file, const char *format, const ferry_diagnost
     }
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < diags->count; i++)
-            if ((int)diags->items[i].severity == pass) cli_print_diag(file, &diags->items[i]);
+            if ((int)diags->items[i].severity == pass) print_diag(stdout, file, &diags->items[i]);
     if (diags->dropped) printf("%s: ... %zu more problems not listed\n", CLI_TXT(file), diags->dropped);
     printf("%s: %zu error%s, %zu warning%s%s%s%s\n", CLI_TXT(file), diags->error_count,
            diags->error_count == 1 ? "" : "s", diags->warning_count, diags->warning_count == 1 ? "" : "s",

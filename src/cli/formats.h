@@ -64,7 +64,6 @@ int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail deta
 /* Each family's printers (named by the table in formats.c) and `ferry
  * convert` option parsers (named by cmd_convert.c's routes). */
 int cli_alamo_convert(int argc, char **argv, ferry_format source); /* cmd_convert.c */
-int cli_alamo_export(const char *in, const char *out, const cli_convert_options *options);
 int cli_odol_convert(int argc, char **argv, ferry_format source);
 int cli_alm_convert(int argc, char **argv, ferry_format source);
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
@@ -91,28 +90,19 @@ ferry_format cli_format_guess(const char *path);
 
 /* `path` read as an asset of `format` (FERRY_FORMAT_UNKNOWN: its content's),
  * or `data` (size bytes, kept by the caller) when not NULL; NULL with the
- * error printed to `log` as "FILE: error: ...". */
-ferry_asset *cli_read_as(const char *file, const uint8_t *data, size_t size, ferry_format format, FILE *log);
+ * error printed. */
+ferry_asset *cli_read_as(const char *file, const uint8_t *data, size_t size, ferry_format format);
 
 /* `ferry convert IN OUT` within one format: IN written back as OUT,
  * byte-identical (ferry_asset_save: an archive in pieces, never held
  * whole). Returns CLI_OK, CLI_INVALID or CLI_USAGE. */
 int cli_rewrite(const char *in, const char *out);
 
-/* convert and validate agree on what a file is: when `diags` holds errors,
- * prints them to `log` (may be NULL) with "IN: not converted: ..." and
- * returns true; with allow_invalid (--allow-invalid) says "converted
- * anyway" instead and returns false. The same policy for every format. */
-bool cli_refuse_invalid(FILE *log, const char *in, const ferry_diagnostics *diags, bool allow_invalid);
-
 /* The validate report of one file: its problems (errors, then warnings)
  * and a summary line, or appended to `report` as one JSON object {file,
  * [model], format, errors, warnings, error_count, warning_count, valid}.
  * `model`: an animation's (the "model" key and " (against MODEL)"; NULL
  * with has_model: the key null). */
-void cli_print_diag(const char *file, const ferry_diagnostic *d);
-void cli_fprint_diag(FILE *f, const char *file, const ferry_diagnostic *d);
-json_t *cli_diag_json(const ferry_diagnostic *d);
 void cli_report_diags(const char *file, const char *format, const ferry_diagnostics *diags, bool has_model,
                       const char *model, json_t *report);
 

@@ -22,27 +22,111 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 bool cli_is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
-bool cli_take_file(const char *arg, const char **in, const char **out)
+int cli_parse(const cli_args *a, int argc, char **argv, size_t *count)
 {
-    if (!*in) {
-        *in = arg;
-    } else if (!*out) {
-        *out = arg;
-    } else {
-        cli_usage_error("convert", "expected IN and OUT, got a third file '%s'", arg);
-        return false;
+    *count = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (a->usage && cli_is_help(arg)) {
+            fputs(a->usage, stdout);
+            return CLI_HELP;
+        }
+        const cli_option *o = a->options;
+        while (o && o->name && strcmp(o->name, arg) != 0) o++;
+        if (o && o->name) {
+            int taken = CLI_OK;
+            if (!o->take)
+                *(bool *)o->to = true;
+            else if (!o->missing)
+                taken = o->take(a->cmd, arg, NULL, o->to);
+            else if (i + 1 >= argc)
+                return cli_usage_error(a->cmd, o->missing, arg);
+            else
+                taken = o->take(a->cmd, arg, argv[++i], o->to);
+            if (taken == CLI_REFUSED)
+                return o->bad ? cli_usage_error(a->cmd, o->bad, argv[i]) : cli_usage_error(a->cmd, o->missing, arg);
+            if (taken != CLI_OK) return taken;
+        } else if (arg[0] == '-' && arg[1]) {
+            return cli_usage_error(a->cmd, a->unknown ? a->unknown : "unknown option '%s'", arg);
+        } else if (!a->files) {
+            argv[1 + (*count)++] = argv[i];
+        } else if (*count < a->max) {
+            a->files[(*count)++] = arg;
+        } else {
+            return cli_usage_error(a->cmd, a->too_many, arg);
+        }
     }
-    return true;
+    return CLI_OK;
 }
 
-void cli_fprint_error(FILE *f, const char *file, const ferry_error *err)
+int cli_take_text(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    *(const char **)to = value;
+    return CLI_OK;
+}
+
+int cli_take_item(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    cli_list *list = to;
+    list->items[list->count++] = value;
+    return CLI_OK;
+}
+
+int cli_take_seconds(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    cli_number *n = to;
+    char *end;
+    double v = strtod(value, &end);
+    if (end == value || *end || !isfinite(v) || v < 0) return CLI_REFUSED;
+    n->value = v;
+    n->text = value;
+    return CLI_OK;
+}
+
+int cli_take_seed(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    if (!value[0] || value[0] == '-') return CLI_REFUSED;
+    char *end;
+    unsigned long long v = strtoull(value, &end, 0);
+    if (*end) return CLI_REFUSED;
+    *(uint64_t *)to = v;
+    return CLI_OK;
+}
+
+int cli_take_height(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    char *end;
+    double v = strtod(value, &end);
+    if (end == value || *end || !isfinite(v) || fabs(v) > 1e30) return CLI_REFUSED;
+    *(float *)to = (float)v;
+    return CLI_OK;
+}
+
+int cli_take_ala_format(const char *cmd, const char *name, const char *value, void *to)
+{
+    (void)cmd, (void)name;
+    if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0) return CLI_REFUSED;
+    *(int *)to = value[0] - '0';
+    return CLI_OK;
+}
+
+int cli_take_texture_place(const char *cmd, const char *name, const char *value, void *to)
+{
+    int status = cli_check_texture_place(cmd, value);
+    return status == CLI_OK ? cli_take_item(cmd, name, value, to) : status;
+}
+
+void cli_print_error(const char *file, const ferry_error *err)
 {
     char line[512];
     ferry_error_format(err, line, sizeof line);
-    fprintf(f, "%s: error: %s\n", CLI_TXT(file), CLI_TXT(line));
+    fprintf(stderr, "%s: error: %s\n", CLI_TXT(file), CLI_TXT(line));
 }
-
-void cli_print_error(const char *file, const ferry_error *err) { cli_fprint_error(stderr, file, err); }
 
 void cli_print_entry_message(void *cmd, const ferry_message *m)
 {
@@ -74,7 +158,7 @@ const char *cli_format_name(ferry_format format)
     return d ? d->name : NULL;
 }
 
-json_t *cli_error_json(const ferry_error *err)
+static json_t *error_json(const ferry_error *err)
 {
     json_t *j = json_object();
     json_object_set_new(j, "code", json_string(ferry_result_name(err->code)));
@@ -92,7 +176,7 @@ void cli_json_append_failure(json_t *report, const char *file, const char *forma
     json_t *j = json_object();
     cli_json_set_text(j, "file", file);
     json_object_set_new(j, "format", format ? json_string(format) : json_null());
-    json_object_set_new(j, "read_error", cli_error_json(err));
+    json_object_set_new(j, "read_error", error_json(err));
     json_object_set_new(j, "valid", json_false());
     json_array_append_new(report, j);
 }
@@ -348,6 +432,14 @@ void cli_progress_step(cli_progress *p, const char *item)
     fprintf(stderr, "\r[%-*.*s] %zu/%zu %-32.32s", width, filled, "##############################", p->done,
             p->total, base);
     fflush(stderr);
+}
+
+void cli_progress_report(void *progress, size_t done, size_t total, const char *item)
+{
+    if (item)
+        cli_progress_step(progress, item);
+    else if (!done)
+        cli_progress_begin(progress, total);
 }
 
 void cli_progress_end(cli_progress *p)
