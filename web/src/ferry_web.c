@@ -464,13 +464,17 @@ static void places_close(places *p)
     free(p->folders);
 }
 
-/* The seam left (see the top): the model an animation lying in the drop is
- * checked against, by the game's naming (ferry_ala_model_for) among the
- * .alo files beside it. */
+/* The model an animation lying in the drop is checked against: the one
+ * `ferry validate` pairs it with (engine.h's validation in context), by the
+ * game's naming (ferry_ala_model_for) among the .alo files beside it, in
+ * the same order (sorted by name: a tie goes the same way). Paired here
+ * because that job reads the disk (see the top). */
 typedef struct name_list {
     char **names;
     size_t count, capacity;
 } name_list;
+
+static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static bool collect_alo(void *ctx, const char *name, ferry_entry_kind kind)
 {
@@ -505,6 +509,7 @@ static void validate_model_for(const fw_asset *h, model_for *m)
     name_list l = {0};
     ferry_error err;
     if (ferry_file_source_list(src, folder, collect_alo, &l, &err) == FERRY_OK && l.count) {
+        qsort(l.names, l.count, sizeof *l.names, compare_names);
         size_t k = ferry_ala_model_for(slash ? slash + 1 : h->path, (const char *const *)l.names, l.count);
         if (k < l.count) {
             snprintf(m->path, sizeof m->path, "%s%s%s", folder, *folder ? "/" : "", l.names[k]);
