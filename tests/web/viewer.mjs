@@ -9,9 +9,14 @@
 // Data/Art/Textures with textures for them), an addon folder for the P3D
 // samples' textures (its $PREFIX$, PAA textures), an ALM built from the
 // walker, a MEG packed from the game folder (`ferry pack`), a MEG cut short
-// (hostile), loose textures (TGA, DDS, PAA). Then, in the page:
+// (hostile), loose textures (TGA, DDS, PAA), a folder with a walker, two
+// animations with renamed bones and a crate with a bad index. Then, in the
+// page:
 // - each model's counts (meshes, bones, triangles) equal `ferry info --json`,
-//   its animations the CLI's export's; textures found as the game finds them;
+//   its animations the CLI's export's (one found beside it whose tracks
+//   mostly fit attached with a warning, one that mostly misses left out);
+//   textures found as the game finds them; a model with a validation error
+//   shown anyway, its error said;
 // - screenshots have content and match the CLI's export drawn by
 //   tests/render/render.mjs within a tolerance;
 // - the walker's animation moves its skin; the P3D's LODs and animation
@@ -91,8 +96,8 @@ function dds(w, h) {
 fs.rmSync(work, { recursive: true, force: true });
 const game = path.join(work, 'game'), models = path.join(game, 'Data/Art/Models'), textures = path.join(game, 'Data/Art/Textures');
 const addons = path.join(work, 'addons'), loose = path.join(work, 'loose'), archives = path.join(work, 'archives');
-const shots = path.join(work, 'shots'), extra = path.join(work, 'extra');
-for (const d of [models, textures, path.join(addons, 'box'), loose, archives, shots, extra]) fs.mkdirSync(d, { recursive: true });
+const shots = path.join(work, 'shots'), extra = path.join(work, 'extra'), limp = path.join(work, 'limp');
+for (const d of [models, textures, path.join(addons, 'box'), loose, archives, shots, extra, limp]) fs.mkdirSync(d, { recursive: true });
 for (const f of ['walker.alo', 'crate.alo', 'p_walker_exhaust.alo', 'walker_idle_00.ala', 'walker_walk_00.ala'])
   fs.copyFileSync(path.join(src, 'samples/alamo', f), path.join(models, f));
 fs.writeFileSync(path.join(textures, 'walker.tga'), tga(64, 64, 0));
@@ -141,6 +146,29 @@ fs.writeFileSync(path.join(archives, 'cut.meg'), megBytes.subarray(0, 40));
 fs.writeFileSync(path.join(loose, 'ramp.tga'), tga(64, 32, 0));
 fs.writeFileSync(path.join(loose, 'flat.dds'), dds(16, 8));
 fs.copyFileSync(path.join(addons, 'box', 'wood_co.paa'), path.join(loose, 'wood.paa'));
+// Animations beside a walker whose tracks do not all fit it: one with 1 of
+// its 6 bones renamed (the game binds tracks by index: attached, with a
+// warning), one with 4 of 6 renamed (another model's: left out). Names of
+// the same length keep the file's layout.
+fs.copyFileSync(path.join(src, 'samples/alamo/walker.alo'), path.join(limp, 'walker.alo'));
+const walkBytes = fs.readFileSync(path.join(src, 'samples/alamo/walker_walk_00.ala'));
+const renamed = (pairs) => {
+  let b = Buffer.from(walkBytes);
+  for (const [from, to] of pairs) {
+    const at = b.indexOf(Buffer.from(`${from}\0`, 'latin1'));
+    if (at < 0 || b.indexOf(Buffer.from(`${from}\0`, 'latin1'), at + 1) >= 0) throw new Error(`walker_walk_00.ala: ${from} not found once`);
+    b.write(to, at, 'latin1');
+  }
+  return b;
+};
+fs.writeFileSync(path.join(limp, 'walker_limp_00.ala'), renamed([['Beacon', 'Beacox']]));
+fs.writeFileSync(path.join(limp, 'walker_fall_00.ala'), renamed([['Pelvis', 'Pelvix'], ['Spine', 'Spinx'], ['Head', 'Heax'], ['Beacon', 'Beacox']]));
+// A model validation finds an error in (as tests/cli/hostile.sh makes it:
+// the crate's triangle 0 with a first index of 32767, [index-range]):
+// `ferry convert` refuses it, the viewer shows it anyway.
+const bad = Buffer.from(fs.readFileSync(path.join(src, 'samples/alamo/crate.alo')));
+bad.writeUInt16LE(32767, 8720 + 8);
+fs.writeFileSync(path.join(limp, 'bad.alo'), bad);
 
 // ---- the CLI's side ----
 
@@ -157,6 +185,18 @@ const cutError = cliFails('info', path.join(archives, 'cut.meg'));
 cli('convert', '--anim', 'auto', path.join(models, 'walker.alo'), path.join(work, 'walker.glb'));
 cli('convert', path.join(models, 'crate.alo'), path.join(work, 'crate.glb'));
 cli('convert', path.join(addons, 'door.p3d'), path.join(work, 'door.glb'));
+cli('convert', '--anim', 'auto', path.join(limp, 'walker.alo'), path.join(work, 'limp.glb'));
+// A .glb's JSON chunk; its animations by name; its triangles (indexed triangle lists).
+const glbJson = (file) => { const b = fs.readFileSync(file); return JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString('utf8')); };
+const glbAnimations = (file) => (glbJson(file).animations || []).map(a => a.name);
+const glbTriangles = (file) => {
+  const j = glbJson(file);
+  return j.meshes.flatMap(m => m.primitives).reduce((n, p) => n + j.accessors[p.indices].count / 3, 0);
+};
+const limpCli = glbAnimations(path.join(work, 'limp.glb'));
+const badRefused = cliFails('convert', path.join(limp, 'bad.alo'), path.join(work, 'bad.glb'));
+cli('convert', '--allow-invalid', path.join(limp, 'bad.alo'), path.join(work, 'bad.glb'));
+const badTriangles = glbTriangles(path.join(work, 'bad.glb'));
 execFileSync(process.execPath, [path.join(src, 'tests/render/render.mjs'), '--rest', '--quiet', shots,
   path.join(work, 'walker.glb'), path.join(work, 'crate.glb'), path.join(work, 'door.glb')], { stdio: 'inherit' });
 const rendered = JSON.parse(fs.readFileSync(path.join(shots, 'summary.json'), 'utf8'));
@@ -171,7 +211,7 @@ cli('render', path.join(models, 'p_walker_exhaust.alo'), path.join(shots, 'exhau
 
 // ---- the page, served by ferry view ----
 
-const server = spawn(ferry, ['view', '--no-open', '--port', '0', '--page', pageDir, game, addons, extra, archives, loose, shots],
+const server = spawn(ferry, ['view', '--no-open', '--port', '0', '--page', pageDir, game, addons, extra, archives, loose, shots, limp],
                      { stdio: ['ignore', 'pipe', 'pipe'] });
 let serverErr = '';
 server.stderr.on('data', d => { serverErr += d; });
@@ -445,6 +485,31 @@ try {
   check('flat.dds: decoded with its 5 mip levels', r.kind === 'texture' && r.width === 16 && r.height === 8 && r.levels === 5, r);
   await page.locator('#toolbar select').first().selectOption('4');
   await page.waitForFunction(() => document.querySelector('#stage .texture canvas').width === 1);
+
+  // -- animations beside a model that do not all fit it: attached or left out as the CLI does --
+  r = await sel('limp/walker.alo');
+  s = await stats();
+  const attachedNote = (r.report.warnings || []).find(w => w.rule === 'animation-attached');
+  const skippedNote = (r.report.animations_skipped || [])[0];
+  check('limp/walker.alo: the animation that mostly fits attached with a warning, the other left out, as ferry convert --anim auto',
+        JSON.stringify(r.report.animations) === JSON.stringify(limpCli) && JSON.stringify(limpCli) === '["walker_limp_00"]' &&
+        s.animations === 1 && attachedNote && attachedNote.file === 'limp/walker_limp_00.ala' &&
+        /^attached, though 1 of 6 tracks do not fit walker\.alo.*'Beacox'/.test(attachedNote.message) &&
+        r.report.animations_skipped.length === 1 && skippedNote.file === 'limp/walker_fall_00.ala' &&
+        /does not fit walker\.alo \(4 of 6 tracks\)/.test(skippedNote.why), { report: r.report, cli: limpCli, s });
+  const limpNotes = await page.locator('#toolbar .group.note').first().getAttribute('title');
+  check('limp/walker.alo: both said in the toolbar\'s notes', limpNotes && limpNotes.includes('limp/walker_limp_00.ala: attached, though') &&
+        limpNotes.includes('limp/walker_fall_00.ala: animation skipped: does not fit'), limpNotes);
+
+  // -- a model with a validation error: refused by ferry convert, shown here, its errors said --
+  r = await sel('limp/bad.alo');
+  s = await stats();
+  const badSaid = (r.report && r.report.warnings) || [];
+  check('limp/bad.alo: refused by ferry convert, shown anyway with its error and the library\'s "converting anyway"',
+        badRefused && /not converted: 1 validation error/.test(badRefused) && r.kind === 'model' && !r.error &&
+        s.triangles === badTriangles && badTriangles > 0 && r.validation && r.validation.errors === 1 &&
+        badSaid.some(w => w.severity === 'error' && w.rule === 'index-range') &&
+        badSaid.some(w => w.severity === 'warning' && w.rule === 'converted-anyway'), { cli: badRefused, badTriangles, r: r.report, s });
 
   // -- validation in context: each file's report is `ferry validate FILE`'s --
   const cliValidate = (rel) => {

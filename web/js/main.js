@@ -313,10 +313,13 @@ async function showModelParticles(opened, view) {
 function modelNotes(report) {
   const notes = [];
   if (report.missing_textures && report.missing_textures.length) notes.push(`textures not found: ${report.missing_textures.join(', ')}`);
-  if (report.animations_skipped && report.animations_skipped.length)
-    notes.push(`animations not attached: ${report.animations_skipped.map(a => `${a.file} (${a.why})`).join('; ')}`);
+  // Animations found beside the model and left out, each with the library's
+  // sentence ("animation skipped: does not fit ...").
+  for (const a of report.animations_skipped || []) notes.push(`${a.file}: ${a.why}`);
   if (report.meshes_left_out) notes.push(`${report.meshes_left_out} mesh(es) the game does not draw left out`);
-  for (const w of report.warnings || []) notes.push(w.message);
+  // What the export said; `file` names another file than the model (an
+  // animation attached though some of its tracks do not fit).
+  for (const w of report.warnings || []) notes.push(w.file ? `${w.file}: ${w.message}` : w.message);
   return notes;
 }
 

@@ -17,15 +17,22 @@
  * File.slice or a ranged request to `ferry view`), so that only its tables
  * are read to list it and an entry's bytes when it is opened.
  *
- * Seams left, to be replaced by the engine API:
- * - export_scene: the places, animations and texture roots of one export;
- *   engine.h's ferry_export_scene takes its place (with the CLI's rule of
- *   attaching a found animation that mostly fits: here only one that fits
- *   is attached, ferry_ala_model_misfits == 0, the others are named);
- * - validate_model_for: the model an animation is checked against;
- *   engine.h's validate in context takes its place. */
+ * An export is engine.h's ferry_export_scene over an input filled here (the
+ * asset, the drop or the archive holding it, its path and the archive's
+ * prefix) with the drop and the other archives as further places: the
+ * library finds the textures and the animations and decides what is
+ * attached, as for `ferry convert`.
+ *
+ * One seam is left: validate_model_for, the model an animation is checked
+ * against. engine.h's validation in context (ferry_validate_input) takes
+ * paths of the disk: it opens the file itself and lists its folder for
+ * models through the platform layer, and takes no file source nor asset to
+ * validate; a page has neither a disk nor paths. So the glue lists the
+ * animation's folder in the drop and pairs it by ferry_ala_model_for, the
+ * function that job pairs with, in the same order. */
 #define _DEFAULT_SOURCE /* getentropy */
 #include <ferry/archive.h>
+#include <ferry/engine.h>
 #include <ferry/ferry.h>
 #include <ferry/format.h>
 #include <ferry/gltf.h>
@@ -405,25 +412,44 @@ static void on_entry(void *user, const ferry_asset_entry_report *e)
     json_array_append_new(r->list, o);
 }
 
-/* Every place textures are looked for from an asset (alamo.h): the source
- * holding it (its folder, ../Textures there), then the drop at its root and
- * in Data/Art/Textures (as a game folder), then every archive opened (at
- * their roots and in DATA/ART/TEXTURES, as the game's loaded MEGs). */
+/* Every place an asset's textures are looked for in (alamo.h), and its
+ * particle systems: the source holding it (its folder, ../Textures there),
+ * then the further places: the drop at its root and in Data/Art/Textures
+ * (as a game folder; for an ODOL model, addon folders by their $PREFIX$ or
+ * a P: drive tree), then every other archive opened (at their roots and in
+ * DATA/ART/TEXTURES, as the game's loaded MEGs; a PBO at its prefix). */
 typedef struct places {
     ferry_alamo_texture_places places;
-    const ferry_file_source **folders;
+    ferry_place *items; /* the further places (engine.h's export takes them) */
+    const ferry_place **list;
+    const ferry_file_source **folders; /* their sources (the particle view takes them) */
+    size_t count;
 } places;
 
 static bool places_open(const fw_asset *h, places *p)
 {
     memset(p, 0, sizeof *p);
     const fw_session *s = h->session;
+    p->items = calloc(s->archive_count + 1, sizeof *p->items);
+    p->list = calloc(s->archive_count + 1, sizeof *p->list);
     p->folders = calloc(s->archive_count + 1, sizeof *p->folders);
-    if (!p->folders) return false;
+    if (!p->items || !p->list || !p->folders) {
+        free(p->items);
+        free(p->list);
+        free(p->folders);
+        return false;
+    }
     size_t n = 0;
-    p->folders[n++] = &s->drop;
+    p->items[n++] = (ferry_place){"", &s->drop, NULL, NULL};
     for (size_t i = 0; i < s->archive_count; i++)
-        if (s->archives[i] != h->container) p->folders[n++] = s->archives[i]->archive_source;
+        if (s->archives[i] != h->container)
+            p->items[n++] = (ferry_place){s->archives[i]->path, s->archives[i]->archive_source, s->archives[i]->archive,
+                                          s->archives[i]->archive_prefix};
+    for (size_t i = 0; i < n; i++) {
+        p->list[i] = &p->items[i];
+        p->folders[i] = p->items[i].source;
+    }
+    p->count = n;
     p->places.model_source = source_of(h);
     p->places.model_path = h->path;
     p->places.folders = p->folders;
@@ -431,15 +457,24 @@ static bool places_open(const fw_asset *h, places *p)
     return true;
 }
 
-static void places_close(places *p) { free(p->folders); }
+static void places_close(places *p)
+{
+    free(p->items);
+    free(p->list);
+    free(p->folders);
+}
 
-/* Phase 1 seam (see the top): the model an animation lying in the drop is
- * checked against, by the game's naming (ferry_ala_model_for) among the
- * .alo files beside it. */
+/* The model an animation lying in the drop is checked against: the one
+ * `ferry validate` pairs it with (engine.h's validation in context), by the
+ * game's naming (ferry_ala_model_for) among the .alo files beside it, in
+ * the same order (sorted by name: a tie goes the same way). Paired here
+ * because that job reads the disk (see the top). */
 typedef struct name_list {
     char **names;
     size_t count, capacity;
 } name_list;
+
+static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static bool collect_alo(void *ctx, const char *name, ferry_entry_kind kind)
 {
@@ -474,6 +509,7 @@ static void validate_model_for(const fw_asset *h, model_for *m)
     name_list l = {0};
     ferry_error err;
     if (ferry_file_source_list(src, folder, collect_alo, &l, &err) == FERRY_OK && l.count) {
+        qsort(l.names, l.count, sizeof *l.names, compare_names);
         size_t k = ferry_ala_model_for(slash ? slash + 1 : h->path, (const char *const *)l.names, l.count);
         if (k < l.count) {
             snprintf(m->path, sizeof m->path, "%s%s%s", folder, *folder ? "/" : "", l.names[k]);
@@ -762,86 +798,7 @@ FW_API fw_asset *fw_archive_entry_open(fw_asset *archive, size_t index)
     return h;
 }
 
-/* ---- export: the asset as a .glb (phase 1 seam: see the top) ---- */
-
-typedef struct animations {
-    size_t count;
-    uint8_t **bytes;
-    size_t *sizes;
-    ferry_asset **assets;
-    char **names;
-} animations;
-
-static void animations_free(const ferry_file_source *src, animations *a)
-{
-    for (size_t i = 0; i < a->count; i++) {
-        ferry_asset_free(a->assets[i]);
-        if (a->bytes[i]) ferry_file_source_release(src, a->bytes[i], a->sizes[i]);
-        free(a->names[i]);
-    }
-    free(a->bytes);
-    free(a->sizes);
-    free(a->assets);
-    free(a->names);
-    memset(a, 0, sizeof *a);
-}
-
-/* The animations found beside an ALO model by the game's naming
- * (ferry_ala_find_animations); one that cannot be read or does not fit the
- * model is named in `skipped`. */
-static void animations_find(const fw_asset *h, animations *a, json_t *skipped)
-{
-    memset(a, 0, sizeof *a);
-    const ferry_file_source *src = source_of(h);
-    char **paths = NULL;
-    size_t count = 0;
-    ferry_error err;
-    if (ferry_ala_find_animations(src, h->path, &paths, &count, &err) != FERRY_OK || !count) return;
-    a->bytes = calloc(count, sizeof *a->bytes);
-    a->sizes = calloc(count, sizeof *a->sizes);
-    a->assets = calloc(count, sizeof *a->assets);
-    a->names = calloc(count, sizeof *a->names);
-    if (!a->bytes || !a->sizes || !a->assets || !a->names) {
-        ferry_ala_free_paths(paths, count);
-        animations_free(src, a);
-        return;
-    }
-    for (size_t i = 0; i < count; i++) {
-        size_t k = a->count;
-        char why[768] = "";
-        ferry_asset_options o;
-        memset(&o, 0, sizeof o);
-        o.format = FERRY_FORMAT_ALA;
-        if (ferry_file_source_load(src, paths[i], FW_MAX_INPUT, &a->bytes[k], &a->sizes[k], &err) != FERRY_OK ||
-            ferry_asset_read(a->bytes[k], a->sizes[k], &o, &a->assets[k], &err) != FERRY_OK) {
-            ferry_error_format(&err, why, sizeof why);
-        } else {
-            char misfit[512];
-            size_t misfits = ferry_ala_model_misfits(ferry_asset_object(a->assets[k]), ferry_asset_object(h->asset),
-                                                     misfit, sizeof misfit);
-            if (misfits) snprintf(why, sizeof why, "does not fit the model (%zu tracks): %s", misfits, misfit);
-        }
-        if (why[0]) {
-            json_array_append_new(skipped, json_pack("{s:o, s:o}", "file", text_json(paths[i], strlen(paths[i])), "why",
-                                                     text_json(why, strlen(why))));
-            ferry_asset_free(a->assets[k]);
-            a->assets[k] = NULL;
-            if (a->bytes[k]) ferry_file_source_release(src, a->bytes[k], a->sizes[k]);
-            a->bytes[k] = NULL;
-            continue;
-        }
-        const char *base = strrchr(paths[i], '/');
-        base = base ? base + 1 : paths[i];
-        const char *dot = strrchr(base, '.');
-        size_t n = dot ? (size_t)(dot - base) : strlen(base);
-        if ((a->names[k] = malloc(n + 1))) {
-            memcpy(a->names[k], base, n);
-            a->names[k][n] = 0;
-        }
-        a->count++;
-    }
-    ferry_ala_free_paths(paths, count);
-}
+/* ---- export: the asset as a .glb (engine.h's ferry_export_scene) ---- */
 
 static json_t *strings_json(const char *const *list, size_t count)
 {
@@ -856,13 +813,106 @@ static bool option_bool(json_t *o, const char *key, bool fallback)
     return json_is_boolean(v) ? json_is_true(v) : fallback;
 }
 
+/* What an export said, as the page lists it. */
+typedef struct export_said {
+    const char *input; /* how messages name the asset */
+    json_t *said;      /* {severity, rule, message, file (when about another file)}, in order */
+    json_t *skipped;   /* animations found beside the model and left out: {file, why} */
+} export_said;
+
+static void export_message(void *user, const ferry_message *m)
+{
+    export_said *s = user;
+    const char *text = m->text ? m->text : "";
+    if (m->rule && strcmp(m->rule, FERRY_EXPORT_ANIMATION_SKIPPED) == 0) {
+        const char *file = m->file ? m->file : "";
+        json_array_append_new(s->skipped, json_pack("{s:o, s:o}", "file", text_json(file, strlen(file)), "why",
+                                                    text_json(text, strlen(text))));
+        return;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "severity", json_string(m->kind == FERRY_MESSAGE_ERROR     ? "error"
+                                                   : m->kind == FERRY_MESSAGE_WARNING ? "warning"
+                                                                                      : "note"));
+    json_object_set_new(o, "rule", m->rule ? json_string(m->rule) : json_null());
+    json_object_set_new(o, "message", text_json(text, strlen(text)));
+    if (m->file && strcmp(m->file, s->input) != 0) json_object_set_new(o, "file", text_json(m->file, strlen(m->file)));
+    json_array_append_new(s->said, o);
+}
+
+/* The asset as a scene (ferry_export_scene), with what the page asked for
+ * in `opt`. */
+static ferry_result export_asset(fw_asset *h, json_t *opt, export_said *said, ferry_export_report *rep,
+                                 ferry_scene **scene, ferry_error *err)
+{
+    /* The asset where it lies: its folder and ../Textures in the drop or
+     * the archive holding it (a PBO's own textures at its prefix), its
+     * animations beside it there; its scene named after it. */
+    ferry_export_input in = {0};
+    in.asset = h->asset;
+    in.name = h->name;
+    in.source = source_of(h);
+    in.path = h->path;
+    in.prefix = h->container ? h->container->archive_prefix : NULL;
+    bool with_animations = option_bool(opt, "animations", true);
+    ferry_export_options o = {0};
+    o.all = option_bool(opt, "all", false);
+    o.skip_textures = !option_bool(opt, "textures", true);
+    o.auto_animations = with_animations;
+    o.no_animations = !with_animations;
+    /* The page draws the .glb and drops it: fast PNGs (zlib level 1, no
+     * row filter) decode to the same pixels. */
+    o.png_effort = FERRY_PNG_FAST;
+    /* The viewer shows what it can of a file with errors (its validation
+     * is shown beside it). */
+    o.allow_invalid = true;
+    o.message = export_message;
+    o.user = said;
+    o.report = rep;
+    places p;
+    bool have_places = !o.skip_textures && places_open(h, &p);
+    if (have_places) {
+        o.textures = p.list;
+        o.texture_count = p.count;
+    }
+    uint32_t *lods = NULL;
+    json_t *l = json_object_get(opt, "lods");
+    if (json_is_array(l) && json_array_size(l) && (lods = calloc(json_array_size(l), sizeof *lods))) {
+        for (size_t i = 0; i < json_array_size(l); i++) lods[i] = (uint32_t)json_integer_value(json_array_get(l, i));
+        o.lods = lods;
+        o.lod_count = json_array_size(l);
+    }
+    ferry_alm_lod_options lod;
+    memset(&lod, 0, sizeof lod);
+    json_t *al = json_object_get(opt, "alm_lod");
+    if (json_is_object(al)) {
+        lod.collapses = -1;
+        lod.max_error = -1;
+        json_t *v;
+        if ((v = json_object_get(al, "collapses"))) lod.collapses = json_integer_value(v);
+        if ((v = json_object_get(al, "max_triangles"))) lod.max_triangles = (uint32_t)json_integer_value(v);
+        if ((v = json_object_get(al, "max_error"))) lod.max_error = json_number_value(v);
+        o.alm_lod = &lod;
+    }
+    ferry_result r = ferry_export_scene(&in, &o, scene, err);
+    if (have_places) places_close(&p);
+    free(lods);
+    return r;
+}
+
 /* Exports the asset as a .glb kept in the asset (fw_glb_data, fw_glb_size)
- * until the next export or fw_glb_release. options_json: {"all": false,
- * "textures": true, "animations": true, "lods": [ODOL LOD indices],
- * "alm_lod": {"collapses": N} | {"max_triangles": N} | {"max_error": E}}.
- * Returns a report: {"ok", "error", "warnings": [...], "missing_textures",
- * "animations": [names attached], "animations_skipped": [{file, why}],
- * and the converter's counts}. */
+ * until the next export or fw_glb_release, as `ferry convert` exports the
+ * file in its folder (ferry_export_scene), with the drop and the archives
+ * opened as further texture places, the animations found beside an ALO
+ * model attached by the library's rules (one whose tracks mostly fit with
+ * a warning), and a model validation finds errors in shown anyway.
+ * options_json: {"all": false, "textures": true, "animations": true,
+ * "lods": [ODOL LOD indices], "alm_lod": {"collapses": N} |
+ * {"max_triangles": N} | {"max_error": E}}. Returns a report: {"ok",
+ * "error", "warnings": [what the export said: {severity, rule, message,
+ * file (when about another file than the asset)}], "missing_textures",
+ * "animations": [names attached], "animations_skipped": [{file, why}], and
+ * the converter's counts}. */
 FW_API char *fw_export(fw_asset *h, const char *options_json)
 {
     ferry_buffer_free(&h->glb);
@@ -871,130 +921,71 @@ FW_API char *fw_export(fw_asset *h, const char *options_json)
         json_decref(opt);
         opt = json_object();
     }
-    bool all = option_bool(opt, "all", false), textures = option_bool(opt, "textures", true),
-         with_animations = option_bool(opt, "animations", true);
     json_t *report = json_object();
-    json_t *skipped = json_array();
-    ferry_diagnostics d = {0};
-    places p;
-    bool have_places = false;
-    animations anims = {0};
-    uint32_t *lods = NULL;
-    ferry_odol_root *roots = NULL;
+    export_said said = {h->name, json_array(), json_array()};
     ferry_scene *scene = NULL;
-    ferry_alo_scene_report alo = {0};
-    ferry_odol_scene_report odol = {0};
-    ferry_alm_scene_report alm = {0};
+    ferry_export_report rep;
+    memset(&rep, 0, sizeof rep);
     ferry_error err;
     memset(&err, 0, sizeof err);
     ferry_result r;
-
-    /* The scene is named after the file, without folders and extension. */
-    char scene_name[256];
-    const char *base = strrchr(h->path, '/');
-    base = base ? base + 1 : h->path;
-    const char *dot = strrchr(base, '.');
-    snprintf(scene_name, sizeof scene_name, "%.*s", dot && dot != base ? (int)(dot - base) : (int)strlen(base), base);
-    ferry_asset_scene_options so;
-    memset(&so, 0, sizeof so);
-    so.name = scene_name;
-    so.all = all;
-    so.diagnostics = &d;
-    so.alo_report = &alo;
-    so.odol_report = &odol;
-    so.alm_report = &alm;
     if (!h->asset) {
         snprintf(err.message, sizeof err.message, "%s", h->error);
         r = FERRY_ERR_UNSUPPORTED;
-        goto done;
-    }
-    if (textures && (have_places = places_open(h, &p))) so.textures = &p.places;
-    if (h->detected == FERRY_FORMAT_ALO_MODEL && with_animations) {
-        animations_find(h, &anims, skipped);
-        so.animations = (const ferry_asset *const *)anims.assets;
-        so.animation_names = (const char *const *)anims.names;
-        so.animation_count = anims.count;
-    }
-    if (h->detected == FERRY_FORMAT_ODOL) {
-        json_t *l = json_object_get(opt, "lods");
-        if (json_is_array(l) && json_array_size(l)) {
-            lods = calloc(json_array_size(l), sizeof *lods);
-            for (size_t i = 0; lods && i < json_array_size(l); i++)
-                lods[so.lod_count++] = (uint32_t)json_integer_value(json_array_get(l, i));
-            so.lods = lods;
-        }
-        so.no_animations = !with_animations;
-        if (textures) {
-            /* The archive holding the model at its prefix, the drop (addon
-             * folders by their $PREFIX$, or a P: drive tree), each PBO
-             * opened at its prefix. */
-            const fw_session *s = h->session;
-            roots = calloc(s->archive_count + 2, sizeof *roots);
-            size_t n = 0;
-            if (roots && h->container && h->container->archive_prefix)
-                roots[n++] = (ferry_odol_root){h->container->archive_source, h->container->archive_prefix};
-            if (roots) roots[n++] = (ferry_odol_root){&s->drop, NULL};
-            for (size_t i = 0; roots && i < s->archive_count; i++)
-                if (s->archives[i] != h->container && s->archives[i]->archive_prefix)
-                    roots[n++] = (ferry_odol_root){s->archives[i]->archive_source, s->archives[i]->archive_prefix};
-            so.texture_roots = roots;
-            so.texture_root_count = n;
+    } else {
+        r = export_asset(h, opt, &said, &rep, &scene, &err);
+        if (r == FERRY_OK) r = ferry_gltf_write_glb(scene, &h->glb, &err);
+        if (r == FERRY_OK && h->glb.failed) {
+            r = FERRY_ERR_NOMEM;
+            snprintf(err.message, sizeof err.message, "out of memory for the .glb");
         }
     }
-    ferry_alm_lod_options lod;
-    memset(&lod, 0, sizeof lod);
-    json_t *al = json_object_get(opt, "alm_lod");
-    if (h->detected == FERRY_FORMAT_ALM && json_is_object(al)) {
-        lod.collapses = -1;
-        lod.max_error = -1;
-        json_t *v;
-        if ((v = json_object_get(al, "collapses"))) lod.collapses = json_integer_value(v);
-        if ((v = json_object_get(al, "max_triangles"))) lod.max_triangles = (uint32_t)json_integer_value(v);
-        if ((v = json_object_get(al, "max_error"))) lod.max_error = json_number_value(v);
-        so.alm_lod = &lod;
-    }
-    r = ferry_asset_to_scene(h->asset, &so, &scene, &err);
-    if (r == FERRY_OK) r = ferry_gltf_write_glb(scene, &h->glb, &err);
-    if (r == FERRY_OK && h->glb.failed) {
-        r = FERRY_ERR_NOMEM;
-        snprintf(err.message, sizeof err.message, "out of memory for the .glb");
-    }
-done:
     json_object_set_new(report, "ok", json_boolean(r == FERRY_OK));
     if (r != FERRY_OK) {
         char line[512];
         ferry_error_format(&err, line, sizeof line);
         json_object_set_new(report, "error", text_json(line, strlen(line)));
         ferry_buffer_free(&h->glb);
+        /* A failure is said last as an error too: "error" holds it. */
+        size_t n = json_array_size(said.said);
+        json_t *last = n ? json_array_get(said.said, n - 1) : NULL;
+        if (last && strcmp(json_string_value(json_object_get(last, "severity")), "error") == 0 &&
+            json_equal(json_object_get(last, "message"), json_object_get(report, "error")))
+            json_array_remove(said.said, n - 1);
     }
-    json_object_set_new(report, "warnings", diagnostics_json(&d));
-    json_object_set_new(report, "animations", strings_json((const char *const *)anims.names, anims.count));
-    json_object_set_new(report, "animations_skipped", skipped);
+    json_object_set_new(report, "warnings", said.said);
+    /* An ALO model's scene animations are the ones attached. */
+    json_t *names = json_array();
+    for (size_t i = 0; scene && h->detected == FERRY_FORMAT_ALO_MODEL && i < scene->animation_count; i++) {
+        const char *name = scene->animations[i].name ? scene->animations[i].name : "";
+        json_array_append_new(names, text_json(name, strlen(name)));
+    }
+    json_object_set_new(report, "animations", names);
+    json_object_set_new(report, "animations_skipped", said.skipped);
     if (r == FERRY_OK && h->detected == FERRY_FORMAT_ALO_MODEL) {
-        json_object_set_new(report, "meshes", json_integer((json_int_t)alo.meshes));
-        json_object_set_new(report, "meshes_left_out", json_integer((json_int_t)alo.meshes_left_out));
-        json_object_set_new(report, "missing_textures", strings_json(alo.missing_textures, alo.missing_texture_count));
+        /* Every mesh is an object of the model: those not left out are in the scene. */
+        const ferry_alo_model *model = ferry_asset_object(h->asset);
+        json_object_set_new(report, "meshes", json_integer((json_int_t)(model->mesh_count - rep.meshes_left_out)));
+        json_object_set_new(report, "meshes_left_out", json_integer((json_int_t)rep.meshes_left_out));
+        json_object_set_new(report, "missing_textures", strings_json(rep.missing_textures, rep.missing_texture_count));
     } else if (r == FERRY_OK && h->detected == FERRY_FORMAT_ODOL) {
-        json_object_set_new(report, "lods", json_integer(odol.lods));
-        json_object_set_new(report, "visual_lod", json_integer(odol.visual_lod));
-        json_object_set_new(report, "triangles", json_integer((json_int_t)odol.triangles));
-        json_object_set_new(report, "proxies", json_integer(odol.proxies));
-        json_object_set_new(report, "textures", json_integer(odol.textures));
-        json_object_set_new(report, "textures_found", json_integer(odol.textures_found));
-        json_object_set_new(report, "skins", json_integer(odol.skins));
-        json_object_set_new(report, "animation_classes", json_integer(odol.animations));
-        json_object_set_new(report, "missing_textures", strings_json(odol.missing_textures, odol.missing_texture_count));
+        const ferry_odol_scene_report *odol = &rep.odol;
+        json_object_set_new(report, "lods", json_integer(odol->lods));
+        json_object_set_new(report, "visual_lod", json_integer(odol->visual_lod));
+        json_object_set_new(report, "triangles", json_integer((json_int_t)odol->triangles));
+        json_object_set_new(report, "proxies", json_integer(odol->proxies));
+        json_object_set_new(report, "textures", json_integer(odol->textures));
+        json_object_set_new(report, "textures_found", json_integer(odol->textures_found));
+        json_object_set_new(report, "skins", json_integer(odol->skins));
+        json_object_set_new(report, "animation_classes", json_integer(odol->animations));
+        json_object_set_new(report, "missing_textures", strings_json(rep.missing_textures, rep.missing_texture_count));
     } else if (r == FERRY_OK && h->detected == FERRY_FORMAT_ALM) {
-        json_object_set_new(report, "skinned", json_boolean(alm.skinned));
-        json_object_set_new(report, "triangles", json_integer(alm.triangle_count));
-        json_object_set_new(report, "vertices", json_integer(alm.vertex_count));
+        json_object_set_new(report, "skinned", json_boolean(rep.alm.skinned));
+        json_object_set_new(report, "triangles", json_integer(rep.alm.triangle_count));
+        json_object_set_new(report, "vertices", json_integer(rep.alm.vertex_count));
     }
     ferry_scene_free(scene);
-    ferry_diagnostics_free(&d);
-    animations_free(h->asset ? source_of(h) : NULL, &anims);
-    if (have_places) places_close(&p);
-    free(lods);
-    free(roots);
+    ferry_export_report_free(&rep);
     json_decref(opt);
     char *text = json_dumps(report, JSON_COMPACT);
     json_decref(report);
