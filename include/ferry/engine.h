@@ -387,11 +387,15 @@ FERRY_API ferry_result ferry_validate_input(const char *path, const ferry_valida
  * rather than from the disk: textures looked up beside in->path in
  * in->source and in ../Textures (through in->parent when it lies at the
  * source's root), as ferry_export_scene looks them up, then in
- * options->textures; an animation paired with the .alo files beside it in
- * in->source (unless options->model, or one of options->models, is its
- * model). An input without a source is checked with the places given
- * alone. ferry_validate_input is ferry_export_input_open (the asset read
- * with need FERRY_CAN_VALIDATE, its object too) then this. The report
+ * options->textures; an animation paired by name (ferry_ala_model_for)
+ * among the .alo files beside it in in->source, sorted by name so that a
+ * tie goes as for a file of the disk, and named as the source shows it
+ * (ferry_file_source_display), unless options->model or one of
+ * options->models is its model. An input without a source is checked
+ * with the places given alone. ferry_validate_input and ferry_validate_tree run the same check
+ * over each file opened as ferry_export_input_open opens it (but read
+ * whole, need FERRY_CAN_VALIDATE: a file its reader refuses is one item
+ * with its error), the models beside it named as paths of the disk. The report
  * counts the input as one file checked; options->recursive and
  * options->places are not used. An asset opened bytes_only whose reader
  * refuses it is one error (rule "read-error"). Returns as
