@@ -1,11 +1,12 @@
-/* Validation in context (engine.h: ferry_validate_input, ferry_validate_tree)
- * and the folder walk (ferry.h: ferry_folder_walk), on a temporary folder
+/* Validation in context (engine.h: ferry_validate_input,
+ * ferry_validate_export_input, ferry_validate_tree) and the folder walk (ferry.h: ferry_folder_walk), on a temporary folder
  * holding the bundled samples: an animation paired with the model beside
  * it, among the models given, or with the one given; textures found beside
  * a model, in ../Textures and in the places given; a tree's files sorted,
  * those of no format ferry validates skipped, hidden ones left out; an
  * archive's entries after the archive; files that cannot be read; bad
- * arguments. */
+ * arguments; an input described as an export's (a source and a path in
+ * it) validated as the same file of the disk is. */
 #include "support.h"
 #include "test.h"
 
@@ -58,6 +59,8 @@ typedef struct kept_item {
     char model[2048]; /* "" when alone */
     size_t errors, warnings;
     bool texture_missing; /* a texture-missing warning among them */
+    size_t entry_index;   /* an entry's, from its report */
+    char entry_name[256];
 } kept_item;
 
 typedef struct kept {
@@ -81,6 +84,13 @@ static void keep_item(void *user, const ferry_validate_item *item)
     if (item->model) snprintf(it->model, sizeof it->model, "%s", item->model);
     it->errors = item->error_count;
     CHECK((item->error != NULL) == (item->diagnostics == NULL));
+    CHECK(item->entry == (item->entry_report != NULL));
+    if (item->entry_report) {
+        it->entry_index = item->entry_report->index;
+        snprintf(it->entry_name, sizeof it->entry_name, "%.*s", (int)item->entry_report->name_length,
+                 item->entry_report->name);
+        CHECK(strcmp(item->entry_report->label, item->file) == 0);
+    }
     if (item->diagnostics) {
         it->warnings = item->diagnostics->warning_count;
         CHECK(item->error_count == item->diagnostics->error_count);
@@ -278,9 +288,143 @@ static void check_archive(void)
         broken += k.items[i].errors;
         models += k.items[i].format == FERRY_FORMAT_ALO_MODEL && !k.items[i].read_error;
         CHECK(!k.items[i].texture_missing); /* entries' textures are not looked up */
+        CHECK(k.items[i].entry_name[0] && (i == 1 || k.items[i].entry_index > k.items[i - 1].entry_index));
     }
     CHECK(broken == 1 && models == 3 && rep.errors == 1);
     ferry_validate_report_free(&rep);
+}
+
+/* ---- an input described as an export's ---- */
+
+/* The file at `rel` read from `source` (rooted at the test's folder) as an
+ * input lying at `rel` there; *bytes to free after. */
+static ferry_asset *input_at(const ferry_file_source *source, const char *rel, ferry_export_input *in, uint8_t **bytes)
+{
+    size_t size = 0;
+    ferry_error err;
+    ferry_asset *asset = NULL;
+    *bytes = NULL;
+    CHECK_MSG(ferry_file_source_load(source, rel, 0, bytes, &size, &err) == FERRY_OK, "%s: %s", rel, err.message);
+    ferry_asset_options ao = {0};
+    ao.name = rel;
+    if (*bytes) CHECK_MSG(ferry_asset_read(*bytes, size, &ao, &asset, &err) == FERRY_OK, "%s: %s", rel, err.message);
+    memset(in, 0, sizeof *in);
+    in->asset = asset;
+    in->source = source;
+    in->path = rel;
+    return asset;
+}
+
+static void check_export_input(void)
+{
+    ferry_file_source source;
+    ferry_error err;
+    CHECK(ferry_file_source_folder(dir, &source, &err) == FERRY_OK);
+    kept k, disk;
+    ferry_validate_options o;
+    ferry_validate_report rep;
+    ferry_export_input in;
+    uint8_t *bytes;
+    char shown[2048], path[2048];
+
+    /* An animation paired with the model beside it in its source, named as
+     * the source shows it; the same pairing as for the file of the disk. */
+    ferry_asset *a = input_at(&source, "Models/walker_idle_00.ala", &in, &bytes);
+    o = options_for(&k);
+    CHECK(ferry_validate_export_input(&in, &o, &rep, &err) == FERRY_OK);
+    ferry_file_source_display(&source, "Models/walker.alo", shown, sizeof shown);
+    CHECK_MSG(k.count == 1 && strcmp(k.items[0].file, "Models/walker_idle_00.ala") == 0 &&
+                  strcmp(k.items[0].model, shown) == 0 && k.items[0].format == FERRY_FORMAT_ALA,
+              "%zu items, the model '%s'", k.count, k.count ? k.items[0].model : "-");
+    CHECK(rep.checked == 1 && rep.invalid == 0 && rep.errors == 0);
+    CHECK(k.progress_calls == 2 && k.progress_total == 1);
+    ferry_validate_report_free(&rep);
+    /* Named by the caller; among the models given first. */
+    in.name = "dropped/walker_idle_00.ala";
+    char crate[2048];
+    in_dir(crate, sizeof crate, "Models/crate.alo");
+    const char *models[] = {crate};
+    o = options_for(&k);
+    CHECK(ferry_validate_export_input(&in, &o, &rep, &err) == FERRY_OK);
+    CHECK(k.count == 1 && strcmp(k.items[0].file, "dropped/walker_idle_00.ala") == 0);
+    ferry_validate_report_free(&rep);
+    copy_sample("walker_idle_00.ala", "Models/crate_idle_00.ala");
+    ferry_asset *b = NULL;
+    uint8_t *b_bytes;
+    ferry_export_input crate_anim;
+    b = input_at(&source, "Models/crate_idle_00.ala", &crate_anim, &b_bytes);
+    o = options_for(&k);
+    o.models = models;
+    o.model_count = 1;
+    CHECK(ferry_validate_export_input(&crate_anim, &o, &rep, &err) == FERRY_OK);
+    CHECK(k.count == 1 && strcmp(k.items[0].model, crate) == 0 && k.items[0].warnings > 0);
+    ferry_validate_report_free(&rep);
+    /* Without a source nothing beside it is found: checked alone. */
+    in.source = NULL;
+    o = options_for(&k);
+    CHECK(ferry_validate_export_input(&in, &o, &rep, &err) == FERRY_OK);
+    CHECK(k.count == 1 && k.items[0].model[0] == 0);
+    ferry_validate_report_free(&rep);
+    ferry_asset_free(a);
+    ferry_asset_free(b);
+    ferry_file_source_release(&source, bytes, 0);
+    ferry_file_source_release(&source, b_bytes, 0);
+    in_dir(path, sizeof path, "Models/crate_idle_00.ala");
+    CHECK(test_remove_file(path));
+
+    /* A tie (walker.alo, WALKER.alo): decided as for the file of the disk. */
+    in_dir(path, sizeof path, "tie");
+    test_make_dir(path);
+    copy_sample("walker.alo", "tie/walker.alo");
+    copy_sample("crate.alo", "tie/WALKER.alo");
+    copy_sample("walker_idle_00.ala", "tie/walker_idle_00.ala");
+    a = input_at(&source, "tie/walker_idle_00.ala", &in, &bytes);
+    o = options_for(&k);
+    CHECK(ferry_validate_export_input(&in, &o, &rep, &err) == FERRY_OK);
+    ferry_validate_report_free(&rep);
+    in_dir(path, sizeof path, "tie/walker_idle_00.ala");
+    o = options_for(&disk);
+    CHECK(ferry_validate_input(path, &o, &rep, &err) == FERRY_OK);
+    ferry_validate_report_free(&rep);
+    CHECK_MSG(k.count == 1 && disk.count == 1 && path_cmp(k.items[0].model, disk.items[0].model) == 0 &&
+                  k.items[0].warnings == disk.items[0].warnings && k.items[0].warnings > 0,
+              "'%s' and '%s'", k.count ? k.items[0].model : "-", disk.count ? disk.items[0].model : "-");
+    ferry_asset_free(a);
+    ferry_file_source_release(&source, bytes, 0);
+    in_dir(path, sizeof path, "tie");
+    CHECK(test_remove_tree(path));
+
+    /* Textures: ../Textures inside the source; at the source's root, through the parent. */
+    a = input_at(&source, "Models/crate.alo", &in, &bytes);
+    o = options_for(&k);
+    CHECK(ferry_validate_export_input(&in, &o, &rep, &err) == FERRY_OK);
+    CHECK(k.count == 1 && !k.items[0].texture_missing && k.items[0].warnings == 0);
+    ferry_validate_report_free(&rep);
+    ferry_file_source models_folder, above;
+    in_dir(path, sizeof path, "Models");
+    CHECK(ferry_file_source_folder(path, &models_folder, &err) == FERRY_OK);
+    CHECK(ferry_file_source_folder(dir, &above, &err) == FERRY_OK);
+    in.source = &models_folder;
+    in.path = "crate.alo";
+    o = options_for(&k);
+    CHECK(ferry_validate_export_input(&in, &o, &rep, &err) == FERRY_OK);
+    CHECK(k.count == 1 && k.items[0].texture_missing); /* no parent: ../Textures is not reached */
+    ferry_validate_report_free(&rep);
+    in.parent = &above;
+    o = options_for(&k);
+    CHECK(ferry_validate_export_input(&in, &o, &rep, &err) == FERRY_OK);
+    CHECK(k.count == 1 && !k.items[0].texture_missing);
+    ferry_validate_report_free(&rep);
+    ferry_file_source_close(&models_folder);
+    ferry_file_source_close(&above);
+    ferry_asset_free(a);
+    ferry_file_source_release(&source, bytes, 0);
+
+    /* Bad arguments. */
+    memset(&in, 0, sizeof in);
+    CHECK(ferry_validate_export_input(NULL, &o, &rep, &err) == FERRY_ERR_ARGUMENT);
+    CHECK(ferry_validate_export_input(&in, &o, &rep, &err) == FERRY_ERR_ARGUMENT);
+    ferry_file_source_close(&source);
 }
 
 /* ---- a tree ---- */
@@ -397,6 +541,7 @@ int main(void)
     put("game/Data/Art/Textures/walker.tga", "x", 1);
 
     check_animation_pairing();
+    check_export_input();
     check_textures();
     check_unreadable();
     check_tree();

@@ -313,6 +313,9 @@ typedef struct ferry_validate_item {
      * options->model_name); NULL: checked alone. */
     const char *model;
     size_t error_count; /* error ? 1 : diagnostics->error_count */
+    /* An archive's entry: what ferry_asset_validate said of it (its index
+     * and stored name too); NULL otherwise. */
+    const ferry_asset_entry_report *entry_report;
 } ferry_validate_item;
 
 typedef void (*ferry_validate_item_fn)(void *user, const ferry_validate_item *item);
@@ -327,8 +330,10 @@ typedef struct ferry_validate_options {
     bool skip_textures;
     /* Every animation checked against this asset of an ALO model, named
      * `model_name` in the items; NULL: each paired by name with a model
-     * among `models` (paths), then beside it on the disk (read once each,
-     * the last 8 kept). An animation without a model is checked alone. */
+     * among `models` (paths of the disk), then among the .alo files beside
+     * it (in its folder; ferry_validate_export_input: in its source),
+     * sorted by name (read once each, the last 8 kept). An animation
+     * without a model is checked alone. */
     const ferry_asset *model;
     const char *model_name;
     const char *const *models;
@@ -375,6 +380,29 @@ FERRY_API void ferry_validate_report_free(ferry_validate_report *report); /* zer
  * error code only when out of memory or without a path or report. */
 FERRY_API ferry_result ferry_validate_input(const char *path, const ferry_validate_options *options,
                                             ferry_validate_report *report, ferry_error *err);
+
+/* The same for an input described as an export's (ferry_export_input: one
+ * of the disk, an archive's entry, dropped files): in->asset, named
+ * in->name (NULL: the asset's name), with its context taken from the input
+ * rather than from the disk: textures looked up beside in->path in
+ * in->source and in ../Textures (through in->parent when it lies at the
+ * source's root), as ferry_export_scene looks them up, then in
+ * options->textures; an animation paired by name (ferry_ala_model_for)
+ * among the .alo files beside it in in->source, sorted by name so that a
+ * tie goes as for a file of the disk, and named as the source shows it
+ * (ferry_file_source_display), unless options->model or one of
+ * options->models is its model. An input without a source is checked
+ * with the places given alone. ferry_validate_input and ferry_validate_tree run the same check
+ * over each file opened as ferry_export_input_open opens it (but read
+ * whole, need FERRY_CAN_VALIDATE: a file its reader refuses is one item
+ * with its error), the models beside it named as paths of the disk. The report
+ * counts the input as one file checked; options->recursive and
+ * options->places are not used. An asset opened bytes_only whose reader
+ * refuses it is one error (rule "read-error"). Returns as
+ * ferry_validate_input does; FERRY_ERR_ARGUMENT without an input, its
+ * asset or a report. */
+FERRY_API ferry_result ferry_validate_export_input(const ferry_export_input *in, const ferry_validate_options *options,
+                                                   ferry_validate_report *report, ferry_error *err);
 
 /* The same for every path of `paths`, in order; with options->recursive a
  * folder is walked (subfolders too, names starting with '.' left out, each

@@ -507,7 +507,7 @@ def text(raw: Optional[bytes]) -> str:
 class ValidateItem(Structure):
     _fields_ = [("file", c_char_p), ("format", c_int), ("entry", c_bool), ("folder", c_bool),
                 ("error", POINTER(Error)), ("diagnostics", POINTER(Diagnostics)), ("model", c_char_p),
-                ("error_count", c_size_t)]
+                ("error_count", c_size_t), ("entry_report", POINTER(AssetEntryReport))]
 
 
 ValidateItemFn = CFUNCTYPE(None, c_void_p, POINTER(ValidateItem))

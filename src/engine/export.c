@@ -299,13 +299,8 @@ static ferry_result export_scene(fy_export *x, ferry_scene **out)
     ferry_result r = FERRY_OK;
     if (!o->skip_textures) {
         size_t n = o->textures ? o->texture_count : 0;
-        if (n && !(folders = calloc(n, sizeof *folders))) r = fy_export_refuse(x, FERRY_ERR_NOMEM, NULL, "out of memory");
-        for (size_t i = 0; folders && i < n; i++) folders[i] = o->textures[i] ? o->textures[i]->source : NULL;
-        places.model_source = x->in->source;
-        places.model_path = x->in->path;
-        places.parent_source = x->in->parent;
-        places.folders = folders;
-        places.folder_count = n;
+        if (!fy_place_sources(o->textures, n, &folders)) r = fy_export_refuse(x, FERRY_ERR_NOMEM, NULL, "out of memory");
+        fy_input_texture_places(x->in, folders, folders ? n : 0, &places);
         x->textures = &places;
     }
     ferry_diagnostics checks = {0};
@@ -324,6 +319,28 @@ static ferry_result export_scene(fy_export *x, ferry_scene **out)
     fy_asset_object_put(asset, x->object, temporary);
     x->object = NULL;
     return r;
+}
+
+bool fy_place_sources(const ferry_place *const *places, size_t count, const ferry_file_source ***out)
+{
+    *out = NULL;
+    if (!count) return true;
+    const ferry_file_source **sources = calloc(count, sizeof *sources);
+    if (!sources) return false;
+    for (size_t i = 0; places && i < count; i++) sources[i] = places[i] ? places[i]->source : NULL;
+    *out = sources;
+    return true;
+}
+
+void fy_input_texture_places(const ferry_export_input *in, const ferry_file_source *const *folders, size_t count,
+                             ferry_alamo_texture_places *out)
+{
+    memset(out, 0, sizeof *out);
+    out->model_source = in->source;
+    out->model_path = in->path;
+    out->parent_source = in->parent;
+    out->folders = folders;
+    out->folder_count = folders ? count : 0;
 }
 
 /* Runs `job` (the scene, then whatever ferry_export_file does with it). */
@@ -421,6 +438,14 @@ const ferry_file_source *fy_export_addon_of(ferry_places *places, const char *fo
 
 ferry_result ferry_export_input_open(const char *path, ferry_places *places, ferry_export_input *in, ferry_error *err)
 {
+    /* Told once; its object is read by the export that needs it. */
+    ferry_asset_options ao = {.name = path, .bytes_only = true};
+    return fy_export_input_open_as(path, places, &ao, true, in, err);
+}
+
+ferry_result fy_export_input_open_as(const char *path, ferry_places *places, const ferry_asset_options *ao, bool addon,
+                                     ferry_export_input *in, ferry_error *err)
+{
     fy_error_clear(err);
     if (!in || !path) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no path or no input");
@@ -433,9 +458,9 @@ ferry_result ferry_export_input_open(const char *path, ferry_places *places, fer
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
         return FERRY_ERR_NOMEM;
     }
-    /* Told once; its object is read by the export that needs it. */
-    ferry_asset_options ao = {.name = path, .bytes_only = true};
-    ferry_result r = ferry_asset_open(path, &ao, &own->asset, err);
+    ferry_asset_options named = *ao;
+    if (!named.name) named.name = path;
+    ferry_result r = ferry_asset_open(path, &named, &own->asset, err);
     if (r != FERRY_OK) {
         ferry_places_free(own->places);
         free(own);
@@ -455,7 +480,7 @@ ferry_result ferry_export_input_open(const char *path, ferry_places *places, fer
         in->parent = above ? above->source : NULL;
         /* Only an ODOL model's textures are found in its addon. */
         ferry_format f = ferry_asset_format(own->asset);
-        if (f == FERRY_FORMAT_ODOL || f == FERRY_FORMAT_MLOD) in->addon = fy_export_addon_of(places, dir);
+        if (addon && (f == FERRY_FORMAT_ODOL || f == FERRY_FORMAT_MLOD)) in->addon = fy_export_addon_of(places, dir);
     }
     return FERRY_OK;
 }

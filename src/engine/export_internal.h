@@ -47,6 +47,23 @@ void fy_export_keep_missing(fy_export *x, const char *const *names, size_t count
  * ferry_export_input_open), through `places`; NULL: none. */
 const ferry_file_source *fy_export_addon_of(ferry_places *places, const char *folder);
 
+/* ferry_export_input_open with the asset opened by `ao` (its name: `path`
+ * when ao->name is NULL), and the addon looked for only when `addon` is
+ * set: validation reads the object on opening, so that a file its reader
+ * refuses fails there, and looks up no addon. */
+ferry_result fy_export_input_open_as(const char *path, ferry_places *places, const ferry_asset_options *ao, bool addon,
+                                     ferry_export_input *in, ferry_error *err);
+
+/* The sources of `count` places (a NULL place: NULL) into *out, malloc'd
+ * (NULL when count is 0); false without memory. */
+bool fy_place_sources(const ferry_place *const *places, size_t count, const ferry_file_source ***out);
+/* Where an ALO model's or particle system's textures are looked up for
+ * `in` (the export's and validation's): beside in->path in in->source,
+ * in ../Textures (through in->parent when it lies at the source's root),
+ * then in `folders`. */
+void fy_input_texture_places(const ferry_export_input *in, const ferry_file_source *const *folders, size_t count,
+                             ferry_alamo_texture_places *out);
+
 /* The Alamo family (export_alamo.c): an ALO model with its animations, a
  * particle system with its texture warnings. `checks` holds what the
  * validation found (a particle system's missing textures among it). */

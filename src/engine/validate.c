@@ -1,8 +1,10 @@
-/* Validation in context (engine.h: ferry_validate_input, ferry_validate_tree):
- * each file with the places the game finds its textures in and the model
- * its animation plays on; a folder tree's files of the formats ferry
- * validates. One thread: the items come in order as they are checked. */
-#include "archive_internal.h"
+/* Validation in context (engine.h: ferry_validate_input,
+ * ferry_validate_export_input, ferry_validate_tree): each input with the
+ * places the game finds its textures in and the model its animation plays
+ * on, both taken from the input's source (a file of the disk: its folder);
+ * a folder tree's files of the formats ferry validates. One thread: the
+ * items come in order as they are checked. */
+#include "export_internal.h"
 #include "../core/walk.h"
 
 #include <ferry/alamo.h>
@@ -20,8 +22,12 @@
 #define MODEL_CACHE 8
 
 typedef struct cached_model {
-    char *path;
-    ferry_asset *file;  /* the mapping */
+    const ferry_file_source *source; /* holding it; NULL: a path of the disk (options->models) */
+    char *path;                      /* in source, or of the disk */
+    char *shown;                     /* how items name it */
+    uint8_t *bytes;                  /* loaded from source */
+    size_t size;
+    ferry_asset *file;  /* the mapping, or the bytes told */
     ferry_asset *model; /* read from it; NULL: not an ALO model (the animation is checked alone) */
 } cached_model;
 
@@ -30,10 +36,17 @@ typedef struct validator {
     const ferry_validate_options *o;
     ferry_places *places;
     const ferry_file_source **textures; /* each texture place's source (NULL: holds nothing) */
-    char dir[VALIDATE_PATH_MAX];        /* the last folder listed for models, and its .alo files */
+    size_t texture_count;
+    /* The last folder listed for models (a source and a path in it), and its .alo files. */
+    const ferry_file_source *dir_source;
+    char dir[VALIDATE_PATH_MAX];
     bool dir_listed;
-    char **dir_models;
-    size_t dir_model_count;
+    char **dir_models; /* paths in dir_source, sorted */
+    size_t dir_model_count, dir_model_capacity;
+    /* The folder of the input of the disk being checked (validate_file;
+     * "": another input): the models beside it are named as paths of the
+     * disk (fy_path_join: on Windows with the system's separator). */
+    char disk_folder[VALIDATE_PATH_MAX];
     cached_model cache[MODEL_CACHE];
     size_t next; /* the cache slot reused next */
     ferry_validate_report *report;
@@ -59,107 +72,130 @@ static void free_dir_models(validator *v)
     for (size_t i = 0; i < v->dir_model_count; i++) free(v->dir_models[i]);
     free(v->dir_models);
     v->dir_models = NULL;
-    v->dir_model_count = 0;
+    v->dir_model_count = v->dir_model_capacity = 0;
 }
 
 static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* The .alo files of `dir`, listed once while animations of one folder follow each other. */
-static void list_models(validator *v, const char *dir)
+/* Every entry named .alo, whatever its kind: one that is no model (a
+ * folder so named) is found, fails to load, and the animation is checked
+ * alone rather than paired with another model. */
+static bool collect_model(void *ctx, const char *name, ferry_entry_kind kind)
 {
-    if (v->dir_listed && strcmp(v->dir, dir) == 0) return;
+    (void)kind;
+    validator *v = ctx;
+    if (!has_ext(name, ".alo")) return true;
+    if (v->dir_model_count == v->dir_model_capacity) {
+        size_t cap = v->dir_model_capacity ? v->dir_model_capacity * 2 : 64;
+        char **grown = realloc(v->dir_models, cap * sizeof *grown);
+        if (!grown) return false;
+        v->dir_models = grown;
+        v->dir_model_capacity = cap;
+    }
+    char path[VALIDATE_PATH_MAX];
+    int n = *v->dir ? snprintf(path, sizeof path, "%s/%s", v->dir, name) : snprintf(path, sizeof path, "%s", name);
+    char *copy = n >= 0 && (size_t)n < sizeof path ? fy_strdup(path) : NULL;
+    if (copy) v->dir_models[v->dir_model_count++] = copy;
+    return true;
+}
+
+/* The .alo files of folder `dir` of `source`, listed once while animations
+ * of one folder follow each other. */
+static void list_models(validator *v, const ferry_file_source *source, const char *dir)
+{
+    if (v->dir_listed && v->dir_source == source && strcmp(v->dir, dir) == 0) return;
     free_dir_models(v);
+    v->dir_source = source;
     snprintf(v->dir, sizeof v->dir, "%s", dir);
     v->dir_listed = true;
-    fy_folder *d;
-    if (fy_folder_open(dir, &d) != 0) return;
-    size_t cap = 0;
-    const char *name;
-    fy_file_kind kind;
-    while (fy_folder_next(d, &name, &kind)) {
-        if (!has_ext(name, ".alo")) continue;
-        if (v->dir_model_count == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **grown = realloc(v->dir_models, cap * sizeof *grown);
-            if (!grown) break;
-            v->dir_models = grown;
-        }
-        char path[VALIDATE_PATH_MAX];
-        int n = fy_path_join(path, sizeof path, dir, name);
-        char *copy = n >= 0 && (size_t)n < sizeof path ? fy_strdup(path) : NULL;
-        if (copy) v->dir_models[v->dir_model_count++] = copy;
-    }
-    fy_folder_close(d);
+    ferry_error err;
+    if (ferry_file_source_list(source, dir, collect_model, v, &err) != FERRY_OK) return;
     /* A fixed order, so that a tie (ship.alo, ship.ALO) is decided the same way every time. */
     if (v->dir_model_count > 1) qsort(v->dir_models, v->dir_model_count, sizeof *v->dir_models, cmp_text);
 }
 
-static const ferry_asset *load_model(validator *v, const char *path)
+static void cached_model_free(cached_model *c)
 {
-    for (size_t i = 0; i < MODEL_CACHE; i++)
-        if (v->cache[i].path && strcmp(v->cache[i].path, path) == 0) return v->cache[i].model;
-    cached_model *c = &v->cache[v->next];
-    v->next = (v->next + 1) % MODEL_CACHE;
     free(c->path);
+    free(c->shown);
     ferry_asset_free(c->model);
     ferry_asset_free(c->file);
+    if (c->bytes) ferry_file_source_release(c->source, c->bytes, c->size);
     memset(c, 0, sizeof *c);
+}
+
+/* The model at `path` of `source` (NULL: of the disk), named `shown`;
+ * *shown_out: the cache's copy of that name. */
+static const ferry_asset *load_model(validator *v, const ferry_file_source *source, const char *path,
+                                     const char *shown, const char **shown_out)
+{
+    for (size_t i = 0; i < MODEL_CACHE; i++)
+        if (v->cache[i].path && v->cache[i].source == source && strcmp(v->cache[i].path, path) == 0) {
+            *shown_out = v->cache[i].shown;
+            return v->cache[i].model;
+        }
+    cached_model *c = &v->cache[v->next];
+    v->next = (v->next + 1) % MODEL_CACHE;
+    cached_model_free(c);
+    c->source = source;
     c->path = fy_strdup(path);
+    c->shown = fy_strdup(shown);
+    if (!c->path || !c->shown) {
+        cached_model_free(c);
+        return NULL;
+    }
+    *shown_out = c->shown;
     /* Told first, read only when it is an ALO model. One that cannot be
      * read (or a particle system of that name) is reported where it is
      * validated itself; the animation is checked alone. */
     ferry_error err;
-    if (ferry_asset_open(path, &(ferry_asset_options){.bytes_only = true}, &c->file, &err) != FERRY_OK) return NULL;
-    if (ferry_asset_format(c->file) != FERRY_FORMAT_ALO_MODEL) return NULL;
+    ferry_asset_options told = {.bytes_only = true, .name = shown};
+    ferry_result r = source ? ferry_file_source_load(source, path, FERRY_ASSET_MAX_INPUT, &c->bytes, &c->size, &err)
+                            : FERRY_OK;
+    if (r == FERRY_OK)
+        r = source ? ferry_asset_read(c->bytes, c->size, &told, &c->file, &err) : ferry_asset_open(path, &told, &c->file, &err);
+    if (r != FERRY_OK || ferry_asset_format(c->file) != FERRY_FORMAT_ALO_MODEL) return NULL;
     size_t size;
     const uint8_t *data = ferry_asset_bytes(c->file, &size);
-    ferry_asset_options o = {.format = FERRY_FORMAT_ALO_MODEL, .name = path};
+    ferry_asset_options o = {.format = FERRY_FORMAT_ALO_MODEL, .name = shown};
     if (ferry_asset_read(data, size, &o, &c->model, &err) != FERRY_OK) c->model = NULL;
     return c->model;
 }
 
-static const ferry_asset *pick_model(validator *v, const char *anim_path, const char **model_path)
+static const char *input_name(const ferry_export_input *in)
+{
+    const char *name = in->name ? in->name : ferry_asset_name(in->asset);
+    return name ? name : "";
+}
+
+static const ferry_asset *pick_model(validator *v, const ferry_export_input *in, const char **model_path)
 {
     const ferry_validate_options *o = v->o;
     if (o->model) {
         *model_path = o->model_name ? o->model_name : ferry_asset_name(o->model);
         return o->model;
     }
-    size_t k = ferry_ala_model_for(anim_path, o->models, o->model_count);
-    if (k < o->model_count) {
-        *model_path = o->models[k];
-        return load_model(v, o->models[k]);
-    }
+    /* Names are compared without their folders. */
+    const char *anim = in->path ? in->path : input_name(in);
+    size_t k = ferry_ala_model_for(anim, o->models, o->model_count);
+    if (k < o->model_count) return load_model(v, NULL, o->models[k], o->models[k], model_path);
+    if (!in->source || !in->path) return NULL;
+    const char *slash = strrchr(in->path, '/');
     char dir[VALIDATE_PATH_MAX];
-    if (!fy_path_folder(anim_path, dir, sizeof dir)) return NULL;
-    list_models(v, dir);
-    k = ferry_ala_model_for(anim_path, (const char *const *)v->dir_models, v->dir_model_count);
+    int n = snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - in->path) : 0, in->path);
+    if (n < 0 || (size_t)n >= sizeof dir) return NULL;
+    list_models(v, in->source, dir);
+    k = ferry_ala_model_for(anim, (const char *const *)v->dir_models, v->dir_model_count);
     if (k >= v->dir_model_count) return NULL;
-    *model_path = v->dir_models[k];
-    return load_model(v, v->dir_models[k]);
+    char shown[VALIDATE_PATH_MAX * 2];
+    if (*v->disk_folder && !*dir)
+        fy_path_join(shown, sizeof shown, v->disk_folder, v->dir_models[k]);
+    else
+        ferry_file_source_display(in->source, v->dir_models[k], shown, sizeof shown);
+    return load_model(v, in->source, v->dir_models[k], shown, model_path);
 }
 
-/* ---- one file ---- */
-
-/* The places a model's or particle system's textures are found, from the
- * job's pool: its folder and the one above, then the texture places. */
-static void texture_places(validator *v, const char *file, ferry_alamo_texture_places *tex)
-{
-    memset(tex, 0, sizeof *tex);
-    char dir[VALIDATE_PATH_MAX], up[VALIDATE_PATH_MAX + 4];
-    ferry_error err;
-    if (fy_path_folder(file, dir, sizeof dir)) {
-        const ferry_place *model = ferry_places_folder(v->places, dir, &err);
-        tex->model_source = model ? model->source : NULL;
-        if (fy_path_parent(dir, up, sizeof up)) {
-            const ferry_place *parent = ferry_places_folder(v->places, up, &err);
-            tex->parent_source = parent ? parent->source : NULL;
-        }
-    }
-    tex->model_path = file + fy_path_name_offset(file);
-    tex->folders = v->textures;
-    tex->folder_count = v->textures ? v->o->texture_count : 0;
-}
+/* ---- one input ---- */
 
 /* The file's own item, delivered once, before its entries'. */
 typedef struct file_check {
@@ -181,36 +217,71 @@ static void entry_checked(void *user, const ferry_asset_entry_report *e)
     file_check *c = user;
     deliver_own(c);
     ferry_validate_item item = {e->label, e->format, true, false, e->error, e->error ? NULL : e->diagnostics, NULL,
-                                e->error_count};
+                                e->error_count, e};
     deliver(c->v, &item);
 }
 
-/* Validates one file; returns its error count (a failure to read is one). */
+/* Validates the input; returns its error count. */
+static size_t validate_in(validator *v, const ferry_export_input *in)
+{
+    ferry_format format = ferry_asset_format(in->asset);
+    ferry_alamo_texture_places tex;
+    bool textures = (format == FERRY_FORMAT_ALO_MODEL || format == FERRY_FORMAT_ALO_PARTICLE) && !v->o->skip_textures;
+    if (textures) fy_input_texture_places(in, v->textures, v->texture_count, &tex);
+    const char *model_path = NULL;
+    const ferry_asset *model = format == FERRY_FORMAT_ALA ? pick_model(v, in, &model_path) : NULL;
+    ferry_diagnostics diags = {0};
+    file_check c = {v, {input_name(in), format, false, false, NULL, &diags, model ? model_path : NULL, 0, NULL}, false};
+    ferry_asset_validate_options vo = {textures ? &tex : NULL, model, entry_checked, &c};
+    size_t errors = ferry_asset_validate(in->asset, &vo, &diags);
+    deliver_own(&c);
+    ferry_diagnostics_free(&diags);
+    return errors;
+}
+
+/* Validates the file at `path`, opened as an input of the disk in the
+ * job's places; returns its error count (a failure to read is one). */
 static size_t validate_file(validator *v, const char *file)
 {
     ferry_format read_as = FERRY_FORMAT_UNKNOWN;
-    ferry_asset *asset = NULL;
+    ferry_export_input in;
     ferry_error err;
+    /* Read whole on opening (the object too): a file its reader refuses is
+     * one item with that error, as it cannot be validated. */
     ferry_asset_options ao = {.name = file, .need = FERRY_CAN_VALIDATE, .detected = &read_as};
-    if (ferry_asset_open(file, &ao, &asset, &err) != FERRY_OK) {
-        ferry_validate_item item = {file, read_as, false, false, &err, NULL, NULL, 1};
+    if (fy_export_input_open_as(file, v->places, &ao, false, &in, &err) != FERRY_OK) {
+        ferry_validate_item item = {file, read_as, false, false, &err, NULL, NULL, 1, NULL};
         deliver(v, &item);
         return 1;
     }
-    ferry_format format = ferry_asset_format(asset);
-    ferry_alamo_texture_places tex;
-    bool textures = (format == FERRY_FORMAT_ALO_MODEL || format == FERRY_FORMAT_ALO_PARTICLE) && !v->o->skip_textures;
-    if (textures) texture_places(v, file, &tex);
-    const char *model_path = NULL;
-    const ferry_asset *model = format == FERRY_FORMAT_ALA ? pick_model(v, file, &model_path) : NULL;
-    ferry_diagnostics diags = {0};
-    file_check c = {v, {file, format, false, false, NULL, &diags, model ? model_path : NULL, 0}, false};
-    ferry_asset_validate_options vo = {textures ? &tex : NULL, model, entry_checked, &c};
-    size_t errors = ferry_asset_validate(asset, &vo, &diags);
-    deliver_own(&c);
-    ferry_diagnostics_free(&diags);
-    ferry_asset_free(asset);
+    if (!fy_path_folder(file, v->disk_folder, sizeof v->disk_folder)) v->disk_folder[0] = '\0';
+    size_t errors = validate_in(v, &in);
+    v->disk_folder[0] = '\0';
+    ferry_export_input_close(&in);
     return errors;
+}
+
+/* A job's start: options (or none), the report zeroed, the texture
+ * places' sources. False without memory. */
+static bool job_begin(validator *v, const ferry_validate_options *options, const ferry_validate_options *none,
+                      ferry_validate_report *report)
+{
+    memset(v, 0, sizeof *v);
+    v->o = options ? options : none;
+    v->report = report;
+    if (!v->o->skip_textures && v->o->textures && v->o->texture_count) {
+        if (!fy_place_sources(v->o->textures, v->o->texture_count, &v->textures)) return false;
+        v->texture_count = v->o->texture_count;
+    }
+    return true;
+}
+
+static void job_end(validator *v)
+{
+    free_dir_models(v);
+    for (size_t i = 0; i < MODEL_CACHE; i++) cached_model_free(&v->cache[i]);
+    free(v->textures);
+    v->textures = NULL;
 }
 
 /* ---- the job ---- */
@@ -336,23 +407,17 @@ ferry_result ferry_validate_tree(const char *const *paths, size_t count, const f
         return FERRY_ERR_ARGUMENT;
     }
     const ferry_validate_options none = {0};
-    validator v = {0};
-    v.o = options ? options : &none;
-    v.report = report;
+    validator v;
+    bool started = job_begin(&v, options, &none, report);
     ferry_places *own_places = NULL;
     v.places = v.o->places;
     report_owned *own = calloc(1, sizeof *own);
-    if (!own || (!v.places && !(v.places = own_places = ferry_places_new()))) {
+    if (!started || !own || (!v.places && !(v.places = own_places = ferry_places_new()))) {
         free(own);
+        job_end(&v);
         return nomem(err);
     }
     report->owned = own;
-    if (!v.o->skip_textures && v.o->texture_count) {
-        v.textures = calloc(v.o->texture_count, sizeof *v.textures);
-        if (!v.textures) v.nomem = true;
-        for (size_t i = 0; v.textures && i < v.o->texture_count; i++)
-            v.textures[i] = v.o->textures && v.o->textures[i] ? v.o->textures[i]->source : NULL;
-    }
 
     targets l = {&v, NULL, 0, 0};
     fy_walk *w = &own->walk;
@@ -375,7 +440,7 @@ ferry_result ferry_validate_tree(const char *const *paths, size_t count, const f
             ferry_error folder_err;
             fy_error_clear(&folder_err);
             fy_error_set(&folder_err, FERRY_ERR_IO, FERRY_NO_OFFSET, NULL, "%s", t->folder_error);
-            ferry_validate_item item = {t->path, FERRY_FORMAT_UNKNOWN, false, true, &folder_err, NULL, NULL, 1};
+            ferry_validate_item item = {t->path, FERRY_FORMAT_UNKNOWN, false, true, &folder_err, NULL, NULL, 1, NULL};
             deliver(&v, &item);
         } else {
             report->checked++;
@@ -398,13 +463,7 @@ ferry_result ferry_validate_tree(const char *const *paths, size_t count, const f
         free(l.items[i].folder_error);
     }
     free(l.items);
-    free_dir_models(&v);
-    for (size_t i = 0; i < MODEL_CACHE; i++) {
-        free(v.cache[i].path);
-        ferry_asset_free(v.cache[i].model);
-        ferry_asset_free(v.cache[i].file);
-    }
-    free(v.textures);
+    job_end(&v); /* before the places its models were loaded from */
     ferry_places_free(own_places);
     if (v.nomem || w->nomem) return nomem(err);
     return FERRY_OK;
@@ -422,4 +481,27 @@ ferry_result ferry_validate_input(const char *path, const ferry_validate_options
     ferry_validate_options one = options ? *options : (ferry_validate_options){0};
     one.recursive = false;
     return ferry_validate_tree(&path, 1, &one, report, err);
+}
+
+ferry_result ferry_validate_export_input(const ferry_export_input *in, const ferry_validate_options *options,
+                                         ferry_validate_report *report, ferry_error *err)
+{
+    fy_error_clear(err);
+    if (report) memset(report, 0, sizeof *report);
+    if (!in || !in->asset || !report) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no input or no report");
+        return FERRY_ERR_ARGUMENT;
+    }
+    const ferry_validate_options none = {0};
+    validator v;
+    if (!job_begin(&v, options, &none, report)) {
+        job_end(&v);
+        return nomem(err);
+    }
+    if (v.o->progress) v.o->progress(v.o->progress_user, 0, 1, NULL);
+    report->checked = 1;
+    if (validate_in(&v, in)) report->invalid = 1;
+    if (v.o->progress) v.o->progress(v.o->progress_user, 1, 1, input_name(in));
+    job_end(&v);
+    return FERRY_OK;
 }

@@ -23,13 +23,11 @@
  * library finds the textures and the animations and decides what is
  * attached, as for `ferry convert`.
  *
- * One seam is left: validate_model_for, the model an animation is checked
- * against. engine.h's validation in context (ferry_validate_input) takes
- * paths of the disk: it opens the file itself and lists its folder for
- * models through the platform layer, and takes no file source nor asset to
- * validate; a page has neither a disk nor paths. So the glue lists the
- * animation's folder in the drop and pairs it by ferry_ala_model_for, the
- * function that job pairs with, in the same order. */
+ * Validation is engine.h's ferry_validate_export_input over the same
+ * input: the textures beside the file and the model an animation is
+ * checked against are found in the drop or the archive by the library, as
+ * `ferry validate FILE` finds them in the file's folder. No seam is left:
+ * the glue pairs, looks up and decides nothing itself. */
 #define _DEFAULT_SOURCE /* getentropy */
 #include <ferry/archive.h>
 #include <ferry/engine.h>
@@ -47,7 +45,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #define FW_API EMSCRIPTEN_KEEPALIVE
@@ -393,13 +390,9 @@ static json_t *error_json(const ferry_error *err)
                      text_json(err->path, strlen(err->path)), "message", text_json(err->message, strlen(err->message)));
 }
 
-typedef struct entry_reports {
-    json_t *list;
-} entry_reports;
-
-static void on_entry(void *user, const ferry_asset_entry_report *e)
+/* An archive's entry checked, appended to `list`. */
+static void on_entry(json_t *list, const ferry_asset_entry_report *e)
 {
-    entry_reports *r = user;
     json_t *o = json_object();
     json_object_set_new(o, "index", json_integer((json_int_t)e->index));
     json_object_set_new(o, "name", text_json(e->name, e->name_length));
@@ -409,7 +402,7 @@ static void on_entry(void *user, const ferry_asset_entry_report *e)
     if (e->error) json_object_set_new(o, "error", error_json(e->error));
     json_object_set_new(o, "items", diagnostics_json(e->diagnostics));
     json_object_set_new(o, "warnings", json_integer((json_int_t)e->diagnostics->warning_count));
-    json_array_append_new(r->list, o);
+    json_array_append_new(list, o);
 }
 
 /* Every place an asset's textures are looked for in (alamo.h), and its
@@ -464,82 +457,40 @@ static void places_close(places *p)
     free(p->folders);
 }
 
-/* The model an animation lying in the drop is checked against: the one
- * `ferry validate` pairs it with (engine.h's validation in context), by the
- * game's naming (ferry_ala_model_for) among the .alo files beside it, in
- * the same order (sorted by name: a tie goes the same way). Paired here
- * because that job reads the disk (see the top). */
-typedef struct name_list {
-    char **names;
-    size_t count, capacity;
-} name_list;
+/* What validation in context delivered (ferry_validate_item_fn), as the
+ * page reads it: the file's own item into `file`, its entries' into
+ * "entries". */
+typedef struct validated {
+    json_t *file;
+    json_t *entries;
+} validated;
 
-static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static bool collect_alo(void *ctx, const char *name, ferry_entry_kind kind)
+static void on_item(void *user, const ferry_validate_item *item)
 {
-    name_list *l = ctx;
-    size_t n = strlen(name);
-    if (kind != FERRY_ENTRY_FILE || n < 4 || strcasecmp(name + n - 4, ".alo") != 0) return true;
-    if (l->count == l->capacity) {
-        size_t cap = l->capacity ? 2 * l->capacity : 16;
-        char **grown = realloc(l->names, cap * sizeof *grown);
-        if (!grown) return false;
-        l->names = grown;
-        l->capacity = cap;
+    validated *v = user;
+    if (item->entry_report) {
+        on_entry(v->entries, item->entry_report);
+        return;
     }
-    if ((l->names[l->count] = dup_text(name))) l->count++;
-    return true;
-}
-
-typedef struct model_for {
-    uint8_t *bytes;
-    size_t size;
-    ferry_asset *asset;
-    char path[1024];
-} model_for;
-
-static void validate_model_for(const fw_asset *h, model_for *m)
-{
-    memset(m, 0, sizeof *m);
-    const ferry_file_source *src = source_of(h);
-    const char *slash = strrchr(h->path, '/');
-    char folder[1024];
-    snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash - h->path) : 0, h->path);
-    name_list l = {0};
-    ferry_error err;
-    if (ferry_file_source_list(src, folder, collect_alo, &l, &err) == FERRY_OK && l.count) {
-        qsort(l.names, l.count, sizeof *l.names, compare_names);
-        size_t k = ferry_ala_model_for(slash ? slash + 1 : h->path, (const char *const *)l.names, l.count);
-        if (k < l.count) {
-            snprintf(m->path, sizeof m->path, "%s%s%s", folder, *folder ? "/" : "", l.names[k]);
-            ferry_asset_options o;
-            memset(&o, 0, sizeof o);
-            o.format = FERRY_FORMAT_ALO_MODEL;
-            if (ferry_file_source_load(src, m->path, FW_MAX_INPUT, &m->bytes, &m->size, &err) != FERRY_OK ||
-                ferry_asset_read(m->bytes, m->size, &o, &m->asset, &err) != FERRY_OK) {
-                m->asset = NULL;
-                m->path[0] = 0;
-            }
-        }
-    }
-    for (size_t i = 0; i < l.count; i++) free(l.names[i]);
-    free(l.names);
-}
-
-static void model_for_free(const fw_asset *h, model_for *m)
-{
-    ferry_asset_free(m->asset);
-    if (m->bytes) ferry_file_source_release(source_of(h), m->bytes, m->size);
+    if (item->entry) return;
+    const ferry_diagnostics *d = item->diagnostics;
+    json_object_set_new(v->file, "warnings", json_integer(d ? (json_int_t)d->warning_count : 0));
+    json_object_set_new(v->file, "dropped", json_integer(d ? (json_int_t)d->dropped : 0));
+    json_object_set_new(v->file, "items", d ? diagnostics_json(d) : json_array());
+    if (item->model) json_object_set_new(v->file, "model", text_json(item->model, strlen(item->model)));
 }
 
 /* {"file", "format", "errors", "warnings", "dropped", "items": [{severity,
  * offset, path, rule, message}], "entries": [...] (archives), "model" (an
  * animation: the model it was checked against)}; an asset that could not
- * be read is one error, its located read error. The diagnostics are those
- * `ferry validate FILE` gives for the file in its folder: textures looked
- * for beside it and in ../Textures, an animation checked against the model
- * the CLI picks for it. */
+ * be read is one error, its located read error. Validated by engine.h's
+ * ferry_validate_export_input over the input an export takes (the drop or
+ * the archive holding it, its path there), so that the diagnostics are
+ * those `ferry validate FILE` gives for the file in its folder: textures
+ * looked for beside it and in ../Textures (not in the whole drop nor the
+ * other archives, which a view and an export search as `--textures`
+ * would), an animation checked against the model beside it that the CLI
+ * picks for it. */
 FW_API char *fw_validate(fw_asset *h)
 {
     json_t *j = json_object();
@@ -564,38 +515,37 @@ FW_API char *fw_validate(fw_asset *h)
             h->size = size;
         }
     }
-    if (!h->asset) {
+    ferry_validate_report rep;
+    memset(&rep, 0, sizeof rep);
+    ferry_error err;
+    ferry_result r = FERRY_ERR_UNSUPPORTED;
+    validated v = {j, json_array()};
+    if (h->asset) {
+        /* The asset where it lies, as fw_export gives it to ferry_export_scene. */
+        ferry_export_input in;
+        memset(&in, 0, sizeof in);
+        in.asset = h->asset;
+        in.name = h->name;
+        in.source = source_of(h);
+        in.path = h->path;
+        in.prefix = h->container ? h->container->archive_prefix : NULL;
+        ferry_validate_options o;
+        memset(&o, 0, sizeof o);
+        o.item = on_item;
+        o.item_user = &v;
+        r = ferry_validate_export_input(&in, &o, &rep, &err);
+        if (r != FERRY_OK) keep_error(h, &err);
+    }
+    if (r != FERRY_OK) {
+        json_decref(v.entries);
         json_object_set_new(j, "errors", json_integer(1));
         json_object_set_new(j, "warnings", json_integer(0));
         json_object_set_new(j, "read_error", text_json(h->error, strlen(h->error)));
         json_object_set_new(j, "items", json_array());
     } else {
-        ferry_diagnostics d = {0};
-        entry_reports entries = {json_array()};
-        model_for m = {0};
-        ferry_asset_validate_options o;
-        memset(&o, 0, sizeof o);
-        /* Textures where `ferry validate FILE` looks for them: the file's
-         * folder and the Textures folders of the one above, in the source
-         * holding it (not the whole drop nor the other archives, which a
-         * view and an export search as `--textures` would). */
-        ferry_alamo_texture_places tp = {source_of(h), h->path, NULL, NULL, 0};
-        o.textures = &tp;
-        if (h->detected == FERRY_FORMAT_ALA && !h->container) {
-            validate_model_for(h, &m);
-            o.model = m.asset;
-            if (m.asset) json_object_set_new(j, "model", text_json(m.path, strlen(m.path)));
-        }
-        o.entry = on_entry;
-        o.user = &entries;
-        size_t errors = ferry_asset_validate(h->asset, &o, &d);
-        json_object_set_new(j, "errors", json_integer((json_int_t)errors));
-        json_object_set_new(j, "warnings", json_integer((json_int_t)d.warning_count));
-        json_object_set_new(j, "dropped", json_integer((json_int_t)d.dropped));
-        json_object_set_new(j, "items", diagnostics_json(&d));
-        json_object_set_new(j, "entries", entries.list);
-        ferry_diagnostics_free(&d);
-        model_for_free(h, &m);
+        json_object_set_new(j, "errors", json_integer((json_int_t)rep.errors));
+        json_object_set_new(j, "entries", v.entries);
+        ferry_validate_report_free(&rep);
     }
     char *text = json_dumps(j, JSON_COMPACT);
     json_decref(j);
