@@ -19,6 +19,7 @@ from typing import Dict, List
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' shared helpers (png_rows)
 
 if not os.environ.get("FERRY_TEST_INSTALLED"):
     sys.path.insert(0, str(ROOT / "python"))

@@ -12,6 +12,7 @@ import pytest
 
 import ferry
 from conftest import F, S, SAMPLES, all_samples, cli
+from png_rows import decode_png
 
 WALKER = S / "alamo/walker.alo"
 IDLE = S / "alamo/walker_idle_00.ala"
@@ -399,42 +400,8 @@ def _glb_pngs(path: Path):
 
 
 def _png_pixels(png: bytes):
-    """(width, height, rows) of an 8-bit RGB or RGBA PNG, decoded here with
-    zlib (the PNG specification's five row filters), apart from libpng."""
-    import zlib
-    width, height, depth, colour = struct.unpack_from(">IIBB", png, 16)
-    assert depth == 8 and colour in (2, 6)
-    channels = 3 if colour == 2 else 4
-    pos, idat = 8, b""
-    while pos < len(png):
-        size, kind = struct.unpack_from(">I4s", png, pos)
-        if kind == b"IDAT":
-            idat += png[pos + 8:pos + 8 + size]
-        pos += 12 + size
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    rows, prev = [], bytearray(stride)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            a = row[x - channels] if x >= channels else 0
-            b = prev[x]
-            c = prev[x - channels] if x >= channels else 0
-            if kind == 1:
-                row[x] = (row[x] + a) & 255
-            elif kind == 2:
-                row[x] = (row[x] + b) & 255
-            elif kind == 3:
-                row[x] = (row[x] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                row[x] = (row[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-            else:
-                assert kind == 0, kind
-        rows.append(bytes(row))
-        prev = row
+    """(width, height, rows) of a PNG, decoded apart from libpng."""
+    width, height, _, rows = decode_png(png)
     return width, height, rows
 
 

@@ -37,14 +37,15 @@ import os
 import struct
 import subprocess
 import sys
-import zlib
 from pathlib import Path
 
 FERRY, LIB, SRC, SHARED, TMP = sys.argv[1:6]
 SRC_P, TMP_P = Path(SRC), Path(TMP)
 sys.path.insert(0, str(SRC_P / "python"))
+sys.path.insert(0, str(SRC_P / "tests"))  # png_rows
 os.environ["FERRY_LIBRARY"] = LIB
 import ferry  # noqa: E402
+from png_rows import decode_png  # noqa: E402
 
 REQUIRE_ALL = os.environ.get("FERRY_REQUIRE_ALL", "") not in ("", "0")
 passed = failed = 0
@@ -617,44 +618,9 @@ if check("a model made from nothing exports", job.get("export_result") == ["FINI
 # ---- renders ----
 
 def png_pixels(path):
-    """RGB rows of an 8-bit RGB or RGBA PNG (Blender's), decoded here."""
-    data = Path(path).read_bytes()
-    pos, idat, width = 8, b"", 0
-    while pos < len(data):
-        n = struct.unpack(">I", data[pos:pos + 4])[0]
-        kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            width, height, depth, color = struct.unpack(">IIBB", body[:10])
-            channels = {2: 3, 6: 4}[color]
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    rows, prev = [], bytearray(stride)
-    i = 0
-    for _ in range(height):
-        f = raw[i]
-        line = bytearray(raw[i + 1:i + 1 + stride])
-        i += 1 + stride
-        for x in range(stride):
-            a = line[x - channels] if x >= channels else 0
-            b = prev[x]
-            c = prev[x - channels] if x >= channels else 0
-            if f == 1:
-                line[x] = (line[x] + a) & 255
-            elif f == 2:
-                line[x] = (line[x] + b) & 255
-            elif f == 3:
-                line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([tuple(line[x:x + 3]) for x in range(0, stride, channels)])
-        prev = line
-    return rows
+    """RGB rows of an 8-bit RGB or RGBA PNG (Blender's), decoded apart from Blender."""
+    width, _, channels, rows = decode_png(Path(path).read_bytes())
+    return [[tuple(row[x:x + 3]) for x in range(0, width * channels, channels)] for row in rows]
 
 
 for name in sorted(n for n in by_name if n.endswith("_game")):
