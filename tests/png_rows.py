@@ -10,6 +10,16 @@ from typing import List, Tuple
 
 def decode_png(data: bytes) -> Tuple[int, int, int, List[bytes]]:
     """(width, height, channels, rows): each row its pixels' bytes."""
+    width, height, channels, rows, _ = _decode(data)
+    return width, height, channels, rows
+
+
+def row_filters(data: bytes) -> List[int]:
+    """The filter type of each row (0 none, 1 sub, 2 up, 3 average, 4 Paeth)."""
+    return _decode(data)[4]
+
+
+def _decode(data: bytes) -> Tuple[int, int, int, List[bytes], List[int]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     width, height, depth, colour = struct.unpack_from(">IIBB", data, 16)
     assert depth == 8 and colour in (2, 6), (depth, colour)
@@ -22,10 +32,11 @@ def decode_png(data: bytes) -> Tuple[int, int, int, List[bytes]]:
         pos += 12 + size
     raw = zlib.decompress(idat)
     stride = width * channels
-    rows, prev = [], bytearray(stride)
+    rows, prev, filters = [], bytearray(stride), []
     for y in range(height):
         start = y * (stride + 1)
         kind = raw[start]
+        filters.append(kind)
         row = bytearray(raw[start + 1:start + 1 + stride])
         for x in range(stride):
             a = row[x - channels] if x >= channels else 0
@@ -45,4 +56,4 @@ def decode_png(data: bytes) -> Tuple[int, int, int, List[bytes]]:
                 assert kind == 0, "row filter %d" % kind
         rows.append(bytes(row))
         prev = row
-    return width, height, channels, rows
+    return width, height, channels, rows, filters

@@ -309,8 +309,9 @@ typedef struct ferry_validate_item {
     bool folder;          /* a folder that could not be read (ferry_validate_tree); `error` says why */
     const ferry_error *error;             /* it could not be read: why (diagnostics then NULL) */
     const ferry_diagnostics *diagnostics; /* its problems (NULL with error) */
-    /* An ALA animation: the model it was checked against (its path, or
-     * options->model_name); NULL: checked alone. */
+    /* An ALA animation: the model it was checked against (its path;
+     * ferry_validate_export_input: its name as the input's source shows
+     * it; or options->model_name); NULL: checked alone. */
     const char *model;
     size_t error_count; /* error ? 1 : diagnostics->error_count */
     /* An archive's entry: what ferry_asset_validate said of it (its index

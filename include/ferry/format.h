@@ -169,8 +169,8 @@ typedef struct ferry_asset_entry_report {
     size_t name_length;
     const char *label;      /* "ARCHIVE:NAME", ARCHIVE the asset's name (or "" without one) */
     ferry_format format;    /* its content's format; UNKNOWN: named like an asset, content of none */
-    const ferry_error *error;              /* it could not be read: why (diagnostics then empty) */
-    const ferry_diagnostics *diagnostics;  /* its problems */
+    const ferry_error *error;              /* it could not be read: why (diagnostics then NULL) */
+    const ferry_diagnostics *diagnostics;  /* its problems (NULL with error) */
     size_t error_count;                    /* error ? 1 : diagnostics->error_count */
 } ferry_asset_entry_report;
 typedef void (*ferry_asset_entry_fn)(void *user, const ferry_asset_entry_report *entry);

@@ -42,9 +42,10 @@ typedef enum ferry_png_effort {
     /* libpng's defaults (zlib level 6, a filter chosen per row): what every
      * file ferry writes uses unless told otherwise. */
     FERRY_PNG_SMALL = 0,
-    /* zlib level 1 and no row filter: several times faster to write, larger
-     * files; for files read once and thrown away, such as the .glb an
-     * import writes for Blender. The pixels are the same. */
+    /* zlib level 1 and no row filter: several times faster to write, the
+     * same pixels in other bytes (on the games' textures from 5 % smaller
+     * to 11 % larger); for files read once, such as the .glb an import
+     * hands to Blender (which keeps the PNGs as they are in the .blend). */
     FERRY_PNG_FAST,
 } ferry_png_effort;
 

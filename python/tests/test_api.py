@@ -12,7 +12,7 @@ import pytest
 
 import ferry
 from conftest import F, S, SAMPLES, all_samples, cli
-from png_rows import decode_png
+from png_rows import decode_png, row_filters
 
 WALKER = S / "alamo/walker.alo"
 IDLE = S / "alamo/walker_idle_00.ala"
@@ -422,6 +422,8 @@ def test_to_gltf_fast_images(tmp_path):
     cli("convert", str(tmp_path / "walker.alo"), str(tmp_path / "tool.glb"))
     assert (tmp_path / "tool.glb").read_bytes() == (tmp_path / "small.glb").read_bytes()
     assert small_png != fast_png
+    # fast: no row filter; the default chooses one per row (libpng's heuristic)
+    assert set(row_filters(fast_png)) == {0} and set(row_filters(small_png)) != {0}
     assert _png_pixels(small_png) == _png_pixels(fast_png)
     # and they are the texture's (a TGA holds blue, green, red, its rows
     # bottom to top)

@@ -44,7 +44,9 @@ int cli_parse(const cli_args *a, int argc, char **argv, size_t *count)
             else
                 taken = o->take(a->cmd, arg, argv[++i], o->to);
             if (taken == CLI_REFUSED)
-                return o->bad ? cli_usage_error(a->cmd, o->bad, argv[i]) : cli_usage_error(a->cmd, o->missing, arg);
+                return o->bad       ? cli_usage_error(a->cmd, o->bad, argv[i])
+                       : o->missing ? cli_usage_error(a->cmd, o->missing, arg)
+                                    : cli_usage_error(a->cmd, "option '%s' refused", arg);
             if (taken != CLI_OK) return taken;
         } else if (arg[0] == '-' && arg[1]) {
             return cli_usage_error(a->cmd, a->unknown ? a->unknown : "unknown option '%s'", arg);

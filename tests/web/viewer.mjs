@@ -197,6 +197,9 @@ const limpCli = glbAnimations(path.join(work, 'limp.glb'));
 const badRefused = cliFails('convert', path.join(limp, 'bad.alo'), path.join(work, 'bad.glb'));
 cli('convert', '--allow-invalid', path.join(limp, 'bad.alo'), path.join(work, 'bad.glb'));
 const badTriangles = glbTriangles(path.join(work, 'bad.glb'));
+// A glTF dropped is shown as it is (a scene already): the tool's export of the crate.
+cli('convert', path.join(models, 'crate.alo'), path.join(limp, 'crate_export.glb'));
+const crateGlbTriangles = glbTriangles(path.join(limp, 'crate_export.glb'));
 execFileSync(process.execPath, [path.join(src, 'tests/render/render.mjs'), '--rest', '--quiet', shots,
   path.join(work, 'walker.glb'), path.join(work, 'crate.glb'), path.join(work, 'door.glb')], { stdio: 'inherit' });
 const rendered = JSON.parse(fs.readFileSync(path.join(shots, 'summary.json'), 'utf8'));
@@ -510,6 +513,13 @@ try {
         s.triangles === badTriangles && badTriangles > 0 && r.validation && r.validation.errors === 1 &&
         badSaid.some(w => w.severity === 'error' && w.rule === 'index-range') &&
         badSaid.some(w => w.severity === 'warning' && w.rule === 'converted-anyway'), { cli: badRefused, badTriangles, r: r.report, s });
+
+  // -- a glTF: drawn as it is, its triangles the file's --
+  r = await sel('limp/crate_export.glb');
+  s = await stats();
+  check('limp/crate_export.glb: a glTF drawn as a model, its triangles the file\'s',
+        r.kind === 'model' && !r.error && r.report && r.report.ok && s.triangles === crateGlbTriangles && crateGlbTriangles > 0,
+        { r: r.report, s, crateGlbTriangles });
 
   // -- validation in context: each file's report is `ferry validate FILE`'s --
   const cliValidate = (rel) => {

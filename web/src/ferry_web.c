@@ -400,8 +400,11 @@ static void on_entry(json_t *list, const ferry_asset_entry_report *e)
     json_object_set_new(o, "format", json_string(ferry_format_name(e->format)));
     json_object_set_new(o, "errors", json_integer((json_int_t)e->error_count));
     if (e->error) json_object_set_new(o, "error", error_json(e->error));
-    json_object_set_new(o, "items", diagnostics_json(e->diagnostics));
-    json_object_set_new(o, "warnings", json_integer((json_int_t)e->diagnostics->warning_count));
+    /* An entry that could not be read has an error and no diagnostics. */
+    static const ferry_diagnostics none = {0};
+    const ferry_diagnostics *d = e->diagnostics ? e->diagnostics : &none;
+    json_object_set_new(o, "items", diagnostics_json(d));
+    json_object_set_new(o, "warnings", json_integer((json_int_t)d->warning_count));
     json_array_append_new(list, o);
 }
 
@@ -791,16 +794,18 @@ static void export_message(void *user, const ferry_message *m)
 }
 
 /* The asset as a scene (ferry_export_scene), with what the page asked for
- * in `opt`. */
+ * in `opt`; a glTF is a scene already, read as it is. */
 static ferry_result export_asset(fw_asset *h, json_t *opt, export_said *said, ferry_export_report *rep,
                                  ferry_scene **scene, ferry_error *err)
 {
+    if (h->detected == FERRY_FORMAT_GLB || h->detected == FERRY_FORMAT_GLTF)
+        return ferry_asset_to_scene(h->asset, NULL, scene, err);
     /* The asset where it lies: its folder and ../Textures in the drop or
      * the archive holding it (a PBO's own textures at its prefix), its
      * animations beside it there; its scene named after it. */
     ferry_export_input in = {0};
     in.asset = h->asset;
-    in.name = h->name;
+    in.name = said->input;
     in.source = source_of(h);
     in.path = h->path;
     in.prefix = h->container ? h->container->archive_prefix : NULL;
@@ -872,7 +877,11 @@ FW_API char *fw_export(fw_asset *h, const char *options_json)
         opt = json_object();
     }
     json_t *report = json_object();
-    export_said said = {h->name, json_array(), json_array()};
+    /* Named as ferry_export_tree names an archive's entry, ARCHIVE/PATH:
+     * the scene is named after its last part. */
+    char entry_name[2048];
+    if (h->container) snprintf(entry_name, sizeof entry_name, "%s/%s", h->container->path, h->path);
+    export_said said = {h->container ? entry_name : h->name, json_array(), json_array()};
     ferry_scene *scene = NULL;
     ferry_export_report rep;
     memset(&rep, 0, sizeof rep);
@@ -913,9 +922,6 @@ FW_API char *fw_export(fw_asset *h, const char *options_json)
     json_object_set_new(report, "animations", names);
     json_object_set_new(report, "animations_skipped", said.skipped);
     if (r == FERRY_OK && h->detected == FERRY_FORMAT_ALO_MODEL) {
-        /* Every mesh is an object of the model: those not left out are in the scene. */
-        const ferry_alo_model *model = ferry_asset_object(h->asset);
-        json_object_set_new(report, "meshes", json_integer((json_int_t)(model->mesh_count - rep.meshes_left_out)));
         json_object_set_new(report, "meshes_left_out", json_integer((json_int_t)rep.meshes_left_out));
         json_object_set_new(report, "missing_textures", strings_json(rep.missing_textures, rep.missing_texture_count));
     } else if (r == FERRY_OK && h->detected == FERRY_FORMAT_ODOL) {
