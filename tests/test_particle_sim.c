@@ -718,6 +718,11 @@ static void test_render(void)
     pixel(&img, 8, 8, px);
     CHECK(px[0] == 64);
     ferry_image_free(&img);
+    /* As many elements as the count can say (a fuzzed file's): a grid of
+     * 65,536 x 65,536, not a row count that wrapped to 0. */
+    e->properties.texture_elements = UINT32_MAX;
+    CHECK(ferry_particle_render(sim, &o, &img, &err) == FERRY_OK);
+    ferry_image_free(&img);
     /* Bad sizes are refused. */
     o.width = 0;
     CHECK(ferry_particle_render(sim, &o, &img, &err) == FERRY_ERR_ARGUMENT);

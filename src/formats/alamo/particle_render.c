@@ -82,7 +82,9 @@ static void element_grid(uint32_t texture_elements, uint32_t *cols, uint32_t *ro
     uint32_t c = (uint32_t)ceil(sqrt((double)elements));
     if (c < 1) c = 1;
     *cols = c;
-    *rows = (elements + c - 1) / c;
+    /* In 64 bits: near UINT32_MAX elements the sum wraps, and 0 rows
+     * would divide by zero. */
+    *rows = (uint32_t)(((uint64_t)elements + c - 1) / c);
 }
 
 /* Texture: the element's rectangle in the grid. */
