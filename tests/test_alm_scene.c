@@ -345,6 +345,22 @@ static void test_animation_space(void)
     CHECK(!rep.skinned);
     CHECK(rep.reason != NULL && strstr(rep.reason, "weighted copies") != NULL);
     CHECK_EQ_U(s->skin_count, 0);
+    /* skin_all_bones: the morph mesh stays, and a skin of the two bones
+     * (nodes 0 and 1) is added for no mesh, without inverse bind matrices. */
+    ferry_alm_scene_options all_opts = {.skin_all_bones = true};
+    ferry_scene *skinned = NULL;
+    CHECK(ferry_alm_to_scene(&m, &all_opts, &skinned, &err) == FERRY_OK);
+    if (skinned) {
+        CHECK_EQ_U(skinned->skin_count, 1);
+        if (skinned->skin_count == 1) {
+            const ferry_scene_skin *sk = &skinned->skins[0];
+            CHECK(sk->joint_count == 2 && sk->joints[0] == 0 && sk->joints[1] == 1);
+            CHECK(sk->inverse_bind_matrices == NULL);
+        }
+        CHECK(!skinned->nodes[2].has_skin && skinned->meshes[0].primitives[0].target_count == 2);
+        CHECK(ferry_json_get(skinned->nodes[1].extras, "alm_bone") != NULL);
+    }
+    ferry_scene_free(skinned);
     CHECK_EQ_U(s->node_count, 3);
     CHECK(FY_REF(&s->nodes[1], parent) == 0);
     /* Version 10 bones keep their tail in extras (zero here). */

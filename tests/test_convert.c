@@ -465,6 +465,27 @@ static void test_crate(void)
     CHECK(ferry_alo_to_scene(m, NULL, &s, &err) == FERRY_OK);
     ferry_scene_free(s);
     CHECK(ferry_alo_to_scene(NULL, NULL, &s, &err) == FERRY_ERR_ARGUMENT && s == NULL);
+
+    /* skin_all_bones: the crate's mesh is rigid, yet a skin names every
+     * bone node (extras "alamo": "bone"), in the skeleton's order, and no
+     * mesh uses it. */
+    ferry_alo_scene_options skin_all = {.skin_all_bones = true};
+    CHECK(ferry_alo_to_scene(m, &skin_all, &s, &err) == FERRY_OK);
+    if (s) {
+        CHECK_EQ_U(s->skin_count, 1);
+        size_t bones = 0;
+        for (size_t i = 0; i < s->node_count; i++) {
+            const ferry_json *kind = ferry_json_get(s->nodes[i].extras, "alamo");
+            bool bone = kind && kind->kind == FERRY_JSON_STRING && strcmp(kind->string, "bone") == 0;
+            if (bone && s->skin_count == 1 && bones < s->skins[0].joint_count)
+                CHECK_EQ_U(s->skins[0].joints[bones], i);
+            bones += bone;
+            CHECK(!s->nodes[i].has_skin);
+        }
+        CHECK(bones > 0 && bones == m->skeleton.bone_count);
+        if (s->skin_count == 1) CHECK_EQ_U(s->skins[0].joint_count, bones);
+    }
+    ferry_scene_free(s);
     ferry_diagnostics_free(&diags);
     ferry_alamo_texture_folders_close(&folders);
     ferry_alo_free(m);

@@ -189,12 +189,13 @@ static int png_round_trip_effort(const char *name, const ferry_image *img, ferry
     return colour_type;
 }
 
-/* Both efforts: the same pixels and the same colour type. */
+/* Every effort: the same pixels and the same colour type. */
 static int png_round_trip(const char *name, const ferry_image *img)
 {
     int small = png_round_trip_effort(name, img, FERRY_PNG_SMALL);
     int fast = png_round_trip_effort(name, img, FERRY_PNG_FAST);
-    CHECK_MSG(small == fast, "%s: colour type %d, fast %d", name, small, fast);
+    int stored = png_round_trip_effort(name, img, FERRY_PNG_STORED);
+    CHECK_MSG(small == fast && small == stored, "%s: colour type %d, fast %d, stored %d", name, small, fast, stored);
     return small;
 }
 
@@ -565,6 +566,18 @@ static void test_detection_and_png(void)
     CHECK(ferry_image_encode_png(&img, &small, &small_png, &err) == FERRY_OK);
     CHECK(small_png.size == first && memcmp(small_png.data, buf.data, first) == 0);
     CHECK(fast_png.size != small_png.size || memcmp(fast_png.data, small_png.data, first) != 0);
+    /* The stored effort compresses nothing: the first IDAT (right after the
+     * signature and IHDR, at byte 33) opens a zlib stream whose first
+     * deflate block is of type 00 (stored), and the file holds every row
+     * whole (a filter byte and 4 bytes a pixel: this image has alpha). */
+    ferry_png_options stored = {FERRY_PNG_STORED};
+    ferry_buffer stored_png = {0};
+    CHECK(ferry_image_encode_png(&img, &stored, &stored_png, &err) == FERRY_OK);
+    CHECK(stored_png.size > 44 && memcmp(stored_png.data + 37, "IDAT", 4) == 0);
+    if (stored_png.size > 44) CHECK_MSG(((stored_png.data[43] >> 1) & 3) == 0, "block type %d", (stored_png.data[43] >> 1) & 3);
+    CHECK_MSG(stored_png.size > (size_t)img.height * (1 + 4 * (size_t)img.width), "stored PNG of %zu bytes",
+              stored_png.size);
+    ferry_buffer_free(&stored_png);
     ferry_buffer_free(&fast_png);
     ferry_buffer_free(&small_png);
     ferry_buffer_free(&buf);

@@ -176,25 +176,38 @@ def gltf_export(path, objects, context):
 NAME_PROPERTY = "ferry_name"
 
 
+def _glb_json(f):
+    """The JSON document of an open .glb and its header's version, the file
+    left just after the JSON chunk; None for a file that is not a .glb."""
+    head = f.read(20)
+    if len(head) < 20:
+        return None
+    magic, version, _, length, kind = struct.unpack("<IIIII", head)
+    if magic != 0x46546C67 or kind != 0x4E4F534A:
+        return None
+    return json.loads(f.read(length).decode("utf-8")), version
+
+
 def read_glb(path):
     """A .glb's JSON document and the rest of the file after its JSON chunk
     (the binary chunk), or None for a file that is not a .glb."""
     with open(path, "rb") as f:
-        data = f.read()
-    magic, version, _ = struct.unpack_from("<III", data, 0)
-    length, kind = struct.unpack_from("<II", data, 12)
-    if magic != 0x46546C67 or kind != 0x4E4F534A:
-        return None
-    return json.loads(data[20:20 + length].decode("utf-8")), data[20 + length:], version
+        read = _glb_json(f)
+        return None if read is None else (read[0], f.read(), read[1])
+
+
+def _glb_head(doc, size_after, version):
+    """The header and JSON chunk of a .glb whose JSON is `doc`, followed by
+    `size_after` bytes (its binary chunk)."""
+    text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 4)
+    return struct.pack("<IIIII", 0x46546C67, version, 12 + 8 + len(text) + size_after, len(text), 0x4E4F534A) + text
 
 
 def write_glb(path, doc, rest, version=2):
-    text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
-    text += b" " * (-len(text) % 4)
-    out = struct.pack("<III", 0x46546C67, version, 12 + 8 + len(text) + len(rest))
-    out += struct.pack("<II", len(text), 0x4E4F534A) + text + rest
     with open(path, "wb") as f:
-        f.write(out)
+        f.write(_glb_head(doc, len(rest), version))
+        f.write(rest)
 
 
 def keep_names(doc, objects):
@@ -228,29 +241,13 @@ def restore_names(path):
         write_glb(path, doc, rest, version)
 
 
-def prepare_import(path):
-    """Rewrites the .glb ferry wrote so that every bone node (extras
-    "alamo": "bone", or an ALM's "alm_bone") is a joint of a skin.
-    Blender's importer makes bones only of skins' joints, and every other
-    node an object: a model without a skinned mesh would come in as empties,
-    each animation split into one action per empty, which export cannot
-    write back as one animation. Only the glTF container is touched (its
-    JSON chunk; the binary chunk is copied as it is). Returns the document
-    (its animations' extras and its names are read from it afterwards)."""
-    read = read_glb(path)
-    if read is None:
-        return {}
-    doc, rest, version = read
-    bones = [i for i, n in enumerate(doc.get("nodes", []))
-             if (n.get("extras") or {}).get("alamo") == "bone" or "alm_bone" in (n.get("extras") or {})]
-    joined = {j for skin in doc.get("skins", []) for j in skin.get("joints", [])}
-    missing = [i for i in bones if i not in joined]
-    if missing:
-        skins = doc.setdefault("skins", [])
-        skins.append({"name": "ferry bones", "joints": bones})
-        write_glb(path, doc, rest, version)
-        skins.pop()
-    return doc
+def glb_document(path):
+    """The JSON document of the .glb ferry wrote ({} for another file): its
+    animations' extras and its names are read from it after the import.
+    Only the JSON chunk is read, not the binary chunk (mostly textures)."""
+    with open(path, "rb") as f:
+        read = _glb_json(f)
+    return {} if read is None else read[0]
 
 
 def model_name(path):

@@ -124,7 +124,8 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
         try:
             report = asset.to_gltf(glb, all=view_all, lod=lod, triangles=triangles, textures=dirs if textures else (),
                                    no_textures=not textures, animations="auto" if animations else None,
-                                   no_animations=no_animations, places=places, fast_images=True)
+                                   no_animations=no_animations, places=places, png_effort="stored",
+                                   skin_all_bones=True)
             if view_all and asset.format.key == "odol" and lod is None:
                 # Which LOD the game shows: the library's choice in its own view.
                 view = asset.to_gltf(os.path.join(folder, "view.glb"), no_textures=True, places=places)
@@ -134,7 +135,7 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             operator.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         bridge.report_messages(operator, [m for m in report.messages if m.kind != "error"])
-        doc = bridge.prepare_import(glb)
+        doc = bridge.glb_document(glb)
         extras = _animation_extras(doc)
         fps = next((x.get("fps") for x in extras.values() if x.get("fps")), None)
         if fps:
@@ -360,14 +361,14 @@ class IMPORT_SCENE_OT_ferry_ala(bpy.types.Operator, ImportHelper):
         with bridge.TemporaryFolder() as folder:
             glb = os.path.join(folder, "animation.glb")
             try:
-                report = model.to_gltf(glb, animations=[anim], force=self.force, no_textures=True)
+                report = model.to_gltf(glb, animations=[anim], force=self.force, no_textures=True, skin_all_bones=True)
             except ferry.Error as e:
                 bridge.report_messages(self, getattr(e, "messages", []))
                 self.report({"ERROR"}, str(e))
                 return {"CANCELLED"}
             bridge.report_messages(self, [m for m in report.messages if m.kind == "warning"
                                           and m.rule != "texture-missing"])
-            extras = _animation_extras(bridge.prepare_import(glb))
+            extras = _animation_extras(bridge.glb_document(glb))
             fps = next((x.get("fps") for x in extras.values() if x.get("fps")), None)
             if fps:
                 context.scene.render.fps = int(round(fps))

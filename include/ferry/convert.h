@@ -44,6 +44,11 @@ typedef struct ferry_alo_scene_options {
     ferry_diagnostics *diagnostics;
     struct ferry_alo_scene_report *report; /* filled on success, may be NULL */
     ferry_png_effort png_effort; /* how the embedded textures are encoded */
+    /* Every bone a joint of a skin even when no exported mesh is skinned
+     * (ALO models, ALM meshes): importers that make bones only of skins'
+     * joints (Blender's) then make one armature, its animations one
+     * action. The skin is used by no mesh then. */
+    bool skin_all_bones;
 } ferry_alo_scene_options;
 
 /* What ferry_alo_to_scene made and left out, filled on success. */
@@ -106,6 +111,7 @@ typedef struct ferry_alm_scene_options {
     ferry_alm_scene_report *report; /* may be NULL */
     ferry_diagnostics *diagnostics; /* warnings (textures not embedded, ...), may be NULL */
     ferry_png_effort png_effort;    /* how the embedded textures are encoded */
+    bool skin_all_bones;            /* as ferry_alo_scene_options says */
 } ferry_alm_scene_options;
 
 /* An ALM mesh (at full resolution, or options->lod) as a scene: a node per bone, one primitive per material, a

@@ -175,9 +175,14 @@ typedef struct ferry_export_options {
     const ferry_place *const *textures;
     size_t texture_count;
     bool skip_textures;
-    /* How the textures embedded as PNG are encoded: FERRY_PNG_FAST for a
-     * .glb read once (an import), the default for files kept. */
+    /* How the textures embedded as PNG are encoded: FERRY_PNG_FAST or
+     * FERRY_PNG_STORED for a .glb read once (an import), the default for
+     * files kept. */
     ferry_png_effort png_effort;
+    /* ALO models, ALM meshes: every bone a joint of a skin, even where no
+     * exported mesh is skinned (ferry_alo_scene_options.skin_all_bones), for
+     * importers that make bones only of skins' joints (Blender's). */
+    bool skin_all_bones;
     /* Export an input validation finds errors in (each said as a finding,
      * then FERRY_EXPORT_CONVERTED_ANYWAY); by default it is refused
      * (FERRY_EXPORT_NOT_CONVERTED), in every format, as validate says. */

@@ -574,7 +574,8 @@ class Asset:
                 animations: Any = None, force: bool = False, all: bool = False,
                 lod: Union[None, int, Sequence[int]] = None, triangles: Optional[int] = None,
                 error: Optional[float] = None, no_animations: bool = False, allow_invalid: bool = False,
-                places: Optional[Places] = None, fast_images: bool = False) -> Any:
+                places: Optional[Places] = None, png_effort: str = "small",
+                skin_all_bones: bool = False) -> Any:
         """Writes the asset as glTF 2.0 (``.glb``, or ``.gltf`` with a
         ``.bin`` and PNG images beside it) by the library's export
         (ferry_export_file), as ``ferry convert FILE OUT.glb`` does with the
@@ -593,17 +594,21 @@ class Asset:
         (or ``triangles``: the fewest that leave at most that many;
         ``error``: all whose error is at most it). ``no_animations``: an ODOL
         skeleton's animation classes left out. ``places``: a :class:`Places`
-        pool for a batch. ``fast_images``: the embedded textures are written
-        as PNG several times faster (zlib level 1, no row filter), for a
-        ``.glb`` read once (an import); the pixels are the same, the bytes
-        are no longer the tool's and the PNGs up to about a tenth larger.
+        pool for a batch. ``png_effort``: how the embedded textures are
+        written as PNG: ``"small"`` (the tool's bytes), ``"fast"`` (zlib
+        level 1, no row filter: several times faster, up to about a tenth
+        larger) or ``"stored"`` (no compression: faster still, about as large
+        as the pixels), the last two for a ``.glb`` read at once (an
+        import); the pixels are the same. ``skin_all_bones`` (ALO, ALM):
+        every bone a joint of a skin even where no mesh is skinned, for
+        importers that make bones only of skins' joints (Blender's).
 
         Returns a :class:`ferry.ExportReport`; raises :class:`ferry.Error`
         (its ``messages``: the validation errors of a refused asset).
         """
         from ._export import export_asset
         return export_asset(self, dest, places, textures, no_textures, animations, force, all, lod, triangles, error,
-                            no_animations, allow_invalid, fast_images)
+                            no_animations, allow_invalid, png_effort, skin_all_bones)
 
     # -- animations --
 

@@ -228,17 +228,24 @@ def _export(inp: _native.ExportInput, dest: PathLike, o: _Options, input_name: s
         lib.ferry_export_report_free(byref(report))
 
 
+# ferry_png_effort (image.h) in its order: FERRY_PNG_SMALL, _FAST, _STORED
+PNG_EFFORTS = ("small", "fast", "stored")
+
+
 def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], textures: Sequence[PathLike],
                  no_textures: bool, animations: Animations, force: bool, all: bool, lod: Any, triangles: Any,
-                 error: Any, no_animations: bool, allow_invalid: bool, fast_images: bool = False) -> ExportReport:
+                 error: Any, no_animations: bool, allow_invalid: bool, png_effort: str = "small",
+                 skin_all_bones: bool = False) -> ExportReport:
     """Asset.to_gltf: an asset opened from a path is the input the tool
     makes of that file (ferry_export_input_open: its folder, the one above,
     its addon); an archive's entry has the archive as its place; bytes have
     none."""
     asset._h()  # a closed asset raises ValueError
+    if png_effort not in PNG_EFFORTS:
+        raise ValueError("png_effort %r: expected one of %s" % (png_effort, ", ".join(map(repr, PNG_EFFORTS))))
     o = _Options(places, textures, no_textures, animations, force, all, no_animations, allow_invalid)
-    # FERRY_PNG_FAST (image.h) or the default, FERRY_PNG_SMALL
-    o.struct.png_effort = 1 if fast_images else 0
+    o.struct.png_effort = PNG_EFFORTS.index(png_effort)
+    o.struct.skin_all_bones = skin_all_bones
     inp = _native.ExportInput()
     opened = False
     try:

@@ -7,6 +7,7 @@ import json
 import pickle
 import struct
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -405,7 +406,29 @@ def _png_pixels(png: bytes):
     return width, height, rows
 
 
-def test_to_gltf_fast_images(tmp_path):
+def _stored_deflate(png: bytes) -> Optional[bytes]:
+    """The bytes of a PNG's zlib stream when it is stored deflate blocks
+    only (RFC 1951 block type 00), else None."""
+    pos, z = 8, b""
+    while pos < len(png):
+        size, kind = struct.unpack_from(">I4s", png, pos)
+        if kind == b"IDAT":
+            z += png[pos + 8:pos + 8 + size]
+        pos += 12 + size
+    pos, out = 2, b""  # after the zlib header
+    while True:
+        head = z[pos]
+        if (head >> 1) & 3 != 0:
+            return None
+        length, inverse = struct.unpack_from("<HH", z, pos + 1)
+        assert length ^ inverse == 0xFFFF
+        out += z[pos + 5:pos + 5 + length]
+        pos += 5 + length
+        if head & 1:
+            return out
+
+
+def test_to_gltf_png_efforts(tmp_path):
     # the walker beside a texture of the name it asks for: a 24-bit TGA
     # made here, a gradient with a pattern deflate can find
     (tmp_path / "walker.alo").write_bytes(WALKER.read_bytes())
@@ -415,16 +438,28 @@ def test_to_gltf_fast_images(tmp_path):
                                           + pixels)
     with ferry.open(tmp_path / "walker.alo") as a:
         small = a.to_gltf(tmp_path / "small.glb")
-        fast = a.to_gltf(tmp_path / "fast.glb", fast_images=True)
-    assert small.images == fast.images == 1
+        fast = a.to_gltf(tmp_path / "fast.glb", png_effort="fast")
+        stored = a.to_gltf(tmp_path / "stored.glb", png_effort="stored")
+        with pytest.raises(ValueError, match="png_effort 'quick'"):
+            a.to_gltf(tmp_path / "quick.glb", png_effort="quick")
+    assert not (tmp_path / "quick.glb").exists()
+    assert small.images == fast.images == stored.images == 1
     (small_png,), (fast_png,) = _glb_pngs(tmp_path / "small.glb"), _glb_pngs(tmp_path / "fast.glb")
+    (stored_png,) = _glb_pngs(tmp_path / "stored.glb")
     # the default is the tool's bytes; fast writes others of the same pixels
     cli("convert", str(tmp_path / "walker.alo"), str(tmp_path / "tool.glb"))
     assert (tmp_path / "tool.glb").read_bytes() == (tmp_path / "small.glb").read_bytes()
     assert small_png != fast_png
     # fast: no row filter; the default chooses one per row (libpng's heuristic)
     assert set(row_filters(fast_png)) == {0} and set(row_filters(small_png)) != {0}
-    assert _png_pixels(small_png) == _png_pixels(fast_png)
+    assert _png_pixels(small_png) == _png_pixels(fast_png) == _png_pixels(stored_png)
+    # stored: no filter and no compression, so the zlib stream is stored
+    # blocks only, which hold the rows as they are, each after its filter
+    # byte 0
+    assert set(row_filters(stored_png)) == {0}
+    _, _, rows = _png_pixels(stored_png)
+    assert _stored_deflate(stored_png) == b"".join(b"\0" + row for row in rows)
+    assert _stored_deflate(fast_png) is None
     # and they are the texture's (a TGA holds blue, green, red, its rows
     # bottom to top)
     width, height, rows = _png_pixels(fast_png)

@@ -314,20 +314,22 @@ static bool add_bones(fy_alm_build *b, float *world)
     return true;
 }
 
+/* world NULL: a skin of the bones alone, for no mesh (skin_all_bones):
+ * its inverse bind matrices stay identities, which nothing reads. */
 static bool add_skin(fy_alm_build *b, const float *world)
 {
     const ferry_alm_mesh *m = b->mesh;
     ferry_scene *s = b->scene;
     s->skins = fy_alm_alloc(b, 1, sizeof *s->skins);
     int32_t *joints = fy_alm_alloc(b, m->bone_count, sizeof *joints);
-    float *ibm = fy_alm_alloc(b, m->bone_count, 16 * sizeof *ibm);
-    if (!s->skins || !joints || !ibm) return false;
+    float *ibm = world ? fy_alm_alloc(b, m->bone_count, 16 * sizeof *ibm) : NULL;
+    if (!s->skins || !joints || (world && !ibm)) return false;
     int32_t root = -1, roots = 0;
     for (uint32_t i = 0; i < m->bone_count; i++) {
         joints[i] = (int32_t)i + b->bone_node0; /* bone i is node i (after the skeleton node, if any) */
         /* The inverse of what the nodes compose to (not of the file's
          * matrices), so that the rest pose gives back the positions exactly. */
-        fy_mat4_invert(world + (size_t)i * 16, ibm + (size_t)i * 16);
+        if (world) fy_mat4_invert(world + (size_t)i * 16, ibm + (size_t)i * 16);
         if (m->bones[i].parent < 0) root = (int32_t)i, roots++;
     }
     ferry_scene_skin *sk = &s->skins[0];
@@ -795,6 +797,7 @@ static bool convert(fy_alm_build *b, const ferry_alm_lod *lod, geometry *g, ferr
         if (!add_mesh(b, g, rep)) return false;
         if (g->skinned && !add_skin(b, world)) return false;
     }
+    if (s->skin_count == 0 && b->opts->skin_all_bones && m->bone_count > 0 && !add_skin(b, NULL)) return false;
     if (!add_animation(b, g, mesh_node)) return false;
     rep->images = (uint32_t)s->image_count;
     s->extras = scene_extras(b, lod, g, rep);

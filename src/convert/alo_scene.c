@@ -501,8 +501,10 @@ ferry_result ferry_alo_to_scene(const ferry_alo_model *model, const ferry_alo_sc
     ok = ok && mark_lower_lods(&b);
     unsigned *why = ok ? fy_build_alloc(&b, objects, sizeof *why) : NULL;
     ok = ok && why != NULL;
-    /* A skin only when a skinned mesh is exported (else it would be unused). */
-    if (ok && judge_objects(&b, why) && sk->bone_count > 0) ok = fy_alo_make_skin(&b);
+    /* A skin only when a skinned mesh is exported (else it would be unused
+     * by default), or when the caller wants every bone a joint. */
+    bool skinned = ok && judge_objects(&b, why);
+    if (ok && (skinned || options->skin_all_bones) && sk->bone_count > 0) ok = fy_alo_make_skin(&b);
     ferry_json *left_out = fy_jarray(ja);
     ok = ok && add_objects(&b, why, left_out);
     ok = ok && add_proxies_and_dazzles(&b);

