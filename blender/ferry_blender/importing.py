@@ -124,7 +124,8 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
         try:
             report = asset.to_gltf(glb, all=view_all, lod=lod, triangles=triangles, textures=dirs if textures else (),
                                    no_textures=not textures, animations="auto" if animations else None,
-                                   no_animations=no_animations, places=places, png_effort="stored",
+                                   no_animations=no_animations, places=places,
+                                   png_effort="fast" if getattr(operator, "compact_images", False) else "stored",
                                    skin_all_bones=True)
             if view_all and asset.format.key == "odol" and lod is None:
                 # Which LOD the game shows: the library's choice in its own view.
@@ -203,6 +204,11 @@ class _PlacesMixin:
         name="Texture places", default="",
         description="Folders and MEG/PBO archives searched for textures after the model's own places, "
                     "separated by ';' (empty: the add-on's preferences)")
+
+    compact_images: BoolProperty(  # type: ignore[valid-type]
+        name="Compact images", default=False,
+        description="Compress the embedded textures as PNG: the .blend, which keeps them packed, stays "
+                    "smaller, and the import takes longer (off: uncompressed PNGs, the size of the pixels)")
 
     def places(self, context):
         return self.texture_places or bridge.default_places(context)
@@ -453,7 +459,8 @@ class IMPORT_SCENE_OT_ferry_archive(bpy.types.Operator, ImportHelper, _PlacesMix
             # The archive is chosen: now the model in it, from a list.
             bpy.ops.import_scene.ferry_archive_pick("INVOKE_DEFAULT", filepath=self.filepath, view=self.view,
                                                     animations=self.animations, use_textures=self.use_textures,
-                                                    texture_places=self.texture_places)
+                                                    texture_places=self.texture_places,
+                                                    compact_images=self.compact_images)
             return {"FINISHED"}
         return import_entry(self, context, self.filepath, entry)
 

@@ -200,6 +200,8 @@ for i, p in enumerate(alos):
                      "render": str(renders / (name + "_cli.png"))})
         jobs.append({"name": name + "_game", "op": "ferry_alo", "params": {"filepath": str(p)},
                      "render": str(renders / (name + "_addon.png"))})
+        jobs.append({"name": name + "_compact", "op": "ferry_alo",
+                     "params": {"filepath": str(p), "compact_images": True}})
         job.pop("render")
     jobs.append(job)
 
@@ -636,6 +638,20 @@ for name in sorted(n for n in by_name if n.endswith("_game")):
     print("render %s: mean difference %.3f per channel, %d pixels drawn" % (base, mean, drawn))
     check("%s: the add-on's render shows the model" % base, drawn > 500, drawn)
     check("%s: the add-on's render is the tool's glTF's render" % base, mean < 1.0, mean)
+
+# ---- the packed images' compression ----
+# Stored PNGs by default (the fastest import; the render above shows the
+# same pixels as the tool's glTF), compressed ones with Compact images.
+for name in sorted(n for n in by_name if n.endswith("_compact")):
+    base = name[:-len("_compact")]
+    plain, compact = by_name.get(base + "_game", {}), by_name[name]
+    blocks, compact_blocks = plain.get("png_blocks"), compact.get("png_blocks")
+    print("packed PNGs %s: first deflate block types %s, with Compact images %s" % (base, blocks, compact_blocks))
+    check("%s: the import packs stored (uncompressed) PNGs" % base,
+          blocks is not None and all(t == 0 for t in blocks), blocks)
+    check("%s: with Compact images, as many PNGs, compressed" % base,
+          compact_blocks is not None and len(compact_blocks) == len(blocks or [])
+          and all(t in (1, 2) for t in compact_blocks), compact_blocks)
 
 # ---- times ----
 for name in sorted(by_name):

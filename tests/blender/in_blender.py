@@ -17,6 +17,7 @@ import contextlib
 import io
 import json
 import math
+import struct
 import sys
 import time
 import traceback
@@ -50,6 +51,18 @@ def registered(op):
         return False
 
 
+def png_block_type(data):
+    """The type of the first deflate block in a PNG's first IDAT chunk (0:
+    stored, 1 and 2: compressed), or -1 for bytes that are not such a PNG."""
+    pos = 8
+    while data[:8] == b"\x89PNG\r\n\x1a\n" and pos + 8 <= len(data):
+        size, kind = struct.unpack_from(">I4s", data, pos)
+        if kind == b"IDAT" and size >= 3:
+            return (data[pos + 10] >> 1) & 3  # after the 2-byte zlib header
+        pos += 12 + size
+    return -1
+
+
 def counts(objects):
     meshes = [o for o in objects if o.type == "MESH"]
     arms = [o for o in objects if o.type == "ARMATURE"]
@@ -69,6 +82,9 @@ def counts(objects):
         "triangles": sum(len(p.vertices) - 2 for o in meshes for p in o.data.polygons),
         "materials": len(mats),
         "images": sum(1 for i in bpy.data.images if i.type == "IMAGE"),
+        # the packed PNGs' compression: the first deflate block of each
+        "png_blocks": sorted(png_block_type(bytes(i.packed_file.data)) for i in bpy.data.images
+                             if i.packed_file is not None),
         "actions": sorted(a.name for a in bpy.data.actions),
         "proxies": sorted(str(o.get("proxy")) for o in objects if o.type == "EMPTY" and o.get("alamo") == "proxy"),
         "hidden_collection": sum(len(c.all_objects) for c in hidden),
