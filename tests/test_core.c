@@ -1,4 +1,5 @@
-/* Core: cursor bounds, error formatting, arena limits, buffers, atomic writes. */
+/* Core: cursor bounds, error formatting, arena limits, buffers, atomic writes,
+ * messages kept. */
 #define _POSIX_C_SOURCE 200809L
 #include <ferry/ferry.h>
 
@@ -295,9 +296,39 @@ static void test_real_text(void)
     CHECK_MSG(real_mismatches == 0, "%zu of %zu values written otherwise than printf", real_mismatches, compared);
 }
 
+/* ferry_message_list: copies that outlive the message, in order, the
+ * error too; NULL text kept as "", NULL file and rule kept NULL. */
+static void test_message_list(void)
+{
+    ferry_message_list list = {0};
+    char file[] = "a.alo", text[] = "first", rule[] = "some-rule";
+    ferry_error err;
+    fy_error_clear(&err);
+    fy_error_set(&err, FERRY_ERR_MALFORMED, 12, "0x400", "bad count");
+    ferry_message m = {FERRY_MESSAGE_WARNING, file, text, rule, &err};
+    ferry_message_list_add(&list, &m);
+    memcpy(file, "b.alo", 6); /* the caller's strings change after the call */
+    memcpy(text, "later", 6);
+    err.offset = 99;
+    ferry_message second = {FERRY_MESSAGE_NOTE, NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 20; i++) ferry_message_list_add(&list, &second); /* grows past its first capacity */
+    CHECK_EQ_U(list.count, 21);
+    CHECK(list.items[0].kind == FERRY_MESSAGE_WARNING);
+    CHECK(strcmp(list.items[0].file, "a.alo") == 0 && strcmp(list.items[0].text, "first") == 0);
+    CHECK(strcmp(list.items[0].rule, "some-rule") == 0);
+    CHECK(list.items[0].error && list.items[0].error->offset == 12 && strcmp(list.items[0].error->path, "0x400") == 0);
+    CHECK(list.items[20].kind == FERRY_MESSAGE_NOTE && !list.items[20].file && !list.items[20].rule);
+    CHECK(list.items[20].text && strcmp(list.items[20].text, "") == 0 && !list.items[20].error);
+    ferry_message_list_free(&list);
+    CHECK(list.count == 0 && list.items == NULL && list.capacity == 0);
+    ferry_message_list_free(&list); /* a cleared list frees again */
+    ferry_message_list_free(NULL);
+}
+
 int main(void)
 {
     test_real_text();
+    test_message_list();
     test_cursor();
     test_error_format();
     test_arena();

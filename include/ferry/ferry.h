@@ -390,6 +390,22 @@ typedef struct ferry_message {
  * and its strings live only during the call. */
 typedef void (*ferry_message_fn)(void *user, const ferry_message *message);
 
+/* Messages kept for later, in the order they came (a job's messages held
+ * back to be printed after its summary, or with its item): each message
+ * copied, its strings and error too. Zero-initialise; not locked: one list
+ * per thread. */
+typedef struct ferry_message_list {
+    ferry_message *items;
+    size_t count, capacity;
+} ferry_message_list;
+
+/* A ferry_message_fn (user: the ferry_message_list) appending a copy of
+ * `message` (a NULL text kept as ""); out of memory, the message is left
+ * out. */
+FERRY_API void ferry_message_list_add(void *list, const ferry_message *message);
+/* Frees every message kept and clears the list. */
+FERRY_API void ferry_message_list_free(ferry_message_list *list);
+
 /* The messages of every job that walks a folder (pack, convert -r,
  * validate -r), `file` the folder: one reached a second time (NOTE, text
  * "the same folder as F, already visited (a link loop or a second link to

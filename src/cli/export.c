@@ -103,62 +103,14 @@ void cli_export_report_lines(FILE *f, const char *in, const ferry_export_report 
 
 /* ---- one file: the messages kept, then printed with the summary ---- */
 
-typedef struct kept_message {
-    ferry_message_kind kind;
-    char *file, *text, *rule;
-} kept_message;
-
-typedef struct message_list {
-    kept_message *items;
-    size_t count, capacity;
-} message_list;
-
-static char *dup_or_null(const char *s)
-{
-    if (!s) return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
-static void keep(void *user, const ferry_message *m)
-{
-    message_list *l = user;
-    if (l->count == l->capacity) {
-        size_t cap = l->capacity ? 2 * l->capacity : 16;
-        kept_message *grown = realloc(l->items, cap * sizeof *grown);
-        if (!grown) return;
-        l->items = grown;
-        l->capacity = cap;
-    }
-    kept_message *k = &l->items[l->count];
-    k->kind = m->kind;
-    k->file = dup_or_null(m->file);
-    k->text = dup_or_null(m->text);
-    k->rule = dup_or_null(m->rule);
-    if (k->text) l->count++;
-}
-
-static void print_kept(const message_list *l, size_t from, size_t to, bool findings_to_stdout)
+static void print_kept(const ferry_message_list *l, size_t from, size_t to, bool findings_to_stdout)
 {
     for (size_t i = from; i < to; i++) {
-        const kept_message *k = &l->items[i];
-        ferry_message m = {k->kind, k->file, k->text, k->rule, NULL};
+        const ferry_message *m = &l->items[i];
         /* An ALM's conversion warnings went to stdout (as its validation's did). */
-        bool out = findings_to_stdout && k->kind == FERRY_MESSAGE_WARNING && k->rule && !engine_words_of(k->rule);
-        cli_fprint_message(out ? stdout : stderr, "convert", &m);
+        bool out = findings_to_stdout && m->kind == FERRY_MESSAGE_WARNING && m->rule && !engine_words_of(m->rule);
+        cli_fprint_message(out ? stdout : stderr, "convert", m);
     }
-}
-
-static void list_free(message_list *l)
-{
-    for (size_t i = 0; i < l->count; i++) {
-        free(l->items[i].file);
-        free(l->items[i].text);
-        free(l->items[i].rule);
-    }
-    free(l->items);
 }
 
 static void print_missing(const char *in, const ferry_export_report *r, bool cut)
@@ -257,7 +209,7 @@ static void print_alm_summary(const char *in, const char *out, const ferry_expor
 
 /* Where an ODOL export's summary goes: after what validation said, before
  * the conversion's warnings (textures not found). */
-static size_t validation_end(const message_list *l)
+static size_t validation_end(const ferry_message_list *l)
 {
     size_t end = 0;
     for (size_t i = 0; i < l->count; i++)
@@ -338,7 +290,7 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
     int status = CLI_INVALID;
     size_t anim_count;
     ferry_asset **anims = cli_open_animations(co, &anim_count);
-    message_list messages = {0};
+    ferry_message_list messages = {0};
     ferry_export_report report = {0};
     if (!anims) goto done;
     ferry_export_options o = {0};
@@ -349,7 +301,7 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
     o.animations = (const ferry_asset *const *)anims;
     o.animation_count = anim_count;
     cli_export_choices(co, &o);
-    o.message = keep;
+    o.message = ferry_message_list_add;
     o.user = &messages;
     o.report = &report;
     ferry_result r = ferry_export_file(&input, out, &o, &err);
@@ -379,7 +331,7 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
     }
 done:
     cli_close_animations(anims, anim_count);
-    list_free(&messages);
+    ferry_message_list_free(&messages);
     ferry_export_report_free(&report);
     ferry_export_input_close(&input);
     return status;

@@ -28,8 +28,7 @@ typedef struct tree_item {
     size_t index;   /* its entry in the archive */
     char *refused;  /* why it is refused before being read */
     ferry_export_report report;
-    ferry_message *messages;
-    size_t message_count, message_capacity;
+    ferry_message_list messages;
     bool done;
 } tree_item;
 
@@ -81,33 +80,10 @@ static char *format_alloc(const char *fmt, ...)
 
 static char *dup_text(const char *s) { return s ? format_alloc("%s", s) : NULL; }
 
-/* ---- an item's messages, kept ---- */
-
-static void keep_message(void *user, const ferry_message *m)
-{
-    tree_item *it = user;
-    if (it->message_count == it->message_capacity) {
-        size_t cap = it->message_capacity ? 2 * it->message_capacity : 8;
-        ferry_message *grown = realloc(it->messages, cap * sizeof *grown);
-        if (!grown) return;
-        it->messages = grown;
-        it->message_capacity = cap;
-    }
-    ferry_message *k = &it->messages[it->message_count];
-    k->kind = m->kind;
-    k->file = dup_text(m->file);
-    k->text = dup_text(m->text ? m->text : "");
-    k->rule = dup_text(m->rule);
-    ferry_error *e = NULL;
-    if (m->error && (e = malloc(sizeof *e))) *e = *m->error;
-    k->error = e;
-    if (k->text) it->message_count++;
-}
-
 static void item_say(tree_item *it, ferry_message_kind kind, const char *text)
 {
     ferry_message m = {kind, it->input ? it->input : "", text, NULL, NULL};
-    keep_message(it, &m);
+    ferry_message_list_add(&it->messages, &m);
 }
 
 /* ---- collecting the items ---- */
@@ -382,15 +358,15 @@ static ferry_result export_item(tree *t, tree_item *it)
         char line[512];
         ferry_error_format(&err, line, sizeof line);
         ferry_message m = {FERRY_MESSAGE_ERROR, it->input, line, NULL, &err};
-        keep_message(it, &m);
+        ferry_message_list_add(&it->messages, &m);
         ferry_asset_free(asset);
         return r;
     }
     in.asset = asset;
     in.name = it->input;
     ferry_export_options o = t->o->export;
-    o.message = keep_message;
-    o.user = it;
+    o.message = ferry_message_list_add;
+    o.user = &it->messages;
     o.report = &it->report;
     r = ferry_export_file(&in, it->output, &o, &err);
     ferry_asset_free(asset);
@@ -428,8 +404,8 @@ static void worker(void *arg)
         p->output = it->output;
         p->ok = r == FERRY_OK;
         p->result = r == FERRY_OK || r != FERRY_ERR_ARGUMENT ? r : FERRY_ERR_MALFORMED;
-        p->messages = it->messages;
-        p->message_count = it->message_count;
+        p->messages = it->messages.items;
+        p->message_count = it->messages.count;
         p->report = &it->report;
         fy_mutex_lock(&t->lock);
         it->done = true;
@@ -455,13 +431,7 @@ void ferry_export_tree_report_free(ferry_export_tree_report *report)
     if (own) {
         for (size_t i = 0; i < own->count; i++) {
             tree_item *it = &own->items[i];
-            for (size_t k = 0; k < it->message_count; k++) {
-                free((char *)it->messages[k].file);
-                free((char *)it->messages[k].text);
-                free((char *)it->messages[k].rule);
-                free((ferry_error *)it->messages[k].error);
-            }
-            free(it->messages);
+            ferry_message_list_free(&it->messages);
             ferry_export_report_free(&it->report);
             free(it->input);
             free(it->rel);
