@@ -326,6 +326,19 @@ FERRY_API ferry_result ferry_path_stat(const char *path, bool follow_links, ferr
  * "cannot read the folder PATH: WORDS" (WORDS: the system's). */
 FERRY_API ferry_result ferry_folder_list(const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err);
 
+/* The regular file at `path` below `folder`, found as a program that hands
+ * a folder's files out must find it (ferry view's server: a request names
+ * one): `path` a source path (ferry_file_source_path_ok; not "") none of
+ * whose names starts with '.' (hidden, as ferry_folder_walk leaves them
+ * out), and the file it names, links resolved, inside `folder` (resolved
+ * too: a link leading out is refused) and a regular file. FERRY_OK with
+ * the file's resolved path in `resolved`; FERRY_ERR_ARGUMENT for a path
+ * refused or a file outside the folder, FERRY_ERR_IO for one missing, not
+ * regular or that cannot be resolved, FERRY_ERR_LIMIT when `resolved` is
+ * too small. */
+FERRY_API ferry_result ferry_folder_resolve(const char *folder, const char *path, char *resolved, size_t resolved_size,
+                                            ferry_error *err);
+
 /* ---- Diagnostics: what validation reports. ---- */
 
 typedef enum ferry_severity { FERRY_SEVERITY_ERROR = 0, FERRY_SEVERITY_WARNING = 1 } ferry_severity;
