@@ -3,7 +3,7 @@ loads, by the library's authoring jobs (author.h), each checked by ferry
 validate's rules before it is written."""
 
 import os
-from ctypes import byref, c_void_p
+from ctypes import byref, c_size_t, c_void_p
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
@@ -112,11 +112,13 @@ def author_alo(gltf: GltfSource, out_path: PathLike, textures_folder: Optional[P
         scene.close()
 
 
-def author_ala(gltf: GltfSource, out_path: PathLike, animation: int = 0, format: int = 0, fps: float = 0.0,
-               model: Optional[Asset] = None, name: Optional[str] = None) -> AuthorReport:
-    """One of a glTF's animations (``animation``: its index) authored as
-    the ALA file ``out_path`` (ferry_author_ala), as ``ferry convert IN.glb
-    OUT.ala`` does: sampled at ``fps`` (0: the animation's extras, else 30),
+def author_ala(gltf: GltfSource, out_path: PathLike, animation: Union[int, str] = 0, format: int = 0,
+               fps: float = 0.0, model: Optional[Asset] = None, name: Optional[str] = None) -> AuthorReport:
+    """One of a glTF's animations (``animation``: its index, or its name,
+    read as ``ferry convert --animation N|NAME`` reads it:
+    ferry_scene_find_animation) authored as the ALA file ``out_path``
+    (ferry_author_ala), as ``ferry convert IN.glb OUT.ala`` does: sampled at
+    ``fps`` (0: the animation's extras, else 30),
     in ALA ``format`` 1 or 2 (0: 2), its tracks bound by name to the bones
     of ``model`` (an ALO model's asset, in its bone order as the game binds
     them; None: the glTF's bones), validated before it is written. Raises
@@ -124,8 +126,8 @@ def author_ala(gltf: GltfSource, out_path: PathLike, animation: int = 0, format:
     not written."""
     if format not in (0, 1, 2):
         raise ValueError("format is 1 or 2 (0: 2)")
-    if animation < 0:
-        raise ValueError("animation is an index, 0 or more")
+    if isinstance(animation, int) and animation < 0:
+        raise ValueError("animation is an index, 0 or more, or a name")
     if not (fps == 0 or 0 < fps <= 1000):
         raise ValueError("fps is above 0 and at most 1000 (0: the animation's own)")
     if model is not None and model.format.key != "alo":
@@ -136,7 +138,13 @@ def author_ala(gltf: GltfSource, out_path: PathLike, animation: int = 0, format:
         messages = Collector()
         o = _native.AuthorAlaOptions()
         o.name = os.fsencode(scene.name)
-        o.animation_index = animation
+        if isinstance(animation, str):
+            index = c_size_t()
+            if not lib.ferry_scene_find_animation(scene.handle, animation.encode("utf-8"), byref(index)):
+                raise ArgumentError("argument", None, "", "no animation %r in the glTF" % animation, scene.name)
+            o.animation_index = index.value
+        else:
+            o.animation_index = animation
         o.format = format
         o.fps = fps
         o.model = model._h() if model is not None else None

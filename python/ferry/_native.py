@@ -451,6 +451,7 @@ _declare("ferry_asset_info", c_int, c_void_p, POINTER(InfoOptions), POINTER(Buff
 _declare("ferry_asset_sample", c_int, c_void_p, POINTER(AssetSampleOptions), POINTER(Buffer), POINTER(Error))
 _declare("ferry_asset_particles", c_int, c_void_p, POINTER(AssetParticlesOptions), POINTER(Buffer), POINTER(Error))
 _declare("ferry_scene_free", None, c_void_p)
+_declare("ferry_scene_find_animation", c_bool, c_void_p, c_char_p, POINTER(c_size_t))
 
 _declare("ferry_alamo_texture_folders_open", c_int, c_char_p, POINTER(c_char_p), c_size_t, POINTER(TextureFolders),
          POINTER(Error))

@@ -74,6 +74,8 @@ def test_author_ala_equals_the_tool(tmp_path):
         if not args:
             ferry.convert(glb, tmp_path / "convert.ala")
             assert (tmp_path / "convert.ala").read_bytes() == theirs.read_bytes()
+            ferry.author_ala(glb, tmp_path / "named.ala", animation="animation 0")  # by name, as --animation NAME
+            assert (tmp_path / "named.ala").read_bytes() == theirs.read_bytes()
         assert report.ok and report.details["frames"] > 0 and report.details["tracks"] > 0
         with ferry.open(mine) as anim:
             assert anim.validate().valid and anim.info()["frames"] == report.details["frames"]
@@ -97,6 +99,9 @@ def test_author_errors(tmp_path):
     assert e.value.code == "argument"
     with pytest.raises(ferry.Error) as e:  # no animation at all
         ferry.author_ala(F / "gltf" / "crate.glb", tmp_path / "x.ala")
+    with pytest.raises(ferry.ArgumentError) as e:  # a name the glTF lacks
+        ferry.author_ala(F / "gltf" / "walker_walk.glb", tmp_path / "x.ala", animation="run")
+    assert "'run'" in e.value.message
     with ferry.open(S / "alamo" / "walker_idle_00.ala") as not_a_model:
         with pytest.raises(ferry.ArgumentError):
             ferry.author_ala(F / "gltf" / "walker_walk.glb", tmp_path / "x.ala", model=not_a_model)
