@@ -1,6 +1,6 @@
 /* The CLI's printers by format, and what every command shares around the
- * library's assets: telling a file's format for routing, reading one as a
- * given format, the rewrite, and the validate report. */
+ * library's assets: reading one as a given format, the rewrite, and the
+ * validate report. */
 #include "formats.h"
 
 #include <stdio.h>
@@ -73,18 +73,6 @@ int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail deta
         cli_print_json(j);
     json_decref(j);
     return status;
-}
-
-ferry_format cli_format_guess(const char *path)
-{
-    uint8_t head[FERRY_DETECT_HEAD];
-    size_t n = 0;
-    ferry_error err;
-    /* Never blocks: a FIFO or device is refused here, and again, with a
-     * message, by the read that follows. */
-    ferry_format f = FERRY_FORMAT_UNKNOWN;
-    if (ferry_file_read_head(path, head, sizeof head, &n, NULL, &err) == FERRY_OK) f = ferry_detect(head, n);
-    return f != FERRY_FORMAT_UNKNOWN ? f : ferry_format_from_name(path);
 }
 
 ferry_asset *cli_read_as(const char *file, const uint8_t *data, size_t size, ferry_format format)

@@ -83,11 +83,6 @@ extern const char cli_config_convert_help[];
 extern const char cli_odol_convert_help[];
 extern const char cli_alm_convert_help[];
 
-/* The format of `path` from its head: by content; when the file cannot be
- * read or its content is unknown, by its name (ferry_format_from_name), so
- * that the family that reports the failure is the one the user meant. */
-ferry_format cli_format_guess(const char *path);
-
 /* `path` read as an asset of `format` (FERRY_FORMAT_UNKNOWN: its content's),
  * or `data` (size bytes, kept by the caller) when not NULL; NULL with the
  * error printed. */
