@@ -46,12 +46,14 @@ static const cli_printer *printer_for(ferry_format id)
     return NULL;
 }
 
-int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail)
+int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail, bool json)
 {
     const cli_printer *p = printer_for(ferry_asset_format(asset));
     cli_print_fn print = NULL;
     cli_json_use use = CLI_JSON_TEXT;
-    if (detail == FERRY_INFO_SUMMARY && p && p->info) {
+    if (json) {
+        use = CLI_JSON_OUTPUT; /* --json: the data as it is */
+    } else if (detail == FERRY_INFO_SUMMARY && p && p->info) {
         print = p->info;
     } else if (detail == FERRY_INFO_FULL) {
         /* A format without a dump of its own: the chunk tree of any

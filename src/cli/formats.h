@@ -58,8 +58,9 @@ typedef struct cli_printer {
 
 /* Prints `asset` as the command of `detail` shows it, by its format's
  * printer: info without one shows the JSON, dump the chunk tree
- * (cli_alamo_dump: "not a known format" when there is none). */
-int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail);
+ * (cli_alamo_dump: "not a known format" when there is none); with `json`
+ * (--json) the library's JSON as it is. */
+int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail, bool json);
 
 /* Each family's printers (named by the table in formats.c) and `ferry
  * convert` option parsers (named by cmd_convert.c's routes). */
