@@ -11,7 +11,7 @@ import ctypes
 import os
 import sys
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char, c_char_p, c_double, c_float, c_int, c_int64,
-                    c_size_t, c_uint, c_uint8, c_uint32, c_uint64, c_void_p)
+                    c_size_t, c_uint, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
 from typing import Any, List, Optional
 
 # ---- finding the library ----
@@ -366,6 +366,24 @@ class AuthorAlaReport(Structure):
                 ("validation_errors", c_size_t), ("write_failed", c_bool)]
 
 
+class PaaEncodeOptions(Structure):
+    _fields_ = [("type", c_uint16), ("linear", c_bool), ("no_lzo", c_bool)]
+
+
+class AuthorPaaOptions(Structure):
+    _fields_ = [("encode", PaaEncodeOptions), ("write", WriteOptions)]
+
+
+class AuthorPaaReport(Structure):
+    _fields_ = [("type", c_uint16), ("width", c_uint32), ("height", c_uint32), ("last_width", c_uint32),
+                ("last_height", c_uint32), ("mip_count", c_size_t), ("lzo_count", c_size_t), ("bytes", c_size_t),
+                ("write_failed", c_bool)]
+
+
+PAA_DXT1 = 0xFF01
+PAA_DXT5 = 0xFF05
+
+
 # ---- the functions ----
 
 def _declare(name: str, restype: Any, *argtypes: Any) -> None:
@@ -431,6 +449,10 @@ _declare("ferry_author_alo", c_int, _VP, c_char_p, c_char_p, POINTER(AuthorAloOp
          POINTER(Error))
 _declare("ferry_author_ala", c_int, _VP, c_char_p, POINTER(AuthorAlaOptions), POINTER(AuthorAlaReport),
          POINTER(Error))
+_declare("ferry_author_paa", c_int, c_char_p, c_char_p, POINTER(AuthorPaaOptions), POINTER(AuthorPaaReport),
+         POINTER(Error))
+_declare("ferry_paa_data_map_name", c_bool, c_char_p)
+_declare("ferry_paa_type_name", c_char_p, c_uint16)
 
 _declare("ferry_format_count", c_size_t)
 _declare("ferry_format_at", POINTER(FormatDesc), c_size_t)
