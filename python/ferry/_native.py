@@ -318,7 +318,8 @@ class ExportTreeReport(Structure):
     _fields_ = [("items", POINTER(ExportItem)), ("item_count", c_size_t), ("converted", c_size_t),
                 ("failed", c_size_t), ("warnings", c_size_t), ("animations", c_size_t), ("images", c_size_t),
                 ("stale_removed", c_size_t), ("skipped", POINTER(FolderSkip)), ("skipped_count", c_size_t),
-                ("failed_folders", c_size_t), ("owned", c_void_p)]
+                ("failed_folders", c_size_t), ("missing_textures", POINTER(c_char_p)),
+                ("missing_texture_count", c_size_t), ("owned", c_void_p)]
 
 
 # ---- authoring (author.h, gltf.h) ----

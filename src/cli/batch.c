@@ -8,7 +8,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 typedef struct batch_print {
     bool quiet;
@@ -70,38 +69,14 @@ static void on_message(void *user, const ferry_message *m)
     cli_fprint_message(stderr, "convert", m);
 }
 
-/* Ignoring case, then by bytes: a total order, so that the spelling kept
- * for names equal but for case does not depend on the system's qsort
- * (msvcrt's and glibc's order equal items differently). */
-static int cmp_name(const void *a, const void *b)
-{
-    const char *x = *(char *const *)a, *y = *(char *const *)b;
-    int c = strcasecmp(x, y);
-    return c ? c : strcmp(x, y);
-}
-
-/* The textures missing over the batch, each name once (ignoring case, as
- * the lookup does), so that a modder sees which files to find. */
+/* The textures missing over the batch, each name once (the library's
+ * list), so that a modder sees which files to find. */
 static void print_missing(const ferry_export_tree_report *t)
 {
-    size_t total = 0;
-    for (size_t i = 0; i < t->item_count; i++)
-        if (t->items[i].ok) total += t->items[i].report->missing_texture_count;
-    if (!total) return;
-    const char **names = malloc(total * sizeof *names);
-    if (!names) return;
-    size_t n = 0;
-    for (size_t i = 0; i < t->item_count; i++)
-        for (size_t k = 0; t->items[i].ok && k < t->items[i].report->missing_texture_count; k++)
-            names[n++] = t->items[i].report->missing_textures[k];
-    qsort(names, n, sizeof *names, cmp_name);
-    size_t distinct = 0;
-    for (size_t i = 0; i < n; i++) distinct += i == 0 || strcasecmp(names[i], names[i - 1]) != 0;
-    fprintf(stderr, "%zu texture%s missing:", distinct, distinct == 1 ? "" : "s");
-    for (size_t i = 0; i < n; i++)
-        if (i == 0 || strcasecmp(names[i], names[i - 1]) != 0) fprintf(stderr, " %s", names[i]);
+    if (!t->missing_texture_count) return;
+    fprintf(stderr, "%zu texture%s missing:", t->missing_texture_count, t->missing_texture_count == 1 ? "" : "s");
+    for (size_t i = 0; i < t->missing_texture_count; i++) fprintf(stderr, " %s", t->missing_textures[i]);
     fputc('\n', stderr);
-    free(names);
 }
 
 int export_batch(const char *in, const char *out_dir, const cli_convert_options *co, bool quiet, int jobs, bool json)

@@ -424,6 +424,38 @@ typedef struct tree_owned {
     fy_walk walk;
 } tree_owned;
 
+/* Ignoring case, then by bytes: a total order, so that the spelling kept
+ * for names equal but for case does not depend on the system's qsort
+ * (msvcrt's and glibc's order equal items differently). */
+static int cmp_name(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    int c = strcasecmp(x, y);
+    return c ? c : strcmp(x, y);
+}
+
+/* The report's missing_textures: every item written's, each name once. */
+static bool gather_missing(ferry_export_tree_report *report)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < report->item_count; i++)
+        if (report->items[i].ok) total += report->items[i].report->missing_texture_count;
+    if (!total) return true;
+    const char **names = malloc(total * sizeof *names);
+    if (!names) return false;
+    size_t n = 0;
+    for (size_t i = 0; i < report->item_count; i++)
+        for (size_t k = 0; report->items[i].ok && k < report->items[i].report->missing_texture_count; k++)
+            names[n++] = report->items[i].report->missing_textures[k];
+    qsort(names, n, sizeof *names, cmp_name);
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || strcasecmp(names[i], names[distinct - 1]) != 0) names[distinct++] = names[i];
+    report->missing_textures = names;
+    report->missing_texture_count = distinct;
+    return true;
+}
+
 void ferry_export_tree_report_free(ferry_export_tree_report *report)
 {
     if (!report) return;
@@ -445,6 +477,7 @@ void ferry_export_tree_report_free(ferry_export_tree_report *report)
     }
     free(report->items);
     free(report->skipped);
+    free((void *)report->missing_textures);
     memset(report, 0, sizeof *report);
 }
 
@@ -571,6 +604,7 @@ ferry_result ferry_export_tree(const char *in, const char *out_dir, const ferry_
         report->skipped_count++;
     }
     report->failed_folders = w->failed;
+    if (!gather_missing(report)) t.nomem = true;
     for (size_t i = 0; i < t.addon_count; i++) free(t.addons[i].folder);
     free(t.addons);
     fy_mutex_destroy(&t.lock);
