@@ -453,6 +453,7 @@ _declare("ferry_author_ala", c_int, _VP, c_char_p, POINTER(AuthorAlaOptions), PO
 _declare("ferry_author_paa", c_int, c_char_p, c_char_p, POINTER(AuthorPaaOptions), POINTER(AuthorPaaReport),
          POINTER(Error))
 _declare("ferry_paa_data_map_name", c_bool, c_char_p)
+_declare("ferry_paa_encode_png", c_int, c_void_p, c_size_t, POINTER(Buffer), POINTER(Error))
 _declare("ferry_paa_type_name", c_char_p, c_uint16)
 
 _declare("ferry_format_count", c_size_t)

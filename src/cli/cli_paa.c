@@ -65,25 +65,18 @@ static int to_png(const char *in, const char *out, size_t mip)
     const ferry_paa *p = ferry_asset_object(asset);
     int status = CLI_INVALID;
     ferry_error err;
-    ferry_image img;
+    ferry_buffer buf = {0};
     if (mip >= p->mip_count) {
         fprintf(stderr, "%s: --mip %zu: the texture has %zu mipmap%s (0 to %zu)\n", CLI_TXT(in), mip, p->mip_count,
                 p->mip_count == 1 ? "" : "s", p->mip_count ? p->mip_count - 1 : 0);
         status = CLI_USAGE;
-    } else if (ferry_paa_decode_mip(p, mip, &img, &err) != FERRY_OK) {
+    } else if (ferry_paa_encode_png(p, mip, &buf, &err) != FERRY_OK) {
         cli_print_error(in, &err);
-    } else {
-        ferry_buffer buf = {0};
-        if (ferry_image_encode_png(&img, NULL, &buf, &err) != FERRY_OK)
-            cli_print_error(in, &err);
-        else
-            status = cli_write_output(in, out, &buf);
-        if (status == CLI_OK)
-            fprintf(stderr, "%s -> %s: mipmap %zu (%zu in the file), %u x %u RGBA PNG\n", CLI_TXT(in), CLI_TXT(out), mip,
-                    p->mip_count, (unsigned)img.width, (unsigned)img.height);
-        ferry_buffer_free(&buf);
-        ferry_image_free(&img);
+    } else if ((status = cli_write_output(in, out, &buf)) == CLI_OK) {
+        fprintf(stderr, "%s -> %s: mipmap %zu (%zu in the file), %u x %u RGBA PNG\n", CLI_TXT(in), CLI_TXT(out), mip,
+                p->mip_count, (unsigned)p->mips[mip].width, (unsigned)p->mips[mip].height);
     }
+    ferry_buffer_free(&buf);
     ferry_asset_free(asset);
     return status;
 }
