@@ -68,6 +68,27 @@ static void test_error_format(void)
     CHECK(strcmp(ferry_version(), FERRY_VERSION_STRING) == 0);
 }
 
+/* ferry_diagnostic_format: the line validate prints, every place's shape. */
+static void test_diagnostic_format(void)
+{
+    ferry_diagnostic d = {FERRY_SEVERITY_ERROR, 0x1c, "0x400/0x401", "bone-parent-order", "bone 3's parent comes later"};
+    char line[512];
+    ferry_diagnostic_format(&d, line, sizeof line);
+    CHECK_MSG(strcmp(line, "offset 0x1c (28), chunk 0x400/0x401: bone 3's parent comes later [bone-parent-order]") == 0,
+              "%s", line);
+    snprintf(d.path, sizeof d.path, "lods[2]/faces");
+    d.offset = FERRY_NO_OFFSET;
+    ferry_diagnostic_format(&d, line, sizeof line);
+    CHECK_MSG(strcmp(line, "at lods[2]/faces: bone 3's parent comes later [bone-parent-order]") == 0, "%s", line);
+    d.path[0] = '\0';
+    ferry_diagnostic_format(&d, line, sizeof line);
+    CHECK_MSG(strcmp(line, "bone 3's parent comes later [bone-parent-order]") == 0, "%s", line);
+    ferry_diagnostic_format(&d, line, 8); /* cut to fit */
+    CHECK(strcmp(line, "bone 3'") == 0);
+    ferry_diagnostic_format(NULL, line, sizeof line);
+    CHECK(strcmp(line, "no diagnostic") == 0);
+}
+
 static void test_arena(void)
 {
     ferry_arena *a = ferry_arena_create(100000);
@@ -331,6 +352,7 @@ int main(void)
     test_message_list();
     test_cursor();
     test_error_format();
+    test_diagnostic_format();
     test_arena();
     test_buffer();
     test_atomic_write();

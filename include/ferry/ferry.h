@@ -362,6 +362,11 @@ typedef struct ferry_diagnostics {
 } ferry_diagnostics;
 
 FERRY_API void ferry_diagnostics_free(ferry_diagnostics *diags);
+/* A diagnostic as the line ferry validate prints after "FILE: error: " (or
+ * "warning: "): "[offset 0x.. (..), ][chunk 0x..|at PLACE: ]MESSAGE
+ * [RULE]" ("chunk" before an Alamo chunk path, "at" before a record's),
+ * cut to fit out: what ferry_error_format is for an error. */
+FERRY_API void ferry_diagnostic_format(const ferry_diagnostic *d, char *out, size_t out_size);
 
 /* ---- Messages and progress: what a job says as it goes. ----
  *

@@ -106,12 +106,9 @@ int cli_rewrite(const char *in, const char *out)
 
 static void print_diag(FILE *f, const char *file, const ferry_diagnostic *d)
 {
-    fprintf(f, "%s: %s: ", CLI_TXT(file), d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");
-    if (d->offset != FERRY_NO_OFFSET)
-        fprintf(f, "offset 0x%llx (%llu), ", (unsigned long long)d->offset, (unsigned long long)d->offset);
-    /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
-    if (d->path[0]) fprintf(f, "%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", CLI_TXT(d->path));
-    fprintf(f, "%s [%s]\n", CLI_TXT(d->message), d->rule);
+    char line[640]; /* room for the longest place, message and rule */
+    ferry_diagnostic_format(d, line, sizeof line);
+    fprintf(f, "%s: %s: %s\n", CLI_TXT(file), d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning", CLI_TXT(line));
 }
 
 static json_t *diag_json(const ferry_diagnostic *d)

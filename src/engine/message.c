@@ -55,13 +55,25 @@ void fy_diagnostic_where(const ferry_diagnostic *d, char *where, size_t capacity
         snprintf(where + n, capacity - n, "%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", d->path);
 }
 
+void ferry_diagnostic_format(const ferry_diagnostic *d, char *out, size_t out_size)
+{
+    if (!out || !out_size) return;
+    if (!d) {
+        snprintf(out, out_size, "no diagnostic");
+        return;
+    }
+    char where[200];
+    fy_diagnostic_where(d, where, sizeof where);
+    snprintf(out, out_size, "%s%s [%s]", where, d->message, d->rule);
+}
+
 void fy_say_diagnostic(const fy_messenger *m, const char *file, const ferry_diagnostic *d)
 {
     if (!m || !m->fn) return;
-    char where[200];
-    fy_diagnostic_where(d, where, sizeof where);
-    fy_say(m, d->severity == FERRY_SEVERITY_ERROR ? FERRY_MESSAGE_ERROR : FERRY_MESSAGE_WARNING, file, d->rule,
-           "%s%s [%s]", where, d->message, d->rule);
+    char line[640]; /* room for the longest place, message and rule */
+    ferry_diagnostic_format(d, line, sizeof line);
+    fy_say(m, d->severity == FERRY_SEVERITY_ERROR ? FERRY_MESSAGE_ERROR : FERRY_MESSAGE_WARNING, file, d->rule, "%s",
+           line);
 }
 
 void fy_say_diagnostics(const fy_messenger *m, const char *file, const ferry_diagnostics *d)
