@@ -118,6 +118,19 @@ static void test_buffer(void)
     CHECK(b.size == sizeof want && memcmp(b.data, want, sizeof want) == 0);
     ferry_buffer_free(&b);
     CHECK(b.data == NULL && b.size == 0);
+    /* ferry_buffer_append: grows past its first capacity, keeps every byte. */
+    uint8_t chunk[100];
+    for (size_t i = 0; i < sizeof chunk; i++) chunk[i] = (uint8_t)i;
+    bool all = true;
+    for (int i = 0; i < 50; i++) all &= ferry_buffer_append(&b, chunk, sizeof chunk);
+    CHECK(all && b.size == 5000 && b.capacity >= 5000 && !b.failed);
+    CHECK(b.data && b.data[4999] == 99 && b.data[100] == 0 && b.data[101] == 1);
+    CHECK(ferry_buffer_append(&b, NULL, 0) && b.size == 5000);
+    CHECK(!ferry_buffer_append(&b, NULL, 3) && b.size == 5000); /* no bytes to take */
+    CHECK(!ferry_buffer_append(&b, chunk, SIZE_MAX / 2) && b.failed && b.size == 5000); /* cannot grow */
+    CHECK(!ferry_buffer_append(&b, chunk, 1) && b.size == 5000);                       /* nor after */
+    ferry_buffer_free(&b);
+    CHECK(!ferry_buffer_append(NULL, chunk, 1));
 }
 
 static void test_atomic_write(void)

@@ -101,6 +101,11 @@ typedef struct ferry_buffer {
 } ferry_buffer;
 
 FERRY_API void ferry_buffer_free(ferry_buffer *buf);
+/* Appends `size` bytes to the buffer, growing it (a zeroed buffer starts
+ * empty): for a front end that fills one itself, as a writer's callback
+ * does. False, with `failed` set and nothing appended, when it cannot
+ * grow, and for every call after that. */
+FERRY_API bool ferry_buffer_append(ferry_buffer *buf, const void *data, size_t size);
 
 /* ---- Files. ----
  * Paths are UTF-8 on every system. On Windows '/' and '\' both separate,

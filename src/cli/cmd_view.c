@@ -200,19 +200,7 @@ static void url_encode(const char *rel, ferry_buffer *out)
             b[2] = hex[*p & 15];
             n = 3;
         }
-        for (size_t i = 0; i < n; i++) {
-            if (out->size + 1 >= out->capacity) {
-                size_t cap = out->capacity ? 2 * out->capacity : 256;
-                uint8_t *d = realloc(out->data, cap);
-                if (!d) {
-                    out->failed = true;
-                    return;
-                }
-                out->data = d;
-                out->capacity = cap;
-            }
-            out->data[out->size++] = (uint8_t)b[i];
-        }
+        if (!ferry_buffer_append(out, b, n)) return;
     }
 }
 
