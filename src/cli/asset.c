@@ -50,8 +50,8 @@ bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
         memset(err, 0, sizeof *err);
         err->code = FERRY_ERR_UNSUPPORTED;
         err->offset = FERRY_NO_OFFSET;
-        snprintf(err->message, sizeof err->message, "its format is %s, not an Alamo model, particle system or animation",
-                 ferry_format_name(f));
+        snprintf(err->message, sizeof err->message,
+                 "its format is %s, not an Alamo model, particle system or animation", ferry_format_name(f));
         ferry_asset_free(file);
         return false;
     }
