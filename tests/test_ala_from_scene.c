@@ -400,8 +400,35 @@ static void test_names(void)
     CHECK(strcmp(out, "FOO_a_b_c.ala") == 0);
 }
 
+/* ferry_scene_find_animation: an index, else a name, else the only one. */
+static void test_find_animation(void)
+{
+    ferry_scene_animation anims[3] = {{"idle", NULL, 0, NULL}, {NULL, NULL, 0, NULL}, {"2", NULL, 0, NULL}};
+    ferry_scene scene;
+    memset(&scene, 0, sizeof scene);
+    scene.animations = anims;
+    scene.animation_count = 3;
+    size_t index = 99;
+    CHECK(ferry_scene_find_animation(&scene, "1", &index) && index == 1);
+    CHECK(ferry_scene_find_animation(&scene, "idle", &index) && index == 0);
+    CHECK(ferry_scene_find_animation(&scene, "2", &index) && index == 2); /* an index first */
+    anims[1].name = "7";
+    CHECK(ferry_scene_find_animation(&scene, "7", &index) && index == 1); /* past the count: a name */
+    CHECK(!ferry_scene_find_animation(&scene, "walk", &index));
+    CHECK(!ferry_scene_find_animation(&scene, "", &index));
+    CHECK(!ferry_scene_find_animation(&scene, "3", &index));
+    CHECK(!ferry_scene_find_animation(&scene, NULL, &index)); /* several: none chosen */
+    scene.animation_count = 1;
+    index = 99;
+    CHECK(ferry_scene_find_animation(&scene, NULL, &index) && index == 0);
+    scene.animation_count = 0;
+    CHECK(!ferry_scene_find_animation(&scene, NULL, &index));
+    CHECK(!ferry_scene_find_animation(NULL, "0", &index));
+}
+
 int main(void)
 {
+    test_find_animation();
     test_linear_step_cubic();
     test_extras_and_axes();
     test_bad_input();

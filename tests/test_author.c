@@ -4,7 +4,9 @@
  * built from, and the ALM; each output checked read back, the messages and
  * reports, and bad inputs: a scene the converter refuses, a model
  * validation refuses, outputs that cannot be written, animations that do
- * not fit. On a temporary folder. */
+ * not fit; an image as a PAA texture (the report against the file read
+ * back, inputs that are no image refused as the job says). On a temporary
+ * folder. */
 #include <ferry/alm.h>
 #include <ferry/author.h>
 #include <ferry/gltf.h>
@@ -441,12 +443,58 @@ static void test_alm(void)
     ferry_asset_free(model);
 }
 
+/* ferry_author_paa: a PNG made a texture, the report as the file reads
+ * back; another format's content, no known content, a missing folder and
+ * the input as output refused. */
+static void test_paa(void)
+{
+    char png[200], paa[200], text[200], bad_out[200];
+    snprintf(png, sizeof png, "%s/t.png", dir);
+    snprintf(paa, sizeof paa, "%s/t_co.paa", dir);
+    snprintf(text, sizeof text, "%s/t.txt", dir);
+    snprintf(bad_out, sizeof bad_out, "%s/missing/t.paa", dir);
+    ferry_image img = {16, 8, calloc(16 * 8, 4)};
+    for (size_t i = 0; img.rgba && i < 16 * 8 * 4; i++) img.rgba[i] = (uint8_t)(i % 4 == 3 ? 200 : i * 7); /* alpha: DXT5 */
+    ferry_buffer buf = {0};
+    ferry_error err;
+    CHECK(img.rgba && ferry_image_encode_png(&img, NULL, &buf, &err) == FERRY_OK);
+    CHECK(ferry_file_write(png, buf.data, buf.size, NULL, &err) == FERRY_OK);
+    ferry_buffer_free(&buf);
+    free(img.rgba);
+    ferry_author_paa_report rep;
+    ferry_author_paa_options o = {.write = {.protect_input = png}};
+    CHECK_MSG(ferry_author_paa(png, paa, &o, &rep, &err) == FERRY_OK, "%s", err.message);
+    CHECK(rep.type == FERRY_PAA_DXT5 && rep.width == 16 && rep.height == 8 && !rep.write_failed);
+    uint8_t *data;
+    size_t size;
+    ferry_paa *p = NULL;
+    CHECK(ferry_file_load(paa, 0, &data, &size, &err) == FERRY_OK && size == rep.bytes);
+    CHECK(ferry_paa_read(data, size, NULL, &p, &err) == FERRY_OK);
+    CHECK(p && p->type == rep.type && p->mip_count == rep.mip_count && rep.mip_count > 1);
+    CHECK(p && p->mips[p->mip_count - 1].width == rep.last_width && p->mips[p->mip_count - 1].height == rep.last_height);
+    CHECK(rep.lzo_count == 0); /* mipmaps under 256 wide are stored as they are */
+    ferry_paa_free(p);
+    ferry_file_free(data);
+    o.encode.type = FERRY_PAA_DXT1;
+    CHECK(ferry_author_paa(png, paa, &o, &rep, &err) == FERRY_OK && rep.type == FERRY_PAA_DXT1);
+    CHECK(ferry_author_paa(SAMPLES "/walker.alo", paa, NULL, &rep, &err) == FERRY_ERR_UNSUPPORTED && !rep.write_failed);
+    CHECK_MSG(strstr(err.message, "not an image (its format is ALO model)"), "%s", err.message);
+    CHECK(ferry_file_write(text, "plain text\n", 11, NULL, &err) == FERRY_OK);
+    CHECK(ferry_author_paa(text, paa, NULL, &rep, &err) == FERRY_ERR_MALFORMED && err.offset == 0);
+    CHECK_MSG(strncmp(err.message, "not a known format: ", 20) == 0, "%s", err.message);
+    CHECK(ferry_author_paa(png, bad_out, NULL, &rep, &err) == FERRY_ERR_IO && rep.write_failed);
+    o.write.protect_input = png;
+    CHECK(ferry_author_paa(png, png, &o, &rep, &err) == FERRY_ERR_ARGUMENT && rep.write_failed);
+    CHECK(ferry_author_paa(NULL, paa, NULL, &rep, &err) == FERRY_ERR_ARGUMENT);
+}
+
 int main(void)
 {
     if (!test_make_temp_dir("ferry-author", dir, sizeof dir)) return 1;
     test_alo();
     test_ala();
     test_alm();
+    test_paa();
     CHECK(test_remove_tree(dir));
     TEST_END();
 }

@@ -1,4 +1,5 @@
-/* Core: cursor bounds, error formatting, arena limits, buffers, atomic writes. */
+/* Core: cursor bounds, error formatting, arena limits, buffers, atomic writes,
+ * messages kept. */
 #define _POSIX_C_SOURCE 200809L
 #include <ferry/ferry.h>
 
@@ -67,6 +68,27 @@ static void test_error_format(void)
     CHECK(strcmp(ferry_version(), FERRY_VERSION_STRING) == 0);
 }
 
+/* ferry_diagnostic_format: the line validate prints, every place's shape. */
+static void test_diagnostic_format(void)
+{
+    ferry_diagnostic d = {FERRY_SEVERITY_ERROR, 0x1c, "0x400/0x401", "bone-parent-order", "bone 3's parent comes later"};
+    char line[512];
+    ferry_diagnostic_format(&d, line, sizeof line);
+    CHECK_MSG(strcmp(line, "offset 0x1c (28), chunk 0x400/0x401: bone 3's parent comes later [bone-parent-order]") == 0,
+              "%s", line);
+    snprintf(d.path, sizeof d.path, "lods[2]/faces");
+    d.offset = FERRY_NO_OFFSET;
+    ferry_diagnostic_format(&d, line, sizeof line);
+    CHECK_MSG(strcmp(line, "at lods[2]/faces: bone 3's parent comes later [bone-parent-order]") == 0, "%s", line);
+    d.path[0] = '\0';
+    ferry_diagnostic_format(&d, line, sizeof line);
+    CHECK_MSG(strcmp(line, "bone 3's parent comes later [bone-parent-order]") == 0, "%s", line);
+    ferry_diagnostic_format(&d, line, 8); /* cut to fit */
+    CHECK(strcmp(line, "bone 3'") == 0);
+    ferry_diagnostic_format(NULL, line, sizeof line);
+    CHECK(strcmp(line, "no diagnostic") == 0);
+}
+
 static void test_arena(void)
 {
     ferry_arena *a = ferry_arena_create(100000);
@@ -96,6 +118,19 @@ static void test_buffer(void)
     CHECK(b.size == sizeof want && memcmp(b.data, want, sizeof want) == 0);
     ferry_buffer_free(&b);
     CHECK(b.data == NULL && b.size == 0);
+    /* ferry_buffer_append: grows past its first capacity, keeps every byte. */
+    uint8_t chunk[100];
+    for (size_t i = 0; i < sizeof chunk; i++) chunk[i] = (uint8_t)i;
+    bool all = true;
+    for (int i = 0; i < 50; i++) all &= ferry_buffer_append(&b, chunk, sizeof chunk);
+    CHECK(all && b.size == 5000 && b.capacity >= 5000 && !b.failed);
+    CHECK(b.data && b.data[4999] == 99 && b.data[100] == 0 && b.data[101] == 1);
+    CHECK(ferry_buffer_append(&b, NULL, 0) && b.size == 5000);
+    CHECK(!ferry_buffer_append(&b, NULL, 3) && b.size == 5000); /* no bytes to take */
+    CHECK(!ferry_buffer_append(&b, chunk, SIZE_MAX / 2) && b.failed && b.size == 5000); /* cannot grow */
+    CHECK(!ferry_buffer_append(&b, chunk, 1) && b.size == 5000);                       /* nor after */
+    ferry_buffer_free(&b);
+    CHECK(!ferry_buffer_append(NULL, chunk, 1));
 }
 
 static void test_atomic_write(void)
@@ -295,11 +330,42 @@ static void test_real_text(void)
     CHECK_MSG(real_mismatches == 0, "%zu of %zu values written otherwise than printf", real_mismatches, compared);
 }
 
+/* ferry_message_list: copies that outlive the message, in order, the
+ * error too; NULL text kept as "", NULL file and rule kept NULL. */
+static void test_message_list(void)
+{
+    ferry_message_list list = {0};
+    char file[] = "a.alo", text[] = "first", rule[] = "some-rule";
+    ferry_error err;
+    fy_error_clear(&err);
+    fy_error_set(&err, FERRY_ERR_MALFORMED, 12, "0x400", "bad count");
+    ferry_message m = {FERRY_MESSAGE_WARNING, file, text, rule, &err};
+    ferry_message_list_add(&list, &m);
+    memcpy(file, "b.alo", 6); /* the caller's strings change after the call */
+    memcpy(text, "later", 6);
+    err.offset = 99;
+    ferry_message second = {FERRY_MESSAGE_NOTE, NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 20; i++) ferry_message_list_add(&list, &second); /* grows past its first capacity */
+    CHECK_EQ_U(list.count, 21);
+    CHECK(list.items[0].kind == FERRY_MESSAGE_WARNING);
+    CHECK(strcmp(list.items[0].file, "a.alo") == 0 && strcmp(list.items[0].text, "first") == 0);
+    CHECK(strcmp(list.items[0].rule, "some-rule") == 0);
+    CHECK(list.items[0].error && list.items[0].error->offset == 12 && strcmp(list.items[0].error->path, "0x400") == 0);
+    CHECK(list.items[20].kind == FERRY_MESSAGE_NOTE && !list.items[20].file && !list.items[20].rule);
+    CHECK(list.items[20].text && strcmp(list.items[20].text, "") == 0 && !list.items[20].error);
+    ferry_message_list_free(&list);
+    CHECK(list.count == 0 && list.items == NULL && list.capacity == 0);
+    ferry_message_list_free(&list); /* a cleared list frees again */
+    ferry_message_list_free(NULL);
+}
+
 int main(void)
 {
     test_real_text();
+    test_message_list();
     test_cursor();
     test_error_format();
+    test_diagnostic_format();
     test_arena();
     test_buffer();
     test_atomic_write();

@@ -129,6 +129,31 @@ static void test_from_name(void)
     CHECK(!ferry_format_named_like_asset(NULL));
 }
 
+/* ferry_format_of_file: the content decides; the name only when the file
+ * cannot be read or its content is no known format. */
+static void test_of_file(const char *dir)
+{
+    char misnamed[600], unknown[600], missing[600];
+    snprintf(misnamed, sizeof misnamed, "%s/model.p3d", dir);
+    snprintf(unknown, sizeof unknown, "%s/notes.meg", dir);
+    snprintf(missing, sizeof missing, "%s/missing.pbo", dir);
+    size_t size;
+    uint8_t *alo = load("samples/alamo/walker.alo", &size);
+    ferry_error err;
+    CHECK(alo && ferry_file_write(misnamed, alo, size, NULL, &err) == FERRY_OK);
+    free(alo);
+    CHECK(ferry_file_write(unknown, "just text\n", 10, NULL, &err) == FERRY_OK);
+    ferry_format content = FERRY_FORMAT_PBO;
+    CHECK(ferry_format_of_file(misnamed, &content) == FERRY_FORMAT_ALO_MODEL && content == FERRY_FORMAT_ALO_MODEL);
+    CHECK(ferry_format_of_file(unknown, &content) == FERRY_FORMAT_MEG && content == FERRY_FORMAT_UNKNOWN);
+    content = FERRY_FORMAT_PBO;
+    CHECK(ferry_format_of_file(missing, &content) == FERRY_FORMAT_PBO && content == FERRY_FORMAT_UNKNOWN);
+    CHECK(ferry_format_of_file(dir, NULL) == FERRY_FORMAT_UNKNOWN); /* a folder: not read, no format's name */
+    CHECK(ferry_format_of_file(source_path("samples/odol/box.p3d"), NULL) == FERRY_FORMAT_ODOL);
+    CHECK(ferry_format_of_file(NULL, &content) == FERRY_FORMAT_UNKNOWN && content == FERRY_FORMAT_UNKNOWN);
+    CHECK(test_remove_file(misnamed) && test_remove_file(unknown));
+}
+
 /* One row through every verb its caps promise, from its sample's bytes and
  * from its path. */
 /* The folder of the glTF samples, where a .gltf finds its buffer. */
@@ -612,6 +637,7 @@ int main(void)
     }
     test_table();
     test_from_name();
+    test_of_file(dir);
     for (size_t i = 0; i < SAMPLE_COUNT; i++) test_row(&samples[i], dir);
     for (size_t i = 0; i < SAMPLE_COUNT; i++) test_bad_input(&samples[i]);
     test_refusals();

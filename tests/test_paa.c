@@ -70,6 +70,15 @@ static void check_pixels(const bytes *o, const uint8_t *expect, uint32_t w, uint
         for (size_t i = 0; i < (size_t)w * h * 4; i++)
             CHECK_MSG(img.rgba[i] == expect[i], "byte %zu: %u, expected %u", i, img.rgba[i], expect[i]);
     }
+    /* ferry_paa_encode_png: the same pixels, read back from the PNG. */
+    ferry_buffer png = {0};
+    ferry_image back;
+    CHECK(ferry_paa_encode_png(p, 0, &png, &err) == FERRY_OK);
+    CHECK(ferry_image_decode(png.data, png.size, NULL, &back, &err) == FERRY_OK);
+    CHECK(back.width == w && back.height == h && back.rgba && memcmp(back.rgba, expect, (size_t)w * h * 4) == 0);
+    ferry_image_free(&back);
+    ferry_buffer_free(&png);
+    CHECK(ferry_paa_encode_png(p, p->mip_count, &png, &err) == FERRY_ERR_ARGUMENT && png.size == 0);
     ferry_diagnostics d = {0};
     CHECK_EQ_U(ferry_paa_validate(p, NULL, &d), 0);
     ferry_diagnostics_free(&d);

@@ -4,7 +4,8 @@
  * Names in several scripts written, listed, read, mapped and replaced; a
  * path longer than Windows' old 260-character limit; a read-only folder as
  * output; a FIFO or named pipe refused; a stale temporary of a dead process
- * removed; threads and a mutex; path syntax. What the systems do
+ * removed; threads and a mutex; path syntax; a folder's file resolved as a
+ * server hands it out (ferry_folder_resolve). What the systems do
  * differently (a file open elsewhere, case, separators) is checked on each. */
 #ifdef _WIN32
 #define _WIN32_WINNT 0x0A00
@@ -396,6 +397,52 @@ static void test_not_regular(void)
 #endif
 }
 
+/* ferry_folder_resolve: plain names inside the folder only; a link leading
+ * out (POSIX), a hidden name, "..", a folder and a missing file refused. */
+static void test_folder_resolve(void)
+{
+    char folder[1024], sub[1024], file[1024], hidden[1024], resolved[4096];
+    path_of(folder, sizeof folder, root, "served");
+    path_of(sub, sizeof sub, folder, "sub");
+    CHECK(fy_folder_make(folder) == 0 && fy_folder_make(sub) == 0);
+    path_of(file, sizeof file, sub, "a.alo");
+    path_of(hidden, sizeof hidden, folder, ".secret");
+    CHECK(write_text(file, "a") && write_text(hidden, "s"));
+    ferry_error err;
+    CHECK(ferry_folder_resolve(folder, "sub/a.alo", resolved, sizeof resolved, &err) == FERRY_OK);
+    char *expected = NULL;
+    CHECK(fy_path_resolve(file, &expected) == 0);
+    CHECK_MSG(expected && strcmp(resolved, expected) == 0, "%s vs %s", resolved, expected ? expected : "");
+    free(expected);
+    CHECK(ferry_folder_resolve(folder, "sub/a.alo", resolved, 4, &err) == FERRY_ERR_LIMIT);
+    static const char *const refused[] = {"", ".secret", "sub/../sub/a.alo", "../served/sub/a.alo", "./sub/a.alo",
+                                          "sub//a.alo", "/sub/a.alo", "sub\\a.alo", "sub/.a.alo"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        CHECK_MSG(ferry_folder_resolve(folder, refused[i], resolved, sizeof resolved, &err) == FERRY_ERR_ARGUMENT &&
+                      resolved[0] == '\0',
+                  "'%s' not refused", refused[i]);
+    CHECK(ferry_folder_resolve(folder, "sub", resolved, sizeof resolved, &err) == FERRY_ERR_IO); /* a folder */
+    CHECK_MSG(strstr(err.message, "is a folder"), "%s", err.message);
+    CHECK(ferry_folder_resolve(folder, "sub/missing.alo", resolved, sizeof resolved, &err) == FERRY_ERR_IO);
+#ifndef _WIN32
+    /* A link inside the folder to a file inside is followed; one to a file
+     * outside (the folder's own parent) is refused. */
+    char inside[1024], outside[1024], target[1024];
+    path_of(inside, sizeof inside, folder, "in.alo");
+    path_of(outside, sizeof outside, folder, "out.alo");
+    path_of(target, sizeof target, root, "beside.alo");
+    CHECK(write_text(target, "b"));
+    CHECK(symlink("sub/a.alo", inside) == 0 && symlink(target, outside) == 0);
+    CHECK(ferry_folder_resolve(folder, "in.alo", resolved, sizeof resolved, &err) == FERRY_OK &&
+          strstr(resolved, "sub/a.alo"));
+    CHECK(ferry_folder_resolve(folder, "out.alo", resolved, sizeof resolved, &err) == FERRY_ERR_ARGUMENT);
+    CHECK_MSG(strstr(err.message, "leads out of the folder"), "%s", err.message);
+    /* The root folder holds everything (a temporary folder of no hidden name). */
+    if (!strstr(file, "/."))
+        CHECK(ferry_folder_resolve("/", file + 1, resolved, sizeof resolved, &err) == FERRY_OK);
+#endif
+}
+
 /* A temporary of a writer that no longer runs goes; this process's, and a
  * folder of that name, stay. */
 static void test_stale_temporary(void)
@@ -681,6 +728,7 @@ int main(int argc, char **argv)
     test_replace_held();
     test_spellings();
     test_append_and_map();
+    test_folder_resolve();
     test_threads();
     remove_tree(root);
     fy_file_info info;

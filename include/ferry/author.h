@@ -2,8 +2,9 @@
  * scene a front end made, such as FBX, OBJ or Collada through its own
  * reader) made into the files the game loads, each checked by ferry
  * validate's rules before it is written; and the scene an ALM progressive
- * mesh is built from an ALO model. The jobs `ferry convert` runs for
- * IN.glb -> OUT.alo, -> OUT.ala and -> OUT.alm, for every front end.
+ * mesh is built from an ALO model; an image made a PAA/PAC texture. The
+ * jobs `ferry convert` runs for IN.glb -> OUT.alo, -> OUT.ala and ->
+ * OUT.alm, and IN.png|.tga|.dds -> OUT.paa, for every front end.
  *
  * Paths are the outputs the jobs write (ferry_file_write: atomically, never
  * over options->write.protect_input). What a job meets is sent as
@@ -14,6 +15,7 @@
 
 #include <ferry/convert.h>
 #include <ferry/format.h>
+#include <ferry/paa.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -146,6 +148,34 @@ typedef struct ferry_author_alm_report {
  * options->alm). Returns FERRY_OK once it is written. */
 FERRY_API ferry_result ferry_author_alm(const ferry_scene *scene, const char *out_path,
                                         const ferry_author_alm_options *options, ferry_author_alm_report *report,
+                                        ferry_error *err);
+
+/* ---- an image -> a PAA/PAC texture ---- */
+
+typedef struct ferry_author_paa_options {
+    ferry_paa_encode_options encode; /* the type, linear (a data map), no LZO */
+    ferry_write_options write;       /* protect_input: the image's path */
+} ferry_author_paa_options;
+
+typedef struct ferry_author_paa_report {
+    uint16_t type;                    /* FERRY_PAA_DXT1 or FERRY_PAA_DXT5 */
+    uint32_t width, height;           /* the largest mipmap */
+    uint32_t last_width, last_height; /* the smallest */
+    size_t mip_count, lzo_count;      /* the mipmaps, those LZO-compressed */
+    size_t bytes;                     /* the file's size */
+    bool write_failed;                /* the job ended writing the file: err is the writer's */
+} ferry_author_paa_report;
+
+/* The PNG, TGA or DDS image at `image_path` (ferry_image_decode) as the
+ * PAA/PAC texture `out_path` (ferry_paa_encode, options->encode). Content
+ * of another format ferry reads is refused naming it (FERRY_ERR_UNSUPPORTED:
+ * "not an image (its format is NAME): PAA textures are written from PNG,
+ * TGA or DDS images"), content of no known format as every such file is
+ * ("not a known format: ..." at offset 0). Says nothing as it goes (no
+ * messages): what it made is the report. Returns FERRY_OK once it is
+ * written. */
+FERRY_API ferry_result ferry_author_paa(const char *image_path, const char *out_path,
+                                        const ferry_author_paa_options *options, ferry_author_paa_report *report,
                                         ferry_error *err);
 
 #ifdef __cplusplus

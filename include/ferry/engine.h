@@ -268,6 +268,11 @@ typedef struct ferry_export_tree_report {
     ferry_folder_skip *skipped; /* folders not walked, in the order met */
     size_t skipped_count;
     size_t failed_folders; /* of them, those that could not be read */
+    /* The textures missing over the items written, each name once
+     * (ignoring case, as the lookup does: the first spelling in the order
+     * kept), sorted ignoring case, then by bytes: which files to find. */
+    const char *const *missing_textures;
+    size_t missing_texture_count;
     void *owned; /* internal */
 } ferry_export_tree_report;
 

@@ -101,6 +101,11 @@ typedef struct ferry_buffer {
 } ferry_buffer;
 
 FERRY_API void ferry_buffer_free(ferry_buffer *buf);
+/* Appends `size` bytes to the buffer, growing it (a zeroed buffer starts
+ * empty): for a front end that fills one itself, as a writer's callback
+ * does. False, with `failed` set and nothing appended, when it cannot
+ * grow, and for every call after that. */
+FERRY_API bool ferry_buffer_append(ferry_buffer *buf, const void *data, size_t size);
 
 /* ---- Files. ----
  * Paths are UTF-8 on every system. On Windows '/' and '\' both separate,
@@ -326,6 +331,19 @@ FERRY_API ferry_result ferry_path_stat(const char *path, bool follow_links, ferr
  * "cannot read the folder PATH: WORDS" (WORDS: the system's). */
 FERRY_API ferry_result ferry_folder_list(const char *path, ferry_entry_fn entry, void *ctx, ferry_error *err);
 
+/* The regular file at `path` below `folder`, found as a program that hands
+ * a folder's files out must find it (ferry view's server: a request names
+ * one): `path` a source path (ferry_file_source_path_ok; not "") none of
+ * whose names starts with '.' (hidden, as ferry_folder_walk leaves them
+ * out), and the file it names, links resolved, inside `folder` (resolved
+ * too: a link leading out is refused) and a regular file. FERRY_OK with
+ * the file's resolved path in `resolved`; FERRY_ERR_ARGUMENT for a path
+ * refused or a file outside the folder, FERRY_ERR_IO for one missing, not
+ * regular or that cannot be resolved, FERRY_ERR_LIMIT when `resolved` is
+ * too small. */
+FERRY_API ferry_result ferry_folder_resolve(const char *folder, const char *path, char *resolved, size_t resolved_size,
+                                            ferry_error *err);
+
 /* ---- Diagnostics: what validation reports. ---- */
 
 typedef enum ferry_severity { FERRY_SEVERITY_ERROR = 0, FERRY_SEVERITY_WARNING = 1 } ferry_severity;
@@ -349,6 +367,11 @@ typedef struct ferry_diagnostics {
 } ferry_diagnostics;
 
 FERRY_API void ferry_diagnostics_free(ferry_diagnostics *diags);
+/* A diagnostic as the line ferry validate prints after "FILE: error: " (or
+ * "warning: "): "[offset 0x.. (..), ][chunk 0x..|at PLACE: ]MESSAGE
+ * [RULE]" ("chunk" before an Alamo chunk path, "at" before a record's),
+ * cut to fit out: what ferry_error_format is for an error. */
+FERRY_API void ferry_diagnostic_format(const ferry_diagnostic *d, char *out, size_t out_size);
 
 /* ---- Messages and progress: what a job says as it goes. ----
  *
@@ -389,6 +412,22 @@ typedef struct ferry_message {
 /* Called once per message, on the thread that runs the job; the message
  * and its strings live only during the call. */
 typedef void (*ferry_message_fn)(void *user, const ferry_message *message);
+
+/* Messages kept for later, in the order they came (a job's messages held
+ * back to be printed after its summary, or with its item): each message
+ * copied, its strings and error too. Zero-initialise; not locked: one list
+ * per thread. */
+typedef struct ferry_message_list {
+    ferry_message *items;
+    size_t count, capacity;
+} ferry_message_list;
+
+/* A ferry_message_fn (user: the ferry_message_list) appending a copy of
+ * `message` (a NULL text kept as ""); out of memory, the message is left
+ * out. */
+FERRY_API void ferry_message_list_add(void *list, const ferry_message *message);
+/* Frees every message kept and clears the list. */
+FERRY_API void ferry_message_list_free(ferry_message_list *list);
 
 /* The messages of every job that walks a folder (pack, convert -r,
  * validate -r), `file` the folder: one reached a second time (NOTE, text

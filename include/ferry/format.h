@@ -52,6 +52,14 @@ FERRY_API const ferry_format_desc *ferry_format_describe(ferry_format id); /* NU
  * that cannot be read or whose content is no known format: the content
  * always decides (ferry_detect). */
 FERRY_API ferry_format ferry_format_from_name(const char *file_name);
+/* The format of the file at `path` as a front end routes it before reading
+ * it (ferry convert picks the family that converts, or names the failure,
+ * by it): its content's (ferry_detect on its first bytes, read with
+ * ferry_file_read_head: never blocking on a FIFO or device), else, when the
+ * file cannot be read or its content is no known format, its name's
+ * (ferry_format_from_name). *content (may be NULL): the content's alone
+ * (FERRY_FORMAT_UNKNOWN also when the file could not be read). */
+FERRY_API ferry_format ferry_format_of_file(const char *path, ferry_format *content);
 
 /* Named like a format ferry validates (.alo, .ala, .p3d, .alm, .meg, .pbo,
  * .paa, .pac, .rvmat, ignoring case): such a file is checked whatever its

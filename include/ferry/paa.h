@@ -96,6 +96,10 @@ FERRY_API size_t ferry_paa_validate(const ferry_paa *paa, const ferry_paa_valida
  * ferry_image_free. DXT2/DXT4 decode as DXT3/DXT5 (alpha not
  * un-premultiplied); AI88 gives grey = intensity. */
 FERRY_API ferry_result ferry_paa_decode_mip(const ferry_paa *paa, size_t level, ferry_image *image, ferry_error *err);
+/* Mipmap `level` decoded (ferry_paa_decode_mip) and appended to `out` as
+ * an RGBA PNG (ferry_image_encode_png, its default options): what `ferry
+ * convert TEX.paa OUT.png --mip N` writes. */
+FERRY_API ferry_result ferry_paa_encode_png(const ferry_paa *paa, size_t level, ferry_buffer *out, ferry_error *err);
 
 /* Writing a texture from an image (docs/formats/paa.md, "Writing"). */
 typedef struct ferry_paa_encode_options {

@@ -244,6 +244,14 @@ typedef struct ferry_scene {
 
 FERRY_API void ferry_scene_free(ferry_scene *scene);
 
+/* The animation `which` names, as a front end's choice reads it (ferry
+ * convert's --animation N|NAME): a number in decimal (strtoull's reading,
+ * the whole text) below the count is that index, from 0; any other text is
+ * the first animation of that name; NULL is the only one of a scene that
+ * holds exactly one. True with *index set; false when nothing matches (or
+ * `which` is NULL and the scene holds none or several). */
+FERRY_API bool ferry_scene_find_animation(const ferry_scene *scene, const char *which, size_t *index);
+
 /* Defaults for a material (white, no textures, roughness 1, opaque): what
  * zero does not give (colour and roughness 0). */
 FERRY_API void ferry_scene_material_init(ferry_scene_material *material);

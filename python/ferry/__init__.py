@@ -22,7 +22,7 @@ See docs/python.md.
 
 from ._archive import Archive, Entry, ExtractReport, PackReport, pack
 from ._asset import (AlmLod, Asset, Diagnostic, EntryReport, Format, Places, Report, SimulationWarning, TextureWarning, formats, open)
-from ._author import AuthorReport, author_ala, author_alo
+from ._author import AuthorReport, author_ala, author_alo, author_paa
 from ._errors import (ArgumentError, Error, FileError, LimitError, MalformedError, OutOfMemoryError, TruncatedError,
                       UnsupportedError)
 from ._export import ExportReport, FolderSkip, TreeReport, convert
@@ -44,5 +44,5 @@ __all__ = [
     "Error", "TruncatedError", "MalformedError", "UnsupportedError", "LimitError", "OutOfMemoryError",
     "FileError", "ArgumentError", "SimulationWarning", "TextureWarning", "library_path", "LIBRARY_ENV",
     "Archive", "Entry", "ExtractReport", "PackReport", "pack", "convert", "ExportReport", "TreeReport", "FolderSkip",
-    "author_alo", "author_ala", "AuthorReport", "Message", "version", "validate_tree", "ValidateReport", "ValidatedFile",
+    "author_alo", "author_ala", "author_paa", "AuthorReport", "Message", "version", "validate_tree", "ValidateReport", "ValidatedFile",
 ]

@@ -702,23 +702,17 @@ class Asset:
 
     def to_png(self, dest: Optional[PathLike] = None, mip: int = 0) -> bytes:
         """One mipmap of a PAA/PAC texture (0, the largest, by default)
-        decoded to RGBA as PNG bytes (ferry_paa_decode_mip, then the
-        library's PNG writer), written to ``dest`` too when given: the bytes
-        ``ferry convert TEX.paa OUT.png --mip N`` writes."""
+        decoded to RGBA as PNG bytes (ferry_paa_encode_png), written to
+        ``dest`` too when given: the bytes ``ferry convert TEX.paa OUT.png
+        --mip N`` writes."""
         self._need("paa", "a PAA texture")
-        image = _native.Image()
+        out = _native.Buffer()
         err = _native.Error()
-        self._check(lib.ferry_paa_decode_mip(self._object(), mip, byref(image), byref(err)), err)
-        try:
-            out = _native.Buffer()
-            err = _native.Error()
-            r = lib.ferry_image_encode_png(byref(image), None, byref(out), byref(err))
-            if r != _native.OK:
-                lib.ferry_buffer_free(byref(out))
-                self._check(r, err)
-            png = _native.take_buffer(out)
-        finally:
-            lib.ferry_image_free(byref(image))
+        r = lib.ferry_paa_encode_png(self._object(), mip, byref(out), byref(err))
+        if r != _native.OK:
+            lib.ferry_buffer_free(byref(out))
+            self._check(r, err)
+        png = _native.take_buffer(out)
         if dest is not None:
             _write_file(dest, png, self._path)
         return png

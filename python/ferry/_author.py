@@ -1,9 +1,10 @@
 """ferry.author_alo and ferry.author_ala: a glTF made into the files the game
 loads, by the library's authoring jobs (author.h), each checked by ferry
-validate's rules before it is written."""
+validate's rules before it is written; ferry.author_paa: an image made a
+PAA/PAC texture."""
 
 import os
-from ctypes import byref, c_void_p
+from ctypes import byref, c_size_t, c_void_p
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Union
 
@@ -112,11 +113,13 @@ def author_alo(gltf: GltfSource, out_path: PathLike, textures_folder: Optional[P
         scene.close()
 
 
-def author_ala(gltf: GltfSource, out_path: PathLike, animation: int = 0, format: int = 0, fps: float = 0.0,
-               model: Optional[Asset] = None, name: Optional[str] = None) -> AuthorReport:
-    """One of a glTF's animations (``animation``: its index) authored as
-    the ALA file ``out_path`` (ferry_author_ala), as ``ferry convert IN.glb
-    OUT.ala`` does: sampled at ``fps`` (0: the animation's extras, else 30),
+def author_ala(gltf: GltfSource, out_path: PathLike, animation: Union[int, str] = 0, format: int = 0,
+               fps: float = 0.0, model: Optional[Asset] = None, name: Optional[str] = None) -> AuthorReport:
+    """One of a glTF's animations (``animation``: its index, or its name,
+    read as ``ferry convert --animation N|NAME`` reads it:
+    ferry_scene_find_animation) authored as the ALA file ``out_path``
+    (ferry_author_ala), as ``ferry convert IN.glb OUT.ala`` does: sampled at
+    ``fps`` (0: the animation's extras, else 30),
     in ALA ``format`` 1 or 2 (0: 2), its tracks bound by name to the bones
     of ``model`` (an ALO model's asset, in its bone order as the game binds
     them; None: the glTF's bones), validated before it is written. Raises
@@ -124,8 +127,8 @@ def author_ala(gltf: GltfSource, out_path: PathLike, animation: int = 0, format:
     not written."""
     if format not in (0, 1, 2):
         raise ValueError("format is 1 or 2 (0: 2)")
-    if animation < 0:
-        raise ValueError("animation is an index, 0 or more")
+    if isinstance(animation, int) and animation < 0:
+        raise ValueError("animation is an index, 0 or more, or a name")
     if not (fps == 0 or 0 < fps <= 1000):
         raise ValueError("fps is above 0 and at most 1000 (0: the animation's own)")
     if model is not None and model.format.key != "alo":
@@ -136,7 +139,13 @@ def author_ala(gltf: GltfSource, out_path: PathLike, animation: int = 0, format:
         messages = Collector()
         o = _native.AuthorAlaOptions()
         o.name = os.fsencode(scene.name)
-        o.animation_index = animation
+        if isinstance(animation, str):
+            index = c_size_t()
+            if not lib.ferry_scene_find_animation(scene.handle, animation.encode("utf-8"), byref(index)):
+                raise ArgumentError("argument", None, "", "no animation %r in the glTF" % animation, scene.name)
+            o.animation_index = index.value
+        else:
+            o.animation_index = animation
         o.format = format
         o.fps = fps
         o.model = model._h() if model is not None else None
@@ -154,3 +163,35 @@ def author_ala(gltf: GltfSource, out_path: PathLike, animation: int = 0, format:
         return _result(messages.messages, out_path, True, details)
     finally:
         scene.close()
+
+
+def author_paa(image: PathLike, out_path: PathLike, type: Optional[str] = None, linear: Optional[bool] = None,
+               no_lzo: bool = False) -> AuthorReport:
+    """The PNG, TGA or DDS image file ``image`` as the PAA/PAC texture
+    ``out_path`` (ferry_author_paa), as ``ferry convert IMAGE OUT.paa``
+    writes it: ``type`` "dxt1" or "dxt5" (None: DXT1 when every pixel is
+    opaque, else DXT5), ``linear`` whether the image is a data map (None:
+    by the output's name, as the tool decides: _nohq, _smdi, ...),
+    ``no_lzo`` every mipmap stored uncompressed (OFP, ArmA 1). ``details``:
+    type, width, height, last_width, last_height, mip_count, lzo_count,
+    bytes. Raises :class:`ferry.Error` naming the image when it is no
+    image (another format's content, or no known content), the output
+    when it cannot be written."""
+    types = {None: 0, "dxt1": _native.PAA_DXT1, "dxt5": _native.PAA_DXT5}
+    if type not in types:
+        raise ValueError("type is 'dxt1', 'dxt5' or None (by the image's alpha)")
+    path, out = _fspath(image), _fspath(out_path)
+    o = _native.AuthorPaaOptions()
+    o.encode.type = types[type]
+    o.encode.linear = bool(lib.ferry_paa_data_map_name(out)) if linear is None else linear
+    o.encode.no_lzo = no_lzo
+    o.write.protect_input = path
+    report = _native.AuthorPaaReport()
+    err = _native.Error()
+    r = lib.ferry_author_paa(path, out, byref(o), byref(report), byref(err))
+    if r != _native.OK:
+        raise job_error(err, r, _shown(out_path) if report.write_failed else _shown(image), [])
+    details = {key: int(getattr(report, key)) for key in ("width", "height", "last_width", "last_height", "mip_count",
+                                                          "lzo_count", "bytes")}
+    details["type"] = (lib.ferry_paa_type_name(report.type) or b"").decode("ascii")
+    return _result([], out_path, True, details)

@@ -70,8 +70,10 @@ class TreeReport:
     (ferry_export_tree_report): one :class:`ExportReport` per model found,
     in order (``items``), the counts the tool's summary line prints, the
     folders not walked, and the tree's own ``messages`` (folders skipped,
-    temporaries of killed writers removed). ``ok``: nothing failed
-    (``ferry convert -r``'s exit 0)."""
+    temporaries of killed writers removed); ``missing_textures``: the
+    textures not found over the models written, each name once, sorted
+    (the list the tool prints last). ``ok``: nothing failed (``ferry
+    convert -r``'s exit 0)."""
 
     items: List[ExportReport]
     converted: int
@@ -83,6 +85,7 @@ class TreeReport:
     skipped: List[FolderSkip]
     failed_folders: int
     messages: List[Message] = field(default_factory=list)
+    missing_textures: List[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -395,7 +398,8 @@ def _convert_tree(src: PathLike, dst: PathLike, places: Optional[Places], textur
                    for s in report.skipped[:report.skipped_count]]
         return TreeReport(items, int(report.converted), int(report.failed), int(report.warnings),
                           int(report.animations), int(report.images), int(report.stale_removed), skipped,
-                          int(report.failed_folders), messages.messages)
+                          int(report.failed_folders), messages.messages,
+                          [_native.text(report.missing_textures[i]) for i in range(report.missing_texture_count)])
     finally:
         lib.ferry_export_tree_report_free(byref(report))
         o.close()

@@ -11,7 +11,7 @@ import ctypes
 import os
 import sys
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char, c_char_p, c_double, c_float, c_int, c_int64,
-                    c_size_t, c_uint, c_uint8, c_uint32, c_uint64, c_void_p)
+                    c_size_t, c_uint, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
 from typing import Any, List, Optional
 
 # ---- finding the library ----
@@ -318,7 +318,8 @@ class ExportTreeReport(Structure):
     _fields_ = [("items", POINTER(ExportItem)), ("item_count", c_size_t), ("converted", c_size_t),
                 ("failed", c_size_t), ("warnings", c_size_t), ("animations", c_size_t), ("images", c_size_t),
                 ("stale_removed", c_size_t), ("skipped", POINTER(FolderSkip)), ("skipped_count", c_size_t),
-                ("failed_folders", c_size_t), ("owned", c_void_p)]
+                ("failed_folders", c_size_t), ("missing_textures", POINTER(c_char_p)),
+                ("missing_texture_count", c_size_t), ("owned", c_void_p)]
 
 
 # ---- authoring (author.h, gltf.h) ----
@@ -364,6 +365,24 @@ class AuthorAlaOptions(Structure):
 class AuthorAlaReport(Structure):
     _fields_ = [("animation", AlaFromSceneReport), ("format", c_uint8), ("warnings", c_size_t),
                 ("validation_errors", c_size_t), ("write_failed", c_bool)]
+
+
+class PaaEncodeOptions(Structure):
+    _fields_ = [("type", c_uint16), ("linear", c_bool), ("no_lzo", c_bool)]
+
+
+class AuthorPaaOptions(Structure):
+    _fields_ = [("encode", PaaEncodeOptions), ("write", WriteOptions)]
+
+
+class AuthorPaaReport(Structure):
+    _fields_ = [("type", c_uint16), ("width", c_uint32), ("height", c_uint32), ("last_width", c_uint32),
+                ("last_height", c_uint32), ("mip_count", c_size_t), ("lzo_count", c_size_t), ("bytes", c_size_t),
+                ("write_failed", c_bool)]
+
+
+PAA_DXT1 = 0xFF01
+PAA_DXT5 = 0xFF05
 
 
 # ---- the functions ----
@@ -431,6 +450,11 @@ _declare("ferry_author_alo", c_int, _VP, c_char_p, c_char_p, POINTER(AuthorAloOp
          POINTER(Error))
 _declare("ferry_author_ala", c_int, _VP, c_char_p, POINTER(AuthorAlaOptions), POINTER(AuthorAlaReport),
          POINTER(Error))
+_declare("ferry_author_paa", c_int, c_char_p, c_char_p, POINTER(AuthorPaaOptions), POINTER(AuthorPaaReport),
+         POINTER(Error))
+_declare("ferry_paa_data_map_name", c_bool, c_char_p)
+_declare("ferry_paa_encode_png", c_int, c_void_p, c_size_t, POINTER(Buffer), POINTER(Error))
+_declare("ferry_paa_type_name", c_char_p, c_uint16)
 
 _declare("ferry_format_count", c_size_t)
 _declare("ferry_format_at", POINTER(FormatDesc), c_size_t)
@@ -451,6 +475,7 @@ _declare("ferry_asset_info", c_int, c_void_p, POINTER(InfoOptions), POINTER(Buff
 _declare("ferry_asset_sample", c_int, c_void_p, POINTER(AssetSampleOptions), POINTER(Buffer), POINTER(Error))
 _declare("ferry_asset_particles", c_int, c_void_p, POINTER(AssetParticlesOptions), POINTER(Buffer), POINTER(Error))
 _declare("ferry_scene_free", None, c_void_p)
+_declare("ferry_scene_find_animation", c_bool, c_void_p, c_char_p, POINTER(c_size_t))
 
 _declare("ferry_alamo_texture_folders_open", c_int, c_char_p, POINTER(c_char_p), c_size_t, POINTER(TextureFolders),
          POINTER(Error))

@@ -74,9 +74,36 @@ def test_author_ala_equals_the_tool(tmp_path):
         if not args:
             ferry.convert(glb, tmp_path / "convert.ala")
             assert (tmp_path / "convert.ala").read_bytes() == theirs.read_bytes()
+            ferry.author_ala(glb, tmp_path / "named.ala", animation="animation 0")  # by name, as --animation NAME
+            assert (tmp_path / "named.ala").read_bytes() == theirs.read_bytes()
         assert report.ok and report.details["frames"] > 0 and report.details["tracks"] > 0
         with ferry.open(mine) as anim:
             assert anim.validate().valid and anim.info()["frames"] == report.details["frames"]
+
+
+def test_author_paa_equals_the_tool(tmp_path):
+    with ferry.open(S / "alamo" / "p_walker_exhaust.alo") as system:
+        png = system.render(time=1.0, size=(64, 64))
+    (tmp_path / "smoke.png").write_bytes(png)
+    for n, (name, args, options) in enumerate((("a.paa", [], {}), ("b.pac", ["--dxt1", "--no-lzo"],
+                                                                    {"type": "dxt1", "no_lzo": True}),
+                                                 ("c_nohq.paa", [], {}), ("d_nohq.paa", ["--srgb"], {"linear": False}),
+                                                 ("e.paa", ["--linear", "--dxt5"], {"linear": True, "type": "dxt5"}))):
+        theirs, mine = tmp_path / ("tool_" + name), tmp_path / ("mine_" + name)
+        r = cli("convert", tmp_path / "smoke.png", theirs, *args)
+        assert r.returncode == 0, r.stderr
+        report = ferry.author_paa(tmp_path / "smoke.png", mine, **options)
+        assert mine.read_bytes() == theirs.read_bytes(), args
+        assert report.ok and report.details["width"] == 64 and report.details["bytes"] == len(mine.read_bytes())
+        assert report.details["type"].encode() in r.stderr  # the tool's summary names the same type
+    with pytest.raises(ferry.UnsupportedError) as e:  # another format's content
+        ferry.author_paa(S / "alamo" / "walker.alo", tmp_path / "x.paa")
+    assert "not an image (its format is ALO model)" in e.value.message and e.value.file.endswith("walker.alo")
+    with pytest.raises(ferry.FileError) as e:  # the output cannot be written
+        ferry.author_paa(tmp_path / "smoke.png", tmp_path / "no" / "x.paa")
+    assert e.value.file.endswith("x.paa")
+    with pytest.raises(ValueError):
+        ferry.author_paa(tmp_path / "smoke.png", tmp_path / "x.paa", type="dxt3")
 
 
 def test_author_errors(tmp_path):
@@ -97,6 +124,9 @@ def test_author_errors(tmp_path):
     assert e.value.code == "argument"
     with pytest.raises(ferry.Error) as e:  # no animation at all
         ferry.author_ala(F / "gltf" / "crate.glb", tmp_path / "x.ala")
+    with pytest.raises(ferry.ArgumentError) as e:  # a name the glTF lacks
+        ferry.author_ala(F / "gltf" / "walker_walk.glb", tmp_path / "x.ala", animation="run")
+    assert "'run'" in e.value.message
     with ferry.open(S / "alamo" / "walker_idle_00.ala") as not_a_model:
         with pytest.raises(ferry.ArgumentError):
             ferry.author_ala(F / "gltf" / "walker_walk.glb", tmp_path / "x.ala", model=not_a_model)

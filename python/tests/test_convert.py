@@ -5,6 +5,7 @@ archives (`convert -r`), the same refusals; bad input raising ferry.Error
 with its location and what the export said."""
 
 import json
+import re
 import shutil
 import struct
 from pathlib import Path
@@ -152,6 +153,12 @@ def test_trees_equal_convert_r(mod, made, tmp_path):
             else:
                 assert isinstance(item.error, ferry.Error) and item.error.message
                 assert all(said_by_tool(m, t["messages"]) for m in item.messages)
+        # the batch's missing textures: each name once, as the tool's last line lists them
+        said = [n for i in report.items if i.ok for n in i.missing_textures]
+        said.sort(key=lambda n: (n.lower(), n))
+        assert report.missing_textures == [n for k, n in enumerate(said) if k == 0 or n.lower() != said[k - 1].lower()]
+        line = re.search(rb"^\d+ textures? missing:(.*)$", r.stderr, re.M)
+        assert (line.group(1).decode().split() if line else []) == report.missing_textures
     # the made archives hold a broken model: named, the others converted
     broken = [i for i in ferry.convert(made["pbo"], tmp_path / "again").items if not i.ok]
     assert [i.input for i in broken] == ["%s/art/broken.alo" % made["pbo"]]

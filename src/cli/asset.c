@@ -36,16 +36,6 @@ static void take(cli_asset *a, ferry_asset *handle)
     }
 }
 
-/* The library's "not a known format" refusal of `data`: asked for what no
- * format does (an archive made into a scene), it says that of any content. */
-static void not_known(const uint8_t *data, size_t size, ferry_error *err)
-{
-    ferry_asset *none = NULL;
-    ferry_asset_options o = {.bytes_only = true, .need = FERRY_IS_ARCHIVE | FERRY_CAN_TO_SCENE};
-    ferry_asset_read(data, size, &o, &none, err);
-    ferry_asset_free(none);
-}
-
 bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
 {
     memset(a, 0, sizeof *a);
@@ -56,19 +46,16 @@ bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
     size_t size;
     const uint8_t *data = ferry_asset_bytes(file, &size);
     a->kind = alamo_kind(f);
-    if (a->kind == FERRY_ALAMO_UNKNOWN) { /* ODOL, ALM, glTF: not an Alamo file */
-        if (f == FERRY_FORMAT_UNKNOWN) {
-            not_known(data, size, err);
-        } else {
-            memset(err, 0, sizeof *err);
-            err->code = FERRY_ERR_UNSUPPORTED;
-            err->offset = FERRY_NO_OFFSET;
-            snprintf(err->message, sizeof err->message,
-                     "its format is %s, not an Alamo model, particle system or animation", ferry_format_name(f));
-        }
+    if (a->kind == FERRY_ALAMO_UNKNOWN && f != FERRY_FORMAT_UNKNOWN) { /* ODOL, ALM, glTF: not an Alamo file */
+        memset(err, 0, sizeof *err);
+        err->code = FERRY_ERR_UNSUPPORTED;
+        err->offset = FERRY_NO_OFFSET;
+        snprintf(err->message, sizeof err->message,
+                 "its format is %s, not an Alamo model, particle system or animation", ferry_format_name(f));
         ferry_asset_free(file);
         return false;
     }
+    /* Content of no known format: the library's read says so. */
     ferry_asset *handle;
     if (ferry_asset_read(data, size, &(ferry_asset_options){.format = f, .name = path}, &handle, err) != FERRY_OK) {
         ferry_asset_free(file);

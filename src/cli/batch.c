@@ -4,18 +4,14 @@
 #define _DEFAULT_SOURCE
 #include "export.h"
 #include "formats.h"
-#include "port.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 typedef struct batch_print {
     bool quiet;
-    json_t *files;   /* --json: an object per model */
-    char *logs;      /* every model's messages, printed after the progress bar */
-    size_t logs_size;
-    FILE *logs_out;
+    json_t *files;     /* --json: an object per model */
+    ferry_buffer logs; /* every model's messages, printed after the progress bar */
     cli_progress progress;
 } batch_print;
 
@@ -31,16 +27,13 @@ static bool quieted(const batch_print *b, const ferry_export_item *item, const f
 static void on_item(void *user, const ferry_export_item *item)
 {
     batch_print *b = user;
-    char *log = NULL;
-    size_t log_size = 0;
-    FILE *f = cli_memstream_open(&log, &log_size);
-    if (f) {
-        for (size_t i = 0; i < item->message_count; i++)
-            if (!quieted(b, item, &item->messages[i])) cli_fprint_message(f, "convert", &item->messages[i]);
-        if (item->ok) cli_export_report_lines(f, item->input, item->report, false);
-        cli_memstream_close(f, &log, &log_size);
-    }
-    if (log && b->logs_out) fputs(log, b->logs_out);
+    ferry_buffer text = {0};
+    for (size_t i = 0; i < item->message_count; i++)
+        if (!quieted(b, item, &item->messages[i])) cli_message_text(&text, "convert", &item->messages[i]);
+    if (item->ok) cli_export_report_lines(&text, item->input, item->report, false);
+    /* A string (NULL when it could not be had whole, as if said nothing). */
+    const char *log = ferry_buffer_append(&text, "", 1) ? (const char *)text.data : NULL;
+    if (log) ferry_buffer_append(&b->logs, log, text.size - 1);
     if (b->files) {
         const ferry_export_report *r = item->report;
         json_t *o = json_object();
@@ -61,7 +54,7 @@ static void on_item(void *user, const ferry_export_item *item)
         cli_json_set_text(o, "messages", log ? log : "");
         json_array_append_new(b->files, o);
     }
-    free(log);
+    ferry_buffer_free(&text);
 }
 
 static void on_message(void *user, const ferry_message *m)
@@ -70,38 +63,14 @@ static void on_message(void *user, const ferry_message *m)
     cli_fprint_message(stderr, "convert", m);
 }
 
-/* Ignoring case, then by bytes: a total order, so that the spelling kept
- * for names equal but for case does not depend on the system's qsort
- * (msvcrt's and glibc's order equal items differently). */
-static int cmp_name(const void *a, const void *b)
-{
-    const char *x = *(char *const *)a, *y = *(char *const *)b;
-    int c = strcasecmp(x, y);
-    return c ? c : strcmp(x, y);
-}
-
-/* The textures missing over the batch, each name once (ignoring case, as
- * the lookup does), so that a modder sees which files to find. */
+/* The textures missing over the batch, each name once (the library's
+ * list), so that a modder sees which files to find. */
 static void print_missing(const ferry_export_tree_report *t)
 {
-    size_t total = 0;
-    for (size_t i = 0; i < t->item_count; i++)
-        if (t->items[i].ok) total += t->items[i].report->missing_texture_count;
-    if (!total) return;
-    const char **names = malloc(total * sizeof *names);
-    if (!names) return;
-    size_t n = 0;
-    for (size_t i = 0; i < t->item_count; i++)
-        for (size_t k = 0; t->items[i].ok && k < t->items[i].report->missing_texture_count; k++)
-            names[n++] = t->items[i].report->missing_textures[k];
-    qsort(names, n, sizeof *names, cmp_name);
-    size_t distinct = 0;
-    for (size_t i = 0; i < n; i++) distinct += i == 0 || strcasecmp(names[i], names[i - 1]) != 0;
-    fprintf(stderr, "%zu texture%s missing:", distinct, distinct == 1 ? "" : "s");
-    for (size_t i = 0; i < n; i++)
-        if (i == 0 || strcasecmp(names[i], names[i - 1]) != 0) fprintf(stderr, " %s", names[i]);
+    if (!t->missing_texture_count) return;
+    fprintf(stderr, "%zu texture%s missing:", t->missing_texture_count, t->missing_texture_count == 1 ? "" : "s");
+    for (size_t i = 0; i < t->missing_texture_count; i++) fprintf(stderr, " %s", t->missing_textures[i]);
     fputc('\n', stderr);
-    free(names);
 }
 
 int export_batch(const char *in, const char *out_dir, const cli_convert_options *co, bool quiet, int jobs, bool json)
@@ -109,7 +78,6 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
     batch_print b = {0};
     b.quiet = quiet;
     b.files = json ? json_array() : NULL;
-    b.logs_out = cli_memstream_open(&b.logs, &b.logs_size);
     ferry_export_tree_options o = {0};
     ferry_export_options *e = &o.export;
     cli_export_choices(co, e);
@@ -138,11 +106,7 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
         status = r == FERRY_ERR_ARGUMENT ? CLI_USAGE : CLI_INVALID;
         goto done;
     }
-    if (b.logs_out) {
-        cli_memstream_close(b.logs_out, &b.logs, &b.logs_size);
-        b.logs_out = NULL;
-        if (b.logs && *b.logs && !quiet) fputs(b.logs, stderr);
-    }
+    if (b.logs.size && !b.logs.failed && !quiet) fwrite(b.logs.data, 1, b.logs.size, stderr);
     if (b.files) {
         json_t *root = json_object();
         json_object_set_new(root, "files", b.files);
@@ -182,8 +146,7 @@ int export_batch(const char *in, const char *out_dir, const cli_convert_options 
     print_missing(&t);
     status = r != FERRY_OK || t.failed || t.failed_folders ? CLI_INVALID : CLI_OK;
 done:
-    if (b.logs_out) cli_memstream_close(b.logs_out, &b.logs, &b.logs_size);
-    free(b.logs);
+    ferry_buffer_free(&b.logs);
     json_decref(b.files);
     cli_close_animations(anims, anim_count);
     ferry_export_tree_report_free(&t);

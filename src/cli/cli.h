@@ -185,6 +185,10 @@ void cli_fput_textn(FILE *f, const char *text, size_t n);
  * error or warning "ferry CMD: TEXT". */
 void cli_print_message(void *cmd, const ferry_message *m);
 
+/* printf into a buffer: the text appended to `out` (its `failed` set when
+ * it cannot be). */
+void cli_bprintf(ferry_buffer *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Writes JSON to stdout, indented, with a final newline. */
 void cli_print_json(json_t *value);
 

@@ -1,5 +1,6 @@
 /* ferry convert MODEL.glb|.gltf OUT.ala: a glTF animation as an ALA file
- * (the library's ferry_author_ala): which animation, and the printing. */
+ * (the library's ferry_author_ala; which animation: ferry_scene_find_animation),
+ * its options and the printing. */
 #include "export.h"
 #include "formats.h"
 
@@ -25,29 +26,6 @@ const char cli_gltf_ala_convert_help[] =
     "                      order (the game binds by index)\n"
     "  --fps N             sample at N frames per second instead (e.g. 24 for a file\n"
     "                      Blender exported at its default rate: no resampling)\n";
-
-static bool pick_animation(const ferry_scene *scene, const char *which, size_t *index)
-{
-    if (which) {
-        char *end;
-        unsigned long long n = strtoull(which, &end, 10);
-        if (*which && !*end && n < scene->animation_count) {
-            *index = (size_t)n;
-            return true;
-        }
-        for (size_t i = 0; i < scene->animation_count; i++)
-            if (scene->animations[i].name && strcmp(scene->animations[i].name, which) == 0) {
-                *index = i;
-                return true;
-            }
-        return false;
-    }
-    if (scene->animation_count == 1) {
-        *index = 0;
-        return true;
-    }
-    return false;
-}
 
 static void list_animations(const ferry_scene *scene)
 {
@@ -98,7 +76,7 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         fprintf(stderr, "%s: holds no animation\n", CLI_TXT(in));
         goto done;
     }
-    if (!pick_animation(scene, which, &index)) {
+    if (!ferry_scene_find_animation(scene, which, &index)) {
         if (which) fprintf(stderr, "%s: no animation '%s'; the file holds:\n", CLI_TXT(in), CLI_TXT(which));
         else fprintf(stderr, "ferry convert: %s holds %zu animations: choose one with --animation N|NAME:\n", CLI_TXT(in),
                      scene->animation_count);

@@ -1,6 +1,6 @@
 /* ferry's PAA/PAC commands: info, dump, validate, convert to PNG (one
  * mipmap), the byte-identical rewrite, and PNG/TGA/DDS to PAA. */
-#include <ferry/detect.h>
+#include <ferry/author.h>
 #include <ferry/paa.h>
 
 #include "cli.h"
@@ -65,84 +65,37 @@ static int to_png(const char *in, const char *out, size_t mip)
     const ferry_paa *p = ferry_asset_object(asset);
     int status = CLI_INVALID;
     ferry_error err;
-    ferry_image img;
+    ferry_buffer buf = {0};
     if (mip >= p->mip_count) {
         fprintf(stderr, "%s: --mip %zu: the texture has %zu mipmap%s (0 to %zu)\n", CLI_TXT(in), mip, p->mip_count,
                 p->mip_count == 1 ? "" : "s", p->mip_count ? p->mip_count - 1 : 0);
         status = CLI_USAGE;
-    } else if (ferry_paa_decode_mip(p, mip, &img, &err) != FERRY_OK) {
+    } else if (ferry_paa_encode_png(p, mip, &buf, &err) != FERRY_OK) {
         cli_print_error(in, &err);
-    } else {
-        ferry_buffer buf = {0};
-        if (ferry_image_encode_png(&img, NULL, &buf, &err) != FERRY_OK)
-            cli_print_error(in, &err);
-        else
-            status = cli_write_output(in, out, &buf);
-        if (status == CLI_OK)
-            fprintf(stderr, "%s -> %s: mipmap %zu (%zu in the file), %u x %u RGBA PNG\n", CLI_TXT(in), CLI_TXT(out), mip,
-                    p->mip_count, (unsigned)img.width, (unsigned)img.height);
-        ferry_buffer_free(&buf);
-        ferry_image_free(&img);
+    } else if ((status = cli_write_output(in, out, &buf)) == CLI_OK) {
+        fprintf(stderr, "%s -> %s: mipmap %zu (%zu in the file), %u x %u RGBA PNG\n", CLI_TXT(in), CLI_TXT(out), mip,
+                p->mip_count, (unsigned)p->mips[mip].width, (unsigned)p->mips[mip].height);
     }
+    ferry_buffer_free(&buf);
     ferry_asset_free(asset);
     return status;
 }
 
-/* PNG, TGA or DDS -> PAA/PAC (ferry_paa_encode). */
+/* PNG, TGA or DDS -> PAA/PAC (the library's ferry_author_paa), its summary. */
 static int from_image(const char *in, const char *out, const ferry_paa_encode_options *options)
 {
-    uint8_t *data;
-    size_t size;
+    ferry_author_paa_options o = {*options, {.protect_input = in}};
+    ferry_author_paa_report rep;
     ferry_error err;
-    if (ferry_file_load(in, 0, &data, &size, &err) != FERRY_OK) {
+    if (ferry_author_paa(in, out, &o, &rep, &err) != FERRY_OK) {
+        if (rep.write_failed) return cli_output_error(out, &err);
         cli_print_error(in, &err);
         return CLI_INVALID;
     }
-    ferry_image img;
-    ferry_format known = ferry_detect(data, size);
-    ferry_result r = ferry_image_decode(data, size, NULL, &img, &err);
-    ferry_file_free(data);
-    if (r != FERRY_OK && known != FERRY_FORMAT_UNKNOWN) {
-        fprintf(stderr, "%s: error: not an image (its format is %s): PAA textures are written from PNG, TGA or DDS images\n",
-                CLI_TXT(in), ferry_format_name(known));
-        return CLI_INVALID;
-    }
-    if (r != FERRY_OK) {
-        if (r == FERRY_ERR_MALFORMED && err.offset == 0) {
-            /* Not an image at all: say so as for any file of no known format. */
-            static const char lead[] = "not a known format: ";
-            size_t n = strlen(err.message), room = sizeof err.message - sizeof lead;
-            if (n > room) n = room;
-            memmove(err.message + sizeof lead - 1, err.message, n);
-            err.message[sizeof lead - 1 + n] = '\0';
-            memcpy(err.message, lead, sizeof lead - 1);
-        }
-        cli_print_error(in, &err);
-        return CLI_INVALID;
-    }
-    ferry_paa *p = NULL;
-    int status = CLI_INVALID;
-    if (ferry_paa_encode(&img, options, &p, &err) != FERRY_OK) {
-        cli_print_error(in, &err);
-    } else {
-        ferry_buffer buf = {0};
-        if (ferry_paa_write(p, &buf, &err) != FERRY_OK)
-            cli_print_error(in, &err);
-        else
-            status = cli_write_output(in, out, &buf);
-        if (status == CLI_OK) {
-            size_t lzo = 0;
-            for (size_t i = 0; i < p->mip_count; i++) lzo += p->mips[i].lzo;
-            fprintf(stderr, "%s -> %s: %s, %u x %u, %zu mipmaps down to %u x %u (%zu LZO-compressed), %s, %zu bytes\n",
-                    CLI_TXT(in), CLI_TXT(out), ferry_paa_type_name(p->type), p->mips[0].width, p->mips[0].height,
-                    p->mip_count, p->mips[p->mip_count - 1].width, p->mips[p->mip_count - 1].height, lzo,
-                    options->linear ? "data map (no sRGB)" : "sRGB colour", buf.size);
-        }
-        ferry_buffer_free(&buf);
-    }
-    ferry_paa_free(p);
-    ferry_image_free(&img);
-    return status;
+    fprintf(stderr, "%s -> %s: %s, %u x %u, %zu mipmaps down to %u x %u (%zu LZO-compressed), %s, %zu bytes\n", CLI_TXT(in),
+            CLI_TXT(out), ferry_paa_type_name(rep.type), rep.width, rep.height, rep.mip_count, rep.last_width,
+            rep.last_height, rep.lzo_count, options->linear ? "data map (no sRGB)" : "sRGB colour", rep.bytes);
+    return CLI_OK;
 }
 
 /* --dxt1, --dxt5: the type, one of them. */

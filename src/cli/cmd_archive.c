@@ -82,16 +82,7 @@ int cmd_list(int argc, char **argv)
     if (!path) return cli_usage_error("list", "no archive given");
     ferry_asset *a = open_archive("list", path);
     if (!a) return CLI_INVALID;
-    if (json) {
-        json_t *j = cli_asset_json(path, a, FERRY_INFO_ENTRIES, CLI_JSON_OUTPUT);
-        if (j)
-            cli_print_json(j);
-        else
-            status = CLI_INVALID;
-        json_decref(j);
-    } else {
-        status = cli_print(path, a, FERRY_INFO_ENTRIES);
-    }
+    status = cli_print(path, a, FERRY_INFO_ENTRIES, json);
     ferry_asset_free(a);
     return status;
 }

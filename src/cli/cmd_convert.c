@@ -167,8 +167,10 @@ int cmd_convert(int argc, char **argv)
         }
     }
     if (batch_or_help || !file_count) return cli_alamo_convert(argc, argv, FERRY_FORMAT_UNKNOWN);
-    /* With one file or three, the family of the first says what is wrong. */
-    ferry_format source = cli_format_guess(files[0]);
+    /* With one file or three, the family of the first says what is wrong;
+     * by its name when it cannot be read or its content is unknown, so that
+     * the family that reports the failure is the one the user meant. */
+    ferry_format source = ferry_format_of_file(files[0], NULL);
     output_kind out = files[1] ? output_kind_of(files[1]) : OUT_OTHER;
     /* FBX, OBJ, Collada (through Assimp): known by extension only, so only
      * when the content is no format ferry reads (an ALO named .obj is an ALO). */

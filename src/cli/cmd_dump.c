@@ -102,17 +102,7 @@ int cmd_dump(int argc, char **argv)
         cli_print_error(file, &err);
         return CLI_INVALID;
     }
-    status = CLI_INVALID;
-    if (json) {
-        json_t *j = cli_asset_json(file, asset, FERRY_INFO_FULL, CLI_JSON_OUTPUT);
-        if (j) {
-            cli_print_json(j);
-            json_decref(j);
-            status = CLI_OK;
-        }
-    } else {
-        status = cli_print(file, asset, FERRY_INFO_FULL);
-    }
+    status = cli_print(file, asset, FERRY_INFO_FULL, json);
     ferry_asset_free(asset);
     return status;
 }

@@ -120,7 +120,7 @@ int cmd_info(int argc, char **argv)
                 json_array_append_new(all, j);
             else
                 status = CLI_INVALID;
-        } else if (cli_print(file, asset, FERRY_INFO_SUMMARY) != CLI_OK) {
+        } else if (cli_print(file, asset, FERRY_INFO_SUMMARY, false) != CLI_OK) {
             status = CLI_INVALID;
         }
         ferry_asset_free(asset);

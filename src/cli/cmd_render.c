@@ -49,22 +49,8 @@ static const char render_usage[] =
 
 static int gif_write(GifFileType *gif, const GifByteType *data, int len)
 {
-    ferry_buffer *b = gif->UserData;
     if (len <= 0) return len;
-    if (b->size + (size_t)len > b->capacity) {
-        size_t cap = b->capacity ? b->capacity * 2 : 65536;
-        while (cap < b->size + (size_t)len) cap *= 2;
-        uint8_t *d = realloc(b->data, cap);
-        if (!d) {
-            b->failed = true;
-            return 0;
-        }
-        b->data = d;
-        b->capacity = cap;
-    }
-    memcpy(b->data + b->size, data, (size_t)len);
-    b->size += (size_t)len;
-    return len;
+    return ferry_buffer_append(gif->UserData, data, (size_t)len) ? len : 0;
 }
 
 /* Appends one frame (its own 256-colour palette) to an open GIF. */

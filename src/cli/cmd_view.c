@@ -8,10 +8,10 @@
  *   /files/N/REL                             file REL of the N-th given path
  *                                            (a given file: its own name)
  * A request path is taken as libmicrohttpd decodes it (%XX already
- * resolved, so an encoded ".." is a ".."): every segment must be a plain
- * name (not empty, ".", "..", not starting with '.', no '\'), and the file
- * it names, links resolved, must lie inside its folder (a link leading out
- * is refused) and be a regular file. Only GET and HEAD; single byte ranges
+ * resolved, so an encoded ".." is a ".."): the library's
+ * ferry_folder_resolve finds the file (every segment a plain name: not
+ * empty, ".", "..", not starting with '.', no '\'; the file, links
+ * resolved, inside its folder, a link leading out refused, and regular). Only GET and HEAD; single byte ranges
  * (the page reads large archives a slice at a time). Requests whose Host is
  * not this server's loopback address are refused, so that a web page
  * elsewhere cannot reach it through a name that resolves to 127.0.0.1.
@@ -65,49 +65,6 @@ typedef struct view_server {
     uint16_t port;
     char host_ip[32], host_name[32]; /* "127.0.0.1:PORT", "localhost:PORT" */
 } view_server;
-
-/* ---- paths ---- */
-
-/* Every segment a plain name: not empty, not "." or "..", not hidden, no
- * backslash. An empty path is refused too. */
-static bool plain_path(const char *p)
-{
-    if (!*p) return false;
-    for (;;) {
-        const char *end = strchr(p, '/');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n == 0 || p[0] == '.' || memchr(p, '\\', n)) return false;
-        if (!end) return true;
-        p = end + 1;
-    }
-}
-
-/* True when `real` is `dir` or lies below it. */
-static bool inside(const char *real, const char *dir)
-{
-    size_t n = strlen(dir);
-    if (strncmp(real, dir, n) != 0) return false;
-    return real[n] == '\0' || real[n] == '/' || (n == 1 && dir[0] == '/');
-}
-
-/* The file at DIR/REL, links resolved, when it lies inside DIR and is a
- * regular file: its real path (malloc'd); NULL otherwise. */
-static char *contained_file(const char *dir, const char *rel)
-{
-    if (!plain_path(rel)) return NULL;
-    size_t need = strlen(dir) + strlen(rel) + 2;
-    char *joined = malloc(need);
-    if (!joined) return NULL;
-    snprintf(joined, need, "%s/%s", dir, rel);
-    char *real = realpath(joined, NULL);
-    free(joined);
-    struct stat st;
-    if (!real || !inside(real, dir) || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
-        free(real);
-        return NULL;
-    }
-    return real;
-}
 
 /* ---- responses ---- */
 
@@ -243,19 +200,7 @@ static void url_encode(const char *rel, ferry_buffer *out)
             b[2] = hex[*p & 15];
             n = 3;
         }
-        for (size_t i = 0; i < n; i++) {
-            if (out->size + 1 >= out->capacity) {
-                size_t cap = out->capacity ? 2 * out->capacity : 256;
-                uint8_t *d = realloc(out->data, cap);
-                if (!d) {
-                    out->failed = true;
-                    return;
-                }
-                out->data = d;
-                out->capacity = cap;
-            }
-            out->data[out->size++] = (uint8_t)b[i];
-        }
+        if (!ferry_buffer_append(out, b, n)) return;
     }
 }
 
@@ -306,9 +251,9 @@ static void visit(void *ctx, const char *path, const char *rel, bool regular, in
     if (error || !regular || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
     /* Listed only when it would be served: inside its folder once links
      * are resolved, every segment a plain name. */
-    char *real = contained_file(w->server->roots[w->root].real, rel);
-    if (!real) return;
-    free(real);
+    char real[PATH_MAX];
+    ferry_error ignored;
+    if (ferry_folder_resolve(w->server->roots[w->root].real, rel, real, sizeof real, &ignored) != FERRY_OK) return;
     add_file(w, rel, (uint64_t)st.st_size);
 }
 
@@ -356,6 +301,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
     const char *p = url + 1;
     if (strcmp(p, "") == 0) p = "index.html";
     if (strcmp(p, "files/index.json") == 0) return send_index(c, s);
+    char real[PATH_MAX]; /* the file served, resolved (ferry_folder_resolve) */
+    ferry_error ignored;
     if (strncmp(p, "files/", 6) == 0) {
         const char *q = p + 6;
         char *end;
@@ -364,28 +311,18 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
         if (*end != '/' || i >= s->root_count || (q[0] == '0' && end != q + 1)) return not_found(c);
         const view_root *r = &s->roots[i];
         const char *rel = end + 1;
-        char *real = NULL;
+        bool found = false;
         if (r->folder) {
-            real = contained_file(r->real, rel);
+            found = ferry_folder_resolve(r->real, rel, real, sizeof real, &ignored) == FERRY_OK;
         } else if (strcmp(rel, r->name) == 0) {
             /* A given file: itself, as long as it is still the same regular file. */
-            real = realpath(r->arg, NULL);
             struct stat st;
-            if (real && (strcmp(real, r->real) != 0 || stat(real, &st) != 0 || !S_ISREG(st.st_mode))) {
-                free(real);
-                real = NULL;
-            }
+            found = realpath(r->arg, real) && strcmp(real, r->real) == 0 && stat(real, &st) == 0 && S_ISREG(st.st_mode);
         }
-        if (!real) return not_found(c);
-        enum MHD_Result ok = send_file(c, real);
-        free(real);
-        return ok;
+        return found ? send_file(c, real) : not_found(c);
     }
-    char *real = contained_file(s->page, p);
-    if (!real) return not_found(c);
-    enum MHD_Result ok = send_file(c, real);
-    free(real);
-    return ok;
+    if (ferry_folder_resolve(s->page, p, real, sizeof real, &ignored) != FERRY_OK) return not_found(c);
+    return send_file(c, real);
 }
 
 /* ---- the page folder ---- */

@@ -38,127 +38,89 @@ static const char *kind_word(ferry_message_kind kind)
     return kind == FERRY_MESSAGE_ERROR ? "error" : kind == FERRY_MESSAGE_WARNING ? "warning" : "note";
 }
 
-void cli_fprint_message(FILE *f, const char *cmd, const ferry_message *m)
+void cli_message_text(ferry_buffer *out, const char *cmd, const ferry_message *m)
 {
     if (m->rule && (strcmp(m->rule, FERRY_WALK_FOLDER_REVISITED) == 0 || strcmp(m->rule, FERRY_WALK_FOLDER_UNREADABLE) == 0)) {
-        fprintf(f, "ferry %s: %s %s: %s\n", cmd, m->kind == FERRY_MESSAGE_ERROR ? "cannot read the folder" : "skipping",
-                CLI_TXT(m->file), CLI_TXT(m->text));
+        cli_bprintf(out, "ferry %s: %s %s: %s\n", cmd,
+                    m->kind == FERRY_MESSAGE_ERROR ? "cannot read the folder" : "skipping", CLI_TXT(m->file),
+                    CLI_TXT(m->text));
         return;
     }
     if (!m->file) {
-        fprintf(f, "ferry %s: %s\n", cmd, CLI_TXT(m->text));
+        cli_bprintf(out, "ferry %s: %s\n", cmd, CLI_TXT(m->text));
         return;
     }
     const struct engine_words *w = engine_words_of(m->rule);
-    fprintf(f, "%s: ", CLI_TXT(m->file));
-    if (!w || w->kind) fprintf(f, "%s: ", kind_word(m->kind));
+    cli_bprintf(out, "%s: ", CLI_TXT(m->file));
+    if (!w || w->kind) cli_bprintf(out, "%s: ", kind_word(m->kind));
     const char *text = m->text;
     static const char anyway[] = "converting anyway";
     if (w && strcmp(w->rule, FERRY_EXPORT_CONVERTED_ANYWAY) == 0 && strncmp(text, anyway, sizeof anyway - 1) == 0) {
-        fputs("converting anyway (--allow-invalid)", f);
+        cli_bprintf(out, "converting anyway (--allow-invalid)");
         text += sizeof anyway - 1;
     }
-    fputs(CLI_TXT(text), f);
+    cli_bprintf(out, "%s", CLI_TXT(text));
     if (w)
-        fputs(w->after, f);
+        cli_bprintf(out, "%s", w->after);
     else if (m->rule)
-        fprintf(f, " [%s]", m->rule);
-    fputc('\n', f);
+        cli_bprintf(out, " [%s]", m->rule);
+    cli_bprintf(out, "\n");
 }
 
-void cli_export_report_lines(FILE *f, const char *in, const ferry_export_report *r, bool single)
+void cli_fprint_message(FILE *f, const char *cmd, const ferry_message *m)
+{
+    ferry_buffer line = {0};
+    cli_message_text(&line, cmd, m);
+    if (line.size) fwrite(line.data, 1, line.size, f);
+    ferry_buffer_free(&line);
+}
+
+void cli_export_report_lines(ferry_buffer *out, const char *in, const ferry_export_report *r, bool single)
 {
     if (r->format != FERRY_FORMAT_ODOL || !r->written) return;
     const ferry_odol_scene_report *rep = &r->odol;
     const char *name = CLI_TXT(in);
     if (r->game_view && rep->visual_lod >= 0) {
         if (single)
-            fprintf(stderr, "%s: the game's view: LOD %d (%s), the most detailed (--all exports every LOD)\n", name,
-                    (int)rep->visual_lod, r->visual_lod_name);
+            cli_bprintf(out, "%s: the game's view: LOD %d (%s), the most detailed (--all exports every LOD)\n",
+                        name, (int)rep->visual_lod, r->visual_lod_name);
         /* A game-view LOD with nothing to draw (real files have an empty
          * 1.000 beside a Roadway holding the faces): an empty export must
          * not pass unnoticed. */
         if (r->visual_lod_empty && r->lods_with_faces == 1)
-            fprintf(f,
-                    "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; LOD %u (%s) has faces: "
-                    "--lod %u exports it, --all every LOD\n",
-                    name, (int)rep->visual_lod, r->visual_lod_name, (unsigned)r->lod_with_faces, r->lod_with_faces_name,
-                    (unsigned)r->lod_with_faces);
+            cli_bprintf(out,
+                        "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; LOD %u (%s) has faces: "
+                        "--lod %u exports it, --all every LOD\n",
+                        name, (int)rep->visual_lod, r->visual_lod_name, (unsigned)r->lod_with_faces,
+                        r->lod_with_faces_name, (unsigned)r->lod_with_faces);
         else if (r->visual_lod_empty && r->lods_with_faces)
-            fprintf(f,
-                    "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; %u other LODs have faces: "
-                    "--all exports every LOD\n",
-                    name, (int)rep->visual_lod, r->visual_lod_name, (unsigned)r->lods_with_faces);
+            cli_bprintf(out,
+                        "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw; %u other LODs have faces: "
+                        "--all exports every LOD\n",
+                        name, (int)rep->visual_lod, r->visual_lod_name, (unsigned)r->lods_with_faces);
         else if (r->visual_lod_empty)
-            fprintf(f, "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw, nor has any other LOD\n",
-                    name, (int)rep->visual_lod, r->visual_lod_name);
+            cli_bprintf(out,
+                        "%s: warning: 0 triangles exported: LOD %d (%s) has no faces to draw, nor has any other LOD\n",
+                        name, (int)rep->visual_lod, r->visual_lod_name);
     } else if (r->game_view) {
-        fprintf(f, "%s: note: no visual LOD (the game draws nothing of this model): every LOD exported\n", name);
+        cli_bprintf(out, "%s: note: no visual LOD (the game draws nothing of this model): every LOD exported\n", name);
     }
     if (rep->procedural_ignored)
-        fprintf(f, "%s: warning: %u procedural texture%s not read as a colour, e.g. %s\n", name,
-                (unsigned)rep->procedural_ignored, rep->procedural_ignored == 1 ? "" : "s",
-                CLI_TXT(rep->procedural_problem ? rep->procedural_problem : ""));
+        cli_bprintf(out, "%s: warning: %u procedural texture%s not read as a colour, e.g. %s\n", name,
+                    (unsigned)rep->procedural_ignored, rep->procedural_ignored == 1 ? "" : "s",
+                    CLI_TXT(rep->procedural_problem ? rep->procedural_problem : ""));
 }
 
 /* ---- one file: the messages kept, then printed with the summary ---- */
 
-typedef struct kept_message {
-    ferry_message_kind kind;
-    char *file, *text, *rule;
-} kept_message;
-
-typedef struct message_list {
-    kept_message *items;
-    size_t count, capacity;
-} message_list;
-
-static char *dup_or_null(const char *s)
-{
-    if (!s) return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
-static void keep(void *user, const ferry_message *m)
-{
-    message_list *l = user;
-    if (l->count == l->capacity) {
-        size_t cap = l->capacity ? 2 * l->capacity : 16;
-        kept_message *grown = realloc(l->items, cap * sizeof *grown);
-        if (!grown) return;
-        l->items = grown;
-        l->capacity = cap;
-    }
-    kept_message *k = &l->items[l->count];
-    k->kind = m->kind;
-    k->file = dup_or_null(m->file);
-    k->text = dup_or_null(m->text);
-    k->rule = dup_or_null(m->rule);
-    if (k->text) l->count++;
-}
-
-static void print_kept(const message_list *l, size_t from, size_t to, bool findings_to_stdout)
+static void print_kept(const ferry_message_list *l, size_t from, size_t to, bool findings_to_stdout)
 {
     for (size_t i = from; i < to; i++) {
-        const kept_message *k = &l->items[i];
-        ferry_message m = {k->kind, k->file, k->text, k->rule, NULL};
+        const ferry_message *m = &l->items[i];
         /* An ALM's conversion warnings went to stdout (as its validation's did). */
-        bool out = findings_to_stdout && k->kind == FERRY_MESSAGE_WARNING && k->rule && !engine_words_of(k->rule);
-        cli_fprint_message(out ? stdout : stderr, "convert", &m);
+        bool out = findings_to_stdout && m->kind == FERRY_MESSAGE_WARNING && m->rule && !engine_words_of(m->rule);
+        cli_fprint_message(out ? stdout : stderr, "convert", m);
     }
-}
-
-static void list_free(message_list *l)
-{
-    for (size_t i = 0; i < l->count; i++) {
-        free(l->items[i].file);
-        free(l->items[i].text);
-        free(l->items[i].rule);
-    }
-    free(l->items);
 }
 
 static void print_missing(const char *in, const ferry_export_report *r, bool cut)
@@ -257,7 +219,7 @@ static void print_alm_summary(const char *in, const char *out, const ferry_expor
 
 /* Where an ODOL export's summary goes: after what validation said, before
  * the conversion's warnings (textures not found). */
-static size_t validation_end(const message_list *l)
+static size_t validation_end(const ferry_message_list *l)
 {
     size_t end = 0;
     for (size_t i = 0; i < l->count; i++)
@@ -338,7 +300,7 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
     int status = CLI_INVALID;
     size_t anim_count;
     ferry_asset **anims = cli_open_animations(co, &anim_count);
-    message_list messages = {0};
+    ferry_message_list messages = {0};
     ferry_export_report report = {0};
     if (!anims) goto done;
     ferry_export_options o = {0};
@@ -349,7 +311,7 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
     o.animations = (const ferry_asset *const *)anims;
     o.animation_count = anim_count;
     cli_export_choices(co, &o);
-    o.message = keep;
+    o.message = ferry_message_list_add;
     o.user = &messages;
     o.report = &report;
     ferry_result r = ferry_export_file(&input, out, &o, &err);
@@ -362,7 +324,10 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
         print_odol_summary(in, out, &report);
         print_kept(&messages, split, messages.count, false);
         print_missing(in, &report, false);
-        cli_export_report_lines(stderr, in, &report, true);
+        ferry_buffer lines = {0};
+        cli_export_report_lines(&lines, in, &report, true);
+        if (lines.size) fwrite(lines.data, 1, lines.size, stderr);
+        ferry_buffer_free(&lines);
         break;
     }
     case FERRY_FORMAT_ALM:
@@ -379,7 +344,7 @@ int cli_export_file(const char *in, const char *out, const cli_convert_options *
     }
 done:
     cli_close_animations(anims, anim_count);
-    list_free(&messages);
+    ferry_message_list_free(&messages);
     ferry_export_report_free(&report);
     ferry_export_input_close(&input);
     return status;

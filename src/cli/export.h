@@ -13,7 +13,9 @@ struct cli_convert_options;
 /* What the library's export jobs say, printed (export.c): a message as
  * "FILE: KIND: TEXT [RULE]" (the engine's own messages with the tool's
  * words for them, the options to use: --force, --allow-invalid, ...), a
- * job's own (file NULL) as "ferry CMD: TEXT". */
+ * job's own (file NULL) as "ferry CMD: TEXT"; its line appended to `out`
+ * (cli_message_text) or written to `f`. */
+void cli_message_text(ferry_buffer *out, const char *cmd, const ferry_message *m);
 void cli_fprint_message(FILE *f, const char *cmd, const ferry_message *m);
 /* A validation or conversion finding (its rule is a diagnostic's), not
  * one of the engine's own messages. */
@@ -43,7 +45,7 @@ void cli_export_choices(const struct cli_convert_options *co, ferry_export_optio
  * diagnosis (an empty LOD, no visual LOD) and the procedural textures not
  * read. `single`: a file named on the command line (its summary names the
  * LOD shown too). */
-void cli_export_report_lines(FILE *f, const char *in, const ferry_export_report *report, bool single);
+void cli_export_report_lines(ferry_buffer *out, const char *in, const ferry_export_report *report, bool single);
 
 /* convert -r: every model under IN (a folder, or an archive ferry reads)
  * to a .glb under OUT_DIR at the mirrored path (ferry_export_tree), its

@@ -1,6 +1,6 @@
 /* The CLI's printers by format, and what every command shares around the
- * library's assets: telling a file's format for routing, reading one as a
- * given format, the rewrite, and the validate report. */
+ * library's assets: reading one as a given format, the rewrite, and the
+ * validate report. */
 #include "formats.h"
 
 #include <stdio.h>
@@ -46,12 +46,14 @@ static const cli_printer *printer_for(ferry_format id)
     return NULL;
 }
 
-int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail)
+int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail, bool json)
 {
     const cli_printer *p = printer_for(ferry_asset_format(asset));
     cli_print_fn print = NULL;
     cli_json_use use = CLI_JSON_TEXT;
-    if (detail == FERRY_INFO_SUMMARY && p && p->info) {
+    if (json) {
+        use = CLI_JSON_OUTPUT; /* --json: the data as it is */
+    } else if (detail == FERRY_INFO_SUMMARY && p && p->info) {
         print = p->info;
     } else if (detail == FERRY_INFO_FULL) {
         /* A format without a dump of its own: the chunk tree of any
@@ -73,18 +75,6 @@ int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail deta
         cli_print_json(j);
     json_decref(j);
     return status;
-}
-
-ferry_format cli_format_guess(const char *path)
-{
-    uint8_t head[FERRY_DETECT_HEAD];
-    size_t n = 0;
-    ferry_error err;
-    /* Never blocks: a FIFO or device is refused here, and again, with a
-     * message, by the read that follows. */
-    ferry_format f = FERRY_FORMAT_UNKNOWN;
-    if (ferry_file_read_head(path, head, sizeof head, &n, NULL, &err) == FERRY_OK) f = ferry_detect(head, n);
-    return f != FERRY_FORMAT_UNKNOWN ? f : ferry_format_from_name(path);
 }
 
 ferry_asset *cli_read_as(const char *file, const uint8_t *data, size_t size, ferry_format format)
@@ -116,12 +106,9 @@ int cli_rewrite(const char *in, const char *out)
 
 static void print_diag(FILE *f, const char *file, const ferry_diagnostic *d)
 {
-    fprintf(f, "%s: %s: ", CLI_TXT(file), d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning");
-    if (d->offset != FERRY_NO_OFFSET)
-        fprintf(f, "offset 0x%llx (%llu), ", (unsigned long long)d->offset, (unsigned long long)d->offset);
-    /* Alamo places are chunk paths ("0x400/0x401"); other formats name records. */
-    if (d->path[0]) fprintf(f, "%s %s: ", strncmp(d->path, "0x", 2) == 0 ? "chunk" : "at", CLI_TXT(d->path));
-    fprintf(f, "%s [%s]\n", CLI_TXT(d->message), d->rule);
+    char line[640]; /* room for the longest place, message and rule */
+    ferry_diagnostic_format(d, line, sizeof line);
+    fprintf(f, "%s: %s: %s\n", CLI_TXT(file), d->severity == FERRY_SEVERITY_ERROR ? "error" : "warning", CLI_TXT(line));
 }
 
 static json_t *diag_json(const ferry_diagnostic *d)

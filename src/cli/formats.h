@@ -58,8 +58,9 @@ typedef struct cli_printer {
 
 /* Prints `asset` as the command of `detail` shows it, by its format's
  * printer: info without one shows the JSON, dump the chunk tree
- * (cli_alamo_dump: "not a known format" when there is none). */
-int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail);
+ * (cli_alamo_dump: "not a known format" when there is none); with `json`
+ * (--json) the library's JSON as it is. */
+int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail, bool json);
 
 /* Each family's printers (named by the table in formats.c) and `ferry
  * convert` option parsers (named by cmd_convert.c's routes). */
@@ -82,11 +83,6 @@ extern const char cli_config_convert_help[];
 /* Lines added to `ferry convert --help` by the ODOL and ALM families. */
 extern const char cli_odol_convert_help[];
 extern const char cli_alm_convert_help[];
-
-/* The format of `path` from its head: by content; when the file cannot be
- * read or its content is unknown, by its name (ferry_format_from_name), so
- * that the family that reports the failure is the one the user meant. */
-ferry_format cli_format_guess(const char *path);
 
 /* `path` read as an asset of `format` (FERRY_FORMAT_UNKNOWN: its content's),
  * or `data` (size bytes, kept by the caller) when not NULL; NULL with the

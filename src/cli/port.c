@@ -62,38 +62,6 @@ bool cli_stderr_is_terminal(void)
     return GetConsoleMode(GetStdHandle(STD_ERROR_HANDLE), &mode) != 0;
 }
 
-FILE *cli_memstream_open(char **buf, size_t *size)
-{
-    *buf = NULL;
-    *size = 0;
-    wchar_t dir[MAX_PATH + 1], name[MAX_PATH + 1];
-    DWORD n = GetTempPathW(MAX_PATH + 1, dir);
-    if (n == 0 || n > MAX_PATH || !GetTempFileNameW(dir, L"fry", 0, name)) return NULL;
-    /* "D": deleted when closed (_O_TEMPORARY). */
-    FILE *f = _wfopen(name, L"w+bD");
-    if (!f) DeleteFileW(name);
-    return f;
-}
-
-void cli_memstream_close(FILE *f, char **buf, size_t *size)
-{
-    *buf = NULL;
-    *size = 0;
-    if (!f) return;
-    long n = fflush(f) == 0 ? ftell(f) : -1;
-    char *data = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (data && (fseek(f, 0, SEEK_SET) != 0 || fread(data, 1, (size_t)n, f) != (size_t)n)) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    if (data) {
-        data[n] = '\0';
-        *buf = data;
-        *size = (size_t)n;
-    }
-}
-
 #else
 #include <unistd.h>
 
@@ -105,13 +73,4 @@ bool cli_port_start(int *argc, char ***argv)
 }
 
 bool cli_stderr_is_terminal(void) { return isatty(STDERR_FILENO) != 0; }
-
-FILE *cli_memstream_open(char **buf, size_t *size) { return open_memstream(buf, size); }
-
-void cli_memstream_close(FILE *f, char **buf, size_t *size)
-{
-    (void)buf;
-    (void)size;
-    if (f) fclose(f); /* open_memstream sets *buf and *size */
-}
 #endif

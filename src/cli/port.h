@@ -1,9 +1,9 @@
 /* What the CLI needs from the system beyond the library's public API and
  * C11, in one place (docs/platform.md, "The CLI"): the arguments in UTF-8,
- * the console's encoding, whether stderr is a terminal, and a FILE that
- * writes into memory. POSIX and Windows (MinGW-w64) sides in port.c; no
- * other CLI file calls either system. Files and folders go through the
- * library (ferry_file_*, ferry_path_stat, ferry_folder_list). */
+ * the console's encoding and whether stderr is a terminal. POSIX and
+ * Windows (MinGW-w64) sides in port.c; no other CLI file calls either
+ * system. Files and folders go through the library (ferry_file_*,
+ * ferry_path_stat, ferry_folder_list). */
 #ifndef FERRY_CLI_PORT_H
 #define FERRY_CLI_PORT_H
 
@@ -21,12 +21,5 @@ bool cli_port_start(int *argc, char ***argv);
 
 /* stderr is a terminal (a console on Windows: not a file, a pipe or NUL). */
 bool cli_stderr_is_terminal(void);
-
-/* A FILE whose bytes end up in memory: open_memstream on POSIX; on Windows
- * a temporary file deleted when closed, read back by cli_memstream_close.
- * After the close, *buf (malloc'd, NUL-terminated, NULL when nothing could
- * be kept) holds *size bytes; free it. */
-FILE *cli_memstream_open(char **buf, size_t *size);
-void cli_memstream_close(FILE *f, char **buf, size_t *size);
 
 #endif

@@ -410,6 +410,20 @@ void cli_print_message(void *cmd, const ferry_message *m)
         fprintf(stderr, "ferry %s: %s\n", (const char *)cmd, CLI_TXT(m->text));
 }
 
+void cli_bprintf(ferry_buffer *out, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (text) vsnprintf(text, (size_t)n + 1, fmt, again);
+    if (!text || !ferry_buffer_append(out, text, (size_t)n)) out->failed = true;
+    free(text);
+    va_end(again);
+    va_end(ap);
+}
+
 void cli_print_json(json_t *value)
 {
     json_dumpf(value, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));

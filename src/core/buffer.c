@@ -106,6 +106,13 @@ void fy_buf_put_u32le_at(ferry_buffer *b, size_t at, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
+bool ferry_buffer_append(ferry_buffer *buf, const void *data, size_t size)
+{
+    if (!buf || (size && !data)) return false;
+    fy_buf_append(buf, data, size);
+    return !buf->failed;
+}
+
 void ferry_buffer_free(ferry_buffer *buf)
 {
     if (!buf) return;

@@ -451,3 +451,70 @@ done:
     ferry_alm_free(mesh);
     return job_end(&j, r, &rep, report, sizeof rep, err);
 }
+
+/* ---- an image -> a PAA/PAC texture ---- */
+
+/* The image at `path` decoded; refused as ferry_author_paa says. */
+static ferry_result read_image(const char *path, ferry_image *img, ferry_error *err)
+{
+    uint8_t *data;
+    size_t size;
+    ferry_result r = ferry_file_load(path, 0, &data, &size, err);
+    if (r != FERRY_OK) return r;
+    ferry_format known = ferry_detect(data, size);
+    r = ferry_image_decode(data, size, NULL, img, err);
+    ferry_file_free(data);
+    if (r != FERRY_OK && known != FERRY_FORMAT_UNKNOWN) {
+        fy_error_clear(err);
+        fy_error_set(err, FERRY_ERR_UNSUPPORTED, FERRY_NO_OFFSET, NULL,
+                     "not an image (its format is %s): PAA textures are written from PNG, TGA or DDS images",
+                     ferry_format_name(known));
+        return FERRY_ERR_UNSUPPORTED;
+    }
+    if (r == FERRY_ERR_MALFORMED && err->offset == 0) {
+        /* Not an image at all: said as for any file of no known format. */
+        static const char lead[] = "not a known format: ";
+        size_t n = strlen(err->message), room = sizeof err->message - sizeof lead;
+        if (n > room) n = room;
+        memmove(err->message + sizeof lead - 1, err->message, n);
+        err->message[sizeof lead - 1 + n] = '\0';
+        memcpy(err->message, lead, sizeof lead - 1);
+    }
+    return r;
+}
+
+ferry_result ferry_author_paa(const char *image_path, const char *out_path, const ferry_author_paa_options *options,
+                              ferry_author_paa_report *report, ferry_error *err)
+{
+    fy_error_clear(err);
+    ferry_author_paa_report local;
+    ferry_author_paa_report *rep = report ? report : &local;
+    memset(rep, 0, sizeof *rep);
+    if (!image_path || !out_path) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "ferry_author_paa needs an image and an output");
+        return FERRY_ERR_ARGUMENT;
+    }
+    ferry_author_paa_options o = {0};
+    if (options) o = *options;
+    ferry_image img;
+    ferry_result r = read_image(image_path, &img, err);
+    if (r != FERRY_OK) return r;
+    ferry_paa *p = NULL;
+    ferry_buffer buf = {0};
+    if ((r = ferry_paa_encode(&img, &o.encode, &p, err)) == FERRY_OK && (r = ferry_paa_write(p, &buf, err)) == FERRY_OK) {
+        rep->type = p->type;
+        rep->width = p->mips[0].width;
+        rep->height = p->mips[0].height;
+        rep->last_width = p->mips[p->mip_count - 1].width;
+        rep->last_height = p->mips[p->mip_count - 1].height;
+        rep->mip_count = p->mip_count;
+        for (size_t i = 0; i < p->mip_count; i++) rep->lzo_count += p->mips[i].lzo;
+        rep->bytes = buf.size;
+        r = ferry_file_write(out_path, buf.data, buf.size, &o.write, err);
+        rep->write_failed = r != FERRY_OK;
+    }
+    ferry_buffer_free(&buf);
+    ferry_paa_free(p);
+    ferry_image_free(&img);
+    return r;
+}

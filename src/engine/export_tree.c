@@ -28,8 +28,7 @@ typedef struct tree_item {
     size_t index;   /* its entry in the archive */
     char *refused;  /* why it is refused before being read */
     ferry_export_report report;
-    ferry_message *messages;
-    size_t message_count, message_capacity;
+    ferry_message_list messages;
     bool done;
 } tree_item;
 
@@ -81,33 +80,10 @@ static char *format_alloc(const char *fmt, ...)
 
 static char *dup_text(const char *s) { return s ? format_alloc("%s", s) : NULL; }
 
-/* ---- an item's messages, kept ---- */
-
-static void keep_message(void *user, const ferry_message *m)
-{
-    tree_item *it = user;
-    if (it->message_count == it->message_capacity) {
-        size_t cap = it->message_capacity ? 2 * it->message_capacity : 8;
-        ferry_message *grown = realloc(it->messages, cap * sizeof *grown);
-        if (!grown) return;
-        it->messages = grown;
-        it->message_capacity = cap;
-    }
-    ferry_message *k = &it->messages[it->message_count];
-    k->kind = m->kind;
-    k->file = dup_text(m->file);
-    k->text = dup_text(m->text ? m->text : "");
-    k->rule = dup_text(m->rule);
-    ferry_error *e = NULL;
-    if (m->error && (e = malloc(sizeof *e))) *e = *m->error;
-    k->error = e;
-    if (k->text) it->message_count++;
-}
-
 static void item_say(tree_item *it, ferry_message_kind kind, const char *text)
 {
     ferry_message m = {kind, it->input ? it->input : "", text, NULL, NULL};
-    keep_message(it, &m);
+    ferry_message_list_add(&it->messages, &m);
 }
 
 /* ---- collecting the items ---- */
@@ -382,15 +358,15 @@ static ferry_result export_item(tree *t, tree_item *it)
         char line[512];
         ferry_error_format(&err, line, sizeof line);
         ferry_message m = {FERRY_MESSAGE_ERROR, it->input, line, NULL, &err};
-        keep_message(it, &m);
+        ferry_message_list_add(&it->messages, &m);
         ferry_asset_free(asset);
         return r;
     }
     in.asset = asset;
     in.name = it->input;
     ferry_export_options o = t->o->export;
-    o.message = keep_message;
-    o.user = it;
+    o.message = ferry_message_list_add;
+    o.user = &it->messages;
     o.report = &it->report;
     r = ferry_export_file(&in, it->output, &o, &err);
     ferry_asset_free(asset);
@@ -428,8 +404,8 @@ static void worker(void *arg)
         p->output = it->output;
         p->ok = r == FERRY_OK;
         p->result = r == FERRY_OK || r != FERRY_ERR_ARGUMENT ? r : FERRY_ERR_MALFORMED;
-        p->messages = it->messages;
-        p->message_count = it->message_count;
+        p->messages = it->messages.items;
+        p->message_count = it->messages.count;
         p->report = &it->report;
         fy_mutex_lock(&t->lock);
         it->done = true;
@@ -448,6 +424,38 @@ typedef struct tree_owned {
     fy_walk walk;
 } tree_owned;
 
+/* Ignoring case, then by bytes: a total order, so that the spelling kept
+ * for names equal but for case does not depend on the system's qsort
+ * (msvcrt's and glibc's order equal items differently). */
+static int cmp_name(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    int c = strcasecmp(x, y);
+    return c ? c : strcmp(x, y);
+}
+
+/* The report's missing_textures: every item written's, each name once. */
+static bool gather_missing(ferry_export_tree_report *report)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < report->item_count; i++)
+        if (report->items[i].ok) total += report->items[i].report->missing_texture_count;
+    if (!total) return true;
+    const char **names = malloc(total * sizeof *names);
+    if (!names) return false;
+    size_t n = 0;
+    for (size_t i = 0; i < report->item_count; i++)
+        for (size_t k = 0; report->items[i].ok && k < report->items[i].report->missing_texture_count; k++)
+            names[n++] = report->items[i].report->missing_textures[k];
+    qsort(names, n, sizeof *names, cmp_name);
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || strcasecmp(names[i], names[distinct - 1]) != 0) names[distinct++] = names[i];
+    report->missing_textures = names;
+    report->missing_texture_count = distinct;
+    return true;
+}
+
 void ferry_export_tree_report_free(ferry_export_tree_report *report)
 {
     if (!report) return;
@@ -455,13 +463,7 @@ void ferry_export_tree_report_free(ferry_export_tree_report *report)
     if (own) {
         for (size_t i = 0; i < own->count; i++) {
             tree_item *it = &own->items[i];
-            for (size_t k = 0; k < it->message_count; k++) {
-                free((char *)it->messages[k].file);
-                free((char *)it->messages[k].text);
-                free((char *)it->messages[k].rule);
-                free((ferry_error *)it->messages[k].error);
-            }
-            free(it->messages);
+            ferry_message_list_free(&it->messages);
             ferry_export_report_free(&it->report);
             free(it->input);
             free(it->rel);
@@ -475,6 +477,7 @@ void ferry_export_tree_report_free(ferry_export_tree_report *report)
     }
     free(report->items);
     free(report->skipped);
+    free((void *)report->missing_textures);
     memset(report, 0, sizeof *report);
 }
 
@@ -601,6 +604,7 @@ ferry_result ferry_export_tree(const char *in, const char *out_dir, const ferry_
         report->skipped_count++;
     }
     report->failed_folders = w->failed;
+    if (!gather_missing(report)) t.nomem = true;
     for (size_t i = 0; i < t.addon_count; i++) free(t.addons[i].folder);
     free(t.addons);
     fy_mutex_destroy(&t.lock);

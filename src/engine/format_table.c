@@ -140,3 +140,14 @@ ferry_format ferry_format_from_name(const char *file_name)
         }
     return FERRY_FORMAT_UNKNOWN;
 }
+
+ferry_format ferry_format_of_file(const char *path, ferry_format *content)
+{
+    uint8_t head[FERRY_DETECT_HEAD];
+    size_t got = 0;
+    ferry_error ignored; /* the read that follows says what is wrong with the file */
+    ferry_format f = FERRY_FORMAT_UNKNOWN;
+    if (path && ferry_file_read_head(path, head, sizeof head, &got, NULL, &ignored) == FERRY_OK) f = ferry_detect(head, got);
+    if (content) *content = f;
+    return f != FERRY_FORMAT_UNKNOWN ? f : ferry_format_from_name(path);
+}

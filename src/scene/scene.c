@@ -2,6 +2,7 @@
  * scene is plain data the caller or a converter fills in. */
 #include <ferry/scene.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 void ferry_scene_free(ferry_scene *scene)
@@ -32,4 +33,26 @@ void ferry_scene_node_init(ferry_scene_node *node)
     memset(node, 0, sizeof *node);
     node->rotation[3] = 1.0f;
     for (int i = 0; i < 3; i++) node->scale[i] = 1.0f;
+}
+
+bool ferry_scene_find_animation(const ferry_scene *scene, const char *which, size_t *index)
+{
+    if (!scene || !index) return false;
+    if (!which) {
+        if (scene->animation_count != 1) return false;
+        *index = 0;
+        return true;
+    }
+    char *end;
+    unsigned long long n = strtoull(which, &end, 10);
+    if (*which && !*end && n < scene->animation_count) {
+        *index = (size_t)n;
+        return true;
+    }
+    for (size_t i = 0; i < scene->animation_count; i++)
+        if (scene->animations[i].name && strcmp(scene->animations[i].name, which) == 0) {
+            *index = i;
+            return true;
+        }
+    return false;
 }

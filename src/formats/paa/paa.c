@@ -377,6 +377,16 @@ ferry_result ferry_paa_decode_mip(const ferry_paa *paa, size_t level, ferry_imag
     return FERRY_OK;
 }
 
+ferry_result ferry_paa_encode_png(const ferry_paa *paa, size_t level, ferry_buffer *out, ferry_error *err)
+{
+    ferry_image image;
+    ferry_result r = ferry_paa_decode_mip(paa, level, &image, err);
+    if (r != FERRY_OK) return r;
+    r = ferry_image_encode_png(&image, NULL, out, err);
+    ferry_image_free(&image);
+    return r;
+}
+
 static bool pow2(unsigned v) { return v && !(v & (v - 1)); }
 
 static double srgb_to_linear(double v) { return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4); }
