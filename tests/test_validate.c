@@ -392,8 +392,16 @@ static void check_export_input(void)
     /* And which one, by the rule (engine.h, ala.h): the models sorted by
      * their names' bytes, the first of a tie wins: 'W' (0x57) sorts before
      * 'w' (0x77), so WALKER.alo, the crate's bones, which the walker's
-     * animation does not fit (the warnings above). */
-    if (k.count == 1) {
+     * animation does not fit (the warnings above). A folder that ignores
+     * case (Windows) holds one file, the crate's bytes under the first name,
+     * and there is no tie to decide. */
+    in_dir(path, sizeof path, "tie/walker.alo");
+    size_t lower_size = 0, walker_size = 0;
+    free(test_read_file(path, &lower_size));
+    free(test_read_file(SAMPLES "/walker.alo", &walker_size));
+    if (lower_size != walker_size)
+        printf("note: the tie's pick is not checked: this folder ignores case (tie/walker.alo holds the crate)\n");
+    else if (k.count == 1) {
         size_t n = strlen(k.items[0].model);
         CHECK_MSG(n >= 10 && strcmp(k.items[0].model + n - 10, "WALKER.alo") == 0, "paired with '%s'",
                   k.items[0].model);
