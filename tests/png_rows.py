@@ -19,18 +19,24 @@ def row_filters(data: bytes) -> List[int]:
     return _decode(data)[4]
 
 
-def _decode(data: bytes) -> Tuple[int, int, int, List[bytes], List[int]]:
+def zlib_stream(data: bytes) -> bytes:
+    """The PNG's zlib stream: its IDAT chunks' data joined."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    width, height, depth, colour = struct.unpack_from(">IIBB", data, 16)
-    assert depth == 8 and colour in (2, 6), (depth, colour)
-    channels = 3 if colour == 2 else 4
     pos, idat = 8, b""
     while pos < len(data):
         size, kind = struct.unpack_from(">I4s", data, pos)
         if kind == b"IDAT":
             idat += data[pos + 8:pos + 8 + size]
         pos += 12 + size
-    raw = zlib.decompress(idat)
+    return idat
+
+
+def _decode(data: bytes) -> Tuple[int, int, int, List[bytes], List[int]]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height, depth, colour = struct.unpack_from(">IIBB", data, 16)
+    assert depth == 8 and colour in (2, 6), (depth, colour)
+    channels = 3 if colour == 2 else 4
+    raw = zlib.decompress(zlib_stream(data))
     stride = width * channels
     rows, prev, filters = [], bytearray(stride), []
     for y in range(height):

@@ -13,7 +13,7 @@ import pytest
 
 import ferry
 from conftest import F, S, SAMPLES, all_samples, cli
-from png_rows import decode_png, row_filters
+from png_rows import decode_png, row_filters, zlib_stream
 
 WALKER = S / "alamo/walker.alo"
 IDLE = S / "alamo/walker_idle_00.ala"
@@ -409,12 +409,7 @@ def _png_pixels(png: bytes):
 def _stored_deflate(png: bytes) -> Optional[bytes]:
     """The bytes of a PNG's zlib stream when it is stored deflate blocks
     only (RFC 1951 block type 00), else None."""
-    pos, z = 8, b""
-    while pos < len(png):
-        size, kind = struct.unpack_from(">I4s", png, pos)
-        if kind == b"IDAT":
-            z += png[pos + 8:pos + 8 + size]
-        pos += 12 + size
+    z = zlib_stream(png)
     pos, out = 2, b""  # after the zlib header
     while True:
         head = z[pos]
