@@ -88,6 +88,12 @@ void fy_dxt_decode(const uint8_t *src, fy_dxt_kind kind, ferry_image *img)
                 else
                     decode_dxt5_alpha(src, px);
             }
+            if (bx * 4 + 4 <= img->width && by * 4 + 4 <= img->height) {
+                /* An inner block: four rows of four texels. */
+                uint8_t *at = img->rgba + ((size_t)(by * 4) * img->width + bx * 4) * 4;
+                for (size_t y = 0; y < 4; y++) memcpy(at + y * img->width * 4, px[y * 4], 16);
+                continue;
+            }
             /* Edge blocks of sizes not a multiple of 4 hold texels past
              * the image: keep only those inside. */
             for (uint64_t y = 0; y < 4 && by * 4 + y < img->height; y++) {
