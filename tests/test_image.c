@@ -14,6 +14,9 @@
 
 #include <png.h>
 #include <stdint.h>
+#include <zlib.h>
+
+#include "../src/image/image_internal.h"
 
 #include "support.h"
 #include "test.h"
@@ -588,6 +591,109 @@ static void test_detection_and_png(void)
     free(img.rgba);
 }
 
+/* The stored PNG's layout, read here without libpng: every chunk's CRC,
+ * the zlib header, stored blocks whose LEN and NLEN agree and whose last
+ * is final, and an adler32 over exactly the rows the test builds (filter
+ * byte 0, then RGB or RGBA). Images large enough for several blocks, one
+ * of them of an odd width without alpha, written after bytes already in the
+ * buffer. */
+static void check_stored_layout(const char *name, const ferry_image *img, bool rgb)
+{
+    ferry_buffer png = {0};
+    fy_buf_append(&png, "prefix", 6);
+    ferry_error err;
+    ferry_png_options stored = {FERRY_PNG_STORED};
+    CHECK_MSG(ferry_image_encode_png(img, &stored, &png, &err) == FERRY_OK, "%s: %s", name, err.message);
+    CHECK(memcmp(png.data, "prefix", 6) == 0);
+    const uint8_t *p = png.data + 6, *end = png.data + png.size;
+    CHECK(end - p > 8 && memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0);
+    p += 8;
+    size_t channels = rgb ? 3 : 4, row = 1 + img->width * channels;
+    size_t raw_size = row * img->height;
+    uint8_t *stream = malloc(raw_size + 1024);
+    size_t stream_size = 0, chunks = 0, idat = 0;
+    bool iend = false;
+    while (p + 12 <= end && !iend) {
+        uint32_t len = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+        if ((size_t)(end - p) < 12 + (size_t)len) break;
+        const uint8_t *crc = p + 8 + len;
+        uint32_t want = (uint32_t)crc[0] << 24 | (uint32_t)crc[1] << 16 | (uint32_t)crc[2] << 8 | crc[3];
+        CHECK_MSG(crc32(0, p + 4, 4 + len) == want, "%s: chunk %zu's CRC", name, chunks);
+        if (memcmp(p + 4, "IHDR", 4) == 0) CHECK(len == 13 && p[8 + 9] == (rgb ? 2 : 6));
+        if (memcmp(p + 4, "IDAT", 4) == 0 && stream_size + len <= raw_size + 1024) {
+            memcpy(stream + stream_size, p + 8, len);
+            stream_size += len;
+            idat++;
+        }
+        iend = memcmp(p + 4, "IEND", 4) == 0;
+        p += 12 + len;
+        chunks++;
+    }
+    CHECK_MSG(iend && p == end, "%s: IEND last, nothing after it", name);
+    /* The zlib stream: header, stored blocks, adler32. */
+    CHECK(stream_size > 6 && stream[0] == 0x78 && stream[1] == 0x01);
+    uint8_t *rows = malloc(raw_size);
+    size_t at = 2, got = 0, blocks = 0;
+    bool final = false;
+    while (!final && at + 5 <= stream_size) {
+        CHECK_MSG(((stream[at] >> 1) & 3) == 0, "%s: block %zu is not stored", name, blocks);
+        final = stream[at] & 1;
+        unsigned len = stream[at + 1] | stream[at + 2] << 8, nlen = stream[at + 3] | stream[at + 4] << 8;
+        CHECK((len ^ nlen) == 0xFFFF);
+        at += 5;
+        if (at + len > stream_size || got + len > raw_size) break;
+        memcpy(rows + got, stream + at, len);
+        got += len;
+        at += len;
+        blocks++;
+    }
+    CHECK_MSG(final && got == raw_size && at + 4 == stream_size, "%s: %zu of %zu bytes in %zu blocks", name, got,
+              raw_size, blocks);
+    CHECK_MSG(blocks > 1 && idat == blocks, "%s: %zu blocks in %zu IDAT chunks", name, blocks, idat);
+    uint32_t adler = (uint32_t)stream[at] << 24 | (uint32_t)stream[at + 1] << 16 | (uint32_t)stream[at + 2] << 8 |
+                     stream[at + 3];
+    CHECK(adler == adler32(adler32(0, NULL, 0), rows, (uInt)raw_size));
+    /* The rows as the test builds them. */
+    bool same = got == raw_size;
+    for (size_t y = 0; y < img->height && same; y++) {
+        same = rows[y * row] == 0;
+        for (size_t x = 0; x < img->width && same; x++)
+            same = memcmp(rows + y * row + 1 + x * channels, img->rgba + (y * img->width + x) * 4, channels) == 0;
+    }
+    CHECK_MSG(same, "%s: the stored rows are not the image's", name);
+    free(rows);
+    free(stream);
+    ferry_buffer_free(&png);
+}
+
+static void test_stored_png(void)
+{
+    ferry_image img = {301, 117, NULL};
+    img.rgba = malloc((size_t)img.width * img.height * 4);
+    for (size_t i = 0; i < (size_t)img.width * img.height * 4; i++) img.rgba[i] = (uint8_t)(i * 7 + i / 1031);
+    check_stored_layout("301 x 117 RGBA", &img, false);
+    png_round_trip("301 x 117 RGBA", &img);
+
+    /* fy_image_encode_png_rgb leaves the alpha out: the bytes of the same
+     * image with every alpha 255, at each effort. */
+    ferry_image opaque = {img.width, img.height, malloc((size_t)img.width * img.height * 4)};
+    memcpy(opaque.rgba, img.rgba, (size_t)img.width * img.height * 4);
+    for (size_t i = 0; i < (size_t)img.width * img.height; i++) opaque.rgba[i * 4 + 3] = 255;
+    check_stored_layout("301 x 117 RGB", &opaque, true);
+    for (int effort = FERRY_PNG_SMALL; effort <= FERRY_PNG_STORED; effort++) {
+        ferry_png_options o = {(ferry_png_effort)effort};
+        ferry_buffer a = {0}, b = {0};
+        ferry_error err;
+        CHECK(ferry_image_encode_png(&opaque, &o, &a, &err) == FERRY_OK);
+        CHECK(fy_image_encode_png_rgb(&img, &o, &b, &err) == FERRY_OK);
+        CHECK_MSG(a.size == b.size && memcmp(a.data, b.data, a.size) == 0, "effort %d: RGB bytes differ", effort);
+        ferry_buffer_free(&a);
+        ferry_buffer_free(&b);
+    }
+    free(opaque.rgba);
+    free(img.rgba);
+}
+
 static void test_corpus(void)
 {
     const char *dir = FERRY_SHARED_DIR "/corpus/alamo/ueaw/Textures";
@@ -699,6 +805,7 @@ int main(void)
     test_dds();
     test_dds_levels();
     test_detection_and_png();
+    test_stored_png();
     test_corpus();
     TEST_END();
 }

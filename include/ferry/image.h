@@ -51,7 +51,9 @@ typedef enum ferry_png_effort {
      * to write and to read, about as large as the pixels (a 512 x 512
      * opaque texture: 0.79 MB where FERRY_PNG_FAST writes 0.2 to 0.3 MB).
      * For a .glb handed over at once and read where speed matters more
-     * than size (the Blender add-on's import). */
+     * than size (the Blender add-on's import). Written by ferry itself, not
+     * libpng: the rows copied once, with zlib's checksums, one IDAT chunk
+     * per stored block. */
     FERRY_PNG_STORED,
 } ferry_png_effort;
 

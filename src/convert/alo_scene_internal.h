@@ -5,6 +5,8 @@
 
 #include "convert_internal.h"
 
+#include <ferry/image.h>
+
 /* A texture parameter's lookup, remembered so that each file is decoded
  * and embedded once and each missing name is reported once. */
 /* How a texture file is embedded: as is, or changed for a kind of shader. */
@@ -38,6 +40,10 @@ typedef struct fy_alo_build {
     fy_texture_entry *textures;
     size_t texture_count, texture_capacity;
     char **image_paths; /* resolved path per scene image (malloc'd), for dedupe */
+    /* The last texture file decoded, kept for its other variants (a
+     * colorize shader asks for the colour, then the mask, of one file). */
+    char *decoded_key;
+    ferry_image decoded;
     ferry_error *err;
 } fy_alo_build;
 

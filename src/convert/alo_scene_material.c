@@ -2,7 +2,8 @@
  * embedded as PNG (each file once). */
 #include "alo_scene_internal.h"
 
-#include <ferry/image.h>
+#include "../image/image_internal.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,17 @@ static const ferry_alo_shader_param *find_param(const ferry_alo_material *m, con
     return NULL;
 }
 
+/* Forgets the file kept decoded for its other variants. */
+static void drop_decoded(fy_alo_build *b)
+{
+    free(b->decoded_key);
+    b->decoded_key = NULL;
+    ferry_image_free(&b->decoded);
+}
+
 void fy_alo_textures_free(fy_alo_build *b)
 {
+    drop_decoded(b);
     for (size_t i = 0; i < b->texture_count; i++) free(b->textures[i].name);
     free(b->textures);
     b->textures = NULL;
@@ -81,14 +91,8 @@ static void additive_to_alpha(ferry_image *img)
 }
 
 /* Colorize shaders: the alpha channel is the faction-colour mask, not an
- * opacity. The colour keeps its texels with alpha 1; the mask becomes a grey
- * image of its own. */
-static void drop_alpha(ferry_image *img)
-{
-    size_t n = (size_t)img->width * img->height;
-    for (size_t i = 0; i < n; i++) img->rgba[4 * i + 3] = 255;
-}
-
+ * opacity. The colour keeps its texels with alpha 1 (an RGB PNG); the mask
+ * becomes a grey image of its own. */
 static void alpha_to_grey(ferry_image *img)
 {
     size_t n = (size_t)img->width * img->height;
@@ -117,32 +121,47 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
         if (b->image_paths && b->image_paths[i] && strcmp(b->image_paths[i], key) == 0) return (int32_t)i;
     if (s->image_count >= b->image_capacity) return -1;
 
-    uint8_t *data = NULL;
-    size_t size = 0;
-    ferry_error e;
-    if (ferry_file_source_load(source, found, TEXTURE_FILE_LIMIT, &data, &size, &e) != FERRY_OK) {
-        /* The reason too: a FIFO of that name is not "missing". */
-        warn(b, "texture-undecodable", "texture %s cannot be read (%s)", name, e.message);
-        *unusable = "could not be read";
-        return -1;
-    }
+    char file_key[4300];
+    snprintf(file_key, sizeof file_key, "%p\n%s", (const void *)source, found);
     ferry_image img;
     memset(&img, 0, sizeof img);
-    ferry_result r = ferry_image_decode(data, size, NULL, &img, &e);
-    ferry_file_source_release(source, data, size);
-    if (r != FERRY_OK) {
-        char msg[300];
-        snprintf(msg, sizeof msg, "%.120s: %.170s", path, e.message);
-        warn(b, "texture-undecodable", "texture %s cannot be decoded (%s)", name, msg);
-        *unusable = "could not be decoded";
-        return -1;
+    ferry_error e;
+    ferry_result r;
+    if (b->decoded_key && strcmp(b->decoded_key, file_key) == 0) {
+        img = b->decoded; /* taken back below, unless this variant changes it */
+        memset(&b->decoded, 0, sizeof b->decoded);
+    } else {
+        drop_decoded(b);
+        uint8_t *data = NULL;
+        size_t size = 0;
+        if (ferry_file_source_load(source, found, TEXTURE_FILE_LIMIT, &data, &size, &e) != FERRY_OK) {
+            /* The reason too: a FIFO of that name is not "missing". */
+            warn(b, "texture-undecodable", "texture %s cannot be read (%s)", name, e.message);
+            *unusable = "could not be read";
+            return -1;
+        }
+        r = ferry_image_decode(data, size, NULL, &img, &e);
+        ferry_file_source_release(source, data, size);
+        if (r != FERRY_OK) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "%.120s: %.170s", path, e.message);
+            warn(b, "texture-undecodable", "texture %s cannot be decoded (%s)", name, msg);
+            *unusable = "could not be decoded";
+            return -1;
+        }
     }
+    /* The colour variant leaves the pixels as they are (the PNG is written
+     * without their alpha); the others change them, and the file is decoded
+     * again if another variant is asked for. */
+    bool keep = variant == FY_TEXTURE_PLAIN || variant == FY_TEXTURE_OPAQUE;
     if (variant == FY_TEXTURE_ADDITIVE) additive_to_alpha(&img);
-    else if (variant == FY_TEXTURE_OPAQUE) drop_alpha(&img);
     else if (variant == FY_TEXTURE_MASK) alpha_to_grey(&img);
     ferry_buffer png = {0};
-    r = ferry_image_encode_png(&img, &(ferry_png_options){b->opts->png_effort}, &png, &e);
-    ferry_image_free(&img);
+    const ferry_png_options png_options = {b->opts->png_effort};
+    if (variant == FY_TEXTURE_OPAQUE) r = fy_image_encode_png_rgb(&img, &png_options, &png, &e);
+    else r = ferry_image_encode_png(&img, &png_options, &png, &e);
+    if (keep && (b->decoded_key = dup_malloc(file_key)) != NULL) b->decoded = img;
+    else ferry_image_free(&img);
     if (r != FERRY_OK || png.failed) {
         ferry_buffer_free(&png);
         if (r == FERRY_ERR_NOMEM || png.failed) *nomem = true;

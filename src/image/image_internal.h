@@ -28,5 +28,10 @@ ferry_result fy_image_alloc(uint32_t width, uint32_t height, uint32_t max_width,
 ferry_result fy_image_check_dims(uint32_t width, uint32_t height, uint32_t max_width,
                                  uint32_t max_height, uint64_t dims_offset, ferry_error *err);
 
+/* The image as an RGB PNG, its alpha left out: the bytes
+ * ferry_image_encode_png writes for the image with every alpha set to 255,
+ * without changing (or copying) the pixels. */
+ferry_result fy_image_encode_png_rgb(const ferry_image *image, const ferry_png_options *options, ferry_buffer *out,
+                                     ferry_error *err);
 
 #endif
