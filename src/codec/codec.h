@@ -1,7 +1,8 @@
 /* The codecs the formats share, each in a file of src/codec/ and none
  * inside a format: LZSS (ODOL arrays, PAC mipmaps, PBO entries), LZO1X
  * (ODOL v44+ arrays, PAA mipmaps; liblzo2), DXT blocks (DDS and PAA
- * textures; decoded here, encoded by stb_dxt), CRC-32 (MEG names) and
+ * textures; decoded here, encoded by stb_dxt), CRC-32 (MEG names, PNG
+ * chunks; zlib's) and
  * SHA-1 (the PBO trailer; nettle). Their public faces are <ferry/lzss.h>,
  * <ferry/lzo.h>, ferry_meg_crc32 and ferry_pbo_sha1. Not a public header. */
 #ifndef FERRY_CODEC_H
@@ -79,7 +80,7 @@ void fy_dxt_encode(const uint8_t *rgba, uint32_t w, uint32_t h, bool dxt5, uint8
 /* ---- CRC-32 (crc32.c) ---- */
 
 /* The CRC-32 of IEEE 802.3 (reflected, polynomial 0xEDB88320, initial and
- * final ~0), the value zlib's crc32 gives. */
+ * final ~0): zlib's crc32. */
 uint32_t fy_crc32(const void *data, size_t size);
 
 /* ---- SHA-1 (sha1.c) ---- */

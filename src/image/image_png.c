@@ -4,6 +4,8 @@
  * stack, so separate encodes may run on separate threads. */
 #include "image_internal.h"
 
+#include "../codec/codec.h"
+
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -73,7 +75,7 @@ static bool write_png(png_structp png, png_infop info, const ferry_image *image,
  * to its 8 KiB chunks) into an output that grew by doubling; that was half
  * of the Nebulon B's export for Blender. Here the file's size is known
  * first, and each row is copied once into it, its checksums (zlib's adler32
- * and crc32) taken while the bytes are still in the cache. Each stored
+ * and CRC-32) taken while the bytes are still in the cache. Each stored
  * block (at most 65,535 bytes) has an IDAT chunk of its own. */
 
 #define STORED_BLOCK_MAX 65535u
@@ -99,7 +101,7 @@ static uint8_t *put_be32(uint8_t *p, uint32_t v)
  * and the data, up to *p. */
 static void close_chunk(uint8_t **p, const uint8_t *type)
 {
-    *p = put_be32(*p, (uint32_t)crc32_z(0, type, (size_t)(*p - type)));
+    *p = put_be32(*p, fy_crc32(type, (size_t)(*p - type)));
 }
 
 static uint8_t *open_chunk(uint8_t *p, uint32_t length, const char *type)
