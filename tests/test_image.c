@@ -167,7 +167,7 @@ static int png_round_trip_effort(const char *name, const ferry_image *img, ferry
 {
     ferry_buffer png = {0};
     ferry_error err;
-    ferry_png_options options = {effort};
+    ferry_png_options options = {.effort = effort};
     ferry_result r = ferry_image_encode_png(img, &options, &png, &err);
     CHECK_MSG(r == FERRY_OK, "%s: encode: %s", name, err.message);
     if (r != FERRY_OK) return -1;
@@ -314,12 +314,12 @@ static void test_tga(void)
     /* Limits: checked from the header, before anything is allocated. */
     tga_header(&b, 0, 0, 2, 0, 0, 2, 2, 24, 0);
     put_n(&b, bottom_up, sizeof bottom_up);
-    ferry_image_options small = {1, 16, 0};
+    ferry_image_options small = {.max_width = 1, .max_height = 16, .level = 0};
     expect_error("tga over width limit", &b, &small, FERRY_ERR_LIMIT, 12, "exceeds the limit");
     tga_header(&b, 0, 0, 10, 0, 0, 65535, 65535, 32, 0);
     put8(&b, 0xFF);
     expect_error("tga 65535^2 default limit", &b, NULL, FERRY_ERR_LIMIT, 12, "16384");
-    ferry_image_options big = {65535, 65535, 0};
+    ferry_image_options big = {.max_width = 65535, .max_height = 65535, .level = 0};
     /* Raised limits: an RLE stream far too short is caught by the packet walk. */
     expect_error("tga 65535^2 rle truncated", &b, &big, FERRY_ERR_TRUNCATED, 19, "RLE");
 }
@@ -515,12 +515,12 @@ static void test_dds(void)
 
     /* Limits, and a huge header over no data: refused before allocating. */
     dds_header(&b, 8, 8, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
-    ferry_image_options small = {4, 4, 0};
+    ferry_image_options small = {.max_width = 4, .max_height = 4, .level = 0};
     expect_error("dds over limit", &b, &small, FERRY_ERR_LIMIT, 12, "exceeds the limit");
     dds_header(&b, 16384, 16384, PF_FOURCC, "DXT5", 0, 0, 0, 0, 0);
     expect_error("dds 16384^2 without data", &b, NULL, FERRY_ERR_TRUNCATED, 128, "DXT5 blocks");
     dds_header(&b, 0xFFFFFFFFu, 0xFFFFFFFFu, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
-    ferry_image_options huge = {0xFFFFFFFFu, 0xFFFFFFFFu, 0};
+    ferry_image_options huge = {.max_width = 0xFFFFFFFFu, .max_height = 0xFFFFFFFFu, .level = 0};
     expect_error("dds 2^32-1 squared", &b, &huge, FERRY_ERR_LIMIT, 12, "too large");
     dds_header(&b, 0xFFFFFFFFu, 1, PF_FOURCC, "DXT1", 0, 0, 0, 0, 0);
     expect_error("dds 2^32-1 wide", &b, &huge, FERRY_ERR_TRUNCATED, 128, "DXT1 blocks");
@@ -563,7 +563,7 @@ static void test_detection_and_png(void)
 
     /* The fast effort writes other bytes (level 1, no filter) for the same
      * pixels (png_round_trip decodes both); NULL options are the small one. */
-    ferry_png_options fast = {FERRY_PNG_FAST}, small = {FERRY_PNG_SMALL};
+    ferry_png_options fast = {.effort = FERRY_PNG_FAST}, small = {.effort = FERRY_PNG_SMALL};
     ferry_buffer fast_png = {0}, small_png = {0};
     CHECK(ferry_image_encode_png(&img, &fast, &fast_png, &err) == FERRY_OK);
     CHECK(ferry_image_encode_png(&img, &small, &small_png, &err) == FERRY_OK);
@@ -573,7 +573,7 @@ static void test_detection_and_png(void)
      * signature and IHDR, at byte 33) opens a zlib stream whose first
      * deflate block is of type 00 (stored), and the file holds every row
      * whole (a filter byte and 4 bytes a pixel: this image has alpha). */
-    ferry_png_options stored = {FERRY_PNG_STORED};
+    ferry_png_options stored = {.effort = FERRY_PNG_STORED};
     ferry_buffer stored_png = {0};
     CHECK(ferry_image_encode_png(&img, &stored, &stored_png, &err) == FERRY_OK);
     CHECK(stored_png.size > 44 && memcmp(stored_png.data + 37, "IDAT", 4) == 0);
@@ -602,7 +602,7 @@ static void check_stored_layout(const char *name, const ferry_image *img, bool r
     ferry_buffer png = {0};
     fy_buf_append(&png, "prefix", 6);
     ferry_error err;
-    ferry_png_options stored = {FERRY_PNG_STORED};
+    ferry_png_options stored = {.effort = FERRY_PNG_STORED};
     CHECK_MSG(ferry_image_encode_png(img, &stored, &png, &err) == FERRY_OK, "%s: %s", name, err.message);
     CHECK(memcmp(png.data, "prefix", 6) == 0);
     const uint8_t *p = png.data + 6, *end = png.data + png.size;
@@ -681,7 +681,7 @@ static void test_stored_png(void)
     for (size_t i = 0; i < (size_t)img.width * img.height; i++) opaque.rgba[i * 4 + 3] = 255;
     check_stored_layout("301 x 117 RGB", &opaque, true);
     for (int effort = FERRY_PNG_SMALL; effort <= FERRY_PNG_STORED; effort++) {
-        ferry_png_options o = {(ferry_png_effort)effort};
+        ferry_png_options o = {.effort = (ferry_png_effort)effort};
         ferry_buffer a = {0}, b = {0};
         ferry_error err;
         CHECK(ferry_image_encode_png(&opaque, &o, &a, &err) == FERRY_OK);
@@ -692,6 +692,58 @@ static void test_stored_png(void)
     }
     free(opaque.rgba);
     free(img.rgba);
+}
+
+/* Threads change nothing but the time: a DXT5 DDS of 260 x 770 texels
+ * (edge blocks on both sides; 13 stored blocks as RGBA, 3 parts) decodes to
+ * the same pixels on 1, 2, 3 and 16 threads, and its stored PNG (RGBA,
+ * then RGB) is the same bytes on each. */
+static void test_threads(void)
+{
+    const uint32_t w = 260, h = 770;
+    size_t blocks = (size_t)((w + 3) / 4) * ((h + 3) / 4);
+    bytes head;
+    dds_header(&head, w, h, PF_FOURCC, "DXT5", 0, 0, 0, 0, 0);
+    size_t size = head.size + blocks * 16;
+    uint8_t *dds = malloc(size);
+    memcpy(dds, head.data, head.size);
+    uint32_t x = 12345;
+    for (size_t i = head.size; i < size; i++) {
+        x = x * 1103515245u + 12345u;
+        dds[i] = (uint8_t)(x >> 16);
+    }
+    ferry_image one;
+    ferry_error err;
+    CHECK(ferry_image_decode(dds, size, NULL, &one, &err) == FERRY_OK);
+    static const int counts[] = {2, 3, 16};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        ferry_image many;
+        ferry_image_options o = {.threads = counts[c]};
+        CHECK(ferry_image_decode(dds, size, &o, &many, &err) == FERRY_OK);
+        CHECK_MSG(one.rgba && many.rgba && memcmp(one.rgba, many.rgba, (size_t)w * h * 4) == 0,
+                  "%d threads: other pixels", counts[c]);
+        ferry_image_free(&many);
+    }
+    for (int opaque = 0; opaque < 2 && one.rgba; opaque++) {
+        if (opaque)
+            for (size_t i = 0; i < (size_t)w * h; i++) one.rgba[i * 4 + 3] = 255;
+        ferry_buffer base = {0};
+        ferry_png_options o = {.effort = FERRY_PNG_STORED};
+        CHECK(ferry_image_encode_png(&one, &o, &base, &err) == FERRY_OK);
+        for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+            ferry_buffer png = {0};
+            o.threads = counts[c];
+            CHECK(ferry_image_encode_png(&one, &o, &png, &err) == FERRY_OK);
+            CHECK_MSG(png.size == base.size && memcmp(png.data, base.data, base.size) == 0,
+                      "%s, %d threads: other bytes", opaque ? "RGB" : "RGBA", counts[c]);
+            ferry_buffer_free(&png);
+        }
+        if (opaque) check_stored_layout("260 x 770 RGB", &one, true);
+        else check_stored_layout("260 x 770 RGBA", &one, false);
+        ferry_buffer_free(&base);
+    }
+    ferry_image_free(&one);
+    free(dds);
 }
 
 static void test_corpus(void)
@@ -766,7 +818,7 @@ static void test_dds_levels(void)
         }
     CHECK(ferry_image_level_count(b.data, b.size) == 3);
     for (uint32_t l = 0; l < 3; l++) {
-        ferry_image_options o = {0, 0, l};
+        ferry_image_options o = {.max_width = 0, .max_height = 0, .level = l};
         ferry_image img;
         ferry_error err;
         CHECK_MSG(ferry_image_decode(b.data, b.size, &o, &img, &err) == FERRY_OK, "level %u: %s", l, err.message);
@@ -774,12 +826,12 @@ static void test_dds_levels(void)
         CHECK(img.rgba && memcmp(img.rgba, colour[l], 4) == 0 && memcmp(img.rgba + (img.width * img.height - 1) * 4, colour[l], 4) == 0);
         ferry_image_free(&img);
     }
-    ferry_image_options past = {0, 0, 3};
+    ferry_image_options past = {.max_width = 0, .max_height = 0, .level = 3};
     expect_error("DDS level past the last", &b, &past, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "holding 3 whole levels");
     /* The last level cut short: two whole levels; the third is refused. */
     b.size -= 2;
     CHECK(ferry_image_level_count(b.data, b.size) == 2);
-    ferry_image_options third = {0, 0, 2};
+    ferry_image_options third = {.max_width = 0, .max_height = 0, .level = 2};
     expect_error("DDS level cut short", &b, &third, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "holding 2 whole levels");
     /* A count beyond 1 x 1 counts to 1 x 1 (4x2 has three levels). */
     b.size += 2;
@@ -792,7 +844,7 @@ static void test_dds_levels(void)
     tga_header(&b, 0, 0, 2, 0, 0, 1, 1, 32, 0x08);
     put32(&b, 0xFF102030u);
     CHECK(ferry_image_level_count(b.data, b.size) == 1);
-    ferry_image_options one = {0, 0, 1};
+    ferry_image_options one = {.max_width = 0, .max_height = 0, .level = 1};
     expect_error("TGA level 1", &b, &one, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, "one level");
     CHECK(ferry_image_level_count((const uint8_t *)"\x89PNG\r\n\x1a\n", 8) == 1);
     CHECK(ferry_image_level_count((const uint8_t *)"hello, world", 12) == 0);
@@ -806,6 +858,7 @@ int main(void)
     test_dds_levels();
     test_detection_and_png();
     test_stored_png();
+    test_threads();
     test_corpus();
     TEST_END();
 }
