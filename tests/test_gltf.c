@@ -618,6 +618,29 @@ static void test_full(void)
     root = json_loadb((const char *)json.data, json.size, 0, &jerr);
     CHECK(root && json_object_get(jat(root, "images", 0), "bufferView") != NULL);
     json_decref(root);
+
+    /* A .glb writes the image's bytes from where the scene holds them,
+     * between its own (the skins' and animations' data come after it): its
+     * binary chunk is byte for byte the buffer write_gltf copied them into,
+     * in memory and in the saved file alike. */
+    ferry_buffer glb = {0};
+    CHECK(ferry_gltf_write_glb(&s, &glb, &err) == FERRY_OK);
+    snprintf(path, sizeof path, "%s/full.glb", tmpdir);
+    size_t saved_size = 0;
+    uint8_t *saved = test_read_file(path, &saved_size);
+    CHECK(saved && saved_size == glb.size && memcmp(saved, glb.data, glb.size) == 0);
+    free(saved);
+    size_t json_len = glb.size >= 20 ? (size_t)glb.data[12] | (size_t)glb.data[13] << 8 | (size_t)glb.data[14] << 16 |
+                                           (size_t)glb.data[15] << 24
+                                     : 0;
+    size_t at = 20 + json_len;
+    CHECK(at + 8 <= glb.size && glb.size - at - 8 == ((bin.size + 3) & ~(size_t)3));
+    if (at + 8 <= glb.size && glb.size - at - 8 == ((bin.size + 3) & ~(size_t)3)) {
+        CHECK(memcmp(glb.data + at + 4, "BIN", 4) == 0);
+        CHECK_MSG(memcmp(glb.data + at + 8, bin.data, bin.size) == 0, "the .glb's binary chunk is not write_gltf's buffer");
+        for (size_t i = at + 8 + bin.size; i < glb.size; i++) CHECK(glb.data[i] == 0);
+    }
+    ferry_buffer_free(&glb);
     ferry_buffer_free(&json);
     ferry_buffer_free(&bin);
     ferry_buffer_free(&png);

@@ -5,11 +5,13 @@
 
 #include <math.h>
 
+size_t fy_gltf_bin_size(const fy_gltf *g) { return g->bin->size + g->span_bytes; }
+
 static size_t begin_view(fy_gltf *g)
 {
-    size_t pad = (4 - g->bin->size % 4) % 4;
+    size_t pad = (4 - fy_gltf_bin_size(g) % 4) % 4;
     fy_buf_zeros(g->bin, pad);
-    return g->bin->size;
+    return fy_gltf_bin_size(g);
 }
 
 /* Adds the bufferView over [offset, end of bin). target 0: none. */
@@ -23,7 +25,7 @@ static int32_t end_view(fy_gltf *g, size_t offset, int target)
     }
     fy_gltf_json_set(g, view, "buffer", json_integer(0));
     if (offset) fy_gltf_json_set(g, view, "byteOffset", json_integer((json_int_t)offset));
-    fy_gltf_json_set(g, view, "byteLength", json_integer((json_int_t)(g->bin->size - offset)));
+    fy_gltf_json_set(g, view, "byteLength", json_integer((json_int_t)(fy_gltf_bin_size(g) - offset)));
     if (target) fy_gltf_json_set(g, view, "target", json_integer(target));
     int32_t index = (int32_t)json_array_size(g->buffer_views);
     fy_gltf_json_push(g, g->buffer_views, view);
@@ -142,6 +144,21 @@ int32_t fy_gltf_joints(fy_gltf *g, const uint16_t *joints, size_t vertex_count)
 int32_t fy_gltf_bytes_view(fy_gltf *g, const uint8_t *data, size_t size)
 {
     size_t offset = begin_view(g);
-    fy_buf_append(g->bin, data, size);
+    if (!g->compact) {
+        fy_buf_append(g->bin, data, size);
+        return end_view(g, offset, 0);
+    }
+    if (g->span_count == g->span_capacity) {
+        size_t cap = g->span_capacity ? 2 * g->span_capacity : 8;
+        fy_gltf_span *spans = realloc(g->spans, cap * sizeof *spans);
+        if (!spans) {
+            g->nomem = true;
+            return -1;
+        }
+        g->spans = spans;
+        g->span_capacity = cap;
+    }
+    g->spans[g->span_count++] = (fy_gltf_span){g->bin->size, data, size};
+    g->span_bytes += size;
     return end_view(g, offset, 0);
 }

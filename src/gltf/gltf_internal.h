@@ -23,9 +23,22 @@
 /* One document being built. `nomem` is sticky, like the cursor's `failed`:
  * the builders keep going after an allocation failure and the caller
  * checks once at the end, which keeps every call site a single line. */
+/* Bytes of the binary chunk that stay where the scene holds them: they go
+ * after bin's first `at` bytes (and after the spans before them). */
+typedef struct fy_gltf_span {
+    size_t at;
+    const uint8_t *data;
+    size_t size;
+} fy_gltf_span;
+
 typedef struct fy_gltf {
     const ferry_scene *scene;
     ferry_buffer *bin;     /* the one buffer every view points into */
+    /* A .glb (`compact`): the images' bytes are not copied into bin but
+     * recorded as spans, written between bin's own bytes (gltf_save.c); a
+     * textured model's images are most of its binary chunk. */
+    fy_gltf_span *spans;
+    size_t span_count, span_capacity, span_bytes;
     json_t *root;
     json_t *buffer_views;  /* arrays owned by `root` once attached */
     json_t *accessors;
@@ -81,8 +94,10 @@ int32_t fy_gltf_floats(fy_gltf *g, const float *data, size_t count, int componen
 int32_t fy_gltf_indices(fy_gltf *g, const uint32_t *indices, size_t count, size_t vertex_count);
 /* JOINTS_0: 4 UNSIGNED_SHORT per vertex. */
 int32_t fy_gltf_joints(fy_gltf *g, const uint16_t *joints, size_t vertex_count);
-/* A bufferView holding raw bytes (an encoded image). */
+/* A bufferView holding raw bytes (an encoded image; a span in a .glb). */
 int32_t fy_gltf_bytes_view(fy_gltf *g, const uint8_t *data, size_t size);
+/* The binary buffer's length: bin's own bytes and the spans'. */
+size_t fy_gltf_bin_size(const fy_gltf *g);
 
 /* ---- gltf_write.c ---- */
 

@@ -24,9 +24,12 @@ static ferry_result nomem(ferry_error *err)
 
 /* A .glb's parts: its JSON and its binary chunk, each without padding,
  * and the header of 20 bytes and the chunk header before the binary one
- * (`mid`, 8 bytes; none when there is no binary data) that go around them. */
+ * (`mid`, 8 bytes; none when there is no binary data) that go around them.
+ * The binary chunk is `bin` with the images' spans between its bytes. */
 typedef struct glb_parts {
     ferry_buffer json, bin;
+    fy_gltf_span *spans;
+    size_t span_count, bin_size;
     uint8_t head[20], mid[8];
     size_t json_pad, bin_pad;
 } glb_parts;
@@ -45,20 +48,24 @@ static ferry_result glb_build(const ferry_scene *scene, glb_parts *p, ferry_erro
     fy_gltf g;
     ferry_result r = fy_gltf_build(&g, scene, NULL, NULL, &p->bin, true, err);
     if (r == FERRY_OK) r = fy_gltf_json_dump(&g, false, &p->json, err);
+    p->bin_size = fy_gltf_bin_size(&g);
+    p->spans = g.spans; /* the images' bytes, still the scene's */
+    p->span_count = g.span_count;
+    g.spans = NULL;
     fy_gltf_release(&g);
     if (r != FERRY_OK) return r;
     /* Chunks start and end on 4-byte boundaries: JSON is padded with
      * spaces (still valid JSON), BIN with zeros. */
     size_t json_len = (p->json.size + 3) & ~(size_t)3;
-    size_t bin_len = (p->bin.size + 3) & ~(size_t)3;
-    size_t total = 12 + 8 + json_len + (p->bin.size ? 8 + bin_len : 0);
+    size_t bin_len = (p->bin_size + 3) & ~(size_t)3;
+    size_t total = 12 + 8 + json_len + (p->bin_size ? 8 + bin_len : 0);
     if (total > UINT32_MAX) {
         fy_error_set(err, FERRY_ERR_LIMIT, FERRY_NO_OFFSET, NULL,
                      "the scene needs %zu bytes, more than a .glb can hold (4 GiB); write .gltf instead", total);
         return FERRY_ERR_LIMIT;
     }
     p->json_pad = json_len - p->json.size;
-    p->bin_pad = bin_len - p->bin.size;
+    p->bin_pad = bin_len - p->bin_size;
     put_u32(p->head, GLB_MAGIC);
     put_u32(p->head + 4, 2);
     put_u32(p->head + 8, (uint32_t)total);
@@ -73,6 +80,34 @@ static void glb_release(glb_parts *p)
 {
     ferry_buffer_free(&p->json);
     ferry_buffer_free(&p->bin);
+    free(p->spans);
+}
+
+/* The .glb's bytes in order, each piece handed to `put` (which returns
+ * false to stop). */
+static bool glb_emit(const glb_parts *p, bool (*put)(void *ctx, const void *data, size_t size), void *ctx)
+{
+    static const char spaces[4] = "   ";
+    static const uint8_t zeros[4] = {0};
+    if (!put(ctx, p->head, sizeof p->head) || !put(ctx, p->json.data, p->json.size) ||
+        !put(ctx, spaces, p->json_pad))
+        return false;
+    if (!p->bin_size) return true;
+    if (!put(ctx, p->mid, sizeof p->mid)) return false;
+    size_t done = 0;
+    for (size_t i = 0; i < p->span_count; i++) {
+        const fy_gltf_span *sp = &p->spans[i];
+        if (!put(ctx, p->bin.data + done, sp->at - done) || !put(ctx, sp->data, sp->size)) return false;
+        done = sp->at;
+    }
+    return put(ctx, p->bin.data + done, p->bin.size - done) && put(ctx, zeros, p->bin_pad);
+}
+
+static bool put_buffer(void *ctx, const void *data, size_t size)
+{
+    ferry_buffer *out = ctx;
+    if (size) fy_buf_append(out, data, size);
+    return !out->failed;
 }
 
 ferry_result ferry_gltf_write_glb(const ferry_scene *scene, ferry_buffer *out, ferry_error *err)
@@ -82,20 +117,24 @@ ferry_result ferry_gltf_write_glb(const ferry_scene *scene, ferry_buffer *out, f
     glb_parts p;
     ferry_result r = glb_build(scene, &p, err);
     if (r == FERRY_OK) {
-        static const char spaces[4] = "   ";
-        static const uint8_t zeros[4] = {0};
-        fy_buf_append(out, p.head, sizeof p.head);
-        fy_buf_append(out, p.json.data, p.json.size);
-        fy_buf_append(out, spaces, p.json_pad);
-        if (p.bin.size) {
-            fy_buf_append(out, p.mid, sizeof p.mid);
-            fy_buf_append(out, p.bin.data, p.bin.size);
-            fy_buf_append(out, zeros, p.bin_pad);
-        }
-        if (out->failed) r = nomem(err);
+        fy_buf_reserve(out, 12 + 8 + p.json.size + p.json_pad + (p.bin_size ? 8 + p.bin_size + p.bin_pad : 0));
+        if (!glb_emit(&p, put_buffer, out)) r = nomem(err);
     }
     glb_release(&p);
     return r;
+}
+
+typedef struct file_put {
+    ferry_file_writer *w;
+    ferry_error *err;
+    ferry_result r;
+} file_put;
+
+static bool put_file(void *ctx, const void *data, size_t size)
+{
+    file_put *f = ctx;
+    if (size) f->r = ferry_file_writer_write(f->w, data, size, f->err);
+    return f->r == FERRY_OK;
 }
 
 /* The .glb written in its parts, never assembled in memory. */
@@ -106,14 +145,11 @@ static ferry_result save_glb(const ferry_scene *scene, const char *path, const f
     ferry_result r = glb_build(scene, &p, err);
     ferry_file_writer *w = NULL;
     if (r == FERRY_OK) r = ferry_file_writer_open(path, options, &w, err);
-    static const char spaces[4] = "   ";
-    static const uint8_t zeros[4] = {0};
-    if (r == FERRY_OK) r = ferry_file_writer_write(w, p.head, sizeof p.head, err);
-    if (r == FERRY_OK) r = ferry_file_writer_write(w, p.json.data, p.json.size, err);
-    if (r == FERRY_OK && p.json_pad) r = ferry_file_writer_write(w, spaces, p.json_pad, err);
-    if (r == FERRY_OK && p.bin.size) r = ferry_file_writer_write(w, p.mid, sizeof p.mid, err);
-    if (r == FERRY_OK && p.bin.size) r = ferry_file_writer_write(w, p.bin.data, p.bin.size, err);
-    if (r == FERRY_OK && p.bin_pad) r = ferry_file_writer_write(w, zeros, p.bin_pad, err);
+    if (r == FERRY_OK) {
+        file_put f = {w, err, FERRY_OK};
+        glb_emit(&p, put_file, &f);
+        r = f.r;
+    }
     if (r == FERRY_OK) {
         ferry_file_writer *committing = w;
         w = NULL;

@@ -421,9 +421,9 @@ ferry_result fy_gltf_build(fy_gltf *g, const ferry_scene *scene, const char *bin
     build_skins(g);
     build_animations(g);
 
-    if (bin->size) {
+    if (fy_gltf_bin_size(g)) {
         json_t *buffers = json_array(), *buffer = json_object();
-        fy_gltf_json_set(g, buffer, "byteLength", json_integer((json_int_t)bin->size));
+        fy_gltf_json_set(g, buffer, "byteLength", json_integer((json_int_t)fy_gltf_bin_size(g)));
         if (bin_uri) fy_gltf_json_set(g, buffer, "uri", fy_gltf_json_text(bin_uri));
         fy_gltf_json_push(g, buffers, buffer);
         fy_gltf_json_set(g, g->root, "buffers", buffers);
@@ -445,6 +445,9 @@ void fy_gltf_release(fy_gltf *g)
     json_decref(g->accessors);
     free(g->raw);
     g->raw = NULL;
+    free(g->spans);
+    g->spans = NULL;
+    g->span_count = g->span_capacity = g->span_bytes = 0;
     g->raw_count = g->raw_capacity = 0;
     g->root = g->buffer_views = g->accessors = NULL;
 }
