@@ -105,6 +105,19 @@ static void test_arena(void)
     ferry_arena *unlimited = ferry_arena_create(0);
     for (int i = 0; i < 100; i++) CHECK(ferry_arena_alloc(unlimited, 50000) != NULL);
     ferry_arena_destroy(unlimited);
+
+    /* Adopted memory counts against the limit and is freed with the arena
+     * (LeakSanitizer, in CI's sanitizer build, would name it otherwise). */
+    ferry_arena *b = ferry_arena_create(100000);
+    void *big = malloc(60000), *bigger = malloc(60000);
+    CHECK(big && bigger);
+    size_t before = ferry_arena_used(b);
+    CHECK(fy_arena_adopt(b, big, 60000));
+    CHECK(ferry_arena_used(b) >= before + 60000);
+    CHECK(!fy_arena_adopt(b, bigger, 60000)); /* past the limit: still ours */
+    free(bigger);
+    CHECK(ferry_arena_alloc(b, 100) != NULL);
+    ferry_arena_destroy(b);
 }
 
 static void test_buffer(void)

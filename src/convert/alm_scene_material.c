@@ -41,9 +41,8 @@ static int32_t add_png(fy_alm_build *b, uint8_t *rgba, uint32_t width, uint32_t 
     ferry_scene_image *im = &s->images[s->image_count];
     im->name = ferry_arena_strdup(b->arena, name);
     im->mime_type = "image/png";
-    im->data = ferry_arena_memdup(b->arena, png.data, png.size);
     im->size = png.size;
-    ferry_buffer_free(&png);
+    im->data = fy_scene_take_buffer(b->arena, &png);
     if (!im->data || !im->name) return -2;
     return (int32_t)s->image_count++;
 }

@@ -181,9 +181,8 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
         }
     }
     ferry_scene_image *im = &s->images[s->image_count];
-    im->data = ferry_arena_memdup(b->arena, png.data, png.size);
     im->size = png.size;
-    ferry_buffer_free(&png);
+    im->data = fy_scene_take_buffer(b->arena, &png);
     /* The image is named after the texture's stem, as artists know it. */
     const char *base = name;
     for (const char *p = name; *p; p++)

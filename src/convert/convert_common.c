@@ -30,6 +30,17 @@ ferry_json *fy_jdoubles(ferry_arena *arena, const double *v, size_t n)
 
 /* ---- scene memory ---- */
 
+const uint8_t *fy_scene_take_buffer(ferry_arena *arena, ferry_buffer *buffer)
+{
+    uint8_t *data = buffer->data;
+    if (!data || buffer->failed || !fy_arena_adopt(arena, data, buffer->size)) {
+        ferry_buffer_free(buffer);
+        return NULL;
+    }
+    memset(buffer, 0, sizeof *buffer);
+    return data;
+}
+
 void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t size)
 {
     if (count == 0) count = 1;

@@ -31,6 +31,10 @@ static inline size_t fy_jcount(const ferry_json *v) { return v ? v->count : 0; }
  * least one item, so empty arrays are not NULL); sets err (NOMEM) and
  * returns NULL on overflow or failure. Every converter allocates with it. */
 void *fy_scene_alloc(ferry_arena *arena, ferry_error *err, size_t count, size_t size);
+/* An encoded image's bytes made the scene's without a copy (the arena
+ * adopts the buffer's memory); NULL when it cannot (the buffer freed). The
+ * buffer is left empty either way. */
+const uint8_t *fy_scene_take_buffer(ferry_arena *arena, ferry_buffer *buffer);
 
 /* ---- the entry and exit of every ferry_X_to_scene ---- */
 

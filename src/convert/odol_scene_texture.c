@@ -381,9 +381,8 @@ static void embed(fy_odol_textures *t, fy_odol_texture *e, bool *nomem)
         return;
     }
     ferry_scene_image *im = &t->scene->images[t->scene->image_count];
-    im->data = ferry_arena_memdup(t->arena, png.data, png.size);
     im->size = png.size;
-    ferry_buffer_free(&png);
+    im->data = fy_scene_take_buffer(t->arena, &png);
     /* Named after the file's stem, as modders know it. */
     const char *base = e->name;
     for (const char *p = e->name; *p; p++)

@@ -12,8 +12,15 @@ typedef struct arena_block {
     max_align_t data[]; /* aligned storage follows */
 } arena_block;
 
+/* Memory from malloc the arena frees with its blocks (fy_arena_adopt). */
+typedef struct adopted {
+    struct adopted *next;
+    void *memory;
+} adopted;
+
 struct ferry_arena {
     arena_block *head; /* the block being filled; dedicated blocks sit behind it */
+    adopted *adopted;  /* its list lives in the blocks */
     size_t limit;
     size_t total;      /* bytes of block storage obtained so far */
     size_t block_size; /* size of ordinary blocks */
@@ -40,6 +47,7 @@ ferry_arena *fy_arena_create_sized(size_t limit_bytes, size_t block_size)
 void ferry_arena_destroy(ferry_arena *arena)
 {
     if (!arena) return;
+    for (adopted *m = arena->adopted; m; m = m->next) free(m->memory);
     arena_block *b = arena->head;
     while (b) {
         arena_block *next = b->next;
@@ -98,6 +106,18 @@ void *fy_arena_alloc_uninit(ferry_arena *arena, size_t size)
     arena->head = fresh;
     fresh->used = size;
     return fresh->data;
+}
+
+bool fy_arena_adopt(ferry_arena *arena, void *memory, size_t size)
+{
+    if (!arena || (arena->limit && (arena->total >= arena->limit || size > arena->limit - arena->total))) return false;
+    adopted *m = fy_arena_alloc_uninit(arena, sizeof *m);
+    if (!m) return false;
+    m->memory = memory;
+    m->next = arena->adopted;
+    arena->adopted = m;
+    arena->total += size;
+    return true;
 }
 
 void *ferry_arena_alloc(ferry_arena *arena, size_t size)

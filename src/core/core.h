@@ -217,6 +217,12 @@ static inline bool fy_host_is_le(void)
  * allocation that is not zeroed, for memory about to be overwritten. */
 ferry_arena *fy_arena_create_sized(size_t limit_bytes, size_t block_size);
 void *fy_arena_alloc_uninit(ferry_arena *arena, size_t size);
+/* Makes malloc'd `memory` (`size` bytes, counted against the limit) the
+ * arena's, freed with it: a large result built in a growing buffer (an
+ * embedded texture) joins the load without a copy (`size`: what it holds,
+ * not the buffer's spare capacity, which is never touched). False (the memory still
+ * the caller's) past the limit or out of memory. */
+bool fy_arena_adopt(ferry_arena *arena, void *memory, size_t size);
 
 /* ---- files ----
  * A write in two steps, so that several files can land together: stage
