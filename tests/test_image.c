@@ -594,21 +594,23 @@ static void test_detection_and_png(void)
 /* The stored PNG's layout, read here without libpng: every chunk's CRC,
  * the zlib header, stored blocks whose LEN and NLEN agree and whose last
  * is final, and an adler32 over exactly the rows the test builds (filter
- * byte 0, then RGB or RGBA). Images large enough for several blocks, one
- * of them of an odd width without alpha, written after bytes already in the
- * buffer. */
-static void check_stored_layout(const char *name, const ferry_image *img, bool rgb)
+ * byte 0, then grey, RGB or RGBA), in as few full blocks as hold them.
+ * Images large enough for several blocks, one of them of an odd width
+ * without alpha, written after bytes already in the buffer. */
+static void check_stored_layout(const char *name, const ferry_image *img, size_t channels)
 {
     ferry_buffer png = {0};
     fy_buf_append(&png, "prefix", 6);
     ferry_error err;
     ferry_png_options stored = {.effort = FERRY_PNG_STORED};
-    CHECK_MSG(ferry_image_encode_png(img, &stored, &png, &err) == FERRY_OK, "%s: %s", name, err.message);
+    ferry_result r = channels == 1 ? fy_image_encode_png_grey(img, &stored, &png, &err)
+                                   : ferry_image_encode_png(img, &stored, &png, &err);
+    CHECK_MSG(r == FERRY_OK, "%s: %s", name, err.message);
     CHECK(memcmp(png.data, "prefix", 6) == 0);
     const uint8_t *p = png.data + 6, *end = png.data + png.size;
     CHECK(end - p > 8 && memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0);
     p += 8;
-    size_t channels = rgb ? 3 : 4, row = 1 + img->width * channels;
+    size_t row = 1 + img->width * channels;
     size_t raw_size = row * img->height;
     uint8_t *stream = malloc(raw_size + 1024);
     size_t stream_size = 0, chunks = 0, idat = 0;
@@ -619,7 +621,7 @@ static void check_stored_layout(const char *name, const ferry_image *img, bool r
         const uint8_t *crc = p + 8 + len;
         uint32_t want = (uint32_t)crc[0] << 24 | (uint32_t)crc[1] << 16 | (uint32_t)crc[2] << 8 | crc[3];
         CHECK_MSG(crc32(0, p + 4, 4 + len) == want, "%s: chunk %zu's CRC", name, chunks);
-        if (memcmp(p + 4, "IHDR", 4) == 0) CHECK(len == 13 && p[8 + 9] == (rgb ? 2 : 6));
+        if (memcmp(p + 4, "IHDR", 4) == 0) CHECK(len == 13 && p[8 + 9] == (channels == 1 ? 0 : channels == 3 ? 2 : 6));
         if (memcmp(p + 4, "IDAT", 4) == 0 && stream_size + len <= raw_size + 1024) {
             memcpy(stream + stream_size, p + 8, len);
             stream_size += len;
@@ -649,7 +651,8 @@ static void check_stored_layout(const char *name, const ferry_image *img, bool r
     }
     CHECK_MSG(final && got == raw_size && at + 4 == stream_size, "%s: %zu of %zu bytes in %zu blocks", name, got,
               raw_size, blocks);
-    CHECK_MSG(blocks > 1 && idat == blocks, "%s: %zu blocks in %zu IDAT chunks", name, blocks, idat);
+    CHECK_MSG(blocks == (raw_size + 65534) / 65535 && idat == blocks, "%s: %zu blocks in %zu IDAT chunks", name, blocks,
+              idat);
     uint32_t adler = (uint32_t)stream[at] << 24 | (uint32_t)stream[at + 1] << 16 | (uint32_t)stream[at + 2] << 8 |
                      stream[at + 3];
     CHECK(adler == adler32(adler32(0, NULL, 0), rows, (uInt)raw_size));
@@ -671,7 +674,7 @@ static void test_stored_png(void)
     ferry_image img = {301, 117, NULL};
     img.rgba = malloc((size_t)img.width * img.height * 4);
     for (size_t i = 0; i < (size_t)img.width * img.height * 4; i++) img.rgba[i] = (uint8_t)(i * 7 + i / 1031);
-    check_stored_layout("301 x 117 RGBA", &img, false);
+    check_stored_layout("301 x 117 RGBA", &img, 4);
     png_round_trip("301 x 117 RGBA", &img);
 
     /* fy_image_encode_png_rgb leaves the alpha out: the bytes of the same
@@ -679,7 +682,7 @@ static void test_stored_png(void)
     ferry_image opaque = {img.width, img.height, malloc((size_t)img.width * img.height * 4)};
     memcpy(opaque.rgba, img.rgba, (size_t)img.width * img.height * 4);
     for (size_t i = 0; i < (size_t)img.width * img.height; i++) opaque.rgba[i * 4 + 3] = 255;
-    check_stored_layout("301 x 117 RGB", &opaque, true);
+    check_stored_layout("301 x 117 RGB", &opaque, 3);
     for (int effort = FERRY_PNG_SMALL; effort <= FERRY_PNG_STORED; effort++) {
         ferry_png_options o = {.effort = (ferry_png_effort)effort};
         ferry_buffer a = {0}, b = {0};
@@ -689,6 +692,39 @@ static void test_stored_png(void)
         CHECK_MSG(a.size == b.size && memcmp(a.data, b.data, a.size) == 0, "effort %d: RGB bytes differ", effort);
         ferry_buffer_free(&a);
         ferry_buffer_free(&b);
+    }
+    /* fy_image_encode_png_grey: a grey image's red channel alone when
+     * stored (libpng reads back the same pixels), fy_image_encode_png_rgb's
+     * bytes at the other efforts. */
+    for (size_t i = 0; i < (size_t)img.width * img.height; i++)
+        opaque.rgba[i * 4 + 1] = opaque.rgba[i * 4 + 2] = opaque.rgba[i * 4];
+    check_stored_layout("301 x 117 grey", &opaque, 1);
+    for (int effort = FERRY_PNG_SMALL; effort <= FERRY_PNG_STORED; effort++) {
+        ferry_png_options o = {.effort = (ferry_png_effort)effort};
+        ferry_buffer grey = {0};
+        ferry_error err;
+        CHECK(fy_image_encode_png_grey(&opaque, &o, &grey, &err) == FERRY_OK);
+        CHECK(grey.size > 26 && grey.data[25] == (effort == FERRY_PNG_STORED ? 0 : 2));
+        png_image pi;
+        memset(&pi, 0, sizeof pi);
+        pi.version = PNG_IMAGE_VERSION;
+        size_t n = (size_t)img.width * img.height * 4;
+        uint8_t *back = malloc(n);
+        bool ok = png_image_begin_read_from_memory(&pi, grey.data, grey.size);
+        if (ok) {
+            pi.format = PNG_FORMAT_RGBA;
+            ok = png_image_finish_read(&pi, NULL, back, 0, NULL);
+        }
+        CHECK_MSG(ok && memcmp(back, opaque.rgba, n) == 0, "effort %d: the grey PNG's pixels", effort);
+        png_image_free(&pi);
+        free(back);
+        if (effort != FERRY_PNG_STORED) {
+            ferry_buffer rgb = {0};
+            CHECK(fy_image_encode_png_rgb(&opaque, &o, &rgb, &err) == FERRY_OK);
+            CHECK(rgb.size == grey.size && memcmp(rgb.data, grey.data, rgb.size) == 0);
+            ferry_buffer_free(&rgb);
+        }
+        ferry_buffer_free(&grey);
     }
     free(opaque.rgba);
     free(img.rgba);
@@ -738,8 +774,8 @@ static void test_threads(void)
                       "%s, %d threads: other bytes", opaque ? "RGB" : "RGBA", counts[c]);
             ferry_buffer_free(&png);
         }
-        if (opaque) check_stored_layout("260 x 770 RGB", &one, true);
-        else check_stored_layout("260 x 770 RGBA", &one, false);
+        if (opaque) check_stored_layout("260 x 770 RGB", &one, 3);
+        else check_stored_layout("260 x 770 RGBA", &one, 4);
         ferry_buffer_free(&base);
     }
     ferry_image_free(&one);

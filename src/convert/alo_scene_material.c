@@ -160,6 +160,7 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     ferry_buffer png = {0};
     const ferry_png_options png_options = {b->opts->png_effort, b->opts->texture_threads};
     if (variant == FY_TEXTURE_OPAQUE) r = fy_image_encode_png_rgb(&img, &png_options, &png, &e);
+    else if (variant == FY_TEXTURE_MASK) r = fy_image_encode_png_grey(&img, &png_options, &png, &e);
     else r = ferry_image_encode_png(&img, &png_options, &png, &e);
     if (keep && (b->decoded_key = dup_malloc(file_key)) != NULL) b->decoded = img;
     else ferry_image_free(&img);

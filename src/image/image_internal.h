@@ -34,5 +34,10 @@ ferry_result fy_image_check_dims(uint32_t width, uint32_t height, uint32_t max_w
  * without changing (or copying) the pixels. */
 ferry_result fy_image_encode_png_rgb(const ferry_image *image, const ferry_png_options *options, ferry_buffer *out,
                                      ferry_error *err);
+/* An opaque grey image (red = green = blue, alpha 255) as PNG: at
+ * FERRY_PNG_STORED a grey one of its red channel (a third of the bytes),
+ * at the other efforts the bytes fy_image_encode_png_rgb writes. */
+ferry_result fy_image_encode_png_grey(const ferry_image *image, const ferry_png_options *options, ferry_buffer *out,
+                                      ferry_error *err);
 
 #endif

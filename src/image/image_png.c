@@ -180,7 +180,7 @@ typedef struct stored_part {
 
 typedef struct stored_job {
     const ferry_image *image;
-    bool rgb;
+    size_t channels; /* 1 (grey: the red channel), 3 (RGB) or 4 */
     size_t row, raw, blocks;
     uint8_t *file;
     stored_part parts[FY_PARTS_MAX];
@@ -202,7 +202,7 @@ static void stored_write_part(void *ctx, int index, int parts)
     stored_writer w = {at, NULL, 0, j->raw - from, (uint32_t)adler32_z(0, NULL, 0)};
     open_block(&w, part->first_block == 0);
     uint8_t *row_rgb = NULL;
-    if (j->rgb && !(row_rgb = malloc(j->row))) {
+    if (j->channels < 4 && !(row_rgb = malloc(j->row))) {
         part->nomem = true;
         return;
     }
@@ -213,9 +213,15 @@ static void stored_write_part(void *ctx, int index, int parts)
         size_t take = j->row - offset < to - pos ? j->row - offset : to - pos;
         const uint8_t *src = im->rgba + pixels * y;
         pos += take;
-        if (j->rgb) {
+        if (j->channels == 3) {
             row_rgb[0] = 0; /* filter: none */
             for (uint32_t x = 0; x < im->width; x++) memcpy(row_rgb + 1 + 3 * (size_t)x, src + 4 * (size_t)x, 3);
+            put_raw(&w, row_rgb + offset, take);
+            continue;
+        }
+        if (j->channels == 1) {
+            row_rgb[0] = 0;
+            for (uint32_t x = 0; x < im->width; x++) row_rgb[1 + x] = src[4 * (size_t)x];
             put_raw(&w, row_rgb + offset, take);
             continue;
         }
@@ -237,10 +243,9 @@ static void stored_write_part(void *ctx, int index, int parts)
     }
 }
 
-static ferry_result encode_stored(const ferry_image *image, bool rgb, int threads, ferry_buffer *out,
+static ferry_result encode_stored(const ferry_image *image, size_t channels, int threads, ferry_buffer *out,
                                   ferry_error *err)
 {
-    size_t channels = rgb ? 3 : 4;
     size_t row = 1 + (size_t)image->width * channels; /* width * 4 fits: checked by the caller */
     size_t raw, total;
     if (!stored_size(image, row, &raw, &total)) {
@@ -262,8 +267,8 @@ static ferry_result encode_stored(const ferry_image *image, bool rgb, int thread
     p = open_chunk(p, 13, "IHDR");
     p = put_be32(p, image->width);
     p = put_be32(p, image->height);
-    *p++ = 8;           /* bits per sample */
-    *p++ = rgb ? 2 : 6; /* colour type: RGB or RGBA */
+    *p++ = 8;                                            /* bits per sample */
+    *p++ = channels == 1 ? 0 : channels == 3 ? 2 : 6; /* colour type: grey, RGB or RGBA */
     *p++ = 0;           /* compression: deflate */
     *p++ = 0;           /* filter method 0 */
     *p++ = 0;           /* not interlaced */
@@ -272,7 +277,7 @@ static ferry_result encode_stored(const ferry_image *image, bool rgb, int thread
     stored_job job;
     memset(&job, 0, sizeof job);
     job.image = image;
-    job.rgb = rgb;
+    job.channels = channels;
     job.row = row;
     job.raw = raw;
     job.blocks = (raw + STORED_BLOCK_MAX - 1) / STORED_BLOCK_MAX;
@@ -306,8 +311,9 @@ static ferry_result encode_stored(const ferry_image *image, bool rgb, int thread
     return FERRY_OK;
 }
 
-/* opaque: 1 writes RGB whatever the alpha, -1 looks at the alpha first. */
-static ferry_result encode_png(const ferry_image *image, const ferry_png_options *options, int opaque_given,
+/* channels: 3 writes RGB whatever the alpha, 1 grey when stored (RGB
+ * otherwise), 0 looks at the alpha first. */
+static ferry_result encode_png(const ferry_image *image, const ferry_png_options *options, int channels,
                                ferry_buffer *out, ferry_error *err)
 {
     fy_error_clear(err);
@@ -332,11 +338,11 @@ static ferry_result encode_png(const ferry_image *image, const ferry_png_options
      * compression, and viewers need not consider alpha. */
     size_t count = (size_t)image->width * image->height;
     bool opaque = true;
-    if (opaque_given < 0)
+    if (!channels)
         for (size_t i = 0; i < count && opaque; i++) opaque = image->rgba[i * 4 + 3] == 255;
 
     if (options && options->effort == FERRY_PNG_STORED)
-        return encode_stored(image, opaque, options->threads, out, err);
+        return encode_stored(image, channels == 1 ? 1 : opaque ? 3 : 4, options->threads, out, err);
 
     png_ctx ctx = {out, ""};
     size_t start = out->size;
@@ -366,11 +372,17 @@ static ferry_result encode_png(const ferry_image *image, const ferry_png_options
 ferry_result ferry_image_encode_png(const ferry_image *image, const ferry_png_options *options, ferry_buffer *out,
                                     ferry_error *err)
 {
-    return encode_png(image, options, -1, out, err);
+    return encode_png(image, options, 0, out, err);
 }
 
 ferry_result fy_image_encode_png_rgb(const ferry_image *image, const ferry_png_options *options, ferry_buffer *out,
                                      ferry_error *err)
+{
+    return encode_png(image, options, 3, out, err);
+}
+
+ferry_result fy_image_encode_png_grey(const ferry_image *image, const ferry_png_options *options, ferry_buffer *out,
+                                      ferry_error *err)
 {
     return encode_png(image, options, 1, out, err);
 }
