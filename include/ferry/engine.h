@@ -96,6 +96,13 @@ typedef struct ferry_export_input {
  * ferry_asset_open does (`in` zeroed). */
 FERRY_API ferry_result ferry_export_input_open(const char *path, ferry_places *places, ferry_export_input *in,
                                                ferry_error *err);
+/* The input of an asset the caller opened from the file at `path` (its
+ * object perhaps read already, which the export then does not read again):
+ * its places found as ferry_export_input_open finds them. The asset stays
+ * the caller's, to outlive the input; ferry_export_input_close frees only
+ * what this made. */
+FERRY_API ferry_result ferry_export_input_of_asset(const ferry_asset *asset, const char *path, ferry_places *places,
+                                                   ferry_export_input *in, ferry_error *err);
 FERRY_API void ferry_export_input_close(ferry_export_input *in); /* zeroes it; a zeroed input does nothing */
 
 /* ---- what an export counted ---- */

@@ -257,8 +257,11 @@ def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], texture
     try:
         o.lods(asset.format.id, lod, triangles, error)
         if asset._path is not None:
+            # the asset as it is open (its model not read a second time),
+            # its places found from its path as the tool finds them
             err = _native.Error()
-            check(lib.ferry_export_input_open(asset._path, o.pool._h(), byref(inp), byref(err)), err, asset.name)
+            check(lib.ferry_export_input_of_asset(asset._h(), asset._path, o.pool._h(), byref(inp), byref(err)), err,
+                  asset.name)
             opened = True
         else:
             inp.asset = asset._h()

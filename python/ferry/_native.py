@@ -437,6 +437,7 @@ _declare("ferry_places_folder", POINTER(Place), _VP, c_char_p, POINTER(Error))
 _declare("ferry_places_kind", c_int, c_char_p, POINTER(c_int), POINTER(Error))
 
 _declare("ferry_export_input_open", c_int, c_char_p, _VP, POINTER(ExportInput), POINTER(Error))
+_declare("ferry_export_input_of_asset", c_int, _VP, c_char_p, _VP, POINTER(ExportInput), POINTER(Error))
 _declare("ferry_export_input_close", None, POINTER(ExportInput))
 _declare("ferry_export_report_free", None, POINTER(ExportReport))
 _declare("ferry_export_file", c_int, POINTER(ExportInput), c_char_p, POINTER(ExportOptions), POINTER(Error))

@@ -407,8 +407,9 @@ ferry_result ferry_export_file(const ferry_export_input *in, const char *out_pat
 /* ---- an input of the disk ---- */
 
 typedef struct owned_input {
-    ferry_asset *asset;
+    ferry_asset *asset;   /* NULL: the caller's */
     ferry_places *places; /* NULL: the caller's */
+    char *file;           /* ferry_export_input_of_asset's copy of the path */
 } owned_input;
 
 /* The unpacked addon a model of the disk lies in: the nearest folder at or
@@ -445,6 +446,36 @@ ferry_result ferry_export_input_open(const char *path, ferry_places *places, fer
     return fy_export_input_open_as(path, places, &ao, true, in, err);
 }
 
+/* The places of a file of the disk at `path`: its folder and the one above
+ * (from `places`), and its addon folder if `addon` and it is an ODOL model. */
+static void find_places(const char *path, ferry_places *places, bool addon, ferry_export_input *in)
+{
+    char dir[4096], up[4100];
+    ferry_error ignored; /* without its folders, nothing beside it is found: not an error */
+    if (fy_path_folder(path, dir, sizeof dir) && fy_path_parent(dir, up, sizeof up)) {
+        const ferry_place *folder = ferry_places_folder(places, dir, &ignored);
+        const ferry_place *above = ferry_places_folder(places, up, &ignored);
+        in->source = folder ? folder->source : NULL;
+        in->parent = above ? above->source : NULL;
+        /* Only an ODOL model's textures are found in its addon. */
+        ferry_format f = ferry_asset_format(in->asset);
+        if (addon && (f == FERRY_FORMAT_ODOL || f == FERRY_FORMAT_MLOD)) in->addon = fy_export_addon_of(places, dir);
+    }
+}
+
+/* The owned part of an input, with the places of its own when the caller
+ * gave none; NULL (err set) out of memory. */
+static owned_input *new_owned(ferry_places **places, ferry_error *err)
+{
+    owned_input *own = calloc(1, sizeof *own);
+    if (!own || (!*places && !(*places = own->places = ferry_places_new()))) {
+        free(own);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
+        return NULL;
+    }
+    return own;
+}
+
 ferry_result fy_export_input_open_as(const char *path, ferry_places *places, const ferry_asset_options *ao, bool addon,
                                      ferry_export_input *in, ferry_error *err)
 {
@@ -454,12 +485,8 @@ ferry_result fy_export_input_open_as(const char *path, ferry_places *places, con
         return FERRY_ERR_ARGUMENT;
     }
     memset(in, 0, sizeof *in);
-    owned_input *own = calloc(1, sizeof *own);
-    if (!own || (!places && !(places = own->places = ferry_places_new()))) {
-        free(own);
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
-        return FERRY_ERR_NOMEM;
-    }
+    owned_input *own = new_owned(&places, err);
+    if (!own) return FERRY_ERR_NOMEM;
     ferry_asset_options named = *ao;
     if (!named.name) named.name = path;
     ferry_result r = ferry_asset_open(path, &named, &own->asset, err);
@@ -473,17 +500,35 @@ ferry_result fy_export_input_open_as(const char *path, ferry_places *places, con
     in->name = ferry_asset_name(own->asset);
     in->file = in->name;
     in->path = in->name + fy_path_name_offset(in->name);
-    char dir[4096], up[4100];
-    ferry_error ignored; /* without its folders, nothing beside it is found: not an error */
-    if (fy_path_folder(path, dir, sizeof dir) && fy_path_parent(dir, up, sizeof up)) {
-        const ferry_place *folder = ferry_places_folder(places, dir, &ignored);
-        const ferry_place *above = ferry_places_folder(places, up, &ignored);
-        in->source = folder ? folder->source : NULL;
-        in->parent = above ? above->source : NULL;
-        /* Only an ODOL model's textures are found in its addon. */
-        ferry_format f = ferry_asset_format(own->asset);
-        if (addon && (f == FERRY_FORMAT_ODOL || f == FERRY_FORMAT_MLOD)) in->addon = fy_export_addon_of(places, dir);
+    find_places(path, places, addon, in);
+    return FERRY_OK;
+}
+
+ferry_result ferry_export_input_of_asset(const ferry_asset *asset, const char *path, ferry_places *places,
+                                         ferry_export_input *in, ferry_error *err)
+{
+    fy_error_clear(err);
+    if (!in || !path || !asset) {
+        fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL, "no asset, no path or no input");
+        return FERRY_ERR_ARGUMENT;
     }
+    memset(in, 0, sizeof *in);
+    owned_input *own = new_owned(&places, err);
+    if (!own) return FERRY_ERR_NOMEM;
+    size_t n = strlen(path) + 1;
+    if (!(own->file = malloc(n))) {
+        ferry_places_free(own->places);
+        free(own);
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
+        return FERRY_ERR_NOMEM;
+    }
+    memcpy(own->file, path, n);
+    in->owned = own;
+    in->asset = asset;
+    in->name = ferry_asset_name(asset);
+    in->file = own->file;
+    in->path = own->file + fy_path_name_offset(own->file);
+    find_places(path, places, true, in);
     return FERRY_OK;
 }
 
@@ -494,6 +539,7 @@ void ferry_export_input_close(ferry_export_input *in)
     if (own) {
         ferry_asset_free(own->asset);
         ferry_places_free(own->places);
+        free(own->file);
         free(own);
     }
     memset(in, 0, sizeof *in);
