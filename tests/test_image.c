@@ -730,58 +730,6 @@ static void test_stored_png(void)
     free(img.rgba);
 }
 
-/* Threads change nothing but the time: a DXT5 DDS of 260 x 770 texels
- * (edge blocks on both sides; 13 stored blocks as RGBA, 3 parts) decodes to
- * the same pixels on 1, 2, 3 and 16 threads, and its stored PNG (RGBA,
- * then RGB) is the same bytes on each. */
-static void test_threads(void)
-{
-    const uint32_t w = 260, h = 770;
-    size_t blocks = (size_t)((w + 3) / 4) * ((h + 3) / 4);
-    bytes head;
-    dds_header(&head, w, h, PF_FOURCC, "DXT5", 0, 0, 0, 0, 0);
-    size_t size = head.size + blocks * 16;
-    uint8_t *dds = malloc(size);
-    memcpy(dds, head.data, head.size);
-    uint32_t x = 12345;
-    for (size_t i = head.size; i < size; i++) {
-        x = x * 1103515245u + 12345u;
-        dds[i] = (uint8_t)(x >> 16);
-    }
-    ferry_image one;
-    ferry_error err;
-    CHECK(ferry_image_decode(dds, size, NULL, &one, &err) == FERRY_OK);
-    static const int counts[] = {2, 3, 16};
-    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-        ferry_image many;
-        ferry_image_options o = {.threads = counts[c]};
-        CHECK(ferry_image_decode(dds, size, &o, &many, &err) == FERRY_OK);
-        CHECK_MSG(one.rgba && many.rgba && memcmp(one.rgba, many.rgba, (size_t)w * h * 4) == 0,
-                  "%d threads: other pixels", counts[c]);
-        ferry_image_free(&many);
-    }
-    for (int opaque = 0; opaque < 2 && one.rgba; opaque++) {
-        if (opaque)
-            for (size_t i = 0; i < (size_t)w * h; i++) one.rgba[i * 4 + 3] = 255;
-        ferry_buffer base = {0};
-        ferry_png_options o = {.effort = FERRY_PNG_STORED};
-        CHECK(ferry_image_encode_png(&one, &o, &base, &err) == FERRY_OK);
-        for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-            ferry_buffer png = {0};
-            o.threads = counts[c];
-            CHECK(ferry_image_encode_png(&one, &o, &png, &err) == FERRY_OK);
-            CHECK_MSG(png.size == base.size && memcmp(png.data, base.data, base.size) == 0,
-                      "%s, %d threads: other bytes", opaque ? "RGB" : "RGBA", counts[c]);
-            ferry_buffer_free(&png);
-        }
-        if (opaque) check_stored_layout("260 x 770 RGB", &one, 3);
-        else check_stored_layout("260 x 770 RGBA", &one, 4);
-        ferry_buffer_free(&base);
-    }
-    ferry_image_free(&one);
-    free(dds);
-}
-
 static void test_corpus(void)
 {
     const char *dir = FERRY_SHARED_DIR "/corpus/alamo/ueaw/Textures";
@@ -894,7 +842,6 @@ int main(void)
     test_dds_levels();
     test_detection_and_png();
     test_stored_png();
-    test_threads();
     test_corpus();
     TEST_END();
 }

@@ -111,15 +111,6 @@ def _layer_collection(layer, collection):
     return None
 
 
-def _texture_threads():
-    """Every processor this process may use for one texture at a time: an
-    import is one export, and Blender waits for it."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 def import_model(operator, context, asset, name, *, view_all=False, lod=None, triangles=None, textures=True,
                  places_text="", animations=True, no_animations=False, source=None):
     """The asset as ferry's .glb, imported by Blender: returns the
@@ -135,7 +126,7 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
                                    no_textures=not textures, animations="auto" if animations else None,
                                    no_animations=no_animations, places=places,
                                    png_effort="fast" if getattr(operator, "compact_images", False) else "stored",
-                                   skin_all_bones=True, texture_threads=_texture_threads())
+                                   skin_all_bones=True)
             if view_all and asset.format.key == "odol" and lod is None:
                 # Which LOD the game shows: the library's choice in its own view.
                 view = asset.to_gltf(os.path.join(folder, "view.glb"), no_textures=True, places=places)

@@ -44,9 +44,6 @@ typedef struct ferry_alo_scene_options {
     ferry_diagnostics *diagnostics;
     struct ferry_alo_scene_report *report; /* filled on success, may be NULL */
     ferry_png_effort png_effort; /* how the embedded textures are encoded */
-    /* Threads that may decode and encode one texture (0 or 1: the calling
-     * thread only; ferry_export_options.texture_threads says more). */
-    int texture_threads;
     /* Every bone a joint of a skin even when no exported mesh is skinned
      * (ALO models, ALM meshes): importers that make bones only of skins'
      * joints (Blender's) then make one armature, its animations one
@@ -114,7 +111,6 @@ typedef struct ferry_alm_scene_options {
     ferry_alm_scene_report *report; /* may be NULL */
     ferry_diagnostics *diagnostics; /* warnings (textures not embedded, ...), may be NULL */
     ferry_png_effort png_effort;    /* how the embedded textures are encoded */
-    int texture_threads;            /* as ferry_alo_scene_options says */
     bool skin_all_bones;            /* as ferry_alo_scene_options says */
 } ferry_alm_scene_options;
 
@@ -274,7 +270,6 @@ typedef struct ferry_odol_scene_options {
      * out (the skin stays). */
     bool no_animations;
     ferry_png_effort png_effort; /* how the embedded textures are encoded */
-    int texture_threads;         /* as ferry_alo_scene_options says */
 } ferry_odol_scene_options;
 
 /* An ODOL model as a scene: a root node, under it a node per LOD converted

@@ -186,12 +186,6 @@ typedef struct ferry_export_options {
      * FERRY_PNG_STORED for a .glb read once (an import), the default for
      * files kept. */
     ferry_png_effort png_effort;
-    /* Threads that may decode and encode one texture side by side, the
-     * calling one among them (0 or 1: only the calling thread; DDS
-     * decoding and FERRY_PNG_STORED writing use them). The output is the
-     * same. For one export at a time (an import); a batch already runs its
-     * files on `jobs` threads. */
-    int texture_threads;
     /* ALO models, ALM meshes: every bone a joint of a skin, even where no
      * exported mesh is skinned (ferry_alo_scene_options.skin_all_bones), for
      * importers that make bones only of skins' joints (Blender's). */

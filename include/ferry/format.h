@@ -336,7 +336,6 @@ typedef struct ferry_asset_scene_options {
     /* ALM: a level of detail (NULL: full resolution). */
     const ferry_alm_lod_options *alm_lod;
     ferry_png_effort png_effort;    /* how embedded textures are encoded (ALO, ODOL, ALM) */
-    int texture_threads;            /* ferry_export_options says */
     bool skin_all_bones;            /* ALO, ALM: ferry_alo_scene_options says */
     ferry_diagnostics *diagnostics; /* warnings, may be NULL */
     /* Reports of the converter that ran (may be NULL). */

@@ -21,9 +21,6 @@ typedef struct ferry_image_options {
      * ferry_image_level_count of them; a TGA or PNG one. A level the file
      * does not hold is FERRY_ERR_ARGUMENT. */
     uint32_t level;
-    /* Threads that may decode a DDS's blocks side by side, the calling one
-     * among them (0 or 1: only the calling thread). The pixels are the same. */
-    int threads;
 } ferry_image_options;
 
 /* Decodes TGA (uncompressed and RLE; 8, 16, 24, 32 bits), DDS (DXT1,
@@ -62,10 +59,6 @@ typedef enum ferry_png_effort {
 
 typedef struct ferry_png_options {
     ferry_png_effort effort;
-    /* Threads that may write a FERRY_PNG_STORED file side by side, the
-     * calling one among them (0 or 1: only the calling thread). The bytes
-     * are the same. */
-    int threads;
 } ferry_png_options;
 
 /* Appends a PNG of the image to `out` (options NULL: the defaults). */

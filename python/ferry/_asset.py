@@ -575,7 +575,7 @@ class Asset:
                 lod: Union[None, int, Sequence[int]] = None, triangles: Optional[int] = None,
                 error: Optional[float] = None, no_animations: bool = False, allow_invalid: bool = False,
                 places: Optional[Places] = None, png_effort: str = "small",
-                skin_all_bones: bool = False, texture_threads: int = 1) -> Any:
+                skin_all_bones: bool = False) -> Any:
         """Writes the asset as glTF 2.0 (``.glb``, or ``.gltf`` with a
         ``.bin`` and PNG images beside it) by the library's export
         (ferry_export_file), as ``ferry convert FILE OUT.glb`` does with the
@@ -602,16 +602,13 @@ class Asset:
         import); the pixels are the same. ``skin_all_bones`` (ALO, ALM):
         every bone a joint of a skin even where no mesh is skinned, for
         importers that make bones only of skins' joints (Blender's).
-        ``texture_threads``: how many threads may decode and encode one
-        texture side by side (DDS decoding and stored PNGs use them; the
-        bytes are the same), for one import at a time.
 
         Returns a :class:`ferry.ExportReport`; raises :class:`ferry.Error`
         (its ``messages``: the validation errors of a refused asset).
         """
         from ._export import export_asset
         return export_asset(self, dest, places, textures, no_textures, animations, force, all, lod, triangles, error,
-                            no_animations, allow_invalid, png_effort, skin_all_bones, texture_threads)
+                            no_animations, allow_invalid, png_effort, skin_all_bones)
 
     # -- animations --
 

@@ -238,7 +238,7 @@ PNG_EFFORTS = ("small", "fast", "stored")
 def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], textures: Sequence[PathLike],
                  no_textures: bool, animations: Animations, force: bool, all: bool, lod: Any, triangles: Any,
                  error: Any, no_animations: bool, allow_invalid: bool, png_effort: str = "small",
-                 skin_all_bones: bool = False, texture_threads: int = 1) -> ExportReport:
+                 skin_all_bones: bool = False) -> ExportReport:
     """Asset.to_gltf: an asset opened from a path is the input the tool
     makes of that file (ferry_export_input_open: its folder, the one above,
     its addon); an archive's entry has the archive as its place; bytes have
@@ -246,11 +246,8 @@ def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], texture
     asset._h()  # a closed asset raises ValueError
     if png_effort not in PNG_EFFORTS:
         raise ValueError("png_effort %r: expected one of %s" % (png_effort, ", ".join(map(repr, PNG_EFFORTS))))
-    if not isinstance(texture_threads, int) or isinstance(texture_threads, bool) or texture_threads < 1:
-        raise ValueError("texture_threads %r: expected a whole number of at least 1" % (texture_threads,))
     o = _Options(places, textures, no_textures, animations, force, all, no_animations, allow_invalid)
     o.struct.png_effort = PNG_EFFORTS.index(png_effort)
-    o.struct.texture_threads = min(texture_threads, 1 << 16)
     o.struct.skin_all_bones = skin_all_bones
     inp = _native.ExportInput()
     opened = False

@@ -463,27 +463,6 @@ def test_to_gltf_png_efforts(tmp_path):
                     for t in range(h - 1, -1, -1)]
 
 
-def test_to_gltf_texture_threads(tmp_path):
-    # a texture large enough for its stored PNG to be written in parts
-    # (512 x 300 RGB: 8 stored blocks); threads change no byte of the .glb
-    (tmp_path / "walker.alo").write_bytes(WALKER.read_bytes())
-    w, h = 512, 300
-    pixels = bytes(v for y in range(h) for x in range(w) for v in ((x * 3) & 255, (y * 5) & 255, (x ^ y) & 255))
-    (tmp_path / "walker.tga").write_bytes(struct.pack("<BBBHHBHHHHBB", 0, 0, 2, 0, 0, 0, 0, 0, w, h, 24, 0)
-                                          + pixels)
-    with ferry.open(tmp_path / "walker.alo") as a:
-        for threads in (1, 2, 4):
-            a.to_gltf(tmp_path / ("t%d.glb" % threads), png_effort="stored", texture_threads=threads)
-        for wrong in (0, -1, True, 1.5):
-            with pytest.raises(ValueError, match="texture_threads"):
-                a.to_gltf(tmp_path / "wrong.glb", texture_threads=wrong)
-    assert not (tmp_path / "wrong.glb").exists()
-    one = (tmp_path / "t1.glb").read_bytes()
-    assert (tmp_path / "t2.glb").read_bytes() == one and (tmp_path / "t4.glb").read_bytes() == one
-    (png,) = _glb_pngs(tmp_path / "t2.glb")
-    assert _png_pixels(png)[:2] == (w, h)
-
-
 # ---- textures ----
 
 def test_to_png(tmp_path):

@@ -69,9 +69,8 @@ static inline uint64_t fy_dxt_size(uint32_t width, uint32_t height, fy_dxt_kind 
 }
 
 /* Decodes the blocks at `src` (fy_dxt_size bytes) into img->rgba, whose
- * width and height are set and pixels allocated; on up to `threads` threads
- * (rows of blocks apart) when the image is large enough to gain from them. */
-void fy_dxt_decode(const uint8_t *src, fy_dxt_kind kind, ferry_image *img, int threads);
+ * width and height are set and pixels allocated. */
+void fy_dxt_decode(const uint8_t *src, fy_dxt_kind kind, ferry_image *img);
 
 /* The DXT1 (dxt5 false: alpha dropped) or DXT5 blocks of an RGBA image of
  * w x h pixels into `out` (fy_dxt_size bytes), by stb_dxt at its high

@@ -4,7 +4,6 @@
  * encodes may run on several threads). */
 #include "codec.h"
 #include "../core/core.h"
-#include "../core/platform.h"
 
 #include <stb_dxt.h>
 #include <string.h>
@@ -72,16 +71,13 @@ static void decode_dxt5_alpha(const uint8_t *b, uint8_t px[16][4])
     for (int i = 0; i < 16; i++) px[i][3] = pal[(bits >> (3 * i)) & 7u];
 }
 
-/* Block rows [by0, by1) of the image, from the blocks at `src` (the
- * image's first). */
-static void decode_rows(const uint8_t *src, fy_dxt_kind kind, ferry_image *img, uint64_t by0, uint64_t by1)
+void fy_dxt_decode(const uint8_t *src, fy_dxt_kind kind, ferry_image *img)
 {
     /* In 64 bits: a caller may raise the limits to 2^32 - 1. */
-    uint64_t bw = ((uint64_t)img->width + 3) / 4;
+    uint64_t bw = ((uint64_t)img->width + 3) / 4, bh = ((uint64_t)img->height + 3) / 4;
     size_t block_size = kind == FY_DXT1 ? 8 : 16;
-    src += (size_t)(by0 * bw) * block_size;
     uint8_t px[16][4];
-    for (uint64_t by = by0; by < by1; by++) {
+    for (uint64_t by = 0; by < bh; by++) {
         for (uint64_t bx = 0; bx < bw; bx++, src += block_size) {
             if (kind == FY_DXT1) {
                 decode_colour_block(src, true, px);
@@ -108,28 +104,6 @@ static void decode_rows(const uint8_t *src, fy_dxt_kind kind, ferry_image *img, 
             }
         }
     }
-}
-
-typedef struct decode_job {
-    const uint8_t *src;
-    fy_dxt_kind kind;
-    ferry_image *img;
-} decode_job;
-
-static void decode_part(void *ctx, int part, int parts)
-{
-    decode_job *j = ctx;
-    uint64_t bh = ((uint64_t)j->img->height + 3) / 4;
-    decode_rows(j->src, j->kind, j->img, bh * (uint64_t)part / (uint64_t)parts,
-                bh * (uint64_t)(part + 1) / (uint64_t)parts);
-}
-
-void fy_dxt_decode(const uint8_t *src, fy_dxt_kind kind, ferry_image *img, int threads)
-{
-    /* Below 256 x 256 texels a thread costs about what it saves. */
-    uint64_t pixels = (uint64_t)img->width * img->height;
-    decode_job job = {src, kind, img};
-    fy_run_parts(pixels >= (1u << 16) ? threads : 1, decode_part, &job);
 }
 
 /* ---- encoding ---- */

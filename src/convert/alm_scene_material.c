@@ -29,7 +29,7 @@ static int32_t add_png(fy_alm_build *b, uint8_t *rgba, uint32_t width, uint32_t 
     ferry_image img = {width, height, rgba};
     ferry_buffer png = {0};
     ferry_error e;
-    ferry_result r = ferry_image_encode_png(&img, &(ferry_png_options){b->opts->png_effort, b->opts->texture_threads}, &png, &e);
+    ferry_result r = ferry_image_encode_png(&img, &(ferry_png_options){b->opts->png_effort}, &png, &e);
     free(rgba);
     if (r != FERRY_OK || png.failed) {
         ferry_buffer_free(&png);

@@ -141,7 +141,7 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
             *unusable = "could not be read";
             return -1;
         }
-        r = ferry_image_decode(data, size, &(ferry_image_options){.threads = b->opts->texture_threads}, &img, &e);
+        r = ferry_image_decode(data, size, NULL, &img, &e);
         ferry_file_source_release(source, data, size);
         if (r != FERRY_OK) {
             char msg[300];
@@ -158,7 +158,7 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     if (variant == FY_TEXTURE_ADDITIVE) additive_to_alpha(&img);
     else if (variant == FY_TEXTURE_MASK) alpha_to_grey(&img);
     ferry_buffer png = {0};
-    const ferry_png_options png_options = {b->opts->png_effort, b->opts->texture_threads};
+    const ferry_png_options png_options = {b->opts->png_effort};
     if (variant == FY_TEXTURE_OPAQUE) r = fy_image_encode_png_rgb(&img, &png_options, &png, &e);
     else if (variant == FY_TEXTURE_MASK) r = fy_image_encode_png_grey(&img, &png_options, &png, &e);
     else r = ferry_image_encode_png(&img, &png_options, &png, &e);

@@ -373,7 +373,7 @@ static void embed(fy_odol_textures *t, fy_odol_texture *e, bool *nomem)
         e->alpha = alpha_mode(&img, flags);
     }
     ferry_buffer png = {0};
-    ferry_result r = ferry_image_encode_png(&img, &(ferry_png_options){t->opts->png_effort, t->opts->texture_threads}, &png, &err);
+    ferry_result r = ferry_image_encode_png(&img, &(ferry_png_options){t->opts->png_effort}, &png, &err);
     ferry_image_free(&img);
     if (r != FERRY_OK || png.failed || t->scene->image_count >= t->image_capacity) {
         ferry_buffer_free(&png);

@@ -226,12 +226,4 @@ void fy_thread_join(fy_thread *t);
 /* Processors this process may run on now (at least 1). */
 int fy_cpu_count(void);
 
-/* Calls fn(ctx, part, parts) for each part of `parts` (at most
- * FY_PARTS_MAX), part 0 on the calling thread and the others on threads of
- * their own, and returns when all have. A part whose thread cannot start
- * (WebAssembly has none) runs on the calling thread: the work is done
- * either way. */
-#define FY_PARTS_MAX 16
-void fy_run_parts(int parts, void (*fn)(void *ctx, int part, int parts), void *ctx);
-
 #endif

@@ -75,7 +75,6 @@ ferry_result fy_export_to_scene(fy_export *x, ferry_asset_scene_options *so, fer
 {
     so->diagnostics = diags;
     so->png_effort = x->o->png_effort;
-    so->texture_threads = x->o->texture_threads;
     so->skin_all_bones = x->o->skin_all_bones;
     ferry_error e;
     fy_error_clear(&e);

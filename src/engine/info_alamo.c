@@ -110,7 +110,6 @@ FY_TO_SCENE(alo)
         o.diagnostics = options->diagnostics;
         o.report = options->alo_report;
         o.png_effort = options->png_effort;
-        o.texture_threads = options->texture_threads;
         o.skin_all_bones = options->skin_all_bones;
         r = ferry_alo_to_scene(object, &o, out, err);
     }

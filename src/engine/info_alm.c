@@ -24,7 +24,6 @@ FY_TO_SCENE(alm)
         o.report = options->alm_report;
         o.diagnostics = options->diagnostics;
         o.png_effort = options->png_effort;
-        o.texture_threads = options->texture_threads;
         o.skin_all_bones = options->skin_all_bones;
     }
     o.lod = lod;

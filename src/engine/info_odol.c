@@ -27,7 +27,6 @@ FY_TO_SCENE(odol)
         o.report = options->odol_report;
         o.no_animations = options->no_animations;
         o.png_effort = options->png_effort;
-        o.texture_threads = options->texture_threads;
     }
     return ferry_odol_to_scene(object, &o, out, err);
 }

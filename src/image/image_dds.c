@@ -125,8 +125,8 @@ static uint64_t level_bytes(dds_kind kind, const dds_masks *m, uint32_t w, uint3
 }
 
 ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_width,
-                                 uint32_t max_height, uint32_t level, int threads, ferry_image *out,
-                                 uint32_t *level_count, ferry_error *err)
+                                 uint32_t max_height, uint32_t level, ferry_image *out, uint32_t *level_count,
+                                 ferry_error *err)
 {
     if (level_count) *level_count = 0;
     fy_cursor c = fy_cursor_make(data, 0, size, err, NULL);
@@ -286,6 +286,6 @@ ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_
     if (kind == DDS_MASKS)
         decode_masks(pixels, &m, out);
     else
-        fy_dxt_decode(pixels, kind == DDS_DXT1 ? FY_DXT1 : kind == DDS_DXT3 ? FY_DXT3 : FY_DXT5, out, threads);
+        fy_dxt_decode(pixels, kind == DDS_DXT1 ? FY_DXT1 : kind == DDS_DXT3 ? FY_DXT3 : FY_DXT5, out);
     return FERRY_OK;
 }

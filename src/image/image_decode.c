@@ -100,7 +100,7 @@ ferry_result ferry_image_decode(const uint8_t *data, size_t size, const ferry_im
     size_t magic_len = size < 4 ? size : 4;
     uint32_t level = options ? options->level : 0;
     if (memcmp(data, "DDS ", magic_len) == 0)
-        return fy_image_decode_dds(data, size, max_w, max_h, level, options ? options->threads : 1, out, NULL, err);
+        return fy_image_decode_dds(data, size, max_w, max_h, level, out, NULL, err);
     if (level > 0) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
                      "mip level %" PRIu32 " asked of an image with one level (only a DDS holds more)", level);
@@ -125,7 +125,7 @@ uint32_t ferry_image_level_count(const uint8_t *data, size_t size)
         uint32_t count = 0;
         ferry_image none = {0, 0, NULL};
         ferry_error err;
-        if (fy_image_decode_dds(data, size, FY_IMAGE_DEFAULT_MAX, FY_IMAGE_DEFAULT_MAX, UINT32_MAX, 1, &none, &count, &err) ==
+        if (fy_image_decode_dds(data, size, FY_IMAGE_DEFAULT_MAX, FY_IMAGE_DEFAULT_MAX, UINT32_MAX, &none, &count, &err) ==
             FERRY_OK)
             ferry_image_free(&none);
         return count;

@@ -15,11 +15,10 @@ ferry_result fy_image_decode_tga(const uint8_t *data, size_t size, uint32_t max_
 ferry_result fy_image_decode_png(const uint8_t *data, size_t size, uint32_t max_width,
                                  uint32_t max_height, ferry_image *out, ferry_error *err);
 /* `level`: the mip level to decode (0: the top); *level_count (may be
- * NULL) gets the levels the file holds whole, also when level is past them.
- * `threads`: how many may decode DXT blocks side by side. */
+ * NULL) gets the levels the file holds whole, also when level is past them. */
 ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_width,
-                                 uint32_t max_height, uint32_t level, int threads, ferry_image *out,
-                                 uint32_t *level_count, ferry_error *err);
+                                 uint32_t max_height, uint32_t level, ferry_image *out, uint32_t *level_count,
+                                 ferry_error *err);
 
 /* Checks width x height against the limits (and against what size_t can
  * address as RGBA), then allocates the RGBA pixels. Located errors point at

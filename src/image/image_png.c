@@ -5,7 +5,6 @@
 #include "image_internal.h"
 
 #include "../codec/codec.h"
-#include "../core/platform.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -165,86 +164,7 @@ static bool stored_size(const ferry_image *image, size_t row, size_t *raw, size_
     return true;
 }
 
-/* One part of the rows: whole stored blocks [first_block, end_block), each
- * in its IDAT at a place known from the sizes alone, so parts are written
- * side by side. The part holding the last block leaves its IDAT open for
- * the adler32 of all the parts. */
-typedef struct stored_part {
-    size_t first_block, end_block;
-    uint32_t adler;       /* of this part's bytes */
-    size_t raw_size;      /* this part's bytes of rows */
-    uint8_t *end;         /* the last part: after its bytes */
-    uint8_t *open_chunk;  /* the last part: its IDAT's type field */
-    bool nomem;
-} stored_part;
-
-typedef struct stored_job {
-    const ferry_image *image;
-    size_t channels; /* 1 (grey: the red channel), 3 (RGB) or 4 */
-    size_t row, raw, blocks;
-    uint8_t *file;
-    stored_part parts[FY_PARTS_MAX];
-} stored_job;
-
-static void stored_write_part(void *ctx, int index, int parts)
-{
-    stored_job *j = ctx;
-    stored_part *part = &j->parts[index];
-    part->first_block = j->blocks * (size_t)index / (size_t)parts;
-    part->end_block = j->blocks * (size_t)(index + 1) / (size_t)parts;
-    if (part->first_block == part->end_block) return;
-    size_t from = part->first_block * STORED_BLOCK_MAX;
-    size_t to = part->end_block == j->blocks ? j->raw : part->end_block * STORED_BLOCK_MAX;
-    part->raw_size = to - from;
-    /* The first IDAT also holds the zlib header; every other is 17 bytes
-     * of chunk and block header around 65,535 bytes of rows. */
-    uint8_t *at = j->file + 33 + part->first_block * (STORED_BLOCK_MAX + 17) + (part->first_block ? 2 : 0);
-    stored_writer w = {at, NULL, 0, j->raw - from, (uint32_t)adler32_z(0, NULL, 0)};
-    open_block(&w, part->first_block == 0);
-    uint8_t *row_rgb = NULL;
-    if (j->channels < 4 && !(row_rgb = malloc(j->row))) {
-        part->nomem = true;
-        return;
-    }
-    const ferry_image *im = j->image;
-    size_t pixels = (size_t)im->width * 4;
-    for (size_t pos = from; pos < to;) {
-        size_t y = pos / j->row, offset = pos % j->row;
-        size_t take = j->row - offset < to - pos ? j->row - offset : to - pos;
-        const uint8_t *src = im->rgba + pixels * y;
-        pos += take;
-        if (j->channels == 3) {
-            row_rgb[0] = 0; /* filter: none */
-            for (uint32_t x = 0; x < im->width; x++) memcpy(row_rgb + 1 + 3 * (size_t)x, src + 4 * (size_t)x, 3);
-            put_raw(&w, row_rgb + offset, take);
-            continue;
-        }
-        if (j->channels == 1) {
-            row_rgb[0] = 0;
-            for (uint32_t x = 0; x < im->width; x++) row_rgb[1 + x] = src[4 * (size_t)x];
-            put_raw(&w, row_rgb + offset, take);
-            continue;
-        }
-        if (offset == 0) {
-            static const uint8_t no_filter = 0;
-            put_raw(&w, &no_filter, 1);
-            offset = 1;
-            take--;
-        }
-        put_raw(&w, src + offset - 1, take);
-    }
-    free(row_rgb);
-    part->adler = w.adler;
-    if (part->end_block == j->blocks) {
-        part->end = w.p;
-        part->open_chunk = w.chunk;
-    } else {
-        close_chunk(&w.p, w.chunk);
-    }
-}
-
-static ferry_result encode_stored(const ferry_image *image, size_t channels, int threads, ferry_buffer *out,
-                                  ferry_error *err)
+static ferry_result encode_stored(const ferry_image *image, size_t channels, ferry_buffer *out, ferry_error *err)
 {
     size_t row = 1 + (size_t)image->width * channels; /* width * 4 fits: checked by the caller */
     size_t raw, total;
@@ -254,60 +174,55 @@ static ferry_result encode_stored(const ferry_image *image, size_t channels, int
                      image->height);
         return FERRY_ERR_ARGUMENT;
     }
+    uint8_t *row_bytes = NULL;
+    if (channels < 4 && !(row_bytes = malloc(row))) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory encoding PNG");
+        return FERRY_ERR_NOMEM;
+    }
     if (!fy_buf_reserve(out, total)) {
+        free(row_bytes);
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory growing the output buffer");
         return FERRY_ERR_NOMEM;
     }
     uint8_t *start = out->data + out->size;
-    uint8_t *p = start;
+    stored_writer w = {start, NULL, 0, raw, (uint32_t)adler32_z(0, NULL, 0)};
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    memcpy(p, signature, 8);
-    p += 8;
-    uint8_t *type = p + 4;
-    p = open_chunk(p, 13, "IHDR");
-    p = put_be32(p, image->width);
-    p = put_be32(p, image->height);
-    *p++ = 8;                                            /* bits per sample */
-    *p++ = channels == 1 ? 0 : channels == 3 ? 2 : 6; /* colour type: grey, RGB or RGBA */
-    *p++ = 0;           /* compression: deflate */
-    *p++ = 0;           /* filter method 0 */
-    *p++ = 0;           /* not interlaced */
-    close_chunk(&p, type);
-
-    stored_job job;
-    memset(&job, 0, sizeof job);
-    job.image = image;
-    job.channels = channels;
-    job.row = row;
-    job.raw = raw;
-    job.blocks = (raw + STORED_BLOCK_MAX - 1) / STORED_BLOCK_MAX;
-    job.file = start;
-    /* A part of less than 4 blocks (256 KiB) gains less than its thread costs. */
-    size_t most = job.blocks / 4 ? job.blocks / 4 : 1;
-    int parts = threads < 1 ? 1 : threads > FY_PARTS_MAX ? FY_PARTS_MAX : threads;
-    if ((size_t)parts > most) parts = (int)most;
-    fy_run_parts(parts, stored_write_part, &job);
-
-    uint32_t adler = job.parts[0].adler;
-    stored_part *last = &job.parts[0];
-    bool nomem = false;
-    for (int i = 0; i < parts; i++) {
-        stored_part *part = &job.parts[i];
-        nomem |= part->nomem;
-        if (part->first_block == part->end_block) continue;
-        if (i) adler = (uint32_t)adler32_combine(adler, part->adler, (z_off_t)part->raw_size);
-        last = part;
+    memcpy(w.p, signature, 8);
+    w.p += 8;
+    uint8_t *type = w.p + 4;
+    w.p = open_chunk(w.p, 13, "IHDR");
+    w.p = put_be32(w.p, image->width);
+    w.p = put_be32(w.p, image->height);
+    *w.p++ = 8;                                            /* bits per sample */
+    *w.p++ = channels == 1 ? 0 : channels == 3 ? 2 : 6; /* colour type: grey, RGB or RGBA */
+    *w.p++ = 0;                                            /* compression: deflate */
+    *w.p++ = 0;                                            /* filter method 0 */
+    *w.p++ = 0;                                            /* not interlaced */
+    close_chunk(&w.p, type);
+    open_block(&w, true);
+    size_t pixels = (size_t)image->width * 4;
+    for (uint32_t y = 0; y < image->height; y++) {
+        const uint8_t *src = image->rgba + pixels * y;
+        if (channels == 4) {
+            static const uint8_t no_filter = 0;
+            put_raw(&w, &no_filter, 1);
+            put_raw(&w, src, pixels);
+            continue;
+        }
+        row_bytes[0] = 0; /* filter: none */
+        if (channels == 3)
+            for (uint32_t x = 0; x < image->width; x++) memcpy(row_bytes + 1 + 3 * (size_t)x, src + 4 * (size_t)x, 3);
+        else /* grey: the red channel */
+            for (uint32_t x = 0; x < image->width; x++) row_bytes[1 + x] = src[4 * (size_t)x];
+        put_raw(&w, row_bytes, row);
     }
-    if (nomem) {
-        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory encoding PNG");
-        return FERRY_ERR_NOMEM;
-    }
-    p = put_be32(last->end, adler);
-    close_chunk(&p, last->open_chunk);
-    type = p + 4;
-    p = open_chunk(p, 0, "IEND");
-    close_chunk(&p, type);
-    out->size += (size_t)(p - start);
+    free(row_bytes);
+    w.p = put_be32(w.p, w.adler);
+    close_chunk(&w.p, w.chunk);
+    type = w.p + 4;
+    w.p = open_chunk(w.p, 0, "IEND");
+    close_chunk(&w.p, type);
+    out->size += (size_t)(w.p - start);
     return FERRY_OK;
 }
 
@@ -342,7 +257,7 @@ static ferry_result encode_png(const ferry_image *image, const ferry_png_options
         for (size_t i = 0; i < count && opaque; i++) opaque = image->rgba[i * 4 + 3] == 255;
 
     if (options && options->effort == FERRY_PNG_STORED)
-        return encode_stored(image, channels == 1 ? 1 : opaque ? 3 : 4, options->threads, out, err);
+        return encode_stored(image, channels == 1 ? 1 : opaque ? 3 : 4, out, err);
 
     png_ctx ctx = {out, ""};
     size_t start = out->size;

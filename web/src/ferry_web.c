@@ -1014,7 +1014,7 @@ FW_API fw_image *fw_texture(fw_asset *h, int level)
         free(i);
         return NULL;
     } else {
-        ferry_image_options o = {.level = (uint32_t)(level < 0 ? 0 : level)};
+        ferry_image_options o = {0, 0, (uint32_t)(level < 0 ? 0 : level)};
         r = ferry_image_decode(h->bytes, h->size, &o, &i->image, &err);
     }
     if (r != FERRY_OK) {

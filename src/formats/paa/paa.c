@@ -370,7 +370,7 @@ ferry_result ferry_paa_decode_mip(const ferry_paa *paa, size_t level, ferry_imag
         }
         break;
     default:
-        fy_dxt_decode(px, dxt_kind(paa->type), image, 1);
+        fy_dxt_decode(px, dxt_kind(paa->type), image);
         break;
     }
     free(tmp);
