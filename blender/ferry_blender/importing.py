@@ -136,8 +136,8 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             operator.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         bridge.report_messages(operator, [m for m in report.messages if m.kind != "error"])
-        doc = bridge.glb_document(glb)
-        extras = _animation_extras(doc)
+        glb_doc = bridge.glb_document(glb)
+        extras = _animation_extras(glb_doc.doc) if glb_doc.may_have("animations") else {}
         fps = next((x.get("fps") for x in extras.values() if x.get("fps")), None)
         if fps:
             # One game frame, one Blender frame: the importer turns seconds
@@ -149,7 +149,7 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             # Names as the importer gave them, before the roots are renamed:
             # it names an action ANIMATION_OBJECT.
             owners = [o.name for o in objects] + [o.data.name for o in objects if o.type == "MESH"]
-            bridge.keep_names(doc, objects)
+            bridge.keep_names(glb_doc, objects)
         except Exception as e:  # the importer's own failure, said as it is
             operator.report({"ERROR"}, "%s: Blender's glTF importer failed on ferry's glTF: %s" % (asset.name, e))
             return {"CANCELLED"}
