@@ -276,6 +276,25 @@ int main(void)
     }
     ferry_diagnostics_free(&diags);
 
+    /* no_faction_masks: the colorize material keeps its colour image, but
+     * no mask image and no extras naming one; the plain image stays. */
+    options.no_faction_masks = true;
+    options.diagnostics = NULL;
+    CHECK(ferry_alo_to_scene(&model, &options, &scene, &err) == FERRY_OK);
+    if (scene) {
+        CHECK_EQ_U(scene->image_count, 2);
+        const ferry_scene_material *body = material_of(scene, "Body"), *plain = material_of(scene, "Plain");
+        CHECK(body && FY_REF(body, base_color_image) >= 0);
+        CHECK(plain && FY_REF(plain, base_color_image) >= 0 && body &&
+              FY_REF(plain, base_color_image) != FY_REF(body, base_color_image));
+        for (size_t i = 0; i < scene->image_count; i++) CHECK(strstr(scene->images[i].name, "mask") == NULL);
+        json_t *x = body ? json_loads(test_extras_text(body->extras), 0, NULL) : NULL;
+        CHECK(x && json_object_get(x, "faction_mask") == NULL && json_object_get(x, "shader") != NULL);
+        json_decref(x);
+        ferry_scene_free(scene);
+    }
+    options.no_faction_masks = false;
+
     /* --no-textures: nothing embedded, nothing reported missing, blended shaders still blended. */
     options.skip_textures = true;
     options.diagnostics = NULL;

@@ -25,8 +25,8 @@ MODEL_EXTENSIONS = (".alo", ".p3d", ".alm")
 
 # ---- after Blender's importer ----
 
-def _animation_extras(doc):
-    return {a.get("name", ""): a.get("extras") or {} for a in doc.get("animations", [])}
+def _animation_extras(animations):
+    return {a.get("name", ""): a.get("extras") or {} for a in animations}
 
 
 def _rename_actions(actions, owners, extras):
@@ -72,7 +72,7 @@ def _hold_to_end(action, extras):
             key = points.insert(end, value, options={"FAST"})
             key.interpolation = interpolation
             last.interpolation = "CONSTANT" if interpolation == "CONSTANT" else last.interpolation
-        fc.update()
+            fc.update()  # the curves left as they were need none
 
 
 def _hide_collection(context, objects, name):
@@ -126,7 +126,7 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
                                    no_textures=not textures, animations="auto" if animations else None,
                                    no_animations=no_animations, places=places,
                                    png_effort="fast" if getattr(operator, "compact_images", False) else "stored",
-                                   skin_all_bones=True)
+                                   skin_all_bones=True, faction_masks=False)
             if view_all and asset.format.key == "odol" and lod is None:
                 # Which LOD the game shows: the library's choice in its own view.
                 view = asset.to_gltf(os.path.join(folder, "view.glb"), no_textures=True, places=places)
@@ -137,7 +137,7 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             return {"CANCELLED"}
         bridge.report_messages(operator, [m for m in report.messages if m.kind != "error"])
         glb_doc = bridge.glb_document(glb)
-        extras = _animation_extras(glb_doc.doc) if glb_doc.may_have("animations") else {}
+        extras = _animation_extras(glb_doc.animations()) if glb_doc.may_have("animations") else {}
         fps = next((x.get("fps") for x in extras.values() if x.get("fps")), None)
         if fps:
             # One game frame, one Blender frame: the importer turns seconds

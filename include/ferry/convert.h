@@ -49,6 +49,12 @@ typedef struct ferry_alo_scene_options {
      * joints (Blender's) then make one armature, its animations one
      * action. The skin is used by no mesh then. */
     bool skin_all_bones;
+    /* A colorize shader's faction-colour mask (its base texture's alpha)
+     * is by default a grey image of its own, named by the material's
+     * extras ("faction_mask"); with this set, neither: for an importer that
+     * makes nothing of an image no material slot uses (Blender's), it would
+     * be decoded and written for nothing. */
+    bool no_faction_masks;
 } ferry_alo_scene_options;
 
 /* What ferry_alo_to_scene made and left out, filled on success. */

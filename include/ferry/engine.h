@@ -190,6 +190,11 @@ typedef struct ferry_export_options {
      * exported mesh is skinned (ferry_alo_scene_options.skin_all_bones), for
      * importers that make bones only of skins' joints (Blender's). */
     bool skin_all_bones;
+    /* ALO models: no faction-colour mask images (a colorize shader's base
+     * texture alpha, ferry_alo_scene_options.no_faction_masks), for
+     * importers that make nothing of an image no material slot uses
+     * (Blender's). */
+    bool no_faction_masks;
     /* Export an input validation finds errors in (each said as a finding,
      * then FERRY_EXPORT_CONVERTED_ANYWAY); by default it is refused
      * (FERRY_EXPORT_NOT_CONVERTED), in every format, as validate says. */

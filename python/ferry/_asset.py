@@ -575,7 +575,7 @@ class Asset:
                 lod: Union[None, int, Sequence[int]] = None, triangles: Optional[int] = None,
                 error: Optional[float] = None, no_animations: bool = False, allow_invalid: bool = False,
                 places: Optional[Places] = None, png_effort: str = "small",
-                skin_all_bones: bool = False) -> Any:
+                skin_all_bones: bool = False, faction_masks: bool = True) -> Any:
         """Writes the asset as glTF 2.0 (``.glb``, or ``.gltf`` with a
         ``.bin`` and PNG images beside it) by the library's export
         (ferry_export_file), as ``ferry convert FILE OUT.glb`` does with the
@@ -602,13 +602,16 @@ class Asset:
         import); the pixels are the same. ``skin_all_bones`` (ALO, ALM):
         every bone a joint of a skin even where no mesh is skinned, for
         importers that make bones only of skins' joints (Blender's).
+        ``faction_masks=False`` (ALO): no faction-colour mask image for a
+        colorize shader (nor the material extras naming it), for importers
+        that make nothing of an image no material slot uses (Blender's).
 
         Returns a :class:`ferry.ExportReport`; raises :class:`ferry.Error`
         (its ``messages``: the validation errors of a refused asset).
         """
         from ._export import export_asset
         return export_asset(self, dest, places, textures, no_textures, animations, force, all, lod, triangles, error,
-                            no_animations, allow_invalid, png_effort, skin_all_bones)
+                            no_animations, allow_invalid, png_effort, skin_all_bones, faction_masks)
 
     # -- animations --
 

@@ -238,7 +238,7 @@ PNG_EFFORTS = ("small", "fast", "stored")
 def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], textures: Sequence[PathLike],
                  no_textures: bool, animations: Animations, force: bool, all: bool, lod: Any, triangles: Any,
                  error: Any, no_animations: bool, allow_invalid: bool, png_effort: str = "small",
-                 skin_all_bones: bool = False) -> ExportReport:
+                 skin_all_bones: bool = False, faction_masks: bool = True) -> ExportReport:
     """Asset.to_gltf: an asset opened from a path is the input the tool
     makes of that file (ferry_export_input_open: its folder, the one above,
     its addon); an archive's entry has the archive as its place; bytes have
@@ -249,6 +249,7 @@ def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], texture
     o = _Options(places, textures, no_textures, animations, force, all, no_animations, allow_invalid)
     o.struct.png_effort = PNG_EFFORTS.index(png_effort)
     o.struct.skin_all_bones = skin_all_bones
+    o.struct.no_faction_masks = not faction_masks
     inp = _native.ExportInput()
     opened = False
     try:

@@ -308,7 +308,8 @@ int32_t fy_alo_material(fy_alo_build *b, const ferry_alo_mesh *mesh, size_t subm
     if (base) {
         fy_texture_variant v = additive ? FY_TEXTURE_ADDITIVE : colorize ? FY_TEXTURE_OPAQUE : FY_TEXTURE_PLAIN;
         FY_SET_REF(m, base_color_image, texture_image(b, base->texture, v, &nomem));
-        if (colorize && m->has_base_color_image) mask_image = texture_image(b, base->texture, FY_TEXTURE_MASK, &nomem);
+        if (colorize && m->has_base_color_image && !b->opts->no_faction_masks)
+            mask_image = texture_image(b, base->texture, FY_TEXTURE_MASK, &nomem);
     }
     const ferry_alo_shader_param *normal = find_param(am, "NormalTexture", FERRY_ALO_PARAM_TEXTURE);
     if (normal) FY_SET_REF(m, normal_image, texture_image(b, normal->texture, FY_TEXTURE_PLAIN, &nomem));

@@ -111,6 +111,7 @@ FY_TO_SCENE(alo)
         o.report = options->alo_report;
         o.png_effort = options->png_effort;
         o.skin_all_bones = options->skin_all_bones;
+        o.no_faction_masks = options->no_faction_masks;
         r = ferry_alo_to_scene(object, &o, out, err);
     }
     for (size_t i = 0; i < got && anims; i++) fy_asset_object_put(options->animations[i], (void *)anims[i], temporary[i]);
