@@ -281,13 +281,11 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
                                   CLI_VALUE("--lod", &choice, take_lod, "%s needs a value"),
                                   CLI_VALUE("--triangles", &choice, take_lod, "%s needs a value"),
                                   CLI_VALUE("--error", &choice, take_lod, "%s needs a value"), {0}};
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, NULL, "option '%s' does not apply to ALM conversions", files, 2,
-                                       CLI_THIRD_FILE}, argc, argv, &count);
+    int status =
+        cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to ALM conversions", NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     int chosen = choice.chosen;
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     if (chosen > 1) return cli_usage_error("convert", "choose one of --lod, --triangles and --error");
     /* The input by content (cmd_convert.c's route), the output by its name. */
     bool in_alm = source == FERRY_FORMAT_ALM;

@@ -130,12 +130,10 @@ static int to_layout(const char *in, const char *out, unsigned layout, ferry_for
 int cli_config_convert(int argc, char **argv, ferry_format source)
 {
     const char *files[2] = {NULL, NULL}, *in, *out;
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", NULL, NULL, "option '%s' does not apply to config conversions", files, 2,
-                                       CLI_THIRD_FILE}, argc, argv, &count);
+    int status =
+        cli_convert_args(argc, argv, NULL, NULL, "option '%s' does not apply to config conversions", NULL, files);
     if (status != CLI_OK) return status;
     in = files[0], out = files[1];
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     if (has_any_ext(out, text_exts, COUNT(text_exts))) return to_layout(in, out, FERRY_LAYOUT_TEXT, source);
     if (!has_any_ext(out, rap_exts, COUNT(rap_exts)))
         return cli_usage_error("convert",

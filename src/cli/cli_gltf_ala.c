@@ -54,13 +54,11 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         {"--ala-format", &ala_format, cli_take_ala_format, "%s needs a value", "--ala-format takes 1 or 2"},
         CLI_VALUE("--model", &model_path, cli_take_text, "%s needs a value"),
         {"--fps", &fps, take_fps, "%s needs a value", "--fps takes a number above 0 and at most 1000, not '%s'"}, {0}};
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, cli_gltf_ala_convert_help,
-                                       "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)",
-                                       files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    int status = cli_convert_args(argc, argv, options, cli_gltf_ala_convert_help,
+                                  "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)", NULL,
+                                  files);
     if (status != CLI_OK) return CLI_STATUS(status);
     const char *in = files[0], *out = files[1];
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     ferry_error err;
     ferry_scene *scene = NULL;
     ferry_gltf_read_options ro = {0};

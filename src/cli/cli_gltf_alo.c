@@ -91,15 +91,10 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
 static ferry_scene *scene_args(int argc, char **argv, const cli_option *options, const char *unknown, const char **files,
                                int *status)
 {
-    size_t count;
-    *status = cli_parse(&(cli_args){"convert", options, cli_gltf_alo_convert_help, unknown, files, 2, CLI_THIRD_FILE}, argc,
-                        argv, &count);
+    *status =
+        cli_convert_args(argc, argv, options, cli_gltf_alo_convert_help, unknown, "expected IN and OUT files", files);
     if (*status != CLI_OK) {
         *status = CLI_STATUS(*status);
-        return NULL;
-    }
-    if (!files[0] || !files[1]) {
-        *status = cli_usage_error("convert", "expected IN and OUT files");
         return NULL;
     }
     ferry_error err;

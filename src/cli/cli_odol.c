@@ -112,18 +112,13 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
         CLI_VALUE("--lod", &lod_list, take_lod, "--lod takes a LOD index (see ferry info)"),
         CLI_VALUE("--textures", &root_list, cli_take_texture_place, "--textures needs a folder or an archive"),
         CLI_FLAG("--allow-invalid", &allow_invalid), CLI_FLAG("--no-animations", &no_animations), {0}};
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, NULL, "option '%s' does not apply to P3D files", files, 2,
-                                       CLI_THIRD_FILE}, argc, argv, &count);
+    int status = cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to P3D files",
+                                  "expected IN.p3d and OUT", files);
     const char *in = files[0], *out = files[1], **roots = root_list.items;
     uint32_t *lods = lod_list.items;
     size_t lod_count = lod_list.count, root_count = root_list.count;
     if (status != CLI_OK) goto done;
     status = CLI_USAGE;
-    if (!in || !out) {
-        status = cli_usage_error("convert", "expected IN.p3d and OUT");
-        goto done;
-    }
     if (source != FERRY_FORMAT_ODOL && source != FERRY_FORMAT_MLOD) {
         status = cli_usage_error("convert", "cannot make a P3D file from '%s'; ferry reads P3D files, it does not author them yet", in);
         goto done;

@@ -57,9 +57,6 @@ static const char convert_usage[] =
     "  --allow-invalid   convert files that validation finds errors in (by default\n"
     "                    they are refused, in every format, as ferry validate says)\n";
 
-static int rewrite(const char *in, const char *out, int ala_format);
-static int alamo_rewrite(const char *in, const char *out, const cli_convert_options *o);
-
 /* The Alamo family's export: IN must be an Alamo file (or of no known
  * content, which the export names); other formats have families of their
  * own (cmd_convert's routes). */
@@ -128,17 +125,26 @@ static int table_convert(int argc, char **argv, ferry_format source)
     const char *files[2] = {NULL, NULL}, *noun = d->caps & FERRY_IS_ARCHIVE ? "archive" : "file";
     char unknown[128];
     snprintf(unknown, sizeof unknown, "option '%%s' does not apply to %s %ss", d->name, noun);
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", NULL, NULL, unknown, files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    int status = cli_convert_args(argc, argv, NULL, NULL, unknown, NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     bool named = false;
     for (const char *const *e = d->extensions; *e && !named; e++) named = cli_has_ext(out, *e);
     if (!(d->caps & FERRY_CAN_WRITE) || !named)
         return cli_usage_error("convert", "a %s %s converts to a %s only (a byte-identical rewrite), not '%s'", d->name,
                                noun, d->extensions[0], out);
     return cli_rewrite(in, out);
+}
+
+int cli_convert_args(int argc, char **argv, const cli_option *options, const char *usage, const char *unknown,
+                     const char *missing, const char **files)
+{
+    size_t count;
+    int status =
+        cli_parse(&(cli_args){"convert", options, usage, unknown, files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    if (status == CLI_OK && (!files[0] || !files[1]))
+        status = cli_usage_error("convert", "%s", missing ? missing : "expected IN and OUT");
+    return status;
 }
 
 /* The values that follow options (of every family), skipped when looking
@@ -193,7 +199,75 @@ int cmd_convert(int argc, char **argv)
     return cli_alamo_convert(argc, argv, source);
 }
 
-/* The Alamo family's conversions (and -r, and --help for every family). */
+/* Rewrites IN through its typed model as OUT (.alo or .ala: alamo_rewrite
+ * refused other outputs). */
+static int rewrite(const char *in, const char *out, int ala_format)
+{
+    bool to_ala = cli_has_ext(out, ".ala"); /* else .alo: alamo_rewrite checked */
+    cli_asset asset;
+    ferry_error err;
+    if (!cli_asset_load(in, &asset, &err)) {
+        cli_print_error(in, &err);
+        return CLI_INVALID;
+    }
+    int status = CLI_INVALID;
+    ferry_buffer buf = {0};
+    if ((asset.animation != NULL) != to_ala) {
+        fprintf(stderr, "ferry convert: %s holds an %s, which cannot be written as %s\n", in,
+                ferry_alamo_kind_name(asset.kind), out);
+        status = CLI_USAGE;
+    } else if (ala_format && !asset.animation) {
+        status = cli_usage_error("convert", "--ala-format applies to animations only");
+    } else if (ferry_asset_write_layout(asset.handle, (unsigned)ala_format, &buf, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
+    } else {
+        status = cli_write_output(in, out, &buf);
+    }
+    ferry_buffer_free(&buf);
+    cli_asset_free(&asset);
+    return status;
+}
+
+/* The Alamo family's rewrite: IN of its own (or of no known) format. */
+static int alamo_rewrite(const char *in, const char *out, ferry_format source, int ala_format)
+{
+    if (!cli_has_ext(out, ".alo") && !cli_has_ext(out, ".ala")) {
+        /* What IN can become, by its detected format (routes above and the families' builds). */
+        const char *from, *outputs;
+        switch (source) {
+        case FERRY_FORMAT_ALO_MODEL: from = " from an ALO model"; outputs = ".glb, .gltf, .alo, .alm"; break;
+        case FERRY_FORMAT_ALO_PARTICLE: from = " from a particle system"; outputs = ".glb, .gltf, .alo"; break;
+        case FERRY_FORMAT_ALA:
+            from = " from an animation";
+            outputs = ".ala (--ala-format 1|2; to glTF, give its model and --anim)";
+            break;
+        case FERRY_FORMAT_GLB:
+        case FERRY_FORMAT_GLTF: from = " from a glTF file"; outputs = ".alo, .alm"; break;
+        default:
+            /* IN is unreadable or of no known content. For an output ferry
+             * writes from another input (a texture's .png, an archive's
+             * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
+            if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
+                cli_has_ext(out, ".meg") || cli_has_ext(out, ".pbo")) {
+                ferry_asset *probe = NULL;
+                ferry_error err;
+                ferry_asset_options po = {.bytes_only = true, .need = FERRY_CAN_READ};
+                bool loaded = ferry_asset_open(in, &po, &probe, &err) == FERRY_OK;
+                ferry_asset_free(probe);
+                if (!loaded) {
+                    cli_print_error(in, &err);
+                    return CLI_INVALID;
+                }
+            }
+            from = "";
+            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg, .pbo (which apply depends on the "
+                      "input: ferry convert --help)";
+        }
+        return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);
+    }
+    return rewrite(in, out, ala_format);
+}
+
 /* --anim FILE (appended) or --anim auto. */
 typedef struct anim_args {
     cli_list files;
@@ -257,15 +331,11 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     eo.auto_animations = anims.automatic;
     eo.animation_count = anims.files.count;
     if (status == CLI_HELP) {
-        fputs(convert_usage, stdout);
-        fputs(cli_gltf_alo_convert_help, stdout);
-        fputs(cli_alm_convert_help, stdout);
-        fputs(cli_gltf_ala_convert_help, stdout);
-        fputs(cli_odol_convert_help, stdout);
-        fputs(cli_paa_convert_help, stdout);
-        fputs(cli_meg_convert_help, stdout);
-        fputs(cli_pbo_convert_help, stdout);
-        fputs(cli_config_convert_help, stdout);
+        /* Every family's part, in this order. */
+        const char *const parts[] = {convert_usage,           cli_gltf_alo_convert_help, cli_alm_convert_help,
+                                     cli_gltf_ala_convert_help, cli_odol_convert_help, cli_paa_convert_help,
+                                     cli_meg_convert_help,    cli_pbo_convert_help,      cli_config_convert_help};
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) fputs(parts[i], stdout);
     }
     if (status != CLI_OK) {
         status = CLI_STATUS(status);
@@ -309,86 +379,10 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
         status = cli_usage_error("convert", "--anim, --force, --textures, --no-textures, --all and --game-view apply to .glb/.gltf outputs");
         goto done;
     }
-    cli_convert_options o = {0};
-    o.source = source;
-    o.ala_format = ala_format;
-    status = alamo_rewrite(in, out, &o);
+    status = alamo_rewrite(in, out, source, ala_format);
 done:
     free((void *)anims.files.items);
     free((void *)textures.items);
     cli_close_places(&eo);
-    return status;
-}
-
-/* The Alamo family's rewrite: IN of its own (or of no known) format. */
-static int alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
-{
-    if (!cli_has_ext(out, ".alo") && !cli_has_ext(out, ".ala")) {
-        /* What IN can become, by its detected format (routes above and the families' builds). */
-        const char *from, *outputs;
-        switch (o->source) {
-        case FERRY_FORMAT_ALO_MODEL: from = " from an ALO model"; outputs = ".glb, .gltf, .alo, .alm"; break;
-        case FERRY_FORMAT_ALO_PARTICLE: from = " from a particle system"; outputs = ".glb, .gltf, .alo"; break;
-        case FERRY_FORMAT_ALA:
-            from = " from an animation";
-            outputs = ".ala (--ala-format 1|2; to glTF, give its model and --anim)";
-            break;
-        case FERRY_FORMAT_GLB:
-        case FERRY_FORMAT_GLTF: from = " from a glTF file"; outputs = ".alo, .alm"; break;
-        default:
-            /* IN is unreadable or of no known content. For an output ferry
-             * writes from another input (a texture's .png, an archive's
-             * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
-            if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
-                cli_has_ext(out, ".meg") || cli_has_ext(out, ".pbo")) {
-                ferry_asset *probe = NULL;
-                ferry_error err;
-                ferry_asset_options po = {.bytes_only = true, .need = FERRY_CAN_READ};
-                bool loaded = ferry_asset_open(in, &po, &probe, &err) == FERRY_OK;
-                ferry_asset_free(probe);
-                if (!loaded) {
-                    cli_print_error(in, &err);
-                    return CLI_INVALID;
-                }
-            }
-            from = "";
-            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg, .pbo (which apply depends on the "
-                      "input: ferry convert --help)";
-        }
-        return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);
-    }
-    return rewrite(in, out, o->ala_format);
-}
-
-/* Rewrites IN through its typed model as OUT (.alo or .ala: cli_alamo_rewrite
- * refused other outputs). */
-static int rewrite(const char *in, const char *out, int ala_format)
-{
-    bool to_ala = cli_has_ext(out, ".ala"); /* else .alo: cli_alamo_rewrite checked */
-    cli_asset asset;
-    ferry_error err;
-    if (!cli_asset_load(in, &asset, &err)) {
-        cli_print_error(in, &err);
-        cli_asset_free(&asset);
-        return CLI_INVALID;
-    }
-    int status = CLI_INVALID;
-    if ((asset.animation != NULL) != to_ala) {
-        fprintf(stderr, "ferry convert: %s holds an %s, which cannot be written as %s\n", in,
-                ferry_alamo_kind_name(asset.kind), out);
-        cli_asset_free(&asset);
-        return CLI_USAGE;
-    }
-    if (ala_format && !asset.animation) {
-        cli_asset_free(&asset);
-        return cli_usage_error("convert", "--ala-format applies to animations only");
-    }
-    ferry_buffer buf = {0};
-    if (ferry_asset_write_layout(asset.handle, (unsigned)ala_format, &buf, &err) != FERRY_OK)
-        cli_print_error(in, &err);
-    else
-        status = cli_write_output(in, out, &buf);
-    ferry_buffer_free(&buf);
-    cli_asset_free(&asset);
     return status;
 }

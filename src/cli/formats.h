@@ -62,6 +62,14 @@ typedef struct cli_printer {
  * (--json) the library's JSON as it is. */
 int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail, bool json);
 
+/* A family's `ferry convert` arguments (cmd_convert.c): its options, and
+ * IN and OUT in files[0] and files[1] (cli_parse: `usage` printed for
+ * --help, `unknown` the usage error of any other option); without both,
+ * the usage error `missing` (NULL: "expected IN and OUT"). Returns
+ * cli_parse's status, or that error's. */
+int cli_convert_args(int argc, char **argv, const cli_option *options, const char *usage, const char *unknown,
+                     const char *missing, const char **files);
+
 /* Each family's printers (named by the table in formats.c) and `ferry
  * convert` option parsers (named by cmd_convert.c's routes). */
 int cli_alamo_convert(int argc, char **argv, ferry_format source); /* cmd_convert.c */
