@@ -20,17 +20,11 @@ enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2 };
 /* Largest input accepted (game assets are far smaller). */
 #define CLI_MAX_INPUT ((size_t)1 << 31)
 
-int cmd_dump(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_sample(int argc, char **argv);
-int cmd_particles(int argc, char **argv); /* cmd_particles.c */
-int cmd_render(int argc, char **argv);    /* cmd_render.c */
-int cmd_list(int argc, char **argv);    /* cmd_archive.c */
-int cmd_extract(int argc, char **argv);
-int cmd_pack(int argc, char **argv); /* cmd_pack.c */
-
+/* The commands, each in cmd_NAME.c (list and extract: cmd_archive.c):
+ * argv[0] the command's name, the rest its arguments; the exit status. */
+typedef int cli_command_fn(int argc, char **argv);
+cli_command_fn cmd_dump, cmd_info, cmd_validate, cmd_convert, cmd_sample, cmd_particles, cmd_render;
+cli_command_fn cmd_list, cmd_extract, cmd_pack;
 
 /* Any Alamo file, read by what its content says it is: the asset
  * (ferry_asset) and its typed object, by kind. */

@@ -94,7 +94,7 @@ static output_kind output_kind_of(const char *out)
 static const struct convert_route {
     ferry_format source; /* FROM_ANY: any input */
     output_kind out;     /* OUT_ANY: any output */
-    int (*convert)(int argc, char **argv, ferry_format source);
+    cli_convert_fn *convert;
 } routes[] = {
     {FERRY_FORMAT_ODOL, OUT_ANY, cli_odol_convert}, /* rewrite, export; other outputs refused */
     {FERRY_FORMAT_MLOD, OUT_ANY, cli_odol_convert},

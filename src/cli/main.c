@@ -61,10 +61,10 @@ static const char usage[] =
 #endif
     ;
 
-typedef int (*command_fn)(int, char **);
+typedef cli_command_fn *command_fn;
 
 #if FERRY_CLI_VIEW
-int cmd_view(int argc, char **argv); /* cmd_view.c */
+cli_command_fn cmd_view; /* cmd_view.c */
 #else
 /* Built without libmicrohttpd (the Windows build): the command is named,
  * so that it says why it is missing instead of "unknown command". */
