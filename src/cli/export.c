@@ -128,25 +128,18 @@ static void print_missing(const char *in, const ferry_export_report *r, bool cut
     if (!r->missing_texture_count) return;
     fprintf(stderr, "%s: %zu texture%s missing:", CLI_TXT(in), r->missing_texture_count,
             r->missing_texture_count == 1 ? "" : "s");
-    if (!cut) {
-        for (size_t i = 0; i < r->missing_texture_count; i++)
-            fprintf(stderr, "%s %s", i ? "," : "", CLI_TXT(r->missing_textures[i]));
-        fputc('\n', stderr);
-        return;
+    /* "A.dds, B.tga": each name shown, or (`cut`) the names as they are,
+     * cut to 1020 bytes and "..." when they take 1024 or more, then shown. */
+    ferry_buffer list = {0};
+    for (size_t i = 0; i < r->missing_texture_count; i++)
+        cli_bprintf(&list, "%s%s", i ? ", " : "", cut ? r->missing_textures[i] : CLI_TXT(r->missing_textures[i]));
+    if (cut && list.size >= 1024) {
+        list.size = 1020;
+        ferry_buffer_append(&list, "...", 3);
     }
-    /* "A.dds, B.tga", cut with "..." past 1023 bytes. */
-    char list[1024];
-    size_t used = 0;
-    list[0] = 0;
-    for (size_t i = 0; i < r->missing_texture_count; i++) {
-        int n = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", r->missing_textures[i]);
-        if (n < 0 || (size_t)n >= sizeof list - used) {
-            memcpy(list + sizeof list - 4, "...", 4);
-            break;
-        }
-        used += (size_t)n;
-    }
-    fprintf(stderr, " %s\n", CLI_TXT(list));
+    ferry_buffer_append(&list, "", 1);
+    fprintf(stderr, " %s\n", list.failed ? "" : cut ? CLI_TXT((const char *)list.data) : (const char *)list.data);
+    ferry_buffer_free(&list);
 }
 
 static void print_alamo_summary(const char *in, const char *out, const ferry_export_report *r)
