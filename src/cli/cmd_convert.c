@@ -301,22 +301,22 @@ static int take_foreign(const char *cmd, const char *name, const char *value, vo
 
 #define FOREIGN "option '%s' does not apply to Alamo conversions (it is for .p3d, .alm or .paa inputs: ferry convert --help)"
 
-/* The Alamo family's conversions (and -r, and --help for every family). */
-int cli_alamo_convert(int argc, char **argv, ferry_format source)
+/* The Alamo family's conversions (and -r, and --help for every family),
+ * into `anims`, `textures` and `eo`, which the caller frees. */
+static int alamo_convert(int argc, char **argv, ferry_format source, anim_args *anims, cli_list *textures,
+                         cli_convert_options *eo)
 {
     const char *files[2] = {NULL, NULL};
     int ala_format = 0, jobs = 0;
     bool recursive = false, json = false, game_view = false, quiet = false;
-    cli_convert_options eo = {0};
-    eo.source = source;
-    anim_args anims = {{calloc((size_t)argc, sizeof(const char *)), 0}, false};
-    cli_list textures = {calloc((size_t)argc, sizeof(const char *)), 0};
+    eo->source = source;
     const cli_option options[] = {
-        CLI_FLAG("-r", &recursive), CLI_FLAG("--json", &json), CLI_FLAG("--quiet", &quiet), CLI_FLAG("--no-textures", &eo.skip_textures),
-        CLI_FLAG("--allow-invalid", &eo.allow_invalid), CLI_FLAG("--force", &eo.force),
+        CLI_FLAG("-r", &recursive), CLI_FLAG("--json", &json), CLI_FLAG("--quiet", &quiet),
+        CLI_FLAG("--no-textures", &eo->skip_textures), CLI_FLAG("--allow-invalid", &eo->allow_invalid),
+        CLI_FLAG("--force", &eo->force),
         CLI_FLAG("--game-view", &game_view), /* the default now; kept so that older command lines work */
-        CLI_FLAG("--all", &eo.all), CLI_VALUE("--anim", &anims, take_anim, "%s needs a value"),
-        CLI_VALUE("--textures", &textures, cli_take_texture_place, "%s needs a value"),
+        CLI_FLAG("--all", &eo->all), CLI_VALUE("--anim", anims, take_anim, "%s needs a value"),
+        CLI_VALUE("--textures", textures, cli_take_texture_place, "%s needs a value"),
         {"--jobs", &jobs, take_jobs, "%s needs a value", "--jobs takes a number from 1 to 256"},
         CLI_VALUE("--ala-format", &ala_format, cli_take_ala_format, "--ala-format takes 1 or 2"),
         CLI_VALUE("--animation", NULL, take_foreign, FOREIGN), CLI_VALUE("--model", NULL, take_foreign, FOREIGN),
@@ -326,10 +326,10 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
     size_t count;
     int status = cli_parse(&(cli_args){"convert", options, "", NULL, files, 2, CLI_THIRD_FILE}, argc, argv, &count);
     const char *in = files[0], *out = files[1];
-    bool gltf_options = eo.skip_textures || eo.force || game_view || eo.all || anims.files.count || anims.automatic ||
-                        textures.count || jobs;
-    eo.auto_animations = anims.automatic;
-    eo.animation_count = anims.files.count;
+    bool gltf_options = eo->skip_textures || eo->force || game_view || eo->all || anims->files.count ||
+                        anims->automatic || textures->count || jobs;
+    eo->auto_animations = anims->automatic;
+    eo->animation_count = anims->files.count;
     if (status == CLI_HELP) {
         /* Every family's part, in this order. */
         const char *const parts[] = {convert_usage,           cli_gltf_alo_convert_help, cli_alm_convert_help,
@@ -337,50 +337,37 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
                                      cli_meg_convert_help,    cli_pbo_convert_help,      cli_config_convert_help};
         for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) fputs(parts[i], stdout);
     }
-    if (status != CLI_OK) {
-        status = CLI_STATUS(status);
-        goto done;
-    }
-    status = CLI_USAGE;
-    if (!in || !out) {
-        status = cli_usage_error("convert", recursive ? "expected DIR and OUTDIR" : "expected IN and OUT files");
-        goto done;
-    }
-    if (game_view && eo.all) {
-        status = cli_usage_error("convert", "--all and --game-view contradict each other");
-        goto done;
-    }
+    if (status != CLI_OK) return CLI_STATUS(status);
+    if (!in || !out)
+        return cli_usage_error("convert", recursive ? "expected DIR and OUTDIR" : "expected IN and OUT files");
+    if (game_view && eo->all) return cli_usage_error("convert", "--all and --game-view contradict each other");
     /* --textures: each a folder or an archive, opened once as a file source
      * (cached: every folder listed once, for the whole batch). */
-    if ((status = cli_open_places(textures.items, eo.skip_textures ? 0 : textures.count, &eo)) != CLI_OK) goto done;
-    eo.animations = anims.files.items;
+    status = cli_open_places(textures->items, eo->skip_textures ? 0 : textures->count, eo);
+    if (status != CLI_OK) return status;
+    eo->animations = anims->files.items;
+    if (recursive && ala_format) return cli_usage_error("convert", "--ala-format does not apply to -r");
     if (recursive) {
-        if (ala_format) {
-            status = cli_usage_error("convert", "--ala-format does not apply to -r");
-            goto done;
-        }
-        eo.auto_animations = true;
-        status = export_batch(in, out, &eo, quiet, jobs, json);
-        goto done;
+        eo->auto_animations = true;
+        return export_batch(in, out, eo, quiet, jobs, json);
     }
-    if (json || quiet || jobs) {
-        status = cli_usage_error("convert", "--json, --quiet and --jobs apply to -r only");
-        goto done;
-    }
-    if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
-        if (ala_format) {
-            status = cli_usage_error("convert", "--ala-format applies to .ala outputs");
-            goto done;
-        }
-        status = alamo_export(in, out, &eo);
-        goto done;
-    }
-    if (gltf_options) {
-        status = cli_usage_error("convert", "--anim, --force, --textures, --no-textures, --all and --game-view apply to .glb/.gltf outputs");
-        goto done;
-    }
-    status = alamo_rewrite(in, out, source, ala_format);
-done:
+    if (json || quiet || jobs) return cli_usage_error("convert", "--json, --quiet and --jobs apply to -r only");
+    bool gltf = cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf");
+    if (gltf && ala_format) return cli_usage_error("convert", "--ala-format applies to .ala outputs");
+    if (gltf) return alamo_export(in, out, eo);
+    if (gltf_options)
+        return cli_usage_error("convert", "--anim, --force, --textures, --no-textures, --all and --game-view apply to "
+                                          ".glb/.gltf outputs");
+    return alamo_rewrite(in, out, source, ala_format);
+}
+
+int cli_alamo_convert(int argc, char **argv, ferry_format source)
+{
+    /* Room for every argument. */
+    anim_args anims = {{calloc((size_t)argc, sizeof(const char *)), 0}, false};
+    cli_list textures = {calloc((size_t)argc, sizeof(const char *)), 0};
+    cli_convert_options eo = {0};
+    int status = alamo_convert(argc, argv, source, &anims, &textures, &eo);
     free((void *)anims.files.items);
     free((void *)textures.items);
     cli_close_places(&eo);
