@@ -140,7 +140,8 @@ int cli_write_output(const char *in, const char *out, const ferry_buffer *buf);
  * UTF-8 is read as Latin-1 and its key ("file", or "mesh_names/1" for an
  * array's item) listed in the object's "latin1" array. */
 void cli_json_set_text(json_t *object, const char *key, const char *text);
-/* Appends `text` to `array`, which is (or will be) object[key]. */
+/* Appends `text` to `array`, which is (or will be) object[key] (NULL:
+ * sets object[key], as cli_json_set_text). */
 void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text);
 
 /* The library's JSON of an asset (ferry_asset_info), parsed; NULL with the

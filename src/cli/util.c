@@ -164,10 +164,7 @@ static json_t *error_json(const ferry_error *err)
 {
     json_t *j = json_object();
     json_object_set_new(j, "code", json_string(ferry_result_name(err->code)));
-    if (err->offset != FERRY_NO_OFFSET)
-        json_object_set_new(j, "offset", json_integer((json_int_t)err->offset));
-    else
-        json_object_set_new(j, "offset", json_null());
+    json_object_set_new(j, "offset", err->offset == FERRY_NO_OFFSET ? json_null() : json_integer((json_int_t)err->offset));
     cli_json_set_text(j, "path", err->path);
     cli_json_set_text(j, "message", err->message);
     return j;
@@ -187,7 +184,7 @@ void cli_json_append_failure(json_t *report, const char *file, const char *forma
  * still builds itself (validate and batch reports): `text` as object[key],
  * or appended to `array` (object[key]); when it is read as Latin-1, its
  * key ("file", "names/3") goes into the object's "latin1" list. */
-static void put_text(json_t *object, const char *key, json_t *array, const char *text)
+void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text)
 {
     json_t *value = NULL;
     char mark[256] = "";
@@ -213,11 +210,9 @@ static void put_text(json_t *object, const char *key, json_t *array, const char 
     json_array_append_new(latin1, json_string(mark));
 }
 
-void cli_json_set_text(json_t *object, const char *key, const char *text) { put_text(object, key, NULL, text); }
-
-void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text)
+void cli_json_set_text(json_t *object, const char *key, const char *text)
 {
-    put_text(object, key, array, text);
+    cli_json_append_text(object, key, NULL, text);
 }
 
 /* ---- reading the library's JSON ---- */
