@@ -164,7 +164,8 @@ static json_t *error_json(const ferry_error *err)
 {
     json_t *j = json_object();
     json_object_set_new(j, "code", json_string(ferry_result_name(err->code)));
-    json_object_set_new(j, "offset", err->offset == FERRY_NO_OFFSET ? json_null() : json_integer((json_int_t)err->offset));
+    json_t *offset = err->offset == FERRY_NO_OFFSET ? json_null() : json_integer((json_int_t)err->offset);
+    json_object_set_new(j, "offset", offset);
     cli_json_set_text(j, "path", err->path);
     cli_json_set_text(j, "message", err->message);
     return j;
