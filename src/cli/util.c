@@ -322,45 +322,38 @@ double cli_jreal(const json_t *object, const char *key) { return cli_jnum(json_o
 
 bool cli_jbool(const json_t *object, const char *key) { return json_is_true(json_object_get(object, key)); }
 
-/* A control character at p[0] (C0, DEL, or C1 as UTF-8 0xC2 0x80..0x9F):
- * how many bytes it takes (0: none) and the code to print as \xNN. */
-static size_t control_at(const unsigned char *p, size_t left, unsigned *code)
+/* The text of the character at p[0] in `out` (*length of it): a control
+ * character (C0, DEL, or C1 as UTF-8 0xC2 0x80..0x9F) as \xNN, any other
+ * byte as is. Returns the bytes it takes. */
+static size_t escape_at(const unsigned char *p, size_t left, char out[4], size_t *length)
 {
-    if (p[0] < 0x20 || p[0] == 0x7F) {
-        *code = p[0];
-        return 1;
-    }
-    if (p[0] == 0xC2 && left > 1 && p[1] >= 0x80 && p[1] <= 0x9F) {
-        *code = p[1];
-        return 2;
-    }
-    return 0;
+    size_t taken = p[0] == 0xC2 && left > 1 && p[1] >= 0x80 && p[1] <= 0x9F ? 2 : 1;
+    unsigned code = p[taken - 1];
+    out[0] = (char)code;
+    *length = 1;
+    if (taken == 1 && code >= 0x20 && code != 0x7F) return 1;
+    static const char hex_digits[] = "0123456789abcdef";
+    memcpy(out, "\\x", 2);
+    out[2] = hex_digits[code >> 4];
+    out[3] = hex_digits[code & 15];
+    *length = 4;
+    return taken;
 }
-
-static const char hex_digits[] = "0123456789abcdef";
 
 const char *cli_text(const char *text, char *buf, size_t capacity)
 {
     if (!text) text = "";
-    const unsigned char *p = (const unsigned char *)text;
     size_t n = strlen(text), o = 0;
     for (size_t i = 0; i < n;) {
-        unsigned code;
-        size_t taken = control_at(p + i, n - i, &code);
-        size_t need = taken ? 4 : 1;
-        if (o + need + 4 > capacity) {
+        char piece[4];
+        size_t length, taken = escape_at((const unsigned char *)text + i, n - i, piece, &length);
+        if (o + length + 4 > capacity) {
             if (capacity >= 4) memcpy(buf + (o < capacity - 4 ? o : capacity - 4), "...", 4);
             return buf;
         }
-        if (taken) {
-            buf[o++] = '\\';
-            buf[o++] = 'x';
-            buf[o++] = hex_digits[code >> 4];
-            buf[o++] = hex_digits[code & 15];
-            i += taken;
-        } else {
-            buf[o++] = (char)p[i++];
-        }
+        memcpy(buf + o, piece, length);
+        o += length;
+        i += taken;
     }
     buf[o] = '\0';
     return buf;
@@ -368,16 +361,11 @@ const char *cli_text(const char *text, char *buf, size_t capacity)
 
 void cli_fput_textn(FILE *f, const char *text, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)text;
     for (size_t i = 0; i < n;) {
-        unsigned code;
-        size_t taken = control_at(p + i, n - i, &code);
-        if (taken) {
-            fprintf(f, "\\x%c%c", hex_digits[code >> 4], hex_digits[code & 15]);
-            i += taken;
-        } else {
-            fputc(p[i++], f);
-        }
+        char piece[4];
+        size_t length;
+        i += escape_at((const unsigned char *)text + i, n - i, piece, &length);
+        fwrite(piece, 1, length, f);
     }
 }
 
