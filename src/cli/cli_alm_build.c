@@ -18,8 +18,7 @@
 static ferry_scene *model_scene(const char *in, const char *anim)
 {
     ferry_error err;
-    cli_asset model, animation;
-    memset(&animation, 0, sizeof animation);
+    cli_asset model, animation = {0};
     if (!cli_asset_load(in, &model, &err)) {
         cli_print_error(in, &err);
         cli_asset_free(&model);

@@ -64,8 +64,7 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
         size_t size = 0;
 #if FERRY_CLI_ASSIMP
         if (ferry_file_load(in, CLI_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
-        ferry_assimp_read_options ao;
-        memset(&ao, 0, sizeof ao);
+        ferry_assimp_read_options ao = {0};
         ao.format_hint = hint;
         if (ferry_assimp_read(data, size, &ao, &scene, err) != FERRY_OK) scene = NULL;
         ferry_file_free(data);

@@ -89,8 +89,9 @@ static output_kind output_kind_of(const char *out)
 
 #define FROM_ANY FERRY_FORMAT_UNKNOWN
 
-/* The first row that matches wins. The families parse their own options,
- * so a usage error names what applies to that conversion. */
+/* The first row that matches wins (none: the Alamo family). The families
+ * parse their own options, so a usage error names what applies to that
+ * conversion. */
 static const struct convert_route {
     ferry_format source; /* FROM_ANY: any input */
     output_kind out;     /* OUT_ANY: any output */
@@ -113,7 +114,6 @@ static const struct convert_route {
     {FERRY_FORMAT_ALO_PARTICLE, OUT_ANY, cli_alamo_convert},
     {FERRY_FORMAT_ALO_PARTICLE_UAW, OUT_ANY, cli_alamo_convert},
     {FERRY_FORMAT_ALA, OUT_ANY, cli_alamo_convert},
-    {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
 };
 
 /* `ferry convert IN OUT` for a format with no family of its own here (the
@@ -196,7 +196,7 @@ int cmd_convert(int argc, char **argv)
         if ((r->source == FROM_ANY || r->source == source) && (r->out == OUT_ANY || r->out == out))
             return r->convert(argc, argv, source);
     }
-    return cli_alamo_convert(argc, argv, source);
+    return cli_alamo_convert(argc, argv, source); /* any other: Alamo rewrite (.alo, .ala), export */
 }
 
 /* Rewrites IN through its typed model as OUT (.alo or .ala: alamo_rewrite

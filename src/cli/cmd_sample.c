@@ -38,8 +38,7 @@ int cmd_sample(int argc, char **argv)
     if (!at_frame.text == !at_time.text) return cli_usage_error("sample", "give exactly one of --frame and --time");
     double frame = at_frame.value;
 
-    cli_asset anim, model;
-    memset(&model, 0, sizeof model);
+    cli_asset anim, model = {0};
     ferry_error err;
     status = CLI_INVALID;
     if (!cli_asset_load(anim_path, &anim, &err)) {

@@ -437,8 +437,7 @@ int cmd_view(int argc, char **argv)
         goto done;
     }
 
-    struct sockaddr_in addr;
-    memset(&addr, 0, sizeof addr);
+    struct sockaddr_in addr = {0};
     addr.sin_family = AF_INET;
     addr.sin_port = htons((uint16_t)port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
