@@ -11,8 +11,12 @@
 /* Text dumps show this many entries of a long array, then a count. */
 #define TEXT_ITEMS 8
 
-/* The reals the library gives (a number, or "nan", "inf", ...) as %g. */
+/* The reals the library gives (a number, or "nan", "inf", ...) as %g, and its integers. */
 static double num_at(const json_t *array, size_t i) { return cli_jnum(json_array_get(array, i)); }
+static long long int_at(const json_t *array, size_t i)
+{
+    return (long long)json_integer_value(json_array_get(array, i));
+}
 
 /* A vector [[bone, x, y, z, w], ...] as "bone B (x, y, z, w), ...". */
 static void print_vector(const json_t *v)
@@ -23,8 +27,8 @@ static void print_vector(const json_t *v)
     }
     for (size_t i = 0; i < json_array_size(v); i++) {
         const json_t *c = json_array_get(v, i);
-        printf("%sbone %lld (%g, %g, %g, %g)", i ? ", " : "", (long long)json_integer_value(json_array_get(c, 0)),
-               num_at(c, 1), num_at(c, 2), num_at(c, 3), num_at(c, 4));
+        printf("%sbone %lld (%g, %g, %g, %g)", i ? ", " : "", int_at(c, 0), num_at(c, 1), num_at(c, 2), num_at(c, 3),
+               num_at(c, 4));
     }
 }
 
@@ -174,17 +178,14 @@ static void dump_text(const char *file, const json_t *j, long long frame_count)
             const json_t *bones = json_object_get(mat, "bones"), *ids = json_object_get(mat, "tangent_ids");
             printf(", %zu tangent textures:", json_array_size(bones));
             for (size_t k = 0; k < json_array_size(bones); k++)
-                printf(" bone %lld -> texture %lld", (long long)json_integer_value(json_array_get(bones, k)),
-                       (long long)json_integer_value(json_array_get(ids, k)));
+                printf(" bone %lld -> texture %lld", int_at(bones, k), int_at(ids, k));
             printf("\n");
         }
     }
     a = section(j, "triangles", "triangles", &n);
     for (size_t i = 0; i < n && text_more(i, n, "triangles"); i++) {
         const json_t *t = json_array_get(a, i);
-        printf("  [%zu] %lld %lld %lld, material %lld\n", i, (long long)json_integer_value(json_array_get(t, 0)),
-               (long long)json_integer_value(json_array_get(t, 1)), (long long)json_integer_value(json_array_get(t, 2)),
-               (long long)json_integer_value(json_array_get(t, 3)));
+        printf("  [%zu] %lld %lld %lld, material %lld\n", i, int_at(t, 0), int_at(t, 1), int_at(t, 2), int_at(t, 3));
     }
     a = section(j, "collapses", "collapses", &n);
     for (size_t i = 0; i < n && text_more(i, n, "collapses"); i++) {
@@ -195,8 +196,7 @@ static void dump_text(const char *file, const json_t *j, long long frame_count)
             printf("  [%zu] influence, %zu pairs:", i, pair_count);
             for (size_t k = 0; k < pair_count && k < TEXT_ITEMS; k++) {
                 const json_t *pk = json_array_get(pairs, k);
-                printf(" %lld->%lld", (long long)json_integer_value(json_array_get(pk, 0)),
-                       (long long)json_integer_value(json_array_get(pk, 1)));
+                printf(" %lld->%lld", int_at(pk, 0), int_at(pk, 1));
             }
             printf("%s, error %g\n", pair_count > TEXT_ITEMS ? " ..." : "", cli_jreal(c, "error"));
         } else {

@@ -305,13 +305,11 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 
 static char *page_candidate(const char *dir)
 {
-    size_t need = strlen(dir) + 16;
-    char *index = malloc(need);
-    if (!index) return NULL;
-    snprintf(index, need, "%s/index.html", dir);
+    ferry_buffer index = {0};
+    cli_bprintf(&index, "%s/index.html", dir);
     struct stat st;
-    bool ok = stat(index, &st) == 0 && S_ISREG(st.st_mode);
-    free(index);
+    bool ok = ferry_buffer_append(&index, "", 1) && stat((const char *)index.data, &st) == 0 && S_ISREG(st.st_mode);
+    ferry_buffer_free(&index);
     return ok ? realpath(dir, NULL) : NULL;
 }
 
