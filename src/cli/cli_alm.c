@@ -105,21 +105,19 @@ int cli_alm_info(const char *file, const ferry_asset *asset, const json_t *j)
 static void dump_text(const char *file, const json_t *j, long long frame_count)
 {
     long long version = cli_jint(j, "version");
-    const json_t *a = json_object_get(j, "comments");
     printf("%s: ALM version %lld, %lld bytes, %lld-byte floats\n", CLI_TXT(file), version, cli_jint(j, "size"),
            cli_jint(j, "float_size"));
     if (version >= 6) printf("frame rate %g, override_P %lld\n", cli_jreal(j, "frame_rate"), cli_jint(j, "override_p"));
-    size_t n = json_array_size(a);
-    printf("comments: %zu\n", n);
+    size_t n;
+    const json_t *a = section(j, "comments", "comments", &n);
     for (size_t i = 0; i < n && text_more(i, n, "comments"); i++) {
         const json_t *c = json_array_get(a, i);
         printf("  [%zu] \"", i);
         cli_fput_textn(stdout, json_string_value(c), json_string_length(c));
         printf("\"\n");
     }
-    a = json_object_get(j, "bones");
-    size_t bone_count = n = json_array_size(a);
-    printf("bones: %zu\n", n);
+    a = section(j, "bones", "bones", &n);
+    size_t bone_count = n;
     for (size_t i = 0; i < n && text_more(i, n, "bones"); i++) {
         const json_t *b = json_array_get(a, i);
         printf("  [%zu] parent %lld", i, cli_jint(b, "parent"));
