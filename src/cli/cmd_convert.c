@@ -72,48 +72,36 @@ static int alamo_export(const char *in, const char *out, const cli_convert_optio
     return cli_export_file(in, out, o);
 }
 
-/* ---- routing: (source format, output kind) -> the family that converts ---- */
+/* ---- routing: (IN's format, OUT's) -> the family that converts ---- */
 
-typedef enum output_kind { OUT_ANY, OUT_GLTF, OUT_ALM, OUT_P3D, OUT_PAA, OUT_ALO, OUT_ALA, OUT_OTHER } output_kind;
-
-static output_kind output_kind_of(const char *out)
-{
-    if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) return OUT_GLTF;
-    if (cli_has_ext(out, ".alm")) return OUT_ALM;
-    if (cli_has_ext(out, ".alo")) return OUT_ALO;
-    if (cli_has_ext(out, ".ala")) return OUT_ALA;
-    if (cli_has_ext(out, ".p3d")) return OUT_P3D;
-    if (cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac")) return OUT_PAA;
-    return OUT_OTHER;
-}
-
-#define FROM_ANY FERRY_FORMAT_UNKNOWN
+/* A route's input or output: any format. OUT's format is the one its name
+ * suggests (ferry_format_from_name: the library's extensions). */
+#define ANY FERRY_FORMAT_UNKNOWN
 
 /* The first row that matches wins (none: the Alamo family). The families
  * parse their own options, so a usage error names what applies to that
  * conversion. */
 static const struct convert_route {
-    ferry_format source; /* FROM_ANY: any input */
-    output_kind out;     /* OUT_ANY: any output */
+    ferry_format source, out;
     cli_convert_fn *convert;
 } routes[] = {
-    {FERRY_FORMAT_ODOL, OUT_ANY, cli_odol_convert}, /* rewrite, export; other outputs refused */
-    {FERRY_FORMAT_MLOD, OUT_ANY, cli_odol_convert},
-    {FERRY_FORMAT_ALM, OUT_ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
-    {FERRY_FORMAT_PAA, OUT_ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
-    {FERRY_FORMAT_RAP, OUT_ANY, cli_config_convert},         /* raP rewrite, derapify */
-    {FERRY_FORMAT_CONFIG_TEXT, OUT_ANY, cli_config_convert}, /* rapify, text */
-    {FERRY_FORMAT_GLB, OUT_ALO, cli_gltf_alo_convert},  /* glTF authored into a model */
-    {FERRY_FORMAT_GLTF, OUT_ALO, cli_gltf_alo_convert},
-    {FERRY_FORMAT_GLB, OUT_ALA, cli_gltf_ala_convert},  /* a glTF animation as an ALA */
-    {FERRY_FORMAT_GLTF, OUT_ALA, cli_gltf_ala_convert},
-    {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
-    {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
-    {FROM_ANY, OUT_PAA, cli_paa_convert},           /* PNG/TGA/DDS to a texture */
-    {FERRY_FORMAT_ALO_MODEL, OUT_ANY, cli_alamo_convert}, /* rewrite, export */
-    {FERRY_FORMAT_ALO_PARTICLE, OUT_ANY, cli_alamo_convert},
-    {FERRY_FORMAT_ALO_PARTICLE_UAW, OUT_ANY, cli_alamo_convert},
-    {FERRY_FORMAT_ALA, OUT_ANY, cli_alamo_convert},
+    {FERRY_FORMAT_ODOL, ANY, cli_odol_convert}, /* rewrite, export; other outputs refused */
+    {FERRY_FORMAT_MLOD, ANY, cli_odol_convert},
+    {FERRY_FORMAT_ALM, ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
+    {FERRY_FORMAT_PAA, ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
+    {FERRY_FORMAT_RAP, ANY, cli_config_convert},         /* raP rewrite, derapify */
+    {FERRY_FORMAT_CONFIG_TEXT, ANY, cli_config_convert}, /* rapify, text */
+    {FERRY_FORMAT_GLB, FERRY_FORMAT_ALO_MODEL, cli_gltf_alo_convert}, /* glTF authored into a model */
+    {FERRY_FORMAT_GLTF, FERRY_FORMAT_ALO_MODEL, cli_gltf_alo_convert},
+    {FERRY_FORMAT_GLB, FERRY_FORMAT_ALA, cli_gltf_ala_convert}, /* a glTF animation as an ALA */
+    {FERRY_FORMAT_GLTF, FERRY_FORMAT_ALA, cli_gltf_ala_convert},
+    {ANY, FERRY_FORMAT_ALM, cli_alm_convert},   /* built from an ALO model or a glTF */
+    {ANY, FERRY_FORMAT_ODOL, cli_odol_convert}, /* refused: ferry does not author P3D */
+    {ANY, FERRY_FORMAT_PAA, cli_paa_convert},   /* PNG/TGA/DDS to a texture */
+    {FERRY_FORMAT_ALO_MODEL, ANY, cli_alamo_convert}, /* rewrite, export */
+    {FERRY_FORMAT_ALO_PARTICLE, ANY, cli_alamo_convert},
+    {FERRY_FORMAT_ALO_PARTICLE_UAW, ANY, cli_alamo_convert},
+    {FERRY_FORMAT_ALA, ANY, cli_alamo_convert},
 };
 
 /* `ferry convert IN OUT` for a format with no family of its own here (the
@@ -177,12 +165,13 @@ int cmd_convert(int argc, char **argv)
      * by its name when it cannot be read or its content is unknown, so that
      * the family that reports the failure is the one the user meant. */
     ferry_format source = ferry_format_of_file(files[0], NULL);
-    output_kind out = files[1] ? output_kind_of(files[1]) : OUT_OTHER;
+    ferry_format out = ferry_format_from_name(files[1]);
     /* FBX, OBJ, Collada (through Assimp): known by extension only, so only
      * when the content is no format ferry reads (an ALO named .obj is an ALO). */
     bool assimp = source == FERRY_FORMAT_UNKNOWN && cli_assimp_hint(files[0]);
-    if (assimp && out == OUT_ALO) return cli_gltf_alo_convert(argc, argv, source);
-    if (assimp && out == OUT_GLTF) return cli_assimp_gltf_convert(argc, argv, source);
+    if (assimp && out == FERRY_FORMAT_ALO_MODEL) return cli_gltf_alo_convert(argc, argv, source);
+    if (assimp && (out == FERRY_FORMAT_GLB || out == FERRY_FORMAT_GLTF))
+        return cli_assimp_gltf_convert(argc, argv, source);
     if (assimp && files[1])
         return cli_usage_error("convert", "cannot write '%s' from '%s' (read through Assimp): supported outputs: .alo, .glb, .gltf",
                                files[1], files[0]);
@@ -193,7 +182,7 @@ int cmd_convert(int argc, char **argv)
     if (!routed && source != FERRY_FORMAT_UNKNOWN) return table_convert(argc, argv, source);
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         const struct convert_route *r = &routes[i];
-        if ((r->source == FROM_ANY || r->source == source) && (r->out == OUT_ANY || r->out == out))
+        if ((r->source == ANY || r->source == source) && (r->out == ANY || r->out == out))
             return r->convert(argc, argv, source);
     }
     return cli_alamo_convert(argc, argv, source); /* any other: Alamo rewrite (.alo, .ala), export */
