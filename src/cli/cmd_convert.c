@@ -105,8 +105,8 @@ static const struct convert_route {
 };
 
 /* `ferry convert IN OUT` for a format with no family of its own here (the
- * archives): no options, OUT named as the format's files are, IN written
- * back byte for byte. */
+ * archives): no options, OUT named as the format's files are (its name
+ * suggests the format), IN written back byte for byte. */
 static int table_convert(int argc, char **argv, ferry_format source)
 {
     const ferry_format_desc *d = ferry_format_describe(source);
@@ -116,9 +116,7 @@ static int table_convert(int argc, char **argv, ferry_format source)
     int status = cli_convert_args(argc, argv, NULL, NULL, unknown, NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
-    bool named = false;
-    for (const char *const *e = d->extensions; *e && !named; e++) named = cli_has_ext(out, *e);
-    if (!(d->caps & FERRY_CAN_WRITE) || !named)
+    if (!(d->caps & FERRY_CAN_WRITE) || ferry_format_from_name(out) != source)
         return cli_usage_error("convert", "a %s %s converts to a %s only (a byte-identical rewrite), not '%s'", d->name,
                                noun, d->extensions[0], out);
     return cli_rewrite(in, out);
