@@ -18,7 +18,6 @@ struct ferry_alm_lod_options;
 typedef struct cli_convert_options {
     ferry_format source; /* IN's detected format */
     bool allow_invalid;  /* --allow-invalid: convert files validation finds errors in */
-    int ala_format;      /* Alamo rewrite: the animation format (0: its own, 1 or 2) */
     /* ODOL export: LODs by index (--lod); without, the most detailed visual
      * LOD (the game's view, the default) or, with `all` (--all), every LOD.
      * ALO export: `all` keeps every mesh. */
