@@ -52,11 +52,6 @@ bool cli_has_ext(const char *path, const char *ext);
  * the folder FOLDER: ...". */
 void cli_print_entry_message(void *cmd, const ferry_message *message);
 
-/* CLI_OK when `path` is a folder or an archive (ferry_places_kind);
- * otherwise prints why as a usage error of `cmd` (--textures) and returns
- * CLI_USAGE. */
-int cli_check_texture_place(const char *cmd, const char *path);
-
 /* Prints "ferry CMD: message" and a hint to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool cli_is_help(const char *arg);
@@ -84,7 +79,8 @@ typedef struct cli_option {
 /* Readers: the text itself (const char **), the text appended to a
  * cli_list, a finite number 0 or more (cli_number), an unsigned integer
  * (uint64_t), a finite height (float), 1 or 2 (int), a --textures folder
- * or archive appended to a cli_list (cli_check_texture_place). */
+ * or archive appended to a cli_list (ferry_places_kind; else the usage
+ * error says why). */
 typedef struct cli_number {
     double value;
     const char *text; /* as given; NULL: not given */
@@ -193,8 +189,6 @@ typedef struct cli_progress {
     size_t total;
     size_t done;
 } cli_progress;
-void cli_progress_begin(cli_progress *p, size_t total);
-void cli_progress_step(cli_progress *p, const char *item);
 void cli_progress_end(cli_progress *p);
 /* A job's progress (ferry_progress_fn; user: the cli_progress) on that bar. */
 void cli_progress_report(void *progress, size_t done, size_t total, const char *item);

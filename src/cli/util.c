@@ -119,8 +119,13 @@ int cli_take_ala_format(const char *cmd, const char *name, const char *value, vo
 
 int cli_take_texture_place(const char *cmd, const char *name, const char *value, void *to)
 {
-    int status = cli_check_texture_place(cmd, value);
-    return status == CLI_OK ? cli_take_item(cmd, name, value, to) : status;
+    ferry_place_kind kind;
+    ferry_error err;
+    if (ferry_places_kind(value, &kind, &err) != FERRY_OK)
+        return cli_usage_error(cmd, "--textures %s: %s", value, err.message);
+    if (kind == FERRY_PLACE_NONE)
+        return cli_usage_error(cmd, "--textures %s: neither a folder nor an archive (MEG, PBO)", value);
+    return cli_take_item(cmd, name, value, to);
 }
 
 void cli_print_error(const char *file, const ferry_error *err)
@@ -143,15 +148,6 @@ void cli_print_entry_message(void *cmd, const ferry_message *m)
         fprintf(stderr, "%s: %s\n", CLI_TXT(m->file), CLI_TXT(m->text));
     else
         fprintf(stderr, "%s\n", CLI_TXT(m->text));
-}
-
-int cli_check_texture_place(const char *cmd, const char *path)
-{
-    ferry_place_kind kind;
-    ferry_error err;
-    if (ferry_places_kind(path, &kind, &err) != FERRY_OK) return cli_usage_error(cmd, "--textures %s: %s", path, err.message);
-    if (kind != FERRY_PLACE_NONE) return CLI_OK;
-    return cli_usage_error(cmd, "--textures %s: neither a folder nor an archive (MEG, PBO)", path);
 }
 
 const char *cli_format_name(ferry_format format)
@@ -414,14 +410,14 @@ void cli_print_json(json_t *value)
     fputc('\n', stdout);
 }
 
-void cli_progress_begin(cli_progress *p, size_t total)
+static void progress_begin(cli_progress *p, size_t total)
 {
     p->active = total >= 8 && cli_stderr_is_terminal();
     p->total = total;
     p->done = 0;
 }
 
-void cli_progress_step(cli_progress *p, const char *item)
+static void progress_step(cli_progress *p, const char *item)
 {
     p->done++;
     if (!p->active) return;
@@ -437,9 +433,9 @@ void cli_progress_step(cli_progress *p, const char *item)
 void cli_progress_report(void *progress, size_t done, size_t total, const char *item)
 {
     if (item)
-        cli_progress_step(progress, item);
+        progress_step(progress, item);
     else if (!done)
-        cli_progress_begin(progress, total);
+        progress_begin(progress, total);
 }
 
 void cli_progress_end(cli_progress *p)
