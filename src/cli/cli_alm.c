@@ -232,8 +232,6 @@ int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j)
 
 /* ---- convert ---- */
 
-static bool is_gltf(const char *path) { return cli_has_ext(path, ".glb") || cli_has_ext(path, ".gltf"); }
-
 /* --lod, --triangles, --error: the level of detail, counted (one may be given). */
 typedef struct lod_choice {
     ferry_alm_lod_options lod;
@@ -301,7 +299,7 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
         return cli_rewrite(in, out);
     }
-    if (in_alm && is_gltf(out)) return cli_export_file(in, out, &o);
+    if (in_alm && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) return cli_export_file(in, out, &o);
     if (cli_has_ext(out, ".alm") && (in_alo || in_gltf)) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to reading ALM files");
         return cli_alm_build(in, out, &o);

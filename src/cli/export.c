@@ -33,11 +33,6 @@ static const struct engine_words *engine_words_of(const char *rule)
 
 bool cli_message_is_finding(const ferry_message *m) { return m->rule && !engine_words_of(m->rule); }
 
-static const char *kind_word(ferry_message_kind kind)
-{
-    return kind == FERRY_MESSAGE_ERROR ? "error" : kind == FERRY_MESSAGE_WARNING ? "warning" : "note";
-}
-
 void cli_message_text(ferry_buffer *out, const char *cmd, const ferry_message *m)
 {
     if (m->rule && (strcmp(m->rule, FERRY_WALK_FOLDER_REVISITED) == 0 || strcmp(m->rule, FERRY_WALK_FOLDER_UNREADABLE) == 0)) {
@@ -52,7 +47,8 @@ void cli_message_text(ferry_buffer *out, const char *cmd, const ferry_message *m
     }
     const struct engine_words *w = engine_words_of(m->rule);
     cli_bprintf(out, "%s: ", CLI_TXT(m->file));
-    if (!w || w->kind) cli_bprintf(out, "%s: ", kind_word(m->kind));
+    const char *kind = m->kind == FERRY_MESSAGE_ERROR ? "error" : m->kind == FERRY_MESSAGE_WARNING ? "warning" : "note";
+    if (!w || w->kind) cli_bprintf(out, "%s: ", kind);
     const char *text = m->text;
     static const char anyway[] = "converting anyway";
     if (w && strcmp(w->rule, FERRY_EXPORT_CONVERTED_ANYWAY) == 0 && strncmp(text, anyway, sizeof anyway - 1) == 0) {
