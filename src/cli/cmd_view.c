@@ -116,8 +116,7 @@ static int parse_range(const char *h, uint64_t size, uint64_t *from, uint64_t *t
     char *end;
     if (*p == '-') {
         unsigned long long n = strtoull(p + 1, &end, 10);
-        if (end == p + 1 || *end || n == 0) return -1;
-        if (size == 0) return -1;
+        if (end == p + 1 || *end || n == 0 || size == 0) return -1;
         *from = n >= size ? 0 : size - n;
         *to = size - 1;
         return 1;
