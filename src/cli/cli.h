@@ -111,8 +111,6 @@ typedef struct cli_args {
  * error (printed: CLI_USAGE) or help (CLI_HELP); CLI_OK with the options
  * set and the files in a->files, their count returned in *count. */
 int cli_parse(const cli_args *a, int argc, char **argv, size_t *count);
-/* The too_many of `ferry convert`'s IN and OUT. */
-#define CLI_THIRD_FILE "expected IN and OUT, got a third file '%s'"
 /* What a command returns for cli_parse's status (CLI_HELP: success). */
 #define CLI_STATUS(status) ((status) == CLI_HELP ? CLI_OK : (status))
 

@@ -122,12 +122,14 @@ static int table_convert(int argc, char **argv, ferry_format source)
     return cli_rewrite(in, out);
 }
 
+#define THIRD_FILE "expected IN and OUT, got a third file '%s'" /* the usage error of one more file */
+
 int cli_convert_args(int argc, char **argv, const cli_option *options, const char *usage, const char *unknown,
                      const char *missing, const char **files)
 {
     size_t count;
     int status =
-        cli_parse(&(cli_args){"convert", options, usage, unknown, files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+        cli_parse(&(cli_args){"convert", options, usage, unknown, files, 2, THIRD_FILE}, argc, argv, &count);
     if (status == CLI_OK && (!files[0] || !files[1]))
         status = cli_usage_error("convert", "%s", missing ? missing : "expected IN and OUT");
     return status;
@@ -311,7 +313,7 @@ static int alamo_convert(int argc, char **argv, ferry_format source, anim_args *
         CLI_VALUE("--triangles", NULL, take_foreign, FOREIGN), CLI_VALUE("--error", NULL, take_foreign, FOREIGN),
         CLI_VALUE("--mip", NULL, take_foreign, FOREIGN), CLI_VALUE("--textures-out", NULL, take_foreign, FOREIGN), {0}};
     size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, "", NULL, files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    int status = cli_parse(&(cli_args){"convert", options, "", NULL, files, 2, THIRD_FILE}, argc, argv, &count);
     const char *in = files[0], *out = files[1];
     bool gltf_options = eo->skip_textures || eo->force || game_view || eo->all || anims->files.count ||
                         anims->automatic || textures->count || jobs;
