@@ -17,9 +17,6 @@
 
 enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2 };
 
-/* Largest input accepted (game assets are far smaller). */
-#define CLI_MAX_INPUT ((size_t)1 << 31)
-
 /* The commands, each in cmd_NAME.c (list and extract: cmd_archive.c):
  * argv[0] the command's name, the rest its arguments; the exit status. */
 typedef int cli_command_fn(int argc, char **argv);

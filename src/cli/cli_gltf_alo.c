@@ -63,7 +63,7 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
         uint8_t *data = NULL;
         size_t size = 0;
 #if FERRY_CLI_ASSIMP
-        if (ferry_file_load(in, CLI_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
+        if (ferry_file_load(in, FERRY_ASSET_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
         ferry_assimp_read_options ao = {0};
         ao.format_hint = hint;
         if (ferry_assimp_read(data, size, &ao, &scene, err) != FERRY_OK) scene = NULL;
