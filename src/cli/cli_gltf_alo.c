@@ -35,15 +35,9 @@ const char cli_gltf_alo_convert_help[] =
  * detector): the hint Assimp picks its importer by, or NULL. */
 const char *cli_assimp_hint(const char *path)
 {
-    static const char *const exts[] = {"fbx", "obj", "dae"};
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash)) return NULL;
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
-        char e[8];
-        snprintf(e, sizeof e, ".%s", exts[i]);
-        if (cli_has_ext(path, e)) return exts[i];
-    }
+    static const char *const exts[] = {".fbx", ".obj", ".dae"};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (cli_has_ext(path, exts[i])) return exts[i] + 1; /* "fbx" */
     return NULL;
 }
 
