@@ -91,11 +91,8 @@ static const char *content_type(const char *path)
         {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
         {".json", "application/json"}, {".wasm", "application/wasm"}, {".png", "image/png"},
         {".txt", "text/plain; charset=utf-8"}};
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash))
-        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-            if (strcasecmp(dot, types[i].ext) == 0) return types[i].type;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (cli_has_ext(path, types[i].ext)) return types[i].type;
     return "application/octet-stream";
 }
 
