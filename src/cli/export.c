@@ -104,7 +104,7 @@ void cli_export_report_lines(ferry_buffer *out, const char *in, const ferry_expo
     if (rep->procedural_ignored)
         cli_bprintf(out, "%s: warning: %u procedural texture%s not read as a colour, e.g. %s\n", name,
                     (unsigned)rep->procedural_ignored, rep->procedural_ignored == 1 ? "" : "s",
-                    CLI_TXT(rep->procedural_problem ? rep->procedural_problem : ""));
+                    CLI_TXT(rep->procedural_problem));
 }
 
 /* ---- one file: the messages kept, then printed with the summary ---- */
@@ -181,11 +181,10 @@ static void print_odol_summary(const char *in, const char *out, const ferry_expo
                 (unsigned)rep->joints, (unsigned)rep->animations, rep->animations == 1 ? "" : "s");
     fputc('\n', stderr);
     if (rep->animations_unbound)
-        fprintf(stderr,
-                "%s: note: %u animation class%s move%s no bone of the LODs exported (e.g. '%s'; --all exports every "
-                "LOD)\n",
+        fprintf(stderr, "%s: note: %u animation class%s move%s no bone of the LODs exported (e.g. '%s'; --all exports "
+                        "every LOD)\n",
                 CLI_TXT(in), (unsigned)rep->animations_unbound, rep->animations_unbound == 1 ? "" : "es",
-                rep->animations_unbound == 1 ? "s" : "", CLI_TXT(rep->animation_unbound ? rep->animation_unbound : ""));
+                rep->animations_unbound == 1 ? "s" : "", CLI_TXT(rep->animation_unbound));
 }
 
 static void print_alm_summary(const char *in, const char *out, const ferry_export_report *r)
