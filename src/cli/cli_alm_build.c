@@ -21,7 +21,6 @@ static ferry_scene *model_scene(const char *in, const char *anim)
     cli_asset model, animation = {0};
     if (!cli_asset_load(in, &model, &err)) {
         cli_print_error(in, &err);
-        cli_asset_free(&model);
         return NULL;
     }
     ferry_author_alm_scene_options so = {0};
