@@ -43,6 +43,15 @@ static int take_fps(const char *cmd, const char *name, const char *value, void *
     return CLI_OK;
 }
 
+ferry_scene *cli_gltf_scene(const char *in)
+{
+    ferry_scene *scene = NULL;
+    ferry_error err;
+    if (ferry_gltf_load(in, &(ferry_gltf_read_options){.skip_images = true}, &scene, &err) == FERRY_OK) return scene;
+    cli_print_error(in, &err);
+    return NULL;
+}
+
 int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
 {
     (void)source;
@@ -60,13 +69,8 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
     if (status != CLI_OK) return CLI_STATUS(status);
     const char *in = files[0], *out = files[1];
     ferry_error err;
-    ferry_scene *scene = NULL;
-    ferry_gltf_read_options ro = {0};
-    ro.skip_images = true;
-    if (ferry_gltf_load(in, &ro, &scene, &err) != FERRY_OK) {
-        cli_print_error(in, &err);
-        return CLI_INVALID;
-    }
+    ferry_scene *scene = cli_gltf_scene(in);
+    if (!scene) return CLI_INVALID;
     status = CLI_INVALID;
     size_t index = 0;
     ferry_asset *model_asset = NULL;

@@ -78,6 +78,9 @@ cli_convert_fn cli_odol_convert, cli_alm_convert, cli_paa_convert, cli_config_co
 cli_convert_fn cli_gltf_alo_convert, cli_assimp_gltf_convert;
 /* A glTF animation -> ALA (cli_gltf_ala.c). */
 cli_convert_fn cli_gltf_ala_convert;
+/* IN, a glTF file, as a scene without its images (what an animation or an
+ * ALM build takes from it); NULL with the error printed. */
+struct ferry_scene *cli_gltf_scene(const char *in);
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
 /* FBX, OBJ, Collada through Assimp (cli_gltf_alo.c): the hint by extension, or NULL. */
 const char *cli_assimp_hint(const char *path);
