@@ -24,9 +24,9 @@ static ferry_alamo_kind alamo_kind(ferry_format f)
     }
 }
 
-bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
+/* cli_asset_load's reading: false with `err` filled. */
+static bool load(const char *path, cli_asset *a, ferry_error *err)
 {
-    memset(a, 0, sizeof *a);
     ferry_asset *file;
     /* Told first (one read of the file), the object read only for an Alamo file. */
     if (ferry_asset_open(path, &(ferry_asset_options){.bytes_only = true}, &file, err) != FERRY_OK) return false;
@@ -57,6 +57,16 @@ bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
     default: a->particles = object; break;
     }
     return true;
+}
+
+bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
+{
+    ferry_error own;
+    memset(a, 0, sizeof *a);
+    if (load(path, a, err ? err : &own)) return true;
+    if (!err) cli_print_error(path, &own);
+    memset(a, 0, sizeof *a);
+    return false;
 }
 
 void cli_asset_free(cli_asset *a)

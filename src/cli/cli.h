@@ -35,9 +35,9 @@ typedef struct cli_asset {
 } cli_asset;
 
 /* Opens and reads a file (ferry_asset_open); on failure fills `err` (I/O,
- * unsupported or the reader's located error) and returns false, the asset
- * left empty. The file's format is told by its content: anything but an
- * Alamo file is refused. */
+ * unsupported or the reader's located error; NULL: printed, naming `path`)
+ * and returns false, the asset left empty. The file's format is told by its
+ * content: anything but an Alamo file is refused. */
 bool cli_asset_load(const char *path, cli_asset *asset, ferry_error *err);
 void cli_asset_free(cli_asset *asset);
 bool cli_has_ext(const char *path, const char *ext);

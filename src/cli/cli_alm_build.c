@@ -19,10 +19,7 @@ static ferry_scene *model_scene(const char *in, const char *anim)
 {
     ferry_error err;
     cli_asset model, animation = {0};
-    if (!cli_asset_load(in, &model, &err)) {
-        cli_print_error(in, &err);
-        return NULL;
-    }
+    if (!cli_asset_load(in, &model, NULL)) return NULL;
     ferry_author_alm_scene_options so = {0};
     so.name = in;
     so.message = cli_print_message;

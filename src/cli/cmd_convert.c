@@ -195,10 +195,7 @@ static int rewrite(const char *in, const char *out, int ala_format)
     bool to_ala = cli_has_ext(out, ".ala"); /* else .alo: alamo_rewrite checked */
     cli_asset asset;
     ferry_error err;
-    if (!cli_asset_load(in, &asset, &err)) {
-        cli_print_error(in, &err);
-        return CLI_INVALID;
-    }
+    if (!cli_asset_load(in, &asset, NULL)) return CLI_INVALID;
     int status = CLI_INVALID;
     ferry_buffer buf = {0};
     if ((asset.animation != NULL) != to_ala) {

@@ -214,10 +214,7 @@ int cmd_render(int argc, char **argv)
     status = CLI_INVALID;
     cli_asset asset;
     ferry_error err;
-    if (!cli_asset_load(in, &asset, &err)) {
-        cli_print_error(in, &err);
-        goto out;
-    }
+    if (!cli_asset_load(in, &asset, NULL)) goto out;
     /* The particle files on a model's proxies and every texture are found
      * as the game finds them: beside IN, in ../Textures, in each --textures. */
     ferry_alamo_texture_folders folders;

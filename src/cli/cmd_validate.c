@@ -106,18 +106,12 @@ int cmd_validate(int argc, char **argv)
         goto done;
     }
     cli_asset fixed_model = {0};
-    if (model_path) {
-        ferry_error err;
-        bool loaded = cli_asset_load(model_path, &fixed_model, &err);
-        if (!loaded || !fixed_model.model) {
-            if (loaded)
-                fprintf(stderr, "%s: error: not an ALO model\n", model_path);
-            else
-                cli_print_error(model_path, &err);
-            cli_asset_free(&fixed_model);
-            status = CLI_INVALID;
-            goto done;
-        }
+    if (model_path && cli_asset_load(model_path, &fixed_model, NULL) && !fixed_model.model)
+        fprintf(stderr, "%s: error: not an ALO model\n", model_path);
+    if (model_path && !fixed_model.model) {
+        cli_asset_free(&fixed_model);
+        status = CLI_INVALID;
+        goto done;
     }
     const char **models = calloc(file_count, sizeof *models);
     size_t model_count = 0;
