@@ -145,10 +145,8 @@ int cli_paa_convert(int argc, char **argv, ferry_format source)
     if (encode_option)
         return cli_usage_error("convert", "--dxt1, --dxt5, --linear, --srgb and --no-lzo apply to writing PAA from an image");
     if (cli_has_ext(out, ".png")) return to_png(in, out, mip < 0 ? 0 : (size_t)mip);
-    if (cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac")) {
-        if (mip >= 0) return cli_usage_error("convert", "--mip applies to .png outputs");
-        return cli_rewrite(in, out);
-    }
+    if (paa_out && mip >= 0) return cli_usage_error("convert", "--mip applies to .png outputs");
+    if (paa_out) return cli_rewrite(in, out);
     return cli_usage_error("convert", "cannot write '%s' from a PAA texture: supported outputs are .png, .paa, .pac",
                            out);
 }
