@@ -24,21 +24,9 @@ static ferry_alamo_kind alamo_kind(ferry_format f)
     }
 }
 
-/* The asset's typed object by its kind. */
-static void take(cli_asset *a, ferry_asset *handle)
+/* cli_asset_load's reading: false with `err` filled. */
+static bool load(const char *path, cli_asset *a, ferry_error *err)
 {
-    a->handle = handle;
-    void *object = ferry_asset_object(handle);
-    switch (a->kind) {
-    case FERRY_ALAMO_MODEL: a->model = object; break;
-    case FERRY_ALAMO_ANIMATION: a->animation = object; break;
-    default: a->particles = object; break;
-    }
-}
-
-bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
-{
-    memset(a, 0, sizeof *a);
     ferry_asset *file;
     /* Told first (one read of the file), the object read only for an Alamo file. */
     if (ferry_asset_open(path, &(ferry_asset_options){.bytes_only = true}, &file, err) != FERRY_OK) return false;
@@ -56,14 +44,29 @@ bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
         return false;
     }
     /* Content of no known format: the library's read says so. */
-    ferry_asset *handle;
-    if (ferry_asset_read(data, size, &(ferry_asset_options){.format = f, .name = path}, &handle, err) != FERRY_OK) {
+    if (ferry_asset_read(data, size, &(ferry_asset_options){.format = f, .name = path}, &a->handle, err) != FERRY_OK) {
         ferry_asset_free(file);
         return false;
     }
-    take(a, handle);
     a->file = file; /* the mapping the object was read from */
+    /* The typed object by the kind. */
+    void *object = ferry_asset_object(a->handle);
+    switch (a->kind) {
+    case FERRY_ALAMO_MODEL: a->model = object; break;
+    case FERRY_ALAMO_ANIMATION: a->animation = object; break;
+    default: a->particles = object; break;
+    }
     return true;
+}
+
+bool cli_asset_load(const char *path, cli_asset *a, ferry_error *err)
+{
+    ferry_error own;
+    memset(a, 0, sizeof *a);
+    if (load(path, a, err ? err : &own)) return true;
+    if (!err) cli_print_error(path, &own);
+    memset(a, 0, sizeof *a);
+    return false;
 }
 
 void cli_asset_free(cli_asset *a)

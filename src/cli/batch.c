@@ -38,10 +38,7 @@ static void on_item(void *user, const ferry_export_item *item)
         const ferry_export_report *r = item->report;
         json_t *o = json_object();
         cli_json_set_text(o, "input", item->input);
-        if (item->ok)
-            cli_json_set_text(o, "output", item->output);
-        else
-            json_object_set_new(o, "output", json_null());
+        cli_json_set_text(o, "output", item->ok ? item->output : NULL);
         json_object_set_new(o, "ok", json_boolean(item->ok));
         json_object_set_new(o, "warnings", json_integer((json_int_t)r->warnings));
         json_object_set_new(o, "animations", json_integer(item->ok ? (json_int_t)r->animations : 0));

@@ -17,20 +17,11 @@
 
 enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2 };
 
-/* Largest input accepted (game assets are far smaller). */
-#define CLI_MAX_INPUT ((size_t)1 << 31)
-
-int cmd_dump(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_sample(int argc, char **argv);
-int cmd_particles(int argc, char **argv); /* cmd_particles.c */
-int cmd_render(int argc, char **argv);    /* cmd_render.c */
-int cmd_list(int argc, char **argv);    /* cmd_archive.c */
-int cmd_extract(int argc, char **argv);
-int cmd_pack(int argc, char **argv); /* cmd_pack.c */
-
+/* The commands, each in cmd_NAME.c (list and extract: cmd_archive.c):
+ * argv[0] the command's name, the rest its arguments; the exit status. */
+typedef int cli_command_fn(int argc, char **argv);
+cli_command_fn cmd_dump, cmd_info, cmd_validate, cmd_convert, cmd_sample, cmd_particles, cmd_render;
+cli_command_fn cmd_list, cmd_extract, cmd_pack;
 
 /* Any Alamo file, read by what its content says it is: the asset
  * (ferry_asset) and its typed object, by kind. */
@@ -44,8 +35,9 @@ typedef struct cli_asset {
 } cli_asset;
 
 /* Opens and reads a file (ferry_asset_open); on failure fills `err` (I/O,
- * unsupported or the reader's located error) and returns false. The file's
- * format is told by its content: anything but an Alamo file is refused. */
+ * unsupported or the reader's located error; NULL: printed, naming `path`)
+ * and returns false, the asset left empty. The file's format is told by its
+ * content: anything but an Alamo file is refused. */
 bool cli_asset_load(const char *path, cli_asset *asset, ferry_error *err);
 void cli_asset_free(cli_asset *asset);
 bool cli_has_ext(const char *path, const char *ext);
@@ -57,11 +49,6 @@ bool cli_has_ext(const char *path, const char *ext);
  * walk's as "ferry CMD: skipping FOLDER: ..." and "ferry CMD: cannot read
  * the folder FOLDER: ...". */
 void cli_print_entry_message(void *cmd, const ferry_message *message);
-
-/* CLI_OK when `path` is a folder or an archive (ferry_places_kind);
- * otherwise prints why as a usage error of `cmd` (--textures) and returns
- * CLI_USAGE. */
-int cli_check_texture_place(const char *cmd, const char *path);
 
 /* Prints "ferry CMD: message" and a hint to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -90,7 +77,8 @@ typedef struct cli_option {
 /* Readers: the text itself (const char **), the text appended to a
  * cli_list, a finite number 0 or more (cli_number), an unsigned integer
  * (uint64_t), a finite height (float), 1 or 2 (int), a --textures folder
- * or archive appended to a cli_list (cli_check_texture_place). */
+ * or archive appended to a cli_list (ferry_places_kind; else the usage
+ * error says why). */
 typedef struct cli_number {
     double value;
     const char *text; /* as given; NULL: not given */
@@ -121,8 +109,6 @@ typedef struct cli_args {
  * error (printed: CLI_USAGE) or help (CLI_HELP); CLI_OK with the options
  * set and the files in a->files, their count returned in *count. */
 int cli_parse(const cli_args *a, int argc, char **argv, size_t *count);
-/* The too_many of `ferry convert`'s IN and OUT. */
-#define CLI_THIRD_FILE "expected IN and OUT, got a third file '%s'"
 /* What a command returns for cli_parse's status (CLI_HELP: success). */
 #define CLI_STATUS(status) ((status) == CLI_HELP ? CLI_OK : (status))
 
@@ -146,7 +132,8 @@ int cli_write_output(const char *in, const char *out, const ferry_buffer *buf);
  * UTF-8 is read as Latin-1 and its key ("file", or "mesh_names/1" for an
  * array's item) listed in the object's "latin1" array. */
 void cli_json_set_text(json_t *object, const char *key, const char *text);
-/* Appends `text` to `array`, which is (or will be) object[key]. */
+/* Appends `text` to `array`, which is (or will be) object[key] (NULL:
+ * sets object[key], as cli_json_set_text). */
 void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text);
 
 /* The library's JSON of an asset (ferry_asset_info), parsed; NULL with the
@@ -198,8 +185,6 @@ typedef struct cli_progress {
     size_t total;
     size_t done;
 } cli_progress;
-void cli_progress_begin(cli_progress *p, size_t total);
-void cli_progress_step(cli_progress *p, const char *item);
 void cli_progress_end(cli_progress *p);
 /* A job's progress (ferry_progress_fn; user: the cli_progress) on that bar. */
 void cli_progress_report(void *progress, size_t done, size_t total, const char *item);

@@ -11,8 +11,12 @@
 /* Text dumps show this many entries of a long array, then a count. */
 #define TEXT_ITEMS 8
 
-/* The reals the library gives (a number, or "nan", "inf", ...) as %g. */
+/* The reals the library gives (a number, or "nan", "inf", ...) as %g, and its integers. */
 static double num_at(const json_t *array, size_t i) { return cli_jnum(json_array_get(array, i)); }
+static long long int_at(const json_t *array, size_t i)
+{
+    return (long long)json_integer_value(json_array_get(array, i));
+}
 
 /* A vector [[bone, x, y, z, w], ...] as "bone B (x, y, z, w), ...". */
 static void print_vector(const json_t *v)
@@ -23,8 +27,8 @@ static void print_vector(const json_t *v)
     }
     for (size_t i = 0; i < json_array_size(v); i++) {
         const json_t *c = json_array_get(v, i);
-        printf("%sbone %lld (%g, %g, %g, %g)", i ? ", " : "", (long long)json_integer_value(json_array_get(c, 0)),
-               num_at(c, 1), num_at(c, 2), num_at(c, 3), num_at(c, 4));
+        printf("%sbone %lld (%g, %g, %g, %g)", i ? ", " : "", int_at(c, 0), num_at(c, 1), num_at(c, 2), num_at(c, 3),
+               num_at(c, 4));
     }
 }
 
@@ -101,21 +105,19 @@ int cli_alm_info(const char *file, const ferry_asset *asset, const json_t *j)
 static void dump_text(const char *file, const json_t *j, long long frame_count)
 {
     long long version = cli_jint(j, "version");
-    const json_t *a = json_object_get(j, "comments");
     printf("%s: ALM version %lld, %lld bytes, %lld-byte floats\n", CLI_TXT(file), version, cli_jint(j, "size"),
            cli_jint(j, "float_size"));
     if (version >= 6) printf("frame rate %g, override_P %lld\n", cli_jreal(j, "frame_rate"), cli_jint(j, "override_p"));
-    size_t n = json_array_size(a);
-    printf("comments: %zu\n", n);
+    size_t n;
+    const json_t *a = section(j, "comments", "comments", &n);
     for (size_t i = 0; i < n && text_more(i, n, "comments"); i++) {
         const json_t *c = json_array_get(a, i);
         printf("  [%zu] \"", i);
         cli_fput_textn(stdout, json_string_value(c), json_string_length(c));
         printf("\"\n");
     }
-    a = json_object_get(j, "bones");
-    size_t bone_count = n = json_array_size(a);
-    printf("bones: %zu\n", n);
+    a = section(j, "bones", "bones", &n);
+    size_t bone_count = n;
     for (size_t i = 0; i < n && text_more(i, n, "bones"); i++) {
         const json_t *b = json_array_get(a, i);
         printf("  [%zu] parent %lld", i, cli_jint(b, "parent"));
@@ -174,17 +176,14 @@ static void dump_text(const char *file, const json_t *j, long long frame_count)
             const json_t *bones = json_object_get(mat, "bones"), *ids = json_object_get(mat, "tangent_ids");
             printf(", %zu tangent textures:", json_array_size(bones));
             for (size_t k = 0; k < json_array_size(bones); k++)
-                printf(" bone %lld -> texture %lld", (long long)json_integer_value(json_array_get(bones, k)),
-                       (long long)json_integer_value(json_array_get(ids, k)));
+                printf(" bone %lld -> texture %lld", int_at(bones, k), int_at(ids, k));
             printf("\n");
         }
     }
     a = section(j, "triangles", "triangles", &n);
     for (size_t i = 0; i < n && text_more(i, n, "triangles"); i++) {
         const json_t *t = json_array_get(a, i);
-        printf("  [%zu] %lld %lld %lld, material %lld\n", i, (long long)json_integer_value(json_array_get(t, 0)),
-               (long long)json_integer_value(json_array_get(t, 1)), (long long)json_integer_value(json_array_get(t, 2)),
-               (long long)json_integer_value(json_array_get(t, 3)));
+        printf("  [%zu] %lld %lld %lld, material %lld\n", i, int_at(t, 0), int_at(t, 1), int_at(t, 2), int_at(t, 3));
     }
     a = section(j, "collapses", "collapses", &n);
     for (size_t i = 0; i < n && text_more(i, n, "collapses"); i++) {
@@ -195,8 +194,7 @@ static void dump_text(const char *file, const json_t *j, long long frame_count)
             printf("  [%zu] influence, %zu pairs:", i, pair_count);
             for (size_t k = 0; k < pair_count && k < TEXT_ITEMS; k++) {
                 const json_t *pk = json_array_get(pairs, k);
-                printf(" %lld->%lld", (long long)json_integer_value(json_array_get(pk, 0)),
-                       (long long)json_integer_value(json_array_get(pk, 1)));
+                printf(" %lld->%lld", int_at(pk, 0), int_at(pk, 1));
             }
             printf("%s, error %g\n", pair_count > TEXT_ITEMS ? " ..." : "", cli_jreal(c, "error"));
         } else {
@@ -233,8 +231,6 @@ int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j)
 }
 
 /* ---- convert ---- */
-
-static bool is_gltf(const char *path) { return cli_has_ext(path, ".glb") || cli_has_ext(path, ".gltf"); }
 
 /* --lod, --triangles, --error: the level of detail, counted (one may be given). */
 typedef struct lod_choice {
@@ -281,13 +277,11 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
                                   CLI_VALUE("--lod", &choice, take_lod, "%s needs a value"),
                                   CLI_VALUE("--triangles", &choice, take_lod, "%s needs a value"),
                                   CLI_VALUE("--error", &choice, take_lod, "%s needs a value"), {0}};
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, NULL, "option '%s' does not apply to ALM conversions", files, 2,
-                                       CLI_THIRD_FILE}, argc, argv, &count);
+    int status =
+        cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to ALM conversions", NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     int chosen = choice.chosen;
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     if (chosen > 1) return cli_usage_error("convert", "choose one of --lod, --triangles and --error");
     /* The input by content (cmd_convert.c's route), the output by its name. */
     bool in_alm = source == FERRY_FORMAT_ALM;
@@ -305,7 +299,7 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to .glb/.gltf outputs");
         return cli_rewrite(in, out);
     }
-    if (in_alm && is_gltf(out)) return cli_export_file(in, out, &o);
+    if (in_alm && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) return cli_export_file(in, out, &o);
     if (cli_has_ext(out, ".alm") && (in_alo || in_gltf)) {
         if (chosen) return cli_usage_error("convert", "--lod, --triangles and --error apply to reading ALM files");
         return cli_alm_build(in, out, &o);

@@ -18,13 +18,8 @@
 static ferry_scene *model_scene(const char *in, const char *anim)
 {
     ferry_error err;
-    cli_asset model, animation;
-    memset(&animation, 0, sizeof animation);
-    if (!cli_asset_load(in, &model, &err)) {
-        cli_print_error(in, &err);
-        cli_asset_free(&model);
-        return NULL;
-    }
+    cli_asset model, animation = {0};
+    if (!cli_asset_load(in, &model, NULL)) return NULL;
     ferry_author_alm_scene_options so = {0};
     so.name = in;
     so.message = cli_print_message;
@@ -52,18 +47,10 @@ done:
 
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options)
 {
+    bool gltf = options->source == FERRY_FORMAT_GLB || options->source == FERRY_FORMAT_GLTF;
+    ferry_scene *scene = gltf ? cli_gltf_scene(in) : model_scene(in, options->anim);
+    if (!scene) return CLI_INVALID;
     ferry_error err;
-    ferry_scene *scene = NULL;
-    if (options->source == FERRY_FORMAT_GLB || options->source == FERRY_FORMAT_GLTF) {
-        ferry_gltf_read_options ro = {0};
-        ro.skip_images = true;
-        if (ferry_gltf_load(in, &ro, &scene, &err) != FERRY_OK) {
-            cli_print_error(in, &err);
-            return CLI_INVALID;
-        }
-    } else if (!(scene = model_scene(in, options->anim))) {
-        return CLI_INVALID;
-    }
     ferry_author_alm_options ao = {0};
     ao.name = in;
     ao.write.protect_input = in;

@@ -91,15 +91,14 @@ int cli_config_dump(const char *file, const ferry_asset *asset, const json_t *j)
 
 /* Outputs written as text, and as raP (the names configs of both forms
  * carry); any other name is refused. */
-static bool has_any_ext(const char *out, const char *const *exts, size_t n)
+static bool has_any_ext(const char *out, const char *const *exts)
 {
-    for (size_t i = 0; i < n; i++)
-        if (cli_has_ext(out, exts[i])) return true;
+    for (; *exts; exts++)
+        if (cli_has_ext(out, *exts)) return true;
     return false;
 }
-static const char *const text_exts[] = {".cpp", ".hpp", ".h", ".inc", ".txt", ".ext"};
-static const char *const rap_exts[] = {".rvmat", ".bin", ".bisurf", ".sqm", ".fsm"};
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+static const char *const text_exts[] = {".cpp", ".hpp", ".h", ".inc", ".txt", ".ext", NULL};
+static const char *const rap_exts[] = {".rvmat", ".bin", ".bisurf", ".sqm", ".fsm", NULL};
 
 /* IN written as raP or as text (the raP rewrite byte for byte). Text is
  * made of IN read as the config the routing took it for (by content, or by
@@ -130,14 +129,12 @@ static int to_layout(const char *in, const char *out, unsigned layout, ferry_for
 int cli_config_convert(int argc, char **argv, ferry_format source)
 {
     const char *files[2] = {NULL, NULL}, *in, *out;
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", NULL, NULL, "option '%s' does not apply to config conversions", files, 2,
-                                       CLI_THIRD_FILE}, argc, argv, &count);
+    int status =
+        cli_convert_args(argc, argv, NULL, NULL, "option '%s' does not apply to config conversions", NULL, files);
     if (status != CLI_OK) return status;
     in = files[0], out = files[1];
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
-    if (has_any_ext(out, text_exts, COUNT(text_exts))) return to_layout(in, out, FERRY_LAYOUT_TEXT, source);
-    if (!has_any_ext(out, rap_exts, COUNT(rap_exts)))
+    if (has_any_ext(out, text_exts)) return to_layout(in, out, FERRY_LAYOUT_TEXT, source);
+    if (!has_any_ext(out, rap_exts))
         return cli_usage_error("convert",
                                "cannot write '%s' from a config: outputs are raP (.rvmat, .bin, .bisurf, .sqm, .fsm) "
                                "or text (.cpp, .hpp, .h, .inc, .txt, .ext)",

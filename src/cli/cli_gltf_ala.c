@@ -43,6 +43,15 @@ static int take_fps(const char *cmd, const char *name, const char *value, void *
     return CLI_OK;
 }
 
+ferry_scene *cli_gltf_scene(const char *in)
+{
+    ferry_scene *scene = NULL;
+    ferry_error err;
+    if (ferry_gltf_load(in, &(ferry_gltf_read_options){.skip_images = true}, &scene, &err) == FERRY_OK) return scene;
+    cli_print_error(in, &err);
+    return NULL;
+}
+
 int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
 {
     (void)source;
@@ -54,21 +63,14 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         {"--ala-format", &ala_format, cli_take_ala_format, "%s needs a value", "--ala-format takes 1 or 2"},
         CLI_VALUE("--model", &model_path, cli_take_text, "%s needs a value"),
         {"--fps", &fps, take_fps, "%s needs a value", "--fps takes a number above 0 and at most 1000, not '%s'"}, {0}};
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, cli_gltf_ala_convert_help,
-                                       "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)",
-                                       files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    int status = cli_convert_args(argc, argv, options, cli_gltf_ala_convert_help,
+                                  "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)", NULL,
+                                  files);
     if (status != CLI_OK) return CLI_STATUS(status);
     const char *in = files[0], *out = files[1];
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     ferry_error err;
-    ferry_scene *scene = NULL;
-    ferry_gltf_read_options ro = {0};
-    ro.skip_images = true;
-    if (ferry_gltf_load(in, &ro, &scene, &err) != FERRY_OK) {
-        cli_print_error(in, &err);
-        return CLI_INVALID;
-    }
+    ferry_scene *scene = cli_gltf_scene(in);
+    if (!scene) return CLI_INVALID;
     status = CLI_INVALID;
     size_t index = 0;
     ferry_asset *model_asset = NULL;

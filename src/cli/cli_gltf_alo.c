@@ -35,15 +35,9 @@ const char cli_gltf_alo_convert_help[] =
  * detector): the hint Assimp picks its importer by, or NULL. */
 const char *cli_assimp_hint(const char *path)
 {
-    static const char *const exts[] = {"fbx", "obj", "dae"};
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash)) return NULL;
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
-        char e[8];
-        snprintf(e, sizeof e, ".%s", exts[i]);
-        if (cli_has_ext(path, e)) return exts[i];
-    }
+    static const char *const exts[] = {".fbx", ".obj", ".dae"};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (cli_has_ext(path, exts[i])) return exts[i] + 1; /* "fbx" */
     return NULL;
 }
 
@@ -63,9 +57,8 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
         uint8_t *data = NULL;
         size_t size = 0;
 #if FERRY_CLI_ASSIMP
-        if (ferry_file_load(in, CLI_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
-        ferry_assimp_read_options ao;
-        memset(&ao, 0, sizeof ao);
+        if (ferry_file_load(in, FERRY_ASSET_MAX_INPUT, &data, &size, err) != FERRY_OK) return NULL;
+        ferry_assimp_read_options ao = {0};
         ao.format_hint = hint;
         if (ferry_assimp_read(data, size, &ao, &scene, err) != FERRY_OK) scene = NULL;
         ferry_file_free(data);
@@ -91,15 +84,10 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
 static ferry_scene *scene_args(int argc, char **argv, const cli_option *options, const char *unknown, const char **files,
                                int *status)
 {
-    size_t count;
-    *status = cli_parse(&(cli_args){"convert", options, cli_gltf_alo_convert_help, unknown, files, 2, CLI_THIRD_FILE}, argc,
-                        argv, &count);
+    *status =
+        cli_convert_args(argc, argv, options, cli_gltf_alo_convert_help, unknown, "expected IN and OUT files", files);
     if (*status != CLI_OK) {
         *status = CLI_STATUS(*status);
-        return NULL;
-    }
-    if (!files[0] || !files[1]) {
-        *status = cli_usage_error("convert", "expected IN and OUT files");
         return NULL;
     }
     ferry_error err;

@@ -100,62 +100,53 @@ static int take_lod(const char *cmd, const char *name, const char *value, void *
     return CLI_OK;
 }
 
-int cli_odol_convert(int argc, char **argv, ferry_format source)
+/* The ODOL family's conversions, into `lods`, `roots` and `o` (its source
+ * set), which the caller frees. */
+static int odol_convert(int argc, char **argv, lod_list *lods, cli_list *roots, cli_convert_options *o)
 {
     const char *files[2] = {NULL, NULL};
-    lod_list lod_list = {calloc((size_t)argc, sizeof(uint32_t)), 0};
-    cli_list root_list = {calloc((size_t)argc, sizeof(const char *)), 0};
-    bool all = false, game_view = false, allow_invalid = false, no_animations = false;
-    cli_convert_options o = {0};
+    bool game_view = false;
     const cli_option options[] = {
-        CLI_FLAG("--all", &all), CLI_FLAG("--game-view", &game_view),
-        CLI_VALUE("--lod", &lod_list, take_lod, "--lod takes a LOD index (see ferry info)"),
-        CLI_VALUE("--textures", &root_list, cli_take_texture_place, "--textures needs a folder or an archive"),
-        CLI_FLAG("--allow-invalid", &allow_invalid), CLI_FLAG("--no-animations", &no_animations), {0}};
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, NULL, "option '%s' does not apply to P3D files", files, 2,
-                                       CLI_THIRD_FILE}, argc, argv, &count);
-    const char *in = files[0], *out = files[1], **roots = root_list.items;
-    uint32_t *lods = lod_list.items;
-    size_t lod_count = lod_list.count, root_count = root_list.count;
-    if (status != CLI_OK) goto done;
-    status = CLI_USAGE;
-    if (!in || !out) {
-        status = cli_usage_error("convert", "expected IN.p3d and OUT");
-        goto done;
-    }
-    if (source != FERRY_FORMAT_ODOL && source != FERRY_FORMAT_MLOD) {
-        status = cli_usage_error("convert", "cannot make a P3D file from '%s'; ferry reads P3D files, it does not author them yet", in);
-        goto done;
-    }
-    if ((all && game_view) || (lod_count && (all || game_view))) {
-        status = cli_usage_error("convert", "choose one of --game-view (the default), --all and --lod");
-        goto done;
-    }
+        CLI_FLAG("--all", &o->all), CLI_FLAG("--game-view", &game_view),
+        CLI_VALUE("--lod", lods, take_lod, "--lod takes a LOD index (see ferry info)"),
+        CLI_VALUE("--textures", roots, cli_take_texture_place, "--textures needs a folder or an archive"),
+        CLI_FLAG("--allow-invalid", &o->allow_invalid), CLI_FLAG("--no-animations", &o->no_animations), {0}};
+    int status = cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to P3D files",
+                                  "expected IN.p3d and OUT", files);
+    const char *in = files[0], *out = files[1];
+    if (status != CLI_OK) return status;
+    if (o->source != FERRY_FORMAT_ODOL && o->source != FERRY_FORMAT_MLOD)
+        return cli_usage_error("convert", "cannot make a P3D file from '%s'; ferry reads P3D files, it does not author "
+                                          "them yet", in);
+    if ((o->all && game_view) || (lods->count && (o->all || game_view)))
+        return cli_usage_error("convert", "choose one of --game-view (the default), --all and --lod");
     /* The game's view is the default: what players see first. */
+    o->lods = lods->count ? lods->items : NULL;
+    o->lod_count = lods->count;
+    bool gltf = cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf");
+    /* Each --textures place (a folder, an archive) as a file source:
+     * a root of addon folders (docs/formats/odol-gltf.md, "Textures"). */
+    if (gltf && roots->count && (status = cli_open_places(roots->items, roots->count, o)) != CLI_OK) return status;
+    if (gltf) return cli_export_file(in, out, o);
+    if (!cli_has_ext(out, ".p3d"))
+        return cli_usage_error("convert", "cannot write '%s' from a P3D file: supported outputs are .p3d, .glb, .gltf",
+                               out);
+    if (lods->count || o->all || game_view || roots->count || o->no_animations)
+        return cli_usage_error("convert",
+                               "--lod, --all, --game-view, --textures and --no-animations apply to .glb/.gltf outputs");
+    return cli_rewrite(in, out);
+}
+
+int cli_odol_convert(int argc, char **argv, ferry_format source)
+{
+    /* Room for every argument. */
+    lod_list lods = {calloc((size_t)argc, sizeof(uint32_t)), 0};
+    cli_list roots = {calloc((size_t)argc, sizeof(const char *)), 0};
+    cli_convert_options o = {0};
     o.source = source;
-    o.allow_invalid = allow_invalid;
-    o.lods = lod_count ? lods : NULL;
-    o.lod_count = lod_count;
-    o.all = all;
-    if (root_count && (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf"))) {
-        /* Each --textures place (a folder, an archive) as a file source:
-         * a root of addon folders (docs/formats/odol-gltf.md, "Textures"). */
-        if ((status = cli_open_places(roots, root_count, &o)) != CLI_OK) goto done;
-    }
-    o.no_animations = no_animations;
-    if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
-        status = cli_export_file(in, out, &o);
-    } else if (cli_has_ext(out, ".p3d")) {
-        status = lod_count || all || game_view || root_count || no_animations
-                     ? cli_usage_error("convert", "--lod, --all, --game-view, --textures and --no-animations apply to .glb/.gltf outputs")
-                     : cli_rewrite(in, out);
-    } else {
-        status = cli_usage_error("convert", "cannot write '%s' from a P3D file: supported outputs are .p3d, .glb, .gltf", out);
-    }
-done:
-    free(lods);
-    free((void *)roots);
+    int status = odol_convert(argc, argv, &lods, &roots, &o);
+    free(lods.items);
+    free((void *)roots.items);
     cli_close_places(&o);
     return status;
 }

@@ -128,13 +128,11 @@ int cli_paa_convert(int argc, char **argv, ferry_format source)
                                   CLI_FLAG("--linear", &linear), CLI_FLAG("--srgb", &srgb), CLI_FLAG("--no-lzo", &enc.no_lzo),
                                   {"--mip", &mip, take_mip, "--mip needs a mipmap number",
                                    "--mip takes a mipmap number from 0, not '%s'"}, {0}};
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, NULL, "option '%s' does not apply to PAA conversions", files, 2,
-                                       CLI_THIRD_FILE}, argc, argv, &count);
+    int status =
+        cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to PAA conversions", NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     bool encode_option = enc.type || linear || srgb || enc.no_lzo;
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
     bool paa_out = cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac");
     if (linear && srgb) return cli_usage_error("convert", "choose one of --linear and --srgb");
     if (source != FERRY_FORMAT_PAA) {
@@ -147,10 +145,8 @@ int cli_paa_convert(int argc, char **argv, ferry_format source)
     if (encode_option)
         return cli_usage_error("convert", "--dxt1, --dxt5, --linear, --srgb and --no-lzo apply to writing PAA from an image");
     if (cli_has_ext(out, ".png")) return to_png(in, out, mip < 0 ? 0 : (size_t)mip);
-    if (cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac")) {
-        if (mip >= 0) return cli_usage_error("convert", "--mip applies to .png outputs");
-        return cli_rewrite(in, out);
-    }
+    if (paa_out && mip >= 0) return cli_usage_error("convert", "--mip applies to .png outputs");
+    if (paa_out) return cli_rewrite(in, out);
     return cli_usage_error("convert", "cannot write '%s' from a PAA texture: supported outputs are .png, .paa, .pac",
                            out);
 }

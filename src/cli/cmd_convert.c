@@ -57,9 +57,6 @@ static const char convert_usage[] =
     "  --allow-invalid   convert files that validation finds errors in (by default\n"
     "                    they are refused, in every format, as ferry validate says)\n";
 
-static int rewrite(const char *in, const char *out, int ala_format);
-static int alamo_rewrite(const char *in, const char *out, const cli_convert_options *o);
-
 /* The Alamo family's export: IN must be an Alamo file (or of no known
  * content, which the export names); other formats have families of their
  * own (cmd_convert's routes). */
@@ -75,70 +72,67 @@ static int alamo_export(const char *in, const char *out, const cli_convert_optio
     return cli_export_file(in, out, o);
 }
 
-/* ---- routing: (source format, output kind) -> the family that converts ---- */
+/* ---- routing: (IN's format, OUT's) -> the family that converts ---- */
 
-typedef enum output_kind { OUT_ANY, OUT_GLTF, OUT_ALM, OUT_P3D, OUT_PAA, OUT_ALO, OUT_ALA, OUT_OTHER } output_kind;
+/* A route's input or output: any format. OUT's format is the one its name
+ * suggests (ferry_format_from_name: the library's extensions). */
+#define ANY FERRY_FORMAT_UNKNOWN
 
-static output_kind output_kind_of(const char *out)
-{
-    if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) return OUT_GLTF;
-    if (cli_has_ext(out, ".alm")) return OUT_ALM;
-    if (cli_has_ext(out, ".alo")) return OUT_ALO;
-    if (cli_has_ext(out, ".ala")) return OUT_ALA;
-    if (cli_has_ext(out, ".p3d")) return OUT_P3D;
-    if (cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac")) return OUT_PAA;
-    return OUT_OTHER;
-}
-
-#define FROM_ANY FERRY_FORMAT_UNKNOWN
-
-/* The first row that matches wins. The families parse their own options,
- * so a usage error names what applies to that conversion. */
+/* The first row that matches wins (none: the Alamo family). The families
+ * parse their own options, so a usage error names what applies to that
+ * conversion. */
 static const struct convert_route {
-    ferry_format source; /* FROM_ANY: any input */
-    output_kind out;     /* OUT_ANY: any output */
-    int (*convert)(int argc, char **argv, ferry_format source);
+    ferry_format source, out;
+    cli_convert_fn *convert;
 } routes[] = {
-    {FERRY_FORMAT_ODOL, OUT_ANY, cli_odol_convert}, /* rewrite, export; other outputs refused */
-    {FERRY_FORMAT_MLOD, OUT_ANY, cli_odol_convert},
-    {FERRY_FORMAT_ALM, OUT_ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
-    {FERRY_FORMAT_PAA, OUT_ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
-    {FERRY_FORMAT_RAP, OUT_ANY, cli_config_convert},         /* raP rewrite, derapify */
-    {FERRY_FORMAT_CONFIG_TEXT, OUT_ANY, cli_config_convert}, /* rapify, text */
-    {FERRY_FORMAT_GLB, OUT_ALO, cli_gltf_alo_convert},  /* glTF authored into a model */
-    {FERRY_FORMAT_GLTF, OUT_ALO, cli_gltf_alo_convert},
-    {FERRY_FORMAT_GLB, OUT_ALA, cli_gltf_ala_convert},  /* a glTF animation as an ALA */
-    {FERRY_FORMAT_GLTF, OUT_ALA, cli_gltf_ala_convert},
-    {FROM_ANY, OUT_ALM, cli_alm_convert},           /* built from an ALO model or a glTF */
-    {FROM_ANY, OUT_P3D, cli_odol_convert},          /* refused: ferry does not author P3D */
-    {FROM_ANY, OUT_PAA, cli_paa_convert},           /* PNG/TGA/DDS to a texture */
-    {FERRY_FORMAT_ALO_MODEL, OUT_ANY, cli_alamo_convert}, /* rewrite, export */
-    {FERRY_FORMAT_ALO_PARTICLE, OUT_ANY, cli_alamo_convert},
-    {FERRY_FORMAT_ALO_PARTICLE_UAW, OUT_ANY, cli_alamo_convert},
-    {FERRY_FORMAT_ALA, OUT_ANY, cli_alamo_convert},
-    {FROM_ANY, OUT_ANY, cli_alamo_convert},         /* Alamo rewrite (.alo, .ala), export; -r */
+    {FERRY_FORMAT_ODOL, ANY, cli_odol_convert}, /* rewrite, export; other outputs refused */
+    {FERRY_FORMAT_MLOD, ANY, cli_odol_convert},
+    {FERRY_FORMAT_ALM, ANY, cli_alm_convert},   /* rewrite, export; other outputs refused */
+    {FERRY_FORMAT_PAA, ANY, cli_paa_convert},   /* PNG of a mipmap, rewrite */
+    {FERRY_FORMAT_RAP, ANY, cli_config_convert},         /* raP rewrite, derapify */
+    {FERRY_FORMAT_CONFIG_TEXT, ANY, cli_config_convert}, /* rapify, text */
+    {FERRY_FORMAT_GLB, FERRY_FORMAT_ALO_MODEL, cli_gltf_alo_convert}, /* glTF authored into a model */
+    {FERRY_FORMAT_GLTF, FERRY_FORMAT_ALO_MODEL, cli_gltf_alo_convert},
+    {FERRY_FORMAT_GLB, FERRY_FORMAT_ALA, cli_gltf_ala_convert}, /* a glTF animation as an ALA */
+    {FERRY_FORMAT_GLTF, FERRY_FORMAT_ALA, cli_gltf_ala_convert},
+    {ANY, FERRY_FORMAT_ALM, cli_alm_convert},   /* built from an ALO model or a glTF */
+    {ANY, FERRY_FORMAT_ODOL, cli_odol_convert}, /* refused: ferry does not author P3D */
+    {ANY, FERRY_FORMAT_PAA, cli_paa_convert},   /* PNG/TGA/DDS to a texture */
+    {FERRY_FORMAT_ALO_MODEL, ANY, cli_alamo_convert}, /* rewrite, export */
+    {FERRY_FORMAT_ALO_PARTICLE, ANY, cli_alamo_convert},
+    {FERRY_FORMAT_ALO_PARTICLE_UAW, ANY, cli_alamo_convert},
+    {FERRY_FORMAT_ALA, ANY, cli_alamo_convert},
 };
 
 /* `ferry convert IN OUT` for a format with no family of its own here (the
- * archives): no options, OUT named as the format's files are, IN written
- * back byte for byte. */
+ * archives): no options, OUT named as the format's files are (its name
+ * suggests the format), IN written back byte for byte. */
 static int table_convert(int argc, char **argv, ferry_format source)
 {
     const ferry_format_desc *d = ferry_format_describe(source);
     const char *files[2] = {NULL, NULL}, *noun = d->caps & FERRY_IS_ARCHIVE ? "archive" : "file";
     char unknown[128];
     snprintf(unknown, sizeof unknown, "option '%%s' does not apply to %s %ss", d->name, noun);
-    size_t count;
-    int status = cli_parse(&(cli_args){"convert", NULL, NULL, unknown, files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    int status = cli_convert_args(argc, argv, NULL, NULL, unknown, NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
-    if (!in || !out) return cli_usage_error("convert", "expected IN and OUT");
-    bool named = false;
-    for (const char *const *e = d->extensions; *e && !named; e++) named = cli_has_ext(out, *e);
-    if (!(d->caps & FERRY_CAN_WRITE) || !named)
+    if (!(d->caps & FERRY_CAN_WRITE) || ferry_format_from_name(out) != source)
         return cli_usage_error("convert", "a %s %s converts to a %s only (a byte-identical rewrite), not '%s'", d->name,
                                noun, d->extensions[0], out);
     return cli_rewrite(in, out);
+}
+
+#define THIRD_FILE "expected IN and OUT, got a third file '%s'" /* the usage error of one more file */
+
+int cli_convert_args(int argc, char **argv, const cli_option *options, const char *usage, const char *unknown,
+                     const char *missing, const char **files)
+{
+    size_t count;
+    int status =
+        cli_parse(&(cli_args){"convert", options, usage, unknown, files, 2, THIRD_FILE}, argc, argv, &count);
+    if (status == CLI_OK && (!files[0] || !files[1]))
+        status = cli_usage_error("convert", "%s", missing ? missing : "expected IN and OUT");
+    return status;
 }
 
 /* The values that follow options (of every family), skipped when looking
@@ -171,12 +165,13 @@ int cmd_convert(int argc, char **argv)
      * by its name when it cannot be read or its content is unknown, so that
      * the family that reports the failure is the one the user meant. */
     ferry_format source = ferry_format_of_file(files[0], NULL);
-    output_kind out = files[1] ? output_kind_of(files[1]) : OUT_OTHER;
+    ferry_format out = ferry_format_from_name(files[1]);
     /* FBX, OBJ, Collada (through Assimp): known by extension only, so only
      * when the content is no format ferry reads (an ALO named .obj is an ALO). */
     bool assimp = source == FERRY_FORMAT_UNKNOWN && cli_assimp_hint(files[0]);
-    if (assimp && out == OUT_ALO) return cli_gltf_alo_convert(argc, argv, source);
-    if (assimp && out == OUT_GLTF) return cli_assimp_gltf_convert(argc, argv, source);
+    if (assimp && out == FERRY_FORMAT_ALO_MODEL) return cli_gltf_alo_convert(argc, argv, source);
+    if (assimp && (out == FERRY_FORMAT_GLB || out == FERRY_FORMAT_GLTF))
+        return cli_assimp_gltf_convert(argc, argv, source);
     if (assimp && files[1])
         return cli_usage_error("convert", "cannot write '%s' from '%s' (read through Assimp): supported outputs: .alo, .glb, .gltf",
                                files[1], files[0]);
@@ -187,13 +182,78 @@ int cmd_convert(int argc, char **argv)
     if (!routed && source != FERRY_FORMAT_UNKNOWN) return table_convert(argc, argv, source);
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         const struct convert_route *r = &routes[i];
-        if ((r->source == FROM_ANY || r->source == source) && (r->out == OUT_ANY || r->out == out))
+        if ((r->source == ANY || r->source == source) && (r->out == ANY || r->out == out))
             return r->convert(argc, argv, source);
     }
-    return cli_alamo_convert(argc, argv, source);
+    return cli_alamo_convert(argc, argv, source); /* any other: Alamo rewrite (.alo, .ala), export */
 }
 
-/* The Alamo family's conversions (and -r, and --help for every family). */
+/* Rewrites IN through its typed model as OUT (.alo or .ala: alamo_rewrite
+ * refused other outputs). */
+static int rewrite(const char *in, const char *out, int ala_format)
+{
+    bool to_ala = cli_has_ext(out, ".ala"); /* else .alo: alamo_rewrite checked */
+    cli_asset asset;
+    ferry_error err;
+    if (!cli_asset_load(in, &asset, NULL)) return CLI_INVALID;
+    int status = CLI_INVALID;
+    ferry_buffer buf = {0};
+    if ((asset.animation != NULL) != to_ala) {
+        fprintf(stderr, "ferry convert: %s holds an %s, which cannot be written as %s\n", in,
+                ferry_alamo_kind_name(asset.kind), out);
+        status = CLI_USAGE;
+    } else if (ala_format && !asset.animation) {
+        status = cli_usage_error("convert", "--ala-format applies to animations only");
+    } else if (ferry_asset_write_layout(asset.handle, (unsigned)ala_format, &buf, &err) != FERRY_OK) {
+        cli_print_error(in, &err);
+    } else {
+        status = cli_write_output(in, out, &buf);
+    }
+    ferry_buffer_free(&buf);
+    cli_asset_free(&asset);
+    return status;
+}
+
+/* The Alamo family's rewrite: IN of its own (or of no known) format. */
+static int alamo_rewrite(const char *in, const char *out, ferry_format source, int ala_format)
+{
+    if (!cli_has_ext(out, ".alo") && !cli_has_ext(out, ".ala")) {
+        /* What IN can become, by its detected format (routes above and the families' builds). */
+        const char *from, *outputs;
+        switch (source) {
+        case FERRY_FORMAT_ALO_MODEL: from = " from an ALO model"; outputs = ".glb, .gltf, .alo, .alm"; break;
+        case FERRY_FORMAT_ALO_PARTICLE: from = " from a particle system"; outputs = ".glb, .gltf, .alo"; break;
+        case FERRY_FORMAT_ALA:
+            from = " from an animation";
+            outputs = ".ala (--ala-format 1|2; to glTF, give its model and --anim)";
+            break;
+        case FERRY_FORMAT_GLB:
+        case FERRY_FORMAT_GLTF: from = " from a glTF file"; outputs = ".alo, .alm"; break;
+        default:
+            /* IN is unreadable or of no known content. For an output ferry
+             * writes from another input (a texture's .png, an archive's
+             * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
+            if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
+                cli_has_ext(out, ".meg") || cli_has_ext(out, ".pbo")) {
+                ferry_asset *probe = NULL;
+                ferry_error err;
+                ferry_asset_options po = {.bytes_only = true, .need = FERRY_CAN_READ};
+                bool loaded = ferry_asset_open(in, &po, &probe, &err) == FERRY_OK;
+                ferry_asset_free(probe);
+                if (!loaded) {
+                    cli_print_error(in, &err);
+                    return CLI_INVALID;
+                }
+            }
+            from = "";
+            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg, .pbo (which apply depends on the "
+                      "input: ferry convert --help)";
+        }
+        return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);
+    }
+    return rewrite(in, out, ala_format);
+}
+
 /* --anim FILE (appended) or --anim auto. */
 typedef struct anim_args {
     cli_list files;
@@ -227,22 +287,22 @@ static int take_foreign(const char *cmd, const char *name, const char *value, vo
 
 #define FOREIGN "option '%s' does not apply to Alamo conversions (it is for .p3d, .alm or .paa inputs: ferry convert --help)"
 
-/* The Alamo family's conversions (and -r, and --help for every family). */
-int cli_alamo_convert(int argc, char **argv, ferry_format source)
+/* The Alamo family's conversions (and -r, and --help for every family),
+ * into `anims`, `textures` and `eo`, which the caller frees. */
+static int alamo_convert(int argc, char **argv, ferry_format source, anim_args *anims, cli_list *textures,
+                         cli_convert_options *eo)
 {
     const char *files[2] = {NULL, NULL};
     int ala_format = 0, jobs = 0;
     bool recursive = false, json = false, game_view = false, quiet = false;
-    cli_convert_options eo = {0};
-    eo.source = source;
-    anim_args anims = {{calloc((size_t)argc, sizeof(const char *)), 0}, false};
-    cli_list textures = {calloc((size_t)argc, sizeof(const char *)), 0};
+    eo->source = source;
     const cli_option options[] = {
-        CLI_FLAG("-r", &recursive), CLI_FLAG("--json", &json), CLI_FLAG("--quiet", &quiet), CLI_FLAG("--no-textures", &eo.skip_textures),
-        CLI_FLAG("--allow-invalid", &eo.allow_invalid), CLI_FLAG("--force", &eo.force),
+        CLI_FLAG("-r", &recursive), CLI_FLAG("--json", &json), CLI_FLAG("--quiet", &quiet),
+        CLI_FLAG("--no-textures", &eo->skip_textures), CLI_FLAG("--allow-invalid", &eo->allow_invalid),
+        CLI_FLAG("--force", &eo->force),
         CLI_FLAG("--game-view", &game_view), /* the default now; kept so that older command lines work */
-        CLI_FLAG("--all", &eo.all), CLI_VALUE("--anim", &anims, take_anim, "%s needs a value"),
-        CLI_VALUE("--textures", &textures, cli_take_texture_place, "%s needs a value"),
+        CLI_FLAG("--all", &eo->all), CLI_VALUE("--anim", anims, take_anim, "%s needs a value"),
+        CLI_VALUE("--textures", textures, cli_take_texture_place, "%s needs a value"),
         {"--jobs", &jobs, take_jobs, "%s needs a value", "--jobs takes a number from 1 to 256"},
         CLI_VALUE("--ala-format", &ala_format, cli_take_ala_format, "--ala-format takes 1 or 2"),
         CLI_VALUE("--animation", NULL, take_foreign, FOREIGN), CLI_VALUE("--model", NULL, take_foreign, FOREIGN),
@@ -250,145 +310,52 @@ int cli_alamo_convert(int argc, char **argv, ferry_format source)
         CLI_VALUE("--triangles", NULL, take_foreign, FOREIGN), CLI_VALUE("--error", NULL, take_foreign, FOREIGN),
         CLI_VALUE("--mip", NULL, take_foreign, FOREIGN), CLI_VALUE("--textures-out", NULL, take_foreign, FOREIGN), {0}};
     size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, "", NULL, files, 2, CLI_THIRD_FILE}, argc, argv, &count);
+    int status = cli_parse(&(cli_args){"convert", options, "", NULL, files, 2, THIRD_FILE}, argc, argv, &count);
     const char *in = files[0], *out = files[1];
-    bool gltf_options = eo.skip_textures || eo.force || game_view || eo.all || anims.files.count || anims.automatic ||
-                        textures.count || jobs;
-    eo.auto_animations = anims.automatic;
-    eo.animation_count = anims.files.count;
+    bool gltf_options = eo->skip_textures || eo->force || game_view || eo->all || anims->files.count ||
+                        anims->automatic || textures->count || jobs;
+    eo->auto_animations = anims->automatic;
+    eo->animation_count = anims->files.count;
     if (status == CLI_HELP) {
-        fputs(convert_usage, stdout);
-        fputs(cli_gltf_alo_convert_help, stdout);
-        fputs(cli_alm_convert_help, stdout);
-        fputs(cli_gltf_ala_convert_help, stdout);
-        fputs(cli_odol_convert_help, stdout);
-        fputs(cli_paa_convert_help, stdout);
-        fputs(cli_meg_convert_help, stdout);
-        fputs(cli_pbo_convert_help, stdout);
-        fputs(cli_config_convert_help, stdout);
+        /* Every family's part, in this order. */
+        const char *const parts[] = {convert_usage,           cli_gltf_alo_convert_help, cli_alm_convert_help,
+                                     cli_gltf_ala_convert_help, cli_odol_convert_help, cli_paa_convert_help,
+                                     cli_meg_convert_help,    cli_pbo_convert_help,      cli_config_convert_help};
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) fputs(parts[i], stdout);
     }
-    if (status != CLI_OK) {
-        status = CLI_STATUS(status);
-        goto done;
-    }
-    status = CLI_USAGE;
-    if (!in || !out) {
-        status = cli_usage_error("convert", recursive ? "expected DIR and OUTDIR" : "expected IN and OUT files");
-        goto done;
-    }
-    if (game_view && eo.all) {
-        status = cli_usage_error("convert", "--all and --game-view contradict each other");
-        goto done;
-    }
+    if (status != CLI_OK) return CLI_STATUS(status);
+    if (!in || !out)
+        return cli_usage_error("convert", recursive ? "expected DIR and OUTDIR" : "expected IN and OUT files");
+    if (game_view && eo->all) return cli_usage_error("convert", "--all and --game-view contradict each other");
     /* --textures: each a folder or an archive, opened once as a file source
      * (cached: every folder listed once, for the whole batch). */
-    if ((status = cli_open_places(textures.items, eo.skip_textures ? 0 : textures.count, &eo)) != CLI_OK) goto done;
-    eo.animations = anims.files.items;
+    status = cli_open_places(textures->items, eo->skip_textures ? 0 : textures->count, eo);
+    if (status != CLI_OK) return status;
+    eo->animations = anims->files.items;
+    if (recursive && ala_format) return cli_usage_error("convert", "--ala-format does not apply to -r");
     if (recursive) {
-        if (ala_format) {
-            status = cli_usage_error("convert", "--ala-format does not apply to -r");
-            goto done;
-        }
-        eo.auto_animations = true;
-        status = export_batch(in, out, &eo, quiet, jobs, json);
-        goto done;
+        eo->auto_animations = true;
+        return export_batch(in, out, eo, quiet, jobs, json);
     }
-    if (json || quiet || jobs) {
-        status = cli_usage_error("convert", "--json, --quiet and --jobs apply to -r only");
-        goto done;
-    }
-    if (cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf")) {
-        if (ala_format) {
-            status = cli_usage_error("convert", "--ala-format applies to .ala outputs");
-            goto done;
-        }
-        status = alamo_export(in, out, &eo);
-        goto done;
-    }
-    if (gltf_options) {
-        status = cli_usage_error("convert", "--anim, --force, --textures, --no-textures, --all and --game-view apply to .glb/.gltf outputs");
-        goto done;
-    }
-    cli_convert_options o = {0};
-    o.source = source;
-    o.ala_format = ala_format;
-    status = alamo_rewrite(in, out, &o);
-done:
+    if (json || quiet || jobs) return cli_usage_error("convert", "--json, --quiet and --jobs apply to -r only");
+    bool gltf = cli_has_ext(out, ".glb") || cli_has_ext(out, ".gltf");
+    if (gltf && ala_format) return cli_usage_error("convert", "--ala-format applies to .ala outputs");
+    if (gltf) return alamo_export(in, out, eo);
+    if (gltf_options)
+        return cli_usage_error("convert", "--anim, --force, --textures, --no-textures, --all and --game-view apply to "
+                                          ".glb/.gltf outputs");
+    return alamo_rewrite(in, out, source, ala_format);
+}
+
+int cli_alamo_convert(int argc, char **argv, ferry_format source)
+{
+    /* Room for every argument. */
+    anim_args anims = {{calloc((size_t)argc, sizeof(const char *)), 0}, false};
+    cli_list textures = {calloc((size_t)argc, sizeof(const char *)), 0};
+    cli_convert_options eo = {0};
+    int status = alamo_convert(argc, argv, source, &anims, &textures, &eo);
     free((void *)anims.files.items);
     free((void *)textures.items);
     cli_close_places(&eo);
-    return status;
-}
-
-/* The Alamo family's rewrite: IN of its own (or of no known) format. */
-static int alamo_rewrite(const char *in, const char *out, const cli_convert_options *o)
-{
-    if (!cli_has_ext(out, ".alo") && !cli_has_ext(out, ".ala")) {
-        /* What IN can become, by its detected format (routes above and the families' builds). */
-        const char *from, *outputs;
-        switch (o->source) {
-        case FERRY_FORMAT_ALO_MODEL: from = " from an ALO model"; outputs = ".glb, .gltf, .alo, .alm"; break;
-        case FERRY_FORMAT_ALO_PARTICLE: from = " from a particle system"; outputs = ".glb, .gltf, .alo"; break;
-        case FERRY_FORMAT_ALA:
-            from = " from an animation";
-            outputs = ".ala (--ala-format 1|2; to glTF, give its model and --anim)";
-            break;
-        case FERRY_FORMAT_GLB:
-        case FERRY_FORMAT_GLTF: from = " from a glTF file"; outputs = ".alo, .alm"; break;
-        default:
-            /* IN is unreadable or of no known content. For an output ferry
-             * writes from another input (a texture's .png, an archive's
-             * rewrite), IN is what is wrong: said as for .glb or .alo (exit 1). */
-            if (cli_has_ext(out, ".png") || cli_has_ext(out, ".paa") || cli_has_ext(out, ".pac") ||
-                cli_has_ext(out, ".meg") || cli_has_ext(out, ".pbo")) {
-                ferry_asset *probe = NULL;
-                ferry_error err;
-                ferry_asset_options po = {.bytes_only = true, .need = FERRY_CAN_READ};
-                bool loaded = ferry_asset_open(in, &po, &probe, &err) == FERRY_OK;
-                ferry_asset_free(probe);
-                if (!loaded) {
-                    cli_print_error(in, &err);
-                    return CLI_INVALID;
-                }
-            }
-            from = "";
-            outputs = ".glb, .gltf, .alo, .ala, .alm, .p3d, .png, .paa, .pac, .meg, .pbo (which apply depends on the "
-                      "input: ferry convert --help)";
-        }
-        return cli_usage_error("convert", "cannot write '%s'%s: supported outputs: %s", out, from, outputs);
-    }
-    return rewrite(in, out, o->ala_format);
-}
-
-/* Rewrites IN through its typed model as OUT (.alo or .ala: cli_alamo_rewrite
- * refused other outputs). */
-static int rewrite(const char *in, const char *out, int ala_format)
-{
-    bool to_ala = cli_has_ext(out, ".ala"); /* else .alo: cli_alamo_rewrite checked */
-    cli_asset asset;
-    ferry_error err;
-    if (!cli_asset_load(in, &asset, &err)) {
-        cli_print_error(in, &err);
-        cli_asset_free(&asset);
-        return CLI_INVALID;
-    }
-    int status = CLI_INVALID;
-    if ((asset.animation != NULL) != to_ala) {
-        fprintf(stderr, "ferry convert: %s holds an %s, which cannot be written as %s\n", in,
-                ferry_alamo_kind_name(asset.kind), out);
-        cli_asset_free(&asset);
-        return CLI_USAGE;
-    }
-    if (ala_format && !asset.animation) {
-        cli_asset_free(&asset);
-        return cli_usage_error("convert", "--ala-format applies to animations only");
-    }
-    ferry_buffer buf = {0};
-    if (ferry_asset_write_layout(asset.handle, (unsigned)ala_format, &buf, &err) != FERRY_OK)
-        cli_print_error(in, &err);
-    else
-        status = cli_write_output(in, out, &buf);
-    ferry_buffer_free(&buf);
-    cli_asset_free(&asset);
     return status;
 }

@@ -44,7 +44,7 @@ static const char pack_usage[] =
 
 /* The folders the walk could not read, kept for the list printed last. */
 typedef struct unread {
-    char **lines; /* "  FOLDER: REASON" */
+    ferry_buffer lines; /* "  FOLDER: REASON\n" each */
     size_t count;
 } unread;
 
@@ -53,12 +53,8 @@ static void message(void *user, const ferry_message *m)
     unread *u = user;
     cli_print_entry_message("pack", m);
     if (!m->rule || strcmp(m->rule, FERRY_WALK_FOLDER_UNREADABLE) != 0) return;
-    char **lines = realloc(u->lines, (u->count + 1) * sizeof *lines);
-    if (!lines) return;
-    u->lines = lines;
-    char folder[CLI_TEXT_MAX], reason[CLI_TEXT_MAX];
-    size_t n = strlen(cli_text(m->file, folder, sizeof folder)) + strlen(cli_text(m->text, reason, sizeof reason)) + 8;
-    if ((u->lines[u->count] = malloc(n))) snprintf(u->lines[u->count++], n, "  %s: %s", folder, reason);
+    cli_bprintf(&u->lines, "  %s: %s\n", CLI_TXT(m->file), CLI_TXT(m->text));
+    u->count++;
 }
 
 static int take_meg_format(const char *cmd, const char *name, const char *value, void *to)
@@ -127,9 +123,8 @@ int cmd_pack(int argc, char **argv)
     }
     if (u.count) {
         fprintf(stderr, "%zu folder%s could not be read:\n", u.count, u.count == 1 ? "" : "s");
-        for (size_t i = 0; i < u.count; i++) fprintf(stderr, "%s\n", u.lines[i]);
+        if (!u.lines.failed) fwrite(u.lines.data, 1, u.lines.size, stderr);
     }
-    for (size_t i = 0; i < u.count; i++) free(u.lines[i]);
-    free(u.lines);
+    ferry_buffer_free(&u.lines);
     return status;
 }

@@ -46,10 +46,7 @@ int cmd_particles(int argc, char **argv)
 
     cli_asset a;
     ferry_error err;
-    if (!cli_asset_load(path, &a, &err)) {
-        cli_print_error(path, &err);
-        return CLI_INVALID;
-    }
+    if (!cli_asset_load(path, &a, NULL)) return CLI_INVALID;
     status = CLI_INVALID;
     json_t *root = NULL;
     if (!a.particles) {

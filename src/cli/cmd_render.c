@@ -157,6 +157,29 @@ static int take_folder(const char *cmd, const char *name, const char *value, voi
     return cli_take_item(cmd, name, value, to);
 }
 
+/* IN and OUT given, OUT a .png (the state at one time) or a .gif with its
+ * --duration and --fps: its frames' count in *frames. CLI_OK, or the
+ * usage error printed. */
+static int check_output(const char *in, const char *out, const cli_number *duration, const cli_number *fps,
+                        size_t *frames)
+{
+    if (!in || !out) return cli_usage_error("render", "give a particle file and an output (.png or .gif)");
+    bool gif = cli_has_ext(out, ".gif");
+    if (!gif && !cli_has_ext(out, ".png")) return cli_usage_error("render", "the output must be named .png or .gif");
+    if (gif && (!duration->text || !fps->text))
+        return cli_usage_error("render", "a .gif needs --duration D and --fps F");
+    if (!gif && (duration->text || fps->text))
+        return cli_usage_error("render", "--duration and --fps make an animation: name the output .gif");
+    *frames = 1;
+    if (!gif) return CLI_OK;
+    if (!(fps->value >= 1 && fps->value <= 100)) return cli_usage_error("render", "--fps must be 1 to 100");
+    double nf = floor(duration->value * fps->value + 0.5);
+    if (nf < 1 || nf > MAX_FRAMES)
+        return cli_usage_error("render", "--duration x --fps must give 1 to %d frames (gives %.0f)", MAX_FRAMES, nf);
+    *frames = (size_t)nf;
+    return CLI_OK;
+}
+
 int cmd_render(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL}, *in, *out;
@@ -180,74 +203,39 @@ int cmd_render(int argc, char **argv)
     int status = cli_parse(&(cli_args){"render", options, render_usage, NULL, files, 2,
                                        "one particle file and one output at a time"}, argc, argv, &count);
     in = files[0], out = files[1];
-    uint32_t width = size[0], height = size[1];
-    size_t dir_count = textures.count;
-    double time = at_time.value, duration = at_duration.value, fps = at_fps.value;
-    bool have_duration = at_duration.text, have_fps = at_fps.text;
+    size_t frames;
+    if (status == CLI_OK) status = check_output(in, out, &at_duration, &at_fps, &frames);
     if (status != CLI_OK) {
         status = CLI_STATUS(status);
         goto out;
     }
-    status = CLI_USAGE;
-    if (!in || !out) {
-        cli_usage_error("render", "give a particle file and an output (.png or .gif)");
-        goto out;
-    }
     bool gif = cli_has_ext(out, ".gif");
-    if (!gif && !cli_has_ext(out, ".png")) {
-        cli_usage_error("render", "the output must be named .png or .gif");
-        goto out;
-    }
-    if (gif && (!have_duration || !have_fps)) {
-        cli_usage_error("render", "a .gif needs --duration D and --fps F");
-        goto out;
-    }
-    if (!gif && (have_duration || have_fps)) {
-        cli_usage_error("render", "--duration and --fps make an animation: name the output .gif");
-        goto out;
-    }
-    size_t frames = 1;
-    if (gif) {
-        if (!(fps >= 1 && fps <= 100)) {
-            cli_usage_error("render", "--fps must be 1 to 100");
-            goto out;
-        }
-        double nf = floor(duration * fps + 0.5);
-        if (nf < 1 || nf > MAX_FRAMES) {
-            cli_usage_error("render", "--duration x --fps must give 1 to %d frames (gives %.0f)", MAX_FRAMES, nf);
-            goto out;
-        }
-        frames = (size_t)nf;
-    }
 
     status = CLI_INVALID;
     cli_asset asset;
     ferry_error err;
-    if (!cli_asset_load(in, &asset, &err)) {
-        cli_print_error(in, &err);
-        goto out;
-    }
+    if (!cli_asset_load(in, &asset, NULL)) goto out;
     /* The particle files on a model's proxies and every texture are found
      * as the game finds them: beside IN, in ../Textures, in each --textures. */
     ferry_alamo_texture_folders folders;
-    bool folders_open = ferry_alamo_texture_folders_open(in, dirs, dir_count, &folders, &err) == FERRY_OK;
+    bool folders_open = ferry_alamo_texture_folders_open(in, dirs, textures.count, &folders, &err) == FERRY_OK;
     ferry_particle_view_options vo = {0};
     vo.places = folders_open ? &folders.places : NULL;
     vo.name = in;
     vo.message = cli_print_message;
     vo.user = "render";
     ferry_particle_view *view = NULL;
-    frames_out fo = {.gif_wanted = gif, .out = out, .width = width, .height = height, .fps = fps};
+    frames_out fo = {.gif_wanted = gif, .out = out, .width = size[0], .height = size[1], .fps = at_fps.value};
     if (ferry_particle_view_open(asset.handle, &vo, &view, &err) != FERRY_OK) goto done;
     ferry_particle_view_render_options ro = {0};
     ro.sim.seed = seed;
     ro.sim.ground_z = ground;
     ro.sim.no_ground = no_ground;
-    ro.time = time;
-    ro.fps = gif ? fps : 0;
+    ro.time = at_time.value;
+    ro.fps = gif ? at_fps.value : 0;
     ro.frames = frames;
-    ro.render.width = width;
-    ro.render.height = height;
+    ro.render.width = size[0];
+    ro.render.height = size[1];
     ro.frame = put_frame;
     ro.user = &fo;
     ferry_particle_view_render_report rep;
@@ -256,13 +244,9 @@ int cmd_render(int argc, char **argv)
         goto done; /* said by the view, or by put_frame */
     }
     if (fo.gif) {
-        int e = 0;
-        if (EGifCloseFile(fo.gif, &e) != GIF_OK) {
-            fo.gif = NULL;
-            fo.gif_error = e;
-            goto gif_fail;
-        }
-        fo.gif = NULL;
+        bool closed = EGifCloseFile(fo.gif, &fo.gif_error) == GIF_OK;
+        fo.gif = NULL; /* freed, closed or not */
+        if (!closed) goto gif_fail;
     }
     if (fo.buf.failed) {
         fprintf(stderr, "%s: error: out of memory\n", CLI_TXT(out));
@@ -271,7 +255,7 @@ int cmd_render(int argc, char **argv)
     status = cli_write_output(in, out, &fo.buf);
     if (status == CLI_OK)
         fprintf(stderr, "%s: %s: %zu frame%s %ux%u, %zu live particles at the %s%s\n", CLI_TXT(in), CLI_TXT(out),
-                frames, frames == 1 ? "" : "s", width, height, rep.live_last, gif ? "last frame" : "time drawn",
+                frames, frames == 1 ? "" : "s", size[0], size[1], rep.live_last, gif ? "last frame" : "time drawn",
                 ferry_particle_view_of_model(view) ? " (particle systems on proxies only: the model's meshes are not drawn)"
                                                    : "");
     goto done;

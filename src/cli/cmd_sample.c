@@ -38,23 +38,16 @@ int cmd_sample(int argc, char **argv)
     if (!at_frame.text == !at_time.text) return cli_usage_error("sample", "give exactly one of --frame and --time");
     double frame = at_frame.value;
 
-    cli_asset anim, model;
-    memset(&model, 0, sizeof model);
+    cli_asset anim, model = {0};
     ferry_error err;
     status = CLI_INVALID;
-    if (!cli_asset_load(anim_path, &anim, &err)) {
-        cli_print_error(anim_path, &err);
-        goto done;
-    }
+    if (!cli_asset_load(anim_path, &anim, NULL)) goto done;
     if (!anim.animation) {
         fprintf(stderr, "%s: error: this is an %s, not an animation\n", anim_path, ferry_alamo_kind_name(anim.kind));
         goto done;
     }
     if (model_path) {
-        if (!cli_asset_load(model_path, &model, &err)) {
-            cli_print_error(model_path, &err);
-            goto done;
-        }
+        if (!cli_asset_load(model_path, &model, NULL)) goto done;
         if (!model.model) {
             fprintf(stderr, "%s: error: this is an %s, not a model\n", model_path, ferry_alamo_kind_name(model.kind));
             goto done;

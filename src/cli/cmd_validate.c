@@ -92,37 +92,26 @@ int cmd_validate(int argc, char **argv)
     int status = cli_parse(&(cli_args){"validate", options, validate_usage, NULL, NULL, 0, NULL}, argc, argv, &file_count);
     const char **files = (const char **)argv + 1;
     size_t dir_count = texture_args.count;
-    bool check_textures = !no_textures;
-    if (status != CLI_OK) {
-        status = CLI_STATUS(status);
-        goto done;
-    }
-    if (!file_count) {
-        status = cli_usage_error("validate", "no file given");
-        goto done;
-    }
-    /* Checked before anything is read: with -r, a path that does not exist is a usage error. */
-    for (size_t i = 0; recursive && i < file_count; i++) {
+    if (status == CLI_OK && !file_count) status = cli_usage_error("validate", "no file given");
+    /* Checked before anything is read: with -r, each path that does not exist is a usage error. */
+    bool parsed = status == CLI_OK;
+    for (size_t i = 0; parsed && recursive && i < file_count; i++) {
         ferry_path_info st;
         ferry_error ignored;
         if (ferry_path_stat(files[i], true, &st, &ignored) == FERRY_OK && st.kind == FERRY_PATH_MISSING)
             status = cli_usage_error("validate", "%s does not exist", files[i]);
     }
-    if (status != CLI_OK) goto done;
-    cli_asset fixed_model;
-    memset(&fixed_model, 0, sizeof fixed_model);
-    if (model_path) {
-        ferry_error err;
-        bool loaded = cli_asset_load(model_path, &fixed_model, &err);
-        if (!loaded || !fixed_model.model) {
-            if (loaded)
-                fprintf(stderr, "%s: error: not an ALO model\n", model_path);
-            else
-                cli_print_error(model_path, &err);
-            cli_asset_free(&fixed_model);
-            status = CLI_INVALID;
-            goto done;
-        }
+    if (status != CLI_OK) {
+        status = CLI_STATUS(status);
+        goto done;
+    }
+    cli_asset fixed_model = {0};
+    if (model_path && cli_asset_load(model_path, &fixed_model, NULL) && !fixed_model.model)
+        fprintf(stderr, "%s: error: not an ALO model\n", model_path);
+    if (model_path && !fixed_model.model) {
+        cli_asset_free(&fixed_model);
+        status = CLI_INVALID;
+        goto done;
     }
     const char **models = calloc(file_count, sizeof *models);
     size_t model_count = 0;
@@ -132,13 +121,13 @@ int cmd_validate(int argc, char **argv)
      * model's folders in (an archive that cannot be read holds nothing). */
     ferry_places *places = ferry_places_new();
     const ferry_place **textures = calloc(dir_count ? dir_count : 1, sizeof *textures);
-    for (size_t i = 0; places && textures && check_textures && i < dir_count; i++) {
+    for (size_t i = 0; places && textures && !no_textures && i < dir_count; i++) {
         ferry_error ignored;
         textures[i] = ferry_places_open(places, dirs[i], &ignored);
     }
     validate_printer printer = {json ? json_array() : NULL, {0}};
     ferry_validate_options o = {
-        .textures = textures, .texture_count = dir_count, .skip_textures = !check_textures,
+        .textures = textures, .texture_count = dir_count, .skip_textures = no_textures,
         .model = fixed_model.model ? fixed_model.handle : NULL, .model_name = model_path,
         .models = models, .model_count = model_count, .recursive = recursive, .places = places,
         .item = print_item, .item_user = &printer, .message = cli_print_entry_message, .user = "validate",

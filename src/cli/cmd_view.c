@@ -52,9 +52,9 @@ static const char view_usage[] =
     "              ../share/ferry/web from this program's folder, as installed)\n";
 
 typedef struct view_root {
-    char *arg;      /* as given */
-    char *real;     /* realpath */
-    char *name;     /* how the page names it: its last component (made unique) */
+    const char *arg; /* as given (an argument of the command) */
+    char *real;      /* realpath */
+    char *name;      /* how the page names it: its last component (made unique) */
     bool folder;
 } view_root;
 
@@ -91,11 +91,8 @@ static const char *content_type(const char *path)
         {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
         {".json", "application/json"}, {".wasm", "application/wasm"}, {".png", "image/png"},
         {".txt", "text/plain; charset=utf-8"}};
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash))
-        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-            if (strcasecmp(dot, types[i].ext) == 0) return types[i].type;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (cli_has_ext(path, types[i].ext)) return types[i].type;
     return "application/octet-stream";
 }
 
@@ -116,8 +113,7 @@ static int parse_range(const char *h, uint64_t size, uint64_t *from, uint64_t *t
     char *end;
     if (*p == '-') {
         unsigned long long n = strtoull(p + 1, &end, 10);
-        if (end == p + 1 || *end || n == 0) return -1;
-        if (size == 0) return -1;
+        if (end == p + 1 || *end || n == 0 || size == 0) return -1;
         *from = n >= size ? 0 : size - n;
         *to = size - 1;
         return 1;
@@ -188,19 +184,11 @@ static enum MHD_Result send_file(struct MHD_Connection *c, const char *real)
 /* REL with every byte that is not unreserved percent-encoded, '/' kept. */
 static void url_encode(const char *rel, ferry_buffer *out)
 {
-    static const char hex[] = "0123456789ABCDEF";
     for (const unsigned char *p = (const unsigned char *)rel; *p; p++) {
-        char b[3];
-        size_t n = 1;
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-._~/", *p)) {
-            b[0] = (char)*p;
-        } else {
-            b[0] = '%';
-            b[1] = hex[*p >> 4];
-            b[2] = hex[*p & 15];
-            n = 3;
-        }
-        if (!ferry_buffer_append(out, b, n)) return;
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
+            cli_bprintf(out, "%c", *p);
+        else
+            cli_bprintf(out, "%%%02X", *p);
     }
 }
 
@@ -210,38 +198,22 @@ typedef struct index_walk {
     json_t *files;
 } index_walk;
 
-static json_t *text_json(const char *text)
-{
-    ferry_buffer b = {0};
-    ferry_text_utf8(text, strlen(text), &b);
-    json_t *j = json_stringn(b.data ? (const char *)b.data : "", b.size);
-    ferry_buffer_free(&b);
-    return j;
-}
-
 static void add_file(index_walk *w, const char *rel, uint64_t size)
 {
     const view_root *r = &w->server->roots[w->root];
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "files/%zu/", w->root);
-    ferry_buffer url = {0};
-    url_encode(prefix, &url);
+    ferry_buffer url = {0}, path = {0}, utf8 = {0};
+    cli_bprintf(&url, "files/%zu/", w->root);
     url_encode(rel, &url);
-    size_t need = strlen(r->name) + strlen(rel) + 2;
-    char *path = malloc(need);
-    if (!path || url.failed) {
-        free(path);
-        ferry_buffer_free(&url);
-        return;
+    cli_bprintf(&path, "%s%s%s", r->name, r->folder ? "/" : "", r->folder ? rel : "");
+    if (!url.failed && !path.failed) {
+        ferry_text_utf8((const char *)path.data, path.size, &utf8);
+        json_array_append_new(w->files, json_pack("{s:s%, s:s%, s:I}", "path", utf8.data ? (const char *)utf8.data : "",
+                                                  utf8.size, "url", (const char *)url.data, url.size, "size",
+                                                  (json_int_t)size));
     }
-    if (r->folder)
-        snprintf(path, need, "%s/%s", r->name, rel);
-    else
-        snprintf(path, need, "%s", r->name);
-    json_array_append_new(w->files, json_pack("{s:o, s:s%, s:I}", "path", text_json(path), "url", (const char *)url.data,
-                                              url.size, "size", (json_int_t)size));
-    free(path);
     ferry_buffer_free(&url);
+    ferry_buffer_free(&path);
+    ferry_buffer_free(&utf8);
 }
 
 static void visit(void *ctx, const char *path, const char *rel, bool regular, int error)
@@ -329,13 +301,11 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 
 static char *page_candidate(const char *dir)
 {
-    size_t need = strlen(dir) + 16;
-    char *index = malloc(need);
-    if (!index) return NULL;
-    snprintf(index, need, "%s/index.html", dir);
+    ferry_buffer index = {0};
+    cli_bprintf(&index, "%s/index.html", dir);
     struct stat st;
-    bool ok = stat(index, &st) == 0 && S_ISREG(st.st_mode);
-    free(index);
+    bool ok = ferry_buffer_append(&index, "", 1) && stat((const char *)index.data, &st) == 0 && S_ISREG(st.st_mode);
+    ferry_buffer_free(&index);
     return ok ? realpath(dir, NULL) : NULL;
 }
 
@@ -382,7 +352,6 @@ static void open_browser(const char *url, const sigset_t *mask)
 static void roots_free(view_server *s)
 {
     for (size_t i = 0; i < s->root_count; i++) {
-        free(s->roots[i].arg);
         free(s->roots[i].real);
         free(s->roots[i].name);
     }
@@ -395,8 +364,7 @@ int cmd_view(int argc, char **argv)
     bool no_open = false;
     long port = 0;
     const char *page_arg = NULL;
-    view_server s;
-    memset(&s, 0, sizeof s);
+    view_server s = {0};
     s.roots = calloc((size_t)argc, sizeof *s.roots);
     if (!s.roots) return CLI_INVALID;
     int status = CLI_INVALID;
@@ -437,7 +405,7 @@ int cmd_view(int argc, char **argv)
                 r->real = NULL;
                 goto done;
             }
-            r->arg = strdup(a);
+            r->arg = a;
             r->folder = S_ISDIR(st.st_mode);
             /* Named in the page by its last component, made unique. */
             const char *base = strrchr(r->real, '/');
@@ -452,7 +420,7 @@ int cmd_view(int argc, char **argv)
             }
             r->name = strdup(name);
             s.root_count++;
-            if (!r->arg || !r->name) goto done;
+            if (!r->name) goto done;
         }
     }
     s.page = page_arg ? page_candidate(page_arg) : find_page();
@@ -463,8 +431,7 @@ int cmd_view(int argc, char **argv)
         goto done;
     }
 
-    struct sockaddr_in addr;
-    memset(&addr, 0, sizeof addr);
+    struct sockaddr_in addr = {0};
     addr.sin_family = AF_INET;
     addr.sin_port = htons((uint16_t)port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

@@ -33,11 +33,6 @@ static const struct engine_words *engine_words_of(const char *rule)
 
 bool cli_message_is_finding(const ferry_message *m) { return m->rule && !engine_words_of(m->rule); }
 
-static const char *kind_word(ferry_message_kind kind)
-{
-    return kind == FERRY_MESSAGE_ERROR ? "error" : kind == FERRY_MESSAGE_WARNING ? "warning" : "note";
-}
-
 void cli_message_text(ferry_buffer *out, const char *cmd, const ferry_message *m)
 {
     if (m->rule && (strcmp(m->rule, FERRY_WALK_FOLDER_REVISITED) == 0 || strcmp(m->rule, FERRY_WALK_FOLDER_UNREADABLE) == 0)) {
@@ -52,7 +47,8 @@ void cli_message_text(ferry_buffer *out, const char *cmd, const ferry_message *m
     }
     const struct engine_words *w = engine_words_of(m->rule);
     cli_bprintf(out, "%s: ", CLI_TXT(m->file));
-    if (!w || w->kind) cli_bprintf(out, "%s: ", kind_word(m->kind));
+    const char *kind = m->kind == FERRY_MESSAGE_ERROR ? "error" : m->kind == FERRY_MESSAGE_WARNING ? "warning" : "note";
+    if (!w || w->kind) cli_bprintf(out, "%s: ", kind);
     const char *text = m->text;
     static const char anyway[] = "converting anyway";
     if (w && strcmp(w->rule, FERRY_EXPORT_CONVERTED_ANYWAY) == 0 && strncmp(text, anyway, sizeof anyway - 1) == 0) {
@@ -108,7 +104,7 @@ void cli_export_report_lines(ferry_buffer *out, const char *in, const ferry_expo
     if (rep->procedural_ignored)
         cli_bprintf(out, "%s: warning: %u procedural texture%s not read as a colour, e.g. %s\n", name,
                     (unsigned)rep->procedural_ignored, rep->procedural_ignored == 1 ? "" : "s",
-                    CLI_TXT(rep->procedural_problem ? rep->procedural_problem : ""));
+                    CLI_TXT(rep->procedural_problem));
 }
 
 /* ---- one file: the messages kept, then printed with the summary ---- */
@@ -128,25 +124,18 @@ static void print_missing(const char *in, const ferry_export_report *r, bool cut
     if (!r->missing_texture_count) return;
     fprintf(stderr, "%s: %zu texture%s missing:", CLI_TXT(in), r->missing_texture_count,
             r->missing_texture_count == 1 ? "" : "s");
-    if (!cut) {
-        for (size_t i = 0; i < r->missing_texture_count; i++)
-            fprintf(stderr, "%s %s", i ? "," : "", CLI_TXT(r->missing_textures[i]));
-        fputc('\n', stderr);
-        return;
+    /* "A.dds, B.tga": each name shown, or (`cut`) the names as they are,
+     * cut to 1020 bytes and "..." when they take 1024 or more, then shown. */
+    ferry_buffer list = {0};
+    for (size_t i = 0; i < r->missing_texture_count; i++)
+        cli_bprintf(&list, "%s%s", i ? ", " : "", cut ? r->missing_textures[i] : CLI_TXT(r->missing_textures[i]));
+    if (cut && list.size >= 1024) {
+        list.size = 1020;
+        ferry_buffer_append(&list, "...", 3);
     }
-    /* "A.dds, B.tga", cut with "..." past 1023 bytes. */
-    char list[1024];
-    size_t used = 0;
-    list[0] = 0;
-    for (size_t i = 0; i < r->missing_texture_count; i++) {
-        int n = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", r->missing_textures[i]);
-        if (n < 0 || (size_t)n >= sizeof list - used) {
-            memcpy(list + sizeof list - 4, "...", 4);
-            break;
-        }
-        used += (size_t)n;
-    }
-    fprintf(stderr, " %s\n", CLI_TXT(list));
+    ferry_buffer_append(&list, "", 1);
+    fprintf(stderr, " %s\n", list.failed ? "" : cut ? CLI_TXT((const char *)list.data) : (const char *)list.data);
+    ferry_buffer_free(&list);
 }
 
 static void print_alamo_summary(const char *in, const char *out, const ferry_export_report *r)
@@ -192,11 +181,10 @@ static void print_odol_summary(const char *in, const char *out, const ferry_expo
                 (unsigned)rep->joints, (unsigned)rep->animations, rep->animations == 1 ? "" : "s");
     fputc('\n', stderr);
     if (rep->animations_unbound)
-        fprintf(stderr,
-                "%s: note: %u animation class%s move%s no bone of the LODs exported (e.g. '%s'; --all exports every "
-                "LOD)\n",
+        fprintf(stderr, "%s: note: %u animation class%s move%s no bone of the LODs exported (e.g. '%s'; --all exports "
+                        "every LOD)\n",
                 CLI_TXT(in), (unsigned)rep->animations_unbound, rep->animations_unbound == 1 ? "" : "es",
-                rep->animations_unbound == 1 ? "s" : "", CLI_TXT(rep->animation_unbound ? rep->animation_unbound : ""));
+                rep->animations_unbound == 1 ? "s" : "", CLI_TXT(rep->animation_unbound));
 }
 
 static void print_alm_summary(const char *in, const char *out, const ferry_export_report *r)

@@ -53,10 +53,4 @@ void cli_export_report_lines(ferry_buffer *out, const char *in, const ferry_expo
 int export_batch(const char *in, const char *out_dir, const struct cli_convert_options *options, bool quiet, int jobs,
                  bool json);
 
-/* ---- glTF animations -> ALA (cli_gltf_ala.c) ---- */
-
-/* ferry convert IN.glb|IN.gltf OUT.ala [--animation N|NAME] [--ala-format 1|2] [--model M.alo] [--fps N]. */
-int cli_gltf_ala_convert(int argc, char **argv, ferry_format source);
-extern const char cli_gltf_ala_convert_help[];
-
 #endif

@@ -8,22 +8,13 @@
 
 /* Each format's printers (cli_X.c; cmd_info.c and cmd_dump.c for the Alamo
  * family): declared here, where the table is their only caller. */
-int cli_alamo_info(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_alamo_dump(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_odol_info(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_odol_dump(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_alm_info(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_alm_dump(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_meg_info(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_meg_dump(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_meg_list(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_pbo_info(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_pbo_dump(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_pbo_list(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_paa_info(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_paa_dump(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_config_info(const char *file, const ferry_asset *asset, const json_t *j);
-int cli_config_dump(const char *file, const ferry_asset *asset, const json_t *j);
+cli_print_fn cli_alamo_info, cli_alamo_dump;
+cli_print_fn cli_odol_info, cli_odol_dump;
+cli_print_fn cli_alm_info, cli_alm_dump;
+cli_print_fn cli_meg_info, cli_meg_dump, cli_meg_list;
+cli_print_fn cli_pbo_info, cli_pbo_dump, cli_pbo_list;
+cli_print_fn cli_paa_info, cli_paa_dump;
+cli_print_fn cli_config_info, cli_config_dump;
 
 static const cli_printer printers[] = {
     {{FERRY_FORMAT_ALO_MODEL, FERRY_FORMAT_ALO_PARTICLE, FERRY_FORMAT_ALO_PARTICLE_UAW, FERRY_FORMAT_ALA},
@@ -49,7 +40,7 @@ static const cli_printer *printer_for(ferry_format id)
 int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail, bool json)
 {
     const cli_printer *p = printer_for(ferry_asset_format(asset));
-    cli_print_fn print = NULL;
+    cli_print_fn *print = NULL;
     cli_json_use use = CLI_JSON_TEXT;
     if (json) {
         use = CLI_JSON_OUTPUT; /* --json: the data as it is */

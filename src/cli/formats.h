@@ -18,7 +18,6 @@ struct ferry_alm_lod_options;
 typedef struct cli_convert_options {
     ferry_format source; /* IN's detected format */
     bool allow_invalid;  /* --allow-invalid: convert files validation finds errors in */
-    int ala_format;      /* Alamo rewrite: the animation format (0: its own, 1 or 2) */
     /* ODOL export: LODs by index (--lod); without, the most detailed visual
      * LOD (the game's view, the default) or, with `all` (--all), every LOD.
      * ALO export: `all` keeps every mesh. */
@@ -47,13 +46,13 @@ typedef struct cli_convert_options {
 /* A printer: the text of one command for a file, from the library's JSON
  * of it (`j`: what the table asks for, NULL with CLI_JSON_NONE); prints
  * to stdout (errors to stderr) and returns CLI_OK or CLI_INVALID. */
-typedef int (*cli_print_fn)(const char *file, const ferry_asset *asset, const json_t *j);
+typedef int cli_print_fn(const char *file, const ferry_asset *asset, const json_t *j);
 typedef struct cli_printer {
     ferry_format ids[4];   /* the formats it prints (the rest 0) */
-    cli_print_fn info;     /* FERRY_INFO_SUMMARY, as text */
-    cli_print_fn dump;     /* FERRY_INFO_FULL, as dump_use asks */
+    cli_print_fn *info;    /* FERRY_INFO_SUMMARY, as text */
+    cli_print_fn *dump;    /* FERRY_INFO_FULL, as dump_use asks */
     cli_json_use dump_use;
-    cli_print_fn list;     /* FERRY_INFO_ENTRIES, as text */
+    cli_print_fn *list;    /* FERRY_INFO_ENTRIES, as text */
 } cli_printer;
 
 /* Prints `asset` as the command of `detail` shows it, by its format's
@@ -62,27 +61,33 @@ typedef struct cli_printer {
  * (--json) the library's JSON as it is. */
 int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail, bool json);
 
-/* Each family's printers (named by the table in formats.c) and `ferry
- * convert` option parsers (named by cmd_convert.c's routes). */
-int cli_alamo_convert(int argc, char **argv, ferry_format source); /* cmd_convert.c */
-int cli_odol_convert(int argc, char **argv, ferry_format source);
-int cli_alm_convert(int argc, char **argv, ferry_format source);
+/* A family's `ferry convert` arguments (cmd_convert.c): its options, and
+ * IN and OUT in files[0] and files[1] (cli_parse: `usage` printed for
+ * --help, `unknown` the usage error of any other option); without both,
+ * the usage error `missing` (NULL: "expected IN and OUT"). Returns
+ * cli_parse's status, or that error's. */
+int cli_convert_args(int argc, char **argv, const cli_option *options, const char *usage, const char *unknown,
+                     const char *missing, const char **files);
+
+/* Each family's `ferry convert` (named by cmd_convert.c's routes): its
+ * options parsed, IN converted to OUT (`source`: IN's format). */
+typedef int cli_convert_fn(int argc, char **argv, ferry_format source);
+cli_convert_fn cli_alamo_convert; /* cmd_convert.c */
+cli_convert_fn cli_odol_convert, cli_alm_convert, cli_paa_convert, cli_config_convert;
+/* glTF -> ALO model, and FBX, OBJ, Collada -> glTF through Assimp (cli_gltf_alo.c). */
+cli_convert_fn cli_gltf_alo_convert, cli_assimp_gltf_convert;
+/* A glTF animation -> ALA (cli_gltf_ala.c). */
+cli_convert_fn cli_gltf_ala_convert;
+/* IN, a glTF file, as a scene without its images (what an animation or an
+ * ALM build takes from it); NULL with the error printed. */
+struct ferry_scene *cli_gltf_scene(const char *in);
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
-/* glTF -> ALO model (cli_gltf_alo.c). */
-int cli_gltf_alo_convert(int argc, char **argv, ferry_format source);
-extern const char cli_gltf_alo_convert_help[];
 /* FBX, OBJ, Collada through Assimp (cli_gltf_alo.c): the hint by extension, or NULL. */
 const char *cli_assimp_hint(const char *path);
-int cli_assimp_gltf_convert(int argc, char **argv, ferry_format source);
-extern const char cli_meg_convert_help[];
-extern const char cli_pbo_convert_help[];
-int cli_paa_convert(int argc, char **argv, ferry_format source);
-extern const char cli_paa_convert_help[];
-int cli_config_convert(int argc, char **argv, ferry_format source);
+/* Each family's part of `ferry convert --help`. */
+extern const char cli_gltf_alo_convert_help[], cli_gltf_ala_convert_help[], cli_alm_convert_help[];
+extern const char cli_odol_convert_help[], cli_paa_convert_help[], cli_meg_convert_help[], cli_pbo_convert_help[];
 extern const char cli_config_convert_help[];
-/* Lines added to `ferry convert --help` by the ODOL and ALM families. */
-extern const char cli_odol_convert_help[];
-extern const char cli_alm_convert_help[];
 
 /* `path` read as an asset of `format` (FERRY_FORMAT_UNKNOWN: its content's),
  * or `data` (size bytes, kept by the caller) when not NULL; NULL with the

@@ -61,10 +61,10 @@ static const char usage[] =
 #endif
     ;
 
-typedef int (*command_fn)(int, char **);
+typedef cli_command_fn *command_fn;
 
 #if FERRY_CLI_VIEW
-int cmd_view(int argc, char **argv); /* cmd_view.c */
+cli_command_fn cmd_view; /* cmd_view.c */
 #else
 /* Built without libmicrohttpd (the Windows build): the command is named,
  * so that it says why it is missing instead of "unknown command". */
@@ -83,34 +83,30 @@ static int cmd_view(int argc, char **argv)
 }
 #endif
 
+static const struct command {
+    const char *name;
+    command_fn fn;
+} commands[] = {
+    {"info", cmd_info},       {"dump", cmd_dump},           {"validate", cmd_validate}, {"convert", cmd_convert},
+    {"sample", cmd_sample},   {"particles", cmd_particles}, {"render", cmd_render},     {"list", cmd_list},
+    {"extract", cmd_extract}, {"pack", cmd_pack},           {"view", cmd_view},
+};
+
 static command_fn find_command(const char *name)
 {
-    if (strcmp(name, "info") == 0) return cmd_info;
-    if (strcmp(name, "dump") == 0) return cmd_dump;
-    if (strcmp(name, "validate") == 0) return cmd_validate;
-    if (strcmp(name, "convert") == 0) return cmd_convert;
-    if (strcmp(name, "sample") == 0) return cmd_sample;
-    if (strcmp(name, "particles") == 0) return cmd_particles;
-    if (strcmp(name, "render") == 0) return cmd_render;
-    if (strcmp(name, "list") == 0) return cmd_list;
-    if (strcmp(name, "extract") == 0) return cmd_extract;
-    if (strcmp(name, "pack") == 0) return cmd_pack;
-    if (strcmp(name, "view") == 0) return cmd_view;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i].name) == 0) return commands[i].fn;
     return NULL;
 }
 
 /* ferry help [COMMAND]: the overview, or what 'ferry COMMAND --help' prints. */
 static int cmd_help(int argc, char **argv)
 {
-    if (argc < 2 || cli_is_help(argv[1])) {
+    if (argc < 2 || cli_is_help(argv[1]) || (argc == 2 && strcmp(argv[1], "help") == 0)) {
         fputs(usage, stdout);
         return CLI_OK;
     }
     if (argc > 2) return cli_usage_error("help", "one command at a time");
-    if (strcmp(argv[1], "help") == 0) {
-        fputs(usage, stdout);
-        return CLI_OK;
-    }
     command_fn fn = find_command(argv[1]);
     if (!fn) {
         /* Not "try ferry help --help": the list of commands is the help. */

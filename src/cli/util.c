@@ -119,8 +119,13 @@ int cli_take_ala_format(const char *cmd, const char *name, const char *value, vo
 
 int cli_take_texture_place(const char *cmd, const char *name, const char *value, void *to)
 {
-    int status = cli_check_texture_place(cmd, value);
-    return status == CLI_OK ? cli_take_item(cmd, name, value, to) : status;
+    ferry_place_kind kind;
+    ferry_error err;
+    if (ferry_places_kind(value, &kind, &err) != FERRY_OK)
+        return cli_usage_error(cmd, "--textures %s: %s", value, err.message);
+    if (kind == FERRY_PLACE_NONE)
+        return cli_usage_error(cmd, "--textures %s: neither a folder nor an archive (MEG, PBO)", value);
+    return cli_take_item(cmd, name, value, to);
 }
 
 void cli_print_error(const char *file, const ferry_error *err)
@@ -145,15 +150,6 @@ void cli_print_entry_message(void *cmd, const ferry_message *m)
         fprintf(stderr, "%s\n", CLI_TXT(m->text));
 }
 
-int cli_check_texture_place(const char *cmd, const char *path)
-{
-    ferry_place_kind kind;
-    ferry_error err;
-    if (ferry_places_kind(path, &kind, &err) != FERRY_OK) return cli_usage_error(cmd, "--textures %s: %s", path, err.message);
-    if (kind != FERRY_PLACE_NONE) return CLI_OK;
-    return cli_usage_error(cmd, "--textures %s: neither a folder nor an archive (MEG, PBO)", path);
-}
-
 const char *cli_format_name(ferry_format format)
 {
     const ferry_format_desc *d = ferry_format_describe(format);
@@ -164,10 +160,8 @@ static json_t *error_json(const ferry_error *err)
 {
     json_t *j = json_object();
     json_object_set_new(j, "code", json_string(ferry_result_name(err->code)));
-    if (err->offset != FERRY_NO_OFFSET)
-        json_object_set_new(j, "offset", json_integer((json_int_t)err->offset));
-    else
-        json_object_set_new(j, "offset", json_null());
+    json_t *offset = err->offset == FERRY_NO_OFFSET ? json_null() : json_integer((json_int_t)err->offset);
+    json_object_set_new(j, "offset", offset);
     cli_json_set_text(j, "path", err->path);
     cli_json_set_text(j, "message", err->message);
     return j;
@@ -187,7 +181,7 @@ void cli_json_append_failure(json_t *report, const char *file, const char *forma
  * still builds itself (validate and batch reports): `text` as object[key],
  * or appended to `array` (object[key]); when it is read as Latin-1, its
  * key ("file", "names/3") goes into the object's "latin1" list. */
-static void put_text(json_t *object, const char *key, json_t *array, const char *text)
+void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text)
 {
     json_t *value = NULL;
     char mark[256] = "";
@@ -213,11 +207,9 @@ static void put_text(json_t *object, const char *key, json_t *array, const char 
     json_array_append_new(latin1, json_string(mark));
 }
 
-void cli_json_set_text(json_t *object, const char *key, const char *text) { put_text(object, key, NULL, text); }
-
-void cli_json_append_text(json_t *object, const char *key, json_t *array, const char *text)
+void cli_json_set_text(json_t *object, const char *key, const char *text)
 {
-    put_text(object, key, array, text);
+    cli_json_append_text(object, key, NULL, text);
 }
 
 /* ---- reading the library's JSON ---- */
@@ -326,45 +318,38 @@ double cli_jreal(const json_t *object, const char *key) { return cli_jnum(json_o
 
 bool cli_jbool(const json_t *object, const char *key) { return json_is_true(json_object_get(object, key)); }
 
-/* A control character at p[0] (C0, DEL, or C1 as UTF-8 0xC2 0x80..0x9F):
- * how many bytes it takes (0: none) and the code to print as \xNN. */
-static size_t control_at(const unsigned char *p, size_t left, unsigned *code)
+/* The text of the character at p[0] in `out` (*length of it): a control
+ * character (C0, DEL, or C1 as UTF-8 0xC2 0x80..0x9F) as \xNN, any other
+ * byte as is. Returns the bytes it takes. */
+static size_t escape_at(const unsigned char *p, size_t left, char out[4], size_t *length)
 {
-    if (p[0] < 0x20 || p[0] == 0x7F) {
-        *code = p[0];
-        return 1;
-    }
-    if (p[0] == 0xC2 && left > 1 && p[1] >= 0x80 && p[1] <= 0x9F) {
-        *code = p[1];
-        return 2;
-    }
-    return 0;
+    size_t taken = p[0] == 0xC2 && left > 1 && p[1] >= 0x80 && p[1] <= 0x9F ? 2 : 1;
+    unsigned code = p[taken - 1];
+    out[0] = (char)code;
+    *length = 1;
+    if (taken == 1 && code >= 0x20 && code != 0x7F) return 1;
+    static const char hex_digits[] = "0123456789abcdef";
+    memcpy(out, "\\x", 2);
+    out[2] = hex_digits[code >> 4];
+    out[3] = hex_digits[code & 15];
+    *length = 4;
+    return taken;
 }
-
-static const char hex_digits[] = "0123456789abcdef";
 
 const char *cli_text(const char *text, char *buf, size_t capacity)
 {
     if (!text) text = "";
-    const unsigned char *p = (const unsigned char *)text;
     size_t n = strlen(text), o = 0;
     for (size_t i = 0; i < n;) {
-        unsigned code;
-        size_t taken = control_at(p + i, n - i, &code);
-        size_t need = taken ? 4 : 1;
-        if (o + need + 4 > capacity) {
+        char piece[4];
+        size_t length, taken = escape_at((const unsigned char *)text + i, n - i, piece, &length);
+        if (o + length + 4 > capacity) {
             if (capacity >= 4) memcpy(buf + (o < capacity - 4 ? o : capacity - 4), "...", 4);
             return buf;
         }
-        if (taken) {
-            buf[o++] = '\\';
-            buf[o++] = 'x';
-            buf[o++] = hex_digits[code >> 4];
-            buf[o++] = hex_digits[code & 15];
-            i += taken;
-        } else {
-            buf[o++] = (char)p[i++];
-        }
+        memcpy(buf + o, piece, length);
+        o += length;
+        i += taken;
     }
     buf[o] = '\0';
     return buf;
@@ -372,16 +357,11 @@ const char *cli_text(const char *text, char *buf, size_t capacity)
 
 void cli_fput_textn(FILE *f, const char *text, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)text;
     for (size_t i = 0; i < n;) {
-        unsigned code;
-        size_t taken = control_at(p + i, n - i, &code);
-        if (taken) {
-            fprintf(f, "\\x%c%c", hex_digits[code >> 4], hex_digits[code & 15]);
-            i += taken;
-        } else {
-            fputc(p[i++], f);
-        }
+        char piece[4];
+        size_t length;
+        i += escape_at((const unsigned char *)text + i, n - i, piece, &length);
+        fwrite(piece, 1, length, f);
     }
 }
 
@@ -430,14 +410,14 @@ void cli_print_json(json_t *value)
     fputc('\n', stdout);
 }
 
-void cli_progress_begin(cli_progress *p, size_t total)
+static void progress_begin(cli_progress *p, size_t total)
 {
     p->active = total >= 8 && cli_stderr_is_terminal();
     p->total = total;
     p->done = 0;
 }
 
-void cli_progress_step(cli_progress *p, const char *item)
+static void progress_step(cli_progress *p, const char *item)
 {
     p->done++;
     if (!p->active) return;
@@ -453,9 +433,9 @@ void cli_progress_step(cli_progress *p, const char *item)
 void cli_progress_report(void *progress, size_t done, size_t total, const char *item)
 {
     if (item)
-        cli_progress_step(progress, item);
+        progress_step(progress, item);
     else if (!done)
-        cli_progress_begin(progress, total);
+        progress_begin(progress, total);
 }
 
 void cli_progress_end(cli_progress *p)
