@@ -374,7 +374,7 @@ class IMPORT_SCENE_OT_ferry_ala(bpy.types.Operator, ImportHelper):
                 return {"CANCELLED"}
             bridge.report_messages(self, [m for m in report.messages if m.kind == "warning"
                                           and m.rule != "texture-missing"])
-            extras = _animation_extras(bridge.glb_document(glb))
+            extras = _animation_extras(bridge.glb_document(glb).animations())
             fps = next((x.get("fps") for x in extras.values() if x.get("fps")), None)
             if fps:
                 context.scene.render.fps = int(round(fps))
