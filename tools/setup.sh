@@ -19,7 +19,7 @@ have_cmd cc || missing+=(gcc libc6-dev)
 have_cmd make || missing+=(make)
 have_cmd cmake || missing+=(cmake)
 have_cmd pkg-config || missing+=(pkg-config)
-for module in jansson:libjansson-dev libpng:libpng-dev stb:libstb-dev lzo2:liblzo2-dev nettle:nettle-dev assimp:libassimp-dev; do
+for module in jansson:libjansson-dev libpng:libpng-dev zlib:zlib1g-dev stb:libstb-dev lzo2:liblzo2-dev nettle:nettle-dev assimp:libassimp-dev; do
   if ! have_cmd pkg-config || ! pkg-config --exists "${module%%:*}"; then missing+=("${module#*:}"); fi
 done
 # meshoptimizer (the benchmarks' reference simplifier) has no pkg-config file.
