@@ -65,14 +65,6 @@ static void warn(fy_alo_build *b, const char *rule, const char *fmt, const char 
     if (b->opts->diagnostics) fy_diag_add(b->opts->diagnostics, FERRY_SEVERITY_WARNING, FERRY_NO_OFFSET, "", rule, fmt, a, c);
 }
 
-static char *dup_malloc(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
 /* The game adds an additive texture's colour onto the screen; glTF has only
  * alpha blending. Alpha = the texel's brightest channel and the colour
  * divided by it give colour * alpha = the original colour, so blending adds
@@ -128,9 +120,9 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     ferry_error e;
     ferry_result r;
     if (b->decoded_key && strcmp(b->decoded_key, file_key) == 0) {
-        img = b->decoded; /* kept again below, unless this variant changes it */
+        img = b->decoded; /* taken; kept again below unless this variant changes it */
         memset(&b->decoded, 0, sizeof b->decoded);
-        drop_decoded(b);
+        drop_decoded(b); /* the key only: the pixels are img's now */
     } else {
         drop_decoded(b);
         uint8_t *data = NULL;
@@ -162,7 +154,7 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     if (variant == FY_TEXTURE_OPAQUE) r = fy_image_encode_png_rgb(&img, &png_options, &png, &e);
     else if (variant == FY_TEXTURE_MASK) r = fy_image_encode_png_grey(&img, &png_options, &png, &e);
     else r = ferry_image_encode_png(&img, &png_options, &png, &e);
-    if (keep && (b->decoded_key = dup_malloc(file_key)) != NULL) b->decoded = img;
+    if (keep && (b->decoded_key = fy_strdup(file_key)) != NULL) b->decoded = img;
     else ferry_image_free(&img);
     if (r != FERRY_OK || png.failed) {
         ferry_buffer_free(&png);
@@ -202,7 +194,7 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     im->name = stem;
     im->mime_type = "image/png";
     im->source_path = ferry_arena_strdup(b->arena, path);
-    b->image_paths[s->image_count] = dup_malloc(key);
+    b->image_paths[s->image_count] = fy_strdup(key);
     if (!im->data || !stem || !im->source_path || !b->image_paths[s->image_count]) {
         *nomem = true;
         return -1;
@@ -246,7 +238,7 @@ static int32_t texture_image(fy_alo_build *b, const char *name, fy_texture_varia
         missing = true;
         warn(b, "texture-missing", "texture %s not found beside the model, in ../Textures or the given folders%s", name, "");
     }
-    char *copy = dup_malloc(name);
+    char *copy = fy_strdup(name);
     if (!copy) {
         *nomem = true;
         return -1;

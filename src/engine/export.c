@@ -515,14 +515,12 @@ ferry_result ferry_export_input_of_asset(const ferry_asset *asset, const char *p
     memset(in, 0, sizeof *in);
     owned_input *own = new_owned(&places, err);
     if (!own) return FERRY_ERR_NOMEM;
-    size_t n = strlen(path) + 1;
-    if (!(own->file = malloc(n))) {
+    if (!(own->file = fy_strdup(path))) {
         ferry_places_free(own->places);
         free(own);
         fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
         return FERRY_ERR_NOMEM;
     }
-    memcpy(own->file, path, n);
     in->owned = own;
     in->asset = asset;
     in->name = ferry_asset_name(asset);

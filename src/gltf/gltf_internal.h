@@ -103,7 +103,8 @@ size_t fy_gltf_bin_size(const fy_gltf *g);
 
 /* Builds the whole document into `g` (root and bin). image_uris: as in
  * ferry_gltf_write_gltf; bin_uri NULL for .glb (the buffer has no uri).
- * `compact`: for fy_gltf_json_dump's compact text only (extras stand in). */
+ * `compact` (a .glb): fy_gltf_json_dump's compact text (extras stand in),
+ * and the images' bytes left where the scene holds them, as spans. */
 ferry_result fy_gltf_build(fy_gltf *g, const ferry_scene *scene, const char *bin_uri,
                            const char *const *image_uris, ferry_buffer *bin, bool compact, ferry_error *err);
 void fy_gltf_release(fy_gltf *g);
