@@ -137,7 +137,7 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             return {"CANCELLED"}
         bridge.report_messages(operator, [m for m in report.messages if m.kind != "error"])
         glb_doc = bridge.glb_document(glb)
-        extras = _animation_extras(glb_doc.animations()) if glb_doc.may_have("animations") else {}
+        extras = _animation_extras(glb_doc.animations())
         fps = next((x.get("fps") for x in extras.values() if x.get("fps")), None)
         if fps:
             # One game frame, one Blender frame: the importer turns seconds

@@ -240,8 +240,8 @@ def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], texture
                  error: Any, no_animations: bool, allow_invalid: bool, png_effort: str = "small",
                  skin_all_bones: bool = False, faction_masks: bool = True) -> ExportReport:
     """Asset.to_gltf: an asset opened from a path is the input the tool
-    makes of that file (ferry_export_input_open: its folder, the one above,
-    its addon); an archive's entry has the archive as its place; bytes have
+    makes of that file, the asset as it is open (ferry_export_input_of_asset:
+    its folder, the one above, its addon); an archive's entry has the archive as its place; bytes have
     none."""
     asset._h()  # a closed asset raises ValueError
     if png_effort not in PNG_EFFORTS:

@@ -6,13 +6,14 @@ import gc
 import json
 import pickle
 import struct
+import tempfile
 from pathlib import Path
 from typing import Optional
 
 import pytest
 
 import ferry
-from conftest import F, S, SAMPLES, all_samples, cli
+from conftest import F, S, SAMPLES, SHARED, all_samples, cli, skip
 from png_rows import decode_png, row_filters, zlib_stream
 
 WALKER = S / "alamo/walker.alo"
@@ -461,6 +462,33 @@ def test_to_gltf_png_efforts(tmp_path):
     assert (width, height) == (w, h)
     assert rows == [bytes(v for x in range(w) for v in ((x ^ t) & 255, (t * 4) & 255, (x * 8) & 255))
                     for t in range(h - 1, -1, -1)]
+
+
+def test_to_gltf_faction_masks():
+    # a shipped model whose colorize shader's texture lies in ../Textures:
+    # by default its faction mask is an image of its own, named by the
+    # material's extras; faction_masks=False leaves both out, and the other
+    # images are the same bytes
+    model = SHARED / "corpus/alamo/ueaw/Models/VCFr_NEBULONB_D.ALO"
+    if not model.is_file():
+        skip("no corpus model %s (the project's own tests pass without it)" % model)
+    with tempfile.TemporaryDirectory() as tmp, ferry.open(model) as a:
+        out = Path(tmp)
+        kept = a.to_gltf(out / "kept.glb", png_effort="stored")
+        left = a.to_gltf(out / "left.glb", png_effort="stored", faction_masks=False)
+        assert (kept.images, left.images) == (3, 2)
+
+        def doc(path: Path):
+            data = path.read_bytes()
+            return json.loads(data[20:20 + struct.unpack_from("<I", data, 12)[0]])
+        kept_doc, left_doc = doc(out / "kept.glb"), doc(out / "left.glb")
+        masks = [m["extras"]["faction_mask"] for m in kept_doc["materials"] if "faction_mask" in m.get("extras", {})]
+        assert masks and all("mask" in kept_doc["images"][m["image"]]["name"] for m in masks)
+        assert not any("faction_mask" in m.get("extras", {}) for m in left_doc["materials"])
+        assert not any("mask" in i["name"] for i in left_doc["images"])
+        kept_pngs = dict(zip((i["name"] for i in kept_doc["images"]), _glb_pngs(out / "kept.glb")))
+        for name, png in zip((i["name"] for i in left_doc["images"]), _glb_pngs(out / "left.glb")):
+            assert kept_pngs[name] == png
 
 
 # ---- textures ----
