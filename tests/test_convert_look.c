@@ -295,6 +295,56 @@ int main(void)
     }
     options.no_faction_masks = false;
 
+    /* link_texture_files: the plain material's image is the TGA file where
+     * it lies (its absolute path, no bytes), named in the glTF by that path
+     * and no mimeType; the colorize colour (its alpha dropped) and mask are
+     * still embedded, as before. */
+    options.link_texture_files = true;
+    CHECK(ferry_alo_to_scene(&model, &options, &scene, &err) == FERRY_OK);
+    if (scene) {
+        CHECK_EQ_U(scene->image_count, 3);
+        const ferry_scene_material *body = material_of(scene, "Body"), *plain = material_of(scene, "Plain");
+        int32_t pi = plain ? FY_REF(plain, base_color_image) : -1, bi = body ? FY_REF(body, base_color_image) : -1;
+        CHECK(pi >= 0 && bi >= 0 && pi != bi);
+        char *real = realpath(tga, NULL);
+        CHECK(real != NULL);
+        if (pi >= 0 && real) {
+            const ferry_scene_image *im = &scene->images[pi];
+            CHECK(im->linked_path && strcmp(im->linked_path, real) == 0);
+            CHECK(im->data == NULL && im->size == 0 && im->mime_type == NULL);
+            CHECK(im->name && strcmp(im->name, "BODY") == 0);
+        }
+        for (size_t i = 0; i < scene->image_count; i++)
+            CHECK_MSG((int32_t)i == pi || (!scene->images[i].linked_path && scene->images[i].data),
+                      "image %zu embedded", i);
+        ferry_buffer json = {0}, bin = {0};
+        CHECK(ferry_gltf_write_gltf(scene, "x.bin", NULL, &json, &bin, &err) == FERRY_OK);
+        json_t *doc = json.data ? json_loadb((const char *)json.data, json.size, 0, NULL) : NULL;
+        json_t *ji = pi >= 0 ? json_array_get(json_object_get(doc, "images"), (size_t)pi) : NULL;
+        CHECK(ji && real && json_string_value(json_object_get(ji, "uri")) &&
+              strcmp(json_string_value(json_object_get(ji, "uri")), real) == 0);
+        CHECK(ji && json_object_get(ji, "mimeType") == NULL && json_object_get(ji, "bufferView") == NULL);
+        json_decref(doc);
+        ferry_buffer_free(&json);
+        ferry_buffer_free(&bin);
+        /* Saved as .gltf: the embedded images are files beside it, the
+         * linked one is not written again. */
+        char out[700], file[720];
+        snprintf(out, sizeof out, "%s/linked.gltf", dir);
+        CHECK(ferry_gltf_save(scene, out, NULL, &err) == FERRY_OK);
+        for (size_t i = 0; i < scene->image_count; i++) {
+            snprintf(file, sizeof file, "%s/linked_image%zu.png", dir, i);
+            CHECK_MSG(test_path_exists(file) == ((int32_t)i != pi), "%s written: %d", file, test_path_exists(file));
+            test_remove_file(file);
+        }
+        snprintf(file, sizeof file, "%s/linked.bin", dir);
+        test_remove_file(file);
+        test_remove_file(out);
+        free(real);
+        ferry_scene_free(scene);
+    }
+    options.link_texture_files = false;
+
     /* --no-textures: nothing embedded, nothing reported missing, blended shaders still blended. */
     options.skip_textures = true;
     options.diagnostics = NULL;

@@ -221,7 +221,7 @@ static void full_scene(ferry_scene *s, const uint8_t *png, size_t png_size)
     full_meshes[2].primitive_count = 1;
     full_meshes[2].default_weights = morph_default;
 
-    full_image = (ferry_scene_image){"checker", "image/png", png, png_size, NULL};
+    full_image = (ferry_scene_image){"checker", "image/png", png, png_size, NULL, NULL};
     ferry_scene_material_init(&full_materials[0]);
     full_materials[0].name = "textured";
     full_materials[0].base_color_factor[1] = 0.5f;

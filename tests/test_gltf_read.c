@@ -48,7 +48,7 @@ static void build_scene(ferry_scene *s)
     ferry_image img = {1, 1, rgba};
     ferry_error err;
     if (!png.size) ferry_image_encode_png(&img, NULL, &png, &err);
-    image = (ferry_scene_image){"tex", "image/png", png.data, png.size, NULL};
+    image = (ferry_scene_image){"tex", "image/png", png.data, png.size, NULL, NULL};
     ferry_scene_material_init(&material);
     material.name = "mat";
     material.base_color_factor[0] = 0.5f;

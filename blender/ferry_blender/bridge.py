@@ -90,8 +90,10 @@ def report_messages(operator, messages, limit=40):
             operator.report({"INFO"}, "%d more %ss not listed" % (count - limit, kind))
 
 
-def gltf_import(path):
-    """Blender's own glTF importer on a file ferry wrote. Bones keep the
+def gltf_import(path, pack_images=True):
+    """Blender's own glTF importer on a file ferry wrote (`pack_images`:
+    its images that name files are packed into the .blend, else left
+    where they lie; embedded ones are packed either way). Bones keep the
     glTF's node frames (bone_heuristic BLENDER): the exporter writes them
     back unchanged, so an import exported again gives the same bones and
     the same poses (the other heuristics turn each bone for looks). The rest
@@ -102,8 +104,11 @@ def gltf_import(path):
     actions_before = set(bpy.data.actions)
     images_before = set(bpy.data.images)
     materials_before = set(bpy.data.materials)
+    options = {}
+    if "import_pack_images" in bpy.ops.import_scene.gltf.get_rna_type().properties.keys():
+        options["import_pack_images"] = pack_images
     result = bpy.ops.import_scene.gltf(filepath=path, import_shading="NORMALS", bone_heuristic="BLENDER",
-                                       guess_original_bind_pose=False)
+                                       guess_original_bind_pose=False, **options)
     if "FINISHED" not in result:
         raise RuntimeError("Blender's glTF importer did not finish (%s)" % ", ".join(sorted(result)))
     return (

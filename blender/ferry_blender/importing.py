@@ -126,7 +126,8 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
                                    no_textures=not textures, animations="auto" if animations else None,
                                    no_animations=no_animations, places=places,
                                    png_effort="fast" if getattr(operator, "compact_images", False) else "stored",
-                                   skin_all_bones=True, faction_masks=False)
+                                   skin_all_bones=True, faction_masks=False,
+                                   link_textures=getattr(operator, "link_textures", False))
             if view_all and asset.format.key == "odol" and lod is None:
                 # Which LOD the game shows: the library's choice in its own view.
                 view = asset.to_gltf(os.path.join(folder, "view.glb"), no_textures=True, places=places)
@@ -145,7 +146,9 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
             context.scene.render.fps = int(round(fps))
             context.scene.render.fps_base = int(round(fps)) / float(fps)
         try:
-            objects, actions, images, materials = bridge.gltf_import(glb)
+            # Linked textures stay the game's files; the embedded ones are
+            # packed by the importer whatever this says.
+            objects, actions, images, materials = bridge.gltf_import(glb, pack_images=False)
             # Names as the importer gave them, before the roots are renamed:
             # it names an action ANIMATION_OBJECT.
             owners = [o.name for o in objects] + [o.data.name for o in objects if o.type == "MESH"]
@@ -209,6 +212,13 @@ class _PlacesMixin:
         name="Compact images", default=False,
         description="Compress the embedded textures as PNG: the .blend, which keeps them packed, stays "
                     "smaller, and the import takes longer (off: uncompressed PNGs, the size of the pixels)")
+
+    link_textures: BoolProperty(  # type: ignore[valid-type]
+        name="Link texture files", default=True,
+        description="Textures used as their files hold them (normal maps, plain base textures) found as "
+                    "DDS or TGA files on the disk are used where they lie (the images name the game's "
+                    "files), not decoded and packed into the .blend. Off, for a texture inside an archive, "
+                    "and for a colorize shader's colour (split from its faction mask): embedded and packed")
 
     def places(self, context):
         return self.texture_places or bridge.default_places(context)
@@ -460,7 +470,8 @@ class IMPORT_SCENE_OT_ferry_archive(bpy.types.Operator, ImportHelper, _PlacesMix
             bpy.ops.import_scene.ferry_archive_pick("INVOKE_DEFAULT", filepath=self.filepath, view=self.view,
                                                     animations=self.animations, use_textures=self.use_textures,
                                                     texture_places=self.texture_places,
-                                                    compact_images=self.compact_images)
+                                                    compact_images=self.compact_images,
+                                                    link_textures=self.link_textures)
             return {"FINISHED"}
         return import_entry(self, context, self.filepath, entry)
 

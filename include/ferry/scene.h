@@ -82,6 +82,13 @@ typedef struct ferry_scene_image {
     const uint8_t *data;   /* encoded bytes */
     size_t size;
     const char *source_path; /* where it came from, for messages; may be NULL */
+    /* Set instead of data (NULL, size 0) when the scene refers to the
+     * image's file where it lies rather than holding its bytes: the file's
+     * absolute path on the disk (UTF-8), in its own format (a DDS or TGA
+     * texture; mime_type is then NULL). Only asked for by
+     * ferry_alo_scene_options.link_texture_files, for a consumer on the
+     * same machine that reads those formats (Blender). */
+    const char *linked_path;
 } ferry_scene_image;
 
 typedef enum ferry_alpha_mode { FERRY_ALPHA_OPAQUE = 0, FERRY_ALPHA_MASK = 1, FERRY_ALPHA_BLEND = 2 } ferry_alpha_mode;

@@ -4,6 +4,7 @@ value read back, a file written back, a count)."""
 
 import gc
 import json
+import os
 import pickle
 import struct
 import tempfile
@@ -489,6 +490,41 @@ def test_to_gltf_faction_masks():
         kept_pngs = dict(zip((i["name"] for i in kept_doc["images"]), _glb_pngs(out / "kept.glb")))
         for name, png in zip((i["name"] for i in left_doc["images"]), _glb_pngs(out / "left.glb")):
             assert kept_pngs[name] == png
+
+
+def test_to_gltf_link_textures():
+    # link_textures: the normal map (used as its file has it) is named by
+    # the file's absolute path, with no bytes and no mimeType; the colorize
+    # colour (its alpha left out) is still embedded. A texture found in an
+    # archive has no file of its own: embedded.
+    model = SHARED / "corpus/alamo/ueaw/Models/VCFr_NEBULONB_D.ALO"
+    if not model.is_file():
+        skip("no corpus model %s (the project's own tests pass without it)" % model)
+    normal = os.path.realpath(model.parent.parent / "Textures" / "RV_NEBULONB_BC.DDS")
+
+    def doc(path: Path):
+        data = path.read_bytes()
+        return json.loads(data[20:20 + struct.unpack_from("<I", data, 12)[0]])
+    with tempfile.TemporaryDirectory() as tmp, ferry.open(model) as a:
+        out = Path(tmp)
+        report = a.to_gltf(out / "linked.glb", png_effort="stored", faction_masks=False, link_textures=True)
+        assert report.images == 2
+        images = doc(out / "linked.glb")["images"]
+        linked = [i for i in images if "uri" in i]
+        assert linked == [{"name": "RV_NebulonB_BC", "uri": normal}]
+        assert [i["name"] for i in images if "bufferView" in i] == ["RV_NebulonB (colour)"]
+        # the tool's .gltf: the linked file is not written beside it
+        a.to_gltf(out / "linked.gltf", link_textures=True, faction_masks=False)
+        assert sorted(p.name for p in out.iterdir() if p.suffix == ".png") == ["linked_image0.png"]
+        textures = model.parent.parent / "Textures"
+        ferry.pack(out / "textures.meg", files=[(textures / "RV_NEBULONB.DDS", "RV_NEBULONB.DDS"),
+                                                (textures / "RV_NEBULONB_BC.DDS", "RV_NEBULONB_BC.DDS")])
+        with ferry.open(model.read_bytes(), name=model.name) as b:
+            b.to_gltf(out / "meg.glb", textures=[out / "textures.meg"], link_textures=True, faction_masks=False)
+            assert [sorted(i) for i in doc(out / "meg.glb")["images"]] == [["bufferView", "mimeType", "name"]] * 2
+            # a folder given for the textures is the disk's: linked again
+            b.to_gltf(out / "dir.glb", textures=[textures], link_textures=True, faction_masks=False)
+            assert [i for i in doc(out / "dir.glb")["images"] if "uri" in i] == linked
 
 
 # ---- textures ----

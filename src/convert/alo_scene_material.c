@@ -98,6 +98,58 @@ static void alpha_to_grey(ferry_image *img)
 /* Image name suffix and lookup key of each variant. */
 static const char *const variant_names[] = {"", " (additive)", " (colour)", " (faction mask)"};
 
+/* The image named after the texture's stem, as artists know it, with the
+ * variant's suffix. NULL: out of memory. */
+static char *image_name(fy_alo_build *b, const char *name, fy_texture_variant variant)
+{
+    const char *base = name;
+    for (const char *p = name; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    char *stem = ferry_arena_strdup(b->arena, base);
+    if (!stem) return NULL;
+    char *dot = strrchr(stem, '.');
+    if (dot && dot != stem) *dot = '\0';
+    if (variant == FY_TEXTURE_PLAIN) return stem;
+    size_t len = strlen(stem) + 24;
+    char *named = ferry_arena_alloc(b->arena, len);
+    if (named) snprintf(named, len, "%s%s", stem, variant_names[variant]);
+    return named;
+}
+
+/* link_texture_files: the file as a linked scene image when it lies on the
+ * disk and ferry decodes it (its smallest level decoded: the format and
+ * header checked, ferry_image_level_count having checked the top level's
+ * bytes are all there). 0 when it cannot be linked (embedded then, which
+ * says why if it cannot be decoded either); -1 out of memory. */
+static int link_file(fy_alo_build *b, const ferry_file_source *source, const char *found, const char *name,
+                     const char *shown)
+{
+    char *disk = ferry_file_source_disk_path(source, found);
+    if (!disk) return 0;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    ferry_error e;
+    bool decodes = false;
+    if (ferry_file_source_load(source, found, TEXTURE_FILE_LIMIT, &data, &size, &e) == FERRY_OK) {
+        uint32_t levels = ferry_image_level_count(data, size);
+        ferry_image_options io = {0};
+        io.level = levels ? levels - 1 : 0;
+        ferry_image smallest;
+        decodes = levels && ferry_image_decode(data, size, &io, &smallest, &e) == FERRY_OK;
+        if (decodes) ferry_image_free(&smallest);
+        ferry_file_source_release(source, data, size);
+    }
+    ferry_scene_image *im = &b->scene->images[b->scene->image_count];
+    if (decodes) {
+        im->linked_path = ferry_arena_strdup(b->arena, disk);
+        im->name = image_name(b, name, FY_TEXTURE_PLAIN);
+        im->source_path = ferry_arena_strdup(b->arena, shown);
+    }
+    free(disk);
+    if (!decodes) return 0;
+    return im->linked_path && im->name && im->source_path ? 1 : -1;
+}
+
 /* Reads, decodes and re-encodes one file; -1 with a warning when it cannot
  * (*unusable then says why, for the list of missing textures). */
 static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_source *source, const char *found,
@@ -112,6 +164,27 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     for (size_t i = 0; i < s->image_count; i++)
         if (b->image_paths && b->image_paths[i] && strcmp(b->image_paths[i], key) == 0) return (int32_t)i;
     if (s->image_count >= b->image_capacity) return -1;
+    if (!b->image_paths) {
+        b->image_paths = calloc(b->image_capacity ? b->image_capacity : 1, sizeof *b->image_paths);
+        if (!b->image_paths) {
+            *nomem = true;
+            return -1;
+        }
+    }
+    /* Only an image the scene holds as the file has it is linked: not the
+     * colour without its alpha, which Blender cannot be made to ignore (its
+     * viewport draws a DXT texture's own blocks: a colorize texture's mask
+     * cuts holes in Workbench's textured view). */
+    bool link = b->opts->link_texture_files && variant == FY_TEXTURE_PLAIN;
+    int linked = link ? link_file(b, source, found, name, path) : 0;
+    if (linked) {
+        b->image_paths[s->image_count] = linked > 0 ? fy_strdup(key) : NULL;
+        if (!b->image_paths[s->image_count]) {
+            *nomem = true;
+            return -1;
+        }
+        return (int32_t)s->image_count++;
+    }
 
     char file_key[4300];
     snprintf(file_key, sizeof file_key, "%p\n%s", (const void *)source, found);
@@ -165,32 +238,10 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
         }
         return -1;
     }
-    if (!b->image_paths) {
-        b->image_paths = calloc(b->image_capacity ? b->image_capacity : 1, sizeof *b->image_paths);
-        if (!b->image_paths) {
-            ferry_buffer_free(&png);
-            *nomem = true;
-            return -1;
-        }
-    }
     ferry_scene_image *im = &s->images[s->image_count];
     im->size = png.size;
     im->data = fy_scene_take_buffer(b->arena, &png);
-    /* The image is named after the texture's stem, as artists know it. */
-    const char *base = name;
-    for (const char *p = name; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    char *stem = ferry_arena_strdup(b->arena, base);
-    if (stem) {
-        char *dot = strrchr(stem, '.');
-        if (dot && dot != stem) *dot = '\0';
-        if (variant != FY_TEXTURE_PLAIN) {
-            size_t len = strlen(stem) + 24;
-            char *named = ferry_arena_alloc(b->arena, len);
-            if (named) snprintf(named, len, "%s%s", stem, variant_names[variant]);
-            stem = named;
-        }
-    }
+    char *stem = image_name(b, name, variant);
     im->name = stem;
     im->mime_type = "image/png";
     im->source_path = ferry_arena_strdup(b->arena, path);

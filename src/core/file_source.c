@@ -81,6 +81,12 @@ void ferry_file_source_release(const ferry_file_source *source, uint8_t *data, s
     if (source && source->release && data) source->release(source->user, data, size);
 }
 
+char *ferry_file_source_disk_path(const ferry_file_source *source, const char *path)
+{
+    if (!source || !source->disk_path || !ferry_file_source_path_ok(path)) return NULL;
+    return source->disk_path(source->user, path);
+}
+
 ferry_result ferry_file_source_list(const ferry_file_source *source, const char *path, ferry_entry_fn entry,
                                     void *ctx, ferry_error *err)
 {
@@ -199,6 +205,16 @@ static ferry_result folder_list(void *user, const char *path, ferry_entry_fn ent
     return FERRY_OK;
 }
 
+/* Resolved by the system (links followed, "." and ".." gone): the absolute
+ * path a program reading the file later is given. */
+static char *folder_disk_path(void *user, const char *path)
+{
+    char full[SOURCE_PATH_MAX * 2];
+    char *resolved = NULL;
+    if (!join(user, path, full, sizeof full) || fy_path_resolve(full, &resolved) != 0) return NULL;
+    return resolved;
+}
+
 static void folder_close(void *user) { free(user); }
 
 ferry_result ferry_file_source_folder(const char *root, ferry_file_source *source, ferry_error *err)
@@ -226,6 +242,7 @@ ferry_result ferry_file_source_folder(const char *root, ferry_file_source *sourc
     source->release = folder_release;
     source->list = folder_list;
     source->close = folder_close;
+    source->disk_path = folder_disk_path;
     source->user = f;
     source->label = f->root;
     return FERRY_OK;

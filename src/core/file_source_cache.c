@@ -227,6 +227,12 @@ static void cache_release(void *user, uint8_t *data, size_t size)
     ferry_file_source_release(c->inner, data, size);
 }
 
+static char *cache_disk_path(void *user, const char *path)
+{
+    const cache_source *c = user;
+    return ferry_file_source_disk_path(c->inner, path);
+}
+
 static void cache_close(void *user)
 {
     cache_source *c = user;
@@ -258,6 +264,7 @@ ferry_result ferry_file_source_cached(const ferry_file_source *inner, ferry_file
     source->release = cache_release;
     source->list = inner->list ? cache_list : NULL;
     source->close = cache_close;
+    source->disk_path = inner->disk_path ? cache_disk_path : NULL;
     source->user = c;
     source->label = inner->label;
     return FERRY_OK;

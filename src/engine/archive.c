@@ -107,7 +107,7 @@ ferry_result fy_archive_finish(ferry_archive *a, ferry_error *err)
     if (a->reader.read) {
         /* Lists through the format's source; loads through the reader. */
         a->source = (ferry_file_source){fy_archive_reader_load, fy_archive_reader_release, fy_archive_reader_list,
-                                        NULL, a, a->name};
+                                        NULL, a, a->name, NULL};
     } else {
         a->source = a->inner;
     }

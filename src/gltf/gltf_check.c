@@ -104,6 +104,11 @@ static ferry_result check_images(const ferry_scene *s, ferry_error *err)
     for (size_t i = 0; i < s->image_count; i++) {
         const ferry_scene_image *im = &s->images[i];
         fy_gltf_describe(what, sizeof what, "image", i, im->name);
+        if (im->linked_path) {
+            if (im->data || im->size) FAIL("%s: has both data and a linked file", what);
+            if (!*im->linked_path) FAIL("%s: its linked file has no path", what);
+            continue;
+        }
         if (!im->data || im->size == 0) FAIL("%s: has no data", what);
         if (!im->mime_type) FAIL("%s: mime_type is missing", what);
         static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a};

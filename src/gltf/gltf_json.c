@@ -121,3 +121,28 @@ void fy_gltf_json_set_name(fy_gltf *g, json_t *obj, const char *name)
 {
     if (name && name[0]) fy_gltf_json_set(g, obj, "name", fy_gltf_json_text(name));
 }
+
+char *fy_gltf_uri_encode(const char *text, bool path)
+{
+    size_t n = strlen(text);
+    char *out = malloc(n * 3 + 1);
+    if (!out) return NULL;
+    static const char hex[] = "0123456789ABCDEF";
+    bool drive = path && n >= 2 && text[1] == ':' && ((text[0] >= 'A' && text[0] <= 'Z') || (text[0] >= 'a' && text[0] <= 'z'));
+    char *p = out;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+            c == '.' || c == '~' || (path && c == '/') || (drive && i == 1)) {
+            *p++ = (char)c;
+        } else if (path && c == '\\') {
+            *p++ = '/';
+        } else {
+            *p++ = '%';
+            *p++ = hex[c >> 4];
+            *p++ = hex[c & 15];
+        }
+    }
+    *p = '\0';
+    return out;
+}

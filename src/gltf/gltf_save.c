@@ -191,28 +191,6 @@ static bool ends_with_nocase(const char *s, size_t len, const char *suffix)
 
 /* A relative URI for a file name: RFC 3986 unreserved characters stay,
  * everything else (spaces, '%', '#', non-ASCII) is percent-encoded. */
-static char *uri_encode(const char *name)
-{
-    size_t n = strlen(name);
-    char *out = malloc(n * 3 + 1);
-    if (!out) return NULL;
-    static const char hex[] = "0123456789ABCDEF";
-    char *p = out;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-            c == '.' || c == '~') {
-            *p++ = (char)c;
-        } else {
-            *p++ = '%';
-            *p++ = hex[c >> 4];
-            *p++ = hex[c & 15];
-        }
-    }
-    *p = '\0';
-    return out;
-}
-
 static char *concat(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
@@ -236,18 +214,19 @@ static ferry_result save_gltf(const ferry_scene *scene, const char *path, const 
     ferry_buffer json = {0}, bin = {0};
     if (!uris || !files) r = nomem(err);
     for (size_t i = 0; r == FERRY_OK && i < images; i++) {
+        if (scene->images[i].linked_path) continue; /* named where it lies, not written */
         char suffix[48];
         const char *mime = scene->images[i].mime_type;
         snprintf(suffix, sizeof suffix, "_image%zu.%s", i, mime && strcmp(mime, "image/jpeg") == 0 ? "jpg" : "png");
         char *name = concat(stem, suffix);
         files[i] = concat(base, suffix);
-        uris[i] = name ? uri_encode(name) : NULL;
+        uris[i] = name ? fy_gltf_uri_encode(name, false) : NULL;
         free(name);
         if (!files[i] || !uris[i]) r = nomem(err);
     }
     if (r == FERRY_OK) {
         char *name = concat(stem, ".bin");
-        bin_uri = name ? uri_encode(name) : NULL;
+        bin_uri = name ? fy_gltf_uri_encode(name, false) : NULL;
         bin_file = concat(base, ".bin");
         free(name);
         if (!bin_uri || !bin_file) r = nomem(err);
@@ -264,10 +243,11 @@ static ferry_result save_gltf(const ferry_scene *scene, const char *path, const 
     if (r == FERRY_OK && !staged) r = nomem(err);
     size_t n = 0;
     if (r == FERRY_OK) {
-        for (size_t i = 0; i < images; i++, n++) {
+        for (size_t i = 0; i < images; i++) {
+            if (!files[i]) continue;
             targets[n] = files[i];
             datas[n] = scene->images[i].data;
-            sizes[n] = scene->images[i].size;
+            sizes[n++] = scene->images[i].size;
         }
         if (bin.size) {
             targets[n] = bin_file;

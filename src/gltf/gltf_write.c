@@ -31,12 +31,19 @@ static void build_images(fy_gltf *g, const char *const *image_uris)
         const ferry_scene_image *im = &s->images[i];
         json_t *o = json_object();
         fy_gltf_json_set_name(g, o, im->name);
-        if (image_uris && image_uris[i]) {
+        if (im->linked_path) {
+            /* The file where it lies, by absolute path (a URI reference a
+             * consumer on this machine resolves to the file; its format, DDS
+             * or TGA, is one only such a consumer reads: no mimeType). */
+            char *uri = fy_gltf_uri_encode(im->linked_path, true);
+            fy_gltf_json_set(g, o, "uri", uri ? fy_gltf_json_text(uri) : NULL);
+            free(uri);
+        } else if (image_uris && image_uris[i]) {
             fy_gltf_json_set(g, o, "uri", fy_gltf_json_text(image_uris[i]));
         } else {
             fy_gltf_json_set(g, o, "bufferView", json_integer(fy_gltf_bytes_view(g, im->data, im->size)));
         }
-        fy_gltf_json_set(g, o, "mimeType", json_string(im->mime_type));
+        if (!im->linked_path) fy_gltf_json_set(g, o, "mimeType", json_string(im->mime_type));
         fy_gltf_json_push(g, images, o);
 
         json_t *t = json_object();

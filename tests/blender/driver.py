@@ -167,6 +167,11 @@ if corpus.is_dir():
     xwing = corpus / "alamo" / "ueaw" / "Models" / "VSF_XWING.ALO"
     if xwing.is_file() and xwing not in alos:  # textured, skinned, animated: the render's model
         alos.append(xwing)
+    # a colorize texture and a normal map in the corpus' Textures folder:
+    # the normal map is linked, the colour embedded
+    nebulon = corpus / "alamo" / "ueaw" / "Models" / "VCFr_NEBULONB_D.ALO"
+    if nebulon.is_file() and nebulon not in alos:
+        alos.append(nebulon)
     chosen, rest = corpus_sample([corpus / "odol"], ".p3d", 3)
     print("corpus P3D models imported: %s; %d left out" % (", ".join(p.name for p in chosen), len(rest)))
     p3ds += chosen
@@ -192,7 +197,17 @@ for i, p in enumerate(alos):
     out_dir.mkdir(exist_ok=True)
     job = {"name": name, "op": "ferry_alo", "params": {"filepath": str(p), "view": "ALL"},
            "poses": True, "export": str(out_dir / p.name)}
-    if p.name.lower() in ("walker.alo", "vsf_xwing.alo"):
+    if p.name.lower() == "vcfr_nebulonb_d.alo":
+        # Workbench draws no normal map: Cycles (16 samples, its fixed
+        # seed) renders the import with the normal map linked and with it
+        # embedded; without its normal map the picture differs by 0.33 per
+        # channel on average, linked and embedded by 0.01 (measured by hand)
+        jobs.append({"name": name + "_linked", "op": "ferry_alo", "params": {"filepath": str(p)},
+                     "render": str(renders / (name + "_linked.png")), "engine": "CYCLES"})
+        jobs.append({"name": name + "_embedded", "op": "ferry_alo",
+                     "params": {"filepath": str(p), "link_textures": False},
+                     "render": str(renders / (name + "_embedded.png")), "engine": "CYCLES"})
+    if p.name.lower() in ("walker.alo", "vsf_xwing.alo", "vcfr_nebulonb_d.alo"):
         job["render"] = str(renders / (name + "_addon.png"))
         game_glb = TMP_P / (name + "_game.glb")
         tool("convert", "--anim", "auto", p, game_glb)
@@ -201,7 +216,9 @@ for i, p in enumerate(alos):
         jobs.append({"name": name + "_game", "op": "ferry_alo", "params": {"filepath": str(p)},
                      "render": str(renders / (name + "_addon.png"))})
         jobs.append({"name": name + "_compact", "op": "ferry_alo",
-                     "params": {"filepath": str(p), "compact_images": True}})
+                     "params": {"filepath": str(p), "compact_images": True, "link_textures": False}})
+        jobs.append({"name": name + "_stored", "op": "ferry_alo",
+                     "params": {"filepath": str(p), "link_textures": False}})
         job.pop("render")
     jobs.append(job)
 
@@ -329,12 +346,16 @@ def compare_poses(what, blender_poses, animation, model, tol_t=1e-5):
         worst = None
         for i in range(min(info["frames"], blender_poses["frames"])):
             s = anim.sample(frame=i, model=alo, exact=True)
+            # Blender keys a bone's pose against its rest matrix in float32:
+            # the error follows the frame's largest coordinates, not the
+            # bone's own (1.5e-5 on a 1.5-unit offset of the Nebulon B,
+            # whose bones lie hundreds of units apart)
+            scale = max([1.0] + [abs(x) for b in s["bones"] for x in b["translation"]])
             for b in s["bones"]:
                 # by the model's bone index: names may repeat in a model
                 # (Blender renames the second), indices do not
                 got = blender_poses["poses"][i].get(str(b["index"]))
                 want = [b["translation"], b["rotation"], b["scale"]]
-                scale = max(1, max(abs(x) for x in want[0]))
                 if got is None or not close_pose(got, want, tol_t * scale):
                     worst = worst or (i, b["name"], got, want)
         check("%s: every bone at every frame as ferry samples it" % what, worst is None, worst)
@@ -639,12 +660,53 @@ for name in sorted(n for n in by_name if n.endswith("_game")):
     check("%s: the add-on's render shows the model" % base, drawn > 500, drawn)
     check("%s: the add-on's render is the tool's glTF's render" % base, mean < 1.0, mean)
 
-# ---- the packed images' compression ----
-# Stored PNGs by default (the fastest import; the render above shows the
-# same pixels as the tool's glTF), compressed ones with Compact images.
+for name in sorted(n for n in by_name if n.endswith("_linked")):
+    base = name[:-len("_linked")]
+    a, b = by_name[name], by_name.get(base + "_embedded", {})
+    if not check("%s: linked and embedded rendered" % base, a.get("rendered") and b.get("rendered"),
+                 (a.get("error"), b.get("error"))):
+        continue
+    pa, pb = png_pixels(a["rendered"]), png_pixels(b["rendered"])
+    mean = sum(abs(x - y) for ra, rb in zip(pa, pb) for p, q in zip(ra, rb) for x, y in zip(p, q)) / (
+        len(pa) * len(pa[0]) * 3)
+    print("render %s (Cycles): linked against embedded textures, mean difference %.3f per channel" % (base, mean))
+    check("%s: the linked normal map renders as the embedded one" % base, mean < 0.1, mean)
+
+
+def linked_expected(doc, textures_dir):
+    """The texture files a default import links: the tool's images that are
+    a texture file's pixels unchanged (named by its stem alone: no
+    " (colour)", " (faction mask)" or " (additive)"), which the materials
+    use, found in the Textures folder (ignoring case, as the game does)."""
+    files = {os.path.splitext(f)[0].lower(): os.path.join(textures_dir, f) for f in os.listdir(textures_dir)
+             if f.lower().endswith((".dds", ".tga"))}
+    used = set()
+    for m in doc.get("materials", []):
+        refs = [m.get("normalTexture"), m.get("emissiveTexture"),
+                (m.get("pbrMetallicRoughness") or {}).get("baseColorTexture")]
+        used.update(doc["textures"][r["index"]]["source"] for r in refs if r is not None)
+    names = [doc["images"][i].get("name", "") for i in sorted(used)]
+    return sorted(files[n.lower()] for n in names if " (" not in n and n.lower() in files)
+
+
+# ---- linked texture files, and the packed images' compression ----
+# By default a texture found as a file on the disk whose image is the file's
+# pixels unchanged is linked: the image is the game's DDS or TGA file
+# itself, unpacked (the renders above show Blender draws the same pixels);
+# the others are packed. Without linking, stored PNGs are packed (the
+# fastest embedded import), compressed ones with Compact images.
 for name in sorted(n for n in by_name if n.endswith("_compact")):
     base = name[:-len("_compact")]
-    plain, compact = by_name.get(base + "_game", {}), by_name[name]
+    game, plain, compact = by_name.get(base + "_game", {}), by_name.get(base + "_stored", {}), by_name[name]
+    textures_dir = os.path.realpath(str(expected[base]["path"].parent.parent / "Textures"))
+    game_doc = glb_json(TMP_P / (base + "_game.glb"))
+    want = linked_expected(game_doc, textures_dir) if os.path.isdir(textures_dir) else []
+    linked = game.get("linked") or []
+    print("linked images %s: %s (expected %s)" % (base, linked, want))
+    check("%s: the default import links the texture files used unchanged" % base, linked == want, (linked, want))
+    check("%s: linked or packed, as many images as without linking" % base,
+          game.get("images") == plain.get("images") == len(linked) + len(game.get("png_blocks") or []),
+          (game.get("images"), plain.get("images"), linked, game.get("png_blocks")))
     blocks, compact_blocks = plain.get("png_blocks"), compact.get("png_blocks")
     print("packed PNGs %s: first deflate block types %s, with Compact images %s" % (base, blocks, compact_blocks))
     check("%s: the import packs stored (uncompressed) PNGs" % base,

@@ -85,6 +85,9 @@ def counts(objects):
         # the packed PNGs' compression: the first deflate block of each
         "png_blocks": sorted(png_block_type(bytes(i.packed_file.data)) for i in bpy.data.images
                              if i.packed_file is not None),
+        # images left where they lie (linked texture files): their paths
+        "linked": sorted(bpy.path.abspath(i.filepath) for i in bpy.data.images
+                         if i.type == "IMAGE" and i.packed_file is None),
         "actions": sorted(a.name for a in bpy.data.actions),
         "proxies": sorted(str(o.get("proxy")) for o in objects if o.type == "EMPTY" and o.get("alamo") == "proxy"),
         "hidden_collection": sum(len(c.all_objects) for c in hidden),
@@ -154,9 +157,17 @@ def frame_camera(objects):
     return True
 
 
-def render(path):
+def render(path, engine="BLENDER_WORKBENCH"):
     scene = bpy.context.scene
-    scene.render.engine = "BLENDER_WORKBENCH"
+    scene.render.engine = engine
+    if engine == "CYCLES":
+        # a sun, few samples, no denoiser (Debian's Blender has none)
+        scene.cycles.samples = 16
+        scene.cycles.use_denoising = False
+        sun = bpy.data.objects.new("ferry-test-sun", bpy.data.lights.new("ferry-test-sun", "SUN"))
+        scene.collection.objects.link(sun)
+        sun.rotation_euler = (0.9, 0.2, 0.6)
+        sun.data.energy = 4
     scene.display.shading.light = "STUDIO"
     scene.display.shading.color_type = "TEXTURE"
     scene.render.resolution_x = scene.render.resolution_y = 320
@@ -257,7 +268,7 @@ def run_job(job):
             # own import leaves it, so another frame is another moment)
             bpy.context.scene.frame_set(0)
             if frame_camera(objects):
-                render(job["render"])
+                render(job["render"], job.get("engine", "BLENDER_WORKBENCH"))
                 r["rendered"] = job["render"]
     if job.get("export"):
         res = bpy.ops.export_scene.ferry_alo(filepath=job["export"], **job.get("export_params", {}))

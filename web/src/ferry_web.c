@@ -194,7 +194,7 @@ FW_API fw_session *fw_session_new(void)
     json_object_seed(seed);
     fw_session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->drop_js = (ferry_file_source){drop_load, drop_release, drop_list, NULL, NULL, ""};
+    s->drop_js = (ferry_file_source){drop_load, drop_release, drop_list, NULL, NULL, "", NULL};
     ferry_error err;
     if (ferry_file_source_cached(&s->drop_js, &s->drop, &err) != FERRY_OK) {
         free(s);
