@@ -71,6 +71,53 @@ static uint8_t *decode_png(const ferry_scene_image *im)
     return px;
 }
 
+/* A DDS of 8 x 4 texels, two mip levels (8x4, 4x2), in `kind` ("DXT1" or
+ * "DXT5"): blocks whose colour endpoints come in each order (c0 > c1, c0 <
+ * c1, c0 == c1), every index used, alphas varied; `transparent` (DXT1):
+ * one block in three-colour mode using index 3. */
+static bool write_dds(const char *path, const char *kind, bool transparent)
+{
+    bool dxt1 = strcmp(kind, "DXT1") == 0;
+    uint8_t h[128] = {0};
+    memcpy(h, "DDS ", 4);
+    h[4] = 124;
+    h[8] = 0x07, h[9] = 0x10, h[10] = 0x0a; /* CAPS HEIGHT WIDTH PIXELFORMAT MIPMAPCOUNT LINEARSIZE */
+    h[12] = 4;                               /* height */
+    h[16] = 8;                               /* width */
+    h[28] = 2;                               /* mip levels */
+    h[76] = 32;
+    h[80] = 0x4; /* FOURCC */
+    memcpy(h + 84, kind, 4);
+    static const uint16_t ends[3][2] = {{0xF800, 0x001F}, {0x07E0, 0xFFE0}, {0x1234, 0x1234}};
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    fwrite(h, 1, sizeof h, f);
+    for (int b = 0; b < 3; b++) { /* two blocks of the top level, one of the next */
+        uint8_t block[16] = {0}, *colour = dxt1 ? block : block + 8;
+        if (!dxt1) {
+            block[0] = 200, block[1] = 10; /* alpha endpoints */
+            for (int k = 2; k < 8; k++) block[k] = (uint8_t)(0x5a + 37 * k + b);
+        }
+        uint16_t c0 = ends[b][0], c1 = ends[b][1];
+        if (dxt1 && transparent && b == 1) c0 = 0x0010, c1 = 0x8000; /* c0 <= c1: index 3 transparent */
+        colour[0] = (uint8_t)c0, colour[1] = (uint8_t)(c0 >> 8), colour[2] = (uint8_t)c1, colour[3] = (uint8_t)(c1 >> 8);
+        colour[4] = 0xe4, colour[5] = 0x1b, colour[6] = 0x93, colour[7] = 0x6c; /* every index */
+        fwrite(block, 1, dxt1 ? 8 : 16, f);
+    }
+    return fclose(f) == 0;
+}
+
+/* A file's bytes (malloc'd), NULL when it cannot be read. */
+static uint8_t *read_all(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *data = malloc(1 << 16);
+    *size = data ? fread(data, 1, 1 << 16, f) : 0;
+    fclose(f);
+    return data;
+}
+
 enum { BODY, PLAIN, DARK, GLOW, WINDOW, HULL, MESHES };
 static const char *const mesh_names[MESHES] = {"Body", "Plain", "Dark", "Glow", "Window", "Hull"};
 static const char *const shaders[MESHES] = {"MeshGlossColorize.fx", "MeshGloss.fx", "MeshGloss.fx",
@@ -295,11 +342,11 @@ int main(void)
     }
     options.no_faction_masks = false;
 
-    /* link_texture_files: the plain material's image is the TGA file where
+    /* native_textures: the plain material's image is the TGA file where
      * it lies (its absolute path, no bytes), named in the glTF by that path
      * and no mimeType; the colorize colour (its alpha dropped) and mask are
      * still embedded, as before. */
-    options.link_texture_files = true;
+    options.native_textures = true;
     CHECK(ferry_alo_to_scene(&model, &options, &scene, &err) == FERRY_OK);
     if (scene) {
         CHECK_EQ_U(scene->image_count, 3);
@@ -343,7 +390,48 @@ int main(void)
         free(real);
         ferry_scene_free(scene);
     }
-    options.link_texture_files = false;
+
+    /* The colorize colour of a DXT5 texture: a DXT1 DDS of its colour
+     * blocks, drawn (by ferry's decoder) as the texture's colour, every
+     * texel opaque, at both mip levels. A DXT1 with a transparent texel
+     * stays a PNG. */
+    char dds[600];
+    snprintf(dds, sizeof dds, "%s/hull.dds", dir);
+    for (int pass = 0; pass < 2; pass++) {
+        CHECK(write_dds(dds, pass ? "DXT1" : "DXT5", pass == 1));
+        CHECK(ferry_alo_to_scene(&model, &options, &scene, &err) == FERRY_OK);
+        const ferry_scene_material *hull = scene ? material_of(scene, "Hull") : NULL;
+        int32_t hi = hull ? FY_REF(hull, base_color_image) : -1;
+        CHECK(hi >= 0);
+        if (hi >= 0) {
+            const ferry_scene_image *im = &scene->images[hi];
+            CHECK(im->name && strcmp(im->name, "hull (colour)") == 0);
+            CHECK_MSG(strcmp(im->mime_type, pass ? "image/png" : "image/vnd-ms.dds") == 0, "pass %d: %s", pass,
+                      im->mime_type);
+            size_t size = 0;
+            uint8_t *file = read_all(dds, &size);
+            for (uint32_t level = 0; pass == 0 && file && level < 2; level++) {
+                ferry_image_options io;
+                memset(&io, 0, sizeof io);
+                io.level = level;
+                ferry_image want, got;
+                CHECK(ferry_image_decode(file, size, &io, &want, &err) == FERRY_OK);
+                CHECK(ferry_image_decode(im->data, im->size, &io, &got, &err) == FERRY_OK);
+                CHECK(im->size == 128 + 3 * 8 && memcmp(im->data + 84, "DXT1", 4) == 0);
+                for (size_t t = 0; want.rgba && got.rgba && t < (size_t)want.width * want.height; t++)
+                    CHECK_MSG(memcmp(got.rgba + 4 * t, want.rgba + 4 * t, 3) == 0 && got.rgba[4 * t + 3] == 255,
+                              "level %u texel %zu: %02x%02x%02x%02x, expected %02x%02x%02x opaque", level, t,
+                              got.rgba[4 * t], got.rgba[4 * t + 1], got.rgba[4 * t + 2], got.rgba[4 * t + 3],
+                              want.rgba[4 * t], want.rgba[4 * t + 1], want.rgba[4 * t + 2]);
+                ferry_image_free(&want);
+                ferry_image_free(&got);
+            }
+            free(file);
+        }
+        ferry_scene_free(scene);
+    }
+    CHECK(test_remove_file(dds));
+    options.native_textures = false;
 
     /* --no-textures: nothing embedded, nothing reported missing, blended shaders still blended. */
     options.skip_textures = true;

@@ -127,7 +127,7 @@ def import_model(operator, context, asset, name, *, view_all=False, lod=None, tr
                                    no_animations=no_animations, places=places,
                                    png_effort="fast" if getattr(operator, "compact_images", False) else "stored",
                                    skin_all_bones=True, faction_masks=False,
-                                   link_textures=getattr(operator, "link_textures", False))
+                                   native_textures=getattr(operator, "native_textures", False))
             if view_all and asset.format.key == "odol" and lod is None:
                 # Which LOD the game shows: the library's choice in its own view.
                 view = asset.to_gltf(os.path.join(folder, "view.glb"), no_textures=True, places=places)
@@ -213,12 +213,12 @@ class _PlacesMixin:
         description="Compress the embedded textures as PNG: the .blend, which keeps them packed, stays "
                     "smaller, and the import takes longer (off: uncompressed PNGs, the size of the pixels)")
 
-    link_textures: BoolProperty(  # type: ignore[valid-type]
-        name="Link texture files", default=True,
-        description="Textures used as their files hold them (normal maps, plain base textures) found as "
-                    "DDS or TGA files on the disk are used where they lie (the images name the game's "
-                    "files), not decoded and packed into the .blend. Off, for a texture inside an archive, "
-                    "and for a colorize shader's colour (split from its faction mask): embedded and packed")
+    native_textures: BoolProperty(  # type: ignore[valid-type]
+        name="Game texture files", default=True,
+        description="Keep the textures in the game's own formats: those used as their files hold them "
+                    "(normal maps, plain base textures) found as DDS or TGA files on the disk are linked "
+                    "where they lie, a colorize shader's colour is packed as a DDS of its colour blocks. "
+                    "Off, and for a texture inside an archive: decoded and packed as PNG")
 
     def places(self, context):
         return self.texture_places or bridge.default_places(context)
@@ -471,7 +471,7 @@ class IMPORT_SCENE_OT_ferry_archive(bpy.types.Operator, ImportHelper, _PlacesMix
                                                     animations=self.animations, use_textures=self.use_textures,
                                                     texture_places=self.texture_places,
                                                     compact_images=self.compact_images,
-                                                    link_textures=self.link_textures)
+                                                    native_textures=self.native_textures)
             return {"FINISHED"}
         return import_entry(self, context, self.filepath, entry)
 

@@ -55,16 +55,18 @@ typedef struct ferry_alo_scene_options {
      * makes nothing of an image no material slot uses (Blender's), it would
      * be decoded and written for nothing. */
     bool no_faction_masks;
-    /* A texture found as a file of the disk (its source's disk_path) whose
-     * image the scene holds as the file has it (a normal map, a plain base
-     * texture: not an additive shader's, not a colorize shader's colour
-     * without its mask, nor the mask) is referred to where it lies
-     * (ferry_scene_image.linked_path: the DDS or TGA file itself) instead
-     * of decoded and embedded as PNG, once the file is read far enough to
-     * know ferry decodes it (its smallest level decoded). For an importer
-     * on this machine that reads DDS and TGA itself (Blender's); a texture
-     * inside an archive is embedded as before. */
-    bool link_texture_files;
+    /* Textures in the game's own formats, for an importer on this machine
+     * that reads DDS and TGA itself (Blender's): an image the scene holds
+     * as its file has it (a normal map, a plain base texture) found as a
+     * file of the disk (its source's disk_path) is referred to where it
+     * lies (ferry_scene_image.linked_path), once ferry decodes it (its
+     * smallest level); a colorize shader's colour from a DXT texture is
+     * embedded as the DXT1 DDS of its colour blocks, every texel opaque
+     * ("image/vnd-ms.dds"), nothing decoded. The others (an additive
+     * shader's, the mask, a TGA's colour, a DXT1 colour with transparent
+     * texels) are PNGs as before; a texture inside an archive is never
+     * linked. */
+    bool native_textures;
 } ferry_alo_scene_options;
 
 /* What ferry_alo_to_scene made and left out, filled on success. */

@@ -195,11 +195,11 @@ typedef struct ferry_export_options {
      * importers that make nothing of an image no material slot uses
      * (Blender's). */
     bool no_faction_masks;
-    /* ALO models: textures found as files of the disk referred to where
-     * they lie instead of embedded (ferry_alo_scene_options.link_texture_files;
-     * the .glb or .gltf then names DDS and TGA files by absolute path, for
-     * an importer on this machine that reads them, such as Blender's). */
-    bool link_texture_files;
+    /* ALO models: textures in the game's formats
+     * (ferry_alo_scene_options.native_textures: files of the disk named by
+     * absolute path, a colorize colour as a DXT1 DDS), for an importer on
+     * this machine that reads DDS and TGA, such as Blender's. */
+    bool native_textures;
     /* Export an input validation finds errors in (each said as a finding,
      * then FERRY_EXPORT_CONVERTED_ANYWAY); by default it is refused
      * (FERRY_EXPORT_NOT_CONVERTED), in every format, as validate says. */

@@ -338,7 +338,7 @@ typedef struct ferry_asset_scene_options {
     ferry_png_effort png_effort;    /* how embedded textures are encoded (ALO, ODOL, ALM) */
     bool skin_all_bones;            /* ALO, ALM: ferry_alo_scene_options says */
     bool no_faction_masks;          /* ALO: ferry_alo_scene_options says */
-    bool link_texture_files;        /* ALO: ferry_alo_scene_options says */
+    bool native_textures;        /* ALO: ferry_alo_scene_options says */
     ferry_diagnostics *diagnostics; /* warnings, may be NULL */
     /* Reports of the converter that ran (may be NULL). */
     ferry_alo_scene_report *alo_report;

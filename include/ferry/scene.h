@@ -78,7 +78,9 @@ FERRY_API const ferry_json *ferry_json_get(const ferry_json *object, const char 
 
 typedef struct ferry_scene_image {
     const char *name;
-    const char *mime_type; /* "image/png" (what converters produce) or "image/jpeg" */
+    /* "image/png" (what converters produce), "image/jpeg", or
+     * "image/vnd-ms.dds" (ferry_alo_scene_options.native_textures only) */
+    const char *mime_type;
     const uint8_t *data;   /* encoded bytes */
     size_t size;
     const char *source_path; /* where it came from, for messages; may be NULL */
@@ -86,7 +88,7 @@ typedef struct ferry_scene_image {
      * image's file where it lies rather than holding its bytes: the file's
      * absolute path on the disk (UTF-8), in its own format (a DDS or TGA
      * texture; mime_type is then NULL). Only asked for by
-     * ferry_alo_scene_options.link_texture_files, for a consumer on the
+     * ferry_alo_scene_options.native_textures, for a consumer on the
      * same machine that reads those formats (Blender). */
     const char *linked_path;
 } ferry_scene_image;

@@ -575,7 +575,7 @@ class Asset:
                 lod: Union[None, int, Sequence[int]] = None, triangles: Optional[int] = None,
                 error: Optional[float] = None, no_animations: bool = False, allow_invalid: bool = False,
                 places: Optional[Places] = None, png_effort: str = "small",
-                skin_all_bones: bool = False, faction_masks: bool = True, link_textures: bool = False) -> Any:
+                skin_all_bones: bool = False, faction_masks: bool = True, native_textures: bool = False) -> Any:
         """Writes the asset as glTF 2.0 (``.glb``, or ``.gltf`` with a
         ``.bin`` and PNG images beside it) by the library's export
         (ferry_export_file), as ``ferry convert FILE OUT.glb`` does with the
@@ -605,21 +605,21 @@ class Asset:
         ``faction_masks=False`` (ALO): no faction-colour mask image for a
         colorize shader (nor the material extras naming it), for importers
         that make nothing of an image no material slot uses (Blender's).
-        ``link_textures`` (ALO): a texture found as a file of the disk (not
-        in an archive) that ferry decodes, and whose image is the file's
-        pixels unchanged (a normal map, a plain base texture; not a
-        colorize shader's colour, split from its mask, nor an additive
-        shader's), is named by its absolute path (the DDS or TGA file
-        itself) instead of embedded as PNG. For an importer on this machine
-        that reads DDS and TGA (Blender's): the file is not portable, and
-        such a glTF is for that importer alone.
+        ``native_textures`` (ALO): textures in the game's own formats, for
+        an importer on this machine that reads DDS and TGA (Blender's): a
+        texture used as its file holds it (a normal map, a plain base
+        texture) found as a file of the disk (not in an archive) is named by
+        its absolute path instead of embedded; a colorize shader's colour
+        from a DXT texture is embedded as the DXT1 DDS of its colour blocks
+        (``image/vnd-ms.dds``); the others stay PNGs. Such a glTF is not
+        portable, and not valid glTF: it is for that importer alone.
 
         Returns a :class:`ferry.ExportReport`; raises :class:`ferry.Error`
         (its ``messages``: the validation errors of a refused asset).
         """
         from ._export import export_asset
         return export_asset(self, dest, places, textures, no_textures, animations, force, all, lod, triangles, error,
-                            no_animations, allow_invalid, png_effort, skin_all_bones, faction_masks, link_textures)
+                            no_animations, allow_invalid, png_effort, skin_all_bones, faction_masks, native_textures)
 
     # -- animations --
 

@@ -239,7 +239,7 @@ def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], texture
                  no_textures: bool, animations: Animations, force: bool, all: bool, lod: Any, triangles: Any,
                  error: Any, no_animations: bool, allow_invalid: bool, png_effort: str = "small",
                  skin_all_bones: bool = False, faction_masks: bool = True,
-                 link_textures: bool = False) -> ExportReport:
+                 native_textures: bool = False) -> ExportReport:
     """Asset.to_gltf: an asset opened from a path is the input the tool
     makes of that file, the asset as it is open (ferry_export_input_of_asset:
     its folder, the one above, its addon); an archive's entry has the archive as its place; bytes have
@@ -251,7 +251,7 @@ def export_asset(asset: Asset, dest: PathLike, places: Optional[Places], texture
     o.struct.png_effort = PNG_EFFORTS.index(png_effort)
     o.struct.skin_all_bones = skin_all_bones
     o.struct.no_faction_masks = not faction_masks
-    o.struct.link_texture_files = link_textures
+    o.struct.native_textures = native_textures
     inp = _native.ExportInput()
     opened = False
     try:

@@ -292,7 +292,7 @@ class ExportOptions(Structure):
                 ("alm_lod", POINTER(AlmLodOptions)), ("animations", POINTER(c_void_p)),
                 ("animation_count", c_size_t), ("force", c_bool), ("auto_animations", c_bool),
                 ("textures", POINTER(POINTER(Place))), ("texture_count", c_size_t), ("skip_textures", c_bool),
-                ("png_effort", c_int), ("skin_all_bones", c_bool), ("no_faction_masks", c_bool), ("link_texture_files", c_bool), ("allow_invalid", c_bool), ("write", WriteOptions), ("message", MessageFn), ("user", c_void_p),
+                ("png_effort", c_int), ("skin_all_bones", c_bool), ("no_faction_masks", c_bool), ("native_textures", c_bool), ("allow_invalid", c_bool), ("write", WriteOptions), ("message", MessageFn), ("user", c_void_p),
                 ("report", POINTER(ExportReport))]
 
 

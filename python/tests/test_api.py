@@ -492,11 +492,11 @@ def test_to_gltf_faction_masks():
             assert kept_pngs[name] == png
 
 
-def test_to_gltf_link_textures():
-    # link_textures: the normal map (used as its file has it) is named by
+def test_to_gltf_native_textures():
+    # native_textures: the normal map (used as its file has it) is named by
     # the file's absolute path, with no bytes and no mimeType; the colorize
-    # colour (its alpha left out) is still embedded. A texture found in an
-    # archive has no file of its own: embedded.
+    # colour (its alpha left out) is embedded as a DXT1 DDS of its colour
+    # blocks. A normal map found in an archive has no file of its own: a PNG.
     model = SHARED / "corpus/alamo/ueaw/Models/VCFr_NEBULONB_D.ALO"
     if not model.is_file():
         skip("no corpus model %s (the project's own tests pass without it)" % model)
@@ -507,23 +507,25 @@ def test_to_gltf_link_textures():
         return json.loads(data[20:20 + struct.unpack_from("<I", data, 12)[0]])
     with tempfile.TemporaryDirectory() as tmp, ferry.open(model) as a:
         out = Path(tmp)
-        report = a.to_gltf(out / "linked.glb", png_effort="stored", faction_masks=False, link_textures=True)
+        report = a.to_gltf(out / "linked.glb", png_effort="stored", faction_masks=False, native_textures=True)
         assert report.images == 2
         images = doc(out / "linked.glb")["images"]
         linked = [i for i in images if "uri" in i]
         assert linked == [{"name": "RV_NebulonB_BC", "uri": normal}]
-        assert [i["name"] for i in images if "bufferView" in i] == ["RV_NebulonB (colour)"]
+        assert [(i["name"], i["mimeType"]) for i in images if "bufferView" in i] == [
+            ("RV_NebulonB (colour)", "image/vnd-ms.dds")]
         # the tool's .gltf: the linked file is not written beside it
-        a.to_gltf(out / "linked.gltf", link_textures=True, faction_masks=False)
-        assert sorted(p.name for p in out.iterdir() if p.suffix == ".png") == ["linked_image0.png"]
+        a.to_gltf(out / "linked.gltf", native_textures=True, faction_masks=False)
+        assert sorted(p.name for p in out.iterdir() if p.suffix in (".png", ".dds")) == ["linked_image0.dds"]
         textures = model.parent.parent / "Textures"
         ferry.pack(out / "textures.meg", files=[(textures / "RV_NEBULONB.DDS", "RV_NEBULONB.DDS"),
                                                 (textures / "RV_NEBULONB_BC.DDS", "RV_NEBULONB_BC.DDS")])
         with ferry.open(model.read_bytes(), name=model.name) as b:
-            b.to_gltf(out / "meg.glb", textures=[out / "textures.meg"], link_textures=True, faction_masks=False)
-            assert [sorted(i) for i in doc(out / "meg.glb")["images"]] == [["bufferView", "mimeType", "name"]] * 2
+            b.to_gltf(out / "meg.glb", textures=[out / "textures.meg"], native_textures=True, faction_masks=False)
+            assert [(i["mimeType"], "uri" in i) for i in doc(out / "meg.glb")["images"]] == [
+                ("image/vnd-ms.dds", False), ("image/png", False)]
             # a folder given for the textures is the disk's: linked again
-            b.to_gltf(out / "dir.glb", textures=[textures], link_textures=True, faction_masks=False)
+            b.to_gltf(out / "dir.glb", textures=[textures], native_textures=True, faction_masks=False)
             assert [i for i in doc(out / "dir.glb")["images"] if "uri" in i] == linked
 
 

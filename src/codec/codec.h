@@ -77,6 +77,15 @@ void fy_dxt_decode(const uint8_t *src, fy_dxt_kind kind, ferry_image *img);
  * quality; sides not a multiple of 4 repeat their last pixel. */
 void fy_dxt_encode(const uint8_t *rgba, uint32_t w, uint32_t h, bool dxt5, uint8_t *out);
 
+/* The colour of `block_count` blocks as DXT1 blocks (8 bytes each, into
+ * `out`) that a DXT1 decoder draws as fy_dxt_decode draws `src`'s colours,
+ * every texel opaque: a DXT3 or DXT5 block's colour block (always four
+ * colours) with its endpoints ordered for DXT1's four-colour mode (swapped
+ * with their indices when the first is smaller; one colour when equal), a
+ * DXT1 block as it is. False when a DXT1 block has a transparent texel
+ * (its colour is not the opaque black the colour without alpha has). */
+bool fy_dxt_opaque_colour(const uint8_t *src, fy_dxt_kind kind, uint64_t block_count, uint8_t *out);
+
 /* ---- CRC-32 (crc32.c) ---- */
 
 /* The CRC-32 of IEEE 802.3 (reflected, polynomial 0xEDB88320, initial and

@@ -106,6 +106,36 @@ void fy_dxt_decode(const uint8_t *src, fy_dxt_kind kind, ferry_image *img)
     }
 }
 
+bool fy_dxt_opaque_colour(const uint8_t *src, fy_dxt_kind kind, uint64_t block_count, uint8_t *out)
+{
+    size_t block_size = kind == FY_DXT1 ? 8 : 16;
+    for (uint64_t i = 0; i < block_count; i++, src += block_size, out += 8) {
+        const uint8_t *b = kind == FY_DXT1 ? src : src + 8;
+        uint16_t c0 = fy_load_u16le(b), c1 = fy_load_u16le(b + 2);
+        uint32_t idx = fy_load_u32le(b + 4);
+        if (kind == FY_DXT1 || c0 > c1) {
+            /* Three colours and transparent black when c0 <= c1: usable
+             * only when no texel is the transparent one (index 3). */
+            if (kind == FY_DXT1 && c0 <= c1)
+                for (int t = 0; t < 16; t++)
+                    if (((idx >> (2 * t)) & 3u) == 3u) return false;
+            memcpy(out, b, 8);
+            continue;
+        }
+        /* c0 < c1: swapped, each index's colour moves with it (0 <-> 1,
+         * and the two thirds 2 <-> 3, since (2*c1 + c0) / 3 is the old
+         * third colour); c0 == c1: all four colours are c0. */
+        uint16_t first = c0 == c1 ? c0 : c1, second = c0;
+        uint32_t moved = c0 == c1 ? 0 : idx ^ 0x55555555u;
+        out[0] = (uint8_t)first;
+        out[1] = (uint8_t)(first >> 8);
+        out[2] = (uint8_t)second;
+        out[3] = (uint8_t)(second >> 8);
+        fy_store_u32le(out + 4, moved);
+    }
+    return true;
+}
+
 /* ---- encoding ---- */
 
 void fy_dxt_encode(const uint8_t *rgba, uint32_t w, uint32_t h, bool dxt5, uint8_t *out)

@@ -116,38 +116,57 @@ static char *image_name(fy_alo_build *b, const char *name, fy_texture_variant va
     return named;
 }
 
-/* link_texture_files: the file as a linked scene image when it lies on the
- * disk and ferry decodes it (its smallest level decoded: the format and
- * header checked, ferry_image_level_count having checked the top level's
- * bytes are all there). 0 when it cannot be linked (embedded then, which
- * says why if it cannot be decoded either); -1 out of memory. */
-static int link_file(fy_alo_build *b, const ferry_file_source *source, const char *found, const char *name,
-                     const char *shown)
+/* native_textures: the file in its own format, for an importer that reads
+ * it (Blender's). A plain variant found on the disk is linked, once ferry
+ * decodes it (its smallest level: the format and header checked,
+ * ferry_image_level_count having checked the top level's bytes are all
+ * there). A colorize colour from a DXT texture is embedded as the DXT1 DDS
+ * of its colour blocks (fy_image_dds_opaque_colour): its alpha, the mask,
+ * cannot be linked with it, since Blender's viewport draws a DXT texture's
+ * own blocks whatever the image's alpha mode (the mask cut holes in
+ * Workbench's textured view). 1 done, 0 not possible (the variant is then
+ * decoded and embedded as PNG, which says why if it cannot be decoded
+ * either), -1 out of memory. */
+static int native_file(fy_alo_build *b, const ferry_file_source *source, const char *found, const char *name,
+                       const char *shown, fy_texture_variant variant)
 {
-    char *disk = ferry_file_source_disk_path(source, found);
-    if (!disk) return 0;
+    char *disk = variant == FY_TEXTURE_PLAIN ? ferry_file_source_disk_path(source, found) : NULL;
+    if (variant == FY_TEXTURE_PLAIN ? !disk : variant != FY_TEXTURE_OPAQUE) return 0;
     uint8_t *data = NULL;
     size_t size = 0;
     ferry_error e;
-    bool decodes = false;
+    bool usable = false;
+    ferry_buffer dds = {0};
     if (ferry_file_source_load(source, found, TEXTURE_FILE_LIMIT, &data, &size, &e) == FERRY_OK) {
-        uint32_t levels = ferry_image_level_count(data, size);
-        ferry_image_options io = {0};
-        io.level = levels ? levels - 1 : 0;
-        ferry_image smallest;
-        decodes = levels && ferry_image_decode(data, size, &io, &smallest, &e) == FERRY_OK;
-        if (decodes) ferry_image_free(&smallest);
+        if (disk) {
+            uint32_t levels = ferry_image_level_count(data, size);
+            ferry_image_options io = {0};
+            io.level = levels ? levels - 1 : 0;
+            ferry_image smallest;
+            usable = levels && ferry_image_decode(data, size, &io, &smallest, &e) == FERRY_OK;
+            if (usable) ferry_image_free(&smallest);
+        } else {
+            usable = size >= 4 && memcmp(data, "DDS ", 4) == 0 &&
+                     fy_image_dds_opaque_colour(data, size, &dds, &e) == FERRY_OK && !dds.failed;
+        }
         ferry_file_source_release(source, data, size);
     }
     ferry_scene_image *im = &b->scene->images[b->scene->image_count];
-    if (decodes) {
-        im->linked_path = ferry_arena_strdup(b->arena, disk);
-        im->name = image_name(b, name, FY_TEXTURE_PLAIN);
+    if (usable) {
+        if (disk) {
+            im->linked_path = ferry_arena_strdup(b->arena, disk);
+        } else {
+            im->size = dds.size;
+            im->data = fy_scene_take_buffer(b->arena, &dds);
+            im->mime_type = "image/vnd-ms.dds";
+        }
+        im->name = image_name(b, name, variant);
         im->source_path = ferry_arena_strdup(b->arena, shown);
     }
     free(disk);
-    if (!decodes) return 0;
-    return im->linked_path && im->name && im->source_path ? 1 : -1;
+    ferry_buffer_free(&dds);
+    if (!usable) return 0;
+    return (im->linked_path || im->data) && im->name && im->source_path ? 1 : -1;
 }
 
 /* Reads, decodes and re-encodes one file; -1 with a warning when it cannot
@@ -171,14 +190,9 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
             return -1;
         }
     }
-    /* Only an image the scene holds as the file has it is linked: not the
-     * colour without its alpha, which Blender cannot be made to ignore (its
-     * viewport draws a DXT texture's own blocks: a colorize texture's mask
-     * cuts holes in Workbench's textured view). */
-    bool link = b->opts->link_texture_files && variant == FY_TEXTURE_PLAIN;
-    int linked = link ? link_file(b, source, found, name, path) : 0;
-    if (linked) {
-        b->image_paths[s->image_count] = linked > 0 ? fy_strdup(key) : NULL;
+    int native = b->opts->native_textures ? native_file(b, source, found, name, path, variant) : 0;
+    if (native) {
+        b->image_paths[s->image_count] = native > 0 ? fy_strdup(key) : NULL;
         if (!b->image_paths[s->image_count]) {
             *nomem = true;
             return -1;

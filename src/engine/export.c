@@ -77,7 +77,7 @@ ferry_result fy_export_to_scene(fy_export *x, ferry_asset_scene_options *so, fer
     so->png_effort = x->o->png_effort;
     so->skin_all_bones = x->o->skin_all_bones;
     so->no_faction_masks = x->o->no_faction_masks;
-    so->link_texture_files = x->o->link_texture_files;
+    so->native_textures = x->o->native_textures;
     ferry_error e;
     fy_error_clear(&e);
     ferry_result r = x->row->to_scene(x->in->asset, x->object, so, out, &e);

@@ -112,7 +112,7 @@ FY_TO_SCENE(alo)
         o.png_effort = options->png_effort;
         o.skin_all_bones = options->skin_all_bones;
         o.no_faction_masks = options->no_faction_masks;
-        o.link_texture_files = options->link_texture_files;
+        o.native_textures = options->native_textures;
         r = ferry_alo_to_scene(object, &o, out, err);
     }
     for (size_t i = 0; i < got && anims; i++) fy_asset_object_put(options->animations[i], (void *)anims[i], temporary[i]);

@@ -116,8 +116,11 @@ static ferry_result check_images(const ferry_scene *s, ferry_error *err)
             if (im->size < 8 || memcmp(im->data, png_sig, 8) != 0) FAIL("%s: data is not a PNG file", what);
         } else if (strcmp(im->mime_type, "image/jpeg") == 0) {
             if (im->size < 3 || im->data[0] != 0xff || im->data[1] != 0xd8) FAIL("%s: data is not a JPEG file", what);
+        } else if (strcmp(im->mime_type, "image/vnd-ms.dds") == 0) {
+            /* ferry_alo_scene_options.native_textures, for Blender's importer */
+            if (im->size < 4 || memcmp(im->data, "DDS ", 4) != 0) FAIL("%s: data is not a DDS file", what);
         } else {
-            FAIL("%s: mime_type \"%.40s\" is not image/png or image/jpeg", what, im->mime_type);
+            FAIL("%s: mime_type \"%.40s\" is not image/png, image/jpeg or image/vnd-ms.dds", what, im->mime_type);
         }
     }
     return FERRY_OK;

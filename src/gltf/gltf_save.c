@@ -217,7 +217,8 @@ static ferry_result save_gltf(const ferry_scene *scene, const char *path, const 
         if (scene->images[i].linked_path) continue; /* named where it lies, not written */
         char suffix[48];
         const char *mime = scene->images[i].mime_type;
-        snprintf(suffix, sizeof suffix, "_image%zu.%s", i, mime && strcmp(mime, "image/jpeg") == 0 ? "jpg" : "png");
+        snprintf(suffix, sizeof suffix, "_image%zu.%s", i,
+                 !mime ? "png" : strcmp(mime, "image/jpeg") == 0 ? "jpg" : strcmp(mime, "image/vnd-ms.dds") == 0 ? "dds" : "png");
         char *name = concat(stem, suffix);
         files[i] = concat(base, suffix);
         uris[i] = name ? fy_gltf_uri_encode(name, false) : NULL;

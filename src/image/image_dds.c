@@ -124,12 +124,21 @@ static uint64_t level_bytes(dds_kind kind, const dds_masks *m, uint32_t w, uint3
     return (((uint64_t)w + 3) / 4) * (((uint64_t)h + 3) / 4) * (kind == DDS_DXT1 ? 8 : 16);
 }
 
-ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_width,
-                                 uint32_t max_height, uint32_t level, ferry_image *out, uint32_t *level_count,
-                                 ferry_error *err)
+/* What the header says, read and checked by read_header. */
+typedef struct dds_header {
+    dds_kind kind;
+    dds_masks masks;
+    uint32_t width, height;
+    uint32_t levels; /* mip levels whose bytes are there whole */
+    bool dx10;       /* a DX10 extension follows the header */
+} dds_header;
+
+/* Reads the header (and DX10 extension) at c, leaving c at the top level;
+ * checks the dimensions against the limits and counts the whole levels. */
+static ferry_result read_header(fy_cursor *cur, size_t size, uint32_t max_width, uint32_t max_height,
+                                dds_header *hd, ferry_error *err)
 {
-    if (level_count) *level_count = 0;
-    fy_cursor c = fy_cursor_make(data, 0, size, err, NULL);
+    fy_cursor c = *cur;
     const uint8_t *magic = fy_bytes(&c, 4, "the DDS magic \"DDS \"");
     if (magic && memcmp(magic, "DDS ", 4) != 0) fy_fail_at(&c, 0, FERRY_ERR_MALFORMED, "expected the DDS magic \"DDS \"");
     const uint8_t *h = fy_bytes(&c, 124, "the 124-byte DDS header");
@@ -252,6 +261,28 @@ ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_
         remain -= n;
         whole++;
     }
+    hd->kind = kind;
+    hd->masks = m;
+    hd->width = width;
+    hd->height = height;
+    hd->levels = whole;
+    hd->dx10 = (pf_flags & DDPF_FOURCC) && fourcc == FOURCC('D', 'X', '1', '0');
+    *cur = c;
+    return FERRY_OK;
+}
+
+ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_width,
+                                 uint32_t max_height, uint32_t level, ferry_image *out, uint32_t *level_count,
+                                 ferry_error *err)
+{
+    if (level_count) *level_count = 0;
+    fy_cursor c = fy_cursor_make(data, 0, size, err, NULL);
+    dds_header hd;
+    ferry_result r = read_header(&c, size, max_width, max_height, &hd, err);
+    if (r != FERRY_OK) return r;
+    dds_kind kind = hd.kind;
+    const dds_masks m = hd.masks;
+    uint32_t width = hd.width, height = hd.height, whole = hd.levels;
     if (level_count) *level_count = whole;
     if (level > 0 && level >= whole) {
         fy_error_set(err, FERRY_ERR_ARGUMENT, FERRY_NO_OFFSET, NULL,
@@ -287,5 +318,47 @@ ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_
         decode_masks(pixels, &m, out);
     else
         fy_dxt_decode(pixels, kind == DDS_DXT1 ? FY_DXT1 : kind == DDS_DXT3 ? FY_DXT3 : FY_DXT5, out);
+    return FERRY_OK;
+}
+
+ferry_result fy_image_dds_opaque_colour(const uint8_t *data, size_t size, ferry_buffer *out, ferry_error *err)
+{
+    fy_cursor c = fy_cursor_make(data, 0, size, err, NULL);
+    dds_header hd;
+    ferry_result r = read_header(&c, size, 0x8000, 0x8000, &hd, err);
+    if (r != FERRY_OK) return r;
+    if (hd.kind == DDS_MASKS || hd.dx10 || hd.levels == 0) {
+        fy_error_set(err, FERRY_ERR_UNSUPPORTED, FERRY_NO_OFFSET, NULL,
+                     "only a DXT1, DXT3 or DXT5 texture with a plain header has colour blocks to keep");
+        return FERRY_ERR_UNSUPPORTED;
+    }
+    fy_dxt_kind kind = hd.kind == DDS_DXT1 ? FY_DXT1 : hd.kind == DDS_DXT3 ? FY_DXT3 : FY_DXT5;
+    uint64_t blocks = 0;
+    for (uint32_t l = 0; l < hd.levels; l++)
+        blocks += fy_dxt_size(hd.width >> l ? hd.width >> l : 1, hd.height >> l ? hd.height >> l : 1, FY_DXT1) / 8;
+    const uint8_t *src = fy_array(&c, blocks, kind == FY_DXT1 ? 8 : 16, "the DXT blocks of the mip levels");
+    if (!src) return err ? err->code : FERRY_ERR_TRUNCATED;
+    if (blocks > SIZE_MAX / 8 - DDS_HEADER_END || !fy_buf_reserve(out, DDS_HEADER_END + (size_t)blocks * 8)) {
+        fy_error_set(err, FERRY_ERR_NOMEM, FERRY_NO_OFFSET, NULL, "out of memory");
+        return FERRY_ERR_NOMEM;
+    }
+    uint8_t *h = out->data + out->size;
+    /* The header as it was, saying DXT1 without alpha, its linear size and
+     * level count those of the blocks written. */
+    memcpy(h, data, DDS_HEADER_END);
+    uint32_t flags = fy_load_u32le(h + 8);
+    flags = (flags & ~0x8u) | 0x80000u | (hd.levels > 1 ? 0x20000u : 0); /* LINEARSIZE, not PITCH; MIPMAPCOUNT */
+    fy_store_u32le(h + 8, flags);
+    fy_store_u32le(h + 20, (uint32_t)(fy_dxt_size(hd.width, hd.height, FY_DXT1)));
+    fy_store_u32le(h + 28, hd.levels > 1 ? hd.levels : 0);
+    fy_store_u32le(h + DDS_OFF_PF_FLAGS, DDPF_FOURCC);
+    fy_store_u32le(h + DDS_OFF_FOURCC, FOURCC('D', 'X', 'T', '1'));
+    for (int k = 0; k < 5; k++) fy_store_u32le(h + DDS_OFF_BITCOUNT + 4 * k, 0); /* bit count and masks */
+    if (!fy_dxt_opaque_colour(src, kind, blocks, h + DDS_HEADER_END)) {
+        fy_error_set(err, FERRY_ERR_UNSUPPORTED, FERRY_NO_OFFSET, NULL,
+                     "a DXT1 block has transparent texels: not opaque as DXT1");
+        return FERRY_ERR_UNSUPPORTED;
+    }
+    out->size += DDS_HEADER_END + (size_t)blocks * 8;
     return FERRY_OK;
 }

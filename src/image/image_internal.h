@@ -39,4 +39,12 @@ ferry_result fy_image_encode_png_rgb(const ferry_image *image, const ferry_png_o
 ferry_result fy_image_encode_png_grey(const ferry_image *image, const ferry_png_options *options, ferry_buffer *out,
                                       ferry_error *err);
 
+/* A DXT1, DXT3 or DXT5 texture's colour, every texel opaque, as a DXT1
+ * DDS appended to `out`: the same header, the same mip levels (those whose
+ * bytes are there whole), each block's colour as fy_dxt_opaque_colour
+ * writes it; nothing decoded. FERRY_ERR_UNSUPPORTED for any other DDS (a
+ * DX10 header, uncompressed pixels, a DXT1 with transparent texels);
+ * located errors for a damaged one, as ferry_image_decode gives. */
+ferry_result fy_image_dds_opaque_colour(const uint8_t *data, size_t size, ferry_buffer *out, ferry_error *err);
+
 #endif

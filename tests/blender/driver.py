@@ -199,13 +199,14 @@ for i, p in enumerate(alos):
            "poses": True, "export": str(out_dir / p.name)}
     if p.name.lower() == "vcfr_nebulonb_d.alo":
         # Workbench draws no normal map: Cycles (16 samples, its fixed
-        # seed) renders the import with the normal map linked and with it
-        # embedded; without its normal map the picture differs by 0.33 per
-        # channel on average, linked and embedded by 0.01 (measured by hand)
-        jobs.append({"name": name + "_linked", "op": "ferry_alo", "params": {"filepath": str(p)},
-                     "render": str(renders / (name + "_linked.png")), "engine": "CYCLES"})
+        # seed) renders the import with native textures (the normal map
+        # linked, the colour a DXT1) and with PNGs embedded; without its
+        # normal map the picture differs by 0.33 per channel on average,
+        # linked and embedded by 0.01 (measured by hand)
+        jobs.append({"name": name + "_native", "op": "ferry_alo", "params": {"filepath": str(p)},
+                     "render": str(renders / (name + "_native.png")), "engine": "CYCLES"})
         jobs.append({"name": name + "_embedded", "op": "ferry_alo",
-                     "params": {"filepath": str(p), "link_textures": False},
+                     "params": {"filepath": str(p), "native_textures": False},
                      "render": str(renders / (name + "_embedded.png")), "engine": "CYCLES"})
     if p.name.lower() in ("walker.alo", "vsf_xwing.alo", "vcfr_nebulonb_d.alo"):
         job["render"] = str(renders / (name + "_addon.png"))
@@ -216,9 +217,9 @@ for i, p in enumerate(alos):
         jobs.append({"name": name + "_game", "op": "ferry_alo", "params": {"filepath": str(p)},
                      "render": str(renders / (name + "_addon.png"))})
         jobs.append({"name": name + "_compact", "op": "ferry_alo",
-                     "params": {"filepath": str(p), "compact_images": True, "link_textures": False}})
+                     "params": {"filepath": str(p), "compact_images": True, "native_textures": False}})
         jobs.append({"name": name + "_stored", "op": "ferry_alo",
-                     "params": {"filepath": str(p), "link_textures": False}})
+                     "params": {"filepath": str(p), "native_textures": False}})
         job.pop("render")
     jobs.append(job)
 
@@ -660,17 +661,25 @@ for name in sorted(n for n in by_name if n.endswith("_game")):
     check("%s: the add-on's render shows the model" % base, drawn > 500, drawn)
     check("%s: the add-on's render is the tool's glTF's render" % base, mean < 1.0, mean)
 
-for name in sorted(n for n in by_name if n.endswith("_linked")):
-    base = name[:-len("_linked")]
+for name in sorted(n for n in by_name if n.endswith("_native")):
+    base = name[:-len("_native")]
     a, b = by_name[name], by_name.get(base + "_embedded", {})
-    if not check("%s: linked and embedded rendered" % base, a.get("rendered") and b.get("rendered"),
+    if not check("%s: native and embedded textures rendered" % base, a.get("rendered") and b.get("rendered"),
                  (a.get("error"), b.get("error"))):
         continue
     pa, pb = png_pixels(a["rendered"]), png_pixels(b["rendered"])
     mean = sum(abs(x - y) for ra, rb in zip(pa, pb) for p, q in zip(ra, rb) for x, y in zip(p, q)) / (
         len(pa) * len(pa[0]) * 3)
-    print("render %s (Cycles): linked against embedded textures, mean difference %.3f per channel" % (base, mean))
-    check("%s: the linked normal map renders as the embedded one" % base, mean < 0.1, mean)
+    print("render %s (Cycles): native textures (the normal map linked, the colour as DXT1) against PNGs, "
+          "mean difference %.3f per channel" % (base, mean))
+    check("%s: the native textures render as the embedded PNGs" % base, mean < 0.1, mean)
+
+
+def dds_stems(textures_dir):
+    """Lower-case stems of the DDS files in a Textures folder."""
+    if not os.path.isdir(textures_dir):
+        return set()
+    return {os.path.splitext(f)[0].lower() for f in os.listdir(textures_dir) if f.lower().endswith(".dds")}
 
 
 def linked_expected(doc, textures_dir):
@@ -704,13 +713,20 @@ for name in sorted(n for n in by_name if n.endswith("_compact")):
     linked = game.get("linked") or []
     print("linked images %s: %s (expected %s)" % (base, linked, want))
     check("%s: the default import links the texture files used unchanged" % base, linked == want, (linked, want))
-    check("%s: linked or packed, as many images as without linking" % base,
-          game.get("images") == plain.get("images") == len(linked) + len(game.get("png_blocks") or []),
-          (game.get("images"), plain.get("images"), linked, game.get("png_blocks")))
+    # a colorize colour from a DXT texture: packed as the DXT1 of its colour
+    # blocks (the renders above show the same pixels as the tool's PNG)
+    want_dds = ["DXT1"] * sum(1 for i in game_doc.get("images", []) if i.get("name", "").endswith(" (colour)")
+                              and i["name"][:-len(" (colour)")].lower() in dds_stems(textures_dir))
+    dds = game.get("packed_dds") or []
+    print("packed DDS images %s: %s (expected %s)" % (base, dds, want_dds))
+    check("%s: a colorize colour packed as DXT1" % base, dds == want_dds, (dds, want_dds))
+    check("%s: linked or packed, as many images as without native textures" % base,
+          game.get("images") == plain.get("images") == len(linked) + len(dds) + len(game.get("png_blocks") or []),
+          (game.get("images"), plain.get("images"), linked, dds, game.get("png_blocks")))
     blocks, compact_blocks = plain.get("png_blocks"), compact.get("png_blocks")
     print("packed PNGs %s: first deflate block types %s, with Compact images %s" % (base, blocks, compact_blocks))
     check("%s: the import packs stored (uncompressed) PNGs" % base,
-          blocks is not None and all(t == 0 for t in blocks), blocks)
+          blocks is not None and all(t == 0 for t in blocks) and not plain.get("packed_dds"), blocks)
     check("%s: with Compact images, as many PNGs, compressed" % base,
           compact_blocks is not None and len(compact_blocks) == len(blocks or [])
           and all(t in (1, 2) for t in compact_blocks), compact_blocks)

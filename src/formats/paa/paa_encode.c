@@ -92,11 +92,6 @@ static uint32_t average_colour(const encoder *e, const ferry_image *img, bool al
     return (uint32_t)a << 24 | (uint32_t)rgb[0] << 16 | (uint32_t)rgb[1] << 8 | rgb[2];
 }
 
-static void store_u32le(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static void put_tag(ferry_buffer *b, const char *stored_name, const uint8_t *data, uint32_t size)
 {
     fy_buf_append(b, "GGAT", 4);
@@ -188,12 +183,12 @@ ferry_result ferry_paa_encode(const ferry_image *image, const ferry_paa_encode_o
     fy_buf_u16le(&file, type);
     uint32_t avg = average_colour(&e, image, alpha);
     uint8_t v4[4];
-    store_u32le(v4, avg);
+    fy_store_u32le(v4, avg);
     put_tag(&file, "CGVA", v4, 4);
-    store_u32le(v4, 0xFFFFFFFFu); /* MAXC: what every real file says */
+    fy_store_u32le(v4, 0xFFFFFFFFu); /* MAXC: what every real file says */
     put_tag(&file, "CXAM", v4, 4);
     if (alpha && !e.linear) { /* real files: no _nohq/_smdi data map carries FLAG */
-        store_u32le(v4, 1); /* FLAG 1: interpolated alpha */
+        fy_store_u32le(v4, 1); /* FLAG 1: interpolated alpha */
         put_tag(&file, "GALF", v4, 4);
     }
     uint8_t zeros[64] = {0};
