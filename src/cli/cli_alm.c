@@ -277,8 +277,7 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
                                   CLI_VALUE("--lod", &choice, take_lod, "%s needs a value"),
                                   CLI_VALUE("--triangles", &choice, take_lod, "%s needs a value"),
                                   CLI_VALUE("--error", &choice, take_lod, "%s needs a value"), {0}};
-    int status =
-        cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to ALM conversions", NULL, files);
+    int status = cli_convert_args(argc, argv, options, "option '%s' does not apply to ALM conversions", NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     int chosen = choice.chosen;

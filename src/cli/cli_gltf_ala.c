@@ -63,10 +63,9 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         {"--ala-format", &ala_format, cli_take_ala_format, "%s needs a value", "--ala-format takes 1 or 2"},
         CLI_VALUE("--model", &model_path, cli_take_text, "%s needs a value"),
         {"--fps", &fps, take_fps, "%s needs a value", "--fps takes a number above 0 and at most 1000, not '%s'"}, {0}};
-    int status = cli_convert_args(argc, argv, options, cli_gltf_ala_convert_help,
-                                  "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)", NULL,
-                                  files);
-    if (status != CLI_OK) return CLI_STATUS(status);
+    int status = cli_convert_args(
+        argc, argv, options, "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)", NULL, files);
+    if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     ferry_error err;
     ferry_scene *scene = cli_gltf_scene(in);

@@ -80,16 +80,12 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
 }
 
 /* IN and OUT of a conversion from a scene file, its options read as
- * `options` says, and IN read; NULL with *status set (CLI_OK after --help). */
+ * `options` says, and IN read; NULL with *status set. */
 static ferry_scene *scene_args(int argc, char **argv, const cli_option *options, const char *unknown, const char **files,
                                int *status)
 {
-    *status =
-        cli_convert_args(argc, argv, options, cli_gltf_alo_convert_help, unknown, "expected IN and OUT files", files);
-    if (*status != CLI_OK) {
-        *status = CLI_STATUS(*status);
-        return NULL;
-    }
+    *status = cli_convert_args(argc, argv, options, unknown, "expected IN and OUT files", files);
+    if (*status != CLI_OK) return NULL;
     ferry_error err;
     ferry_scene *scene = load_scene(files[0], &err);
     if (!scene) cli_print_error(files[0], &err);

@@ -111,7 +111,7 @@ static int odol_convert(int argc, char **argv, lod_list *lods, cli_list *roots, 
         CLI_VALUE("--lod", lods, take_lod, "--lod takes a LOD index (see ferry info)"),
         CLI_VALUE("--textures", roots, cli_take_texture_place, "--textures needs a folder or an archive"),
         CLI_FLAG("--allow-invalid", &o->allow_invalid), CLI_FLAG("--no-animations", &o->no_animations), {0}};
-    int status = cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to P3D files",
+    int status = cli_convert_args(argc, argv, options, "option '%s' does not apply to P3D files",
                                   "expected IN.p3d and OUT", files);
     const char *in = files[0], *out = files[1];
     if (status != CLI_OK) return status;

@@ -128,8 +128,7 @@ int cli_paa_convert(int argc, char **argv, ferry_format source)
                                   CLI_FLAG("--linear", &linear), CLI_FLAG("--srgb", &srgb), CLI_FLAG("--no-lzo", &enc.no_lzo),
                                   {"--mip", &mip, take_mip, "--mip needs a mipmap number",
                                    "--mip takes a mipmap number from 0, not '%s'"}, {0}};
-    int status =
-        cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to PAA conversions", NULL, files);
+    int status = cli_convert_args(argc, argv, options, "option '%s' does not apply to PAA conversions", NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     bool encode_option = enc.type || linear || srgb || enc.no_lzo;

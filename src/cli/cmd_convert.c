@@ -113,7 +113,7 @@ static int table_convert(int argc, char **argv, ferry_format source)
     const char *files[2] = {NULL, NULL}, *noun = d->caps & FERRY_IS_ARCHIVE ? "archive" : "file";
     char unknown[128];
     snprintf(unknown, sizeof unknown, "option '%%s' does not apply to %s %ss", d->name, noun);
-    int status = cli_convert_args(argc, argv, NULL, NULL, unknown, NULL, files);
+    int status = cli_convert_args(argc, argv, NULL, unknown, NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     if (!(d->caps & FERRY_CAN_WRITE) || ferry_format_from_name(out) != source)
@@ -124,12 +124,11 @@ static int table_convert(int argc, char **argv, ferry_format source)
 
 #define THIRD_FILE "expected IN and OUT, got a third file '%s'" /* the usage error of one more file */
 
-int cli_convert_args(int argc, char **argv, const cli_option *options, const char *usage, const char *unknown,
-                     const char *missing, const char **files)
+int cli_convert_args(int argc, char **argv, const cli_option *options, const char *unknown, const char *missing,
+                     const char **files)
 {
     size_t count;
-    int status =
-        cli_parse(&(cli_args){"convert", options, usage, unknown, files, 2, THIRD_FILE}, argc, argv, &count);
+    int status = cli_parse(&(cli_args){"convert", options, NULL, unknown, files, 2, THIRD_FILE}, argc, argv, &count);
     if (status == CLI_OK && (!files[0] || !files[1]))
         status = cli_usage_error("convert", "%s", missing ? missing : "expected IN and OUT");
     return status;
