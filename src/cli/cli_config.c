@@ -140,9 +140,3 @@ int cli_config_convert(int argc, char **argv, ferry_format source)
                                out);
     return to_layout(in, out, FERRY_LAYOUT_RAP, source);
 }
-
-const char cli_config_convert_help[] =
-    "\n"
-    "Configs (raP or text: .rvmat, config.bin, config.cpp):\n"
-    "  IN -> OUT.cpp|.hpp|.h|.inc|.txt|.ext   as text (derapify)\n"
-    "  IN -> OUT.rvmat|.bin|.bisurf|.sqm|.fsm   as raP (byte-identical for a raP read; rapify for text)\n";

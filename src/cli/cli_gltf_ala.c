@@ -11,22 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cli_gltf_ala_convert_help[] =
-    "\n"
-    "glTF animations to ALA:\n"
-    "  IN.glb  -> OUT.ala  one glTF animation as an ALA animation (format 2 by\n"
-    "  IN.gltf             default), sampled at whole frames (ferry's extras' rate,\n"
-    "                      else 30 fps), each bone's values quantized over the\n"
-    "                      range it uses; bones are the glTF's nodes (ferry's\n"
-    "                      export: its bones, in bone order)\n"
-    "  --animation N|NAME  the animation (an index from 0, or its name); needed\n"
-    "                      when the file holds more than one\n"
-    "  --ala-format 1|2    the ALA format (1: Empire at War, 2: Forces of Corruption)\n"
-    "  --model FILE.alo    bind tracks to this model's bones by name, in its bone\n"
-    "                      order (the game binds by index)\n"
-    "  --fps N             sample at N frames per second instead (e.g. 24 for a file\n"
-    "                      Blender exported at its default rate: no resampling)\n";
-
 static void list_animations(const ferry_scene *scene)
 {
     for (size_t i = 0; i < scene->animation_count && i < 50; i++)

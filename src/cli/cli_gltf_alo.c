@@ -14,23 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cli_gltf_alo_convert_help[] =
-    "\n"
-    "  IN.glb|IN.gltf -> OUT.alo   an Alamo model from glTF: nodes become bones\n"
-    "  IN.fbx|IN.obj|IN.dae        (read through Assimp, self-contained files only:\n"
-    "                      no .mtl, no external textures) the same way; also\n"
-    "                      -> OUT.glb|OUT.gltf as they are read\n"
-    "                      (ferry's own exports come back as they were; other\n"
-    "                      tools' Y-up glTF is turned Z-up), meshes with one\n"
-    "                      sub-mesh per primitive and material, shaders from\n"
-    "                      ferry's extras or mapped from the glTF material,\n"
-    "                      lights, proxies; the result must pass ferry validate\n"
-    "                      (else nothing is written and the errors are named).\n"
-    "                      Animations: OUT_<NAME>.ala beside it (--ala-format 1|2)\n"
-    "  --textures-out DIR  write the textures the mapped materials name (the\n"
-    "                      glTF's PNG images) into DIR as .dds: DXT1, DXT5 with\n"
-    "                      alpha, full mipmap chains (sides powers of two)\n";
-
 /* The formats read through Assimp, by extension (they have no ferry
  * detector): the hint Assimp picks its importer by, or NULL. */
 const char *cli_assimp_hint(const char *path)

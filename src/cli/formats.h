@@ -85,10 +85,6 @@ struct ferry_scene *cli_gltf_scene(const char *in);
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
 /* FBX, OBJ, Collada through Assimp (cli_gltf_alo.c): the hint by extension, or NULL. */
 const char *cli_assimp_hint(const char *path);
-/* Each family's part of `ferry convert --help`. */
-extern const char cli_gltf_alo_convert_help[], cli_gltf_ala_convert_help[], cli_alm_convert_help[];
-extern const char cli_odol_convert_help[], cli_paa_convert_help[], cli_meg_convert_help[], cli_pbo_convert_help[];
-extern const char cli_config_convert_help[];
 
 /* `path` read as an asset of `format` (FERRY_FORMAT_UNKNOWN: its content's),
  * or `data` (size bytes, kept by the caller) when not NULL; NULL with the
