@@ -17,6 +17,13 @@
 
 enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2 };
 
+/* What `ferry --help` and `ferry COMMAND --help` print: docs/cli/ferry.txt
+ * and docs/cli/COMMAND.txt, made C strings by the build
+ * (cmake/embed_text.cmake). */
+extern const char cli_help_ferry[], cli_help_info[], cli_help_dump[], cli_help_validate[], cli_help_convert[];
+extern const char cli_help_sample[], cli_help_particles[], cli_help_render[], cli_help_list[], cli_help_extract[];
+extern const char cli_help_pack[], cli_help_view[];
+
 /* The commands, each in cmd_NAME.c (list and extract: cmd_archive.c):
  * argv[0] the command's name, the rest its arguments; the exit status. */
 typedef int cli_command_fn(int argc, char **argv);

@@ -277,8 +277,7 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
                                   CLI_VALUE("--lod", &choice, take_lod, "%s needs a value"),
                                   CLI_VALUE("--triangles", &choice, take_lod, "%s needs a value"),
                                   CLI_VALUE("--error", &choice, take_lod, "%s needs a value"), {0}};
-    int status =
-        cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to ALM conversions", NULL, files);
+    int status = cli_convert_args(argc, argv, options, "option '%s' does not apply to ALM conversions", NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     int chosen = choice.chosen;
@@ -308,20 +307,3 @@ int cli_alm_convert(int argc, char **argv, ferry_format source)
         return cli_usage_error("convert", "cannot write '%s' from an ALM file: supported outputs are .alm, .glb, .gltf", out);
     return cli_usage_error("convert", "cannot make an ALM file from '%s': supported inputs are .alo, .glb, .gltf", in);
 }
-
-const char cli_alm_convert_help[] =
-    "\n"
-    "ALM progressive meshes (ALOD):\n"
-    "  IN.alm -> OUT.alm   rewrite (byte-identical)\n"
-    "  IN.alm -> OUT.glb   the mesh at a level of detail: skeleton and skin (or\n"
-    "            OUT.gltf  morph targets where animation space needs them),\n"
-    "                      frames as an animation, textures as PNG images\n"
-    "  IN.alo -> OUT.alm   a progressive mesh built by quadric-error edge\n"
-    "  IN.glb    OUT.alm   collapses, with the skeleton, skin weights and one\n"
-    "                      animation as frames (a glTF's first one)\n"
-    "  --anim FILE|auto    with an .alo input: the animation the ALM keeps\n"
-    "                      (auto: the first MODEL_*.ala beside the model)\n"
-    "  --lod K             with an .alm input: apply the first K collapse records\n"
-    "  --triangles N       ... apply records until at most N triangles remain\n"
-    "  --error E           ... apply records while their error is at most E\n"
-    "                      (ferry info lists triangle counts at a few levels)\n";

@@ -129,8 +129,7 @@ static int to_layout(const char *in, const char *out, unsigned layout, ferry_for
 int cli_config_convert(int argc, char **argv, ferry_format source)
 {
     const char *files[2] = {NULL, NULL}, *in, *out;
-    int status =
-        cli_convert_args(argc, argv, NULL, NULL, "option '%s' does not apply to config conversions", NULL, files);
+    int status = cli_convert_args(argc, argv, NULL, "option '%s' does not apply to config conversions", NULL, files);
     if (status != CLI_OK) return status;
     in = files[0], out = files[1];
     if (has_any_ext(out, text_exts)) return to_layout(in, out, FERRY_LAYOUT_TEXT, source);
@@ -141,9 +140,3 @@ int cli_config_convert(int argc, char **argv, ferry_format source)
                                out);
     return to_layout(in, out, FERRY_LAYOUT_RAP, source);
 }
-
-const char cli_config_convert_help[] =
-    "\n"
-    "Configs (raP or text: .rvmat, config.bin, config.cpp):\n"
-    "  IN -> OUT.cpp|.hpp|.h|.inc|.txt|.ext   as text (derapify)\n"
-    "  IN -> OUT.rvmat|.bin|.bisurf|.sqm|.fsm   as raP (byte-identical for a raP read; rapify for text)\n";

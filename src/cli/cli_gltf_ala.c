@@ -11,22 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cli_gltf_ala_convert_help[] =
-    "\n"
-    "glTF animations to ALA:\n"
-    "  IN.glb  -> OUT.ala  one glTF animation as an ALA animation (format 2 by\n"
-    "  IN.gltf             default), sampled at whole frames (ferry's extras' rate,\n"
-    "                      else 30 fps), each bone's values quantized over the\n"
-    "                      range it uses; bones are the glTF's nodes (ferry's\n"
-    "                      export: its bones, in bone order)\n"
-    "  --animation N|NAME  the animation (an index from 0, or its name); needed\n"
-    "                      when the file holds more than one\n"
-    "  --ala-format 1|2    the ALA format (1: Empire at War, 2: Forces of Corruption)\n"
-    "  --model FILE.alo    bind tracks to this model's bones by name, in its bone\n"
-    "                      order (the game binds by index)\n"
-    "  --fps N             sample at N frames per second instead (e.g. 24 for a file\n"
-    "                      Blender exported at its default rate: no resampling)\n";
-
 static void list_animations(const ferry_scene *scene)
 {
     for (size_t i = 0; i < scene->animation_count && i < 50; i++)
@@ -63,10 +47,9 @@ int cli_gltf_ala_convert(int argc, char **argv, ferry_format source)
         {"--ala-format", &ala_format, cli_take_ala_format, "%s needs a value", "--ala-format takes 1 or 2"},
         CLI_VALUE("--model", &model_path, cli_take_text, "%s needs a value"),
         {"--fps", &fps, take_fps, "%s needs a value", "--fps takes a number above 0 and at most 1000, not '%s'"}, {0}};
-    int status = cli_convert_args(argc, argv, options, cli_gltf_ala_convert_help,
-                                  "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)", NULL,
-                                  files);
-    if (status != CLI_OK) return CLI_STATUS(status);
+    int status = cli_convert_args(
+        argc, argv, options, "option '%s' does not apply to glTF -> ALA conversions (ferry convert --help)", NULL, files);
+    if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     ferry_error err;
     ferry_scene *scene = cli_gltf_scene(in);

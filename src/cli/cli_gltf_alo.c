@@ -14,23 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cli_gltf_alo_convert_help[] =
-    "\n"
-    "  IN.glb|IN.gltf -> OUT.alo   an Alamo model from glTF: nodes become bones\n"
-    "  IN.fbx|IN.obj|IN.dae        (read through Assimp, self-contained files only:\n"
-    "                      no .mtl, no external textures) the same way; also\n"
-    "                      -> OUT.glb|OUT.gltf as they are read\n"
-    "                      (ferry's own exports come back as they were; other\n"
-    "                      tools' Y-up glTF is turned Z-up), meshes with one\n"
-    "                      sub-mesh per primitive and material, shaders from\n"
-    "                      ferry's extras or mapped from the glTF material,\n"
-    "                      lights, proxies; the result must pass ferry validate\n"
-    "                      (else nothing is written and the errors are named).\n"
-    "                      Animations: OUT_<NAME>.ala beside it (--ala-format 1|2)\n"
-    "  --textures-out DIR  write the textures the mapped materials name (the\n"
-    "                      glTF's PNG images) into DIR as .dds: DXT1, DXT5 with\n"
-    "                      alpha, full mipmap chains (sides powers of two)\n";
-
 /* The formats read through Assimp, by extension (they have no ferry
  * detector): the hint Assimp picks its importer by, or NULL. */
 const char *cli_assimp_hint(const char *path)
@@ -80,16 +63,12 @@ static ferry_scene *load_scene(const char *in, ferry_error *err)
 }
 
 /* IN and OUT of a conversion from a scene file, its options read as
- * `options` says, and IN read; NULL with *status set (CLI_OK after --help). */
+ * `options` says, and IN read; NULL with *status set. */
 static ferry_scene *scene_args(int argc, char **argv, const cli_option *options, const char *unknown, const char **files,
                                int *status)
 {
-    *status =
-        cli_convert_args(argc, argv, options, cli_gltf_alo_convert_help, unknown, "expected IN and OUT files", files);
-    if (*status != CLI_OK) {
-        *status = CLI_STATUS(*status);
-        return NULL;
-    }
+    *status = cli_convert_args(argc, argv, options, unknown, "expected IN and OUT files", files);
+    if (*status != CLI_OK) return NULL;
     ferry_error err;
     ferry_scene *scene = load_scene(files[0], &err);
     if (!scene) cli_print_error(files[0], &err);

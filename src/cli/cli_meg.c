@@ -54,8 +54,3 @@ int cli_meg_list(const char *file, const ferry_asset *asset, const json_t *j)
     }
     return CLI_OK;
 }
-
-const char cli_meg_convert_help[] =
-    "\n"
-    "Petroglyph MEG archives:\n"
-    "  IN.meg -> OUT.meg   rewrite (byte-identical)\n";

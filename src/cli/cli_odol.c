@@ -111,7 +111,7 @@ static int odol_convert(int argc, char **argv, lod_list *lods, cli_list *roots, 
         CLI_VALUE("--lod", lods, take_lod, "--lod takes a LOD index (see ferry info)"),
         CLI_VALUE("--textures", roots, cli_take_texture_place, "--textures needs a folder or an archive"),
         CLI_FLAG("--allow-invalid", &o->allow_invalid), CLI_FLAG("--no-animations", &o->no_animations), {0}};
-    int status = cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to P3D files",
+    int status = cli_convert_args(argc, argv, options, "option '%s' does not apply to P3D files",
                                   "expected IN.p3d and OUT", files);
     const char *in = files[0], *out = files[1];
     if (status != CLI_OK) return status;
@@ -150,30 +150,3 @@ int cli_odol_convert(int argc, char **argv, ferry_format source)
     cli_close_places(&o);
     return status;
 }
-
-const char cli_odol_convert_help[] =
-    "\n"
-    "P3D models (ODOL versions 40, 48 and 50: ArmA, ArmA 2):\n"
-    "  IN.p3d -> OUT.glb   the most detailed visual LOD (what the game draws up\n"
-    "            OUT.gltf  close), as a node named by its resolution, with its\n"
-    "                      mesh, named selections and properties (extras), proxies\n"
-    "                      and materials (texture paths in extras; with --textures\n"
-    "                      the textures and normal maps embedded as PNG), the\n"
-    "                      skeleton as a skin and each animation class as an\n"
-    "                      animation sweeping its range in 2 s\n"
-    "  IN.p3d -> OUT.p3d   rewrite (byte-identical)\n"
-    "  --game-view         with .glb/.gltf: the most detailed visual LOD (default)\n"
-    "  --all               with .glb/.gltf: every LOD (views, shadows, geometries...)\n"
-    "  --lod N             with .glb/.gltf: only LOD N (repeatable; see ferry info)\n"
-    "  --textures ROOT     with .glb/.gltf (ROOT a folder, or an archive such as\n"
-    "                      .meg): find the textures the model names\n"
-    "                      (csj_gyroac\\t\\gyro1.pac) under ROOT as the game does:\n"
-    "                      ROOT holds addon folders, each mounted at the prefix\n"
-    "                      its $PREFIX$ file names (else its own name), or is a\n"
-    "                      P:-drive tree of literal paths; any case, .pac = .paa\n"
-    "                      (repeatable: the first ROOT holding a file wins). A\n"
-    "                      texture not found is a warning, named in the material.\n"
-    "                      A model inside an addon folder (a $PREFIX$ at or above\n"
-    "                      it) finds that addon's textures without --textures\n"
-    "  --no-animations     with .glb/.gltf: no glTF animation per animation class\n"
-    "                      (the skeleton's skin stays)\n";

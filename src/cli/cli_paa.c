@@ -128,8 +128,7 @@ int cli_paa_convert(int argc, char **argv, ferry_format source)
                                   CLI_FLAG("--linear", &linear), CLI_FLAG("--srgb", &srgb), CLI_FLAG("--no-lzo", &enc.no_lzo),
                                   {"--mip", &mip, take_mip, "--mip needs a mipmap number",
                                    "--mip takes a mipmap number from 0, not '%s'"}, {0}};
-    int status =
-        cli_convert_args(argc, argv, options, NULL, "option '%s' does not apply to PAA conversions", NULL, files);
+    int status = cli_convert_args(argc, argv, options, "option '%s' does not apply to PAA conversions", NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     bool encode_option = enc.type || linear || srgb || enc.no_lzo;
@@ -150,21 +149,3 @@ int cli_paa_convert(int argc, char **argv, ferry_format source)
     return cli_usage_error("convert", "cannot write '%s' from a PAA texture: supported outputs are .png, .paa, .pac",
                            out);
 }
-
-const char cli_paa_convert_help[] =
-    "\n"
-    "PAA/PAC textures:\n"
-    "  IN.paa -> OUT.png   one mipmap as RGBA PNG (--mip N: mipmap N, 0 the largest)\n"
-    "  IN.paa -> OUT.paa   rewrite (byte-identical); .pac alike\n"
-    "  IN.png|IN.tga|IN.dds -> OUT.paa|OUT.pac\n"
-    "                      a texture: DXT1 when every pixel is opaque, DXT5 with\n"
-    "                      alpha; the full mipmap chain (box filter, down to a side\n"
-    "                      of 4); the tags Bohemia's tools write; mipmaps 256 or\n"
-    "                      more wide LZO-compressed (read by ArmA 2 and 3). Sides\n"
-    "                      must be powers of two up to 4096 (resize first).\n"
-    "    --dxt1, --dxt5    choose the type (--dxt1 drops alpha)\n"
-    "    --linear          the image is a data map (normal, specular): mipmaps and\n"
-    "                      average colour without the sRGB curve; the default for\n"
-    "                      OUT names ending _nohq, _no, _nshq, _ns, _smdi, _sm, _sms\n"
-    "    --srgb            a colour map whatever its name\n"
-    "    --no-lzo          no LZO compression (OFP, ArmA 1)\n";

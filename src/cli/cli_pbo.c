@@ -92,8 +92,3 @@ int cli_pbo_dump(const char *file, const ferry_asset *asset, const json_t *j)
     if (cli_jstr(j, "sha1")) printf("  SHA-1 stored %s, computed %s\n", cli_jstr(j, "sha1"), cli_jstr(j, "sha1_computed"));
     return CLI_OK;
 }
-
-const char cli_pbo_convert_help[] =
-    "\n"
-    "Bohemia PBO archives:\n"
-    "  IN.pbo -> OUT.pbo   rewrite (byte-identical, the stored SHA-1 included)\n";

@@ -6,46 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char list_usage[] =
-    "usage: ferry list [--json] ARCHIVE\n"
-    "\n"
-    "Lists the entries of a Petroglyph MEG archive (formats 1, 2 and 3): for\n"
-    "each its stored name, size in bytes, offset in the archive and flags\n"
-    "(format 3: 1 = encrypted). Names are shown as stored, backslashes and all.\n"
-    "A Bohemia PBO archive: its properties (prefix, ...), then for each entry its\n"
-    "size unpacked and stored, offset, packing method and timestamp.\n"
-    "\n"
-    "  --json   one JSON object: file, format, version, size, and files [{index,\n"
-    "           name, size, start, crc, stored_index, name_index, flags}]; a PBO:\n"
-    "           file, format, size, product_entry, properties [{key, value}],\n"
-    "           prefix, data_start, sha1, sha1_ok, files [{index, name, size,\n"
-    "           data_size, original_size, start, method, method_value, reserved,\n"
-    "           timestamp}]\n"
-    "\n"
-    "Exit status: 0 listed, 1 invalid input, 2 usage error.\n";
-
-static const char extract_usage[] =
-    "usage: ferry extract ARCHIVE OUTDIR [PATTERN...]\n"
-    "\n"
-    "Writes the entries of a MEG or PBO archive under OUTDIR (created if needed), each\n"
-    "under its stored name with backslashes as folders (DATA\\ART\\X.ALO ->\n"
-    "OUTDIR/DATA/ART/X.ALO). With PATTERNs, only the entries whose name (with\n"
-    "'/' for '\\') matches one of them, ignoring case (shell wildcards: * ? [..]).\n"
-    "\n"
-    "Nothing is written outside OUTDIR: an entry named by an absolute path, a\n"
-    "drive letter (C:), a '.' or '..' segment or an empty one, two entries whose\n"
-    "names are equal but for case, and an entry whose bytes lie outside the\n"
-    "archive (or, in a PBO, a compressed entry that does not decode) are not\n"
-    "extracted but named in an error; the others are, and the\n"
-    "exit status is then 1. A folder on the way that is a symbolic link is\n"
-    "refused. Each file is written atomically (a temporary, then a rename); as\n"
-    "in convert -r, files are not flushed to the disk one by one (a system\n"
-    "crash right after an extract may lose files, which a rerun recreates). On\n"
-    "a terminal a progress bar is shown.\n"
-    "\n"
-    "Exit status: 0 all extracted, 1 invalid input or an entry not extracted,\n"
-    "2 usage error.\n";
-
 /* The archive at `path`, mapped and told (ferry_asset_open: a
  * multi-gigabyte archive is never copied into memory; listing touches only
  * the pages of its tables, and for a PBO the SHA-1 reads every page once,
@@ -77,7 +37,7 @@ int cmd_list(int argc, char **argv)
     const char *path = NULL;
     const cli_option options[] = {CLI_FLAG("--json", &json), {0}};
     size_t count;
-    int status = cli_parse(&(cli_args){"list", options, list_usage, NULL, &path, 1, "one archive at a time"}, argc, argv, &count);
+    int status = cli_parse(&(cli_args){"list", options, cli_help_list, NULL, &path, 1, "one archive at a time"}, argc, argv, &count);
     if (status != CLI_OK) return CLI_STATUS(status);
     if (!path) return cli_usage_error("list", "no archive given");
     ferry_asset *a = open_archive("list", path);
@@ -91,7 +51,7 @@ int cmd_extract(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(extract_usage, stdout);
+            fputs(cli_help_extract, stdout);
             return CLI_OK;
         }
     }

@@ -6,57 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char convert_usage[] =
-    "usage: ferry convert [OPTIONS] IN OUT\n"
-    "       ferry convert -r [OPTIONS] DIR|ARCHIVE OUTDIR\n"
-    "\n"
-    "Reads IN and writes OUT; the output format follows OUT's extension:\n"
-    "  IN.alo -> OUT.glb   glTF 2.0 binary: skeleton, meshes, skins, materials,\n"
-    "            OUT.gltf  textures (TGA/DDS embedded as PNG), lights, proxies,\n"
-    "                      dazzles and animations (.gltf: JSON, .bin and PNG files)\n"
-    "  IN.alo -> OUT.alo   rewrite an ALO model or particle system (byte-identical)\n"
-    "  IN.ala -> OUT.ala   rewrite an ALA animation (byte-identical), or convert it\n"
-    "                      between format 1 (Empire at War) and format 2 (Forces of\n"
-    "                      Corruption) with --ala-format; every pose stays the same\n"
-    "\n"
-    "With -r, every model under DIR (.alo, .p3d, .alm: each converted by its\n"
-    "content) becomes a .glb under OUTDIR, mirroring the folders, in parallel;\n"
-    "animations are attached to their models automatically. DIR may be an\n"
-    "archive (.meg, .pbo): its models are converted straight out of it, the outputs\n"
-    "at the entries' paths (an entry named with a drive letter, an absolute path\n"
-    "or a '..' is not converted but named, and the exit status is 1), their\n"
-    "animations and textures looked up inside it as in a folder.\n"
-    "A file that fails is named and the batch goes on; the exit status is 1 if any\n"
-    "file failed. A missing texture is a warning, never a failure.\n"
-    "\n"
-    "Outputs are written atomically (a temporary file, then a rename); an input is\n"
-    "never overwritten.\n"
-    "\n"
-    "  --anim FILE       an animation of the model (repeatable); one that cannot be\n"
-    "                    read, or whose bones are not the model's (each track's\n"
-    "                    index must name a bone of the track's name), is an error\n"
-    "  --anim auto       every MODEL_*.ala beside MODEL.alo (the longest model name\n"
-    "                    wins); one that cannot be read or does not fit is skipped\n"
-    "                    with a warning\n"
-    "  --force           attach an --anim FILE that does not fit (a warning)\n"
-    "  --textures PLACE  another folder or archive (.meg, .pbo) to search for textures\n"
-    "                    (repeatable, searched in order, each at its root and in\n"
-    "                    its Data/Art/Textures); the model's folder and\n"
-    "                    ../Textures are always searched first\n"
-    "  --no-textures     do not look textures up or embed them\n"
-    "  --all             every mesh: also those the game does not draw (hidden,\n"
-    "                    on hidden bones, shadow volumes, collision meshes, less\n"
-    "                    detailed LODs, ALT1 and up), marked in extras; by default\n"
-    "                    the output shows what the game draws\n"
-    "  --game-view       the default (kept for older command lines)\n"
-    "  --ala-format N    write animations in format N (1 or 2)\n"
-    "  -r                convert a whole folder\n"
-    "  --jobs N          parallel conversions with -r (default: the number of CPUs)\n"
-    "  --quiet           with -r: only the summary and the failures\n"
-    "  --json            with -r: a machine-readable report on stdout\n"
-    "  --allow-invalid   convert files that validation finds errors in (by default\n"
-    "                    they are refused, in every format, as ferry validate says)\n";
-
 /* The Alamo family's export: IN must be an Alamo file (or of no known
  * content, which the export names); other formats have families of their
  * own (cmd_convert's routes). */
@@ -113,7 +62,7 @@ static int table_convert(int argc, char **argv, ferry_format source)
     const char *files[2] = {NULL, NULL}, *noun = d->caps & FERRY_IS_ARCHIVE ? "archive" : "file";
     char unknown[128];
     snprintf(unknown, sizeof unknown, "option '%%s' does not apply to %s %ss", d->name, noun);
-    int status = cli_convert_args(argc, argv, NULL, NULL, unknown, NULL, files);
+    int status = cli_convert_args(argc, argv, NULL, unknown, NULL, files);
     if (status != CLI_OK) return status;
     const char *in = files[0], *out = files[1];
     if (!(d->caps & FERRY_CAN_WRITE) || ferry_format_from_name(out) != source)
@@ -124,12 +73,11 @@ static int table_convert(int argc, char **argv, ferry_format source)
 
 #define THIRD_FILE "expected IN and OUT, got a third file '%s'" /* the usage error of one more file */
 
-int cli_convert_args(int argc, char **argv, const cli_option *options, const char *usage, const char *unknown,
-                     const char *missing, const char **files)
+int cli_convert_args(int argc, char **argv, const cli_option *options, const char *unknown, const char *missing,
+                     const char **files)
 {
     size_t count;
-    int status =
-        cli_parse(&(cli_args){"convert", options, usage, unknown, files, 2, THIRD_FILE}, argc, argv, &count);
+    int status = cli_parse(&(cli_args){"convert", options, NULL, unknown, files, 2, THIRD_FILE}, argc, argv, &count);
     if (status == CLI_OK && (!files[0] || !files[1]))
         status = cli_usage_error("convert", "%s", missing ? missing : "expected IN and OUT");
     return status;
@@ -310,19 +258,12 @@ static int alamo_convert(int argc, char **argv, ferry_format source, anim_args *
         CLI_VALUE("--triangles", NULL, take_foreign, FOREIGN), CLI_VALUE("--error", NULL, take_foreign, FOREIGN),
         CLI_VALUE("--mip", NULL, take_foreign, FOREIGN), CLI_VALUE("--textures-out", NULL, take_foreign, FOREIGN), {0}};
     size_t count;
-    int status = cli_parse(&(cli_args){"convert", options, "", NULL, files, 2, THIRD_FILE}, argc, argv, &count);
+    int status = cli_parse(&(cli_args){"convert", options, cli_help_convert, NULL, files, 2, THIRD_FILE}, argc, argv, &count);
     const char *in = files[0], *out = files[1];
     bool gltf_options = eo->skip_textures || eo->force || game_view || eo->all || anims->files.count ||
                         anims->automatic || textures->count || jobs;
     eo->auto_animations = anims->automatic;
     eo->animation_count = anims->files.count;
-    if (status == CLI_HELP) {
-        /* Every family's part, in this order. */
-        const char *const parts[] = {convert_usage,           cli_gltf_alo_convert_help, cli_alm_convert_help,
-                                     cli_gltf_ala_convert_help, cli_odol_convert_help, cli_paa_convert_help,
-                                     cli_meg_convert_help,    cli_pbo_convert_help,      cli_config_convert_help};
-        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) fputs(parts[i], stdout);
-    }
     if (status != CLI_OK) return CLI_STATUS(status);
     if (!in || !out)
         return cli_usage_error("convert", recursive ? "expected DIR and OUTDIR" : "expected IN and OUT files");

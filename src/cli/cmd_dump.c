@@ -5,20 +5,6 @@
 #include <ctype.h>
 #include <string.h>
 
-static const char dump_usage[] =
-    "usage: ferry dump [--json] FILE\n"
-    "\n"
-    "Prints the chunk tree of an Alamo file (.alo, .ala): type, offset, size and,\n"
-    "where the format is known, the chunk's name, its strings, its mini-chunks\n"
-    "and a summary of its fields. ODOL (.p3d) and ALM (.alm) files: every\n"
-    "structure decoded, record by record. MEG archives: the header, the names\n"
-    "and every file record. PBO archives: the product entry and its properties,\n"
-    "every record with its offset, the SHA-1 stored and computed. PAA/PAC textures: tags (bytes shown), palette and\n"
-    "each mipmap's place, size and compression. Configs (raP or text: .rvmat,\n"
-    "config.bin, config.cpp): the tree as config text (--json: with offsets).\n"
-    "\n"
-    "  --json   machine-readable output on stdout\n";
-
 /* Text that is safe to print: the string up to its NUL, non-printables escaped. */
 static void printable(const char *d, size_t n, char *out, size_t out_size)
 {
@@ -88,7 +74,7 @@ int cmd_dump(int argc, char **argv)
     const char *file = NULL;
     const cli_option options[] = {CLI_FLAG("--json", &json), {0}};
     size_t count;
-    int status = cli_parse(&(cli_args){"dump", options, dump_usage, NULL, &file, 1, "one file at a time"}, argc, argv, &count);
+    int status = cli_parse(&(cli_args){"dump", options, cli_help_dump, NULL, &file, 1, "one file at a time"}, argc, argv, &count);
     if (status != CLI_OK) return CLI_STATUS(status);
     if (!file) return cli_usage_error("dump", "no file given");
     /* Mapped, as info and validate map it: an archive is never held whole

@@ -4,26 +4,6 @@
 
 #include <string.h>
 
-static const char info_usage[] =
-    "usage: ferry info [--json] FILE...\n"
-    "\n"
-    "Summarises each file. Alamo models (.alo): counts of bones, meshes,\n"
-    "sub-meshes, vertices, triangles, lights, proxies and dazzles, the model's\n"
-    "bounds, the shaders and textures used and the proxies. Animations (.ala):\n"
-    "format, frames, fps, duration and the animated bones with their channels.\n"
-    "Particle systems (.alo): name, emitters, their blend modes, lifetimes and\n"
-    "textures. ODOL models (.p3d, ArmA and ArmA 2): version, LODs with their\n"
-    "resolution names, vertex, face, section, selection and proxy counts. ALM\n"
-    "meshes (.alm): version, bones, positions, vertices, triangles at several\n"
-    "levels of detail. MEG archives (.meg): format, file and name counts, bytes\n"
-    "of entries. PBO archives (.pbo): prefix and other properties, files, bytes,\n"
-    "the SHA-1 and whether it matches. PAA/PAC textures: type, size and mipmaps, average and maximum\n"
-    "colours, tags. Configs (raP or text): classes and entries; a material\n"
-    "(.rvmat): shaders, colours, each stage's texture and which is the normal\n"
-    "map. A file of any other format is named as such.\n"
-    "\n"
-    "  --json   machine-readable output on stdout (an array, one object per file)\n";
-
 /* "  label      a, b, c" (or " (none)"): a list of names. */
 static void print_list(const char *label, const json_t *list)
 {
@@ -96,7 +76,7 @@ int cmd_info(int argc, char **argv)
     bool json = false;
     const cli_option options[] = {CLI_FLAG("--json", &json), {0}};
     size_t count;
-    int status = cli_parse(&(cli_args){"info", options, info_usage, NULL, NULL, 0, NULL}, argc, argv, &count);
+    int status = cli_parse(&(cli_args){"info", options, cli_help_info, NULL, NULL, 0, NULL}, argc, argv, &count);
     if (status == CLI_OK && !count) status = cli_usage_error("info", "no file given");
     if (status != CLI_OK) return CLI_STATUS(status);
     json_t *all = json ? json_array() : NULL;

@@ -6,42 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char pack_usage[] =
-    "usage: ferry pack [--meg-format 1|2|3] OUT.meg DIR\n"
-    "       ferry pack [--prefix P] OUT.pbo DIR\n"
-    "\n"
-    "Packs every file under DIR (subfolders too) into a new archive; the format\n"
-    "is told by OUT's extension.\n"
-    "\n"
-    "MEG (Petroglyph: Empire at War, Forces of Corruption): each file is stored\n"
-    "under its path below DIR as the game's tools store names: ASCII letters upper\n"
-    "case, '\\' between folders, one byte a character (Latin-1: a UTF-8 name is\n"
-    "converted; a name that is not UTF-8 is kept as its bytes). Records are sorted\n"
-    "by the CRC-32 of the name, as the game looks names up; the name table follows\n"
-    "the same order and the files' bytes follow the tables in that order. Format 1\n"
-    "(the default) is what Empire at War and Forces of Corruption read; 2 and 3\n"
-    "are the later games' (3 unencrypted).\n"
-    "\n"
-    "PBO (Bohemia: ArmA): as the community's packers write them: the product\n"
-    "entry with the prefix property when --prefix is given, one uncompressed\n"
-    "record per file (its timestamp the file's), records and data sorted by name\n"
-    "ignoring case, the SHA-1 trailer (docs/formats/pbo.md). Names are the paths\n"
-    "below DIR with '\\' between folders, case as on the disk.\n"
-    "\n"
-    "Not packed but named (the others are, and the exit status is then 1): two\n"
-    "files whose names are equal but for case (the game finds only one), a file\n"
-    "that is not a regular file or cannot be read, and in a MEG a name with a\n"
-    "character past U+00FF (it cannot store it) or a backslash. Names starting\n"
-    "with '.' are left out (as convert -r), and so is OUT itself; empty folders\n"
-    "hold nothing an archive keeps. OUT is written atomically (a temporary, then\n"
-    "a rename); a file that changes size while it is packed stops the pack,\n"
-    "leaving OUT as it was. On a terminal a progress bar is shown.\n"
-    "\n"    "  --meg-format N   MEG format 1, 2 or 3 (default 1)\n"
-    "  --prefix P       PBO: the prefix property of the header\n"
-    "\n"
-    "Exit status: 0 every file packed, 1 invalid input or a file not packed,\n"
-    "2 usage error.\n";
-
 /* The folders the walk could not read, kept for the list printed last. */
 typedef struct unread {
     ferry_buffer lines; /* "  FOLDER: REASON\n" each */
@@ -71,7 +35,7 @@ int cmd_pack(int argc, char **argv)
     uint32_t format = 0;
     for (int i = 1; i < argc; i++)
         if (cli_is_help(argv[i])) {
-            fputs(pack_usage, stdout);
+            fputs(cli_help_pack, stdout);
             return CLI_OK;
         }
     const cli_option options[] = {{"--meg-format", &format, take_meg_format, "--meg-format needs 1, 2 or 3",

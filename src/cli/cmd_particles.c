@@ -7,25 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char particles_usage[] =
-    "usage: ferry particles FILE.alo --time T [--seed S] [--ground Z | --no-ground] [--json]\n"
-    "\n"
-    "Simulates the particle system from its creation to T seconds and prints\n"
-    "every live particle: per emitter (text: a summary per emitter), or with\n"
-    "--json {\"time\", \"emitters\": [{\"index\", \"name\", \"particles\": [{\"id\",\n"
-    "\"position\", \"velocity\", \"size\", \"color\", \"rotation\", \"age\", \"lifetime\",\n"
-    "\"frame\"}]}]}, positions in the system's space (z up), colours 0..1 (a value\n"
-    "too large to be finite is null).\n"
-    "The same seed gives the same particles; the state at T does not depend on\n"
-    "anything but the file, T and the seed. Limits that were reached (huge\n"
-    "rates, connection loops) are warned about on stderr.\n"
-    "\n"
-    "  --time T    seconds since the system was created (0 or more)\n"
-    "  --seed S    random seed (an unsigned integer; default 0)\n"
-    "  --ground Z  the ground plane particles interact with is z = Z (default 0)\n"
-    "  --no-ground no ground: ground interaction never happens\n"
-    "  --json      machine-readable output on stdout\n";
-
 int cmd_particles(int argc, char **argv)
 {
     const char *path = NULL;
@@ -38,7 +19,7 @@ int cmd_particles(int argc, char **argv)
         CLI_FLAG("--json", &json), CLI_VALUE("--time", &time, cli_take_seconds, "--time needs a finite number of seconds, 0 or more"),
         CLI_VALUE("--seed", &seed, cli_take_seed, "--seed needs an unsigned integer"), {0}};
     size_t count;
-    int status = cli_parse(&(cli_args){"particles", options, particles_usage, NULL, &path, 1, "one file at a time"}, argc,
+    int status = cli_parse(&(cli_args){"particles", options, cli_help_particles, NULL, &path, 1, "one file at a time"}, argc,
                            argv, &count);
     if (status != CLI_OK) return CLI_STATUS(status);
     if (!path) return cli_usage_error("particles", "no particle file given");

@@ -11,35 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char render_usage[] =
-    "usage: ferry render FILE.alo|MODEL.alo OUT.png [--time T] [--seed S] [--size WxH] [--textures DIR]...\n"
-    "                    [--ground Z | --no-ground]\n"
-    "       ferry render FILE.alo OUT.gif --duration D --fps F [--time T] [--seed S] [--size WxH]\n"
-    "                    [--textures DIR]...\n"
-    "\n"
-    "Simulates the particle system and draws it with a software renderer:\n"
-    "camera-facing sprites with their textures (TGA or DDS, found as the game\n"
-    "finds them: beside the file, in ../Textures, then in each --textures DIR;\n"
-    "a missing texture is drawn as a soft glow and warned about), in\n"
-    "each emitter's blend mode, over a grey checkerboard (see-through smoke of\n"
-    "any grey shows on it), the camera\n"
-    "framed on the live particles (on all frames of an animation).\n"
-    "A model is drawn as the particle systems on its proxies (found beside it,\n"
-    "placed at their bones; hidden proxies left out), without its meshes.\n"
-    "OUT.png: the state at T. OUT.gif: an animation of D seconds at F frames\n"
-    "per second from T (round(D x F) frames, looping).\n"
-    "\n"
-    "  --time T        seconds since the system's creation (default 0; the start\n"
-    "                  of an animation)\n"
-    "  --seed S        random seed (default 0)\n"
-    "  --ground Z      the ground plane particles interact with is z = Z (default 0)\n"
-    "  --no-ground     no ground: ground interaction never happens\n"
-    "  --size WxH      image size in pixels (default 512x512, at most 4096 a side)\n"
-    "  --textures DIR  another folder to search for textures (repeatable; folders\n"
-    "                  only, not archives)\n"
-    "  --duration D    seconds of animation (GIF)\n"
-    "  --fps F         frames per second (GIF; 1 to 100)\n";
-
 #define MAX_FRAMES 2000
 #define MAX_SIDE 4096
 #define CLI_STR_(x) #x
@@ -200,7 +171,7 @@ int cmd_render(int argc, char **argv)
         CLI_VALUE("--size", size, take_size, "--size needs WxH, 1 to " CLI_STR(MAX_SIDE) " pixels a side (e.g. 640x480)"),
         CLI_VALUE("--textures", &textures, take_folder, "--textures needs a folder"), {0}};
     size_t count;
-    int status = cli_parse(&(cli_args){"render", options, render_usage, NULL, files, 2,
+    int status = cli_parse(&(cli_args){"render", options, cli_help_render, NULL, files, 2,
                                        "one particle file and one output at a time"}, argc, argv, &count);
     in = files[0], out = files[1];
     size_t frames;

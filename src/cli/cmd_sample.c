@@ -5,21 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char sample_usage[] =
-    "usage: ferry sample ANIM.ala [--model MODEL.alo] (--frame N | --time S) [--loop] [--json]\n"
-    "\n"
-    "Prints each animated bone's local translation, rotation (unit quaternion\n"
-    "x, y, z, w), scale and visibility at frame N (fractional frames interpolate)\n"
-    "or at S seconds. Bone names come from the animation, or from the model when\n"
-    "one is given (tracks apply to the model's bones by index).\n"
-    "\n"
-    "  --frame N        frame number (0 is the first; may be fractional)\n"
-    "  --time S         seconds from the start (frame = S x fps)\n"
-    "  --loop           wrap around past the end (the last frame equals the first)\n"
-    "                   instead of holding the last frame\n"
-    "  --model FILE     the ALO model the animation is for\n"
-    "  --json           machine-readable output on stdout\n";
-
 int cmd_sample(int argc, char **argv)
 {
     const char *anim_path = NULL, *model_path = NULL;
@@ -31,7 +16,7 @@ int cmd_sample(int argc, char **argv)
         CLI_VALUE("--time", &at_time, cli_take_seconds, "--time needs a finite number of seconds, 0 or more"),
         CLI_VALUE("--model", &model_path, cli_take_text, "--model needs a file"), {0}};
     size_t count;
-    int status = cli_parse(&(cli_args){"sample", options, sample_usage, NULL, &anim_path, 1,
+    int status = cli_parse(&(cli_args){"sample", options, cli_help_sample, NULL, &anim_path, 1,
                                        "one animation at a time (use --model for the model)"}, argc, argv, &count);
     if (status != CLI_OK) return CLI_STATUS(status);
     if (!anim_path) return cli_usage_error("sample", "no animation given");

@@ -8,46 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char validate_usage[] =
-    "usage: ferry validate [--json] [--textures DIR]... [--no-textures] [--model MODEL.alo] FILE...\n"
-    "       ferry validate -r [OPTIONS] DIR|FILE...\n"
-    "\n"
-    "Checks each file (ALO model, ALO particle system, ALA animation, ODOL .p3d\n"
-    "model of ArmA and ArmA 2, ALM progressive mesh, MEG or PBO archive,\n"
-    "PAA/PAC texture, config: raP or text) against every rule of its format and\n"
-    "reports each problem with its byte offset and chunk or record path. Errors\n"
-    "(the game may crash or misdraw) make the exit status 1; warnings (e.g. a\n"
-    "texture not found) are listed apart and do not fail. In a MEG or PBO\n"
-    "archive every entry of those formats (or named like one; text configs only\n"
-    "when named .rvmat) is checked too and reported as ARCHIVE:ENTRY (textures and models\n"
-    "of entries are not looked up).\n"
-    "\n"
-    "Each animation is also checked against its model, paired by name as the game\n"
-    "names them: MODEL_NAME_00.ala belongs to MODEL.alo (ignoring case; of several\n"
-    "models the longest name wins). The model is looked for among the files given,\n"
-    "then beside the animation on disk; --model names one for every animation.\n"
-    "Reported (as warnings): bones missing from the model, and bones whose index\n"
-    "and name disagree. An animation without its model is checked alone.\n"
-    "\n"
-    "Textures are looked up as the game does: ignoring case, beside the model, in\n"
-    "../Textures, then in each --textures DIR, a .tga name also matching a .dds.\n"
-    "\n"
-    "With -r, each DIR is walked (subfolders too; names starting with '.' are\n"
-    "left out, a folder reached twice through links is entered once) and every\n"
-    "regular file whose content ferry recognises is checked (ALO, ALA, ODOL,\n"
-    "ALM, MEG, PBO, PAA, raP configs; text configs only when named .cpp, .hpp or\n"
-    ".bisurf; a file named .alo, .ala, .p3d, .alm, .meg, .pbo, .paa, .pac or\n"
-    ".rvmat is checked whatever its content). Other files (DDS and TGA textures,\n"
-    "XML, glTF, ...) are skipped and counted, not errors; a folder that cannot be\n"
-    "read is an error. Without -r a folder is an error.\n"
-    "\n"
-    "  -r              check every file in the folders given (--recursive)\n"
-    "  --json          machine-readable report on stdout\n"
-    "  --textures DIR  another folder or archive (.meg, .pbo) to search for textures\n"
-    "                  (repeatable; each at its root and in its Data/Art/Textures)\n"
-    "  --no-textures   skip the texture check\n"
-    "  --model FILE    check every animation against this model\n";
-
 /* What the printer needs besides the items: the JSON report (NULL: text)
  * and the progress. */
 typedef struct validate_printer {
@@ -89,7 +49,7 @@ int cmd_validate(int argc, char **argv)
         CLI_VALUE("--model", &model_path, cli_take_text, "--model needs a file"), CLI_FLAG("--no-textures", &no_textures),
         CLI_VALUE("--textures", &texture_args, cli_take_texture_place, "--textures needs a folder"), {0}};
     size_t file_count;
-    int status = cli_parse(&(cli_args){"validate", options, validate_usage, NULL, NULL, 0, NULL}, argc, argv, &file_count);
+    int status = cli_parse(&(cli_args){"validate", options, cli_help_validate, NULL, NULL, 0, NULL}, argc, argv, &file_count);
     const char **files = (const char **)argv + 1;
     size_t dir_count = texture_args.count;
     if (status == CLI_OK && !file_count) status = cli_usage_error("validate", "no file given");

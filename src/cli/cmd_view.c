@@ -34,23 +34,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char view_usage[] =
-    "usage: ferry view [--no-open] [--port N] [--page DIR] [PATH...]\n"
-    "\n"
-    "Serves ferry's web viewer and the given files and folders on 127.0.0.1\n"
-    "(this machine only), read-only, prints its address and opens the default\n"
-    "browser on it; stops on Ctrl-C. The page lists the given files as if they\n"
-    "were dropped on it: models, particle systems, textures and archives are\n"
-    "read in the browser by libferry compiled to WebAssembly. Nothing else is\n"
-    "served: no file outside the given paths (links leading out of a given\n"
-    "folder included), no listing of anything else.\n"
-    "\n"
-    "  --no-open   do not start a browser (print the address only)\n"
-    "  --port N    the port to listen on (default 0: any free port)\n"
-    "  --page DIR  the viewer's page (default: the web folder beside this\n"
-    "              program, as `make web` writes it, then\n"
-    "              ../share/ferry/web from this program's folder, as installed)\n";
-
 typedef struct view_root {
     const char *arg; /* as given (an argument of the command) */
     char *real;      /* realpath */
@@ -371,7 +354,7 @@ int cmd_view(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            fputs(view_usage, stdout);
+            fputs(cli_help_view, stdout);
             status = CLI_OK;
             goto done;
         } else if (strcmp(a, "--no-open") == 0) {

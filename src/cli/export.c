@@ -114,7 +114,7 @@ static void print_kept(const ferry_message_list *l, size_t from, size_t to, bool
     for (size_t i = from; i < to; i++) {
         const ferry_message *m = &l->items[i];
         /* An ALM's conversion warnings went to stdout (as its validation's did). */
-        bool out = findings_to_stdout && m->kind == FERRY_MESSAGE_WARNING && m->rule && !engine_words_of(m->rule);
+        bool out = findings_to_stdout && m->kind == FERRY_MESSAGE_WARNING && cli_message_is_finding(m);
         cli_fprint_message(out ? stdout : stderr, "convert", m);
     }
 }

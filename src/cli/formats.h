@@ -62,12 +62,13 @@ typedef struct cli_printer {
 int cli_print(const char *file, const ferry_asset *asset, ferry_info_detail detail, bool json);
 
 /* A family's `ferry convert` arguments (cmd_convert.c): its options, and
- * IN and OUT in files[0] and files[1] (cli_parse: `usage` printed for
- * --help, `unknown` the usage error of any other option); without both,
- * the usage error `missing` (NULL: "expected IN and OUT"). Returns
+ * IN and OUT in files[0] and files[1] (cli_parse: `unknown` the usage
+ * error of any other option; --help never comes here: cmd_convert gives
+ * it to the Alamo family, which prints every family's part); without
+ * both, the usage error `missing` (NULL: "expected IN and OUT"). Returns
  * cli_parse's status, or that error's. */
-int cli_convert_args(int argc, char **argv, const cli_option *options, const char *usage, const char *unknown,
-                     const char *missing, const char **files);
+int cli_convert_args(int argc, char **argv, const cli_option *options, const char *unknown, const char *missing,
+                     const char **files);
 
 /* Each family's `ferry convert` (named by cmd_convert.c's routes): its
  * options parsed, IN converted to OUT (`source`: IN's format). */
@@ -84,10 +85,6 @@ struct ferry_scene *cli_gltf_scene(const char *in);
 int cli_alm_build(const char *in, const char *out, const cli_convert_options *options);  /* cli_alm_build.c */
 /* FBX, OBJ, Collada through Assimp (cli_gltf_alo.c): the hint by extension, or NULL. */
 const char *cli_assimp_hint(const char *path);
-/* Each family's part of `ferry convert --help`. */
-extern const char cli_gltf_alo_convert_help[], cli_gltf_ala_convert_help[], cli_alm_convert_help[];
-extern const char cli_odol_convert_help[], cli_paa_convert_help[], cli_meg_convert_help[], cli_pbo_convert_help[];
-extern const char cli_config_convert_help[];
 
 /* `path` read as an asset of `format` (FERRY_FORMAT_UNKNOWN: its content's),
  * or `data` (size bytes, kept by the caller) when not NULL; NULL with the

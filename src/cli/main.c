@@ -6,50 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ferry COMMAND [OPTIONS] FILE...\n"
-    "\n"
-    "Reads, validates, writes and converts classic game engine 3D assets:\n"
-    "  Alamo (Empire at War, Forces of Corruption): .alo models and particle\n"
-    "    systems, .ala animations (formats 1 and 2)\n"
-    "  ODOL .p3d models (ArmA version 40, ArmA 2 versions 48 and 50)\n"
-    "  ALM progressive meshes (.alm, versions 2 to 10)\n"
-    "  Petroglyph MEG archives (.meg, formats 1, 2 and 3): list, extract,\n"
-    "    pack, rewrite\n"
-    "  Bohemia PBO archives (.pbo): list, extract, pack, rewrite\n"
-    "  Bohemia PAA/PAC textures (.paa, .pac): to PNG, from PNG/TGA/DDS, rewrite\n"
-    "  Bohemia configs, text and binarized (.rvmat, config.bin, config.cpp)\n"
-    "and exports models to glTF 2.0 (.glb, .gltf) for Blender, three.js or Godot.\n"
-    "\n"
-    "commands:\n"
-    "  info FILE...           one-screen summary of each file (--json)\n"
-    "  dump FILE              the chunk tree or records, decoded where known (--json)\n"
-    "  validate FILE...       check every rule of the format; exit 1 on errors (--json)\n"
-    "  convert IN OUT         to glTF (.alo, .p3d, .alm -> .glb/.gltf, with animations\n"
-    "                         and textures), a whole folder (-r), an ALM mesh built from\n"
-    "                         a model (-> .alm), an Alamo model authored from glTF,\n"
-    "                         FBX, OBJ or Collada (-> .alo), a glTF animation as ALA\n"
-    "                         (.glb/.gltf -> .ala), a byte-identical rewrite (same\n"
-    "                         extension; .ala between formats with --ala-format 1|2),\n"
-    "                         a PAA/PAC texture's mipmap as PNG (-> .png), an image\n"
-    "                         as PAA (.png/.tga/.dds -> .paa), or a config between\n"
-    "                         text and raP\n"
-    "  sample ANIM.ala        every bone's pose at a frame or time (--frame N | --time S)\n"
-    "  particles FILE.alo --time T\n"
-    "                         simulate a particle system: every live particle (--json)\n"
-    "  render FILE.alo OUT.png|OUT.gif\n"
-    "                         draw a particle system at a time, or animated (GIF)\n"
-    "  list ARCHIVE           the entries of a MEG or PBO archive: names, sizes, offsets (--json)\n"
-    "  extract ARCHIVE OUTDIR [PATTERN...]\n"
-    "                         write a MEG or PBO archive's entries under OUTDIR\n"
-    "  pack OUT.meg|OUT.pbo DIR\n"
-    "                         a new MEG or PBO archive of a folder's files\n"
-    "  view [PATH...]         the web viewer in the browser, with these files and folders\n"
-    "  help [COMMAND]         this text, or a command's options\n"
-    "\n"
-    "Run 'ferry help COMMAND' or 'ferry COMMAND --help' for a command's options.\n"
-    "'--' ends the options: every argument after it is a file, even one starting with '-'.\n"
-    "Exit status: 0 success, 1 invalid input, 2 usage error.\n"
+/* What this build leaves out, said after the overview (print_usage). */
+static const char left_out[] = ""
 #if !FERRY_CLI_ASSIMP || !FERRY_CLI_VIEW
     "\nLeft out of this build (docs/cross-building.md):\n"
 #endif
@@ -99,18 +57,26 @@ static command_fn find_command(const char *name)
     return NULL;
 }
 
+/* `ferry --help`: docs/cli/ferry.txt, then what this build leaves out. */
+static void print_usage(FILE *f)
+{
+    fputs(cli_help_ferry, f);
+    fputs(left_out, f);
+}
+
 /* ferry help [COMMAND]: the overview, or what 'ferry COMMAND --help' prints. */
 static int cmd_help(int argc, char **argv)
 {
     if (argc < 2 || cli_is_help(argv[1]) || (argc == 2 && strcmp(argv[1], "help") == 0)) {
-        fputs(usage, stdout);
+        print_usage(stdout);
         return CLI_OK;
     }
     if (argc > 2) return cli_usage_error("help", "one command at a time");
     command_fn fn = find_command(argv[1]);
     if (!fn) {
         /* Not "try ferry help --help": the list of commands is the help. */
-        fprintf(stderr, "ferry help: unknown command '%s'\n\n%s", argv[1], usage);
+        fprintf(stderr, "ferry help: unknown command '%s'\n\n", argv[1]);
+        print_usage(stderr);
         return CLI_USAGE;
     }
     char help[] = "--help";
@@ -168,12 +134,12 @@ int main(int argc, char **argv)
 #endif
     if (!cli_port_start(&argc, &argv)) return CLI_INVALID;
     if (argc < 2) {
-        fputs(usage, stderr);
+        print_usage(stderr);
         return CLI_USAGE;
     }
     const char *cmd = argv[1];
     if (cli_is_help(cmd)) {
-        fputs(usage, stdout);
+        print_usage(stdout);
         return CLI_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
@@ -183,6 +149,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "help") == 0) return cmd_help(argc - 1, argv + 1);
     command_fn fn = find_command(cmd);
     if (fn) return run_command(fn, argc - 1, argv + 1);
-    fprintf(stderr, "ferry: unknown command '%s'\n\n%s", cmd, usage);
+    fprintf(stderr, "ferry: unknown command '%s'\n\n", cmd);
+    print_usage(stderr);
     return CLI_USAGE;
 }

@@ -410,15 +410,15 @@ void cli_print_json(json_t *value)
     fputc('\n', stdout);
 }
 
-static void progress_begin(cli_progress *p, size_t total)
+void cli_progress_report(void *progress, size_t done, size_t total, const char *item)
 {
-    p->active = total >= 8 && cli_stderr_is_terminal();
-    p->total = total;
-    p->done = 0;
-}
-
-static void progress_step(cli_progress *p, const char *item)
-{
+    cli_progress *p = progress;
+    if (!item && !done) { /* the first call: the total known */
+        p->active = total >= 8 && cli_stderr_is_terminal();
+        p->total = total;
+        p->done = 0;
+    }
+    if (!item) return;
     p->done++;
     if (!p->active) return;
     const int width = 30;
@@ -428,14 +428,6 @@ static void progress_step(cli_progress *p, const char *item)
     fprintf(stderr, "\r[%-*.*s] %zu/%zu %-32.32s", width, filled, "##############################", p->done,
             p->total, base);
     fflush(stderr);
-}
-
-void cli_progress_report(void *progress, size_t done, size_t total, const char *item)
-{
-    if (item)
-        progress_step(progress, item);
-    else if (!done)
-        progress_begin(progress, total);
 }
 
 void cli_progress_end(cli_progress *p)
