@@ -9,9 +9,14 @@
  *  - a decoded image of power-of-two sides up to 64 encodes as a PAA
  *    texture that validates without error and rewrites byte for byte;
  *  - every mip level ferry_image_level_count counts decodes, each no larger
- *    than half the one before (at least 1), and the one after is refused. */
+ *    than half the one before (at least 1), and the one after is refused;
+ *  - a DDS whose colour becomes a DXT1 (fy_image_dds_opaque_colour, the
+ *    Blender add-on's colorize colour) decodes to the input's colours at
+ *    every level, every texel opaque; when it cannot, the error says why. */
 #include <ferry/image.h>
 #include <ferry/paa.h>
+
+#include "../src/image/image_internal.h"
 
 #include <string.h>
 
@@ -64,6 +69,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint32_t levels = ferry_image_level_count(data, size);
     if (levels == 0) fail("a decoded image has no level");
+    ferry_buffer opaque = {0};
+    if (fy_image_dds_opaque_colour(data, size, &opaque, &err) == FERRY_OK) {
+        if (ferry_image_level_count(opaque.data, opaque.size) != levels) fail("the DXT1 colour lost a level");
+        for (uint32_t l = 0; l < levels && l < 16; l++) {
+            ferry_image_options lo = {1024, 1024, l};
+            ferry_image want, got;
+            if (ferry_image_decode(data, size, &lo, &want, &err) != FERRY_OK ||
+                ferry_image_decode(opaque.data, opaque.size, &lo, &got, &err) != FERRY_OK)
+                fail("a level of the DXT1 colour does not decode");
+            if (got.width != want.width || got.height != want.height) fail("the DXT1 colour changed a level's size");
+            for (size_t t = 0; t < (size_t)want.width * want.height; t++)
+                if (memcmp(got.rgba + 4 * t, want.rgba + 4 * t, 3) != 0 || got.rgba[4 * t + 3] != 255)
+                    fail("a texel of the DXT1 colour differs from the input's colour");
+            ferry_image_free(&want);
+            ferry_image_free(&got);
+        }
+    } else if (err.code == FERRY_OK || !err.message[0]) {
+        fail("the DXT1 colour failed without a message");
+    }
+    ferry_buffer_free(&opaque);
     uint32_t w = img.width, h = img.height;
     for (uint32_t l = 1; l <= levels && l < 16; l++) {
         ferry_image_options lo = {1024, 1024, l};
