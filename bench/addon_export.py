@@ -1,7 +1,8 @@
 """The export the Blender add-on's import asks of the library, timed alone:
 Asset.to_gltf with stored PNGs, the skin of every bone and the animations
-beside the model (and no faction masks where the package has the option),
-into a folder in memory; the best of ROUNDS per model.
+beside the model (and no faction masks, and the game's texture files, where
+the package has those options), into a folder in memory; the best of ROUNDS
+per model.
 
     FERRY_LIBRARY=BUILD/libferry.so python3 bench/addon_export.py PYTHON_DIR ROUNDS MODEL...
 
@@ -19,7 +20,10 @@ import ferry  # noqa: E402
 
 rounds = int(sys.argv[2])
 folder = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
-extra = {"faction_masks": False} if "faction_masks" in ferry.Asset.to_gltf.__code__.co_varnames else {}
+options = ferry.Asset.to_gltf.__code__.co_varnames
+extra = {"faction_masks": False} if "faction_masks" in options else {}
+if "native_textures" in options:
+    extra["native_textures"] = True
 try:
     for model in sys.argv[3:]:
         out = os.path.join(folder, "model.glb")
