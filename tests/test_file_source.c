@@ -157,6 +157,25 @@ static void test_folder(void)
     CHECK(src.load(src.user, "../secret.txt", 0, &data, &size, &err) == FERRY_ERR_ARGUMENT);
     CHECK(src.list(src.user, "sub/../..", add_entry, &l, &err) == FERRY_ERR_ARGUMENT);
 
+    /* Where a file lies on the disk: an absolute path naming the same
+     * bytes; nothing for a missing file, a path out of the root or a
+     * buffer too small; nothing from a source without disk paths. */
+    char disk[1024];
+    CHECK(ferry_file_source_disk_path(&src, "sub/Inner.tga", disk, sizeof disk));
+    CHECK(disk[0] == '/' || (disk[0] && disk[1] == ':'));
+    CHECK(ferry_file_load(disk, 0, &data, &size, &err) == FERRY_OK && size == 5 && memcmp(data, "inner", 5) == 0);
+    ferry_file_free(data);
+    CHECK(!ferry_file_source_disk_path(&src, "missing.bin", disk, sizeof disk) && disk[0] == '\0');
+    CHECK(!ferry_file_source_disk_path(&src, "../secret.txt", disk, sizeof disk) && disk[0] == '\0');
+    CHECK(!ferry_file_source_disk_path(&src, "Rock.DDS", disk, 4));
+    ferry_file_source cached;
+    CHECK(ferry_file_source_cached(&src, &cached, &err) == FERRY_OK);
+    CHECK(ferry_file_source_disk_path(&cached, "Rock.DDS", disk, sizeof disk) && strstr(disk, "Rock.DDS") != NULL);
+    ferry_file_source_close(&cached);
+    ferry_file_source none = src;
+    none.disk_path = NULL; /* a caller's source, an archive's */
+    CHECK(!ferry_file_source_disk_path(&none, "Rock.DDS", disk, sizeof disk));
+
     ferry_file_source_close(&src);
     CHECK(src.load == NULL && src.user == NULL);
     CHECK(ferry_file_source_folder("", &src, &err) == FERRY_ERR_ARGUMENT);

@@ -239,10 +239,11 @@ typedef struct ferry_file_source {
      * shown as label/path. NULL or "": paths are shown as they are. */
     const char *label;
     /* Where the file at `path` is on the disk, for a source of the disk's
-     * own files (a folder): its absolute path, allocated (free() it).
-     * NULL: the source has no such paths (an archive's entries); the
-     * callback returns NULL for a file it cannot name. */
-    char *(*disk_path)(void *user, const char *path);
+     * own files (a folder): writes its absolute path to out (UTF-8, NUL
+     * ended) and returns true. NULL: the source has no such paths (an
+     * archive's entries); false for a file it cannot name or a path that
+     * does not fit. */
+    bool (*disk_path)(void *user, const char *path, char *out, size_t out_size);
 } ferry_file_source;
 
 /* A folder of the disk as a source, rooted at `root` (any path; its files
@@ -296,10 +297,11 @@ FERRY_API ferry_result ferry_file_source_folder_of(const char *path, ferry_file_
                                                    ferry_error *err);
 
 /* source->disk_path after checking the path: the file's absolute path on
- * the disk (free() it), or NULL when the source cannot say (an archive's
- * entry, a missing file, no memory). For consumers that can refer to a
- * file where it lies instead of being given its bytes. */
-FERRY_API char *ferry_file_source_disk_path(const ferry_file_source *source, const char *path);
+ * the disk into out; false when the source cannot say (an archive's entry,
+ * a missing file, a path longer than out_size). For consumers that can
+ * refer to a file where it lies instead of being given its bytes. */
+FERRY_API bool ferry_file_source_disk_path(const ferry_file_source *source, const char *path, char *out,
+                                           size_t out_size);
 
 /* "label/path" (or "path" without a label), cut to fit out. */
 FERRY_API void ferry_file_source_display(const ferry_file_source *source, const char *path, char *out, size_t out_size);

@@ -130,7 +130,10 @@ static char *image_name(fy_alo_build *b, const char *name, fy_texture_variant va
 static int native_file(fy_alo_build *b, const ferry_file_source *source, const char *found, const char *name,
                        const char *shown, fy_texture_variant variant)
 {
-    char *disk = variant == FY_TEXTURE_PLAIN ? ferry_file_source_disk_path(source, found) : NULL;
+    char disk_path[4200];
+    const char *disk = NULL;
+    if (variant == FY_TEXTURE_PLAIN && ferry_file_source_disk_path(source, found, disk_path, sizeof disk_path))
+        disk = disk_path;
     if (variant == FY_TEXTURE_PLAIN ? !disk : variant != FY_TEXTURE_OPAQUE) return 0;
     uint8_t *data = NULL;
     size_t size = 0;
@@ -139,7 +142,9 @@ static int native_file(fy_alo_build *b, const ferry_file_source *source, const c
     ferry_buffer dds = {0};
     if (ferry_file_source_load(source, found, TEXTURE_FILE_LIMIT, &data, &size, &e) == FERRY_OK) {
         if (disk) {
-            uint32_t levels = ferry_image_level_count(data, size);
+            /* Blender reads DDS files of the old header only (not DX10). */
+            bool dx10 = size >= 88 && memcmp(data, "DDS ", 4) == 0 && memcmp(data + 84, "DX10", 4) == 0;
+            uint32_t levels = dx10 ? 0 : ferry_image_level_count(data, size);
             ferry_image_options io = {0};
             io.level = levels ? levels - 1 : 0;
             ferry_image smallest;
@@ -163,7 +168,6 @@ static int native_file(fy_alo_build *b, const ferry_file_source *source, const c
         im->name = image_name(b, name, variant);
         im->source_path = ferry_arena_strdup(b->arena, shown);
     }
-    free(disk);
     ferry_buffer_free(&dds);
     if (!usable) return 0;
     return (im->linked_path || im->data) && im->name && im->source_path ? 1 : -1;
@@ -261,6 +265,8 @@ static int32_t embed_file(fy_alo_build *b, const char *name, const ferry_file_so
     im->source_path = ferry_arena_strdup(b->arena, path);
     b->image_paths[s->image_count] = fy_strdup(key);
     if (!im->data || !stem || !im->source_path || !b->image_paths[s->image_count]) {
+        free(b->image_paths[s->image_count]); /* the image is not counted: nothing else frees it */
+        b->image_paths[s->image_count] = NULL;
         *nomem = true;
         return -1;
     }

@@ -81,10 +81,11 @@ void ferry_file_source_release(const ferry_file_source *source, uint8_t *data, s
     if (source && source->release && data) source->release(source->user, data, size);
 }
 
-char *ferry_file_source_disk_path(const ferry_file_source *source, const char *path)
+bool ferry_file_source_disk_path(const ferry_file_source *source, const char *path, char *out, size_t out_size)
 {
-    if (!source || !source->disk_path || !ferry_file_source_path_ok(path)) return NULL;
-    return source->disk_path(source->user, path);
+    if (out && out_size) out[0] = '\0';
+    if (!source || !source->disk_path || !out || !out_size || !ferry_file_source_path_ok(path)) return false;
+    return source->disk_path(source->user, path, out, out_size);
 }
 
 ferry_result ferry_file_source_list(const ferry_file_source *source, const char *path, ferry_entry_fn entry,
@@ -207,12 +208,14 @@ static ferry_result folder_list(void *user, const char *path, ferry_entry_fn ent
 
 /* Resolved by the system (links followed, "." and ".." gone): the absolute
  * path a program reading the file later is given. */
-static char *folder_disk_path(void *user, const char *path)
+static bool folder_disk_path(void *user, const char *path, char *out, size_t out_size)
 {
     char full[SOURCE_PATH_MAX * 2];
     char *resolved = NULL;
-    if (!join(user, path, full, sizeof full) || fy_path_resolve(full, &resolved) != 0) return NULL;
-    return resolved;
+    if (!join(user, path, full, sizeof full) || fy_path_resolve(full, &resolved) != 0) return false;
+    int n = snprintf(out, out_size, "%s", resolved);
+    free(resolved);
+    return n > 0 && (size_t)n < out_size;
 }
 
 static void folder_close(void *user) { free(user); }

@@ -227,10 +227,10 @@ static void cache_release(void *user, uint8_t *data, size_t size)
     ferry_file_source_release(c->inner, data, size);
 }
 
-static char *cache_disk_path(void *user, const char *path)
+static bool cache_disk_path(void *user, const char *path, char *out, size_t out_size)
 {
     const cache_source *c = user;
-    return ferry_file_source_disk_path(c->inner, path);
+    return ferry_file_source_disk_path(c->inner, path, out, out_size);
 }
 
 static void cache_close(void *user)

@@ -136,6 +136,9 @@ int fy_path_resolve(const char *path, char **resolved);
  * that is not UTF-8 cannot be created; POSIX names are any bytes. */
 bool fy_path_names_are_unicode(void);
 
+/* True when c separates folders in a path: '/' (Windows: '/' or '\\'). */
+bool fy_path_is_separator(char c);
+
 /* Where the last component starts: after the last '/' (Windows: '/' or
  * '\\', or the ':' of "C:name"); 0 when there is no separator. */
 size_t fy_path_name_offset(const char *path);

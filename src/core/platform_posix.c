@@ -184,6 +184,8 @@ int fy_path_resolve(const char *path, char **resolved)
 
 bool fy_path_names_are_unicode(void) { return false; }
 
+bool fy_path_is_separator(char c) { return c == '/'; }
+
 size_t fy_path_name_offset(const char *path)
 {
     const char *slash = strrchr(path, '/');

@@ -494,6 +494,8 @@ static bool has_drive(const char *p) { return ((p[0] | 32) >= 'a' && (p[0] | 32)
 
 bool fy_path_names_are_unicode(void) { return true; }
 
+bool fy_path_is_separator(char c) { return is_separator(c); }
+
 size_t fy_path_name_offset(const char *path)
 {
     size_t at = 0;

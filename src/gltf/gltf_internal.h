@@ -83,9 +83,9 @@ json_t *fy_gltf_json_text(const char *text);
 void fy_gltf_json_set_name(fy_gltf *g, json_t *obj, const char *name);
 /* `text` percent-encoded as a URI reference (malloc'd; NULL: no memory):
  * every byte but the unreserved ones escaped. `path`: an absolute file
- * path of the disk, whose '/' (and '\\', written '/') separate segments
- * and a Windows drive's ':' stays as it is ("C:/x", the form Python's
- * os.path.join keeps whole). */
+ * path of the disk, whose separators (Windows: '\\' too, written '/')
+ * separate segments and a Windows drive's ':' stays as it is ("C:/x", the
+ * form Python's os.path.join keeps whole). */
 char *fy_gltf_uri_encode(const char *text, bool path);
 /* Serializes the document: compact for .glb (built `compact`), indented for .gltf. */
 ferry_result fy_gltf_json_dump(fy_gltf *g, bool pretty, ferry_buffer *out, ferry_error *err);

@@ -1,6 +1,7 @@
 /* JSON helpers for the glTF writer: every document value is built with
  * jansson, never by hand, so escaping and number formatting are right. */
 #include "gltf_internal.h"
+#include "../core/platform.h"
 
 #include <stdlib.h>
 
@@ -135,8 +136,8 @@ char *fy_gltf_uri_encode(const char *text, bool path)
         if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
             c == '.' || c == '~' || (path && c == '/') || (drive && i == 1)) {
             *p++ = (char)c;
-        } else if (path && c == '\\') {
-            *p++ = '/';
+        } else if (path && fy_path_is_separator((char)c)) {
+            *p++ = '/'; /* Windows' '\\' (on POSIX a byte of a name, escaped) */
         } else {
             *p++ = '%';
             *p++ = hex[c >> 4];

@@ -325,11 +325,18 @@ ferry_result fy_image_dds_opaque_colour(const uint8_t *data, size_t size, ferry_
 {
     fy_cursor c = fy_cursor_make(data, 0, size, err, NULL);
     dds_header hd;
-    ferry_result r = read_header(&c, size, 0x8000, 0x8000, &hd, err);
+    ferry_result r = read_header(&c, size, FY_IMAGE_DEFAULT_MAX, FY_IMAGE_DEFAULT_MAX, &hd, err);
     if (r != FERRY_OK) return r;
-    if (hd.kind == DDS_MASKS || hd.dx10 || hd.levels == 0) {
+    if (hd.levels == 0) {
+        fy_error_set(err, FERRY_ERR_TRUNCATED, size, NULL, "the top mip level's blocks end past the file");
+        return FERRY_ERR_TRUNCATED;
+    }
+    /* A cube map or volume holds more than one 2D image's levels: only the
+     * first would be kept, under a header saying all of them. */
+    uint32_t caps2 = fy_load_u32le(data + DDS_OFF_CAPS2), depth_flag = fy_load_u32le(data + 8) & 0x800000u;
+    if (hd.kind == DDS_MASKS || hd.dx10 || (caps2 & (0x200u | 0x200000u)) || (depth_flag && fy_load_u32le(data + 24) > 1)) {
         fy_error_set(err, FERRY_ERR_UNSUPPORTED, FERRY_NO_OFFSET, NULL,
-                     "only a DXT1, DXT3 or DXT5 texture with a plain header has colour blocks to keep");
+                     "only a 2D DXT1, DXT3 or DXT5 texture with a plain header has colour blocks to keep");
         return FERRY_ERR_UNSUPPORTED;
     }
     fy_dxt_kind kind = hd.kind == DDS_DXT1 ? FY_DXT1 : hd.kind == DDS_DXT3 ? FY_DXT3 : FY_DXT5;
@@ -346,11 +353,14 @@ ferry_result fy_image_dds_opaque_colour(const uint8_t *data, size_t size, ferry_
     /* The header as it was, saying DXT1 without alpha, its linear size and
      * level count those of the blocks written. */
     memcpy(h, data, DDS_HEADER_END);
-    uint32_t flags = fy_load_u32le(h + 8);
-    flags = (flags & ~0x8u) | 0x80000u | (hd.levels > 1 ? 0x20000u : 0); /* LINEARSIZE, not PITCH; MIPMAPCOUNT */
-    fy_store_u32le(h + 8, flags);
+    /* LINEARSIZE, not PITCH; MIPMAPCOUNT and the caps' MIPMAP and COMPLEX
+     * only for more than one level, whose count is the levels kept. */
+    uint32_t flags = fy_load_u32le(h + 8) & ~(0x8u | 0x20000u);
+    fy_store_u32le(h + 8, flags | 0x80000u | (hd.levels > 1 ? 0x20000u : 0));
     fy_store_u32le(h + 20, (uint32_t)(fy_dxt_size(hd.width, hd.height, FY_DXT1)));
-    fy_store_u32le(h + 28, hd.levels > 1 ? hd.levels : 0);
+    fy_store_u32le(h + 28, hd.levels);
+    uint32_t caps = fy_load_u32le(h + 108) & ~(0x400000u | 0x8u);
+    fy_store_u32le(h + 108, caps | 0x1000u | (hd.levels > 1 ? 0x400000u | 0x8u : 0)); /* TEXTURE */
     fy_store_u32le(h + DDS_OFF_PF_FLAGS, DDPF_FOURCC);
     fy_store_u32le(h + DDS_OFF_FOURCC, FOURCC('D', 'X', 'T', '1'));
     for (int k = 0; k < 5; k++) fy_store_u32le(h + DDS_OFF_BITCOUNT + 4 * k, 0); /* bit count and masks */

@@ -6,7 +6,6 @@
 
 /* Defaults when the caller leaves a limit at 0: the largest texture D3D9-era
  * hardware (and these games) would load, and 1 GiB of RGBA at most. */
-#define FY_IMAGE_DEFAULT_MAX 16384u
 
 ferry_result fy_image_check_dims(uint32_t width, uint32_t height, uint32_t max_width,
                                  uint32_t max_height, uint64_t dims_offset, ferry_error *err)

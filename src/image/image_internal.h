@@ -10,6 +10,9 @@
 
 #include "../core/core.h"
 
+/* The largest side decoded when the options give none. */
+#define FY_IMAGE_DEFAULT_MAX 16384u
+
 ferry_result fy_image_decode_tga(const uint8_t *data, size_t size, uint32_t max_width,
                                  uint32_t max_height, ferry_image *out, ferry_error *err);
 ferry_result fy_image_decode_png(const uint8_t *data, size_t size, uint32_t max_width,
