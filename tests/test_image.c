@@ -835,11 +835,43 @@ static void test_dds_levels(void)
     CHECK(ferry_image_level_count(NULL, 0) == 0);
 }
 
+/* fy_image_dds_opaque_colour on bad and unsupported input: every failure
+ * names a reason, a truncated one where the blocks run out; nothing is
+ * left in the output. */
+static void test_dds_opaque_colour_refusals(void)
+{
+    uint8_t dds[128 + 16];
+    memset(dds, 0, sizeof dds);
+    memcpy(dds, "DDS ", 4);
+    dds[4] = 124, dds[8] = 0x07, dds[9] = 0x10, dds[12] = 4, dds[16] = 4, dds[76] = 32, dds[80] = 0x4;
+    memcpy(dds + 84, "DXT5", 4);
+    ferry_buffer out = {0};
+    ferry_error err;
+    CHECK(fy_image_dds_opaque_colour(dds, sizeof dds, &out, &err) == FERRY_OK && out.size == 128 + 8);
+    ferry_buffer_free(&out);
+    /* Truncated: one block of 16 bytes needed, 15 there. */
+    CHECK(fy_image_dds_opaque_colour(dds, sizeof dds - 1, &out, &err) != FERRY_OK && err.message[0]);
+    CHECK(out.size == 0);
+    CHECK(fy_image_dds_opaque_colour(dds, 100, &out, &err) == FERRY_ERR_TRUNCATED && out.size == 0);
+    /* A cube map, a DX10 header, uncompressed pixels: unsupported, said. */
+    uint8_t cube[sizeof dds];
+    memcpy(cube, dds, sizeof dds);
+    cube[113] = 0x02; /* caps2 CUBEMAP (0x200) */
+    CHECK(fy_image_dds_opaque_colour(cube, sizeof cube, &out, &err) == FERRY_ERR_UNSUPPORTED && err.message[0]);
+    uint8_t rgb[128 + 64] = {0}; /* 4 x 4 RGB pixels of 32 bits, all there */
+    memcpy(rgb, dds, 128);
+    rgb[80] = 0x40, rgb[84] = rgb[85] = rgb[86] = rgb[87] = 0, rgb[88] = 32;
+    CHECK(fy_image_dds_opaque_colour(rgb, sizeof rgb, &out, &err) == FERRY_ERR_UNSUPPORTED && out.size == 0);
+    CHECK(fy_image_dds_opaque_colour((const uint8_t *)"not a DDS at all", 16, &out, &err) != FERRY_OK && err.message[0]);
+    CHECK(out.size == 0);
+}
+
 int main(void)
 {
     test_tga();
     test_dds();
     test_dds_levels();
+    test_dds_opaque_colour_refusals();
     test_detection_and_png();
     test_stored_png();
     test_corpus();
