@@ -323,6 +323,7 @@ ferry_result fy_image_decode_dds(const uint8_t *data, size_t size, uint32_t max_
 
 ferry_result fy_image_dds_opaque_colour(const uint8_t *data, size_t size, ferry_buffer *out, ferry_error *err)
 {
+    fy_error_clear(err); /* the first error set is kept: a caller's stale one would stand */
     fy_cursor c = fy_cursor_make(data, 0, size, err, NULL);
     dds_header hd;
     ferry_result r = read_header(&c, size, FY_IMAGE_DEFAULT_MAX, FY_IMAGE_DEFAULT_MAX, &hd, err);
